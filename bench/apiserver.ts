@@ -1,0 +1,172 @@
+// Embedded API server benchmark: prints figures, asserts nothing.
+//   npx tsx bench/apiserver.ts [--objects 100000] [--creates 20000]
+// The server runs as a real `flowops apiserver` child process; clients are in this process.
+import { Agent, request } from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+const arg = (name: string, def: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : def;
+};
+const TOTAL = arg('objects', 100_000);
+const CREATES = arg('creates', 20_000);
+const CONCURRENCY = 16;
+const WATCHERS = 100;
+const WATCH_WRITES = 200;
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function call(url: string, method: string, body?: string, type = 'application/json'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers: body ? { 'content-type': type, 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const configMap = (i: number): string =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${String(i).padStart(6, '0')}`, labels: { app: 'bench', shard: `s${i % 16}` } },
+    data: { index: String(i), payload: 'x'.repeat(96) },
+  });
+
+function rawInsertsPerSecond(n: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-raw-'));
+  const db = new Database(join(dir, 'raw.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE kine (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, created INTEGER, deleted INTEGER, create_revision INTEGER, prev_revision INTEGER, value TEXT); CREATE INDEX kine_name_id ON kine (name, id);');
+  const ins = db.prepare('INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value) VALUES (?, 1, 0, 0, 0, ?)');
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) ins.run(`/registry/core/configmaps/default/cm-${i}`, configMap(i));
+  const secs = (performance.now() - t0) / 1000;
+  db.close();
+  return n / secs;
+}
+
+async function createRange(base: string, from: number, to: number): Promise<void> {
+  let next = from;
+  const worker = async (): Promise<void> => {
+    while (next < to) {
+      const i = next++;
+      const r = await call(`${base}/api/v1/namespaces/default/configmaps`, 'POST', configMap(i));
+      if (r.status !== 201) throw new Error(`create ${i}: ${r.status} ${r.text}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+async function watchLatency(base: string): Promise<{ p50: number; p99: number; delivered: number }> {
+  const sent = new Map<string, number>();
+  const latencies: number[] = [];
+  const watchAgent = new Agent({ keepAlive: false, maxSockets: WATCHERS + 1 });
+  const streams: Array<ReturnType<typeof request>> = [];
+  let ready = 0;
+  await new Promise<void>((resolveAll) => {
+    for (let w = 0; w < WATCHERS; w++) {
+      const req = request(`${base}/api/v1/namespaces/watched/configmaps?watch=true&resourceVersion=0`, { agent: watchAgent }, (res) => {
+        if (++ready === WATCHERS) resolveAll();
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          buf += d;
+          let i: number;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i);
+            buf = buf.slice(i + 1);
+            const m = /"marker":"([^"]+)"/.exec(line);
+            const t = m && sent.get(m[1]!);
+            if (t !== undefined && t !== null) latencies.push(performance.now() - t);
+          }
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+      streams.push(req);
+    }
+  });
+  for (let i = 0; i < WATCH_WRITES; i++) {
+    const marker = `m${i}`;
+    sent.set(marker, performance.now());
+    await call(`${base}/api/v1/namespaces/watched/configmaps`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `w${i}` }, data: { marker } }));
+  }
+  const deadline = Date.now() + 10_000;
+  while (latencies.length < WATCHERS * WATCH_WRITES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  for (const s of streams) s.destroy();
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99), delivered: latencies.length };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-apiserver-'));
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/flowops.js'), 'apiserver', '--listen', '127.0.0.1:0', '--data', dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (c) => reject(new Error(`server exited ${c}`)));
+  });
+  try {
+    const raw = rawInsertsPerSecond(CREATES);
+
+    const t0 = performance.now();
+    await createRange(base, 0, CREATES);
+    const createsPerSec = CREATES / ((performance.now() - t0) / 1000);
+
+    await createRange(base, CREATES, TOTAL);
+    const listTimes: number[] = [];
+    let listed = 0;
+    for (let i = 0; i < 5; i++) {
+      const s = performance.now();
+      const r = await call(`${base}/api/v1/namespaces/default/configmaps`, 'GET');
+      listTimes.push(performance.now() - s);
+      listed = (JSON.parse(r.text) as { items: unknown[] }).items.length;
+    }
+    const selTimes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = performance.now();
+      await call(`${base}/api/v1/namespaces/default/configmaps?labelSelector=shard%3Ds3`, 'GET');
+      selTimes.push(performance.now() - s);
+    }
+    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]);
+
+    await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } }));
+    const watch = await watchLatency(base);
+
+    const f = (n: number, d = 0): string => n.toFixed(d);
+    console.log('FlowOps embedded API server benchmark');
+    console.log(`machine: ${(await import('node:os')).cpus().length} cores, node ${process.version}`);
+    console.log(`raw SQLite inserts/s (same schema, WAL, synchronous=NORMAL): ${f(raw)}`);
+    console.log(`HTTP creates/s (${CREATES} ConfigMaps, ${CONCURRENCY} keep-alive clients): ${f(createsPerSec)}`);
+    console.log(`ratio creates/s ÷ raw inserts/s: ${f(createsPerSec / raw, 2)} (goal >= 0.3)`);
+    console.log(`list of ${listed} objects: median ${f(pct(listTimes, 50))} ms, min ${f(Math.min(...listTimes))} ms`);
+    console.log(`label-selected list over ${listed} objects (1/16 match): median ${f(pct(selTimes, 50))} ms`);
+    console.log(`server RSS at ${listed} objects: ${f(rssKiB / 1024)} MiB`);
+    console.log(`watch delivery to ${WATCHERS} watchers (${WATCH_WRITES} writes, ${watch.delivered} deliveries): p50 ${f(watch.p50, 2)} ms, p99 ${f(watch.p99, 2)} ms`);
+  } finally {
+    child.kill('SIGTERM');
+    agent.destroy();
+  }
+}
+
+await main();

@@ -1,0 +1,31 @@
+import { errors } from '../http/status.js';
+import type { Admission, Operation, WriteOptions } from '../objects/object-store.js';
+import { metadataOf } from '../objects/meta.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { applyDefaults, findUnknownFields, pruneUnknownFields, validateObject } from '../schema/index.js';
+import type { JsonSchemaProps } from '../schema/index.js';
+
+/**
+ * Custom resources against their CRD version's openAPIV3Schema, in kube-apiserver's order:
+ * unknown fields (rejected under fieldValidation=Strict, warned under Warn), then pruning,
+ * defaulting, and validation answered with 422 Invalid naming each field.
+ */
+export class CustomResourceAdmission implements Admission {
+  admit(t: ResourceType, op: Operation, obj: JsonObject, _old: JsonObject | undefined, opts: WriteOptions): void {
+    if (!t.custom || !t.schema || op === 'DELETE') return;
+    const schema = t.schema as unknown as JsonSchemaProps;
+    const name = String(metadataOf(obj).name ?? '');
+    if (opts.fieldValidation === 'Strict' || opts.fieldValidation === 'Warn') {
+      const unknown = findUnknownFields(obj, schema);
+      if (unknown.length && opts.fieldValidation === 'Strict') {
+        throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+      }
+      for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
+    }
+    const pruned = applyDefaults(pruneUnknownFields(obj, schema), schema);
+    for (const k of Object.keys(obj)) delete obj[k];
+    Object.assign(obj, pruned);
+    const causes = validateObject(obj, schema, { statusSubresource: t.statusSubresource });
+    if (causes.length) throw errors.invalid(t, name, causes);
+  }
+}

@@ -1,0 +1,85 @@
+import { errors, type StatusCause } from '../http/status.js';
+import type { Admission, Operation, WriteOptions } from '../objects/object-store.js';
+import { isObject, metadataOf, nowTimestamp } from '../objects/meta.js';
+import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import { validateCrdSchema } from '../schema/index.js';
+
+const CRD_GROUP = 'apiextensions.k8s.io';
+
+/**
+ * Validates CustomResourceDefinitions and writes the status the real apiextensions controllers
+ * would: names accepted and the resource Established as soon as it is stored (it is served at once).
+ */
+export class CrdAdmission implements Admission {
+  constructor(private readonly registry: ResourceRegistry) {}
+
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined, opts: WriteOptions): void {
+    if (t.group !== CRD_GROUP || t.kind !== 'CustomResourceDefinition' || op === 'DELETE') return;
+    const name = String(metadataOf(obj).name);
+    const causes = this.validate(obj, name);
+    if (causes.length) throw errors.invalid(t, name, causes);
+    if (opts.subresource === 'status') return;
+    obj.status = crdStatus(obj, old);
+  }
+
+  private validate(crd: JsonObject, name: string): StatusCause[] {
+    const causes: StatusCause[] = [];
+    const spec = isObject(crd.spec) ? crd.spec : {};
+    const names = isObject(spec.names) ? spec.names : {};
+    const need = (v: JsonValue | undefined, field: string): void => {
+      if (typeof v !== 'string' || !v) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field });
+    };
+    need(spec.group, 'spec.group');
+    need(names.plural, 'spec.names.plural');
+    need(names.kind, 'spec.names.kind');
+    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
+      causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`, field: 'spec.scope' });
+    }
+    if (typeof spec.group === 'string' && typeof names.plural === 'string' && name !== `${names.plural}.${spec.group}`) {
+      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group`, field: 'metadata.name' });
+    }
+    const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
+    if (!versions.length) causes.push({ reason: 'FieldValueRequired', message: 'Invalid value: []: must have exactly one version marked as storage version', field: 'spec.versions' });
+    else if (versions.filter((v) => v.storage === true).length !== 1) {
+      causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: must have exactly one version marked as storage version', field: 'spec.versions' });
+    }
+    versions.forEach((v, i) => {
+      if (typeof v.name !== 'string' || !v.name) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `spec.versions[${i}].name` });
+      const schema = isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
+      if (schema === undefined) {
+        causes.push({ reason: 'FieldValueRequired', message: 'Required value: schemas are required', field: `spec.versions[${i}].schema.openAPIV3Schema` });
+      } else {
+        for (const c of validateCrdSchema(schema)) causes.push({ ...c, field: `spec.versions[${i}].schema.openAPIV3Schema${c.field ? '.' + c.field : ''}` });
+      }
+    });
+    if (typeof spec.group === 'string' && typeof names.plural === 'string') {
+      for (const other of this.registry.all()) {
+        if (!other.custom && other.group === spec.group && other.plural === names.plural) {
+          causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${spec.group}": is a built-in group`, field: 'spec.group' });
+          break;
+        }
+      }
+    }
+    return causes;
+  }
+}
+
+function crdStatus(crd: JsonObject, old: JsonObject | undefined): JsonObject {
+  const spec = crd.spec as JsonObject;
+  const versions = (spec.versions as JsonObject[]).filter(isObject);
+  const storage = String(versions.find((v) => v.storage === true)?.name ?? '');
+  const previous = old && isObject(old.status) && Array.isArray(old.status.storedVersions) ? old.status.storedVersions : [];
+  const stored = [...new Set([...previous.map(String), storage])];
+  const now = nowTimestamp();
+  const prevConditions = old && isObject(old.status) && Array.isArray(old.status.conditions) ? old.status.conditions.filter(isObject) : [];
+  const since = (type: string): string => String(prevConditions.find((c) => c.type === type)?.lastTransitionTime ?? now);
+  return {
+    conditions: [
+      { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted'), reason: 'NoConflicts', message: 'no conflicts found' },
+      { type: 'Established', status: 'True', lastTransitionTime: since('Established'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+    ],
+    acceptedNames: spec.names as JsonObject,
+    storedVersions: stored,
+  };
+}

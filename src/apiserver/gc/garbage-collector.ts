@@ -1,0 +1,191 @@
+import type { ObjectStore } from '../objects/object-store.js';
+import { finalizersOf, isObject, metadataOf, pendingFinalizers } from '../objects/meta.js';
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { storageKey } from '../registry/types.js';
+import type { StoreEvent } from '../storage/types.js';
+import { ApiError } from '../http/status.js';
+import { OwnerIndex, refFromKey, type ObjectRef } from './owner-index.js';
+
+const FOREGROUND = 'foregroundDeletion';
+const ORPHAN = 'orphan';
+const NAMESPACE_FINALIZER = 'kubernetes';
+
+/**
+ * kube-controller-manager's garbage collector and namespace controller, in process: deleting an
+ * owner removes its dependents (background by default, foreground and orphan honoured), and a
+ * deleted namespace empties before it goes. Work is queued off the write path, as the real
+ * controllers act asynchronously on watch events.
+ */
+export class GarbageCollector {
+  private readonly index = new OwnerIndex();
+  private readonly queue: Array<() => void> = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly objects: ObjectStore,
+  ) {}
+
+  /** Builds the owner index from what is stored, and resumes deletions a restart interrupted. */
+  start(): void {
+    for (const t of this.typesOnce()) {
+      for (const text of this.objects.list(t, undefined).items) {
+        const obj = JSON.parse(text) as JsonObject;
+        const meta = metadataOf(obj);
+        this.index.update(refFromKey(storageKey(t, meta.namespace as string | undefined, String(meta.name))), obj);
+        if (metadataOf(obj).deletionTimestamp !== undefined) this.enqueue(() => this.onDeleting(t, obj));
+      }
+    }
+  }
+
+  readonly onWrite = (t: ResourceType, e: StoreEvent): void => {
+    const obj = JSON.parse(e.value) as JsonObject;
+    const ref = refFromKey(e.key);
+    if (e.type === 'delete') {
+      this.index.update(ref, undefined);
+      const uid = String(metadataOf(obj).uid ?? '');
+      this.enqueue(() => this.ownerGone(uid, obj));
+      return;
+    }
+    this.index.update(ref, obj);
+    if (metadataOf(obj).deletionTimestamp !== undefined) this.enqueue(() => this.onDeleting(t, obj));
+  };
+
+  private enqueue(work: () => void): void {
+    this.queue.push(work);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (let w = this.queue.shift(); w; w = this.queue.shift()) {
+        try {
+          w();
+        } catch (err) {
+          // A dependent that changed or vanished meanwhile is retried by the next event about it.
+          if (!(err instanceof ApiError)) throw err;
+        }
+      }
+    });
+  }
+
+  /** An owner was removed for good: background deletion of what it owned, and re-check waiting owners. */
+  private ownerGone(uid: string, owner: JsonObject): void {
+    const finalizers = finalizersOf(owner);
+    if (!finalizers.includes(ORPHAN)) for (const dep of this.index.dependents(uid)) this.deleteRef(dep);
+    for (const waiting of this.ownersWaitingOn(owner)) this.enqueue(() => this.onDeleting(waiting.t, waiting.obj));
+    if (owner.kind === 'Namespace' && owner.apiVersion === 'v1') return;
+    const ns = metadataOf(owner).namespace;
+    if (typeof ns === 'string') this.recheckNamespace(ns);
+  }
+
+  /** An object is being deleted and waits on a finalizer this controller owns. */
+  private onDeleting(t: ResourceType, snapshot: JsonObject): void {
+    const meta = metadataOf(snapshot);
+    const current = this.objects.getStored(t, meta.namespace as string | undefined, String(meta.name));
+    if (!current) return;
+    const obj = JSON.parse(current.value) as JsonObject;
+    const uid = String(metadataOf(obj).uid);
+    if (!t.group && t.kind === 'Namespace') return this.finalizeNamespace(t, obj);
+    const finalizers = finalizersOf(obj);
+    if (finalizers.includes(ORPHAN)) {
+      for (const dep of this.index.dependents(uid)) this.dropOwnerRef(dep, uid);
+      return this.removeFinalizer(t, obj, ORPHAN);
+    }
+    if (finalizers.includes(FOREGROUND)) {
+      const deps = this.index.dependents(uid);
+      for (const dep of deps) this.deleteRef(dep, 'Foreground');
+      if (!deps.length) this.removeFinalizer(t, obj, FOREGROUND);
+    }
+  }
+
+  private finalizeNamespace(t: ResourceType, ns: JsonObject): void {
+    const name = String(metadataOf(ns).name);
+    let remaining = 0;
+    for (const rt of this.typesOnce()) {
+      if (!rt.namespaced) continue;
+      for (const text of this.objects.list(rt, name).items) {
+        remaining++;
+        const obj = JSON.parse(text) as JsonObject;
+        if (metadataOf(obj).deletionTimestamp === undefined) this.objects.delete(rt, name, String(metadataOf(obj).name), {});
+      }
+    }
+    if (remaining) return;
+    this.objects.patch(t, undefined, name, (cur) => {
+      const spec = isObject(cur.spec) ? cur.spec : {};
+      const rest = (Array.isArray(spec.finalizers) ? spec.finalizers : []).filter((f) => f !== NAMESPACE_FINALIZER);
+      cur.spec = { ...spec, finalizers: rest };
+      return cur;
+    });
+  }
+
+  private recheckNamespace(namespace: string): void {
+    const nsType = this.registry.lookup('', 'v1', 'namespaces')!;
+    const ns = this.objects.getStored(nsType, undefined, namespace);
+    if (!ns) return;
+    const obj = JSON.parse(ns.value) as JsonObject;
+    if (metadataOf(obj).deletionTimestamp !== undefined && pendingFinalizers(obj).includes(NAMESPACE_FINALIZER)) {
+      this.enqueue(() => this.finalizeNamespace(nsType, obj));
+    }
+  }
+
+  private ownersWaitingOn(dependent: JsonObject): Array<{ t: ResourceType; obj: JsonObject }> {
+    const refs = metadataOf(dependent).ownerReferences;
+    if (!Array.isArray(refs)) return [];
+    const out: Array<{ t: ResourceType; obj: JsonObject }> = [];
+    for (const r of refs.filter(isObject)) {
+      const [group, version] = String(r.apiVersion ?? '').includes('/') ? String(r.apiVersion).split('/') : ['', String(r.apiVersion)];
+      const t = this.registry.lookupKind(group!, version!, String(r.kind));
+      if (!t) continue;
+      const ns = t.namespaced ? (metadataOf(dependent).namespace as string | undefined) : undefined;
+      const owner = this.objects.getStored(t, ns, String(r.name));
+      if (!owner) continue;
+      const obj = JSON.parse(owner.value) as JsonObject;
+      if (metadataOf(obj).uid === r.uid && finalizersOf(obj).includes(FOREGROUND)) out.push({ t, obj });
+    }
+    return out;
+  }
+
+  private deleteRef(ref: ObjectRef, policy?: 'Foreground'): void {
+    const t = this.typeOf(ref);
+    if (!t || !this.objects.getStored(t, ref.namespace, ref.name)) return;
+    this.objects.delete(t, ref.namespace, ref.name, policy ? { propagationPolicy: policy } : {});
+  }
+
+  private dropOwnerRef(ref: ObjectRef, ownerUid: string): void {
+    const t = this.typeOf(ref);
+    if (!t) return;
+    this.objects.patch(t, ref.namespace, ref.name, (cur) => {
+      const meta = metadataOf(cur);
+      const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter((r) => !isObject(r) || r.uid !== ownerUid) : [];
+      if (refs.length) meta.ownerReferences = refs;
+      else delete meta.ownerReferences;
+      return cur;
+    });
+  }
+
+  private removeFinalizer(t: ResourceType, obj: JsonObject, finalizer: string): void {
+    const meta = metadataOf(obj);
+    this.objects.patch(t, meta.namespace as string | undefined, String(meta.name), (cur) => {
+      const rest = finalizersOf(cur).filter((f) => f !== finalizer);
+      if (rest.length) metadataOf(cur).finalizers = rest;
+      else delete metadataOf(cur).finalizers;
+      return cur;
+    });
+  }
+
+  private typeOf(ref: ObjectRef): ResourceType | undefined {
+    return this.typesOnce().find((t) => t.group === ref.group && t.plural === ref.plural);
+  }
+
+  /** One served version per resource: all versions of a CRD share its storage. */
+  private typesOnce(): ResourceType[] {
+    const seen = new Set<string>();
+    return this.registry.all().filter((t) => {
+      const k = `${t.group}/${t.plural}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { decodeKubeProtobuf, isProtobufContentType } from '../protobuf/index.js';
+import type { JsonObject } from '../registry/types.js';
+import { errors } from './status.js';
+
+/** kube-apiserver's default request body limit. */
+const MAX_BODY = 3 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw errors.badRequest('the request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Decodes an object body (POST, PUT): JSON, YAML, or the protobuf kubectl ≥ 1.32 sends for some built-ins. */
+export function decodeObject(req: IncomingMessage, raw: Buffer): JsonObject {
+  const type = mediaType(req);
+  if (isProtobufContentType(type)) {
+    try {
+      return decodeKubeProtobuf(raw).object as JsonObject;
+    } catch {
+      throw errors.unsupportedMediaType();
+    }
+  }
+  const value = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? parseYamlBody(raw) : parseJsonBody(raw);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw errors.badRequest('Object \'Kind\' is missing in the request body: expected a JSON object');
+  }
+  return value as JsonObject;
+}
+
+export function parseJsonBody(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw errors.badRequest(`the request body could not be decoded as JSON: ${(e as Error).message}`);
+  }
+}
+
+export function parseYamlBody(raw: Buffer): unknown {
+  try {
+    return parseYaml(raw.toString('utf8'));
+  } catch (e) {
+    throw errors.badRequest(`error converting YAML to JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+}

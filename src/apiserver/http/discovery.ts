@@ -1,0 +1,68 @@
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { ResourceType } from '../registry/types.js';
+
+const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const SUB_VERBS = ['get', 'patch', 'update'];
+
+/** Legacy discovery documents (kubectl falls back to them; client-node needs /apis/{g}/{v}). */
+export class Discovery {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly serverAddress: () => string,
+  ) {}
+
+  coreVersions(): object {
+    return {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: this.serverAddress() }],
+    };
+  }
+
+  groupList(): object {
+    return {
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: this.registry
+        .groups()
+        .filter((g) => g.group !== '')
+        .map((g) => this.groupOf(g.group, g.versions)),
+    };
+  }
+
+  group(name: string): object | undefined {
+    const g = this.registry.groups().find((x) => x.group === name && name !== '');
+    return g ? { kind: 'APIGroup', apiVersion: 'v1', ...this.groupOf(g.group, g.versions) } : undefined;
+  }
+
+  private groupOf(group: string, versions: string[]): object {
+    const gv = versions.map((version) => ({ groupVersion: `${group}/${version}`, version }));
+    return { name: group, versions: gv, preferredVersion: gv[0] };
+  }
+
+  resourceList(group: string, version: string): object | undefined {
+    const types = this.registry.resourcesIn(group, version);
+    if (!types.length) return undefined;
+    const resources: object[] = [];
+    for (const t of types) {
+      resources.push(resourceEntry(t));
+      if (t.statusSubresource) {
+        resources.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: SUB_VERBS });
+      }
+    }
+    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  }
+}
+
+function resourceEntry(t: ResourceType): object {
+  const entry: Record<string, unknown> = {
+    name: t.plural,
+    singularName: t.singular,
+    namespaced: t.namespaced,
+    kind: t.kind,
+    verbs: VERBS,
+  };
+  if (t.shortNames.length) entry.shortNames = t.shortNames;
+  if (t.categories.length) entry.categories = t.categories;
+  return entry;
+}

@@ -1,0 +1,112 @@
+import { metadataOf } from '../objects/meta.js';
+import type { WriteOptions } from '../objects/object-store.js';
+import { jsonPatch } from '../patch/json-patch.js';
+import { mergePatch } from '../patch/merge-patch.js';
+import { ApplyConflictError, serverSideApply } from '../patch/apply/index.js';
+import { strategicMergePatch, supportsStrategicMerge, PatchError } from '../patch/strategic/index.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { apiVersionOf } from '../registry/types.js';
+import { parseJsonBody, parseYamlBody } from './body.js';
+import { booleanParam } from './query.js';
+import type { ResourceContext } from './resource-handlers.js';
+import { ApiError, errors } from './status.js';
+import { listTypeFor } from '../objects/list-types.js';
+
+const isMap = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** PATCH in its four media types; returns 201 only when an apply created the object. */
+export function applyPatchBody(
+  ctx: ResourceContext,
+  t: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  type: string,
+  raw: Buffer,
+  q: URLSearchParams,
+  opts: WriteOptions,
+): { code: number; object: JsonObject } {
+  switch (type) {
+    case 'application/merge-patch+json': {
+      const patch = parseJsonBody(raw);
+      if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
+      return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts) };
+    }
+    case 'application/json-patch+json': {
+      const ops = parseJsonBody(raw);
+      return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => jsonPatch(cur, ops), opts) };
+    }
+    case 'application/strategic-merge-patch+json': {
+      if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind })) throw errors.unsupportedMediaType();
+      const patch = parseJsonBody(raw);
+      if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
+      return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => strategic(cur, patch, t), opts) };
+    }
+    case 'application/apply-patch+yaml':
+      return apply(ctx, t, namespace, name, raw, q, opts);
+    default:
+      throw errors.unsupportedMediaType();
+  }
+}
+
+function strategic(cur: JsonObject, patch: JsonObject, t: ResourceType): JsonObject {
+  try {
+    return strategicMergePatch(cur, patch, { group: t.group, version: t.version, kind: t.kind });
+  } catch (e) {
+    if (e instanceof PatchError) throw errors.unprocessable(e.message);
+    throw e;
+  }
+}
+
+function apply(
+  ctx: ResourceContext,
+  t: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  raw: Buffer,
+  q: URLSearchParams,
+  opts: WriteOptions,
+): { code: number; object: JsonObject } {
+  const manager = q.get('fieldManager');
+  if (!manager) throw errors.badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
+  const applied = raw[0] === 0x7b ? parseJsonBody(raw) : parseYamlBody(raw);
+  if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
+  const bodyName = metadataOf(applied).name;
+  if (bodyName !== undefined && bodyName !== name) {
+    throw errors.badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
+  }
+  const force = booleanParam(q, 'force');
+  const run = (live: JsonObject | undefined): JsonObject => {
+    try {
+      const result = serverSideApply({
+        live,
+        applied,
+        manager,
+        force,
+        apiVersion: apiVersionOf(t),
+        now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        listType: listTypeFor(t),
+        ignoreStatus: t.statusSubresource && opts.subresource !== 'status',
+        ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      });
+      metadataOf(result.object).managedFields = result.managedFields as unknown as JsonObject[];
+      return result.object;
+    } catch (e) {
+      if (e instanceof ApplyConflictError) throw conflict(t, name, e);
+      throw e;
+    }
+  };
+  const applyOpts: WriteOptions = { ...opts, managedFieldsSet: true };
+  if (!ctx.objects.getStored(t, namespace, name)) {
+    const created = run(undefined);
+    metadataOf(created).name = name;
+    return { code: 201, object: ctx.objects.create(t, namespace, created, applyOpts) };
+  }
+  return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => run(cur), applyOpts) };
+}
+
+/** SSA conflicts: 409 whose message is the apply error itself and whose causes name each field. */
+function conflict(t: ResourceType, name: string, e: ApplyConflictError): ApiError {
+  const causes = e.conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field }));
+  const details = t.group ? { name, group: t.group, kind: t.plural, causes } : { name, kind: t.plural, causes };
+  return new ApiError(409, 'Conflict', e.message, details);
+}

@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ObjectStore, WriteOptions, DeleteOptions } from '../objects/object-store.js';
+import { metadataOf, stringField } from '../objects/meta.js';
+import type { ResourceRegistry } from '../registry/resource-registry.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { apiVersionOf } from '../registry/types.js';
+import { decodeObject, mediaType, parseJsonBody, readBody } from './body.js';
+import { applyPatchBody } from './patch-handler.js';
+import { booleanParam, selectorFilter } from './query.js';
+import { sendJson } from './respond.js';
+import type { ResourceRequest } from './request-info.js';
+import { errors } from './status.js';
+import { serveWatch, type WatchSettings } from './watch.js';
+import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
+
+export interface ResourceContext {
+  registry: ResourceRegistry;
+  objects: ObjectStore;
+  watch: WatchSettings;
+}
+
+export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
+  const t = resolve(ctx, info);
+  const { namespace, name, subresource } = info;
+  const method = req.method ?? 'GET';
+  const table = wantsTable(req.headers.accept);
+  if (method === 'GET' && !name) {
+    if (booleanParam(q, 'watch')) return serveWatch(ctx, req, res, t, namespace, q, table);
+    return list(ctx, res, t, namespace, q, table);
+  }
+  if (method === 'GET') {
+    const obj = ctx.objects.get(t, namespace, name!);
+    if (t.custom) obj.apiVersion = apiVersionOf(t);
+    if (!table) return sendJson(res, 200, obj);
+    return sendJson(res, 200, toTable(t, [obj], { includeObject: includeObjectParam(q), withColumns: true, resourceVersion: String(metadataOf(obj).resourceVersion) }));
+  }
+  const opts = writeOptions(req, q, subresource);
+  if (method === 'POST' && !name) {
+    const obj = decodeObject(req, await readBody(req));
+    const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
+    checkNamespaceOpen(ctx, t, ns, obj);
+    const created = ctx.objects.create(t, ns, obj, opts);
+    return sendJson(res, 201, created, opts.warnings);
+  }
+  if (method === 'PUT' && name) {
+    const obj = decodeObject(req, await readBody(req));
+    return sendJson(res, 200, ctx.objects.update(t, namespace, name, obj, opts), opts.warnings);
+  }
+  if (method === 'PATCH' && name) {
+    const raw = await readBody(req);
+    const { code, object } = applyPatchBody(ctx, t, namespace, name, mediaType(req), raw, q, opts);
+    return sendJson(res, code, object, opts.warnings);
+  }
+  if (method === 'DELETE' && name) {
+    const d = await deleteOptions(req, q);
+    return sendJson(res, 200, ctx.objects.delete(t, namespace, name, d));
+  }
+  if (method === 'DELETE') return deleteCollection(ctx, res, t, namespace, q);
+  throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+}
+
+function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
+  const t = ctx.registry.lookup(info.group, info.version, info.resource);
+  if (!t) throw errors.pathNotFound();
+  if (info.namespace !== undefined && !t.namespaced) throw errors.pathNotFound();
+  if (info.subresource !== undefined && !(info.subresource === 'status' && t.statusSubresource)) throw errors.pathNotFound();
+  return t;
+}
+
+function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: string | undefined): WriteOptions {
+  const dryRun = q.getAll('dryRun');
+  for (const d of dryRun) if (d !== 'All') throw errors.badRequest(`Invalid dryRun value: ${d}; supported values: "All"`);
+  const validation = q.get('fieldValidation') ?? 'Strict';
+  if (!['Strict', 'Warn', 'Ignore'].includes(validation)) {
+    throw errors.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(validation)}`);
+  }
+  // Without a fieldValidation parameter kube-apiserver warns rather than rejects (the Warn default).
+  const fieldValidation = (q.has('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
+  const opts: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation, warnings: [] };
+  opts.fieldManager = q.get('fieldManager') ?? defaultManager(req);
+  if (subresource) opts.subresource = subresource;
+  return opts;
+}
+
+/** kube-apiserver derives a missing field manager from the User-Agent's product token. */
+function defaultManager(req: IncomingMessage): string {
+  const ua = req.headers['user-agent'] ?? 'unknown';
+  return ua.split('/')[0]!.slice(0, 128) || 'unknown';
+}
+
+async function deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteOptions> {
+  const raw = await readBody(req);
+  const body = raw.length ? (parseJsonBody(raw) as JsonObject) : {};
+  const policy = (body.propagationPolicy as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
+  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
+    throw errors.badRequest(`Invalid propagationPolicy: ${policy}`);
+  }
+  const opts: DeleteOptions = {};
+  if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+  if (body.orphanDependents === true) opts.propagationPolicy = 'Orphan';
+  const dryRun = Array.isArray(body.dryRun) ? body.dryRun.length > 0 : q.getAll('dryRun').length > 0;
+  if (dryRun) opts.dryRun = true;
+  const pre = body.preconditions;
+  if (pre && typeof pre === 'object' && !Array.isArray(pre)) {
+    opts.preconditions = {};
+    if (typeof pre.uid === 'string') opts.preconditions.uid = pre.uid;
+    if (typeof pre.resourceVersion === 'string') opts.preconditions.resourceVersion = pre.resourceVersion;
+  }
+  return opts;
+}
+
+function list(ctx: ResourceContext, res: ServerResponse, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean): void {
+  const filter = selectorFilter(t, q);
+  const limit = Number(q.get('limit') ?? 0);
+  const page = ctx.objects.list(t, namespace, {
+    ...(filter ? { filter } : {}),
+    ...(limit > 0 ? { limit } : {}),
+    ...(q.get('continue') ? { continueToken: q.get('continue')! } : {}),
+    ...(q.get('resourceVersion') ? { resourceVersion: q.get('resourceVersion')! } : {}),
+    ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
+  });
+  if (table) {
+    const objects = page.items.map((i) => JSON.parse(t.custom ? asVersion(i, t) : i) as JsonObject);
+    return sendJson(
+      res,
+      200,
+      toTable(t, objects, {
+        includeObject: includeObjectParam(q),
+        withColumns: true,
+        resourceVersion: page.resourceVersion,
+        ...(page.continueToken ? { continueToken: page.continueToken } : {}),
+        ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
+      }),
+    );
+  }
+  const meta: Record<string, unknown> = { resourceVersion: page.resourceVersion };
+  if (page.continueToken) meta.continue = page.continueToken;
+  if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
+  const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items;
+  // Items are already JSON text; splice them in rather than parse and re-serialise.
+  const text = `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[${items.join(',')}]}`;
+  sendJson(res, 200, text);
+}
+
+/** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
+export function asVersion(text: string, t: ResourceType): string {
+  const want = `"apiVersion":${JSON.stringify(apiVersionOf(t))}`;
+  if (text.startsWith(`{${want}`) || text.includes(want)) return text;
+  const obj = JSON.parse(text) as JsonObject;
+  obj.apiVersion = apiVersionOf(t);
+  return JSON.stringify(obj);
+}
+
+function deleteCollection(ctx: ResourceContext, res: ServerResponse, t: ResourceType, namespace: string | undefined, q: URLSearchParams): void {
+  const filter = selectorFilter(t, q);
+  const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
+  const deleted: string[] = [];
+  for (const text of page.items) {
+    const obj = JSON.parse(text) as JsonObject;
+    const meta = metadataOf(obj);
+    deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), {})));
+  }
+  sendJson(res, 200, `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":{},"items":[${deleted.join(',')}]}`);
+}
+
+const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
+
+function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
+  if (!t.namespaced || !namespace) return;
+  const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural)!;
+  const ns = ctx.objects.getStored(nsType, undefined, namespace);
+  if (!ns) throw errors.notFound(nsType, namespace);
+  const nsObj = JSON.parse(ns.value) as JsonObject;
+  if (metadataOf(nsObj).deletionTimestamp !== undefined) {
+    throw errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
+  }
+}

@@ -1,0 +1,66 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Discovery } from './discovery.js';
+import type { OpenApiV3 } from './openapi.js';
+import { parseResourcePath } from './request-info.js';
+import { handleResource, type ResourceContext } from './resource-handlers.js';
+import { sendError, sendJson, sendText } from './respond.js';
+import { ApiError, errors } from './status.js';
+
+export interface HttpContext extends ResourceContext {
+  discovery: Discovery;
+  openapi: OpenApiV3;
+  versionInfo: object;
+  /** Extra handlers mounted beside the Kubernetes API (Git endpoints, webhooks); return true when handled. */
+  extraRoutes: Array<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
+  onInternalError: (err: unknown, req: IncomingMessage) => void;
+}
+
+const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
+
+export function createHttpServer(ctx: HttpContext): Server {
+  const server = createServer((req, res) => {
+    route(ctx, req, res).catch((err: unknown) => {
+      const apiErr = err instanceof ApiError ? err : undefined;
+      if (!apiErr) ctx.onInternalError(err, req);
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      sendError(res, apiErr ?? errors.internal(err instanceof Error ? err.message : String(err)));
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}
+
+async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  for (const extra of ctx.extraRoutes) if (await extra(req, res, url)) return;
+  if (path === '/version') return sendJson(res, 200, ctx.versionInfo);
+  if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) {
+    return sendText(res, 200, url.searchParams.has('verbose') ? `[+]ping ok\n[+]storage ok\n${path.slice(1)} check passed\n` : 'ok');
+  }
+  if (path === '/api') return sendJson(res, 200, ctx.discovery.coreVersions());
+  if (path === '/apis') return sendJson(res, 200, ctx.discovery.groupList());
+  if (path === '/openapi/v3') return sendJson(res, 200, ctx.openapi.index());
+  if (path.startsWith('/openapi/v3/')) {
+    const doc = ctx.openapi.document(path.slice('/openapi/v3/'.length));
+    if (doc) return sendJson(res, 200, doc);
+    throw errors.pathNotFound();
+  }
+  const parts = path.split('/').filter(Boolean);
+  if (req.method === 'GET') {
+    if (parts[0] === 'api' && parts.length === 2) return sendDoc(res, ctx.discovery.resourceList('', parts[1]!));
+    if (parts[0] === 'apis' && parts.length === 2) return sendDoc(res, ctx.discovery.group(parts[1]!));
+    if (parts[0] === 'apis' && parts.length === 3) return sendDoc(res, ctx.discovery.resourceList(parts[1]!, parts[2]!));
+  }
+  const info = parseResourcePath(path);
+  if (!info) throw errors.pathNotFound();
+  return handleResource(ctx, req, res, info, url.searchParams);
+}
+
+function sendDoc(res: ServerResponse, doc: object | undefined): void {
+  if (!doc) throw errors.pathNotFound();
+  sendJson(res, 200, doc);
+}

@@ -1,0 +1,89 @@
+import type { ResourceType } from '../registry/types.js';
+import { qualifiedKind, qualifiedResource } from '../registry/types.js';
+
+export interface StatusCause {
+  type?: string;
+  reason?: string;
+  message: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** A failure answered as a metav1.Status, shaped exactly as kube-apiserver shapes it. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: StatusDetails,
+  ) {
+    super(message);
+  }
+
+  toStatus(): Record<string, unknown> {
+    const s: Record<string, unknown> = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+    };
+    if (this.details) s.details = this.details;
+    s.code = this.code;
+    return s;
+  }
+}
+
+function resourceDetails(t: ResourceType, name: string): StatusDetails {
+  return t.group ? { name, group: t.group, kind: t.plural } : { name, kind: t.plural };
+}
+
+export const errors = {
+  notFound: (t: ResourceType, name: string) =>
+    new ApiError(404, 'NotFound', `${qualifiedResource(t)} "${name}" not found`, resourceDetails(t, name)),
+  pathNotFound: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
+  alreadyExists: (t: ResourceType, name: string) =>
+    new ApiError(409, 'AlreadyExists', `${qualifiedResource(t)} "${name}" already exists`, resourceDetails(t, name)),
+  conflict: (t: ResourceType, name: string) =>
+    new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+      resourceDetails(t, name),
+    ),
+  conflictWith: (t: ResourceType, name: string, why: string, causes?: StatusCause[]) =>
+    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, {
+      ...resourceDetails(t, name),
+      ...(causes ? { causes } : {}),
+    }),
+  invalid: (t: ResourceType, name: string, causes: StatusCause[]) => {
+    const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+    const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
+    const details: StatusDetails = { name, group: t.group, kind: t.kind, causes };
+    if (!t.group) delete details.group;
+    return new ApiError(422, 'Invalid', `${qualifiedKind(t)} "${name}" is invalid: ${summary}`, details);
+  },
+  /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
+  unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
+  badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
+  methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message),
+  unsupportedMediaType: () =>
+    new ApiError(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    ),
+  expired: (message: string) => new ApiError(410, 'Expired', message),
+  forbidden: (t: ResourceType, name: string, why: string) =>
+    new ApiError(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, resourceDetails(t, name)),
+  internal: (message: string) => new ApiError(500, 'InternalError', `Internal error occurred: ${message}`),
+};

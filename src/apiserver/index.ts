@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { CrdAdmission } from './crd/crd-admission.js';
+import { CrdController } from './crd/crd-controller.js';
+import { CustomResourceAdmission } from './crd/cr-admission.js';
+import { Discovery } from './http/discovery.js';
+import { GarbageCollector } from './gc/garbage-collector.js';
+import { OpenApiV3 } from './http/openapi.js';
+import { createHttpServer } from './http/server.js';
+import { ObjectStore } from './objects/object-store.js';
+import { ResourceRegistry } from './registry/resource-registry.js';
+import { SqliteLogStore } from './storage/sqlite-log.js';
+import type { WatchSettings } from './http/watch.js';
+import type { JsonObject } from './registry/types.js';
+
+export interface ApiServerOptions {
+  host?: string;
+  port?: number;
+  dataDir: string;
+  /** What /version reports, e.g. "1.32.0"; the kubectl dispatcher picks its binary by the minor. */
+  kubernetesVersion?: string;
+  /** Revisions kept behind the current one when compacting. */
+  compactRetain?: number;
+  compactIntervalMs?: number;
+  watch?: Partial<WatchSettings>;
+  onInternalError?: (err: unknown, req: IncomingMessage) => void;
+}
+
+export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+
+export interface ApiServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly registry: ResourceRegistry;
+  readonly objects: ObjectStore;
+  readonly store: SqliteLogStore;
+  /** Mounts handlers beside the Kubernetes API on the same listener. */
+  addRoute(route: ExtraRoute): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 6443;
+export const DEFAULT_KUBERNETES_VERSION = '1.32.0';
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export class DataDirError extends Error {}
+
+export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
+  const host = opts.host ?? '127.0.0.1';
+  let store: SqliteLogStore;
+  try {
+    mkdirSync(opts.dataDir, { recursive: true });
+    store = new SqliteLogStore(join(opts.dataDir, 'state.db'));
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why = code === 'SQLITE_BUSY' ? 'it is in use by another FlowOps API server' : (e as Error).message;
+    throw new DataDirError(`cannot use data directory ${opts.dataDir}: ${why}`);
+  }
+  const registry = new ResourceRegistry();
+  const objects = new ObjectStore(store);
+  objects.addAdmission(new CrdAdmission(registry));
+  objects.addAdmission(new CustomResourceAdmission());
+  const crds = new CrdController(registry, objects);
+  objects.onWrite(crds.onWrite);
+  crds.loadAll();
+  const gc = new GarbageCollector(registry, objects);
+  objects.onWrite(gc.onWrite);
+  gc.start();
+  ensureNamespaces(registry, objects);
+
+  let address = `${host}:${opts.port ?? DEFAULT_PORT}`;
+  const version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
+  const [major, minor] = version.split('.');
+  const extraRoutes: ExtraRoute[] = [];
+  const server: Server = createHttpServer({
+    registry,
+    objects,
+    watch: { bookmarkIntervalMs: 60_000, defaultTimeoutSeconds: 1800, ...opts.watch },
+    discovery: new Discovery(registry, () => address),
+    openapi: new OpenApiV3(registry),
+    versionInfo: {
+      major,
+      minor,
+      gitVersion: `v${version}`,
+      gitCommit: 'flowops-embedded',
+      gitTreeState: 'clean',
+      buildDate: '2026-01-01T00:00:00Z',
+      goVersion: 'go1.23.0',
+      compiler: 'gc',
+      platform: 'linux/amd64',
+    },
+    extraRoutes,
+    onInternalError: opts.onInternalError ?? ((err) => console.error(err)),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((e: unknown) => {
+    store.close();
+    throw e;
+  });
+  const port = (server.address() as AddressInfo).port;
+  address = `${host}:${port}`;
+  const retain = opts.compactRetain ?? 10_000;
+  const compactor = setInterval(() => store.compact(store.currentRevision() - retain), opts.compactIntervalMs ?? 60_000);
+  compactor.unref();
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    host,
+    port,
+    registry,
+    objects,
+    store,
+    addRoute: (r) => extraRoutes.push(r),
+    close: async () => {
+      clearInterval(compactor);
+      // Watches end gracefully (their chunked responses are finished), then idle sockets close.
+      store.endWatches();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      });
+      store.close();
+    },
+  };
+}
+
+function ensureNamespaces(registry: ResourceRegistry, objects: ObjectStore): void {
+  const nsType = registry.lookup('', 'v1', 'namespaces')!;
+  for (const name of SYSTEM_NAMESPACES) {
+    if (!objects.getStored(nsType, undefined, name)) {
+      const ns: JsonObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } };
+      objects.create(nsType, undefined, ns);
+    }
+  }
+}

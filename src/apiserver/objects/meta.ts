@@ -1,0 +1,74 @@
+import type { JsonObject, JsonValue } from '../registry/types.js';
+
+export function metadataOf(obj: JsonObject): JsonObject {
+  const m = obj.metadata;
+  if (m && typeof m === 'object' && !Array.isArray(m)) return m;
+  const fresh: JsonObject = {};
+  obj.metadata = fresh;
+  return fresh;
+}
+
+export function stringField(obj: JsonObject, key: string): string | undefined {
+  const v = obj[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function labelsOf(obj: JsonObject): Record<string, string> {
+  const l = metadataOf(obj).labels;
+  return l && typeof l === 'object' && !Array.isArray(l) ? (l as Record<string, string>) : {};
+}
+
+export function finalizersOf(obj: JsonObject): string[] {
+  const f = metadataOf(obj).finalizers;
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * Everything that still holds a deleted object: metadata.finalizers, plus a Namespace's
+ * spec.finalizers (the namespace controller's "kubernetes" finalizer lives there).
+ */
+export function pendingFinalizers(obj: JsonObject): string[] {
+  const own = finalizersOf(obj);
+  if (obj.kind !== 'Namespace' || obj.apiVersion !== 'v1') return own;
+  const spec = obj.spec;
+  const nsFinalizers = isObject(spec) && Array.isArray(spec.finalizers) ? spec.finalizers.filter((x): x is string => typeof x === 'string') : [];
+  return [...own, ...nsFinalizers];
+}
+
+/** RFC 3339 without a fraction, as metav1.Time serialises. */
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a).filter((k) => a[k] !== undefined);
+  const bk = Object.keys(b as JsonObject).filter((k) => (b as JsonObject)[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  return ak.every((k) => deepEqual(a[k], (b as JsonObject)[k]));
+}
+
+export function clone<T extends JsonValue>(v: T): T {
+  return structuredClone(v);
+}
+
+/** Reads a dotted field path (`involvedObject.name`, `spec.nodeName`) as a selector string. */
+export function fieldAt(obj: JsonObject, path: string): string | undefined {
+  let cur: JsonValue | undefined = obj;
+  for (const part of path.split('.')) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[part];
+  }
+  if (cur === undefined || cur === null) return undefined;
+  return typeof cur === 'object' ? JSON.stringify(cur) : String(cur);
+}

@@ -1,0 +1,279 @@
+import { ApiError, errors } from '../http/status.js';
+import type { Store, StoreEvent, StoredValue } from '../storage/types.js';
+import { CompactedError } from '../storage/types.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { apiVersionOf, collectionPrefix, storageKey } from '../registry/types.js';
+import { trackUpdate } from '../patch/apply/index.js';
+import { listTypeFor } from './list-types.js';
+import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import { isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  subresource?: string;
+  /** Warnings to return in `Warning:` headers. */
+  warnings?: string[];
+  /** The write computed managedFields itself (server-side apply); do not track it as an Update. */
+  managedFieldsSet?: boolean;
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** A step every write passes through after the generic rules: schema checks, defaulting, CRD status. */
+export interface Admission {
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined, opts: WriteOptions): void;
+}
+
+/** Observes committed writes (CRD registration, garbage collection). */
+export type WriteListener = (t: ResourceType, e: StoreEvent) => void;
+
+export interface ListQuery {
+  filter?: (obj: JsonObject) => boolean;
+  limit?: number;
+  continueToken?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListPage {
+  items: string[];
+  resourceVersion: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+/**
+ * Objects on top of the key/value log, the way kube-apiserver's generic registry store sits on
+ * etcd: names and namespaces become keys, and every write applies the strategy's rules. All calls
+ * are synchronous, so a read-modify-write can never interleave with another request.
+ */
+export class ObjectStore {
+  private readonly admissions: Admission[] = [];
+  private readonly listeners: WriteListener[] = [];
+
+  constructor(readonly store: Store) {}
+
+  addAdmission(a: Admission): void {
+    this.admissions.push(a);
+  }
+
+  onWrite(l: WriteListener): void {
+    this.listeners.push(l);
+  }
+
+  getStored(t: ResourceType, namespace: string | undefined, name: string): StoredValue | undefined {
+    return this.store.get(storageKey(t, namespace, name));
+  }
+
+  get(t: ResourceType, namespace: string | undefined, name: string): JsonObject {
+    const s = this.getStored(t, namespace, name);
+    if (!s) throw errors.notFound(t, name);
+    return JSON.parse(s.value) as JsonObject;
+  }
+
+  list(t: ResourceType, namespace: string | undefined, q: ListQuery = {}): ListPage {
+    const prefix = collectionPrefix(t, namespace);
+    let revision: number | undefined;
+    let startAfter: string | undefined;
+    if (q.continueToken) {
+      const token = decodeContinue(q.continueToken);
+      revision = token.rv;
+      startAfter = prefix + token.start;
+    } else if (q.resourceVersionMatch === 'Exact' && q.resourceVersion) {
+      revision = Number(q.resourceVersion);
+    }
+    const limit = q.limit && q.limit > 0 ? q.limit : undefined;
+    const items: string[] = [];
+    let lastKey: string | undefined;
+    let more = false;
+    try {
+      for (;;) {
+        const page = this.store.list(prefix, { startAfter, limit: limit ? limit - items.length : undefined, revision });
+        revision = page.revision;
+        for (const it of page.items) {
+          lastKey = it.key;
+          if (!q.filter || q.filter(JSON.parse(it.value) as JsonObject)) items.push(it.value);
+        }
+        more = page.more;
+        if (!more || !limit || items.length >= limit) break;
+        startAfter = lastKey;
+      }
+    } catch (e) {
+      if (e instanceof CompactedError) {
+        throw errors.expired(
+          q.continueToken
+            ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
+            : `too old resource version: ${e.requested} (${e.compacted})`,
+        );
+      }
+      throw e;
+    }
+    const result: ListPage = { items, resourceVersion: String(revision) };
+    if (more && lastKey !== undefined) {
+      result.continueToken = encodeContinue(revision!, lastKey.slice(prefix.length));
+      if (!q.filter) result.remainingItemCount = Math.max(0, this.store.count(prefix) - items.length);
+    }
+    return result;
+  }
+
+  create(t: ResourceType, namespace: string | undefined, obj: JsonObject, opts: WriteOptions = {}): JsonObject {
+    prepareForCreate(t, namespace, obj);
+    const meta = metadataOf(obj);
+    const name = String(meta.name);
+    const ns = t.namespaced ? String(meta.namespace) : undefined;
+    const key = storageKey(t, ns, name);
+    if (this.store.get(key)) throw errors.alreadyExists(t, name);
+    for (const a of this.admissions) a.admit(t, 'CREATE', obj, undefined, opts);
+    this.trackManager(t, undefined, obj, opts);
+    if (opts.dryRun) return obj;
+    const stored = this.store.create(key, (rev) => stamp(obj, rev));
+    this.notify(t, stored, 'create', undefined);
+    return obj;
+  }
+
+  /** PUT: replaces the object (or its status), honouring the resourceVersion precondition in the body. */
+  update(t: ResourceType, namespace: string | undefined, name: string, next: JsonObject, opts: WriteOptions = {}): JsonObject {
+    const current = this.getStored(t, namespace, name);
+    if (!current) throw errors.notFound(t, name);
+    const rv = stringField(metadataOf(next), 'resourceVersion');
+    if (!rv && t.custom && opts.subresource !== 'status') {
+      throw errors.invalid(t, name, [
+        { reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' },
+      ]);
+    }
+    return this.write(t, current, next, rv, opts);
+  }
+
+  /** Read-modify-write for patches: `mutate` gets a private copy of the current object. */
+  patch(t: ResourceType, namespace: string | undefined, name: string, mutate: (current: JsonObject) => JsonObject, opts: WriteOptions = {}): JsonObject {
+    const current = this.getStored(t, namespace, name);
+    if (!current) throw errors.notFound(t, name);
+    const next = mutate(JSON.parse(current.value) as JsonObject);
+    const rv = stringField(metadataOf(next), 'resourceVersion');
+    return this.write(t, current, next, rv, opts);
+  }
+
+  private write(t: ResourceType, current: StoredValue, next: JsonObject, precondition: string | undefined, opts: WriteOptions): JsonObject {
+    const old = JSON.parse(current.value) as JsonObject;
+    const name = String(metadataOf(old).name);
+    const bodyName = stringField(metadataOf(next), 'name');
+    if (bodyName !== undefined && bodyName !== name) {
+      throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+    }
+    if (precondition && precondition !== String(current.modRevision)) throw errors.conflict(t, name);
+    const { object, finalize } = prepareForUpdate(t, old, next, opts.subresource);
+    for (const a of this.admissions) a.admit(t, 'UPDATE', object, old, opts);
+    this.trackManager(t, old, object, opts);
+    if (finalize) return this.remove(t, current, object, opts.dryRun ?? false);
+    if (isNoopUpdate(old, object)) return old;
+    if (opts.dryRun) {
+      metadataOf(object).resourceVersion = String(current.modRevision);
+      return object;
+    }
+    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(object, rev));
+    this.notify(t, stored, 'update', current.value);
+    return object;
+  }
+
+  delete(t: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): JsonObject {
+    const current = this.getStored(t, namespace, name);
+    if (!current) throw errors.notFound(t, name);
+    const obj = JSON.parse(current.value) as JsonObject;
+    const meta = metadataOf(obj);
+    const pre = opts.preconditions ?? {};
+    if (pre.uid && pre.uid !== meta.uid) {
+      throw errors.conflictWith(t, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== String(current.modRevision)) {
+      throw errors.conflictWith(t, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.modRevision}`);
+    }
+    const policy = opts.propagationPolicy;
+    const extra = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
+    const finalizers = finalizersOf(obj);
+    const addsFinalizer = extra !== undefined && !finalizers.includes(extra);
+    if (addsFinalizer) finalizers.push(extra);
+    if (finalizers.length === 0 && pendingFinalizers(obj).length === 0) return this.remove(t, current, obj, opts.dryRun ?? false);
+    if (meta.deletionTimestamp !== undefined && !addsFinalizer) return obj;
+    if (finalizers.length) meta.finalizers = finalizers;
+    if (obj.kind === 'Namespace' && !t.group) obj.status = { phase: 'Terminating' };
+    meta.deletionTimestamp ??= nowTimestamp();
+    meta.deletionGracePeriodSeconds ??= 0;
+    if (opts.dryRun) return obj;
+    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(obj, rev));
+    this.notify(t, stored, 'update', current.value);
+    return obj;
+  }
+
+  /** Field ownership for a non-apply write by a named manager (server-side apply tracks its own). */
+  private trackManager(t: ResourceType, before: JsonObject | undefined, after: JsonObject, opts: WriteOptions): void {
+    if (!opts.fieldManager || opts.managedFieldsSet) return;
+    const managedFields = trackUpdate({
+      before,
+      after,
+      manager: opts.fieldManager,
+      apiVersion: apiVersionOf(t),
+      now: nowTimestamp(),
+      listType: listTypeFor(t),
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    });
+    if (managedFields.length) metadataOf(after).managedFields = managedFields as unknown as JsonObject[];
+    else delete metadataOf(after).managedFields;
+  }
+
+  /** Removes every object of a resource (a deleted CRD's, or a namespace's), finalizers or not. */
+  purge(t: ResourceType, namespace?: string): number {
+    const prefix = collectionPrefix(t, namespace);
+    const victims = this.store.list(prefix).items;
+    for (const v of victims) {
+      const current = this.store.get(v.key);
+      if (current) this.remove(t, current, JSON.parse(current.value) as JsonObject, false);
+    }
+    return victims.length;
+  }
+
+  private remove(t: ResourceType, current: StoredValue, last: JsonObject, dryRun: boolean): JsonObject {
+    if (dryRun) return last;
+    const stored = this.store.delete(current.key, current.modRevision, (rev) => stamp(last, rev));
+    this.notify(t, stored, 'delete', current.value);
+    return last;
+  }
+
+  private notify(t: ResourceType, stored: StoredValue, type: StoreEvent['type'], prevValue: string | undefined): void {
+    const e: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue };
+    for (const l of this.listeners) {
+      try {
+        l(t, e);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+      }
+    }
+  }
+}
+
+/** Sets metadata.resourceVersion to the revision of the write and serialises once. */
+function stamp(obj: JsonObject, revision: number): string {
+  metadataOf(obj).resourceVersion = String(revision);
+  return JSON.stringify(obj);
+}
+
+function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+}
+
+function decodeContinue(token: string): { rv: number; start: string } {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
+    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start };
+  } catch {
+    // fall through to the error below
+  }
+  throw errors.badRequest(`continue key is not valid: ${token}`);
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '../http/status.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { apiVersionOf } from '../registry/types.js';
+import { deepEqual, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import { validateName } from './names.js';
+
+/** Fields the server owns: whatever a client sends for them is replaced. */
+const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'selfLink'];
+
+const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+export function checkTypeMeta(t: ResourceType, obj: JsonObject): void {
+  const apiVersion = stringField(obj, 'apiVersion');
+  const kind = stringField(obj, 'kind');
+  if (apiVersion !== undefined && apiVersion !== apiVersionOf(t)) {
+    throw errors.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(t)})`);
+  }
+  if (kind !== undefined && kind !== t.kind) {
+    throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
+  }
+  obj.apiVersion = apiVersionOf(t);
+  obj.kind = t.kind;
+}
+
+/** Applies create-time rules (names, server-owned metadata, status reset) in place. */
+export function prepareForCreate(t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
+  checkTypeMeta(t, obj);
+  const meta = metadataOf(obj);
+  let name = stringField(meta, 'name');
+  const generateName = stringField(meta, 'generateName');
+  if (!name && generateName) {
+    name = generateName + Array.from({ length: 5 }, () => GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)]).join('');
+    meta.name = name;
+  }
+  if (!name) {
+    throw errors.invalid(t, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+  }
+  checkNamespace(t, namespace, meta);
+  validateName(t, name);
+  for (const f of SERVER_OWNED) delete meta[f];
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp();
+  if (t.tracksGeneration || t.custom) meta.generation = 1;
+  if (t.statusSubresource) delete obj.status;
+  if (!t.group && t.kind === 'Namespace') {
+    obj.status = { phase: 'Active' };
+    obj.spec = { finalizers: ['kubernetes'] };
+  }
+}
+
+export function checkNamespace(t: ResourceType, namespace: string | undefined, meta: JsonObject): void {
+  const bodyNs = stringField(meta, 'namespace');
+  if (t.namespaced) {
+    if (bodyNs && namespace && bodyNs !== namespace) {
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    meta.namespace = namespace ?? bodyNs ?? 'default';
+  } else {
+    delete meta.namespace;
+  }
+}
+
+export interface UpdateOutcome {
+  object: JsonObject;
+  /** The last finalizer of an object being deleted went: store a tombstone instead of an update. */
+  finalize: boolean;
+}
+
+/**
+ * Update-time rules: server-owned metadata kept from `old`, the status subresource split, generation
+ * bumped only when the spec side changed, and deletion completing when the last finalizer goes.
+ */
+export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObject, subresource: string | undefined): UpdateOutcome {
+  checkTypeMeta(t, next);
+  const oldMeta = metadataOf(old);
+  let object: JsonObject;
+  if (subresource === 'status') {
+    object = structuredClone(old);
+    const nextMeta = metadataOf(next);
+    if (next.status !== undefined) object.status = next.status;
+    else delete object.status;
+    if (nextMeta.managedFields !== undefined) metadataOf(object).managedFields = nextMeta.managedFields;
+  } else {
+    object = next;
+    if (t.statusSubresource) {
+      if (old.status !== undefined) object.status = old.status;
+      else delete object.status;
+    }
+  }
+  const meta = metadataOf(object);
+  for (const f of SERVER_OWNED) {
+    if (oldMeta[f] !== undefined) meta[f] = oldMeta[f]!;
+    else delete meta[f];
+  }
+  meta.name = oldMeta.name!;
+  if (t.namespaced) meta.namespace = oldMeta.namespace!;
+  if ((t.tracksGeneration || t.custom) && specSideChanged(t, old, object)) {
+    meta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
+  }
+  const deleting = oldMeta.deletionTimestamp !== undefined;
+  if (deleting) {
+    const before = new Set(finalizersOf(old));
+    const added = finalizersOf(object).filter((f) => !before.has(f));
+    if (added.length) {
+      throw errors.invalid(t, String(meta.name), [
+        { reason: 'FieldValueForbidden', message: 'Forbidden: no new finalizers can be added if the object is being deleted', field: 'metadata.finalizers' },
+      ]);
+    }
+  }
+  return { object, finalize: deleting && pendingFinalizers(object).length === 0 };
+}
+
+function specSideChanged(t: ResourceType, a: JsonObject, b: JsonObject): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'status' && t.statusSubresource) continue;
+    if (!deepEqual(a[k], b[k])) return true;
+  }
+  return false;
+}
+
+/** Equal but for the revision and field-manager timestamps: the write is a no-op and keeps its RV. */
+export function isNoopUpdate(old: JsonObject, next: JsonObject): boolean {
+  const strip = (o: JsonObject): JsonObject => {
+    const c = { ...o, metadata: { ...metadataOf(o) } };
+    delete (c.metadata as JsonObject).resourceVersion;
+    delete (c.metadata as JsonObject).managedFields;
+    return c;
+  };
+  return deepEqual(strip(old), strip(next)) && deepEqual(withoutTimes(metadataOf(old).managedFields), withoutTimes(metadataOf(next).managedFields));
+}
+
+function withoutTimes(v: JsonObject[keyof JsonObject] | undefined): JsonObject[keyof JsonObject] | undefined {
+  if (!Array.isArray(v)) return v;
+  return v.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? { ...e, time: null } : e));
+}

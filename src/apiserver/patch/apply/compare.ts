@@ -1,0 +1,70 @@
+import { listElements } from './elements.js';
+import { FieldSet, fieldToken, type Token } from './fieldpath.js';
+import type { ListTypeResolver } from './list-types.js';
+import { bothEmpty } from './shape.js';
+import { deepEqual, isJsonObject, type JsonValue } from '../strategic/json.js';
+
+export interface Comparison {
+  readonly added: FieldSet;
+  readonly modified: FieldSet;
+  readonly removed: FieldSet;
+}
+
+/**
+ * Field-level diff of two objects (structured-merge-diff's Compare). Leaves are
+ * scalars and atomic values; an object, list or element that appears or
+ * disappears as a whole is recorded too, which is where the `".": {}` of an
+ * Update manager's entry comes from.
+ */
+export function compareObjects(lhs: JsonValue | undefined, rhs: JsonValue | undefined, resolver: ListTypeResolver): Comparison {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  walk(lhs, rhs, [], [], c, resolver);
+  return c;
+}
+
+function walk(
+  l: JsonValue | undefined,
+  r: JsonValue | undefined,
+  path: Token[],
+  schemaPath: string[],
+  c: Comparison,
+  resolver: ListTypeResolver,
+): void {
+  if (l === undefined && r === undefined) return;
+  const leaf = (): void => {
+    if (path.length === 0) return;
+    if (l === undefined) c.added.insert(path);
+    else if (r === undefined) c.removed.insert(path);
+    else if (!deepEqual(l, r)) c.modified.insert(path);
+  };
+  const wholeNode = (): void => {
+    if (path.length === 0) return;
+    if (l === undefined) c.added.insert(path);
+    else if (r === undefined) c.removed.insert(path);
+  };
+
+  const lMap = l === undefined || isJsonObject(l);
+  const rMap = r === undefined || isJsonObject(r);
+  if (lMap && rMap) {
+    if (bothEmpty(l, r) || (path.length > 0 && resolver.mapType?.(schemaPath) === 'atomic')) return leaf();
+    const lo = (l ?? {}) as Record<string, JsonValue>;
+    const ro = (r ?? {}) as Record<string, JsonValue>;
+    for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
+      walk(lo[k], ro[k], [...path, fieldToken(k)], [...schemaPath, k], c, resolver);
+    }
+    return wholeNode();
+  }
+
+  if ((l === undefined || Array.isArray(l)) && (r === undefined || Array.isArray(r))) {
+    const type = resolver(schemaPath);
+    if (type === 'atomic' || bothEmpty(l, r)) return leaf();
+    const index = (list: JsonValue[] | undefined): Map<Token, JsonValue> =>
+      new Map(listElements(list ?? [], type, false, path).filter((e) => !e.duplicate).map((e) => [e.token, e.value]));
+    const li = index(l);
+    const ri = index(r);
+    for (const t of new Set([...li.keys(), ...ri.keys()])) walk(li.get(t), ri.get(t), [...path, t], schemaPath, c, resolver);
+    return wholeNode();
+  }
+
+  leaf();
+}

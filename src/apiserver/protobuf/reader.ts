@@ -1,0 +1,107 @@
+import { ProtobufDecodeError } from './errors.js';
+
+/** A decoded field: varints as bigint (int64 may exceed 2^53), length-delimited as raw bytes. */
+export type FieldValue = { wire: 0; value: bigint } | { wire: 2; bytes: Buffer } | { wire: 1 | 5; bytes: Buffer };
+
+export interface Field {
+  number: number;
+  value: FieldValue;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The protobuf wire format, only as much of it as k8s.io/api generated messages use. */
+export class ProtoReader {
+  private pos = 0;
+
+  constructor(
+    private readonly buf: Buffer,
+    private readonly what: string,
+  ) {}
+
+  private fail(why: string): never {
+    throw new ProtobufDecodeError(`invalid protobuf in ${this.what} at byte ${this.pos}: ${why}`);
+  }
+
+  private varint(): bigint {
+    let result = 0n;
+    for (let shift = 0n; shift < 70n; shift += 7n) {
+      if (this.pos >= this.buf.length) this.fail('truncated varint');
+      const b = this.buf[this.pos++]!;
+      result |= BigInt(b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return BigInt.asUintN(64, result);
+    }
+    return this.fail('varint longer than 10 bytes');
+  }
+
+  private take(n: number): Buffer {
+    if (n < 0 || this.pos + n > this.buf.length) this.fail(`truncated: needs ${n} bytes, ${this.buf.length - this.pos} left`);
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  *fields(): Generator<Field> {
+    while (this.pos < this.buf.length) {
+      const key = this.varint();
+      const number = Number(key >> 3n);
+      const wire = Number(key & 7n);
+      if (number === 0) this.fail('field number 0');
+      switch (wire) {
+        case 0:
+          yield { number, value: { wire: 0, value: this.varint() } };
+          break;
+        case 1:
+          yield { number, value: { wire: 1, bytes: this.take(8) } };
+          break;
+        case 2: {
+          const len = this.varint();
+          if (len > BigInt(this.buf.length)) this.fail(`truncated: length ${len} exceeds the message`);
+          yield { number, value: { wire: 2, bytes: this.take(Number(len)) } };
+          break;
+        }
+        case 5:
+          yield { number, value: { wire: 5, bytes: this.take(4) } };
+          break;
+        default:
+          this.fail(`unsupported wire type ${wire} for field ${number}`);
+      }
+    }
+  }
+}
+
+function expect<W extends FieldValue['wire']>(f: Field, wire: W, what: string): Extract<FieldValue, { wire: W }> {
+  if (f.value.wire !== wire) throw new ProtobufDecodeError(`invalid protobuf in ${what}: field ${f.number} has wire type ${f.value.wire}, expected ${wire}`);
+  return f.value as Extract<FieldValue, { wire: W }>;
+}
+
+export function bytesOf(f: Field, what: string): Buffer {
+  return expect(f, 2, what).bytes;
+}
+
+export function stringOf(f: Field, what: string): string {
+  try {
+    return utf8.decode(bytesOf(f, what));
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw e;
+    throw new ProtobufDecodeError(`invalid protobuf in ${what}: field ${f.number} is not valid UTF-8`);
+  }
+}
+
+/** int64 fields: two's complement in the varint, so negative values come back negative. */
+export function int64Of(f: Field, what: string): number {
+  return Number(BigInt.asIntN(64, expect(f, 0, what).value));
+}
+
+export function boolOf(f: Field, what: string): boolean {
+  return expect(f, 0, what).value !== 0n;
+}
+
+/** The fields of an embedded message, read eagerly so that truncation surfaces here. */
+export function messageOf(f: Field, what: string): Field[] {
+  return [...new ProtoReader(bytesOf(f, what), what).fields()];
+}
+
+export function readMessage(buf: Buffer, what: string): Field[] {
+  return [...new ProtoReader(buf, what).fields()];
+}

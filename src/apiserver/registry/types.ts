@@ -1,0 +1,55 @@
+export type JsonObject = { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: number;
+}
+
+/** One served group/version/resource. CRD versions and built-in kinds share this shape. */
+export interface ResourceType {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  statusSubresource: boolean;
+  /** Defined by a CustomResourceDefinition (served with CR rules: no strategic merge, RV required on PUT). */
+  custom: boolean;
+  /** openAPIV3Schema of a CRD version. */
+  schema?: JsonObject;
+  printerColumns?: PrinterColumn[];
+  /** Built-ins whose strategy tracks metadata.generation. */
+  tracksGeneration: boolean;
+}
+
+export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
+  return t.group ? `${t.group}/${t.version}` : t.version;
+}
+
+/** `widgets.example.com`, or just `configmaps` for the core group: how Status messages name a resource. */
+export function qualifiedResource(t: Pick<ResourceType, 'group' | 'plural'>): string {
+  return t.group ? `${t.plural}.${t.group}` : t.plural;
+}
+
+export function qualifiedKind(t: Pick<ResourceType, 'group' | 'kind'>): string {
+  return t.group ? `${t.kind}.${t.group}` : t.kind;
+}
+
+export function storageKey(t: Pick<ResourceType, 'group' | 'plural' | 'namespaced'>, namespace: string | undefined, name: string): string {
+  return t.namespaced ? `${collectionPrefix(t, namespace ?? '')}${name}` : `${collectionPrefix(t, undefined)}${name}`;
+}
+
+/** Prefix of every key of this resource, optionally within one namespace. */
+export function collectionPrefix(t: Pick<ResourceType, 'group' | 'plural' | 'namespaced'>, namespace: string | undefined): string {
+  const base = `/registry/${t.group || 'core'}/${t.plural}/`;
+  return t.namespaced && namespace ? `${base}${namespace}/` : base;
+}

@@ -1,0 +1,84 @@
+import type { JsonObject, JsonValue, PrinterColumn, ResourceType } from '../registry/types.js';
+import { BUILTIN_COLUMNS, DEFAULT_COLUMNS, type Column } from './builtin-columns.js';
+import { ageOf } from './human-duration.js';
+import { evalJsonPath } from './json-path.js';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+const NAME_COLUMN: Column = {
+  name: 'Name',
+  type: 'string',
+  priority: 0,
+  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  cell: (o) => String((o.metadata as JsonObject | undefined)?.name ?? ''),
+};
+
+/** Does the Accept header ask for a meta.k8s.io Table (kubectl get does)? */
+export function wantsTable(accept: string | undefined): boolean {
+  return !!accept && /as=Table/.test(accept.split(',')[0] ?? '');
+}
+
+export function columnsFor(t: ResourceType): Column[] {
+  if (t.custom) return [NAME_COLUMN, ...(t.printerColumns?.length ? t.printerColumns.map(fromPrinterColumn) : DEFAULT_COLUMNS)];
+  return [NAME_COLUMN, ...(BUILTIN_COLUMNS[t.kind] ?? DEFAULT_COLUMNS)];
+}
+
+function fromPrinterColumn(c: PrinterColumn): Column {
+  const type = (['integer', 'number', 'boolean', 'date'].includes(c.type) ? c.type : 'string') as Column['type'];
+  return {
+    name: c.name,
+    type,
+    priority: c.priority ?? 0,
+    description: c.description ?? '',
+    cell: (o) => {
+      let values: JsonValue[];
+      try {
+        values = evalJsonPath(o, c.jsonPath);
+      } catch {
+        return '<error>';
+      }
+      if (!values.length) return null;
+      const v = values.length === 1 ? values[0]! : values.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(',');
+      if (type === 'date') return ageOf(v);
+      if (typeof v === 'object' && v !== null) return JSON.stringify(v);
+      return v;
+    },
+  };
+}
+
+export interface TableOptions {
+  includeObject: IncludeObject;
+  /** A watch sends the column definitions once; later events carry null. */
+  withColumns: boolean;
+  resourceVersion?: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+export function toTable(t: ResourceType, objects: JsonObject[], opts: TableOptions): JsonObject {
+  const cols = columnsFor(t);
+  const rows = objects.map((o) => {
+    const row: JsonObject = { cells: cols.map((c) => c.cell(o) ?? null) };
+    if (opts.includeObject === 'Object') row.object = o;
+    else if (opts.includeObject === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+    return row;
+  });
+  const metadata: JsonObject = {};
+  if (opts.resourceVersion) metadata.resourceVersion = opts.resourceVersion;
+  if (opts.continueToken) metadata.continue = opts.continueToken;
+  if (opts.remainingItemCount !== undefined) metadata.remainingItemCount = opts.remainingItemCount;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    columnDefinitions: opts.withColumns
+      ? cols.map((c) => ({ name: c.name, type: c.type, format: c === NAME_COLUMN ? 'name' : '', description: c.description, priority: c.priority }))
+      : null,
+    rows,
+  };
+}
+
+export function includeObjectParam(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}

@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { DEFAULT_PORT, startApiServer, type ApiServer } from '../apiserver/index.js';
+import { writeKubeconfig } from '../kube/kubeconfig.js';
+import type { Logger } from '../log/index.js';
+import { parseListen } from './listen.js';
+
+export interface ServerFlags {
+  listen: string;
+  data: string;
+  kubeconfig?: string;
+  kubernetesVersion?: string;
+}
+
+export function addServerFlags(cmd: Command): Command {
+  return cmd
+    .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
+    .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
+    .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
+    .option('--kubernetes-version <x.y.z>', 'version reported on /version', '1.32.0');
+}
+
+/** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
+export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string }> {
+  const { host, port } = parseListen(flags.listen);
+  const dataDir = resolve(flags.data);
+  const server = await startApiServer({
+    host,
+    port,
+    dataDir,
+    ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
+    onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
+  }).catch((e: unknown) => {
+    const code = (e as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${flags.listen}: address already in use`);
+    if (code === 'EACCES') throw new Error(`cannot listen on ${flags.listen}: permission denied`);
+    throw e;
+  });
+  const kubeconfig = resolve(flags.kubeconfig ?? `${dataDir}/kubeconfig`);
+  try {
+    writeKubeconfig(kubeconfig, server.url);
+  } catch (e) {
+    await server.close();
+    throw new Error(`cannot write kubeconfig ${kubeconfig}: ${(e as Error).message}`);
+  }
+  log.info({ url: server.url, dataDir, kubeconfig }, 'embedded API server listening');
+  return { server, kubeconfig };
+}

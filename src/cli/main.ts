@@ -1,0 +1,44 @@
+import { Command } from 'commander';
+import { createLogger } from '../log/index.js';
+import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
+import { onShutdown } from './shutdown.js';
+
+const program = new Command('flowops')
+  .description('Turns YAML kept in Git into running Kubernetes operators')
+  .version('0.1.0')
+  .showHelpAfterError();
+
+addServerFlags(program.command('apiserver').description('run the embedded Kubernetes-compatible API server in the foreground')).action(
+  async (flags: ServerFlags) => {
+    const log = createLogger({ command: 'apiserver' });
+    const { server, kubeconfig } = await startEmbedded(flags, log);
+    process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
+    onShutdown(log, () => server.close());
+  },
+);
+
+addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)')).action(
+  async (flags: ServerFlags) => {
+    const log = createLogger({ command: 'up' });
+    const { server, kubeconfig } = await startEmbedded(flags, log);
+    process.stdout.write(
+      [
+        `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
+        '',
+        'Use kubectl against it:',
+        `  export KUBECONFIG=${kubeconfig}`,
+        '  kubectl get namespaces',
+        '  kubectl api-resources',
+        '',
+        'Stop with Ctrl-C.',
+        '',
+      ].join('\n'),
+    );
+    onShutdown(log, () => server.close());
+  },
+);
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`flowops: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
