@@ -9,6 +9,18 @@ const file = (): string => join(mkdtempSync(join(tmpdir(), 'flowops-store-')), '
 const v = (s: string) => (rev: number) => JSON.stringify({ s, rev });
 
 describe('SQLite revision log', () => {
+  it('sends a watch started between a write and its commit that write exactly once', async () => {
+    const s = new SqliteLogStore(file());
+    const a = s.create('/registry/x/things/a', v('1'));
+    await s.sync();
+    s.update(a.key, a.modRevision, v('2'));
+    const events: StoreEvent[] = [];
+    s.watch('/registry/x/', a.modRevision, (e) => events.push(e));
+    await s.sync();
+    expect(events.map((e) => e.revision)).toEqual([a.modRevision + 1]);
+    s.close();
+  });
+
   it('gives every write a new global revision and guards updates by revision', () => {
     const s = new SqliteLogStore(file());
     const a = s.create('/registry/core/configmaps/ns/a', v('a1'));
@@ -22,17 +34,21 @@ describe('SQLite revision log', () => {
     s.close();
   });
 
-  it('replays history after a revision, then streams live writes', () => {
+  it('replays history after a revision, then streams live writes once they are committed', async () => {
     const s = new SqliteLogStore(file());
     const a = s.create('/registry/x/things/a', v('1'));
     s.update(a.key, a.modRevision, v('2'));
     s.create('/registry/y/other/b', v('ignored'));
+    await s.sync();
     const events: StoreEvent[] = [];
     s.watch('/registry/x/', a.modRevision, (e) => events.push(e));
     expect(events.map((e) => e.type)).toEqual(['update']);
     expect(JSON.parse(events[0]!.prevValue!).s).toBe('1');
     const cur = s.get(a.key)!;
     s.delete(a.key, cur.modRevision, v('last'));
+    // Group commit: the event is published when the write is durable, not before.
+    expect(events.map((e) => e.type)).toEqual(['update']);
+    await s.sync();
     expect(events.map((e) => e.type)).toEqual(['update', 'delete']);
     expect(JSON.parse(events[1]!.value).s).toBe('last');
     s.close();

@@ -26,9 +26,8 @@ export class CrdController {
     }
   }
 
-  readonly onWrite = (t: ResourceType, e: StoreEvent): void => {
+  readonly onWrite = (t: ResourceType, e: StoreEvent, crd: JsonObject): void => {
     if (!isCrdType(t)) return;
-    const crd = JSON.parse(e.value) as JsonObject;
     const name = String(metadataOf(crd).name);
     if (e.type !== 'delete') {
       this.registry.setCustomTypes(name, typesFromCrd(crd));

@@ -39,8 +39,7 @@ export class GarbageCollector {
     }
   }
 
-  readonly onWrite = (t: ResourceType, e: StoreEvent): void => {
-    const obj = JSON.parse(e.value) as JsonObject;
+  readonly onWrite = (t: ResourceType, e: StoreEvent, obj: JsonObject): void => {
     const ref = refFromKey(e.key);
     if (e.type === 'delete') {
       this.index.update(ref, undefined);

@@ -2,7 +2,7 @@ import { metadataOf } from '../objects/meta.js';
 import type { WriteOptions } from '../objects/object-store.js';
 import { jsonPatch } from '../patch/json-patch.js';
 import { mergePatch } from '../patch/merge-patch.js';
-import { ApplyConflictError, serverSideApply } from '../patch/apply/index.js';
+import { ApplyConflictError, InvalidApplyError, ManagedFieldsError, serverSideApply } from '../patch/apply/index.js';
 import { strategicMergePatch, supportsStrategicMerge, PatchError } from '../patch/strategic/index.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
@@ -52,7 +52,7 @@ function strategic(cur: JsonObject, patch: JsonObject, t: ResourceType): JsonObj
   try {
     return strategicMergePatch(cur, patch, { group: t.group, version: t.version, kind: t.kind });
   } catch (e) {
-    if (e instanceof PatchError) throw errors.unprocessable(e.message);
+    if (e instanceof PatchError) throw new ApiError(e.code, e.code === 400 ? 'BadRequest' : e.code === 422 ? 'Invalid' : 'InternalError', e.message);
     throw e;
   }
 }
@@ -92,6 +92,7 @@ function apply(
       return result.object;
     } catch (e) {
       if (e instanceof ApplyConflictError) throw conflict(t, name, e);
+      if (e instanceof InvalidApplyError || e instanceof ManagedFieldsError) throw errors.badRequest(e.message);
       throw e;
     }
   };
@@ -106,7 +107,7 @@ function apply(
 
 /** SSA conflicts: 409 whose message is the apply error itself and whose causes name each field. */
 function conflict(t: ResourceType, name: string, e: ApplyConflictError): ApiError {
-  const causes = e.conflicts.map((c) => ({ type: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field }));
+  const causes = e.conflicts.map((c) => ({ type: 'FieldManagerConflict', message: c.message, field: c.field }));
   const details = t.group ? { name, group: t.group, kind: t.plural, causes } : { name, kind: t.plural, causes };
   return new ApiError(409, 'Conflict', e.message, details);
 }

@@ -21,41 +21,55 @@ export interface ResourceContext {
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
   const t = resolve(ctx, info);
+  if (req.method === 'GET' && !info.name && booleanParam(q, 'watch')) {
+    // A watch starts from what is committed: its initial list must not show unacknowledged writes.
+    await ctx.objects.store.sync();
+    return serveWatch(ctx, req, res, t, info.namespace, q, wantsTable(req.headers.accept));
+  }
+  const reply = await answer(ctx, req, t, info, q);
+  // Reads and writes alike are answered only once what they saw or did is durable.
+  await ctx.objects.store.sync();
+  sendJson(res, reply.code, reply.body, reply.warnings);
+}
+
+interface Reply {
+  code: number;
+  body: unknown;
+  warnings?: string[];
+}
+
+async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceType, info: ResourceRequest, q: URLSearchParams): Promise<Reply> {
   const { namespace, name, subresource } = info;
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
-  if (method === 'GET' && !name) {
-    if (booleanParam(q, 'watch')) return serveWatch(ctx, req, res, t, namespace, q, table);
-    return list(ctx, res, t, namespace, q, table);
-  }
+  if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table) };
   if (method === 'GET') {
     const obj = ctx.objects.get(t, namespace, name!);
     if (t.custom) obj.apiVersion = apiVersionOf(t);
-    if (!table) return sendJson(res, 200, obj);
-    return sendJson(res, 200, toTable(t, [obj], { includeObject: includeObjectParam(q), withColumns: true, resourceVersion: String(metadataOf(obj).resourceVersion) }));
+    if (!table) return { code: 200, body: obj };
+    return { code: 200, body: toTable(t, [obj], { includeObject: includeObjectParam(q), withColumns: true, resourceVersion: String(metadataOf(obj).resourceVersion) }) };
   }
   const opts = writeOptions(req, q, subresource);
   if (method === 'POST' && !name) {
     const obj = decodeObject(req, await readBody(req));
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
-    const created = ctx.objects.create(t, ns, obj, opts);
-    return sendJson(res, 201, created, opts.warnings);
+    return { code: 201, body: ctx.objects.create(t, ns, obj, opts), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req));
-    return sendJson(res, 200, ctx.objects.update(t, namespace, name, obj, opts), opts.warnings);
+    return { code: 200, body: ctx.objects.update(t, namespace, name, obj, opts), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
     const raw = await readBody(req);
     const { code, object } = applyPatchBody(ctx, t, namespace, name, mediaType(req), raw, q, opts);
-    return sendJson(res, code, object, opts.warnings);
+    return { code, body: object, warnings: opts.warnings };
   }
   if (method === 'DELETE' && name) {
     const d = await deleteOptions(req, q);
-    return sendJson(res, 200, ctx.objects.delete(t, namespace, name, d));
+    return { code: 200, body: ctx.objects.delete(t, namespace, name, d) };
   }
-  if (method === 'DELETE') return deleteCollection(ctx, res, t, namespace, q);
+  if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
 }
 
@@ -109,7 +123,7 @@ async function deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<
   return opts;
 }
 
-function list(ctx: ResourceContext, res: ServerResponse, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean): void {
+function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean): unknown {
   const filter = selectorFilter(t, q);
   const limit = Number(q.get('limit') ?? 0);
   const page = ctx.objects.list(t, namespace, {
@@ -121,25 +135,20 @@ function list(ctx: ResourceContext, res: ServerResponse, t: ResourceType, namesp
   });
   if (table) {
     const objects = page.items.map((i) => JSON.parse(t.custom ? asVersion(i, t) : i) as JsonObject);
-    return sendJson(
-      res,
-      200,
-      toTable(t, objects, {
+    return toTable(t, objects, {
         includeObject: includeObjectParam(q),
         withColumns: true,
         resourceVersion: page.resourceVersion,
         ...(page.continueToken ? { continueToken: page.continueToken } : {}),
-        ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
-      }),
-    );
+      ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
+    });
   }
   const meta: Record<string, unknown> = { resourceVersion: page.resourceVersion };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
   const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items;
   // Items are already JSON text; splice them in rather than parse and re-serialise.
-  const text = `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[${items.join(',')}]}`;
-  sendJson(res, 200, text);
+  return `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[${items.join(',')}]}`;
 }
 
 /** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
@@ -151,7 +160,7 @@ export function asVersion(text: string, t: ResourceType): string {
   return JSON.stringify(obj);
 }
 
-function deleteCollection(ctx: ResourceContext, res: ServerResponse, t: ResourceType, namespace: string | undefined, q: URLSearchParams): void {
+function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams): string {
   const filter = selectorFilter(t, q);
   const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
   const deleted: string[] = [];
@@ -160,7 +169,7 @@ function deleteCollection(ctx: ResourceContext, res: ServerResponse, t: Resource
     const meta = metadataOf(obj);
     deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), {})));
   }
-  sendJson(res, 200, `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":{},"items":[${deleted.join(',')}]}`);
+  return `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":{},"items":[${deleted.join(',')}]}`;
 }
 
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };

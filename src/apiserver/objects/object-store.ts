@@ -32,8 +32,8 @@ export interface Admission {
   admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined, opts: WriteOptions): void;
 }
 
-/** Observes committed writes (CRD registration, garbage collection). */
-export type WriteListener = (t: ResourceType, e: StoreEvent) => void;
+/** Observes writes as they are applied (CRD registration, garbage collection); `obj` is the stored object. */
+export type WriteListener = (t: ResourceType, e: StoreEvent, obj: JsonObject) => void;
 
 export interface ListQuery {
   filter?: (obj: JsonObject) => boolean;
@@ -135,7 +135,7 @@ export class ObjectStore {
     this.trackManager(t, undefined, obj, opts);
     if (opts.dryRun) return obj;
     const stored = this.store.create(key, (rev) => stamp(obj, rev));
-    this.notify(t, stored, 'create', undefined);
+    this.notify(t, stored, obj, 'create', undefined);
     return obj;
   }
 
@@ -179,7 +179,7 @@ export class ObjectStore {
       return object;
     }
     const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(object, rev));
-    this.notify(t, stored, 'update', current.value);
+    this.notify(t, stored, object, 'update', current.value);
     return object;
   }
 
@@ -208,7 +208,7 @@ export class ObjectStore {
     meta.deletionGracePeriodSeconds ??= 0;
     if (opts.dryRun) return obj;
     const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(obj, rev));
-    this.notify(t, stored, 'update', current.value);
+    this.notify(t, stored, obj, 'update', current.value);
     return obj;
   }
 
@@ -242,15 +242,15 @@ export class ObjectStore {
   private remove(t: ResourceType, current: StoredValue, last: JsonObject, dryRun: boolean): JsonObject {
     if (dryRun) return last;
     const stored = this.store.delete(current.key, current.modRevision, (rev) => stamp(last, rev));
-    this.notify(t, stored, 'delete', current.value);
+    this.notify(t, stored, last, 'delete', current.value);
     return last;
   }
 
-  private notify(t: ResourceType, stored: StoredValue, type: StoreEvent['type'], prevValue: string | undefined): void {
+  private notify(t: ResourceType, stored: StoredValue, obj: JsonObject, type: StoreEvent['type'], prevValue: string | undefined): void {
     const e: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue };
     for (const l of this.listeners) {
       try {
-        l(t, e);
+        l(t, e, obj);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
       }

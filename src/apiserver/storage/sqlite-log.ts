@@ -15,6 +15,8 @@ import {
   type WatchHandle,
 } from './types.js';
 
+type RowArgs = [id: number, name: string, created: number, deleted: number, createRevision: number, prevRevision: number, value: string];
+
 interface Row {
   id: number;
   name: string;
@@ -36,6 +38,12 @@ export class SqliteLogStore implements Store {
   private readonly index = new CurrentIndex();
   private readonly hub = new WatchHub();
   private revision = 0;
+  private committed = 0;
+  private pendingRows: RowArgs[] = [];
+  private pendingEvents: StoreEvent[] = [];
+  private flushing: Promise<void> | undefined;
+  private failed: Error | undefined;
+  private readonly insertAll: (rows: RowArgs[]) => void;
   private compacted = 0;
   private readonly insert: Statement;
   private readonly historyAfter: Statement;
@@ -77,6 +85,9 @@ export class SqliteLogStore implements Store {
         SELECT name, MAX(id) AS id FROM kine WHERE id <= ? AND name > ? AND name < ? GROUP BY name
       ) m ON k.id = m.id
       WHERE k.deleted = 0 ORDER BY k.name LIMIT ?`);
+    this.insertAll = this.db.transaction((rows: RowArgs[]) => {
+      for (const r of rows) this.insert.run(...r);
+    });
     this.setMeta = this.db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v');
     this.load();
   }
@@ -84,6 +95,7 @@ export class SqliteLogStore implements Store {
   private load(): void {
     const seq = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'kine'").get() as { seq: number } | undefined;
     this.revision = seq?.seq ?? 0;
+    this.committed = this.revision;
     const compact = this.db.prepare("SELECT v FROM meta WHERE k = 'compact_rev'").get() as { v: number } | undefined;
     this.compacted = compact?.v ?? 0;
     const rows = this.db
@@ -122,6 +134,7 @@ export class SqliteLogStore implements Store {
       return { items, revision, more };
     }
     // A past revision (a continued list, or resourceVersionMatch=Exact) is answered from the log.
+    if (revision > this.committed) this.flush();
     const rows = this.listAtRevision.all(revision, opts.startAfter ?? prefix, prefixEnd(prefix), Math.min(limit + 1, 2 ** 31 - 1)) as Row[];
     const items = rows.slice(0, limit).map(toStored);
     return { items, revision, more: rows.length > limit };
@@ -131,7 +144,7 @@ export class SqliteLogStore implements Store {
     if (this.index.get(key)) throw new KeyExistsError(key);
     const rev = this.revision + 1;
     const text = value(rev);
-    this.insert.run(rev, key, 1, 0, rev, 0, text);
+    this.append([rev, key, 1, 0, rev, 0, text]);
     return this.commit('create', { key, value: text, modRevision: rev, createRevision: rev }, undefined);
   }
 
@@ -141,7 +154,7 @@ export class SqliteLogStore implements Store {
     if (current.modRevision !== expectedRevision) throw new RevisionConflictError(key, current);
     const rev = this.revision + 1;
     const text = value(rev);
-    this.insert.run(rev, key, 0, 0, current.createRevision, current.modRevision, text);
+    this.append([rev, key, 0, 0, current.createRevision, current.modRevision, text]);
     return this.commit('update', { key, value: text, modRevision: rev, createRevision: current.createRevision }, current.value);
   }
 
@@ -151,16 +164,61 @@ export class SqliteLogStore implements Store {
     if (expectedRevision !== 0 && current.modRevision !== expectedRevision) throw new RevisionConflictError(key, current);
     const rev = this.revision + 1;
     const text = value(rev);
-    this.insert.run(rev, key, 0, 1, current.createRevision, current.modRevision, text);
+    this.append([rev, key, 0, 1, current.createRevision, current.modRevision, text]);
     return this.commit('delete', { key, value: text, modRevision: rev, createRevision: current.createRevision }, current.value);
   }
 
+  private append(row: RowArgs): void {
+    if (this.failed) throw new Error(`storage is unusable after a failed commit: ${this.failed.message}`);
+    this.pendingRows.push(row);
+  }
+
+  /** Applies a write to the in-memory state at once; its row and watch event wait for the group commit. */
   private commit(type: StoreEvent['type'], stored: StoredValue, prevValue: string | undefined): StoredValue {
     this.revision = stored.modRevision;
     if (type === 'delete') this.index.delete(stored.key);
     else this.index.set(stored);
-    this.hub.publish({ type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue });
+    this.pendingEvents.push({ type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue });
+    this.scheduleFlush();
     return stored;
+  }
+
+  /**
+   * Group commit: every write made in one turn of the event loop goes to SQLite in one transaction
+   * (one WAL append instead of one per row), and only then are watchers told. Callers acknowledge a
+   * write to their client after `sync()`, so nothing unacknowledged is ever reported as written.
+   */
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.flushing = undefined;
+        try {
+          this.flush();
+          resolve();
+        } catch (e) {
+          this.failed = e as Error;
+          reject(e);
+        }
+      });
+    });
+    this.flushing.catch(() => undefined);
+  }
+
+  private flush(): void {
+    if (!this.pendingRows.length) return;
+    const rows = this.pendingRows;
+    const events = this.pendingEvents;
+    this.pendingRows = [];
+    this.pendingEvents = [];
+    this.insertAll(rows);
+    this.committed = rows[rows.length - 1]![0];
+    for (const e of events) this.hub.publish(e);
+  }
+
+  /** Resolves once every write made so far is committed. */
+  sync(): Promise<void> {
+    return this.flushing ?? (this.failed ? Promise.reject(this.failed) : Promise.resolve());
   }
 
   watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onClosed?: () => void): WatchHandle {
@@ -171,10 +229,14 @@ export class SqliteLogStore implements Store {
       const rows = this.historyAfter.all(fromRevision, prefix, prefixEnd(prefix)) as Row[];
       for (const r of rows) onEvent(rowToEvent(r));
     }
-    return this.hub.subscribe(prefix, onEvent, onClosed);
+    // Writes still waiting for the group commit are already in the history answer's revision
+    // range only if committed; the rest arrive through the hub, and nothing at or before the
+    // start revision is sent twice.
+    return this.hub.subscribe(prefix, (e) => e.revision > fromRevision && onEvent(e), onClosed);
   }
 
   compact(revision: number): void {
+    this.flush();
     const target = Math.min(revision, this.revision);
     if (target <= this.compacted) return;
     this.db.transaction(() => {
@@ -191,6 +253,7 @@ export class SqliteLogStore implements Store {
   }
 
   close(): void {
+    if (this.db.open && !this.failed) this.flush();
     this.hub.closeAll();
     if (this.db.open) this.db.close();
   }

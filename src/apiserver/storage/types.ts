@@ -51,6 +51,8 @@ export interface Store {
    * Throws CompactedError when `fromRevision` is older than the compaction window.
    */
   watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onClosed?: () => void): WatchHandle;
+  /** Resolves once every write made so far is durable; answer a client only after it. */
+  sync(): Promise<void>;
   /** Ends all watches (their `onClosed` runs) without closing the database. */
   endWatches(): void;
   /** Drops history at or below `revision` (never the current value of a key). */

@@ -1,0 +1,15 @@
+// Public surface of the template language: Go text/template syntax with sprig/Helm functions,
+// evaluated directly (no Go, no Handlebars), plus injection-safe YAML manifest rendering.
+
+export { TemplateParseError, TemplateRenderError } from './errors.js';
+export type { UserFunction } from './functions.js';
+export { renderManifest } from './manifest.js';
+export { templateRefs } from './refs.js';
+export {
+  isTemplated,
+  parseTemplate,
+  render,
+  renderValue,
+  type CompiledTemplate,
+  type TemplateOptions,
+} from './template.js';
