@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Discovery } from './discovery.js';
 import type { OpenApiV3 } from './openapi.js';
+import { OPENAPI_V2_PATHS, serveOpenApiV2 } from './openapi-v2/index.js';
 import { parseResourcePath } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handlers.js';
 import { sendError, sendJson, sendText } from './respond.js';
@@ -43,6 +44,7 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   }
   if (path === '/api') return sendJson(res, 200, ctx.discovery.coreVersions());
   if (path === '/apis') return sendJson(res, 200, ctx.discovery.groupList());
+  if (OPENAPI_V2_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return serveOpenApiV2(ctx.registry, req, res, path);
   if (path === '/openapi/v3') return sendJson(res, 200, ctx.openapi.index());
   if (path.startsWith('/openapi/v3/')) {
     const doc = ctx.openapi.document(path.slice('/openapi/v3/'.length));
