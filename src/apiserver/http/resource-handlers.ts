@@ -7,7 +7,7 @@ import { apiVersionOf } from '../registry/types.js';
 import { decodeObject, mediaType, parseJsonBody, readBody } from './body.js';
 import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
-import { sendJson } from './respond.js';
+import { JsonParts, sendJson } from './respond.js';
 import type { ResourceRequest } from './request-info.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
@@ -147,8 +147,17 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
   const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items;
-  // Items are already JSON text; splice them in rather than parse and re-serialise.
-  return `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[${items.join(',')}]}`;
+  return listBody(t, meta, items);
+}
+
+const LIST_CHUNK = 512;
+
+/** Items are already JSON text: spliced into the list in chunks rather than parsed and re-serialised, or joined into one huge string. */
+function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[]): JsonParts {
+  const parts = [`{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[`];
+  for (let i = 0; i < items.length; i += LIST_CHUNK) parts.push((i ? ',' : '') + items.slice(i, i + LIST_CHUNK).join(','));
+  parts.push(']}');
+  return new JsonParts(parts);
 }
 
 /** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
@@ -160,7 +169,7 @@ export function asVersion(text: string, t: ResourceType): string {
   return JSON.stringify(obj);
 }
 
-function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams): string {
+function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams): JsonParts {
   const filter = selectorFilter(t, q);
   const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
   const deleted: string[] = [];
@@ -169,7 +178,7 @@ function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: stri
     const meta = metadataOf(obj);
     deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), {})));
   }
-  return `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":{},"items":[${deleted.join(',')}]}`;
+  return listBody(t, {}, deleted);
 }
 
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
