@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { createLogger } from '../log/index.js';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
+import { KubeClient } from '../kube/client.js';
+import { startControllers } from '../runtime/controllers.js';
 
 const program = new Command('flowops')
   .description('Turns YAML kept in Git into running Kubernetes operators')
@@ -21,6 +23,7 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
   async (flags: ServerFlags) => {
     const log = createLogger({ command: 'up' });
     const { server, kubeconfig } = await startEmbedded(flags, log);
+    const controllers = await startControllers({ kube: KubeClient.fromKubeconfig(kubeconfig), log, installCrds: true });
     process.stdout.write(
       [
         `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
@@ -30,13 +33,20 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
         '  kubectl get namespaces',
         '  kubectl api-resources',
         '',
+        '  kubectl get flows -A',
+        '',
         'Stop with Ctrl-C.',
         '',
       ].join('\n'),
     );
-    onShutdown(log, () => server.close());
+    onShutdown(log, async () => {
+      await controllers.stop();
+      await server.close();
+    });
   },
 );
+
+(await import('./validate-command.js')).registerValidateCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`flowops: ${err instanceof Error ? err.message : String(err)}\n`);

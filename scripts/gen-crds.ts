@@ -1,0 +1,20 @@
+// Writes config/crd/ from the zod schemas in src/api/ (`npm run gen:crds`). test/api/crd.test.ts
+// fails when the committed files and the schemas disagree, so run this after changing a schema.
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { flowCrd, renderCrdYaml, type CustomResourceDefinition } from '../src/api/crd.js';
+
+const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '../config/crd');
+
+// One entry per FlowOps kind; FlowSource joins here when its schema exists.
+const CRDS: Array<{ file: string; crd: () => CustomResourceDefinition }> = [{ file: 'flowops.io_flows.yaml', crd: flowCrd }];
+
+for (const { file, crd } of CRDS) {
+  writeFileSync(join(CRD_DIR, file), renderCrdYaml(crd()));
+  process.stdout.write(`wrote config/crd/${file}\n`);
+}
+// The kustomization lists exactly the generated files, so config/default picks up a new kind.
+writeFileSync(join(CRD_DIR, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: CRDS.map((c) => c.file) }));
+process.stdout.write('wrote config/crd/kustomization.yaml\n');

@@ -1,0 +1,257 @@
+import { FLOW_API_VERSION } from '../api/flow.js';
+import { parseFlow } from '../api/validate.js';
+import { FlowReconciler, type FlowDefinition } from '../engine/flow-reconciler.js';
+import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../engine/finalizer.js';
+import { decodeKey, encodeKey, flowKeyOf } from '../engine/keys.js';
+import type { KubeClient } from '../kube/client.js';
+import { UnknownKindError } from '../kube/discovery.js';
+import { Informer } from '../kube/informer.js';
+import type { KubeObject, ObjectRef } from '../kube/types.js';
+import { refOf } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+import type { ReconcileResult, WorkQueue } from '../queue/types.js';
+import { labelSelectorString } from './label-selector.js';
+import { FlowStats } from './flow-stats.js';
+import { FlowStatusWriter, type FlowStatusSummary } from './flow-status-writer.js';
+import { updateNeedsReconcile } from './predicates.js';
+
+/** On a Flow with onDelete: lets FlowOps release the watched objects' finalizers before the Flow goes. */
+export const FLOW_CLEANUP_FINALIZER = 'flowops.io/cleanup';
+
+interface FlowEntry {
+  key: string;
+  flow: KubeObject;
+  def: FlowDefinition | undefined;
+  invalid: string | undefined;
+  watchSignature: string;
+  informer: Informer | undefined;
+  synced: boolean;
+  kindMissing: string | undefined;
+  stats: FlowStats;
+}
+
+export interface FlowManagerDeps {
+  kube: KubeClient;
+  queue: WorkQueue;
+  reconciler: FlowReconciler;
+  log: Logger;
+  fieldManager: string;
+  /** Resolves a Flow's source folder (for chart paths), when it came from Git. */
+  sourceDirFor?: (flow: KubeObject) => string | undefined;
+}
+
+/**
+ * The meta-controller: watches Flows, keeps one dynamic controller (an informer on the watched
+ * kind) per Flow, turns watch events into queue keys, and runs the queue's keys through the
+ * reconciler with the Flow's current spec. Editing a Flow hot-reloads it; deleting it stops it.
+ */
+export class FlowManager {
+  private readonly entries = new Map<string, FlowEntry>();
+  private readonly status: FlowStatusWriter;
+  private flowInformer: Informer | undefined;
+  private crdInformer: Informer | undefined;
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: FlowManagerDeps) {
+    this.status = new FlowStatusWriter(deps.kube, deps.log, deps.fieldManager);
+  }
+
+  /** Starts the singleton watches (Flows, CRDs); the queue's workers call `handle`. */
+  startWatches(): void {
+    const { kube, log } = this.deps;
+    this.flowInformer = new Informer(kube, { apiVersion: FLOW_API_VERSION, kind: 'Flow', log }, {
+      add: (f) => this.upsert(f),
+      update: (f) => this.upsert(f),
+      delete: (f) => void this.remove(f),
+    });
+    // A kind that a Flow waits for may be served as soon as its CRD appears.
+    this.crdInformer = new Informer(kube, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', log }, {
+      add: () => this.retryMissingKinds(),
+      update: () => undefined,
+      delete: () => undefined,
+    });
+    this.flowInformer.start();
+    this.crdInformer.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all([this.flowInformer?.stop(), this.crdInformer?.stop(), ...[...this.entries.values()].map((e) => e.informer?.stop())]);
+    await this.status.stop();
+  }
+
+  /** Every watched key, for a resync after Redis lost its queue or on leader start. */
+  allKeys(): string[] {
+    const keys: string[] = [];
+    for (const e of this.entries.values()) for (const obj of e.informer?.list() ?? []) keys.push(this.keyFor(e, obj));
+    return keys;
+  }
+
+  /** The queue handler: one reconcile of one watched object by one Flow. */
+  readonly handle = async (key: string): Promise<ReconcileResult | void> => {
+    const k = decodeKey(key);
+    const entry = this.entries.get(flowKeyOf(k.flowNamespace, k.flowName));
+    if (!entry || entry.flow.metadata.deletionTimestamp) {
+      // The Flow is gone or going: nothing may keep the object from being deleted.
+      await this.deps.reconciler.release(k.resource);
+      return;
+    }
+    const resourceKey = `${k.resource.namespace ?? ''}/${k.resource.name}`;
+    if (!entry.def) {
+      const obj = await this.deps.kube.get(k.resource);
+      if (obj?.metadata.deletionTimestamp) await this.deps.reconciler.release(k.resource);
+      return;
+    }
+    try {
+      const report = await this.deps.reconciler.reconcile(entry.def, k.resource, this.stopping.signal);
+      entry.stats.record(resourceKey, report);
+    } catch (err) {
+      entry.stats.record(resourceKey, { outcome: 'failure', error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    } finally {
+      this.scheduleStatus(entry);
+    }
+  };
+
+  private upsert(flow: KubeObject): void {
+    const key = flowKeyOf(flow.metadata.namespace ?? 'default', flow.metadata.name!);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { key, flow, def: undefined, invalid: undefined, watchSignature: '', informer: undefined, synced: false, kindMissing: undefined, stats: new FlowStats() };
+      this.entries.set(key, entry);
+    }
+    const generationChanged = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def;
+    entry.flow = flow;
+    if (flow.metadata.deletionTimestamp) {
+      void this.cleanupDeletedFlow(entry);
+      return;
+    }
+    try {
+      const parsed = parseFlow(flow);
+      entry.def = {
+        namespace: flow.metadata.namespace ?? 'default',
+        name: flow.metadata.name!,
+        uid: flow.metadata.uid ?? '',
+        generation: flow.metadata.generation ?? 0,
+        spec: parsed.spec,
+        ...(this.deps.sourceDirFor?.(flow) ? { sourceDir: this.deps.sourceDirFor(flow)! } : {}),
+      };
+      entry.invalid = undefined;
+    } catch (err) {
+      entry.def = undefined;
+      entry.invalid = err instanceof Error ? err.message : String(err);
+      this.deps.log.warn({ flow: key, err: entry.invalid }, 'Flow is invalid; its watched objects are only released on deletion');
+    }
+    void this.ensureCleanupFinalizer(entry);
+    const signature = JSON.stringify((flow.spec as { watch?: unknown } | undefined)?.watch ?? null);
+    if (signature !== entry.watchSignature || !entry.informer) {
+      entry.watchSignature = signature;
+      void this.restartInformer(entry);
+    } else if (generationChanged) {
+      // Hot reload: every watched object runs again under the new spec.
+      for (const obj of entry.informer.list()) this.deps.queue.add(this.keyFor(entry, obj));
+    }
+    this.scheduleStatus(entry);
+  }
+
+  private async remove(flow: KubeObject): Promise<void> {
+    const key = flowKeyOf(flow.metadata.namespace ?? 'default', flow.metadata.name!);
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    const objects = entry.informer?.list() ?? [];
+    await entry.informer?.stop();
+    // Without a cleanup finalizer the Flow may already be gone; release whatever still waits on it.
+    // Release reads each object afresh: the cache may predate a finalizer added by a last reconcile.
+    for (const obj of objects) await this.deps.reconciler.release(refOf(obj)).catch(() => undefined);
+  }
+
+  private async cleanupDeletedFlow(entry: FlowEntry): Promise<void> {
+    const objects = entry.informer?.list() ?? [];
+    for (const obj of objects) await this.deps.reconciler.release(refOf(obj)).catch(() => undefined);
+    await setFinalizer(this.deps.kube, entry.flow, false, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
+      this.deps.log.warn({ err, flow: entry.key }, 'could not remove the Flow cleanup finalizer'),
+    );
+  }
+
+  private async ensureCleanupFinalizer(entry: FlowEntry): Promise<void> {
+    const wants = entry.def?.spec.onDelete !== undefined;
+    if (wants === hasFinalizer(entry.flow, FLOW_CLEANUP_FINALIZER) || (!wants && !entry.def)) return;
+    await setFinalizer(this.deps.kube, entry.flow, wants, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
+      this.deps.log.warn({ err, flow: entry.key }, 'could not update the Flow cleanup finalizer'),
+    );
+  }
+
+  private async restartInformer(entry: FlowEntry): Promise<void> {
+    const old = entry.informer;
+    entry.informer = undefined;
+    entry.synced = false;
+    await old?.stop();
+    const watch = (entry.flow.spec as { watch?: { apiVersion?: string; kind?: string; namespace?: string; labelSelector?: unknown } } | undefined)?.watch;
+    if (!watch?.apiVersion || !watch.kind || this.entries.get(entry.key) !== entry) return;
+    let selector: string | undefined;
+    try {
+      selector = labelSelectorString(watch.labelSelector);
+    } catch (err) {
+      entry.invalid ??= (err as Error).message;
+      return;
+    }
+    const informer = new Informer(
+      this.deps.kube,
+      {
+        apiVersion: watch.apiVersion,
+        kind: watch.kind,
+        ...(watch.namespace ? { namespace: watch.namespace } : {}),
+        ...(selector ? { labelSelector: selector } : {}),
+        log: this.deps.log,
+      },
+      {
+        add: (obj) => this.deps.queue.add(this.keyFor(entry, obj)),
+        update: (obj, old) => updateNeedsReconcile(old, obj) && this.deps.queue.add(this.keyFor(entry, obj)),
+        delete: (obj) => {
+          entry.stats.forget(`${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
+          this.scheduleStatus(entry);
+        },
+        synced: () => {
+          entry.synced = true;
+          entry.kindMissing = undefined;
+          this.scheduleStatus(entry);
+        },
+        error: (err) => {
+          if (err instanceof UnknownKindError) {
+            entry.kindMissing = err.message;
+            this.scheduleStatus(entry);
+          }
+        },
+      },
+    );
+    entry.informer = informer;
+    informer.start();
+  }
+
+  private retryMissingKinds(): void {
+    this.deps.kube.discovery.invalidate();
+    for (const e of this.entries.values()) if (e.kindMissing || (e.informer && !e.synced)) void this.restartInformer(e);
+  }
+
+  private keyFor(entry: FlowEntry, obj: KubeObject): string {
+    const resource: ObjectRef = { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) };
+    return encodeKey({ flowNamespace: entry.flow.metadata.namespace ?? 'default', flowName: entry.flow.metadata.name!, resource });
+  }
+
+  private scheduleStatus(entry: FlowEntry): void {
+    if (entry.flow.metadata.deletionTimestamp) return;
+    this.status.schedule(entry.key, entry.flow, () => summarize(entry));
+  }
+}
+
+function summarize(e: FlowEntry): FlowStatusSummary {
+  const { succeeded, failed } = e.stats.counts();
+  const watched = e.informer?.list().length ?? 0;
+  const base = { generation: e.flow.metadata.generation ?? 0, watched, succeeded, failed, ...(e.stats.lastError ? { lastError: e.stats.lastError } : {}), ...(e.stats.lastReconcileTime ? { lastReconcileTime: e.stats.lastReconcileTime } : {}) };
+  if (e.invalid) return { ...base, state: 'invalid', message: e.invalid };
+  if (e.def?.spec.suspend) return { ...base, state: 'suspended', message: 'reconciliation is suspended' };
+  if (e.kindMissing) return { ...base, state: 'waiting', message: `waiting for the watched kind: ${e.kindMissing}` };
+  if (failed) return { ...base, state: 'failing', message: `${failed} of ${watched} resources failed: ${e.stats.lastError ?? ''}` };
+  return { ...base, state: 'ready', message: `${succeeded} of ${watched} resources reconciled` };
+}

@@ -1,0 +1,106 @@
+import type { KubeClient } from '../kube/client.js';
+import { isNotFound } from '../kube/client.js';
+import { KubeApiError } from '../kube/rest.js';
+import type { Condition, KubeObject } from '../kube/types.js';
+import { removeCondition, setCondition } from '../engine/conditions.js';
+import type { Logger } from '../log/index.js';
+
+export interface FlowStatusSummary {
+  generation: number;
+  state: 'ready' | 'failing' | 'invalid' | 'waiting' | 'suspended';
+  message: string;
+  watched: number;
+  succeeded: number;
+  failed: number;
+  lastError?: string;
+  lastReconcileTime?: string;
+}
+
+const DEBOUNCE_MS = 200;
+
+/** Writes each Flow's kstatus (Ready / Reconciling / Stalled, counts) at most every 200 ms per Flow. */
+export class FlowStatusWriter {
+  private readonly pending = new Map<string, { flow: KubeObject; summarize: () => FlowStatusSummary; timer: NodeJS.Timeout }>();
+  private stopped = false;
+
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly log: Logger,
+    private readonly fieldManager: string,
+  ) {}
+
+  schedule(key: string, flow: KubeObject, summarize: () => FlowStatusSummary): void {
+    if (this.stopped) return;
+    const existing = this.pending.get(key);
+    if (existing) {
+      existing.flow = flow;
+      existing.summarize = summarize;
+      return;
+    }
+    const timer = setTimeout(() => void this.flush(key), DEBOUNCE_MS);
+    this.pending.set(key, { flow, summarize, timer });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const p of this.pending.values()) clearTimeout(p.timer);
+    this.pending.clear();
+  }
+
+  private async flush(key: string): Promise<void> {
+    const p = this.pending.get(key);
+    this.pending.delete(key);
+    if (!p || this.stopped) return;
+    const s = p.summarize();
+    const current = (await this.kube.get({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }).catch(() => undefined)) ?? p.flow;
+    const prev = ((current.status ?? {}) as { conditions?: Condition[] }).conditions;
+    const status = {
+      observedGeneration: s.generation,
+      conditions: conditionsFor(prev, s),
+      resources: { watched: s.watched, succeeded: s.succeeded, failed: s.failed },
+      ...(s.lastError ? { lastError: s.lastError.slice(0, 2048) } : {}),
+      ...(s.lastReconcileTime ? { lastReconcileTime: s.lastReconcileTime } : {}),
+    };
+    try {
+      await this.kube.patch({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }, { status }, 'merge', {
+        subresource: 'status',
+        fieldManager: this.fieldManager,
+      });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (err instanceof KubeApiError) this.log.warn({ err, flow: key }, 'could not write Flow status');
+      else throw err;
+    }
+  }
+}
+
+function conditionsFor(prev: Condition[] | undefined, s: FlowStatusSummary): Condition[] {
+  const g = { observedGeneration: s.generation };
+  let c = prev;
+  switch (s.state) {
+    case 'ready':
+      c = setCondition(c, { type: 'Ready', status: 'True', reason: 'Succeeded', message: s.message, ...g });
+      c = removeCondition(removeCondition(c, 'Reconciling'), 'Stalled');
+      break;
+    case 'suspended':
+      c = setCondition(c, { type: 'Ready', status: 'True', reason: 'Suspended', message: s.message, ...g });
+      c = removeCondition(removeCondition(c, 'Reconciling'), 'Stalled');
+      break;
+    case 'failing':
+      c = setCondition(c, { type: 'Ready', status: 'False', reason: 'ReconcileFailed', message: s.message, ...g });
+      c = setCondition(c, { type: 'Reconciling', status: 'True', reason: 'RetryingFailures', message: 'failed resources are retried with backoff', ...g });
+      c = removeCondition(c, 'Stalled');
+      break;
+    case 'waiting':
+      c = setCondition(c, { type: 'Ready', status: 'False', reason: 'WatchedKindNotServed', message: s.message, ...g });
+      c = setCondition(c, { type: 'Reconciling', status: 'True', reason: 'WaitingForKind', message: s.message, ...g });
+      c = removeCondition(c, 'Stalled');
+      break;
+    case 'invalid':
+      c = setCondition(c, { type: 'Ready', status: 'False', reason: 'InvalidSpec', message: s.message, ...g });
+      c = setCondition(c, { type: 'Stalled', status: 'True', reason: 'InvalidSpec', message: s.message, ...g });
+      c = removeCondition(c, 'Reconciling');
+      break;
+  }
+  return c;
+}

@@ -1,0 +1,106 @@
+import type { Step } from '../api/flow.js';
+import { executorFor } from '../executors/registry.js';
+import { StepError, type StepContext, type TemplateData } from '../executors/types.js';
+import { KubeApiError } from '../kube/rest.js';
+import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
+import { truthy } from './truthy.js';
+import { maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
+
+export interface StepFailure {
+  step: string;
+  reason: string;
+  message: string;
+  statusCode?: number;
+  exitCode?: number;
+  attempts: number;
+}
+
+export type StepsOutcome = { ok: true } | { ok: false; failure: StepFailure };
+
+export interface StepObserver {
+  /** Called after every attempt, for metrics and logs. */
+  attempt?(step: Step, result: 'success' | 'failure' | 'skipped', ms: number, err?: StepError): void;
+}
+
+type BaseContext = Omit<StepContext, 'signal'>;
+
+/**
+ * Runs a step list in order: `when` may skip a step; outputs land in `data.Steps` for later steps;
+ * each attempt has its own timeout; failures are retried by the step's errorHandling. Stops at the
+ * first step that fails for good.
+ */
+export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSignal, observer: StepObserver = {}): Promise<StepsOutcome> {
+  for (const step of steps) {
+    const started = performance.now();
+    if (step.when !== undefined) {
+      let go: boolean;
+      try {
+        go = truthy(renderValue(step.when, ctx.data, { name: `${step.name}.when` }));
+      } catch (e) {
+        const err = asStepError(e, false);
+        observer.attempt?.(step, 'failure', performance.now() - started, err);
+        return { ok: false, failure: failureOf(step, err, 1) };
+      }
+      if (!go) {
+        observer.attempt?.(step, 'skipped', 0);
+        continue;
+      }
+    }
+    const limit = maxRetries(step.errorHandling);
+    for (let attempt = 1; ; attempt++) {
+      const t0 = performance.now();
+      const timeout = AbortSignal.timeout(stepTimeoutMs(step));
+      const signal = AbortSignal.any([cancel, timeout]);
+      try {
+        const result = await executorFor(step.type).run(step as never, { ...ctx, signal });
+        ctx.data.Steps[step.name] = { Outputs: result.outputs };
+        observer.attempt?.(step, 'success', performance.now() - t0);
+        break;
+      } catch (e) {
+        const err = asStepError(e, timeout.aborted && !cancel.aborted);
+        observer.attempt?.(step, 'failure', performance.now() - t0, err);
+        if (cancel.aborted || attempt > limit || !shouldRetry(step.errorHandling, err)) {
+          return { ok: false, failure: failureOf(step, err, attempt) };
+        }
+        ctx.log.info({ step: step.name, attempt, reason: err.reason, statusCode: err.statusCode, exitCode: err.exitCode }, 'step failed; retrying');
+        await abortableDelay(retryDelayMs(step.errorHandling, attempt), cancel);
+      }
+    }
+  }
+  return { ok: true };
+}
+
+function failureOf(step: Step, err: StepError, attempts: number): StepFailure {
+  const f: StepFailure = { step: step.name, reason: err.reason, message: err.message, attempts };
+  if (err.statusCode !== undefined) f.statusCode = err.statusCode;
+  if (err.exitCode !== undefined) f.exitCode = err.exitCode;
+  return f;
+}
+
+/** Normalises whatever an executor threw into a StepError error handling can match on. */
+export function asStepError(e: unknown, timedOut: boolean): StepError {
+  if (timedOut) return new StepError(`step timed out${e instanceof Error ? `: ${e.message}` : ''}`, { reason: 'Timeout', cause: e });
+  if (e instanceof StepError) return e;
+  if (e instanceof TemplateParseError || e instanceof TemplateRenderError) return new StepError(e.message, { reason: 'TemplateError', permanent: true });
+  if (e instanceof KubeApiError) return new StepError(e.message, { reason: e.reason, statusCode: e.statusCode });
+  const code = (e as { code?: string }).code;
+  if (code && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)$/.test(code)) {
+    return new StepError((e as Error).message, { reason: 'NetworkError' });
+  }
+  return new StepError(e instanceof Error ? e.message : String(e), { reason: 'StepFailed' });
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export type { TemplateData };

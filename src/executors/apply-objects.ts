@@ -1,0 +1,102 @@
+// Server-side apply of rendered objects, shared by `kubectl apply` and the helm/kustomize
+// template step: namespace defaulting, the flow label, the ownerReference to the watched
+// resource, field manager `flowops` with force (FlowOps owns the fields it writes).
+
+import type { ApiResource } from '../kube/discovery.js';
+import { describeRef, refOf, type KubeObject } from '../kube/types.js';
+import { mergeOwnerReference, ownerReferenceFor } from './owner-reference.js';
+import { invalid, isPlainObject, kubeError, abortError } from './step-errors.js';
+import { FLOW_LABEL, type Outputs, type StepContext } from './types.js';
+
+export interface ApplyOptions {
+  /** Names the source in errors, e.g. "create-db.manifests". */
+  field: string;
+  ownerReference: boolean;
+  /** Where namespaced objects without a namespace go. */
+  namespace: string;
+}
+
+/** `kind: List` (and `*List`) documents stand for their items, as kubectl treats them. */
+function flatten(docs: unknown[]): unknown[] {
+  return docs.flatMap((d) =>
+    isPlainObject(d) && typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items) ? flatten(d.items) : [d],
+  );
+}
+
+/** Checks a document is a Kubernetes object a PATCH can address; index is 1-based for authors. */
+export function asKubeObject(doc: unknown, field: string, index: number): KubeObject {
+  const where = `${field}: document ${index}`;
+  if (!isPlainObject(doc)) throw invalid(`${where} is not a YAML mapping`, 'InvalidManifest');
+  if (typeof doc.apiVersion !== 'string' || !doc.apiVersion) throw invalid(`${where} has no apiVersion`, 'InvalidManifest');
+  if (typeof doc.kind !== 'string' || !doc.kind) throw invalid(`${where} has no kind`, 'InvalidManifest');
+  const meta = doc.metadata;
+  if (!isPlainObject(meta) || typeof meta.name !== 'string' || !meta.name) {
+    throw invalid(`${where} (${doc.kind}) has no metadata.name (generateName cannot be applied)`, 'InvalidManifest');
+  }
+  if (meta.namespace !== undefined && typeof meta.namespace !== 'string') throw invalid(`${where} has a non-string metadata.namespace`, 'InvalidManifest');
+  return doc as KubeObject;
+}
+
+interface Prepared {
+  obj: KubeObject;
+  resource: ApiResource;
+}
+
+async function prepare(doc: unknown, index: number, ctx: StepContext, opts: ApplyOptions): Promise<Prepared> {
+  const obj = structuredClone(asKubeObject(doc, opts.field, index));
+  let resource: ApiResource;
+  try {
+    resource = await ctx.kube.resource(obj.apiVersion, obj.kind);
+  } catch (err) {
+    throw kubeError(err, `apply ${obj.kind}/${obj.metadata.name}`);
+  }
+  const meta = obj.metadata;
+  // A namespace on a cluster-scoped kind means nothing; kubectl drops it as well.
+  if (!resource.namespaced) delete meta.namespace;
+  else if (!meta.namespace) meta.namespace = opts.namespace;
+  meta.labels = { ...(isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : {}), [FLOW_LABEL]: ctx.flow.name };
+  if (opts.ownerReference) {
+    const decision = ownerReferenceFor(ctx.resource, { namespaced: resource.namespaced, namespace: meta.namespace });
+    if ('ref' in decision) meta.ownerReferences = mergeOwnerReference(Array.isArray(meta.ownerReferences) ? meta.ownerReferences : undefined, decision.ref);
+    else ctx.log.info({ object: describeRef(refOf(obj)), owner: describeRef(refOf(ctx.resource)) }, `not setting an ownerReference: ${decision.skip}`);
+  }
+  return { obj, resource };
+}
+
+/**
+ * Applies every object in order. All documents are checked and their kinds resolved first, so a
+ * broken document late in the stream fails the step before anything is written.
+ */
+export async function applyObjects(docs: unknown[], ctx: StepContext, opts: ApplyOptions): Promise<KubeObject[]> {
+  const prepared: Prepared[] = [];
+  const all = flatten(docs);
+  for (let i = 0; i < all.length; i++) prepared.push(await prepare(all[i], i + 1, ctx, opts));
+  const applied: KubeObject[] = [];
+  for (const { obj } of prepared) {
+    const what = `apply ${describeRef(refOf(obj))}`;
+    if (ctx.signal.aborted) throw abortError(ctx.signal, what);
+    try {
+      applied.push(await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true }));
+    } catch (err) {
+      throw kubeError(err, what);
+    }
+  }
+  return applied;
+}
+
+/** `applied` always; name/namespace/uid/resourceVersion too when exactly one object was applied. */
+export function appliedOutputs(objects: KubeObject[]): Outputs {
+  const outputs: Outputs = { applied: objects.map((o) => describeRef(refOf(o))) };
+  const only = objects.length === 1 ? objects[0] : undefined;
+  if (only) Object.assign(outputs, objectOutputs(only));
+  return outputs;
+}
+
+export function objectOutputs(o: KubeObject): Outputs {
+  return {
+    name: o.metadata.name ?? '',
+    namespace: o.metadata.namespace ?? '',
+    uid: o.metadata.uid ?? '',
+    resourceVersion: o.metadata.resourceVersion ?? '',
+  };
+}

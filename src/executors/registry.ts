@@ -1,0 +1,34 @@
+// Step type → executor. The pipeline executor lives with the pipeline part and registers itself
+// here (registerExecutor), so this map does not pull the Δ-controller evaluator into every import.
+
+import type { Step, StepType } from '../api/flow.js';
+import { httpExecutor } from './http.js';
+import { kubectlExecutor } from './kubectl.js';
+import { scriptExecutor } from './script.js';
+import { templateExecutor } from './template.js';
+import { StepError, type StepExecutor } from './types.js';
+
+export type StepOf<T extends StepType> = Extract<Step, { type: T }>;
+
+const executors = new Map<StepType, StepExecutor>([
+  ['kubectl', kubectlExecutor as StepExecutor],
+  ['script', scriptExecutor as StepExecutor],
+  ['template', templateExecutor as StepExecutor],
+  ['http', httpExecutor as StepExecutor],
+]);
+
+/** Adds or replaces the executor for its type (tests, the pipeline part). */
+export function registerExecutor<T extends StepType>(executor: StepExecutor<StepOf<T>> & { type: T }): void {
+  executors.set(executor.type, executor as unknown as StepExecutor);
+}
+
+/** The executor for a step type; a type nothing handles is a permanent StepError (reason UnsupportedStepType). */
+export function executorFor<T extends StepType>(type: T): StepExecutor<StepOf<T>> {
+  const found = executors.get(type);
+  if (!found) throw new StepError(`no executor for step type "${type}"`, { reason: 'UnsupportedStepType', permanent: true });
+  return found as unknown as StepExecutor<StepOf<T>>;
+}
+
+export function supportedStepTypes(): StepType[] {
+  return [...executors.keys()];
+}

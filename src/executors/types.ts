@@ -1,0 +1,63 @@
+import type { Logger } from '../log/index.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Step } from '../api/flow.js';
+
+export type OutputValue = string | number | boolean | null | OutputValue[] | { [k: string]: OutputValue };
+export type Outputs = Record<string, OutputValue>;
+
+/** What templates see: `{{ .Resource.spec.x }}`, `{{ .Steps.<name>.Outputs.<key> }}`, `{{ .Now }}`, `{{ .Error }}`, `{{ .Flow.name }}`. */
+export interface TemplateData {
+  Resource: KubeObject;
+  Steps: Record<string, { Outputs: Outputs }>;
+  Now: string;
+  Flow: { name: string; namespace?: string };
+  Error?: { step: string; reason: string; message: string };
+}
+
+export interface StepContext {
+  flow: { name: string; namespace?: string; uid?: string };
+  /** The watched resource as read when this run started. */
+  resource: KubeObject;
+  data: TemplateData;
+  kube: KubeClient;
+  /** Aborted when the step's timeout passes or the run is cancelled. */
+  signal: AbortSignal;
+  log: Logger;
+  /** Folder that relative chart/kustomize paths resolve against (the Flow's source checkout), if any. */
+  sourceDir?: string;
+  /** Field manager for every write (`flowops`). */
+  fieldManager: string;
+}
+
+export interface StepResult {
+  outputs: Outputs;
+}
+
+export interface StepExecutor<S extends Step = Step> {
+  readonly type: S['type'];
+  run(step: S, ctx: StepContext): Promise<StepResult>;
+}
+
+/**
+ * A step failure with what error handling matches on: an HTTP or Kubernetes API status code, or a
+ * script's exit code. `permanent` marks failures no retry can fix (a template that does not render,
+ * a manifest that does not parse).
+ */
+export class StepError extends Error {
+  readonly statusCode: number | undefined;
+  readonly exitCode: number | undefined;
+  readonly reason: string;
+  readonly permanent: boolean;
+
+  constructor(message: string, opts: { reason: string; statusCode?: number; exitCode?: number; permanent?: boolean; cause?: unknown }) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.reason = opts.reason;
+    this.statusCode = opts.statusCode;
+    this.exitCode = opts.exitCode;
+    this.permanent = opts.permanent ?? false;
+  }
+}
+
+export const FLOW_LABEL = 'flowops.io/flow';
+export const FIELD_MANAGER = 'flowops';

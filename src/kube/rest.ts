@@ -1,0 +1,97 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+export interface RestResponse {
+  status: number;
+  body: string;
+}
+
+export interface StatusBody {
+  kind?: string;
+  reason?: string;
+  message?: string;
+  code?: number;
+}
+
+/** A failed API call: the HTTP status and the Status object the server sent. */
+export class KubeApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly reason: string,
+    message: string,
+    readonly body: string,
+  ) {
+    super(message);
+  }
+
+  static from(method: string, path: string, res: RestResponse): KubeApiError {
+    let status: StatusBody = {};
+    try {
+      status = JSON.parse(res.body) as StatusBody;
+    } catch {
+      // not a Status object
+    }
+    const message = status.message ?? `${method} ${path}: HTTP ${res.status}`;
+    return new KubeApiError(res.status, status.reason ?? 'Unknown', message, res.body);
+  }
+}
+
+export interface RestCallOptions {
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The HTTP layer under every FlowOps API call: the kubeconfig's server, TLS and credentials
+ * (client-node's applyToHTTPSOptions), plain node:http(s) requests. Works the same against a
+ * real cluster and the embedded server.
+ */
+export class RestClient {
+  private readonly server: URL;
+
+  constructor(private readonly kc: KubeConfig) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    this.server = new URL(cluster.server);
+  }
+
+  async call(method: string, path: string, opts: RestCallOptions = {}): Promise<RestResponse> {
+    const res = await this.open(method, path, opts);
+    const chunks: Buffer[] = [];
+    for await (const c of res) chunks.push(c as Buffer);
+    return { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  /** Like `call`, but throws KubeApiError for any status ≥ 400 and parses the JSON answer. */
+  async json<T>(method: string, path: string, opts: RestCallOptions = {}): Promise<T> {
+    const res = await this.call(method, path, opts);
+    if (res.status >= 400) throw KubeApiError.from(method, path, res);
+    return JSON.parse(res.body) as T;
+  }
+
+  /** Opens a streaming GET (watch); the caller reads lines from the response. */
+  async open(method: string, path: string, opts: RestCallOptions = {}): Promise<IncomingMessage> {
+    const url = new URL(this.server.pathname.replace(/\/$/, '') + path, this.server);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+    const reqOpts: RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean } = {
+      method,
+      headers: { Accept: 'application/json', 'User-Agent': 'flowops' },
+    };
+    await this.kc.applyToHTTPSOptions(reqOpts as never);
+    let payload: string | undefined;
+    if (opts.body !== undefined) {
+      payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      reqOpts.headers = { ...reqOpts.headers, 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) };
+    }
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const options = { ...reqOpts, ...(opts.signal ? { signal: opts.signal } : {}) } as RequestOptions;
+      const req = send(url, options, resolve);
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
