@@ -18,7 +18,7 @@ const arg = (name: string, def: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 };
 const N = arg('resources', 2000);
-const WORKERS = arg('concurrency', 8);
+const WORKERS = arg('concurrency', 16);
 const CLIENTS = 16;
 
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });

@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { createLogger } from '../log/index.js';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
+import { registerValidateCommand } from './validate-command.js';
 import { KubeClient } from '../kube/client.js';
 import { startControllers } from '../runtime/controllers.js';
 
@@ -19,11 +21,12 @@ addServerFlags(program.command('apiserver').description('run the embedded Kubern
   },
 );
 
-addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)')).action(
-  async (flags: ServerFlags) => {
+addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))
+  .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
+  .action(async (flags: ServerFlags & { sourceDir: string }) => {
     const log = createLogger({ command: 'up' });
     const { server, kubeconfig } = await startEmbedded(flags, log);
-    const controllers = await startControllers({ kube: KubeClient.fromKubeconfig(kubeconfig), log, installCrds: true });
+    const controllers = await startControllers({ kube: KubeClient.fromKubeconfig(kubeconfig), log, installCrds: true, sourceDir: resolve(flags.sourceDir) });
     process.stdout.write(
       [
         `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
@@ -32,7 +35,6 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
         `  export KUBECONFIG=${kubeconfig}`,
         '  kubectl get namespaces',
         '  kubectl api-resources',
-        '',
         '  kubectl get flows -A',
         '',
         'Stop with Ctrl-C.',
@@ -43,10 +45,9 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
       await controllers.stop();
       await server.close();
     });
-  },
-);
+  });
 
-(await import('./validate-command.js')).registerValidateCommand(program);
+registerValidateCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`flowops: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -80,6 +80,18 @@ export class FlowManager {
     await this.status.stop();
   }
 
+  /** The watched object as the informers last saw it (undefined: not cached, ask the server). */
+  cached(ref: ObjectRef): KubeObject | undefined {
+    for (const e of this.entries.values()) {
+      if (!e.synced || !e.informer) continue;
+      const w = (e.flow.spec as { watch?: { apiVersion?: string; kind?: string } }).watch;
+      if (w?.apiVersion !== ref.apiVersion || w.kind !== ref.kind) continue;
+      const obj = e.informer.get(ref.namespace, ref.name);
+      if (obj) return obj;
+    }
+    return undefined;
+  }
+
   /** Every watched key, for a resync after Redis lost its queue or on leader start. */
   allKeys(): string[] {
     const keys: string[] = [];

@@ -40,6 +40,8 @@ export interface ReconcilerDeps {
   log: Logger;
   fieldManager: string;
   observer?: StepObserver;
+  /** Reads the watched object from an informer cache (controller-runtime's cached client); falls back to a GET. */
+  read?: (ref: ObjectRef) => KubeObject | undefined | Promise<KubeObject | undefined>;
 }
 
 /**
@@ -52,7 +54,7 @@ export class FlowReconciler {
 
   async reconcile(flow: FlowDefinition, ref: ObjectRef, cancel: AbortSignal): Promise<ReconcileReport> {
     const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}` });
-    const obj = await this.deps.kube.get(ref);
+    const obj = (await this.deps.read?.(ref)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone' };
     if (obj.metadata.deletionTimestamp) return this.finishDeletion(flow, obj, cancel, log);
     if (flow.spec.suspend) return { outcome: 'suspended' };
@@ -112,8 +114,9 @@ export class FlowReconciler {
   private async report(obj: KubeObject, flow: FlowDefinition, failure: StepFailure | undefined): Promise<void> {
     const { kube, events, fieldManager } = this.deps;
     if (!failure) {
-      await setResourceReady(kube, obj, true, 'Reconciled', `Flow ${flow.name} reconciled`, fieldManager);
-      await events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
+      // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
+      const transitioned = await setResourceReady(kube, obj, true, 'Reconciled', `Flow ${flow.name} reconciled`, fieldManager);
+      if (transitioned) await events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
       return;
     }
     const message = `step "${failure.step}" failed: ${failure.message}`;

@@ -3,11 +3,14 @@
 import { join } from 'node:path';
 import type { ScriptStep } from '../api/flow.js';
 import { renderText } from './render.js';
+import { invalid } from './step-errors.js';
 import type { Outputs, StepContext } from './types.js';
 
 // Only these are inherited from the FlowOps process: its own environment holds credentials
 // (REDIS_URL, cloud tokens) that a Flow author's script has no business reading.
 const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'KUBECONFIG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE'];
+
+const MAX_ENV_VALUE = 64 * 1024;
 
 export const envName = (s: string): string => s.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 
@@ -41,10 +44,20 @@ export function scriptEnv(step: ScriptStep, ctx: StepContext, files: ScriptFiles
   });
   for (const [stepName, { Outputs: outputs }] of Object.entries(ctx.data.Steps)) {
     for (const [key, value] of Object.entries(outputs)) {
-      env[`STEP_${envName(stepName)}_${envName(key)}`] = typeof value === 'string' ? value : JSON.stringify(value);
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      // Linux refuses to start a process with one env string over 128 KiB (E2BIG); a whole object
+      // from a `get` step can be that big. It is still in $FLOWOPS_CONTEXT.
+      if (text.length > MAX_ENV_VALUE) {
+        ctx.log.debug({ step: step.name, output: `${stepName}.${key}` }, 'step output too large for an env variable; read it from FLOWOPS_CONTEXT');
+        continue;
+      }
+      env[`STEP_${envName(stepName)}_${envName(key)}`] = text;
     }
   }
-  for (const [key, value] of Object.entries(step.env ?? {})) env[key] = renderText(value, ctx.data, `${step.name}.env.${key}`);
+  for (const [key, value] of Object.entries(step.env ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw invalid(`${step.name}.env: ${JSON.stringify(key)} is not a valid environment variable name`);
+    env[key] = renderText(value, ctx.data, `${step.name}.env.${key}`);
+  }
   // Last, so nothing can redirect the references the rewritten script relies on.
   Object.assign(env, templateVars);
   return env;

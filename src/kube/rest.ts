@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 export interface RestResponse {
@@ -51,11 +51,19 @@ export interface RestCallOptions {
  */
 export class RestClient {
   private readonly server: URL;
+  /** Connections are kept alive: a reconcile makes several calls, and a new TCP connection each costs more than the call. */
+  private readonly agent: HttpAgent;
 
   constructor(private readonly kc: KubeConfig) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
+    this.agent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
+  }
+
+  /** Closes idle kept-alive connections (on shutdown). */
+  close(): void {
+    this.agent.destroy();
   }
 
   async call(method: string, path: string, opts: RestCallOptions = {}): Promise<RestResponse> {
@@ -81,6 +89,8 @@ export class RestClient {
       headers: { Accept: 'application/json', 'User-Agent': 'flowops' },
     };
     await this.kc.applyToHTTPSOptions(reqOpts as never);
+    // Node's TLS agent keys pooled connections by their TLS options, so per-request CA/cert settings stay correct.
+    reqOpts.agent = this.agent;
     let payload: string | undefined;
     if (opts.body !== undefined) {
       payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);

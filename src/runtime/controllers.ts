@@ -17,6 +17,8 @@ export interface ControllersOptions {
   concurrency?: number;
   /** Per-key backoff after a failed reconcile (default 0.5 s doubling to 5 min). */
   backoff?: BackoffOptions;
+  /** Folder that relative chart / kustomize paths of Flows applied outside a Git source resolve against. */
+  sourceDir?: string;
   /** Apply FlowOps' own CRDs first (embedded mode; a cluster install has config/crd). */
   installCrds?: boolean;
 }
@@ -32,9 +34,24 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
   const { kube, log } = opts;
   if (opts.installCrds) await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
   const queue = opts.queue ?? new MemoryQueue(log.child({ part: 'queue' }), opts.backoff);
-  const reconciler = new FlowReconciler({ kube, events: new EventRecorder(kube, 'flowops'), log: log.child({ part: 'engine' }), fieldManager: FIELD_MANAGER });
-  const manager = new FlowManager({ kube, queue, reconciler, log: log.child({ part: 'controller' }), fieldManager: FIELD_MANAGER });
-  queue.start(manager.handle, { concurrency: opts.concurrency ?? 4 });
+  let manager: FlowManager | undefined;
+  const reconciler = new FlowReconciler({
+    kube,
+    events: new EventRecorder(kube, 'flowops'),
+    log: log.child({ part: 'engine' }),
+    fieldManager: FIELD_MANAGER,
+    read: (ref) => manager?.cached(ref),
+  });
+  const sourceDir = opts.sourceDir;
+  manager = new FlowManager({
+    kube,
+    queue,
+    reconciler,
+    log: log.child({ part: 'controller' }),
+    fieldManager: FIELD_MANAGER,
+    ...(sourceDir ? { sourceDirFor: () => sourceDir } : {}),
+  });
+  queue.start(manager.handle, { concurrency: opts.concurrency ?? 16 });
   manager.startWatches();
   return {
     manager,

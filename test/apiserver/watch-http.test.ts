@@ -107,3 +107,21 @@ describe('watch over HTTP', () => {
     expect(two.metadata.resourceVersion).toBe(one.metadata.resourceVersion);
   });
 });
+
+describe('writes into a namespace that does not exist', () => {
+  it('are answered 404 for create and for a server-side apply that would create', async () => {
+    const create = await fetch(`${ts.server.url}/api/v1/namespaces/nowhere/configmaps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+    });
+    expect(create.status).toBe(404);
+    const apply = await fetch(`${ts.server.url}/api/v1/namespaces/nowhere/configmaps/x?fieldManager=t`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }),
+    });
+    expect(apply.status).toBe(404);
+    expect(((await apply.json()) as { message: string }).message).toBe('namespaces "nowhere" not found');
+  });
+});

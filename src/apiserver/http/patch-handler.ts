@@ -8,7 +8,7 @@ import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { parseJsonBody, parseYamlBody } from './body.js';
 import { booleanParam } from './query.js';
-import type { ResourceContext } from './resource-handlers.js';
+import { checkNamespaceOpen, type ResourceContext } from './resource-handlers.js';
 import { ApiError, errors } from './status.js';
 import { listTypeFor } from '../objects/list-types.js';
 
@@ -100,6 +100,7 @@ function apply(
   if (!ctx.objects.getStored(t, namespace, name)) {
     const created = run(undefined);
     metadataOf(created).name = name;
+    checkNamespaceOpen(ctx, t, namespace, created);
     return { code: 201, object: ctx.objects.create(t, namespace, created, applyOpts) };
   }
   return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => run(cur), applyOpts) };

@@ -183,7 +183,7 @@ function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: stri
 
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
 
-function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
+export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
   if (!t.namespaced || !namespace) return;
   const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural)!;
   const ns = ctx.objects.getStored(nsType, undefined, namespace);

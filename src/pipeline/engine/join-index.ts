@@ -186,7 +186,11 @@ type Partial = Map<string, JoinRow>;
 function compound(run: JoinRun, bound: Partial): { key: string; doc: Doc } {
   const doc: Doc = {};
   for (const k of run.kinds) doc[k] = (bound.get(k) as JoinRow).doc;
-  const key = `{${run.sortedKinds.map((k) => `${JSON.stringify(k)}:${(bound.get(k) as JoinRow).key}`).join(',')}}`;
+  // The canonical JSON of the compound document, assembled from its parts' keys.
+  const parts: string[] = ['{'];
+  for (const k of run.sortedKinds) parts.push(parts.length === 1 ? '' : ',', JSON.stringify(k), ':', (bound.get(k) as JoinRow).key);
+  parts.push('}');
+  const key = parts.join('');
   return { key, doc };
 }
 

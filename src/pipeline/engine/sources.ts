@@ -23,7 +23,8 @@ function objectKey(doc: Doc): string {
   const meta = isMap(doc.metadata) ? doc.metadata : {};
   const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
   const name = typeof meta.name === 'string' ? meta.name : '';
-  return ns === '' ? name : `${ns}/${name}`;
+  // Joined rather than concatenated: a flat string is cheaper as a long-lived map key.
+  return ns === '' ? name : [ns, name].join('/');
 }
 
 function withoutUid(doc: Doc): Doc {

@@ -88,7 +88,7 @@ export function outputId(doc: Doc): string {
   if (namespace !== undefined && typeof namespace !== 'string') {
     throw new OutputError('output', 'metadata.namespace', `the namespace must be a string: ${show(doc)}`);
   }
-  return namespace ? `${namespace}/${name}` : name;
+  return namespace ? [namespace, name].join('/') : name;
 }
 
 /** A fresh copy of a (checked) result with the target GVK forced and an empty namespace dropped. */

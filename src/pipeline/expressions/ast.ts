@@ -2,7 +2,7 @@
 // location (`pipeline[0].@select.@and[1]`) so an evaluation error can say where it happened.
 
 import { PipelineParseError } from '../errors.js';
-import { parseJsonPath } from '../jsonpath/parse.js';
+import { parseJsonPathCached } from '../jsonpath/parse.js';
 import type { JsonPath } from '../jsonpath/ast.js';
 import { isMap } from '../value/json.js';
 
@@ -43,7 +43,7 @@ export function parsePathRef(s: string): PathRef {
   let src = subject ? s.slice(1) : s;
   if (src === '$.') src = '$';
   try {
-    return { ok: true, subject, path: parseJsonPath(src) };
+    return { ok: true, subject, path: parseJsonPathCached(src) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -5,7 +5,7 @@
 
 import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { setPath } from '../jsonpath/set.js';
-import { parseJsonPath } from '../jsonpath/parse.js';
+import { parseJsonPathCached } from '../jsonpath/parse.js';
 import { fail, type Where } from '../value/coerce.js';
 import { compareStrings, goJson, isNil, type Doc, copyMap } from '../value/json.js';
 import type { StageSpec } from './spec.js';
@@ -53,7 +53,7 @@ export function gatherBuild(stage: Gather, representative: Doc, values: unknown[
   if (target === null) return fail(at, 'the value argument must be a literal JSONPath string to write the list back');
   if (!target.startsWith('$')) return copyMap(representative, { [target]: values });
   try {
-    return setPath(representative, parseJsonPath(target === '$.' ? '$' : target), values) as Doc;
+    return setPath(representative, parseJsonPathCached(target === '$.' ? '$' : target), values) as Doc;
   } catch (e) {
     return fail(at, `cannot write the gathered list at ${target}: ${e instanceof Error ? e.message : String(e)}`);
   }
