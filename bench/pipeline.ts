@@ -154,7 +154,6 @@ const scenarios: Scenario[] = [
 interface Result {
   readonly perEventMs: number;
   readonly loadMs: number;
-  readonly outputs: number;
 }
 
 function median(xs: number[]): number {
@@ -178,18 +177,17 @@ function measure(s: Scenario, n: number, mode: 'incremental' | 'recompute', roun
   const rnd = prng(n + rounds * perRound);
   for (let i = 0; i < warmup; i++) p.process(s.change(n, rnd, current));
   const times: number[] = [];
-  let outputs = 0;
   for (let r = 0; r < rounds; r++) {
     const batch = Array.from({ length: perRound }, () => s.change(n, rnd, current));
     const t1 = performance.now();
-    for (const e of batch) outputs += p.process(e).length;
+    for (const e of batch) p.process(e);
     times.push((performance.now() - t1) / perRound);
   }
-  return { perEventMs: median(times), loadMs, outputs };
+  return { perEventMs: median(times), loadMs };
 }
 
 const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
-const ns_ = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000];
+const sizesToRun = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000];
 // Recompute costs O(N) per event: few events at large N (each timed on its own at 100k).
 const recomputePlan = (n: number): [rounds: number, perRound: number, warmup: number] =>
   n <= 1_000 ? [5, 20, 5] : n <= 10_000 ? [5, 4, 1] : [3, 1, 0];
@@ -197,14 +195,14 @@ const recomputePlan = (n: number): [rounds: number, perRound: number, warmup: nu
 const fmt = (ms: number): string => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(1)} ms`);
 const pad = (s: string, w: number): string => s.padEnd(w);
 
-console.log(`node ${process.version}, ${ns_.join(' / ')} source objects\n`);
+console.log(`node ${process.version}, ${sizesToRun.join(' / ')} source objects\n`);
 console.log(`${pad('scenario', 16)}${pad('N', 9)}${pad('incremental/event', 20)}${pad('recompute/event', 18)}${pad('speedup', 10)}load (incr / recompute)`);
 const summary: string[] = [];
 const only = process.env.BENCH_ONLY;
 for (const s of scenarios.filter((x) => only === undefined || x.name === only)) {
   const incr: Record<number, number> = {};
   let lastSpeedup = 0;
-  for (const n of ns_) {
+  for (const n of sizesToRun) {
     const inc = measure(s, n, 'incremental', 7, 500, 2_000);
     const rec = measure(s, n, 'recompute', ...recomputePlan(n));
     incr[n] = inc.perEventMs;
@@ -213,10 +211,10 @@ for (const s of scenarios.filter((x) => only === undefined || x.name === only)) 
       `${pad(s.name, 16)}${pad(String(n), 9)}${pad(fmt(inc.perEventMs), 20)}${pad(fmt(rec.perEventMs), 18)}${pad(`${lastSpeedup.toFixed(0)}×`, 10)}${fmt(inc.loadMs)} / ${fmt(rec.loadMs)}`,
     );
   }
-  const lo = incr[ns_[0] as number] as number;
-  const hi = incr[ns_[ns_.length - 1] as number] as number;
+  const lo = incr[sizesToRun[0] as number] as number;
+  const hi = incr[sizesToRun[sizesToRun.length - 1] as number] as number;
   summary.push(
-    `${pad(s.name, 16)}incremental ${ns_[ns_.length - 1]}÷${ns_[0]} = ${(hi / lo).toFixed(2)} (goal ≤ 2)   speedup at ${ns_[ns_.length - 1]} = ${lastSpeedup.toFixed(0)}× (goal ≥ 100)`,
+    `${pad(s.name, 16)}incremental ${sizesToRun[sizesToRun.length - 1]}÷${sizesToRun[0]} = ${(hi / lo).toFixed(2)} (goal ≤ 2)   speedup at ${sizesToRun[sizesToRun.length - 1]} = ${lastSpeedup.toFixed(0)}× (goal ≥ 100)`,
   );
 }
 console.log(`\n${summary.join('\n')}`);

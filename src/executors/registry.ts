@@ -1,9 +1,9 @@
-// Step type → executor. The pipeline executor lives with the pipeline part and registers itself
-// here (registerExecutor), so this map does not pull the Δ-controller evaluator into every import.
+// Step type → executor.
 
 import type { Step, StepType } from '../api/flow.js';
 import { httpExecutor } from './http.js';
 import { kubectlExecutor } from './kubectl.js';
+import { pipelineExecutor } from './pipeline.js';
 import { scriptExecutor } from './script.js';
 import { templateExecutor } from './template.js';
 import { StepError, type StepExecutor } from './types.js';
@@ -15,9 +15,10 @@ const executors = new Map<StepType, StepExecutor>([
   ['script', scriptExecutor as StepExecutor],
   ['template', templateExecutor as StepExecutor],
   ['http', httpExecutor as StepExecutor],
+  ['pipeline', pipelineExecutor as StepExecutor],
 ]);
 
-/** Adds or replaces the executor for its type (tests, the pipeline part). */
+/** Adds or replaces the executor for its type (tests). */
 export function registerExecutor<T extends StepType>(executor: StepExecutor<StepOf<T>> & { type: T }): void {
   executors.set(executor.type, executor as unknown as StepExecutor);
 }

@@ -10,13 +10,13 @@ import { StepError } from '../../src/executors/types.js';
 
 describe('registry', () => {
   it('maps each step type to its executor; an unknown type is a permanent StepError', () => {
-    for (const type of ['kubectl', 'script', 'template', 'http'] as const) expect(executorFor(type).type).toBe(type);
-    expect(supportedStepTypes()).toEqual(['kubectl', 'script', 'template', 'http']);
-    expect(() => executorFor('pipeline')).toThrow(StepError);
-    expect(() => executorFor('pipeline')).toThrow(/no executor for step type "pipeline"/);
+    for (const type of ['kubectl', 'script', 'template', 'http', 'pipeline'] as const) expect(executorFor(type).type).toBe(type);
+    expect(supportedStepTypes()).toEqual(['kubectl', 'script', 'template', 'http', 'pipeline']);
+    expect(() => executorFor('nope' as never)).toThrow(StepError);
+    expect(() => executorFor('nope' as never)).toThrow(/no executor for step type "nope"/);
   });
 
-  it('accepts a registered executor (the pipeline part plugs in this way)', async () => {
+  it('accepts a registered executor in place of a built-in one', async () => {
     registerExecutor({ type: 'pipeline', run: async () => ({ outputs: { ok: true } }) });
     expect(await executorFor('pipeline').run({ name: 'p', type: 'pipeline', expression: {} }, {} as never)).toEqual({ outputs: { ok: true } });
   });

@@ -154,3 +154,12 @@ describe('constructors', () => {
     }
   });
 });
+
+describe('evaluate()', () => {
+  it('returns values that do not share structure with the input', () => {
+    const input = structuredClone(obj1);
+    const got = ev('$.spec', input) as { b: { c: number } };
+    got.b.c = 99;
+    expect(input.spec.b.c).toBe(2);
+  });
+});

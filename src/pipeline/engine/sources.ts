@@ -2,7 +2,7 @@
 // namespace/name; an event becomes a ±1 delta against it.
 //
 // Two deliberate differences from the original, both so that the circuit's state is always a
-// function of these caches (which the recompute path and Sync rely on):
+// function of these caches (the recompute path computes from them):
 //  * an `Added` for a key already cached acts like an update (the original counted it twice);
 //  * a `Deleted` retracts the cached object, not the event's copy (they can differ).
 

@@ -26,8 +26,8 @@ interface Content {
 
 /**
  * The contents producing one output name, and what was emitted for it. A name almost always has
- * a single content, so that one is kept inline and a Map is made only for more: at 100k+
- * objects a Map per row was most of the target cache's memory.
+ * a single content, so that one is kept inline and a Map is made only for more (a Map per row
+ * costs more memory than everything else in it).
  */
 class Row {
   private soleKey: string | null = null;
@@ -101,7 +101,7 @@ export function toTargetObject(doc: Doc, target: TargetKind): Doc {
   return obj;
 }
 
-const byId = (a: [string, Doc], b: [string, Doc]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+const byId = <T>(a: [string, T], b: [string, T]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 export class TargetStore {
   private readonly rows = new Map<string, Row>();
@@ -112,7 +112,7 @@ export class TargetStore {
   /** The objects the target should hold now (the pipeline's private target cache). */
   outputs(): Doc[] {
     const out: Doc[] = [];
-    for (const [, row] of [...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [, row] of [...this.rows].sort(byId)) {
       if (row.emittedDoc !== null) out.push(toTargetObject(row.emittedDoc, this.target));
     }
     return out;

@@ -57,7 +57,7 @@ export class IncrementalGather {
     for (const e of delta) {
       const ex = this.extract(e, txn);
       if (ex === null) continue;
-      this.apply(this.group(ex.group, txn), e, ex.value, txn);
+      this.apply(this.group(ex.group, txn), e, ex, txn);
       touched.add(ex.group);
     }
     const out = new ZSet();
@@ -67,7 +67,7 @@ export class IncrementalGather {
 
   private extract(e: Entry, txn: Txn): Extracted | null {
     const m = this.memo.get(e.key);
-    const ex = m !== undefined ? m.ex : gatherExtract(this.stage, e.doc, this.opts, canon);
+    const ex = m !== undefined ? m.ex : gatherExtract(this.stage, e.doc, this.opts);
     const count = (m?.count ?? 0) + e.count;
     if (count === 0) txDelete(txn, this.memo, e.key);
     else txSet(txn, this.memo, e.key, { count, ex });
@@ -83,12 +83,11 @@ export class IncrementalGather {
     return g;
   }
 
-  private apply(g: Group, e: Entry, value: unknown, txn: Txn): void {
+  private apply(g: Group, e: Entry, { value, valueKey: vk }: Extracted, txn: Txn): void {
     const member = bump(txn, g.members, e.key, e.doc, e.count);
     // A null rep means "unknown, rescan when emitting", so only a known rep can be beaten here.
     if (member.created && g.rep !== null && e.key < g.rep) set(txn, g, 'rep', e.key);
     if (member.gone && g.rep === e.key) set(txn, g, 'rep', null);
-    const vk = canon(value);
     const v = bump(txn, g.values, vk, value, e.count);
     if (v.created) this.insertOrdered(g, vk, value, txn);
     if (v.gone) this.removeOrdered(g, vk, txn);

@@ -38,25 +38,24 @@ export function snapshotJoin(join: JoinSpec, kinds: readonly string[], sources: 
 
 interface SnapshotGroup {
   readonly members: Array<{ key: string; doc: Doc }>;
-  readonly values: unknown[];
+  readonly values: Array<{ v: unknown; k: string }>;
 }
 
 export function snapshotGather(stage: Gather, input: ZSet, opts: CircuitOptions): ZSet {
   const groups = new Map<string, SnapshotGroup>();
   for (const e of input) {
     if (e.count <= 0) continue;
-    const ex = gatherExtract(stage, e.doc, opts, canon);
+    const ex = gatherExtract(stage, e.doc, opts);
     if (ex === null) continue;
     let g = groups.get(ex.group);
     if (g === undefined) groups.set(ex.group, (g = { members: [], values: [] }));
     g.members.push({ key: e.key, doc: e.doc });
-    for (let i = 0; i < e.count; i++) g.values.push(ex.value);
+    for (let i = 0; i < e.count; i++) g.values.push({ v: ex.value, k: ex.valueKey });
   }
   const out = new ZSet();
   for (const g of groups.values()) {
     const rep = g.members.reduce((a, b) => (b.key < a.key ? b : a));
     const values = g.values
-      .map((v) => ({ v, k: canon(v) }))
       .sort((a, b) => compareGatherValues(a.v, b.v) || (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
       .map((x) => x.v);
     out.addDoc(gatherBuild(stage, rep.doc, values), 1);

@@ -7,7 +7,7 @@ import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { setPath } from '../jsonpath/set.js';
 import { parseJsonPathCached } from '../jsonpath/parse.js';
 import { fail, type Where } from '../value/coerce.js';
-import { compareStrings, goJson, isNil, type Doc, copyMap } from '../value/json.js';
+import { canon, compareStrings, copyMap, goJson, isNil, type Doc } from '../value/json.js';
 import type { StageSpec } from './spec.js';
 
 export type Gather = Extract<StageSpec, { t: 'gather' }>;
@@ -16,16 +16,18 @@ export interface Extracted {
   /** Canonical JSON of the key: the group identity. */
   readonly group: string;
   readonly value: unknown;
+  /** Canonical JSON of the value: values are counted and removed by it. */
+  readonly valueKey: string;
 }
 
 /** Key and value of one member, or null when either is null (the document is skipped). */
-export function gatherExtract(stage: Gather, doc: Doc, opts: EvalOptions, canonOf: (v: unknown) => string): Extracted | null {
+export function gatherExtract(stage: Gather, doc: Doc, opts: EvalOptions): Extracted | null {
   const ctx = rootCtx(doc, opts);
   const key = evaluate(stage.key, ctx);
   if (isNil(key)) return null;
   const value = evaluate(stage.value, ctx);
   if (isNil(value)) return null;
-  return { group: canonOf(key), value };
+  return { group: canon(key), value, valueKey: canon(value) };
 }
 
 function jsonText(v: unknown): string {
