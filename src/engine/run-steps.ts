@@ -4,6 +4,7 @@ import { StepError, type StepContext, type TemplateData } from '../executors/typ
 import { KubeApiError } from '../kube/rest.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';
+import { abortableDelay } from '../util/abortable-delay.js';
 import { maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
 
 export interface StepFailure {
@@ -90,17 +91,5 @@ export function asStepError(e: unknown, timedOut: boolean): StepError {
   return new StepError(e instanceof Error ? e.message : String(e), { reason: 'StepFailed' });
 }
 
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 export type { TemplateData };

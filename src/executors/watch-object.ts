@@ -8,6 +8,7 @@ import type { KubeObject } from '../kube/types.js';
 import { abortError, kubeError } from './step-errors.js';
 import type { ResolvedTarget } from './target.js';
 import type { StepContext } from './types.js';
+import { abortableDelay } from '../util/abortable-delay.js';
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -46,7 +47,7 @@ export async function waitForObject(
       ctx.log.debug({ err: err instanceof Error ? err.message : String(err) }, 'watch failed; listing again');
     }
     // A watch that ends at once (expired resourceVersion, server error) must not spin.
-    if (Date.now() - started < 1000) await pause(250, ctx.signal);
+    if (Date.now() - started < 1000) await abortableDelay(250, ctx.signal);
   }
 }
 
@@ -75,16 +76,4 @@ async function readUntil(res: IncomingMessage, done: (obj: KubeObject | undefine
   } finally {
     res.destroy();
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
