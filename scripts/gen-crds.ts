@@ -5,11 +5,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { flowCrd, renderCrdYaml, type CustomResourceDefinition } from '../src/api/crd.js';
+import { flowSourceCrd } from '../src/api/flowsource-crd.js';
 
 const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '../config/crd');
 
-// One entry per FlowOps kind; FlowSource joins here when its schema exists.
-const CRDS: Array<{ file: string; crd: () => CustomResourceDefinition }> = [{ file: 'flowops.io_flows.yaml', crd: flowCrd }];
+// One entry per FlowOps kind.
+const CRDS: Array<{ file: string; crd: () => CustomResourceDefinition }> = [
+  { file: 'flowops.io_flows.yaml', crd: flowCrd },
+  { file: 'flowops.io_flowsources.yaml', crd: flowSourceCrd },
+];
 
 for (const { file, crd } of CRDS) {
   writeFileSync(join(CRD_DIR, file), renderCrdYaml(crd()));

@@ -26,6 +26,10 @@ export interface ApiServerOptions {
   compactIntervalMs?: number;
   watch?: Partial<WatchSettings>;
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
+  /** Serve only the API groups this accepts (e.g. the view API server: `*.view.dcontroller.io`); all are stored as usual. */
+  serveGroup?: (group: string) => boolean;
+  /** PEM key and certificate: serve HTTPS. */
+  tls?: { key: string; cert: string };
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -94,6 +98,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     },
     extraRoutes,
     onInternalError: opts.onInternalError ?? ((err) => console.error(err)),
+    ...(opts.serveGroup ? { serveGroup: opts.serveGroup } : {}),
+    ...(opts.tls ? { tls: opts.tls } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -112,7 +118,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   compactor.unref();
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     host,
     port,
     registry,

@@ -1,11 +1,19 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { createLogger } from '../log/index.js';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
 import { registerValidateCommand } from './validate-command.js';
+import { registerHistoryCommand } from './history-command.js';
+import { registerRollbackCommand } from './rollback-command.js';
+import { registerPipelineCommand } from './pipeline-command.js';
+import { registerAuthCommand } from './auth-command.js';
+import { registerViewServerCommand } from './view-server-command.js';
+import { registerRunCommand } from './run-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 import { KubeClient } from '../kube/client.js';
 import { startControllers } from '../runtime/controllers.js';
+import { startEmbeddedGit } from '../runtime/embedded-git.js';
 
 const program = new Command('flowops')
   .description('Turns YAML kept in Git into running Kubernetes operators')
@@ -26,16 +34,22 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
   .action(async (flags: ServerFlags & { sourceDir: string }) => {
     const log = createLogger({ command: 'up' });
     const { server, kubeconfig } = await startEmbedded(flags, log);
-    const controllers = await startControllers({ kube: KubeClient.fromKubeconfig(kubeconfig), log, installCrds: true, sourceDir: resolve(flags.sourceDir) });
+    const kube = KubeClient.fromKubeconfig(kubeconfig);
+    const dataDir = resolve(flags.data);
+    const controllers = await startControllers({ kube, log, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+    const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
     process.stdout.write(
       [
         `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
+        `Git repository (FlowSource ${git.source}): ${git.cloneUrl}`,
+        `  git clone ${git.cloneUrl} && edit a Flow && git push   # live within a second`,
         '',
         'Use kubectl against it:',
         `  export KUBECONFIG=${kubeconfig}`,
         '  kubectl get namespaces',
         '  kubectl api-resources',
         '  kubectl get flows -A',
+        '  kubectl get flowsources -A',
         '',
         'Stop with Ctrl-C.',
         '',
@@ -48,6 +62,13 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
   });
 
 registerValidateCommand(program);
+registerHistoryCommand(program);
+registerRollbackCommand(program);
+registerPipelineCommand(program);
+registerAuthCommand(program);
+registerViewServerCommand(program);
+registerRunCommand(program);
+registerWorkerCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`flowops: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -6,9 +6,13 @@ import { decodeKey, encodeKey, flowKeyOf } from '../engine/keys.js';
 import type { KubeClient } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
 import { Informer } from '../kube/informer.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { Condition, KubeObject, ObjectRef } from '../kube/types.js';
 import { refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import type { DeclarativeController } from '../operator/controller.js';
+import { flowPipelineController } from '../operator/flow-pipeline.js';
+import { crdViewBackend, type ViewBackend } from '../operator/view-backend.js';
+import type { ReconcileObserver } from '../metrics/observers.js';
 import type { ReconcileResult, WorkQueue } from '../queue/types.js';
 import { labelSelectorString } from './label-selector.js';
 import { FlowStats } from './flow-stats.js';
@@ -28,16 +32,35 @@ interface FlowEntry {
   synced: boolean;
   kindMissing: string | undefined;
   stats: FlowStats;
+  /** A Flow with pipeline + target runs as a declarative controller instead of steps. */
+  pipeline: DeclarativeController | undefined;
+  pipelineSignature: string;
 }
+
+/** The annotation the Git sync sets on a Flow: the commit it came from (logged on reconcile lines). */
+export const REVISION_ANNOTATION = 'flowops.io/revision';
 
 export interface FlowManagerDeps {
   kube: KubeClient;
-  queue: WorkQueue;
+  /** Where watch events go; the leader's BullMQ producer, or the in-process queue. */
+  queue: Pick<WorkQueue, 'add'>;
   reconciler: FlowReconciler;
   log: Logger;
   fieldManager: string;
   /** Resolves a Flow's source folder (for chart paths), when it came from Git. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /**
+   * "full" (default): the singleton watches and the reconciles in one process (`flowops up`).
+   * "leader": the singleton watches only (`flowops run`); reconciles run in worker processes, so
+   * the Flow status counts come from the Ready conditions the workers write on watched objects.
+   * "registry": a worker process's view: only the Flow informer, to know every Flow's current
+   * spec for `handle`; no dynamic informers, finalizers or status writes (the leader does those).
+   */
+  mode?: 'full' | 'leader' | 'registry';
+  /** Told the outcome and duration of every reconcile (metrics). */
+  observer?: ReconcileObserver;
+  /** Where pipeline Flows keep view targets (default: CRD-backed views on the same server). */
+  views?: ViewBackend;
 }
 
 /**
@@ -51,9 +74,23 @@ export class FlowManager {
   private flowInformer: Informer | undefined;
   private crdInformer: Informer | undefined;
   private readonly stopping = new AbortController();
+  private views: ViewBackend | undefined;
+  private readonly flowsSyncedP: Promise<void>;
+  private markFlowsSynced: () => void = () => undefined;
+  private flowsAreSynced = false;
 
   constructor(private readonly deps: FlowManagerDeps) {
     this.status = new FlowStatusWriter(deps.kube, deps.log, deps.fieldManager);
+    this.flowsSyncedP = new Promise<void>((resolve) => (this.markFlowsSynced = resolve));
+  }
+
+  private get registryOnly(): boolean {
+    return this.deps.mode === 'registry';
+  }
+
+  /** Resolves once the Flow informer has listed every Flow (a worker waits for it before taking jobs). */
+  flowsSynced(): Promise<void> {
+    return this.flowsSyncedP;
   }
 
   /** Starts the singleton watches (Flows, CRDs); the queue's workers call `handle`. */
@@ -63,20 +100,25 @@ export class FlowManager {
       add: (f) => this.upsert(f),
       update: (f) => this.upsert(f),
       delete: (f) => void this.remove(f),
+      synced: () => {
+        this.flowsAreSynced = true;
+        this.markFlowsSynced();
+      },
     });
+    this.flowInformer.start();
+    if (this.registryOnly) return;
     // A kind that a Flow waits for may be served as soon as its CRD appears.
     this.crdInformer = new Informer(kube, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', log }, {
       add: () => this.retryMissingKinds(),
       update: () => undefined,
       delete: () => undefined,
     });
-    this.flowInformer.start();
     this.crdInformer.start();
   }
 
   async stop(): Promise<void> {
     this.stopping.abort();
-    await Promise.all([this.flowInformer?.stop(), this.crdInformer?.stop(), ...[...this.entries.values()].map((e) => e.informer?.stop())]);
+    await Promise.all([this.flowInformer?.stop(), this.crdInformer?.stop(), ...[...this.entries.values()].flatMap((e) => [e.informer?.stop(), e.pipeline?.stop()])]);
     await this.status.stop();
   }
 
@@ -102,7 +144,7 @@ export class FlowManager {
   /** The queue handler: one reconcile of one watched object by one Flow. */
   readonly handle = async (key: string): Promise<ReconcileResult | void> => {
     const k = decodeKey(key);
-    const entry = this.entries.get(flowKeyOf(k.flowNamespace, k.flowName));
+    const entry = this.entries.get(flowKeyOf(k.flowNamespace, k.flowName)) ?? (await this.freshFlow(k.flowNamespace, k.flowName));
     if (!entry || entry.flow.metadata.deletionTimestamp) {
       // The Flow is gone or going: nothing may keep the object from being deleted.
       await this.deps.reconciler.release(k.resource);
@@ -114,13 +156,17 @@ export class FlowManager {
       if (obj?.metadata.deletionTimestamp) await this.deps.reconciler.release(k.resource);
       return;
     }
+    const t0 = performance.now();
+    let result = 'failure';
     try {
       const report = await this.deps.reconciler.reconcile(entry.def, k.resource, this.stopping.signal);
+      result = report.outcome;
       entry.stats.record(resourceKey, report);
     } catch (err) {
       entry.stats.record(resourceKey, { outcome: 'failure', error: err instanceof Error ? err.message : String(err) });
       throw err;
     } finally {
+      this.deps.observer?.reconciled(entry.key, result, (performance.now() - t0) / 1000);
       this.scheduleStatus(entry);
     }
   };
@@ -129,12 +175,13 @@ export class FlowManager {
     const key = flowKeyOf(flow.metadata.namespace ?? 'default', flow.metadata.name!);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { key, flow, def: undefined, invalid: undefined, watchSignature: '', informer: undefined, synced: false, kindMissing: undefined, stats: new FlowStats() };
+      entry = { key, flow, def: undefined, invalid: undefined, watchSignature: '', informer: undefined, synced: false, kindMissing: undefined, stats: new FlowStats(), pipeline: undefined, pipelineSignature: '' };
       this.entries.set(key, entry);
     }
     const generationChanged = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def;
     entry.flow = flow;
     if (flow.metadata.deletionTimestamp) {
+      if (this.registryOnly) return;
       void this.cleanupDeletedFlow(entry);
       return;
     }
@@ -147,6 +194,7 @@ export class FlowManager {
         generation: flow.metadata.generation ?? 0,
         spec: parsed.spec,
         ...(this.deps.sourceDirFor?.(flow) ? { sourceDir: this.deps.sourceDirFor(flow)! } : {}),
+        ...(flow.metadata.annotations?.[REVISION_ANNOTATION] ? { revision: flow.metadata.annotations[REVISION_ANNOTATION] } : {}),
       };
       entry.invalid = undefined;
     } catch (err) {
@@ -154,7 +202,15 @@ export class FlowManager {
       entry.invalid = err instanceof Error ? err.message : String(err);
       this.deps.log.warn({ flow: key, err: entry.invalid }, 'Flow is invalid; its watched objects are only released on deletion');
     }
+    if (this.registryOnly) {
+      if (generationChanged) void this.requeueWatched(entry);
+      return;
+    }
     void this.ensureCleanupFinalizer(entry);
+    if (this.syncPipeline(entry)) {
+      this.scheduleStatus(entry);
+      return;
+    }
     const signature = JSON.stringify((flow.spec as { watch?: unknown } | undefined)?.watch ?? null);
     if (signature !== entry.watchSignature || !entry.informer) {
       entry.watchSignature = signature;
@@ -171,11 +227,43 @@ export class FlowManager {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
+    if (this.registryOnly) return;
     const objects = entry.informer?.list() ?? [];
+    await entry.pipeline?.stop();
     await entry.informer?.stop();
     // Without a cleanup finalizer the Flow may already be gone; release whatever still waits on it.
     // Release reads each object afresh: the cache may predate a finalizer added by a last reconcile.
     for (const obj of objects) await this.deps.reconciler.release(refOf(obj)).catch(() => undefined);
+  }
+
+  /**
+   * Runs a pipeline Flow as a one-controller Operator (restarted when its watch, pipeline or
+   * target change) and stops a pipeline that is no longer wanted. True when the Flow is a pipeline
+   * Flow, so no step informer runs for it.
+   */
+  private syncPipeline(entry: FlowEntry): boolean {
+    const spec = entry.def?.spec;
+    const wanted = spec?.pipeline !== undefined && spec.target !== undefined && !spec.suspend;
+    const signature = wanted ? JSON.stringify([spec.watch, spec.pipeline, spec.target]) : '';
+    if (signature !== entry.pipelineSignature) {
+      const old = entry.pipeline;
+      entry.pipeline = undefined;
+      entry.pipelineSignature = signature;
+      void (async () => {
+        await old?.stop();
+        if (!wanted || entry.pipelineSignature !== signature || this.entries.get(entry.key) !== entry) return;
+        this.views ??= this.deps.views ?? crdViewBackend(this.deps.kube);
+        const ctl = flowPipelineController(entry.def!.namespace, entry.def!.name, spec, { kube: this.deps.kube, views: this.views, log: this.deps.log, onChange: () => this.scheduleStatus(entry) });
+        entry.pipeline = ctl;
+        await ctl.start();
+      })();
+    }
+    if (spec?.pipeline === undefined) return false;
+    const informer = entry.informer;
+    entry.informer = undefined;
+    entry.watchSignature = '';
+    void informer?.stop();
+    return true;
   }
 
   private async cleanupDeletedFlow(entry: FlowEntry): Promise<void> {
@@ -218,8 +306,14 @@ export class FlowManager {
         log: this.deps.log,
       },
       {
-        add: (obj) => this.deps.queue.add(this.keyFor(entry, obj)),
-        update: (obj, old) => updateNeedsReconcile(old, obj) && this.deps.queue.add(this.keyFor(entry, obj)),
+        add: (obj) => {
+          this.recordReadyCondition(entry, obj);
+          this.deps.queue.add(this.keyFor(entry, obj));
+        },
+        update: (obj, old) => {
+          this.recordReadyCondition(entry, obj);
+          if (updateNeedsReconcile(old, obj)) this.deps.queue.add(this.keyFor(entry, obj));
+        },
         delete: (obj) => {
           entry.stats.forget(`${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
           this.scheduleStatus(entry);
@@ -241,6 +335,47 @@ export class FlowManager {
     informer.start();
   }
 
+  /**
+   * A worker found a key for a Flow it has not seen yet (its watch lags the leader's): read the
+   * Flow from the server instead of taking it for deleted.
+   */
+  private async freshFlow(namespace: string, name: string): Promise<FlowEntry | undefined> {
+    if (!this.registryOnly) return undefined;
+    const flow = await this.deps.kube.get({ apiVersion: FLOW_API_VERSION, kind: 'Flow', namespace, name });
+    if (!flow) return undefined;
+    this.upsert(flow);
+    return this.entries.get(flowKeyOf(namespace, name));
+  }
+
+  /**
+   * Registry mode: a worker learned a new Flow generation. The leader enqueued the watched objects
+   * when it saw the change, but a job may have run here against the old spec before this worker's
+   * watch caught up; enqueueing them again (dedup collapses repeats) guarantees a run under the new
+   * spec. Before the first sync this is the leader's start-up resync, so it is skipped.
+   */
+  private async requeueWatched(entry: FlowEntry): Promise<void> {
+    if (!this.flowsAreSynced) return;
+    const watch = (entry.flow.spec as { watch?: { apiVersion?: string; kind?: string; namespace?: string; labelSelector?: unknown } } | undefined)?.watch;
+    if (!watch?.apiVersion || !watch.kind) return;
+    try {
+      const selector = labelSelectorString(watch.labelSelector);
+      const { items } = await this.deps.kube.list(watch.apiVersion, watch.kind, { ...(watch.namespace ? { namespace: watch.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) });
+      for (const obj of items) this.deps.queue.add(this.keyFor(entry, obj));
+    } catch (err) {
+      this.deps.log.debug({ err, flow: entry.key }, 'could not list the watched objects after a Flow change');
+    }
+  }
+
+  /** Leader mode: a worker's verdict, as the Ready condition it wrote, feeds the Flow's status counts. */
+  private recordReadyCondition(entry: FlowEntry, obj: KubeObject): void {
+    if (this.deps.mode !== 'leader') return;
+    const ready = ((obj.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+    if (!ready || ready.status === 'Unknown') return;
+    const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+    entry.stats.record(key, ready.status === 'True' ? { outcome: 'success' } : { outcome: 'failure', error: ready.message });
+    this.scheduleStatus(entry);
+  }
+
   private retryMissingKinds(): void {
     this.deps.kube.discovery.invalidate();
     for (const e of this.entries.values()) if (e.kindMissing || (e.informer && !e.synced)) void this.restartInformer(e);
@@ -252,12 +387,13 @@ export class FlowManager {
   }
 
   private scheduleStatus(entry: FlowEntry): void {
-    if (entry.flow.metadata.deletionTimestamp) return;
+    if (entry.flow.metadata.deletionTimestamp || this.registryOnly) return;
     this.status.schedule(entry.key, entry.flow, () => summarize(entry));
   }
 }
 
 function summarize(e: FlowEntry): FlowStatusSummary {
+  if (e.pipeline) return summarizePipeline(e, e.pipeline);
   const { succeeded, failed } = e.stats.counts();
   const watched = e.informer?.list().length ?? 0;
   const base = { generation: e.flow.metadata.generation ?? 0, watched, succeeded, failed, ...(e.stats.lastError ? { lastError: e.stats.lastError } : {}), ...(e.stats.lastReconcileTime ? { lastReconcileTime: e.stats.lastReconcileTime } : {}) };
@@ -266,4 +402,14 @@ function summarize(e: FlowEntry): FlowStatusSummary {
   if (e.kindMissing) return { ...base, state: 'waiting', message: `waiting for the watched kind: ${e.kindMissing}` };
   if (failed) return { ...base, state: 'failing', message: `${failed} of ${watched} resources failed: ${e.stats.lastError ?? ''}` };
   return { ...base, state: 'ready', message: `${succeeded} of ${watched} resources reconciled` };
+}
+
+/** A pipeline Flow reports its controller's health: Stalled on a setup error, failing on runtime errors. */
+function summarizePipeline(e: FlowEntry, ctl: DeclarativeController): FlowStatusSummary {
+  const h = ctl.health;
+  const lastError = h.lastErrors.at(-1);
+  const base = { generation: e.flow.metadata.generation ?? 0, watched: 0, succeeded: 0, failed: h.errorCount, ...(lastError ? { lastError } : {}) };
+  if (h.state === 'critical') return { ...base, state: 'invalid', message: `pipeline failed to start: ${h.critical}` };
+  if (h.state === 'failing') return { ...base, state: 'failing', message: `pipeline errors: ${lastError ?? ''}` };
+  return { ...base, state: 'ready', message: 'pipeline is running' };
 }

@@ -37,7 +37,8 @@ export class FlowStatusWriter {
       existing.summarize = summarize;
       return;
     }
-    const timer = setTimeout(() => void this.flush(key), DEBOUNCE_MS);
+    // A write cut short by shutdown (socket hang up) must not become an unhandled rejection.
+    const timer = setTimeout(() => void this.flush(key).catch((err: unknown) => this.log.warn({ err, flow: key }, 'could not write Flow status')), DEBOUNCE_MS);
     this.pending.set(key, { flow, summarize, timer });
   }
 

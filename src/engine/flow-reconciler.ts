@@ -18,6 +18,8 @@ export interface FlowDefinition {
   spec: FlowSpec;
   /** Folder relative chart / kustomize paths resolve against (a Git source checkout). */
   sourceDir?: string;
+  /** The Git revision the Flow came from (its flowops.io/revision annotation), for log lines. */
+  revision?: string;
 }
 
 export type ReconcileOutcome = 'success' | 'failure' | 'deleted' | 'gone' | 'suspended';
@@ -53,7 +55,7 @@ export class FlowReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
   async reconcile(flow: FlowDefinition, ref: ObjectRef, cancel: AbortSignal): Promise<ReconcileReport> {
-    const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}` });
+    const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
     const obj = (await this.deps.read?.(ref)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone' };
     if (obj.metadata.deletionTimestamp) return this.finishDeletion(flow, obj, cancel, log);

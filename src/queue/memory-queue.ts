@@ -1,4 +1,5 @@
 import type { Logger } from '../log/index.js';
+import { isPermanent } from './errors.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions, type ReconcileHandler, type WorkQueue } from './types.js';
 
 /**
@@ -76,6 +77,12 @@ export class MemoryQueue implements WorkQueue {
       this.failures.delete(key);
       if (result?.requeueAfterMs) this.addAfter(key, result.requeueAfterMs);
     } catch (err) {
+      if (isPermanent(err)) {
+        // Retrying cannot help; the next change to the key brings it back.
+        this.failures.delete(key);
+        this.log.debug({ err, key }, 'reconcile failed permanently; not retried');
+        return;
+      }
       const n = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, n);
       const delay = backoffDelay(n, this.backoff);

@@ -1,13 +1,18 @@
 import { flowCrd } from '../api/crd.js';
-import { FlowManager } from '../controller/flow-manager.js';
-import { FlowReconciler } from '../engine/flow-reconciler.js';
+import { flowSourceCrd } from '../api/flowsource-crd.js';
+import type { FlowSourceController } from '../controller/flowsource/controller.js';
+import { commitDirOf, startSources, type SourcesOptions } from './sources.js';
+import type { FlowManager } from '../controller/flow-manager.js';
 import { FIELD_MANAGER } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
-import { EventRecorder } from '../kube/events.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import type { FlowOpsMetrics } from '../metrics/registry.js';
 import { MemoryQueue } from '../queue/memory-queue.js';
 import type { BackoffOptions, WorkQueue } from '../queue/types.js';
+import { createFlowManager } from './flow-manager-factory.js';
+import type { OperatorManager } from '../operator/operator-manager.js';
+import { startOperators } from '../operator/runtime.js';
 
 export interface ControllersOptions {
   kube: KubeClient;
@@ -21,42 +26,52 @@ export interface ControllersOptions {
   sourceDir?: string;
   /** Apply FlowOps' own CRDs first (embedded mode; a cluster install has config/crd). */
   installCrds?: boolean;
+  /** Record reconcile and step metrics here. */
+  metrics?: FlowOpsMetrics;
+  /** Also run Δ-controller Operators (dcontroller.io/v1alpha1); with installCrds their CRD is applied too. */
+  operators?: boolean;
+  /** Run the FlowSource controller (Git poller + sync), keeping clones and exports in `dataDir`. */
+  sources?: SourcesOptions;
 }
 
 export interface Controllers {
   manager: FlowManager;
   queue: WorkQueue;
+  /** The Git poller, when `sources` was given: `trigger` syncs a source now. */
+  sources?: FlowSourceController;
+  /** The Operator meta-controller, when `operators` was set. */
+  operators?: OperatorManager;
   stop(): Promise<void>;
 }
 
 /** The Flow meta-controller plus a worker pool, in one process: what `flowops up` runs. */
 export async function startControllers(opts: ControllersOptions): Promise<Controllers> {
   const { kube, log } = opts;
-  if (opts.installCrds) await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
+  if (opts.installCrds) {
+    for (const crd of [flowCrd(), flowSourceCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
+  }
   const queue = opts.queue ?? new MemoryQueue(log.child({ part: 'queue' }), opts.backoff);
-  let manager: FlowManager | undefined;
-  const reconciler = new FlowReconciler({
+  const sourcesDir = opts.sources?.dataDir;
+  const manager = createFlowManager({
     kube,
-    events: new EventRecorder(kube, 'flowops'),
-    log: log.child({ part: 'engine' }),
-    fieldManager: FIELD_MANAGER,
-    read: (ref) => manager?.cached(ref),
-  });
-  const sourceDir = opts.sourceDir;
-  manager = new FlowManager({
-    kube,
+    log,
     queue,
-    reconciler,
-    log: log.child({ part: 'controller' }),
-    fieldManager: FIELD_MANAGER,
-    ...(sourceDir ? { sourceDirFor: () => sourceDir } : {}),
+    ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
+    ...(sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   queue.start(manager.handle, { concurrency: opts.concurrency ?? 16 });
   manager.startWatches();
+  const operators = opts.operators ? await startOperators({ kube, log, installCrd: opts.installCrds === true }) : undefined;
+  const sources = opts.sources ? startSources(kube, log, opts.sources) : undefined;
   return {
     manager,
     queue,
+    ...(operators ? { operators } : {}),
+    ...(sources ? { sources } : {}),
     stop: async () => {
+      await sources?.stop();
+      await operators?.stop();
       await manager.stop();
       await queue.stop();
     },

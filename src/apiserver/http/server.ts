@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Discovery } from './discovery.js';
 import type { OpenApiV3 } from './openapi.js';
 import { OPENAPI_V2_PATHS, serveOpenApiV2 } from './openapi-v2/index.js';
@@ -14,12 +15,16 @@ export interface HttpContext extends ResourceContext {
   /** Extra handlers mounted beside the Kubernetes API (Git endpoints, webhooks); return true when handled. */
   extraRoutes: Array<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
   onInternalError: (err: unknown, req: IncomingMessage) => void;
+  /** Serve only these API groups ("" is core); the rest answer 404 and leave discovery (a view-only server). */
+  serveGroup?: (group: string) => boolean;
+  /** Serve HTTPS with this PEM key and certificate instead of plain HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
 
 export function createHttpServer(ctx: HttpContext): Server {
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     route(ctx, req, res).catch((err: unknown) => {
       const apiErr = err instanceof ApiError ? err : undefined;
       if (!apiErr) ctx.onInternalError(err, req);
@@ -29,7 +34,8 @@ export function createHttpServer(ctx: HttpContext): Server {
       }
       sendError(res, apiErr ?? errors.internal(err instanceof Error ? err.message : String(err)));
     });
-  });
+  };
+  const server: Server = ctx.tls ? createHttpsServer({ key: ctx.tls.key, cert: ctx.tls.cert }, handler) : createServer(handler);
   server.keepAliveTimeout = 65_000;
   return server;
 }
@@ -42,8 +48,10 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) {
     return sendText(res, 200, url.searchParams.has('verbose') ? `[+]ping ok\n[+]storage ok\n${path.slice(1)} check passed\n` : 'ok');
   }
+  const serves = ctx.serveGroup ?? (() => true);
+  if ((path === '/api' || path.startsWith('/api/')) && !serves('')) throw errors.pathNotFound();
   if (path === '/api') return sendJson(res, 200, ctx.discovery.coreVersions());
-  if (path === '/apis') return sendJson(res, 200, ctx.discovery.groupList());
+  if (path === '/apis') return sendJson(res, 200, servedGroups(ctx.discovery.groupList(), serves));
   if (OPENAPI_V2_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return serveOpenApiV2(ctx.registry, req, res, path);
   if (path === '/openapi/v3') return sendJson(res, 200, ctx.openapi.index());
   if (path.startsWith('/openapi/v3/')) {
@@ -52,6 +60,7 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
     throw errors.pathNotFound();
   }
   const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'apis' && parts[1] !== undefined && !serves(parts[1])) throw errors.pathNotFound();
   if (req.method === 'GET') {
     if (parts[0] === 'api' && parts.length === 2) return sendDoc(res, ctx.discovery.resourceList('', parts[1]!));
     if (parts[0] === 'apis' && parts.length === 2) return sendDoc(res, ctx.discovery.group(parts[1]!));
@@ -60,6 +69,11 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   const info = parseResourcePath(path);
   if (!info) throw errors.pathNotFound();
   return handleResource(ctx, req, res, info, url.searchParams);
+}
+
+function servedGroups(list: object, serves: (group: string) => boolean): object {
+  const l = list as { groups: Array<{ name: string }> };
+  return { ...l, groups: l.groups.filter((g) => serves(g.name)) };
 }
 
 function sendDoc(res: ServerResponse, doc: object | undefined): void {

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { parseDuration } from '../api/duration.js';
+import { KubeClient } from '../kube/client.js';
+import type { Logger } from '../log/index.js';
+import type { FlowOpsMetrics } from '../metrics/registry.js';
+import { startMetricsServer, type MetricsServer } from '../metrics/server.js';
+import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
+import { parseListen } from './listen.js';
+
+/** Flags `flowops run` and `flowops worker` share: cluster, Redis, queue, metrics, lease. */
+export interface ClusterFlags {
+  kubeconfig?: string;
+  redisUrl?: string;
+  queue: string;
+  redisPrefix: string;
+  metricsListen: string;
+  leaseNamespace: string;
+  leaseName: string;
+  sourceDir?: string;
+}
+
+export function addClusterFlags(cmd: Command): Command {
+  return cmd
+    .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG, ~/.kube/config or the in-cluster service account)')
+    .option('--redis-url <url>', 'Redis for the reconcile queue (default: REDIS_URL or redis://127.0.0.1:6379)')
+    .option('--queue <name>', 'BullMQ queue name', process.env.FLOWOPS_QUEUE ?? DEFAULT_QUEUE_NAME)
+    .option('--redis-prefix <prefix>', 'Redis key prefix of the queue', DEFAULT_PREFIX)
+    .option('--metrics-listen <host:port>', 'address for /metrics, /healthz and /readyz (port 0 picks a free one)', '0.0.0.0:8080')
+    .option('--lease-namespace <ns>', 'namespace of the leader-election Lease', process.env.POD_NAMESPACE ?? 'flowops-system')
+    .option('--lease-name <name>', 'name of the leader-election Lease', 'flowops-leader')
+    .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against');
+}
+
+export const durationFlag = (v: string): number => parseDuration(v);
+
+export function kubeFrom(flags: ClusterFlags): KubeClient {
+  return KubeClient.fromKubeconfig(flags.kubeconfig);
+}
+
+export function redisUrlFrom(flags: ClusterFlags): string {
+  return flags.redisUrl ?? redisUrl();
+}
+
+/** Starts the metrics listener and says where it is, on stdout (for people and tests) and in the log. */
+export async function serveMetrics(flags: ClusterFlags, metrics: FlowOpsMetrics, log: Logger, extra: { ready: () => boolean; beforeScrape?: () => Promise<void> }): Promise<MetricsServer> {
+  const { host, port } = parseListen(flags.metricsListen);
+  const server = await startMetricsServer({ host, port, registry: metrics.registry, ...extra });
+  log.info({ address: server.address }, 'metrics listening');
+  process.stdout.write(`metrics listening on http://${server.address}/metrics\n`);
+  return server;
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import type { FlowSourceStatus } from '../api/flowsource.js';
+import { loadSource } from './source-arg.js';
+
+/** Left-aligned columns separated by three spaces, like kubectl's tables. */
+export function renderTable(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('   ').trimEnd()).join('\n') + '\n';
+}
+
+/** `flowops history <source>`: the commits a FlowSource synced, newest first, with outcome; `*` marks the live one. */
+export function registerHistoryCommand(program: Command): void {
+  program
+    .command('history')
+    .description('list the commits a FlowSource applied (or rejected), newest first')
+    .argument('<source>', 'FlowSource as [namespace/]name')
+    .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')
+    .action(async (arg: string, flags: { kubeconfig?: string }) => {
+      const { source } = await loadSource(arg, flags.kubeconfig);
+      const status = (source.status ?? {}) as FlowSourceStatus;
+      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'MESSAGE']];
+      for (const h of status.history ?? []) {
+        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, (h.message ?? '').slice(0, 120)]);
+      }
+      const pin = (source.spec as { ref?: { commit?: string } }).ref?.commit;
+      process.stdout.write(renderTable(rows));
+      if (pin) process.stdout.write(`pinned to ${pin} (flowops rollback ${arg} --unpin follows the branch again)\n`);
+    });
+}

@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import type { FlowSourceStatus } from '../api/flowsource.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject, ObjectRef } from '../kube/types.js';
+import { isFullSha, shaOfRevision } from '../source/revision.js';
+import { loadSource } from './source-arg.js';
+
+/**
+ * A short sha is expanded against the commits the source has synced; anything else must be a
+ * full sha (the controller deepens its clone to find an older commit).
+ */
+export function resolveSha(given: string, status: FlowSourceStatus): string {
+  const sha = given.toLowerCase();
+  if (isFullSha(sha)) return sha;
+  if (!/^[0-9a-f]{4,39}$/.test(sha)) throw new Error(`"${given}" is not a commit sha`);
+  const known = [...new Set((status.history ?? []).map((h) => shaOfRevision(h.revision)).filter((s): s is string => !!s && s.startsWith(sha)))];
+  if (known.length === 1) return known[0]!;
+  throw new Error(known.length ? `"${given}" is ambiguous: ${known.join(', ')}` : `"${given}" is not in this source's history; give the full 40-character sha`);
+}
+
+/** Until the controller has synced the new spec (its generation) — the pinned commit, or the branch tip after --unpin. */
+async function waitSynced(kube: KubeClient, ref: ObjectRef, generation: number, sha: string | undefined, timeoutMs: number): Promise<FlowSourceStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = ((await kube.get(ref))?.status ?? {}) as FlowSourceStatus;
+    const h = s.history?.[0];
+    if (h && (s.observedGeneration ?? 0) >= generation && (!sha || h.revision.endsWith(sha))) return s;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for the controller to sync ${sha ?? 'the branch'}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** `flowops rollback <source> --to <sha>` pins spec.ref.commit; `--unpin` returns to the branch. Both are ordinary spec changes the controller syncs. */
+export function registerRollbackCommand(program: Command): void {
+  program
+    .command('rollback')
+    .description('pin a FlowSource to a commit (--to) or follow its branch again (--unpin)')
+    .argument('<source>', 'FlowSource as [namespace/]name')
+    .option('--to <sha>', 'commit to apply and stay on')
+    .option('--unpin', 'follow the branch again')
+    .option('--wait', 'wait until the commit is synced and print the outcome')
+    .option('--timeout <seconds>', 'with --wait', '60')
+    .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')
+    .action(async (arg: string, flags: { to?: string; unpin?: boolean; wait?: boolean; timeout: string; kubeconfig?: string }) => {
+      if (!!flags.to === !!flags.unpin) throw new Error('give exactly one of --to <sha> or --unpin');
+      const { kube, ref, source } = await loadSource(arg, flags.kubeconfig);
+      const status = (source.status ?? {}) as FlowSourceStatus;
+      const sha = flags.to ? resolveSha(flags.to, status) : undefined;
+      const updated: KubeObject = await kube.patch(ref, { spec: { ref: { commit: sha ?? null } } }, 'merge');
+      const name = `${ref.namespace}/${ref.name}`;
+      const branch = (updated.spec as { ref?: { branch?: string; tag?: string } }).ref;
+      process.stdout.write(sha ? `${name} pinned to ${sha}\n` : `${name} unpinned: following ${branch?.tag ? `tag ${branch.tag}` : `branch ${branch?.branch ?? 'main'}`}\n`);
+      if (!flags.wait) return;
+      const s = await waitSynced(kube, ref, updated.metadata.generation ?? 0, sha, Number(flags.timeout) * 1000);
+      const h = s.history![0]!;
+      process.stdout.write(`${h.outcome}: ${h.revision}${h.message ? ` (${h.message})` : ''}\n`);
+      if (h.outcome !== 'Applied') process.exitCode = 1;
+    });
+}

@@ -1,0 +1,84 @@
+import type { Command } from 'commander';
+import { createLogger } from '../log/index.js';
+import type { LeaderWork } from '../runtime/leader-work.js';
+import { addClusterFlags, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
+import { onShutdown } from './shutdown.js';
+
+interface RunFlags extends ClusterFlags {
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+  resyncPeriod: number;
+}
+
+/**
+ * `flowops run`: the leader-elected controllers. Every replica campaigns for the Lease; the leader
+ * runs the watches and enqueues reconcile keys on BullMQ, the others wait. Losing the lease stops
+ * the leader work and exits with status 1, as controller-runtime does: a fresh process rejoins
+ * the election with clean state instead of carrying on half-stopped. SIGTERM stops the work,
+ * releases the lease (so a standby takes over at once) and exits 0.
+ */
+export function registerRunCommand(program: Command): void {
+  addClusterFlags(program.command('run').description('run the leader-elected controllers (watches and enqueueing) against a cluster and Redis'))
+    .option('--lease-duration <d>', 'how long a lease is valid after its last renewal', durationFlag, 15_000)
+    .option('--renew-deadline <d>', 'the leader gives up if it cannot renew within this', durationFlag, 10_000)
+    .option('--retry-period <d>', 'how often candidates try and the leader renews', durationFlag, 2_000)
+    .option('--resync-period <d>', 'how often the leader enqueues every watched key', durationFlag, 600_000)
+    .action(async (flags: RunFlags) => {
+      const log = createLogger({ command: 'run' });
+      // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
+      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }] = await Promise.all([
+        import('../kube/leader-election.js'),
+        import('../metrics/registry.js'),
+        import('../queue/bullmq-producer.js'),
+        import('../runtime/leader-work.js'),
+      ]);
+      const kube = kubeFrom(flags);
+      const metrics = processMetrics();
+      const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });
+      let work: LeaderWork | undefined;
+      const elector = new LeaderElector(kube, {
+        namespace: flags.leaseNamespace,
+        name: flags.leaseName,
+        leaseDurationMs: flags.leaseDuration,
+        renewDeadlineMs: flags.renewDeadline,
+        retryPeriodMs: flags.retryPeriod,
+        log: log.child({ part: 'leader-election' }),
+        onStartedLeading: async (signal) => {
+          metrics.leader.set({ identity: elector.identity }, 1);
+          const w = await startLeaderWork({ kube, log, producer, metrics, resyncEveryMs: flags.resyncPeriod, ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) }, signal);
+          // Leadership may have ended while the work was starting.
+          if (signal.aborted) await w.stop();
+          else work = w;
+        },
+        onStoppedLeading: async () => {
+          await work?.stop();
+          work = undefined;
+          metrics.leader.set({ identity: elector.identity }, 0);
+        },
+        onNewLeader: (identity) => log.info({ leader: identity }, 'another replica leads'),
+      });
+      metrics.leader.set({ identity: elector.identity }, 0);
+      const server = await serveMetrics(flags, metrics, log, {
+        ready: () => true,
+        beforeScrape: async () => metrics.queueDepth.set(await producer.depthNow()),
+      });
+      log.info({ identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'campaigning for leadership');
+      const stop = new AbortController();
+      const campaign = elector.run(stop.signal);
+      const close = async (): Promise<void> => {
+        await producer.close();
+        await server.close();
+        kube.rest.close();
+      };
+      onShutdown(log, async () => {
+        stop.abort();
+        await campaign;
+        await close();
+      });
+      if ((await campaign) === 'lost') {
+        await close().catch(() => undefined);
+        process.exit(1);
+      }
+    });
+}

@@ -1,0 +1,20 @@
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
+import { KubeClient } from '../kube/client.js';
+import type { KubeObject, ObjectRef } from '../kube/types.js';
+
+/** `[namespace/]name` of a FlowSource; the namespace defaults to the kubeconfig context's, else "default". */
+export function sourceRefOf(arg: string, kube: KubeClient): ObjectRef {
+  const [a, b] = arg.split('/');
+  const namespace = b !== undefined ? a! : (kube.config.getContextObject(kube.config.getCurrentContext())?.namespace ?? 'default');
+  const name = b ?? a!;
+  if (!name || arg.split('/').length > 2) throw new Error(`expected [namespace/]name, got "${arg}"`);
+  return { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name };
+}
+
+export async function loadSource(arg: string, kubeconfig: string | undefined): Promise<{ kube: KubeClient; ref: ObjectRef; source: KubeObject }> {
+  const kube = KubeClient.fromKubeconfig(kubeconfig);
+  const ref = sourceRefOf(arg, kube);
+  const source = await kube.get(ref);
+  if (!source) throw new Error(`FlowSource ${ref.namespace}/${ref.name} not found`);
+  return { kube, ref, source };
+}

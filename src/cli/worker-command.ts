@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { createLogger } from '../log/index.js';
+import { addClusterFlags, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
+import { onShutdown } from './shutdown.js';
+
+interface WorkerFlags extends ClusterFlags {
+  concurrency: string;
+  lockDuration: number;
+  stalledInterval?: number;
+}
+
+/**
+ * `flowops worker`: takes reconcile jobs from BullMQ and runs them. Needs no lease (the lease
+ * flags are accepted so one flag set serves both Deployments). SIGTERM stops taking jobs, lets the
+ * running ones finish, then exits 0; a killed worker's jobs are picked up by the others once their
+ * lock expires (--lock-duration).
+ */
+export function registerWorkerCommand(program: Command): void {
+  addClusterFlags(program.command('worker').description('run reconcile workers that take jobs from the BullMQ queue'))
+    .option('--concurrency <n>', 'reconciles run at once by this process', '16')
+    .option('--lock-duration <d>', 'a job whose worker stops renewing its lock for this long is given to another worker', durationFlag, 30_000)
+    .option('--stalled-interval <d>', 'how often to look for such jobs (default: the lock duration)', durationFlag)
+    .action(async (flags: WorkerFlags) => {
+      const log = createLogger({ command: 'worker' });
+      // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
+      const [{ processMetrics }, { startWorker }] = await Promise.all([import('../metrics/registry.js'), import('../runtime/worker-process.js')]);
+      const concurrency = Number(flags.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
+      const kube = kubeFrom(flags);
+      const metrics = processMetrics();
+      let ready = false;
+      let depth: (() => Promise<number>) | undefined;
+      const server = await serveMetrics(flags, metrics, log, {
+        ready: () => ready,
+        beforeScrape: async () => {
+          if (depth) metrics.queueDepth.set(await depth());
+        },
+      });
+      const worker = await startWorker({
+        kube,
+        log,
+        concurrency,
+        metrics,
+        queue: {
+          redisUrl: redisUrlFrom(flags),
+          name: flags.queue,
+          prefix: flags.redisPrefix,
+          lockDurationMs: flags.lockDuration,
+          ...(flags.stalledInterval ? { stalledIntervalMs: flags.stalledInterval } : {}),
+        },
+        ...(flags.sourceDir ? { sourceDir: resolve(flags.sourceDir) } : {}),
+      });
+      depth = () => worker.producer.depthNow();
+      ready = true;
+      log.info({ concurrency, queue: flags.queue }, 'worker started');
+      onShutdown(log, async () => {
+        ready = false;
+        await worker.stop();
+        await server.close();
+        kube.rest.close();
+      });
+    });
+}

@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDuration } from '../../api/duration.js';
+import { flowSourceSpecSchema, type FlowSourceSpec, type FlowSourceStatus } from '../../api/flowsource.js';
+import type { KubeClient } from '../../kube/client.js';
+import type { EventRecorder } from '../../kube/events.js';
+import type { KubeObject } from '../../kube/types.js';
+import type { Logger } from '../../log/index.js';
+import type { ReconcileResult } from '../../queue/types.js';
+import { credentialsFromSecretData, type GitCredentials } from '../../source/auth.js';
+import { diffCommits, type FileChange } from '../../source/diff.js';
+import { SourceError } from '../../source/errors.js';
+import { exportCommit, exportDirOf } from '../../source/export.js';
+import { fetchSource } from '../../source/fetch.js';
+import { gitContext, type GitContext } from '../../source/git-context.js';
+import { readBlobs } from '../../source/read-blobs.js';
+import { formatRevision, shaOfRevision } from '../../source/revision.js';
+import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
+import { statusOf, withHistory, withReady, writeStatus } from './status.js';
+
+export interface FlowSourceReconcilerDeps {
+  kube: KubeClient;
+  log: Logger;
+  events: EventRecorder;
+  fieldManager: string;
+  /** Folder for clones and per-commit exports: `<dataDir>/<namespace>/<name>/{repo,exports}`. */
+  dataDir: string;
+}
+
+const DEFAULT_INTERVAL_MS = 60_000;
+
+/** Where a source's commit is exported; Flows applied from it resolve chart paths there. */
+export const exportsDirOf = (dataDir: string, source: string): string => join(dataDir, ...source.split('/'), 'exports');
+
+/** A class for the one error the queue should retry with backoff, after status has been written. */
+class RetryError extends Error {}
+
+/**
+ * Reconciles one FlowSource, Flux-style, as ordered steps with one status write at the end:
+ * spec → credentials → fetch (skip when the commit is already applied) → diff → export →
+ * validate and apply as a unit → prune → summarise (Ready, revisions, inventory, history).
+ */
+export class FlowSourceReconciler {
+  private readonly repos = new Map<string, GitContext>();
+
+  constructor(private readonly deps: FlowSourceReconcilerDeps) {}
+
+  forget(source: string): void {
+    this.repos.delete(source);
+  }
+
+  async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+    const src = await this.deps.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name });
+    if (!src) return {};
+    const key = `${namespace}/${name}`;
+    const generation = src.metadata.generation ?? 0;
+    const parsed = flowSourceSpecSchema.safeParse(src.spec);
+    if (!parsed.success) {
+      const message = `invalid spec: ${parsed.error.issues.map((i) => `${['spec', ...i.path].join('.')}: ${i.message}`).join('; ')}`;
+      await writeStatus(this.deps.kube, src, withReady(statusOf(src), generation, false, 'InvalidSpec', message, true));
+      return {};
+    }
+    const spec = parsed.data;
+    if (spec.suspend) return {};
+    const interval = jitter(spec.interval ? parseDuration(spec.interval) : DEFAULT_INTERVAL_MS);
+    let status = statusOf(src);
+    try {
+      const credentials = await this.credentials(namespace, spec);
+      const ctx = this.contextFor(key);
+      const sha = await fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials });
+      const revision = formatRevision(spec.ref ?? {}, sha);
+      if (upToDate(status, generation, revision)) return { requeueAfterMs: interval };
+      const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
+      status = summarise(status, generation, revision, outcome);
+      await writeStatus(this.deps.kube, src, status);
+      await this.record(src, outcome, revision);
+      if (outcome.outcome === 'Failed') throw new RetryError(outcome.message);
+      return { requeueAfterMs: interval };
+    } catch (e) {
+      if (e instanceof RetryError) throw e;
+      if (!(e instanceof SourceError)) throw e;
+      this.deps.log.warn({ source: key, code: e.code, err: e.message }, 'fetch failed');
+      await writeStatus(this.deps.kube, src, withReady(status, generation, false, e.code, e.message, e.code === 'AuthFailed' || e.code === 'AuthRequired'));
+      await this.deps.events.record(src, 'Warning', e.code, e.message);
+      return { requeueAfterMs: interval };
+    }
+  }
+
+  private contextFor(key: string): GitContext {
+    let ctx = this.repos.get(key);
+    if (!ctx) {
+      const dir = join(this.deps.dataDir, ...key.split('/'), 'repo');
+      mkdirSync(dir, { recursive: true });
+      ctx = gitContext(dir);
+      this.repos.set(key, ctx);
+    }
+    return ctx;
+  }
+
+  private async credentials(namespace: string, spec: FlowSourceSpec): Promise<GitCredentials | undefined> {
+    if (!spec.secretRef) return undefined;
+    const secret = await this.deps.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.secretRef.name });
+    const creds = credentialsFromSecretData(secret?.data as Record<string, string> | undefined);
+    if (!creds) throw new SourceError('AuthRequired', `Secret ${namespace}/${spec.secretRef.name} ${secret ? 'has neither username/password nor bearerToken' : 'not found'}`);
+    return creds;
+  }
+
+  /**
+   * Diffs against the last applied commit when it is here and the spec has not changed (a new
+   * path or a pin re-reads the whole folder), exports the commit, then validates and applies it.
+   */
+  private async syncTo(key: string, ctx: GitContext, spec: FlowSourceSpec, sha: string, revision: string, status: FlowSourceStatus, sameSpec: boolean): Promise<SyncOutcome> {
+    const prefix = (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
+    const exportsDir = exportsDirOf(this.deps.dataDir, key);
+    mkdirSync(exportsDir, { recursive: true });
+    const last = shaOfRevision(status.lastAppliedRevision);
+    const base = sameSpec && last && existsSync(exportDirOf(exportsDir, last)) ? last : undefined;
+    let changes = await diffCommits({ ctx, from: base, to: sha, path: prefix }).catch(async () => undefined);
+    const full = !changes || !base;
+    if (!changes) changes = await diffCommits({ ctx, to: sha, path: prefix });
+    const blobs = await readBlobs({ ctx, oids: changes.filter((c) => c.status !== 'deleted').map((c) => c.oid) });
+    exportCommit({ exportsDir, sha, base: full ? undefined : exportDirOf(exportsDir, base!), changes, blobs });
+    const repoPath = (p: string): string => (prefix ? `${prefix}/${p}` : p);
+    const defs = changes.filter((c: FileChange) => c.definition);
+    const decoder = new TextDecoder();
+    return syncCommit({
+      kube: this.deps.kube,
+      fieldManager: this.deps.fieldManager,
+      source: key,
+      revision,
+      files: defs.filter((c) => c.status !== 'deleted').map((c) => ({ path: repoPath(c.path), text: decoder.decode(blobs.get(c.oid)) })),
+      removed: defs.filter((c) => c.status === 'deleted').map((c) => repoPath(c.path)),
+      full,
+      inventory: status.inventory ?? [],
+      defaultNamespace: key.split('/')[0]!,
+    });
+  }
+
+  private async record(src: KubeObject, outcome: SyncOutcome, revision: string): Promise<void> {
+    const log = this.deps.log.child({ source: `${src.metadata.namespace}/${src.metadata.name}`, revision });
+    if (outcome.outcome === 'Applied') log.info({ applied: outcome.applied, pruned: outcome.pruned, skipped: outcome.skipped.length }, 'revision applied');
+    else log.warn({ outcome: outcome.outcome, err: outcome.message }, 'revision not applied');
+    const reason = outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
+    await this.deps.events.record(src, outcome.outcome === 'Applied' ? 'Normal' : 'Warning', reason, `${revision}: ${outcome.message}`);
+  }
+}
+
+/** The commit is applied (or was rejected as it stands) under the current spec: nothing to do. */
+function upToDate(status: FlowSourceStatus, generation: number, revision: string): boolean {
+  if (status.observedGeneration !== generation || status.lastAttemptedRevision !== revision) return false;
+  const last = status.history?.[0];
+  return last?.revision === revision && last.outcome !== 'Failed';
+}
+
+function summarise(status: FlowSourceStatus, generation: number, revision: string, outcome: SyncOutcome): FlowSourceStatus {
+  const history = withHistory(status.history, { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000) });
+  if (outcome.outcome === 'Rejected') {
+    return withReady({ ...status, lastAttemptedRevision: revision, history }, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);
+  }
+  const next: FlowSourceStatus = { ...status, lastAttemptedRevision: revision, history, inventory: outcome.inventory, skipped: outcome.skipped };
+  if (outcome.outcome === 'Failed') return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
+  return withReady({ ...next, lastAppliedRevision: revision }, generation, true, 'Applied', `Applied revision ${revision}: ${outcome.message}`.slice(0, 4000));
+}
+
+/** ±10 % so that many sources on one interval do not poll in lockstep. */
+function jitter(ms: number): number {
+  return Math.round(ms * (0.9 + Math.random() * 0.2));
+}

@@ -1,0 +1,59 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+export interface MetricsServerOptions {
+  host: string;
+  port: number;
+  registry: Registry;
+  /** /readyz answers 200 only when this says so (informers synced, queue connected). */
+  ready?: () => boolean;
+  /** Runs before each scrape, for gauges read from elsewhere (queue depth). */
+  beforeScrape?: () => Promise<void>;
+}
+
+export interface MetricsServer {
+  server: Server;
+  /** host:port actually bound (port 0 picks one). */
+  address: string;
+  close(): Promise<void>;
+}
+
+/** The metrics listener: /metrics (Prometheus text), /healthz (the process serves), /readyz. */
+export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/metrics') {
+      void (async () => {
+        try {
+          await opts.beforeScrape?.().catch(() => undefined);
+          const body = await opts.registry.metrics();
+          res.writeHead(200, { 'Content-Type': opts.registry.contentType }).end(body);
+        } catch (err) {
+          res.writeHead(500).end(String(err));
+        }
+      })();
+      return;
+    }
+    if (path === '/healthz') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+    if (path === '/readyz') {
+      const ok = opts.ready?.() ?? true;
+      return void res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
+    }
+    res.writeHead(404).end('not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, resolve);
+  });
+  const a = server.address() as AddressInfo;
+  const address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  return {
+    server,
+    address,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

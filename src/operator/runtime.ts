@@ -1,0 +1,26 @@
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+import { operatorCrd } from './operator-crd.js';
+import { OperatorManager } from './operator-manager.js';
+import { crdViewBackend, type ViewBackend } from './view-backend.js';
+
+export interface OperatorRuntimeOptions {
+  kube: KubeClient;
+  log: Logger;
+  /** Apply the Operator CRD first (embedded mode). */
+  installCrd?: boolean;
+  /** Where views live (default: CRD-backed views on the same server). */
+  views?: ViewBackend;
+}
+
+/** Starts the Operator meta-controller: what `flowops up` adds beside the Flow controllers. */
+export async function startOperators(opts: OperatorRuntimeOptions): Promise<OperatorManager> {
+  if (opts.installCrd) {
+    await opts.kube.apply(operatorCrd() as unknown as KubeObject, { fieldManager: 'flowops', force: true });
+    opts.kube.discovery.invalidate();
+  }
+  const manager = new OperatorManager({ kube: opts.kube, views: opts.views ?? crdViewBackend(opts.kube), log: opts.log.child({ part: 'operators' }) });
+  manager.start();
+  return manager;
+}

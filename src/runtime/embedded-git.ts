@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ApiServer } from '../apiserver/index.js';
+import type { FlowSourceController } from '../controller/flowsource/controller.js';
+import type { KubeClient } from '../kube/client.js';
+import type { Logger } from '../log/index.js';
+import { serveGit } from '../source/git-http-backend.js';
+import { webhookReceiver } from '../source/webhook-receiver.js';
+
+export interface EmbeddedGitOptions {
+  server: ApiServer;
+  kube: KubeClient;
+  log: Logger;
+  sources: FlowSourceController;
+  /** `<data>/git` holds `<name>.git`. */
+  dataDir: string;
+  /** Folder copied into the repository on first start (repos-example/). */
+  seedFrom: string;
+  repoName?: string;
+  namespace?: string;
+}
+
+export interface EmbeddedGit {
+  cloneUrl: string;
+  source: string;
+}
+
+const SEED_ENV = { ...process.env, GIT_AUTHOR_NAME: 'FlowOps', GIT_AUTHOR_EMAIL: 'flowops@localhost', GIT_COMMITTER_NAME: 'FlowOps', GIT_COMMITTER_EMAIL: 'flowops@localhost', GIT_CONFIG_NOSYSTEM: '1' };
+
+/** Creates `<name>.git` from the seed folder once; later starts keep whatever was pushed since. */
+function seedRepository(bare: string, seedFrom: string): void {
+  if (existsSync(bare)) return;
+  const run = (cwd: string, ...args: string[]): void => void execFileSync('git', ['-C', cwd, ...args], { env: SEED_ENV, stdio: 'ignore' });
+  mkdirSync(bare, { recursive: true });
+  run(bare, 'init', '--bare', '-q', '-b', 'main');
+  const work = mkdtempSync(join(tmpdir(), 'flowops-seed-'));
+  try {
+    cpSync(seedFrom, work, { recursive: true });
+    run(work, 'init', '-q', '-b', 'main');
+    run(work, 'add', '-A');
+    run(work, 'commit', '-q', '-m', 'Seed from repos-example');
+    run(work, 'push', '-q', bare, 'HEAD:refs/heads/main');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The embedded default of `flowops up`: a Git smart-HTTP endpoint at `/git/<name>.git` on the API
+ * server's own listener (git http-backend over a bare repository in the data dir, seeded from
+ * repos-example/), a FlowSource following it, and `/hooks/<ns>/<name>` for webhooks. A push
+ * triggers the sync directly, so a change is live without waiting for the poll.
+ */
+export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<EmbeddedGit> {
+  const name = opts.repoName ?? 'flows';
+  const namespace = opts.namespace ?? 'default';
+  const projectRoot = opts.dataDir;
+  seedRepository(join(projectRoot, `${name}.git`), opts.seedFrom);
+  const cloneUrl = `${opts.server.url}/git/${name}.git`;
+  opts.server.addRoute((req, res, url) => {
+    if (!url.pathname.startsWith('/git/')) return false;
+    serveGit({ projectRoot, prefix: '/git', allowPush: true, onPush: (repo) => void triggerFollowers(opts, `/git/${repo}.git`) }, req, res, url);
+    return true;
+  });
+  opts.server.addRoute(webhookReceiver({ kube: opts.kube, log: opts.log.child({ part: 'webhook' }), trigger: (ns, n) => opts.sources.trigger(ns, n) }));
+  // The port may differ from the last start: the FlowSource always points at this listener.
+  await opts.kube.apply(
+    { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url: cloneUrl, ref: { branch: 'main' }, path: '.', interval: '1m' } },
+    { fieldManager: 'flowops-up', force: true },
+  );
+  return { cloneUrl, source: `${namespace}/${name}` };
+}
+
+async function triggerFollowers(opts: EmbeddedGitOptions, path: string): Promise<void> {
+  try {
+    const { items } = await opts.kube.list('flowops.io/v1', 'FlowSource');
+    for (const s of items) {
+      const url = (s.spec as { url?: string } | undefined)?.url;
+      if (url && new URL(url).pathname === path) opts.sources.trigger(s.metadata.namespace ?? 'default', s.metadata.name!);
+    }
+  } catch (err) {
+    opts.log.warn({ err }, 'could not trigger the sources of a pushed repository');
+  }
+}

@@ -1,0 +1,55 @@
+import type { FlowManager } from '../controller/flow-manager.js';
+import type { KubeClient } from '../kube/client.js';
+import type { Logger } from '../log/index.js';
+import type { FlowOpsMetrics } from '../metrics/registry.js';
+import { BullConsumer, type BullConsumerOptions } from '../queue/bullmq-consumer.js';
+import { BullProducer } from '../queue/bullmq-producer.js';
+import { createFlowManager } from './flow-manager-factory.js';
+
+export interface WorkerOptions {
+  kube: KubeClient;
+  log: Logger;
+  queue: Omit<BullConsumerOptions, 'log'>;
+  concurrency: number;
+  metrics?: FlowOpsMetrics;
+  sourceDir?: string;
+}
+
+export interface WorkerRuntime {
+  manager: FlowManager;
+  producer: BullProducer;
+  stop(): Promise<void>;
+}
+
+/**
+ * A `flowops worker`: a Flow informer keeps the Flow registry current (registry mode: no dynamic
+ * informers, finalizers or status writes), and a BullMQ consumer runs each key through
+ * FlowManager.handle. Jobs are taken only after the first Flow list, so a key is never mistaken
+ * for one whose Flow was deleted.
+ */
+export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
+  const qopts = { ...opts.queue, log: opts.log.child({ part: 'queue' }) };
+  const producer = new BullProducer(qopts);
+  const consumer = new BullConsumer(qopts, producer);
+  const manager = createFlowManager({
+    kube: opts.kube,
+    log: opts.log,
+    queue: producer,
+    mode: 'registry',
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
+  });
+  manager.startWatches();
+  await manager.flowsSynced();
+  consumer.start(manager.handle, { concurrency: opts.concurrency });
+  return {
+    manager,
+    producer,
+    stop: async () => {
+      // Finish the jobs in hand first (their reconciles must not be cancelled), then the watches.
+      await consumer.stop();
+      await manager.stop();
+      await producer.close();
+    },
+  };
+}

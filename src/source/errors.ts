@@ -1,0 +1,28 @@
+/**
+ * The closed list of ways fetching a source fails. Messages name the URL without credentials and
+ * never carry a secret, because they end up in status conditions, Events and logs.
+ */
+export type SourceErrorCode = 'AuthRequired' | 'AuthFailed' | 'FetchFailed' | 'RefNotFound' | 'CommitNotFound';
+
+export class SourceError extends Error {
+  override readonly name = 'SourceError';
+
+  constructor(
+    readonly code: SourceErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The URL as shown to people: user info stripped, so a token embedded in it never leaks. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//');
+  }
+}

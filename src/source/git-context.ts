@@ -1,0 +1,19 @@
+import * as fs from 'node:fs';
+import http from 'isomorphic-git/http/node';
+
+/**
+ * What every isomorphic-git call of one source shares: the node fs and http, the repository folder
+ * (no work tree is ever written; objects live in `<dir>/.git`), and one object cache that is reset
+ * after each fetch, as research/library-probe.md recommends.
+ */
+export interface GitContext {
+  fs: typeof fs;
+  http: typeof http;
+  dir: string;
+  gitdir: string;
+  cache: object;
+}
+
+export function gitContext(dir: string): GitContext {
+  return { fs, http, dir, gitdir: `${dir}/.git`, cache: {} };
+}

@@ -1,0 +1,32 @@
+import type { KubeObject } from '../kube/types.js';
+
+/** Where an object applied from Git came from: which FlowSource, which commit, which file. */
+export const SOURCE_ANNOTATION = 'flowops.io/source';
+export const REVISION_ANNOTATION = 'flowops.io/revision';
+export const PATH_ANNOTATION = 'flowops.io/path';
+
+export interface Provenance {
+  /** `namespace/name` of the FlowSource. */
+  source: string;
+  /** `<ref>@sha1:<sha>`. */
+  revision: string;
+  /** The file in the repository. */
+  path: string;
+}
+
+export function stamp(obj: KubeObject, p: Provenance): KubeObject {
+  return {
+    ...obj,
+    metadata: {
+      ...obj.metadata,
+      annotations: { ...(obj.metadata.annotations ?? {}), [SOURCE_ANNOTATION]: p.source, [REVISION_ANNOTATION]: p.revision, [PATH_ANNOTATION]: p.path },
+    },
+  };
+}
+
+export function provenanceOf(obj: KubeObject): Provenance | undefined {
+  const a = obj.metadata.annotations ?? {};
+  const source = a[SOURCE_ANNOTATION];
+  const revision = a[REVISION_ANNOTATION];
+  return source && revision ? { source, revision, path: a[PATH_ANNOTATION] ?? '' } : undefined;
+}

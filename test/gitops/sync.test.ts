@@ -1,0 +1,103 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { KubeObject } from '../../src/kube/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
+import { attempted, flowNames, flowSource, flowYaml, ready, sourceStatus } from './fixtures.js';
+
+describe('FlowSource: per-commit sync with provenance and prune', () => {
+  let env: FlowOpsEnv;
+  let gitServer: GitServer;
+  let repo: TestRepo;
+  const sync = (): void => env.controllers.sources!.trigger('default', 'flows');
+
+  beforeAll(async () => {
+    env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
+    gitServer = await startGitServer();
+    repo = gitServer.repo('flows');
+  });
+  afterAll(async () => {
+    await env?.stop();
+    await gitServer?.stop();
+  });
+
+  it('applies the first commit with provenance on every object', async () => {
+    const sha = await repo.commit({ 'flows/a.yaml': flowYaml('alpha'), 'flows/b.yaml': flowYaml('beta'), 'README.md': '# flows\n' });
+    await env.kube.create(flowSource('flows', repo.url, { path: 'flows' }));
+    const s = await attempted(env.kube, 'flows', sha);
+    expect(ready(s)).toMatchObject({ status: 'True', reason: 'Applied' });
+    expect(s.lastAppliedRevision).toBe(`main@sha1:${sha}`);
+    expect(await flowNames(env.kube)).toEqual(['alpha', 'beta']);
+    const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    expect(alpha!.metadata.annotations).toMatchObject({ 'flowops.io/source': 'default/flows', 'flowops.io/revision': `main@sha1:${sha}`, 'flowops.io/path': 'flows/a.yaml' });
+    expect(s.inventory!.map((e) => `${e.kind}/${e.name}@${e.path}`)).toEqual(['Flow/alpha@flows/a.yaml', 'Flow/beta@flows/b.yaml']);
+    const managers = (alpha!.metadata.managedFields as Array<{ manager: string }>).map((m) => m.manager);
+    expect(managers).toContain('flowops');
+  });
+
+  it('adds, changes and removes Flows across commits', async () => {
+    const sha2 = await repo.commit({ 'flows/c.yaml': flowYaml('gamma'), 'flows/a.yaml': flowYaml('alpha', 'v2') });
+    sync();
+    await attempted(env.kube, 'flows', sha2);
+    expect(await flowNames(env.kube)).toEqual(['alpha', 'beta', 'gamma']);
+    const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    expect(JSON.stringify(alpha!.spec)).toContain('-v2');
+    expect(alpha!.metadata.annotations!['flowops.io/revision']).toBe(`main@sha1:${sha2}`);
+    // Unchanged files are not re-applied: beta keeps the revision that applied it.
+    const beta = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'beta', namespace: 'default' });
+    expect(beta!.metadata.annotations!['flowops.io/revision']).not.toBe(`main@sha1:${sha2}`);
+
+    const sha3 = await repo.commit({ 'flows/b.yaml': null });
+    sync();
+    const s = await attempted(env.kube, 'flows', sha3);
+    expect(await flowNames(env.kube)).toEqual(['alpha', 'gamma']);
+    expect(s.inventory!.map((e) => e.name)).toEqual(['alpha', 'gamma']);
+    expect(s.history!.slice(0, 3).map((h) => h.outcome)).toEqual(['Applied', 'Applied', 'Applied']);
+  });
+
+  it('never prunes what is not in its inventory', async () => {
+    await env.kube.create({ ...(parse(flowYaml('by-hand')) as KubeObject), metadata: { name: 'by-hand', namespace: 'default' } });
+    const sha = await repo.commit({ 'flows/c.yaml': null });
+    sync();
+    await attempted(env.kube, 'flows', sha);
+    expect(await flowNames(env.kube)).toEqual(['alpha', 'by-hand']);
+  });
+
+  it('rejects a bad commit as a unit and applies the next good one', async () => {
+    const before = await sourceStatus(env.kube, 'flows');
+    const bad = await repo.commit({
+      'flows/d.yaml': flowYaml('delta'),
+      'flows/broken.yaml': flowYaml('broken').replace('type: kubectl', 'type: kubectll'),
+      'flows/a.yaml': flowYaml('alpha', 'v3'),
+    });
+    sync();
+    const s = await attempted(env.kube, 'flows', bad);
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
+    expect(ready(s)!.message).toMatch(/flows\/broken\.yaml:\d+: spec\.reconcile\.steps\[0\]\.type: /);
+    expect(s.lastAppliedRevision).toBe(before.lastAppliedRevision);
+    expect(s.history![0]).toMatchObject({ outcome: 'Rejected' });
+    // Nothing of the bad commit: no delta, alpha still at v2.
+    expect(await flowNames(env.kube)).toEqual(['alpha', 'by-hand']);
+    const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    expect(JSON.stringify(alpha!.spec)).toContain('-v2');
+
+    const good = await repo.commit({ 'flows/broken.yaml': null });
+    sync();
+    const s2 = await attempted(env.kube, 'flows', good);
+    expect(ready(s2)).toMatchObject({ status: 'True' });
+    expect(await flowNames(env.kube)).toEqual(['alpha', 'by-hand', 'delta']);
+    const alpha3 = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    expect(JSON.stringify(alpha3!.spec)).toContain('-v3');
+  });
+
+  it('rejects a file that does not parse, naming its line', async () => {
+    const bad = await repo.commit({ 'flows/e.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n data: [\n' });
+    sync();
+    const s = await attempted(env.kube, 'flows', bad);
+    expect(ready(s)!.message).toMatch(/flows\/e\.yaml:\d+: invalid YAML/);
+    await repo.commit({ 'flows/e.yaml': null });
+  });
+});
