@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.js';
 import type { KubeClient } from './client.js';
 import { microTime, parseMicroTime } from './micro-time.js';
 import { KubeApiError } from './rest.js';
+import { abortableDelay } from '../util/abortable-delay.js';
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -85,7 +86,7 @@ export class LeaderElector {
   async run(stop: AbortSignal): Promise<'lost' | 'stopped'> {
     while (!stop.aborted) {
       if (await this.tryAcquireOrRenew()) break;
-      await sleep(jitter(this.retryMs), stop);
+      await abortableDelay(jitter(this.retryMs), stop);
     }
     if (stop.aborted) return 'stopped';
     this.leading = true;
@@ -111,7 +112,7 @@ export class LeaderElector {
   private async renewLoop(stop: AbortSignal): Promise<boolean> {
     let lastRenew = Date.now();
     while (!stop.aborted) {
-      await sleep(this.retryMs, stop);
+      await abortableDelay(this.retryMs, stop);
       if (stop.aborted) return false;
       // The renewTime written is taken before the call, so lastRenew never runs ahead of it; the
       // call may not outlive the deadline.
@@ -215,17 +216,4 @@ function expired(spec: LeaseSpec, now: number): boolean {
 /** client-go's wait.Jitter(retryPeriod, 1.2): spreads candidates so they do not collide every round. */
 function jitter(ms: number): number {
   return ms + Math.random() * ms * 0.2;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
