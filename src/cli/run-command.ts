@@ -9,6 +9,7 @@ interface RunFlags extends ClusterFlags {
   renewDeadline: number;
   retryPeriod: number;
   resyncPeriod: number;
+  data: string;
 }
 
 /**
@@ -24,14 +25,16 @@ export function registerRunCommand(program: Command): void {
     .option('--renew-deadline <d>', 'the leader gives up if it cannot renew within this', durationFlag, 10_000)
     .option('--retry-period <d>', 'how often candidates try and the leader renews', durationFlag, 2_000)
     .option('--resync-period <d>', 'how often the leader enqueues every watched key', durationFlag, 600_000)
+    .option('--data <dir>', 'where Git sources are cloned (the leader polls them)', '/data')
     .action(async (flags: RunFlags) => {
       const log = createLogger({ command: 'run' });
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }] = await Promise.all([
+      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }] = await Promise.all([
         import('../kube/leader-election.js'),
         import('../metrics/registry.js'),
         import('../queue/bullmq-producer.js'),
         import('../runtime/leader-work.js'),
+        import('../runtime/sources.js'),
       ]);
       const kube = kubeFrom(flags);
       const metrics = processMetrics();
@@ -46,7 +49,12 @@ export function registerRunCommand(program: Command): void {
         log: log.child({ part: 'leader-election' }),
         onStartedLeading: async (signal) => {
           metrics.leader.set({ identity: elector.identity }, 1);
-          const w = await startLeaderWork({ kube, log, producer, metrics, resyncEveryMs: flags.resyncPeriod, ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) }, signal);
+          // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
+          const sources = createSources(kube, log, { dataDir: flags.data });
+          const w = await startLeaderWork(
+            { kube, log, producer, metrics, resyncEveryMs: flags.resyncPeriod, extra: [sources], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
+            signal,
+          );
           // Leadership may have ended while the work was starting.
           if (signal.aborted) await w.stop();
           else work = w;

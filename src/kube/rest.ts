@@ -53,17 +53,24 @@ export class RestClient {
   private readonly server: URL;
   /** Connections are kept alive: a reconcile makes several calls, and a new TCP connection each costs more than the call. */
   private readonly agent: HttpAgent;
+  /**
+   * Watches hold their connection for minutes. On the pooled agent, 64 of them (one informer per
+   * Flow) would take every socket and starve every other call, so they get an unpooled agent.
+   */
+  private readonly watchAgent: HttpAgent;
 
   constructor(private readonly kc: KubeConfig) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
     this.agent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
+    this.watchAgent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
   }
 
   /** Closes idle kept-alive connections (on shutdown). */
   close(): void {
     this.agent.destroy();
+    this.watchAgent.destroy();
   }
 
   async call(method: string, path: string, opts: RestCallOptions = {}): Promise<RestResponse> {
@@ -90,7 +97,7 @@ export class RestClient {
     };
     await this.kc.applyToHTTPSOptions(reqOpts as never);
     // Node's TLS agent keys pooled connections by their TLS options, so per-request CA/cert settings stay correct.
-    reqOpts.agent = this.agent;
+    reqOpts.agent = opts.query?.watch === 'true' ? this.watchAgent : this.agent;
     let payload: string | undefined;
     if (opts.body !== undefined) {
       payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
