@@ -71,13 +71,25 @@ export function crdSchemaOf(schema: z.ZodType, description: string): StructuralS
  * kind in every namespace — so the seed's cluster-wide operators keep working.
  */
 export function flowCrd(): CustomResourceDefinition {
+  return flowopsCrd({
+    kind: FLOW_KIND,
+    plural: FLOW_PLURAL,
+    singular: 'flow',
+    shortNames: ['fl'],
+    columns: FLOW_COLUMNS,
+    schema: crdSchemaOf(flowSchema, 'A Flow turns a watched Kubernetes kind into a managed resource: FlowOps runs its steps to reconcile each object of that kind.'),
+  });
+}
+
+/** A namespaced flowops.io/v1 CRD with a status subresource: the shape every FlowOps kind shares. */
+export function flowopsCrd(o: { kind: string; plural: string; singular: string; shortNames: string[]; columns: PrinterColumn[]; schema: CustomResourceDefinition['spec']['versions'][number]['schema']['openAPIV3Schema'] }): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${FLOW_PLURAL}.${FLOW_GROUP}` },
+    metadata: { name: `${o.plural}.${FLOW_GROUP}` },
     spec: {
       group: FLOW_GROUP,
-      names: { kind: FLOW_KIND, listKind: `${FLOW_KIND}List`, plural: FLOW_PLURAL, singular: 'flow', shortNames: ['fl'], categories: ['flowops'] },
+      names: { kind: o.kind, listKind: `${o.kind}List`, plural: o.plural, singular: o.singular, shortNames: o.shortNames, categories: ['flowops'] },
       scope: 'Namespaced',
       versions: [
         {
@@ -85,10 +97,8 @@ export function flowCrd(): CustomResourceDefinition {
           served: true,
           storage: true,
           subresources: { status: {} },
-          additionalPrinterColumns: FLOW_COLUMNS,
-          schema: {
-            openAPIV3Schema: crdSchemaOf(flowSchema, 'A Flow turns a watched Kubernetes kind into a managed resource: FlowOps runs its steps to reconcile each object of that kind.'),
-          },
+          additionalPrinterColumns: o.columns,
+          schema: { openAPIV3Schema: o.schema },
         },
       ],
     },

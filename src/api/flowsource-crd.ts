@@ -1,5 +1,4 @@
-import { crdSchemaOf, type CustomResourceDefinition, type PrinterColumn } from './crd.js';
-import { FLOW_GROUP, FLOW_VERSION } from './flow.js';
+import { crdSchemaOf, flowopsCrd, type CustomResourceDefinition, type PrinterColumn } from './crd.js';
 import { FLOWSOURCE_KIND, FLOWSOURCE_PLURAL, flowSourceSchema } from './flowsource.js';
 
 const READY = '.status.conditions[?(@.type=="Ready")]';
@@ -14,24 +13,12 @@ const COLUMNS: PrinterColumn[] = [
 
 /** The CRD for flowsources.flowops.io: namespaced, like Flux's GitRepository, so RBAC and Secrets stay per team. */
 export function flowSourceCrd(): CustomResourceDefinition {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${FLOWSOURCE_PLURAL}.${FLOW_GROUP}` },
-    spec: {
-      group: FLOW_GROUP,
-      names: { kind: FLOWSOURCE_KIND, listKind: `${FLOWSOURCE_KIND}List`, plural: FLOWSOURCE_PLURAL, singular: 'flowsource', shortNames: ['fs'], categories: ['flowops'] },
-      scope: 'Namespaced',
-      versions: [
-        {
-          name: FLOW_VERSION,
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          additionalPrinterColumns: COLUMNS,
-          schema: { openAPIV3Schema: crdSchemaOf(flowSourceSchema, 'A FlowSource is a Git repository folder whose Flows and objects FlowOps applies, commit by commit, with provenance.') },
-        },
-      ],
-    },
-  };
+  return flowopsCrd({
+    kind: FLOWSOURCE_KIND,
+    plural: FLOWSOURCE_PLURAL,
+    singular: 'flowsource',
+    shortNames: ['fs'],
+    columns: COLUMNS,
+    schema: crdSchemaOf(flowSourceSchema, 'A FlowSource is a Git repository folder whose Flows and objects FlowOps applies, commit by commit, with provenance.'),
+  });
 }
