@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runFlowops, serverUrlOf } from '../helpers/cli.js';
+import { runFlowops, serverUrlOf } from '../helpers/cli.js';
 import { kubectlFor } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -16,10 +16,14 @@ describe('flowops up (what npm start runs)', () => {
       expect(up.stdout()).toContain(`export KUBECONFIG=${kubeconfig}`);
       const kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
       await waitFor(async () => (await kubectl(['get', 'crd', 'flows.flowops.io'])).code === 0, { what: 'Flow CRD installed' });
-      const ex = (f: string) => readFileSync(join(ROOT, 'repos-example', f), 'utf8');
-      await kubectl.ok(['apply', '-f', '-'], ex('database-operator/crd.yaml'));
-      await kubectl.ok(['apply', '-f', '-'], ex('database-operator/flow.yaml'));
-      await kubectl.ok(['apply', '-f', '-'], ex('samples/my-postgres.yaml'));
+      // `up` seeds its built-in Git repository from repos-example/ and syncs it: the database
+      // operator, its CRD and the my-postgres sample arrive through GitOps, with provenance.
+      const flow = await waitFor(async () => {
+        const r = await kubectl(['get', 'flow', 'database-operator', '-o', 'json']);
+        return r.code === 0 ? JSON.parse(r.stdout) : undefined;
+      }, { what: 'the Flow synced from the built-in Git repository', timeoutMs: 30_000 });
+      expect(flow.metadata.annotations['flowops.io/path']).toBe('database-operator/flow.yaml');
+      expect(flow.metadata.annotations['flowops.io/revision']).toMatch(/^main@sha1:[0-9a-f]{40}$/);
       await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 30_000 });
       const logLine = up.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"'));
       expect(JSON.parse(logLine!)).toMatchObject({ level: 30, flow: 'default/database-operator', resource: 'Database/default/my-postgres' });
