@@ -71,7 +71,8 @@ describe('flowops run: two replicas, one leader', () => {
     // Expiry is at most 3 s after the last renewal (which preceded the kill), plus one retry period.
     expect(failoverMs).toBeLessThan(3000 + 1500);
     expect(await holder(leaseName)).toBe(identityOf(standby));
-    expect(standby.stderr()).toContain('"msg":"became leader"');
+    // The log line follows the Lease write; the pipe may deliver it a moment later.
+    await waitFor(() => standby.stderr().includes('"msg":"became leader"'), { what: 'the standby logging its leadership' });
 
     sampling = false;
     await sampler;
