@@ -12,6 +12,7 @@ import { startApiServer } from '../src/apiserver/index.js';
 import { writeKubeconfig } from '../src/kube/kubeconfig.js';
 import { KubeClient } from '../src/kube/client.js';
 import { startControllers } from '../src/runtime/controllers.js';
+import { watchChildren } from './lib/watch-children.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -100,23 +101,7 @@ async function main(): Promise<void> {
     await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', CRD);
     await call(`${base}/apis/flowops.io/v1/namespaces/default/flows`, 'POST', FLOW);
 
-    // Children are seen through a watch, in this process, with the same clock as the creates.
-    const childAt = new Map<number, number>();
-    const watch = request(`${base}/api/v1/namespaces/default/configmaps?watch=true`, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        buf += d;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const m = /"name":"item-(\d+)-child"/.exec(buf.slice(0, nl));
-          buf = buf.slice(nl + 1);
-          if (m && !childAt.has(Number(m[1]))) childAt.set(Number(m[1]), performance.now());
-        }
-      });
-    });
-    watch.on('error', () => undefined);
-    watch.end();
+    const { childAt, close: closeWatch } = watchChildren(base);
 
     const sent = new Map<number, number>();
     const t1 = performance.now();
@@ -125,7 +110,7 @@ async function main(): Promise<void> {
     while (childAt.size < N && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const elapsed = (performance.now() - t1) / 1000;
     const latencies = [...childAt].map(([i, at]) => at - sent.get(i)!);
-    watch.destroy();
+    closeWatch();
     await controllers.stop();
 
     console.log('FlowOps engine benchmark (one process: embedded API server + controllers + worker pool)');

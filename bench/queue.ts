@@ -26,6 +26,7 @@ import { BullQueue } from '../src/queue/bullmq-queue.js';
 import { BullProducer } from '../src/queue/bullmq-producer.js';
 import { redisOptions, redisUrl } from '../src/queue/redis-connection.js';
 import { startLeaderWork } from '../src/runtime/leader-work.js';
+import { watchChildren } from './lib/watch-children.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -150,22 +151,7 @@ async function flowPath(): Promise<{ perSec: number; p50: number; p99: number; d
     const leader = await startLeaderWork({ kube, log, producer }, new AbortController().signal);
     await Promise.all(workers.map(metricsOf));
     await sleep(1500);
-    const childAt = new Map<number, number>();
-    const watch = request(`${base}/api/v1/namespaces/default/configmaps?watch=true`, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        buf += d;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const m = /"name":"item-(\d+)-child"/.exec(buf.slice(0, nl));
-          buf = buf.slice(nl + 1);
-          if (m && !childAt.has(Number(m[1]))) childAt.set(Number(m[1]), performance.now());
-        }
-      });
-    });
-    watch.on('error', () => undefined);
-    watch.end();
+    const { childAt, close: closeWatch } = watchChildren(base);
     const sent = new Map<number, number>();
     const t1 = performance.now();
     let next = 0;
@@ -180,7 +166,7 @@ async function flowPath(): Promise<{ perSec: number; p50: number; p99: number; d
     while (childAt.size < N && Date.now() < deadline) await sleep(50);
     const elapsed = (performance.now() - t1) / 1000;
     const lat = [...childAt].map(([i, at]) => at - sent.get(i)!);
-    watch.destroy();
+    closeWatch();
     await leader.stop();
     return { perSec: childAt.size / elapsed, p50: pct(lat, 50), p99: pct(lat, 99), done: childAt.size, elapsed };
   } finally {
