@@ -86,6 +86,25 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
     for (const k of keys) expect(lastStart.get(k)!).toBeGreaterThanOrEqual(lastAdd - 5);
   });
 
+  it('after overlapping bulk adds, every later add of a finished key runs it again (no dedup id outlives its job)', async () => {
+    const q = queue(`bulk-${randomUUID()}`);
+    const runs = new Map<string, number>();
+    q.start(async (k) => {
+      runs.set(k, (runs.get(k) ?? 0) + 1);
+      await sleep(10);
+    }, { concurrency: 4 });
+    const keys = ['a', 'b', 'c'];
+    for (let round = 0; round < 8; round++) {
+      // Overlapping resyncs, as at leader start: some land while the keys are waiting, some while active.
+      await q.producer.addAll(keys);
+      await q.producer.addAll(keys);
+      await waitFor(async () => (await q.producer.depthNow()) === 0, { what: `round ${round} drained` });
+      const before = new Map(runs);
+      await q.producer.addAll(keys);
+      await waitFor(() => keys.every((k) => (runs.get(k) ?? 0) > (before.get(k) ?? 0)), { what: `round ${round}: every key runs after the add` });
+    }
+  });
+
   it('addAfter runs the key after the delay', async () => {
     const q = queue(`delay-${randomUUID()}`);
     const t0 = Date.now();
