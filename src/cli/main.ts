@@ -14,6 +14,8 @@ import { registerWorkerCommand } from './worker-command.js';
 import { KubeClient } from '../kube/client.js';
 import { startControllers } from '../runtime/controllers.js';
 import { startEmbeddedGit } from '../runtime/embedded-git.js';
+import { processMetrics } from '../metrics/registry.js';
+import { metricsRoute } from '../metrics/route.js';
 
 const program = new Command('flowops')
   .description('Turns YAML kept in Git into running Kubernetes operators')
@@ -36,7 +38,12 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
     const { server, kubeconfig } = await startEmbedded(flags, log);
     const kube = KubeClient.fromKubeconfig(kubeconfig);
     const dataDir = resolve(flags.data);
-    const controllers = await startControllers({ kube, log, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+    const metrics = processMetrics();
+    const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+    // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
+    // server's own listener, as kube-apiserver serves its own.
+    metrics.leader.set({ identity: 'up' }, 1);
+    server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
     const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
     process.stdout.write(
       [
@@ -50,6 +57,7 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
         '  kubectl api-resources',
         '  kubectl get flows -A',
         '  kubectl get flowsources -A',
+        `Metrics: ${server.url}/metrics`,
         '',
         'Stop with Ctrl-C.',
         '',

@@ -8,6 +8,7 @@ interface WorkerFlags extends ClusterFlags {
   concurrency: string;
   lockDuration: number;
   stalledInterval?: number;
+  data: string;
 }
 
 /**
@@ -20,6 +21,7 @@ export function registerWorkerCommand(program: Command): void {
   addClusterFlags(program.command('worker').description('run reconcile workers that take jobs from the BullMQ queue'))
     .option('--concurrency <n>', 'reconciles run at once by this process', '16')
     .option('--lock-duration <d>', 'a job whose worker stops renewing its lock for this long is given to another worker', durationFlag, 30_000)
+    .option('--data <dir>', 'where this worker fetches the Git commits Flows came from (for their chart and kustomize paths)', '/data')
     .option('--stalled-interval <d>', 'how often to look for such jobs (default: the lock duration)', durationFlag)
     .action(async (flags: WorkerFlags) => {
       const log = createLogger({ command: 'worker' });
@@ -50,6 +52,7 @@ export function registerWorkerCommand(program: Command): void {
           ...(flags.stalledInterval ? { stalledIntervalMs: flags.stalledInterval } : {}),
         },
         ...(flags.sourceDir ? { sourceDir: resolve(flags.sourceDir) } : {}),
+        dataDir: resolve(flags.data),
       });
       depth = () => worker.producer.depthNow();
       ready = true;

@@ -1,3 +1,4 @@
+import { readsSourceFiles } from '../engine/source-files.js';
 import { FLOW_API_VERSION } from '../api/flow.js';
 import { parseFlow } from '../api/validate.js';
 import { FlowReconciler, type FlowDefinition } from '../engine/flow-reconciler.js';
@@ -5,7 +6,7 @@ import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../engine/finalizer.
 import { decodeKey, encodeKey, flowKeyOf } from '../engine/keys.js';
 import type { KubeClient } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
-import { Informer } from '../kube/informer.js';
+import { Informer, type InformerHandlers } from '../kube/informer.js';
 import type { Condition, KubeObject, ObjectRef } from '../kube/types.js';
 import { refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
@@ -49,6 +50,11 @@ export interface FlowManagerDeps {
   fieldManager: string;
   /** Resolves a Flow's source folder (for chart paths), when it came from Git. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /**
+   * Fetches a Flow's source folder when it is not on this machine (a worker process: the
+   * leader's clones are in another pod). Awaited before each reconcile; memoised by the provider.
+   */
+  fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
   /**
    * "full" (default): the singleton watches and the reconciles in one process (`flowops up`).
    * "leader": the singleton watches only (`flowops run`); reconciles run in worker processes, so
@@ -122,14 +128,19 @@ export class FlowManager {
     await this.status.stop();
   }
 
-  /** The watched object as the informers last saw it (undefined: not cached, ask the server). */
-  cached(ref: ObjectRef): KubeObject | undefined {
+  /**
+   * The watched object as the informers last saw it (undefined: not cached, ask the server). With
+   * `seen` (the version the leader enqueued for), only exactly that version answers: a worker's
+   * cache may lag the leader's watch, and an older copy would reconcile a spec already replaced
+   * with nothing left to trigger the next run.
+   */
+  cached(ref: ObjectRef, seen?: string): KubeObject | undefined {
     for (const e of this.entries.values()) {
       if (!e.synced || !e.informer) continue;
       const w = (e.flow.spec as { watch?: { apiVersion?: string; kind?: string } }).watch;
       if (w?.apiVersion !== ref.apiVersion || w.kind !== ref.kind) continue;
       const obj = e.informer.get(ref.namespace, ref.name);
-      if (obj) return obj;
+      if (obj) return seen === undefined || obj.metadata.resourceVersion === seen ? obj : undefined;
     }
     return undefined;
   }
@@ -142,7 +153,7 @@ export class FlowManager {
   }
 
   /** The queue handler: one reconcile of one watched object by one Flow. */
-  readonly handle = async (key: string): Promise<ReconcileResult | void> => {
+  readonly handle = async (key: string, seen?: string): Promise<ReconcileResult | void> => {
     const k = decodeKey(key);
     const entry = this.entries.get(flowKeyOf(k.flowNamespace, k.flowName)) ?? (await this.freshFlow(k.flowNamespace, k.flowName));
     if (!entry || entry.flow.metadata.deletionTimestamp) {
@@ -159,7 +170,9 @@ export class FlowManager {
     const t0 = performance.now();
     let result = 'failure';
     try {
-      const report = await this.deps.reconciler.reconcile(entry.def, k.resource, this.stopping.signal);
+      const fetched = this.deps.fetchSourceDir && readsSourceFiles(entry.def.spec) ? await this.deps.fetchSourceDir(entry.flow) : undefined;
+      const def = fetched ? { ...entry.def, sourceDir: fetched } : entry.def;
+      const report = await this.deps.reconciler.reconcile(def, k.resource, this.stopping.signal, seen);
       result = report.outcome;
       entry.stats.record(resourceKey, report);
     } catch (err) {
@@ -178,7 +191,8 @@ export class FlowManager {
       entry = { key, flow, def: undefined, invalid: undefined, watchSignature: '', informer: undefined, synced: false, kindMissing: undefined, stats: new FlowStats(), pipeline: undefined, pipelineSignature: '' };
       this.entries.set(key, entry);
     }
-    const generationChanged = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def;
+    const revisionMoved = entry.flow.metadata.annotations?.[REVISION_ANNOTATION] !== flow.metadata.annotations?.[REVISION_ANNOTATION];
+    let generationChanged = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def;
     entry.flow = flow;
     if (flow.metadata.deletionTimestamp) {
       if (this.registryOnly) return;
@@ -197,6 +211,8 @@ export class FlowManager {
         ...(flow.metadata.annotations?.[REVISION_ANNOTATION] ? { revision: flow.metadata.annotations[REVISION_ANNOTATION] } : {}),
       };
       entry.invalid = undefined;
+      // A new commit may have changed the chart or kustomize files the steps render: rerun as for a new spec.
+      if (revisionMoved && readsSourceFiles(parsed.spec)) generationChanged = true;
     } catch (err) {
       entry.def = undefined;
       entry.invalid = err instanceof Error ? err.message : String(err);
@@ -204,6 +220,7 @@ export class FlowManager {
     }
     if (this.registryOnly) {
       if (generationChanged) void this.requeueWatched(entry);
+      this.syncCache(entry);
       return;
     }
     void this.ensureCleanupFinalizer(entry);
@@ -227,7 +244,7 @@ export class FlowManager {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    if (this.registryOnly) return;
+    if (this.registryOnly) return void (await entry.informer?.stop());
     const objects = entry.informer?.list() ?? [];
     await entry.pipeline?.stop();
     await entry.informer?.stop();
@@ -282,6 +299,23 @@ export class FlowManager {
     );
   }
 
+  /**
+   * Registry mode: a read cache of the watched objects (controller-runtime's cached client), so a
+   * worker answers most reads without a GET. It enqueues nothing; the leader's watch does that.
+   */
+  private syncCache(entry: FlowEntry): void {
+    const spec = entry.def?.spec;
+    const signature = spec && spec.pipeline === undefined ? JSON.stringify(spec.watch) : '';
+    if (signature === entry.watchSignature && (entry.informer || !signature)) return;
+    entry.watchSignature = signature;
+    if (signature) void this.restartInformer(entry);
+    else {
+      void entry.informer?.stop();
+      entry.informer = undefined;
+      entry.synced = false;
+    }
+  }
+
   private async restartInformer(entry: FlowEntry): Promise<void> {
     const old = entry.informer;
     entry.informer = undefined;
@@ -305,34 +339,39 @@ export class FlowManager {
         ...(selector ? { labelSelector: selector } : {}),
         log: this.deps.log,
       },
-      {
-        add: (obj) => {
-          this.recordReadyCondition(entry, obj);
-          this.deps.queue.add(this.keyFor(entry, obj));
-        },
-        update: (obj, old) => {
-          this.recordReadyCondition(entry, obj);
-          if (updateNeedsReconcile(old, obj)) this.deps.queue.add(this.keyFor(entry, obj));
-        },
-        delete: (obj) => {
-          entry.stats.forget(`${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
-          this.scheduleStatus(entry);
-        },
-        synced: () => {
-          entry.synced = true;
-          entry.kindMissing = undefined;
-          this.scheduleStatus(entry);
-        },
-        error: (err) => {
-          if (err instanceof UnknownKindError) {
-            entry.kindMissing = err.message;
-            this.scheduleStatus(entry);
-          }
-        },
-      },
+      this.registryOnly ? cacheOnlyHandlers(entry) : this.enqueueingHandlers(entry),
     );
     entry.informer = informer;
     informer.start();
+  }
+
+  /** Full and leader mode: watch events become queue keys, with the version seen as a cache hint. */
+  private enqueueingHandlers(entry: FlowEntry): InformerHandlers {
+    return {
+      add: (obj) => {
+        this.recordReadyCondition(entry, obj);
+        this.deps.queue.add(this.keyFor(entry, obj), obj.metadata.resourceVersion);
+      },
+      update: (obj, old) => {
+        this.recordReadyCondition(entry, obj);
+        if (updateNeedsReconcile(old, obj)) this.deps.queue.add(this.keyFor(entry, obj), obj.metadata.resourceVersion);
+      },
+      delete: (obj) => {
+        entry.stats.forget(`${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
+        this.scheduleStatus(entry);
+      },
+      synced: () => {
+        entry.synced = true;
+        entry.kindMissing = undefined;
+        this.scheduleStatus(entry);
+      },
+      error: (err) => {
+        if (err instanceof UnknownKindError) {
+          entry.kindMissing = err.message;
+          this.scheduleStatus(entry);
+        }
+      },
+    };
   }
 
   /**
@@ -390,6 +429,11 @@ export class FlowManager {
     if (entry.flow.metadata.deletionTimestamp || this.registryOnly) return;
     this.status.schedule(entry.key, entry.flow, () => summarize(entry));
   }
+}
+
+/** Registry mode: the informer only keeps the cache; the leader's watch enqueues. */
+function cacheOnlyHandlers(entry: FlowEntry): InformerHandlers {
+  return { add: () => undefined, update: () => undefined, delete: () => undefined, synced: () => void (entry.synced = true) };
 }
 
 function summarize(e: FlowEntry): FlowStatusSummary {

@@ -43,7 +43,7 @@ export interface ReconcilerDeps {
   fieldManager: string;
   observer?: StepObserver;
   /** Reads the watched object from an informer cache (controller-runtime's cached client); falls back to a GET. */
-  read?: (ref: ObjectRef) => KubeObject | undefined | Promise<KubeObject | undefined>;
+  read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined | Promise<KubeObject | undefined>;
 }
 
 /**
@@ -54,9 +54,10 @@ export interface ReconcilerDeps {
 export class FlowReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
-  async reconcile(flow: FlowDefinition, ref: ObjectRef, cancel: AbortSignal): Promise<ReconcileReport> {
+  /** `seen`: the resourceVersion the enqueuer saw, so a cache holding exactly it may answer the read. */
+  async reconcile(flow: FlowDefinition, ref: ObjectRef, cancel: AbortSignal, seen?: string): Promise<ReconcileReport> {
     const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
-    const obj = (await this.deps.read?.(ref)) ?? (await this.deps.kube.get(ref));
+    const obj = (await this.deps.read?.(ref, seen)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone' };
     if (obj.metadata.deletionTimestamp) return this.finishDeletion(flow, obj, cancel, log);
     if (flow.spec.suspend) return { outcome: 'suspended' };

@@ -75,9 +75,15 @@ export class RestClient {
 
   async call(method: string, path: string, opts: RestCallOptions = {}): Promise<RestResponse> {
     const res = await this.open(method, path, opts);
-    const chunks: Buffer[] = [];
-    for await (const c of res) chunks.push(c as Buffer);
-    return { status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') };
+    // Events rather than `for await`: the async iterator costs more than the call itself under load.
+    const body = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+      res.on('aborted', () => reject(new Error(`${method} ${path}: connection closed before the answer was complete`)));
+    });
+    return { status: res.statusCode ?? 0, body };
   }
 
   /** Like `call`, but throws KubeApiError for any status ≥ 400 and parses the JSON answer. */

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { writeMetrics } from './route.js';
 
 export interface MetricsServerOptions {
   host: string;
@@ -23,18 +24,7 @@ export interface MetricsServer {
 export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path === '/metrics') {
-      void (async () => {
-        try {
-          await opts.beforeScrape?.().catch(() => undefined);
-          const body = await opts.registry.metrics();
-          res.writeHead(200, { 'Content-Type': opts.registry.contentType }).end(body);
-        } catch (err) {
-          res.writeHead(500).end(String(err));
-        }
-      })();
-      return;
-    }
+    if (path === '/metrics') return void writeMetrics(res, opts.registry, opts.beforeScrape);
     if (path === '/healthz') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     if (path === '/readyz') {
       const ok = opts.ready?.() ?? true;

@@ -33,7 +33,7 @@ export class BullConsumer {
     const lockDuration = this.opts.lockDurationMs ?? 30_000;
     const process = async (job: Job<ReconcileJobData>): Promise<ReconcileResult | undefined> => {
       try {
-        return (await handler(job.data.key)) ?? undefined;
+        return (await handler(job.data.key, job.data.seen)) ?? undefined;
       } catch (err) {
         if (isPermanent(err)) throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
         throw err;

@@ -11,6 +11,8 @@ export { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME } from './names.js';
 /** What every reconcile job carries: only the key; the worker reads current state when it runs. */
 export interface ReconcileJobData {
   key: string;
+  /** The resourceVersion the leader saw (a cache hint for the worker; never trusted as the state). */
+  seen?: string;
 }
 
 export interface BullQueueOptions {
@@ -50,6 +52,8 @@ export class BullProducer {
   /** Our own connection, so reconnects are visible (see Resync). */
   readonly redis: Redis;
   private lastDepth = 0;
+  /** Immediate adds of the current event-loop turn, sent together by `flush`. */
+  private readonly batch: Array<{ name: string; data: ReconcileJobData; opts: JobsOptions }> = [];
 
   constructor(readonly opts: BullQueueOptions) {
     this.redis = createRedis(opts.redisUrl);
@@ -58,12 +62,25 @@ export class BullProducer {
     this.queue.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'queue error'));
   }
 
-  add(key: string): void {
-    this.addAfter(key, 0);
+  add(key: string, seen?: string): void {
+    // Adds of one event-loop turn (a watch chunk, a relist) go to Redis as one addBulk: one round
+    // trip instead of one per key. Order is kept, so per-key dedup sees them as before.
+    this.batch.push({ name: RECONCILE_JOB, data: seen ? { key, seen } : { key }, opts: jobOptions(key, 0) });
+    if (this.batch.length === 1) setImmediate(this.flush);
   }
 
+  private readonly flush = (): void => {
+    const jobs = this.batch.splice(0);
+    if (jobs.length) this.queue.addBulk(jobs).catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
+  };
+
   addAfter(key: string, delayMs: number): void {
-    this.queue.add(RECONCILE_JOB, { key }, jobOptions(key, Math.max(0, delayMs))).catch((err: unknown) => this.opts.log.warn({ err, key }, 'could not enqueue'));
+    this.enqueue(key, delayMs, undefined);
+  }
+
+  private enqueue(key: string, delayMs: number, seen: string | undefined): void {
+    if (delayMs <= 0) return this.add(key, seen);
+    this.queue.add(RECONCILE_JOB, seen ? { key, seen } : { key }, jobOptions(key, delayMs)).catch((err: unknown) => this.opts.log.warn({ err, key }, 'could not enqueue'));
   }
 
   /** Many keys in one round trip (resyncs); dedup collapses those already queued. */
@@ -87,6 +104,8 @@ export class BullProducer {
   }
 
   async close(): Promise<void> {
+    const jobs = this.batch.splice(0);
+    if (jobs.length) await this.queue.addBulk(jobs).catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
     await this.queue.close();
     this.redis.disconnect();
   }

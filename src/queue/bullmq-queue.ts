@@ -19,8 +19,8 @@ export class BullQueue implements WorkQueue {
     this.consumer = new BullConsumer(opts, this.producer);
   }
 
-  add(key: string): void {
-    this.producer.add(key);
+  add(key: string, seen?: string): void {
+    this.producer.add(key, seen);
   }
 
   addAfter(key: string, delayMs: number): void {

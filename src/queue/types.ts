@@ -3,8 +3,12 @@ export interface ReconcileResult {
   requeueAfterMs?: number;
 }
 
-/** Runs one key; a thrown error means "retry with per-key backoff". */
-export type ReconcileHandler = (key: string) => Promise<ReconcileResult | void>;
+/**
+ * Runs one key; a thrown error means "retry with per-key backoff". `seen` is the resourceVersion
+ * the enqueuer saw when it added the key, if it said: a worker whose cache holds exactly that
+ * version may read from the cache instead of asking the server (see FlowManager.cached).
+ */
+export type ReconcileHandler = (key: string, seen?: string) => Promise<ReconcileResult | void>;
 
 /**
  * The reconcile queue contract, the same for the in-process queue and the BullMQ one:
@@ -14,7 +18,7 @@ export type ReconcileHandler = (key: string) => Promise<ReconcileResult | void>;
  * - a failing key is retried with exponential backoff, a succeeding one forgets its failures.
  */
 export interface WorkQueue {
-  add(key: string): void;
+  add(key: string, seen?: string): void;
   addAfter(key: string, delayMs: number): void;
   start(handler: ReconcileHandler, opts: { concurrency: number }): void;
   /** Waits for running handlers to finish; queued keys are dropped (they are re-derived on start). */

@@ -18,6 +18,8 @@ export interface FlowManagerParts {
   sourceDir?: string;
   /** Per-Flow source folder (a Git export of the Flow's commit); falls back to sourceDir. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /** Fetches a Flow's commit when this process has no copy (workers); see FlowManagerDeps. */
+  fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
 }
 
 /** The reconciler and the meta-controller wired together, the same way in every process kind. */
@@ -28,7 +30,7 @@ export function createFlowManager(p: FlowManagerParts): FlowManager {
     events: new EventRecorder(p.kube, 'flowops'),
     log: p.log.child({ part: 'engine' }),
     fieldManager: FIELD_MANAGER,
-    read: (ref) => manager?.cached(ref),
+    read: (ref, seen) => manager?.cached(ref, seen),
     ...(p.metrics ? { observer: stepMetrics(p.metrics) } : {}),
   });
   const { sourceDir, sourceDirFor } = p;
@@ -40,6 +42,7 @@ export function createFlowManager(p: FlowManagerParts): FlowManager {
     log: p.log.child({ part: 'controller' }),
     fieldManager: FIELD_MANAGER,
     ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}),
+    ...(p.fetchSourceDir ? { fetchSourceDir: p.fetchSourceDir } : {}),
     ...(p.mode ? { mode: p.mode } : {}),
     ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}),
   });

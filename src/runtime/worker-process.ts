@@ -1,9 +1,11 @@
 import type { FlowManager } from '../controller/flow-manager.js';
 import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import { BullConsumer, type BullConsumerOptions } from '../queue/bullmq-consumer.js';
 import { BullProducer } from '../queue/bullmq-producer.js';
+import { CommitExports } from './commit-exports.js';
 import { createFlowManager } from './flow-manager-factory.js';
 
 export interface WorkerOptions {
@@ -13,6 +15,8 @@ export interface WorkerOptions {
   concurrency: number;
   metrics?: FlowOpsMetrics;
   sourceDir?: string;
+  /** Where this worker keeps its own clones and exports of the commits Flows came from. */
+  dataDir?: string;
 }
 
 export interface WorkerRuntime {
@@ -38,6 +42,7 @@ export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
     mode: 'registry',
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
+    ...(opts.dataDir ? { fetchSourceDir: commitExports(opts.kube, opts.log, opts.dataDir) } : {}),
   });
   manager.startWatches();
   await manager.flowsSynced();
@@ -52,4 +57,9 @@ export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
       await producer.close();
     },
   };
+}
+
+function commitExports(kube: KubeClient, log: Logger, dataDir: string): (flow: KubeObject) => Promise<string | undefined> {
+  const exports = new CommitExports({ kube, log: log.child({ part: 'sources' }), dataDir });
+  return (flow) => exports.dirFor(flow);
 }

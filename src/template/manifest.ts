@@ -19,12 +19,16 @@
 //     `script: |` + `{{- .x | nindent 4 }}` pattern works and cannot escape the block.
 //   - `quote`/`squote` with one argument yield that argument's text (the quotes were YAML syntax).
 // To build structure from a string on purpose: `{{ .x | fromYaml | toYaml | nindent 2 }}`.
+//
+// Parsing dominates the cost of a render, and without raw regions the text only carries the
+// template's structure, so such renders reuse a parse cached by that text (manifest-plan.ts).
 
 import { randomBytes } from 'node:crypto';
 import { isMap as isYamlMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Scalar } from 'yaml';
 import type { Expr, Pipeline } from './ast.js';
 import { strval, text } from './convert.js';
 import type { ActionNode, FinalCall } from './evaluate.js';
+import { instantiate, PlanBuilder, PlanCache, type Plan } from './manifest-plan.js';
 import { compileCached, type TemplateOptions } from './template.js';
 import { formatValue, isNil } from './values.js';
 
@@ -34,6 +38,36 @@ interface Slot {
   /** The text used inside longer strings and keys. */
   text: string;
   node: ActionNode;
+}
+
+// YAML 1.1 because that is what Kubernetes' own decoder speaks: `mode: 0644` is octal there.
+// Plans are cached by text alone because these options never vary; a per-call option would have
+// to become part of the plan cache key.
+const PARSE_OPTIONS = { version: '1.1', uniqueKeys: true } as const;
+const TO_JS_OPTIONS = { maxAliasCount: 100 } as const;
+
+// Templates that range over data can render unboundedly many shapes; bound both the count and the
+// text held (plans grow with their text). Larger texts are parsed every time.
+const PLAN_ENTRIES = 512;
+const PLAN_CHARS = 8 * 1024 * 1024;
+const PLAN_MAX_TEXT = 256 * 1024;
+const UNPLANNABLE = 'unplannable';
+const plans = new PlanCache<Plan | typeof UNPLANNABLE>(PLAN_ENTRIES, PLAN_CHARS);
+
+/** For tests: forget every cached plan. */
+export function clearManifestPlanCache(): void {
+  plans.clear();
+}
+
+/** For tests: how many rendered shapes are cached, and how many of those parse every time anyway. */
+export function manifestPlanCacheStats(): { entries: number; unplannable: number } {
+  let entries = 0;
+  let unplannable = 0;
+  for (const plan of plans.values()) {
+    entries++;
+    if (plan === UNPLANNABLE) unplannable++;
+  }
+  return { entries, unplannable };
 }
 
 const SERIALISERS = new Set(['toYaml', 'toJson']);
@@ -102,6 +136,27 @@ export function renderManifest(src: string, data: unknown, opts?: TemplateOption
   };
 
   const rendered = tpl.execute(data, { manifest: true, emit });
+  const duplicate = (key: string): never => {
+    throw tpl.renderError(0, `rendered YAML has duplicate key ${JSON.stringify(key)}`);
+  };
+
+  // Without toYaml/toJson output the text holds no value, only the template's structure, so the
+  // parse can be shared by every render that produces the same text up to the nonce. A NUL in the
+  // text itself would make that key ambiguous.
+  if (raw.length === 0 && rendered.length <= PLAN_MAX_TEXT && !rendered.includes('\u0000')) {
+    const marker = `__FLOWOPS_${nonce}_`;
+    const key = rendered.replaceAll(marker, '\u0000');
+    let plan = plans.get(key);
+    if (plan === undefined) {
+      plan = makePlan(rendered, marker);
+      plans.set(key, plan);
+    }
+    if (plan !== UNPLANNABLE) {
+      const out = instantiate(plan, slots, duplicate);
+      if (out) return out;
+    }
+  }
+
   const slotAt = (i: string): Slot => slots[Number(i)] as Slot;
   const substitute = (s: string): string => s.replace(pattern, (_m, i: string) => slotAt(i).text);
   const whole = (s: string): Slot | null => {
@@ -144,7 +199,7 @@ export function renderManifest(src: string, data: unknown, opts?: TemplateOption
         }
         const key = isScalar(pair.key) ? String(pair.key.value) : null;
         if (key !== null) {
-          if (seen.has(key)) throw tpl.renderError(0, `rendered YAML has duplicate key ${JSON.stringify(key)}`);
+          if (seen.has(key)) duplicate(key);
           seen.add(key);
         }
         visit(pair.value);
@@ -157,8 +212,7 @@ export function renderManifest(src: string, data: unknown, opts?: TemplateOption
     }
   };
 
-  // YAML 1.1 because that is what Kubernetes' own decoder speaks: `mode: 0644` is octal there.
-  const docs: readonly Document.Parsed[] = parseAllDocuments(rendered, { version: '1.1', uniqueKeys: true });
+  const docs: readonly Document.Parsed[] = parseAllDocuments(rendered, PARSE_OPTIONS);
   const out: unknown[] = [];
   for (const doc of docs) {
     const err = doc.errors[0];
@@ -169,8 +223,26 @@ export function renderManifest(src: string, data: unknown, opts?: TemplateOption
     }
     if (doc.contents === null) continue;
     visit(doc.contents);
-    const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    const value = doc.toJS(TO_JS_OPTIONS) as unknown;
     if (value !== null && value !== undefined) out.push(value);
   }
   return out;
+}
+
+/**
+ * UNPLANNABLE when the text is invalid YAML or a shape plans do not reproduce (see
+ * manifest-plan.ts): renderManifest's own path then handles that text, and reports its errors.
+ */
+function makePlan(rendered: string, marker: string): Plan | typeof UNPLANNABLE {
+  const builder = new PlanBuilder(marker);
+  try {
+    for (const doc of parseAllDocuments(rendered, PARSE_OPTIONS) as readonly Document.Parsed[]) {
+      if (doc.errors.length > 0) return UNPLANNABLE;
+      if (doc.contents !== null) builder.addDocument(doc, (d) => d.toJS(TO_JS_OPTIONS) as unknown);
+    }
+  } catch {
+    // Unplannable, or anything unforeseen (a stack overflow on absurd nesting): not worth a plan.
+    return UNPLANNABLE;
+  }
+  return builder.finish();
 }

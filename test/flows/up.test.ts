@@ -12,7 +12,7 @@ describe('flowops up (what npm start runs)', () => {
     const kubeconfig = join(dir, 'kubeconfig');
     const up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig]);
     try {
-      await serverUrlOf(up);
+      const url = await serverUrlOf(up);
       expect(up.stdout()).toContain(`export KUBECONFIG=${kubeconfig}`);
       const kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
       await waitFor(async () => (await kubectl(['get', 'crd', 'flows.flowops.io'])).code === 0, { what: 'Flow CRD installed' });
@@ -27,6 +27,15 @@ describe('flowops up (what npm start runs)', () => {
       await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 30_000 });
       const logLine = up.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"'));
       expect(JSON.parse(logLine!)).toMatchObject({ level: 30, flow: 'default/database-operator', resource: 'Database/default/my-postgres' });
+      // Prometheus metrics on the API server's listener, beside /healthz and /readyz.
+      const metrics = await waitFor(async () => {
+        const text = await (await fetch(`${url}/metrics`)).text();
+        return /^flowops_reconcile_total\{flow="default\/database-operator",result="success"\} [1-9]/m.test(text) ? text : undefined;
+      }, { what: 'the reconcile counted in /metrics' });
+      expect(metrics).toMatch(/^flowops_leader\{identity="up"\} 1$/m);
+      expect(metrics).toMatch(/^flowops_git_fetch_duration_seconds_count\{source="default\/flows",result="success"\} [1-9]/m);
+      expect(metrics).toMatch(/^flowops_step_duration_seconds_count\{type="kubectl",result="success"\} [1-9]/m);
+      expect(metrics).toMatch(/^flowops_queue_depth \d+$/m);
     } finally {
       up.child.kill('SIGTERM');
     }

@@ -188,6 +188,8 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
   const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural)!;
   const ns = ctx.objects.getStored(nsType, undefined, namespace);
   if (!ns) throw errors.notFound(nsType, namespace);
+  // Most namespaces are not terminating; parse only when the text says one might be.
+  if (!ns.value.includes('"deletionTimestamp"')) return;
   const nsObj = JSON.parse(ns.value) as JsonObject;
   if (metadataOf(nsObj).deletionTimestamp !== undefined) {
     throw errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);

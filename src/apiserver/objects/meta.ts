@@ -36,8 +36,17 @@ export function pendingFinalizers(obj: JsonObject): string[] {
 }
 
 /** RFC 3339 without a fraction, as metav1.Time serialises. */
+let lastSecond = -1;
+let lastTimestamp = '';
+
+/** RFC 3339 to the second, as Kubernetes writes metav1.Time; formatted once per second, not per write. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastTimestamp;
 }
 
 export function isObject(v: unknown): v is JsonObject {

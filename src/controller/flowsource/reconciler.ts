@@ -7,15 +7,16 @@ import type { EventRecorder } from '../../kube/events.js';
 import type { KubeObject } from '../../kube/types.js';
 import type { Logger } from '../../log/index.js';
 import type { ReconcileResult } from '../../queue/types.js';
-import { credentialsFromSecretData, type GitCredentials } from '../../source/auth.js';
 import { diffCommits, type FileChange } from '../../source/diff.js';
 import { SourceError } from '../../source/errors.js';
 import { exportCommit, exportDirOf } from '../../source/export.js';
 import { fetchSource } from '../../source/fetch.js';
+import { timeGitFetch } from '../../metrics/registry.js';
 import { gitContext, type GitContext } from '../../source/git-context.js';
 import { readBlobs } from '../../source/read-blobs.js';
 import { formatRevision, shaOfRevision } from '../../source/revision.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
+import { sourceCredentials } from './credentials.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
 
 export interface FlowSourceReconcilerDeps {
@@ -65,9 +66,9 @@ export class FlowSourceReconciler {
     const interval = jitter(spec.interval ? parseDuration(spec.interval) : DEFAULT_INTERVAL_MS);
     let status = statusOf(src);
     try {
-      const credentials = await this.credentials(namespace, spec);
+      const credentials = await sourceCredentials(this.deps.kube, namespace, spec);
       const ctx = this.contextFor(key);
-      const sha = await fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials });
+      const sha = await timeGitFetch(key, () => fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials }));
       const revision = formatRevision(spec.ref ?? {}, sha);
       if (upToDate(status, generation, revision)) return { requeueAfterMs: interval };
       const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
@@ -97,14 +98,6 @@ export class FlowSourceReconciler {
     return ctx;
   }
 
-  private async credentials(namespace: string, spec: FlowSourceSpec): Promise<GitCredentials | undefined> {
-    if (!spec.secretRef) return undefined;
-    const secret = await this.deps.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.secretRef.name });
-    const creds = credentialsFromSecretData(secret?.data as Record<string, string> | undefined);
-    if (!creds) throw new SourceError('AuthRequired', `Secret ${namespace}/${spec.secretRef.name} ${secret ? 'has neither username/password nor bearerToken' : 'not found'}`);
-    return creds;
-  }
-
   /**
    * Diffs against the last applied commit when it is here and the spec has not changed (a new
    * path or a pin re-reads the whole folder), exports the commit, then validates and applies it.
@@ -121,7 +114,12 @@ export class FlowSourceReconciler {
     const blobs = await readBlobs({ ctx, oids: changes.filter((c) => c.status !== 'deleted').map((c) => c.oid) });
     exportCommit({ exportsDir, sha, base: full ? undefined : exportDirOf(exportsDir, base!), changes, blobs });
     const repoPath = (p: string): string => (prefix ? `${prefix}/${p}` : p);
-    const defs = changes.filter((c: FileChange) => c.definition);
+    // A changed chart or kustomize base is an input of Flows whose own files did not change: apply
+    // every definition again, so those Flows move to this revision (and rerun against it), as Flux
+    // applies a whole revision rather than a diff.
+    const inputsChanged = !full && changes.some((c) => !c.definition);
+    const defs = inputsChanged ? (await diffCommits({ ctx, to: sha, path: prefix })).filter((c) => c.definition) : changes.filter((c: FileChange) => c.definition);
+    if (inputsChanged) for (const [oid, blob] of await readBlobs({ ctx, oids: defs.map((c) => c.oid).filter((oid) => !blobs.has(oid)) })) blobs.set(oid, blob);
     const decoder = new TextDecoder();
     return syncCommit({
       kube: this.deps.kube,
@@ -130,7 +128,7 @@ export class FlowSourceReconciler {
       revision,
       files: defs.filter((c) => c.status !== 'deleted').map((c) => ({ path: repoPath(c.path), text: decoder.decode(blobs.get(c.oid)) })),
       removed: defs.filter((c) => c.status === 'deleted').map((c) => repoPath(c.path)),
-      full,
+      full: full || inputsChanged,
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
     });
