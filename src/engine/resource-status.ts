@@ -26,7 +26,7 @@ export async function setResourceReady(kube: KubeClient, obj: KubeObject, ready:
   const custom = obj.apiVersion.includes('.') && !obj.apiVersion.endsWith('.k8s.io/v1');
   if (!withStatus && !custom) return false;
   try {
-    await kube.patch(refOf(obj), { status: { conditions } }, 'merge', { fieldManager, ...(withStatus ? { subresource: 'status' } : {}) });
+    await kube.sendPatch(refOf(obj), { status: { conditions } }, 'merge', { fieldManager, ...(withStatus ? { subresource: 'status' } : {}) });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }

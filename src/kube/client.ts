@@ -63,6 +63,18 @@ export class KubeClient {
     return this.rest.json('POST', resourcePath(r, obj.metadata.namespace), { body: obj, query: { fieldManager: opts.fieldManager } });
   }
 
+  /** Like create, for writes whose answer nobody reads (Events): the reply is checked, not parsed. */
+  async sendCreate(obj: KubeObject, opts: { fieldManager?: string } = {}): Promise<void> {
+    const r = await this.resource(obj.apiVersion, obj.kind);
+    await this.rest.send('POST', resourcePath(r, obj.metadata.namespace), { body: obj, query: { fieldManager: opts.fieldManager } });
+  }
+
+  /** Like patch, for writes whose answer nobody reads (status conditions): the reply is checked, not parsed. */
+  async sendPatch(ref: ObjectRef, patch: unknown, type: Exclude<PatchType, 'apply'>, opts: { fieldManager?: string; subresource?: string } = {}): Promise<void> {
+    const r = await this.resource(ref.apiVersion, ref.kind);
+    await this.rest.send('PATCH', resourcePath(r, ref.namespace, ref.name, opts.subresource), { body: patch, contentType: PATCH_CONTENT_TYPE[type], query: { fieldManager: opts.fieldManager } });
+  }
+
   /** Server-side apply (creates when missing). */
   async apply(obj: KubeObject, opts: { fieldManager: string; force?: boolean; dryRun?: boolean }): Promise<KubeObject> {
     const r = await this.resource(obj.apiVersion, obj.kind);

@@ -32,11 +32,11 @@ export class EventRecorder {
       if (prev && Date.now() - prev.at < SERIES_WINDOW_MS) {
         prev.count++;
         prev.at = Date.now();
-        await this.kube.patch({ apiVersion: 'v1', kind: 'Event', name: prev.name, namespace: prev.namespace }, { count: prev.count, lastTimestamp: now }, 'merge');
+        await this.kube.sendPatch({ apiVersion: 'v1', kind: 'Event', name: prev.name, namespace: prev.namespace }, { count: prev.count, lastTimestamp: now }, 'merge');
         return;
       }
       const name = `${obj.metadata.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
-      await this.kube.create({
+      await this.kube.sendCreate({
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name, namespace },

@@ -59,10 +59,14 @@ export class RestClient {
    */
   private readonly watchAgent: HttpAgent;
 
+  private readonly basePath: string;
+  private staticOptions: Promise<RequestOptions> | undefined;
+
   constructor(private readonly kc: KubeConfig) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
+    this.basePath = this.server.pathname.replace(/\/$/, '');
     this.agent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
     this.watchAgent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
   }
@@ -93,28 +97,62 @@ export class RestClient {
     return JSON.parse(res.body) as T;
   }
 
+  /** Like `json` without parsing the answer: for writes whose result is not used. */
+  async send(method: string, path: string, opts: RestCallOptions = {}): Promise<void> {
+    const res = await this.call(method, path, opts);
+    if (res.status >= 400) throw KubeApiError.from(method, path, res);
+  }
+
   /** Opens a streaming GET (watch); the caller reads lines from the response. */
   async open(method: string, path: string, opts: RestCallOptions = {}): Promise<IncomingMessage> {
-    const url = new URL(this.server.pathname.replace(/\/$/, '') + path, this.server);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    const reqOpts: RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean } = {
-      method,
-      headers: { Accept: 'application/json', 'User-Agent': 'flowops' },
-    };
-    await this.kc.applyToHTTPSOptions(reqOpts as never);
-    // Node's TLS agent keys pooled connections by their TLS options, so per-request CA/cert settings stay correct.
-    reqOpts.agent = opts.query?.watch === 'true' ? this.watchAgent : this.agent;
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) query.set(k, v);
+    const qs = query.size ? `?${query.toString()}` : '';
+    const base = await this.connectionOptions();
+    const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined) };
     let payload: string | undefined;
     if (opts.body !== undefined) {
       payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-      reqOpts.headers = { ...reqOpts.headers, 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': String(Buffer.byteLength(payload)) };
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const options: RequestOptions = {
+      ...base,
+      method,
+      headers,
+      path: this.basePath + path + qs,
+      // Node's TLS agent keys pooled connections by their TLS options, so per-request CA/cert settings stay correct.
+      agent: opts.query?.watch === 'true' ? this.watchAgent : this.agent,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    const send = this.server.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const options = { ...reqOpts, ...(opts.signal ? { signal: opts.signal } : {}) } as RequestOptions;
-      const req = send(url, options, resolve);
+      const req = send(options, resolve);
       req.on('error', reject);
       req.end(payload);
     });
+  }
+
+  /**
+   * Host, TLS and credentials from the kubeconfig (client-node's applyToHTTPSOptions). Computed
+   * once when the user's credentials are static; an exec plugin or auth provider may refresh
+   * its token, so those are asked on every request.
+   */
+  private connectionOptions(): Promise<RequestOptions> {
+    if (this.staticOptions) return this.staticOptions;
+    const build = async (): Promise<RequestOptions> => {
+      const o: RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean } = {
+        protocol: this.server.protocol,
+        hostname: this.server.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: this.server.port || (this.server.protocol === 'https:' ? 443 : 80),
+        headers: { Accept: 'application/json', 'User-Agent': 'flowops' },
+      };
+      await this.kc.applyToHTTPSOptions(o as never);
+      return o;
+    };
+    const user = this.kc.getCurrentUser();
+    if (user?.exec || user?.authProvider) return build();
+    this.staticOptions = build();
+    return this.staticOptions;
   }
 }
