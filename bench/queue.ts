@@ -1,5 +1,5 @@
 // Distributed queue benchmark: prints figures, asserts nothing.
-//   npx tsx bench/queue.ts [--reconciles 20000] [--kills 10] [--skip-flow] [--skip-failover]
+//   npx tsx bench/queue.ts [--reconciles 20000] [--kills 10] [--skip-flow] [--skip-failover] [--apiserver-process]
 // Needs Redis at REDIS_URL (default redis://127.0.0.1:6379). Everything shares this machine's cores.
 //  1. raw BullMQ: N no-op jobs (addBulk, no dedup), 2 Workers × concurrency 50 in this process.
 //  2. queue only: N distinct keys through BullQueue (dedup keepLastIfActive, retries, removeOnComplete)
@@ -35,6 +35,7 @@ const arg = (name: string, def: number): number => {
 };
 const N = arg('reconciles', 20_000);
 const KILLS = arg('kills', 10);
+const APISERVER_PROCESS = process.argv.includes('--apiserver-process');
 const log = pino({ level: 'silent' });
 const URL_ = redisUrl();
 const PREFIX = 'flowops-bench';
@@ -125,6 +126,21 @@ async function metricsOf(p: { out: () => string }): Promise<string> {
   }
 }
 
+/** The API server in this process, or with --apiserver-process as `flowops apiserver` (as kube-apiserver runs apart from its clients). */
+async function apiServer(dataDir: string, kubeconfig: string): Promise<{ base: string; close: () => Promise<void> }> {
+  if (!APISERVER_PROCESS) {
+    const server = await startApiServer({ port: 0, dataDir });
+    writeKubeconfig(kubeconfig, server.url);
+    return { base: server.url, close: () => server.close() };
+  }
+  const p = flowops(['apiserver', '--listen', '127.0.0.1:0', '--data', dataDir, '--kubeconfig', kubeconfig]);
+  for (;;) {
+    const m = /listening on (http:\/\/\S+)/.exec(p.out());
+    if (m) return { base: m[1]!, close: async () => void process.kill(-p.child.pid!, 'SIGKILL') };
+    await sleep(50);
+  }
+}
+
 /**
  * live: Items are created while the workers run; the rate includes the creates (the load
  * generator shares this process and the API server's thread).
@@ -135,10 +151,8 @@ async function metricsOf(p: { out: () => string }): Promise<string> {
 async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50: number; p99: number; done: number; elapsed: number }> {
   agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const dir = mkdtempSync(join(tmpdir(), 'bench-queue-'));
-  const server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
   const kubeconfig = join(dir, 'kubeconfig');
-  writeKubeconfig(kubeconfig, server.url);
-  const base = server.url;
+  const { base, close: closeServer } = await apiServer(join(dir, 'data'), kubeconfig);
   const kube = KubeClient.fromKubeconfig(kubeconfig);
   const name = `flow-${randomUUID()}`;
   const producer = new BullProducer({ redisUrl: URL_, name, prefix: PREFIX, log });
@@ -197,7 +211,7 @@ async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50
     await producer.close();
     kube.rest.close();
     agent.destroy();
-    await server.close();
+    await closeServer();
   }
 }
 
@@ -257,7 +271,7 @@ async function failover(): Promise<number[]> {
   return times;
 }
 
-console.log(`FlowOps queue benchmark: ${N} reconciles, Redis ${URL_}, 2 workers`);
+console.log(`FlowOps queue benchmark: ${N} reconciles, Redis ${URL_}, 2 workers, API server ${APISERVER_PROCESS ? 'in its own process' : 'in this process'}`);
 const raw = await rawBullmq();
 console.log(`1. raw BullMQ no-op jobs (addBulk, 2 Workers × 50):           ${raw.toFixed(0)} jobs/s`);
 const q = await queueOnly();

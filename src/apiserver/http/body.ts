@@ -7,15 +7,25 @@ import { errors } from './status.js';
 /** kube-apiserver's default request body limit. */
 const MAX_BODY = 3 * 1024 * 1024;
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw errors.badRequest('the request body is too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** Events rather than `for await`: the async iterator costs more than a small body's parse. */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        req.off('data', onData);
+        req.resume();
+        reject(errors.badRequest('the request body is too large'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
 }
 
 export function mediaType(req: IncomingMessage): string {
