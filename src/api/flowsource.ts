@@ -39,6 +39,10 @@ export const flowSourceSpecSchema = z
     secretRef: localRef.describe('Secret in the same namespace with username + password, or bearerToken, for HTTP auth.').optional(),
     webhookSecretRef: localRef.describe('Secret whose `token` key checks webhook calls (HMAC for GitHub and Gitea, token for GitLab).').optional(),
     suspend: z.boolean().describe('Stop polling and applying (the applied objects stay).').optional(),
+    prune: z
+      .boolean()
+      .describe('When the FlowSource is deleted, delete what it applied (default true, as Flux does with prune). false leaves the objects in place.')
+      .optional(),
   })
   .strict();
 

@@ -42,7 +42,7 @@ export class FlowSourceController {
       add: (o) => this.queue.add(keyOf(o)),
       // Status writes do not move the generation; only spec changes (a pin, a new URL) re-run at once.
       update: (o, old) => {
-        if (o.metadata.generation !== old.metadata.generation) this.queue.add(keyOf(o));
+        if (o.metadata.generation !== old.metadata.generation || (o.metadata.deletionTimestamp && !old.metadata.deletionTimestamp)) this.queue.add(keyOf(o));
       },
       delete: (o) => this.reconciler.forget(keyOf(o)),
     });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../api/duration.js';
 import { flowSourceSpecSchema, type FlowSourceSpec, type FlowSourceStatus } from '../../api/flowsource.js';
@@ -16,6 +16,8 @@ import { gitContext, type GitContext } from '../../source/git-context.js';
 import { readBlobs } from '../../source/read-blobs.js';
 import { formatRevision, shaOfRevision } from '../../source/revision.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
+import { pruneObjects } from '../../sync/prune-objects.js';
+import { hasFinalizer, setFinalizer } from '../../engine/finalizer.js';
 import { sourceCredentials } from './credentials.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
 
@@ -29,6 +31,9 @@ export interface FlowSourceReconcilerDeps {
 }
 
 const DEFAULT_INTERVAL_MS = 60_000;
+
+/** Held by a FlowSource with prune (the default) until what it applied has been deleted. */
+export const SOURCE_FINALIZER = 'flowops.io/source-cleanup';
 
 /** Where a source's commit is exported; Flows applied from it resolve chart paths there. */
 export const exportsDirOf = (dataDir: string, source: string): string => join(dataDir, ...source.split('/'), 'exports');
@@ -54,8 +59,11 @@ export class FlowSourceReconciler {
     const src = await this.deps.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name });
     if (!src) return {};
     const key = `${namespace}/${name}`;
+    if (src.metadata.deletionTimestamp) return this.finalize(key, src);
     const generation = src.metadata.generation ?? 0;
     const parsed = flowSourceSpecSchema.safeParse(src.spec);
+    // The finalizer lets a deletion remove what this source applied before the source (and its inventory) is gone.
+    await setFinalizer(this.deps.kube, src, parsed.success ? parsed.data.prune !== false : hasFinalizer(src, SOURCE_FINALIZER), this.deps.fieldManager, SOURCE_FINALIZER);
     if (!parsed.success) {
       const message = `invalid spec: ${parsed.error.issues.map((i) => `${['spec', ...i.path].join('.')}: ${i.message}`).join('; ')}`;
       await writeStatus(this.deps.kube, src, withReady(statusOf(src), generation, false, 'InvalidSpec', message, true));
@@ -85,6 +93,33 @@ export class FlowSourceReconciler {
       await this.deps.events.record(src, 'Warning', e.code, e.message);
       return { requeueAfterMs: interval };
     }
+  }
+
+  /**
+   * The FlowSource is being deleted: with prune (the default) delete every object in its inventory,
+   * by the same rules as a commit's prune (only objects whose provenance still names this source,
+   * never those another GitOps tool tracks; Flows first, CRDs last), then let it go. A failed
+   * delete keeps the finalizer and is retried with backoff.
+   */
+  private async finalize(key: string, src: KubeObject): Promise<ReconcileResult> {
+    if (!hasFinalizer(src, SOURCE_FINALIZER)) return {};
+    const parsed = flowSourceSpecSchema.safeParse(src.spec);
+    const prune = !parsed.success || parsed.data.prune !== false;
+    if (prune) {
+      const inventory = statusOf(src).inventory ?? [];
+      const out = await pruneObjects({ kube: this.deps.kube, source: key, entries: inventory });
+      if (out.failures.length) {
+        const message = `deleting what the source applied: ${out.failures.slice(0, 3).join('; ')}`;
+        await this.deps.events.record(src, 'Warning', 'PruneFailed', message);
+        throw new RetryError(message);
+      }
+      this.deps.log.info({ source: key, pruned: out.pruned.length, skipped: out.skipped.length }, 'source deleted; pruned what it applied');
+      await this.deps.events.record(src, 'Normal', 'Pruned', `deleted ${out.pruned.length} object(s) this source applied${out.skipped.length ? `; left ${out.skipped.length} that another tool or source now manages` : ''}`);
+    }
+    await setFinalizer(this.deps.kube, src, false, this.deps.fieldManager, SOURCE_FINALIZER);
+    this.forget(key);
+    rmSync(join(this.deps.dataDir, ...key.split('/')), { recursive: true, force: true });
+    return {};
   }
 
   private contextFor(key: string): GitContext {
