@@ -29,12 +29,13 @@ export function registerRunCommand(program: Command): void {
     .action(async (flags: RunFlags) => {
       const log = createLogger({ command: 'run' });
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }] = await Promise.all([
+      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }] = await Promise.all([
         import('../kube/leader-election.js'),
         import('../metrics/registry.js'),
         import('../queue/bullmq-producer.js'),
         import('../runtime/leader-work.js'),
         import('../runtime/sources.js'),
+        import('../operator/runtime.js'),
       ]);
       const kube = kubeFrom(flags);
       const metrics = processMetrics();
@@ -51,8 +52,10 @@ export function registerRunCommand(program: Command): void {
           metrics.leader.set({ identity: elector.identity }, 1);
           // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
           const sources = createSources(kube, log, { dataDir: flags.data });
+          // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
+          const operators = operatorsRunnable({ kube, log });
           const w = await startLeaderWork(
-            { kube, log, producer, metrics, resyncEveryMs: flags.resyncPeriod, extra: [sources], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
+            { kube, log, producer, metrics, resyncEveryMs: flags.resyncPeriod, extra: [sources, operators], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
             signal,
           );
           // Leadership may have ended while the work was starting.

@@ -14,6 +14,25 @@ export interface OperatorRuntimeOptions {
   views?: ViewBackend;
 }
 
+/**
+ * The Operator meta-controller as a leader-only runnable (`flowops run`): a declarative pipeline
+ * keeps its incremental state in one process, so, like Δ-controller's own manager, it runs on
+ * one replica, the leader, and moves with the Lease.
+ */
+export function operatorsRunnable(opts: OperatorRuntimeOptions): { name: string; start(): Promise<void>; stop(): Promise<void> } {
+  let manager: OperatorManager | undefined;
+  return {
+    name: 'operators',
+    start: async () => {
+      manager = await startOperators(opts);
+    },
+    stop: async () => {
+      await manager?.stop();
+      manager = undefined;
+    },
+  };
+}
+
 /** Starts the Operator meta-controller: what `flowops up` adds beside the Flow controllers. */
 export async function startOperators(opts: OperatorRuntimeOptions): Promise<OperatorManager> {
   if (opts.installCrd) {

@@ -1,47 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
-
-// The seed README's "Getting started" operator, verbatim (its YAML with the line breaks restored).
-const OPERATOR = `apiVersion: dcontroller.io/v1alpha1
-kind: Operator
-metadata:
-  name: pod-container-num-annotator
-spec:
-  controllers:
-    - name: pod-container-num-annotator
-      sources:
-        - apiGroup: ""
-          kind: Pod
-          namespace: default
-      pipeline:
-        "@project":
-          metadata:
-            name: "$.metadata.name"
-            namespace: "$.metadata.namespace"
-            annotations:
-              "dcontroller.io/container-num":
-                '@string':
-                  '@len': ["$.spec.containers"]
-      target:
-        apiGroup: ""
-        kind: Pod
-        type: Patcher
-`;
-
-const POD_3 = `apiVersion: v1
-kind: Pod
-metadata:
-  name: net-debug-2
-spec:
-  containers:
-  - name: net-debug-1
-    image: docker.io/l7mp/net-debug:latest
-  - name: net-debug-2
-    image: docker.io/l7mp/net-debug:latest
-  - name: net-debug-3
-    image: docker.io/l7mp/net-debug:latest
-`;
+import { OPERATOR, POD_3 } from '../fixtures/seed-operator.js';
 
 let env: FlowOpsEnv;
 beforeAll(async () => {
