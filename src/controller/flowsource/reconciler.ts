@@ -48,11 +48,14 @@ class RetryError extends Error {}
  */
 export class FlowSourceReconciler {
   private readonly repos = new Map<string, GitContext>();
+  /** The definition files of each source's last applied commit, read once per commit for drift checks. */
+  private readonly appliedFiles = new Map<string, { sha: string; files: Array<{ path: string; text: string }> }>();
 
   constructor(private readonly deps: FlowSourceReconcilerDeps) {}
 
   forget(source: string): void {
     this.repos.delete(source);
+    this.appliedFiles.delete(source);
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
@@ -78,7 +81,10 @@ export class FlowSourceReconciler {
       const ctx = this.contextFor(key);
       const sha = await timeGitFetch(key, () => fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials }));
       const revision = formatRevision(spec.ref ?? {}, sha);
-      if (upToDate(status, generation, revision)) return { requeueAfterMs: interval };
+      if (upToDate(status, generation, revision)) {
+        await this.correctDrift(key, ctx, spec, src, status);
+        return { requeueAfterMs: interval };
+      }
       const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
       status = summarise(status, generation, revision, outcome);
       await writeStatus(this.deps.kube, src, status);
@@ -93,6 +99,41 @@ export class FlowSourceReconciler {
       await this.deps.events.record(src, 'Warning', e.code, e.message);
       return { requeueAfterMs: interval };
     }
+  }
+
+  /**
+   * Nothing new in Git: apply the last applied commit again, as Flux does every interval, so that
+   * hand edits of fields FlowOps manages are reverted (server-side apply with force; an unchanged
+   * object is a no-op write that keeps its resourceVersion). Objects another tool took over stay
+   * skipped, and nothing is pruned that the inventory does not already list.
+   */
+  private async correctDrift(key: string, ctx: GitContext, spec: FlowSourceSpec, src: KubeObject, status: FlowSourceStatus): Promise<void> {
+    const revision = status.lastAppliedRevision;
+    const sha = shaOfRevision(revision);
+    if (!revision || !sha) return;
+    const prefix = pathPrefix(spec);
+    let files = this.appliedFiles.get(key);
+    if (files?.sha !== sha) {
+      const defs = (await diffCommits({ ctx, to: sha, path: prefix })).filter((c) => c.definition);
+      const blobs = await readBlobs({ ctx, oids: defs.map((c) => c.oid) });
+      const decoder = new TextDecoder();
+      files = { sha, files: defs.map((c) => ({ path: prefix ? `${prefix}/${c.path}` : c.path, text: decoder.decode(blobs.get(c.oid)) })) };
+      this.appliedFiles.set(key, files);
+    }
+    const outcome = await syncCommit({
+      kube: this.deps.kube,
+      fieldManager: this.deps.fieldManager,
+      source: key,
+      revision,
+      files: files.files,
+      removed: [],
+      full: true,
+      inventory: status.inventory ?? [],
+      defaultNamespace: key.split('/')[0]!,
+    });
+    if (outcome.outcome === 'Applied') return void this.deps.log.debug({ source: key, revision, applied: outcome.applied }, 'drift check: last applied revision re-applied');
+    this.deps.log.warn({ source: key, revision, outcome: outcome.outcome, err: outcome.message }, 'drift correction failed');
+    await this.deps.events.record(src, 'Warning', 'DriftCorrectionFailed', `${revision}: ${outcome.message}`);
   }
 
   /**
@@ -138,7 +179,7 @@ export class FlowSourceReconciler {
    * path or a pin re-reads the whole folder), exports the commit, then validates and applies it.
    */
   private async syncTo(key: string, ctx: GitContext, spec: FlowSourceSpec, sha: string, revision: string, status: FlowSourceStatus, sameSpec: boolean): Promise<SyncOutcome> {
-    const prefix = (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
+    const prefix = pathPrefix(spec);
     const exportsDir = exportsDirOf(this.deps.dataDir, key);
     mkdirSync(exportsDir, { recursive: true });
     const last = shaOfRevision(status.lastAppliedRevision);
@@ -176,6 +217,11 @@ export class FlowSourceReconciler {
     const reason = outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
     await this.deps.events.record(src, outcome.outcome === 'Applied' ? 'Normal' : 'Warning', reason, `${revision}: ${outcome.message}`);
   }
+}
+
+/** The source's folder inside the repository, normalised ("" for all of it). */
+function pathPrefix(spec: FlowSourceSpec): string {
+  return (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
 }
 
 /** The commit is applied (or was rejected as it stands) under the current spec: nothing to do. */

@@ -1,0 +1,46 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/kube/types.js';
+import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { waitFor } from '../helpers/wait.js';
+import { attempted, flowSource, flowYaml } from './fixtures.js';
+
+const flow = (env: FlowOpsEnv, name: string): Promise<KubeObject | undefined> => env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name, namespace: 'default' });
+
+describe('drift: nothing new in Git, the last applied commit is applied again', () => {
+  let env: FlowOpsEnv;
+  let gitServer: GitServer;
+
+  beforeAll(async () => {
+    env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
+    gitServer = await startGitServer();
+  });
+  afterAll(async () => {
+    await env?.stop();
+    await gitServer?.stop();
+  });
+
+  it('reverts a hand edit of a field the source manages on the next poll, and leaves unchanged objects alone', async () => {
+    const repo = gitServer.repo('drift');
+    const sha = await repo.commit({ 'a.yaml': flowYaml('drift-a'), 'b.yaml': flowYaml('drift-b') });
+    await env.kube.create(flowSource('drift', repo.url));
+    await attempted(env.kube, 'drift', sha);
+    const wanted = JSON.stringify((await flow(env, 'drift-a'))!.spec);
+    const untouched = (await flow(env, 'drift-b'))!.metadata.generation;
+
+    // A field Git sets, changed by hand (server-side apply leaves fields Git does not set to whoever set them).
+    const edit = await env.kubectl(['patch', 'flow', 'drift-a', '--type=merge', '-p', '{"spec":{"watch":{"kind":"Gadget"}}}']);
+    expect(edit.code, edit.stderr).toBe(0);
+    expect((await flow(env, 'drift-a'))!.spec).toMatchObject({ watch: { kind: 'Gadget' } });
+
+    env.controllers.sources!.trigger('default', 'drift');
+    await waitFor(async () => JSON.stringify((await flow(env, 'drift-a'))!.spec) === wanted, { what: 'the hand edit reverted', timeoutMs: 20_000 });
+    // The same commit again: no new history entry, and an object nobody touched kept its spec generation.
+    const status = (await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name: 'drift', namespace: 'default' }))!.status as { history: unknown[] };
+    expect(status.history).toHaveLength(1);
+    expect((await flow(env, 'drift-b'))!.metadata.generation).toBe(untouched);
+  });
+});
