@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { flowCrd } from '../../src/api/crd.js';
 import { flowSourceCrd } from '../../src/api/flowsource-crd.js';
-import { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { WIDGET_CRD } from '../fixtures/widgets.js';
 import { flowSource } from '../gitops/fixtures.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import { waitFor } from '../helpers/wait.js';
-import { apiserverProcess, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
+import { apiServerFixture, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
 
 // Cluster mode GitOps across real processes: the leader (`flowops run`) clones the FlowSource into
 // its --data dir and applies the Flow; a worker (`flowops worker`) with a different --data dir —
@@ -22,25 +21,20 @@ const LEASE = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-peri
 const SOURCE = 'ops';
 const BASE = 'greeting/base';
 
-let api: { proc: Proc; kubeconfig: string };
-let kube: KubeClient;
+const cluster = apiServerFixture(async (kube) => {
+  for (const crd of [flowCrd(), flowSourceCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: 'test', force: true });
+});
 let gitServer: GitServer;
-const procs: Proc[] = [];
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  [api, gitServer] = await Promise.all([apiserverProcess(), startGitServer()]);
-  kube = KubeClient.fromKubeconfig(api.kubeconfig);
-  for (const crd of [flowCrd(), flowSourceCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: 'test', force: true });
+  gitServer = await startGitServer();
 });
 afterEach(() => {
-  for (const p of procs.splice(0)) p.kill9();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 afterAll(async () => {
-  kube?.rest.close();
   await gitServer?.stop();
-  if (api) await stopGracefully(api.proc);
 });
 
 /** The Flow kept in Git: its only step renders a kustomize base by a path relative to the commit. */
@@ -87,12 +81,12 @@ const tmp = (prefix: string): string => {
 const exportOf = (dataDir: string, sha: string): string => join(dataDir, 'default', SOURCE, 'exports', sha);
 
 async function flowRevision(): Promise<Record<string, string> | undefined> {
-  const f = await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'greeter' });
+  const f = await cluster.kube().get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'greeter' });
   return f?.metadata.annotations;
 }
 
 async function greeting(): Promise<KubeObject | undefined> {
-  return kube.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'greeting' });
+  return cluster.kube().get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'greeting' });
 }
 
 const EXPORTED = '"msg":"exported the commit a Flow came from"';
@@ -113,17 +107,15 @@ describe('cluster mode GitOps: leader and worker with separate data dirs', () =>
     const leaderData = tmp('flowops-leader-data-');
     const workerData = tmp('flowops-worker-data-');
     const queue = `gitops-cluster-${randomUUID()}`;
-    const common = ['--kubeconfig', api.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--queue', queue, '--redis-prefix', 'flowops-test'];
-    const leader = spawnFlowops('run', ['run', ...common, '--data', leaderData, '--lease-namespace', 'default', '--lease-name', `g-${randomUUID().slice(0, 8)}`, ...LEASE]);
-    procs.push(leader);
-    const worker = spawnFlowops('worker', ['worker', ...common, '--data', workerData, '--concurrency', '2', '--lock-duration', '2s', '--stalled-interval', '1s']);
-    procs.push(worker);
+    const common = ['--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--queue', queue, '--redis-prefix', 'flowops-test'];
+    const leader = cluster.track(spawnFlowops('run', ['run', ...common, '--data', leaderData, '--lease-namespace', 'default', '--lease-name', `g-${randomUUID().slice(0, 8)}`, ...LEASE]));
+    const worker = cluster.track(spawnFlowops('worker', ['worker', ...common, '--data', workerData, '--concurrency', '2', '--lock-duration', '2s', '--stalled-interval', '1s']));
     const [, workerMetrics] = await Promise.all([metricsAddressOf(leader), metricsAddressOf(worker)]);
     await waitFor(async () => (await fetch(`${workerMetrics}/readyz`)).status === 200, { what: `worker ready (stderr: ${worker.stderr().slice(-2000)})`, timeoutMs: 20_000 });
     await waitFor(() => leader.stderr().includes('"msg":"became leader"'), { what: `the run process leading (stderr: ${leader.stderr().slice(-2000)})`, timeoutMs: 20_000 });
 
     // A short interval is the leader's poll: the second commit is picked up without a trigger.
-    await kube.create(flowSource(SOURCE, repo.url, { interval: '1s' }));
+    await cluster.kube().create(flowSource(SOURCE, repo.url, { interval: '1s' }));
 
     // 1. The leader applies the Flow from Git with provenance…
     await waitFor(async () => (await flowRevision())?.['flowops.io/revision'] === `main@sha1:${sha1}`, { what: `Flow greeter applied from ${sha1} (leader stderr: ${leader.stderr().slice(-2000)})`, timeoutMs: 20_000 });

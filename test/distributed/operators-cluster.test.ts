@@ -2,37 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KubeClient } from '../../src/kube/client.js';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
 import { OPERATOR, POD_3 } from '../fixtures/seed-operator.js';
 import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
-import { apiserverProcess, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
+import { apiServerFixture, metricsAddressOf, spawnFlowops, stopGracefully } from './processes.js';
 
-let api: { proc: Proc; kubeconfig: string };
-let kube: KubeClient;
-const procs: Proc[] = [];
-
-beforeAll(async () => {
-  api = await apiserverProcess();
-  kube = KubeClient.fromKubeconfig(api.kubeconfig);
-  // As a cluster install does: the CRDs come from config/crd, not from the processes.
+// As a cluster install does: the CRDs come from config/crd, not from the processes.
+const cluster = apiServerFixture(async (kube) => {
   const dir = join(ROOT, 'config/crd');
   for (const f of readdirSync(dir).filter((n) => n !== 'kustomization.yaml')) {
     for (const doc of parseAllDocuments(readFileSync(join(dir, f), 'utf8'))) await kube.apply(doc.toJS() as KubeObject, { fieldManager: 'test', force: true });
   }
 });
-afterAll(async () => {
-  for (const p of procs) p.kill9();
-  kube?.rest.close();
-  if (api) await stopGracefully(api.proc);
-});
 
 describe('flowops run: Δ-controller Operators in cluster mode', () => {
   it('the leader runs Operators from the installed CRD; the seed example annotates a Pod', async () => {
-    const run = spawnFlowops('run', ['run', '--kubeconfig', api.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--lease-namespace', 'default', '--lease-name', `ops-${randomUUID().slice(0, 8)}`, '--queue', `ops-${randomUUID()}`, '--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms']);
-    procs.push(run);
+    const kube = cluster.kube();
+    const run = cluster.track(spawnFlowops('run', ['run', '--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--lease-namespace', 'default', '--lease-name', `ops-${randomUUID().slice(0, 8)}`, '--queue', `ops-${randomUUID()}`, '--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms']));
     await metricsAddressOf(run);
     await waitFor(() => run.stderr().includes('"msg":"became leader"'), { what: `run leading (stderr: ${run.stderr().slice(-2000)})`, timeoutMs: 20_000 });
     await kube.apply(parse(OPERATOR) as KubeObject, { fieldManager: 'test', force: true });

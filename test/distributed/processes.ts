@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { KubeClient } from '../../src/kube/client.js';
 import { FLOWOPS_BIN, ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -66,4 +68,34 @@ export async function leaderGauge(base: string): Promise<number | undefined> {
 export async function stopGracefully(p: Proc): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
   return p.exited;
+}
+
+/**
+ * For one test file: the embedded API server as its own process (set up by `setup`), a client for
+ * it, and `track` for the processes a test starts, which are killed after each test.
+ */
+export function apiServerFixture(setup?: (kube: KubeClient) => Promise<void>): { kubeconfig: () => string; kube: () => KubeClient; track: (p: Proc) => Proc } {
+  let api: { proc: Proc; kubeconfig: string } | undefined;
+  let kube: KubeClient | undefined;
+  const procs: Proc[] = [];
+  beforeAll(async () => {
+    api = await apiserverProcess();
+    kube = KubeClient.fromKubeconfig(api.kubeconfig);
+    await setup?.(kube);
+  });
+  afterEach(() => {
+    for (const p of procs.splice(0)) p.kill9();
+  });
+  afterAll(async () => {
+    kube?.rest.close();
+    if (api) await stopGracefully(api.proc);
+  });
+  return {
+    kubeconfig: () => api!.kubeconfig,
+    kube: () => kube!,
+    track: (p) => {
+      procs.push(p);
+      return p;
+    },
+  };
 }

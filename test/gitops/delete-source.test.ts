@@ -1,31 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
-import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
-import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import type { FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
-import { attempted, flowNames, flowSource, flowYaml } from './fixtures.js';
+import { attempted, gitopsEnvironment, flowNames, flowSource, flowYaml } from './fixtures.js';
 
 const get = (env: FlowOpsEnv, name: string) => env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name, namespace: 'default' });
 
 describe('deleting a FlowSource', () => {
-  let env: FlowOpsEnv;
-  let gitServer: GitServer;
-
-  beforeAll(async () => {
-    env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
-    gitServer = await startGitServer();
-  });
-  afterAll(async () => {
-    await env?.stop();
-    await gitServer?.stop();
-  });
+  const ctx = gitopsEnvironment();
 
   it('deletes what it applied (prune, the default) and nothing else, then goes', async () => {
-    const repo = gitServer.repo('pruned');
+    const env = ctx.env();
+    const repo = ctx.git().repo('pruned');
     const sha = await repo.commit({ 'a.yaml': flowYaml('pruned-a'), 'b.yaml': flowYaml('pruned-b') });
     await env.kube.create(flowSource('pruned', repo.url));
     await attempted(env.kube, 'pruned', sha);
@@ -43,7 +30,8 @@ describe('deleting a FlowSource', () => {
   });
 
   it('with prune: false, leaves the objects in place', async () => {
-    const repo = gitServer.repo('kept');
+    const env = ctx.env();
+    const repo = ctx.git().repo('kept');
     const sha = await repo.commit({ 'a.yaml': flowYaml('kept-a') });
     await env.kube.create(flowSource('kept', repo.url, { prune: false }));
     await attempted(env.kube, 'kept', sha);

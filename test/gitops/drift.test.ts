@@ -1,30 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
-import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
-import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import type { FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
-import { attempted, flowSource, flowYaml } from './fixtures.js';
+import { attempted, gitopsEnvironment, flowSource, flowYaml } from './fixtures.js';
 
 const flow = (env: FlowOpsEnv, name: string): Promise<KubeObject | undefined> => env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name, namespace: 'default' });
 
 describe('drift: nothing new in Git, the last applied commit is applied again', () => {
-  let env: FlowOpsEnv;
-  let gitServer: GitServer;
-
-  beforeAll(async () => {
-    env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
-    gitServer = await startGitServer();
-  });
-  afterAll(async () => {
-    await env?.stop();
-    await gitServer?.stop();
-  });
+  const ctx = gitopsEnvironment();
 
   it('reverts a hand edit of a field the source manages on the next poll, and leaves unchanged objects alone', async () => {
-    const repo = gitServer.repo('drift');
+    const env = ctx.env();
+    const repo = ctx.git().repo('drift');
     const sha = await repo.commit({ 'a.yaml': flowYaml('drift-a'), 'b.yaml': flowYaml('drift-b') });
     await env.kube.create(flowSource('drift', repo.url));
     await attempted(env.kube, 'drift', sha);

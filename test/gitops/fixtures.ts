@@ -1,3 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { waitFor } from '../helpers/wait.js';
@@ -59,4 +65,19 @@ export function attempted(kube: KubeClient, name: string, sha: string, namespace
 
 export async function flowNames(kube: KubeClient, namespace = 'default'): Promise<string[]> {
   return (await kube.list('flowops.io/v1', 'Flow', { namespace })).items.map((f) => f.metadata.name!).sort();
+}
+
+/** FlowOps with its Git poller plus a Git server, started for the enclosing describe block. */
+export function gitopsEnvironment(): { env: () => FlowOpsEnv; git: () => GitServer } {
+  let env: FlowOpsEnv | undefined;
+  let git: GitServer | undefined;
+  beforeAll(async () => {
+    env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
+    git = await startGitServer();
+  });
+  afterAll(async () => {
+    await env?.stop();
+    await git?.stop();
+  });
+  return { env: () => env!, git: () => git! };
 }
