@@ -178,7 +178,7 @@ describe('decodeKubeProtobuf: errors', () => {
   });
 
   it('rejects kinds it has no decoder for', () => {
-    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'Deployment', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for apps/v1, Kind=Deployment');
+    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'StatefulSet', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for apps/v1, Kind=StatefulSet');
   });
 
   it('rejects an envelope without a kind', () => {

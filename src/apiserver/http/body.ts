@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { decodeKubeProtobuf, isProtobufContentType } from '../protobuf/index.js';
+import { decodeKubeProtobuf, isProtobufContentType, ProtobufDecodeError } from '../protobuf/index.js';
 import type { JsonObject } from '../registry/types.js';
-import { errors } from './status.js';
+import { ApiError, errors } from './status.js';
 
 /** kube-apiserver's default request body limit. */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -38,8 +38,11 @@ export function decodeObject(req: IncomingMessage, raw: Buffer): JsonObject {
   if (isProtobufContentType(type)) {
     try {
       return decodeKubeProtobuf(raw).object as JsonObject;
-    } catch {
-      throw errors.unsupportedMediaType();
+    } catch (e) {
+      // 415 as before, now saying what could not be read (an unknown kind, an unknown field, a bad body).
+      const base = errors.unsupportedMediaType();
+      if (!(e instanceof ProtobufDecodeError)) throw base;
+      throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
     }
   }
   const value = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? parseYamlBody(raw) : parseJsonBody(raw);

@@ -1,9 +1,9 @@
 import type { JsonObject } from '../schema/types.js';
-import { ProtobufDecodeError } from './errors.js';
+import { ProtobufDecodeError, UnknownFieldError } from './errors.js';
 import { KIND_DECODERS } from './kinds.js';
 import { readMessage, stringOf, bytesOf, messageOf } from './reader.js';
 
-export { ProtobufDecodeError } from './errors.js';
+export { ProtobufDecodeError, UnknownFieldError } from './errors.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -24,7 +24,7 @@ export interface DecodedObject {
 /**
  * Decodes the runtime.Unknown envelope kubectl ≥ 1.32 sends ({1 typeMeta, 2 raw, 3 contentEncoding,
  * 4 contentType}) and the object inside. Only kinds in KIND_DECODERS are understood; anything else,
- * and any malformed or truncated body, throws ProtobufDecodeError.
+ * any malformed or truncated body, and a field a table-driven kind does not know throw ProtobufDecodeError.
  */
 export function decodeKubeProtobuf(body: Buffer): DecodedObject {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
@@ -51,6 +51,14 @@ export function decodeKubeProtobuf(body: Buffer): DecodedObject {
   const key = `${apiVersion}/${kind}`;
   const decode = Object.hasOwn(KIND_DECODERS, key) ? KIND_DECODERS[key] : undefined;
   if (!decode) throw new ProtobufDecodeError(`no protobuf decoder for ${apiVersion}, Kind=${kind}`);
-  const object: JsonObject = { apiVersion, kind, ...decode(readMessage(raw, kind)) };
+  let decoded: JsonObject;
+  try {
+    decoded = decode(readMessage(raw, kind));
+  } catch (e) {
+    if (!(e instanceof ProtobufDecodeError)) throw e;
+    const hint = e instanceof UnknownFieldError ? '; send the object as JSON instead' : '';
+    throw new ProtobufDecodeError(`cannot decode ${apiVersion}, Kind=${kind} from protobuf: ${e.message}${hint}`);
+  }
+  const object: JsonObject = { apiVersion, kind, ...decoded };
   return { apiVersion, kind, object };
 }

@@ -1,8 +1,20 @@
 import type { JsonObject } from '../schema/types.js';
 import { mapEntry, nonEmpty, nonEmptyObject, objectMetaOf, OrderedObject } from './meta.js';
 import { boolOf, messageOf, stringOf, type Field } from './reader.js';
+import type { MessageType } from './schema.js';
+import { APPS_V1 } from './api/apps-v1.js';
+import { BATCH_V1 } from './api/batch-v1.js';
+import { CORE_V1 } from './api/core-v1.js';
+import { NETWORKING_V1 } from './api/networking-v1.js';
+import { POLICY_V1 } from './api/policy-v1.js';
+import { RBAC_V1 } from './api/rbac-v1.js';
+import { SCHEDULING_V1 } from './api/scheduling-v1.js';
 
-/** Body decoders for the core/v1 kinds kubectl's typed `create` subcommands send as protobuf. */
+/**
+ * Body decoders for the kinds kubectl's typed `create` subcommands send as protobuf. Namespace,
+ * ConfigMap and Secret are written out below (and skip fields they do not know); the others are
+ * tables under api/ (and refuse fields they do not know, see schema.ts).
+ */
 export type KindDecoder = (fields: Field[]) => JsonObject;
 
 function stringMap(e: Field, what: string, into: JsonObject): void {
@@ -73,5 +85,10 @@ export const KIND_DECODERS: Record<string, KindDecoder> = {
   'v1/Namespace': namespace,
   'v1/ConfigMap': configMap,
   'v1/Secret': secret,
+  ...tables({ ...CORE_V1, ...APPS_V1, ...BATCH_V1, ...RBAC_V1, ...POLICY_V1, ...NETWORKING_V1, ...SCHEDULING_V1 }),
 };
+
+function tables(kinds: Record<string, MessageType>): Record<string, KindDecoder> {
+  return Object.fromEntries(Object.entries(kinds).map(([key, m]) => [key, (fields: Field[]) => m.decodeFields(fields, '')]));
+}
 

@@ -41,6 +41,11 @@ export class ProtoReader {
     return out;
   }
 
+  /** A packed repeated scalar: varints back to back, each returned as an occurrence of `number`. */
+  *varints(number: number): Generator<Field> {
+    while (this.pos < this.buf.length) yield { number, value: { wire: 0, value: this.varint() } };
+  }
+
   *fields(): Generator<Field> {
     while (this.pos < this.buf.length) {
       const key = this.varint();
@@ -104,4 +109,9 @@ export function messageOf(f: Field, what: string): Field[] {
 
 export function readMessage(buf: Buffer, what: string): Field[] {
   return [...new ProtoReader(buf, what).fields()];
+}
+
+/** The elements of a packed repeated varint field (proto3 style; proto2 writes them one by one). */
+export function packedVarints(f: Field, what: string): Field[] {
+  return [...new ProtoReader(bytesOf(f, what), what).varints(f.number)];
 }

@@ -1,0 +1,175 @@
+import type { JsonObject, JsonValue } from '../schema/types.js';
+import { UnknownFieldError } from './errors.js';
+import { mapEntry } from './meta.js';
+import { messageOf, packedVarints, type Field } from './reader.js';
+
+/**
+ * Table-driven decoding of k8s.io/api generated messages into the JSON Go's encoding/json would
+ * write for the same Go struct, so that a protobuf body and the JSON body an older kubectl sends for
+ * the same command store the same object. Each table row is [field number, JSON name, type]; rows
+ * are listed in Go declaration order, which is the order of the keys in the output.
+ *
+ * How a field is written to JSON depends on its Go type and tag, which the wrappers below record:
+ * - a scalar as is (`string`, `int`, `bool`): a non-pointer field tagged omitempty, left out when zero;
+ * - `req(t)`: a non-pointer field without omitempty, always written, zero when absent;
+ * - `ptr(t)`: a pointer, written when it is on the wire, zero or not (gogo writes nil pointers not at all);
+ *   `nullPtr(t)`: a pointer without omitempty, null when it is not on the wire;
+ * - a message as is: a non-pointer struct, which encoding/json always writes, `{}` when empty;
+ * - `list(t)` / `nullList(t)`: a slice, left out when empty / written as null when empty (no omitempty);
+ * - `map(t)`: map<string, t>, left out when empty;
+ * - `inline(m)`: an embedded struct whose fields JSON writes into the enclosing object.
+ *
+ * A field number a table does not list is refused with an UnknownFieldError naming it, rather than
+ * dropped, unless it is an empty length-delimited value: that is what gogo writes for an unset
+ * non-pointer string or struct of a newer API version, which JSON's omitempty would leave out anyway.
+ * (API conventions make new optional scalars pointers, so an unknown varint is a value someone set.)
+ */
+
+export interface ValueType {
+  readonly label: string;
+  /** One occurrence on the wire; undefined when the value is one JSON leaves out (a zero metav1.Time). */
+  decode(f: Field, at: string): JsonValue | undefined;
+  /** What encoding/json writes for the Go zero value; undefined: nothing. */
+  readonly zero: JsonValue | undefined;
+  /** Whether omitempty leaves the value out; never for a Go struct, which encoding/json always writes. */
+  isEmpty(v: JsonValue): boolean;
+  /** A Go struct (a message, or IntOrString, Quantity, Time, ObjectMeta): a bare row means `req`. */
+  readonly struct: boolean;
+  /** Scalars a repeated field may pack into one length-delimited run of varints. */
+  readonly packable?: boolean;
+}
+
+type Presence = 'omitempty' | 'required' | 'pointer' | 'nullPointer' | 'list' | 'nullList' | 'map' | 'inline';
+
+interface Wrapped {
+  readonly presence: Presence;
+  readonly type: ValueType;
+}
+
+export type Row = readonly [number: number, json: string, type: ValueType | Wrapped];
+
+interface FieldSpec {
+  number: number;
+  json: string;
+  presence: Presence;
+  type: ValueType;
+}
+
+export const req = (type: ValueType): Wrapped => ({ presence: 'required', type });
+export const ptr = (type: ValueType): Wrapped => ({ presence: 'pointer', type });
+export const nullPtr = (type: ValueType): Wrapped => ({ presence: 'nullPointer', type });
+export const list = (type: ValueType): Wrapped => ({ presence: 'list', type });
+export const nullList = (type: ValueType): Wrapped => ({ presence: 'nullList', type });
+export const map = (type: ValueType): Wrapped => ({ presence: 'map', type });
+export const inline = (type: MessageType): Wrapped => ({ presence: 'inline', type });
+
+function spec([number, json, t]: Row): FieldSpec {
+  if ('presence' in t) return { number, json, presence: t.presence, type: t.type };
+  // A bare struct is a non-pointer field: encoding/json writes it whatever omitempty says.
+  return { number, json, presence: t.struct ? 'required' : 'omitempty', type: t };
+}
+
+export class MessageType implements ValueType {
+  readonly struct = true;
+  private specs?: FieldSpec[];
+  private byNumber?: Map<number, FieldSpec>;
+
+  /** `rows` is a thunk so that tables can refer to messages defined further down. */
+  constructor(
+    readonly label: string,
+    private readonly rows: () => readonly Row[],
+  ) {}
+
+  private fields(): { specs: FieldSpec[]; byNumber: Map<number, FieldSpec> } {
+    if (!this.specs || !this.byNumber) {
+      this.specs = this.rows().map(spec);
+      this.byNumber = new Map(this.specs.map((s) => [s.number, s]));
+    }
+    return { specs: this.specs, byNumber: this.byNumber };
+  }
+
+  get zero(): JsonObject {
+    return this.decodeFields([], '');
+  }
+
+  isEmpty(): boolean {
+    return false;
+  }
+
+  decode(f: Field, at: string): JsonObject {
+    return this.decodeFields(messageOf(f, this.label), at);
+  }
+
+  decodeFields(fields: Field[], at: string): JsonObject {
+    const { specs, byNumber } = this.fields();
+    const single = new Map<FieldSpec, JsonValue | undefined>();
+    const lists = new Map<FieldSpec, JsonValue[]>();
+    const maps = new Map<FieldSpec, JsonObject>();
+    for (const f of fields) {
+      const s = byNumber.get(f.number);
+      if (!s) {
+        if (f.value.wire === 2 && f.value.bytes.length === 0) continue;
+        throw new UnknownFieldError(f.number, f.value.wire, this.label, at);
+      }
+      // Where the value sits in the JSON, for error messages; inline fields add no key.
+      const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
+      if (s.presence === 'list' || s.presence === 'nullList') {
+        const into = lists.get(s) ?? [];
+        lists.set(s, into);
+        if (s.type.packable && f.value.wire === 2) into.push(...unpack(f, s.type, here));
+        else into.push(s.type.decode(f, `${here}[${into.length}]`) ?? null);
+      } else if (s.presence === 'map') {
+        const into = maps.get(s) ?? {};
+        maps.set(s, into);
+        const { key, value } = mapEntry(f, this.label);
+        // Map values are always length-delimited here (string, bytes or a message); absent means empty.
+        into[key] = s.type.decode({ number: 2, value: { wire: 2, bytes: value } }, `${here}[${key}]`) ?? null;
+      } else {
+        // Proto semantics: the last occurrence of a non-repeated field wins.
+        single.set(s, s.type.decode(f, here));
+      }
+    }
+    const out: JsonObject = {};
+    for (const s of specs) {
+      const v = single.get(s);
+      switch (s.presence) {
+        case 'omitempty':
+          if (v !== undefined && !s.type.isEmpty(v)) out[s.json] = v;
+          break;
+        case 'required': {
+          const w = single.has(s) ? v : s.type.zero;
+          if (w !== undefined) out[s.json] = w;
+          break;
+        }
+        case 'pointer':
+          if (v !== undefined) out[s.json] = v;
+          break;
+        case 'nullPointer':
+          out[s.json] = v ?? null;
+          break;
+        case 'list':
+        case 'nullList': {
+          const l = lists.get(s);
+          if (l?.length) out[s.json] = l;
+          else if (s.presence === 'nullList') out[s.json] = null;
+          break;
+        }
+        case 'map': {
+          const m = maps.get(s);
+          if (m && Object.keys(m).length) out[s.json] = m;
+          break;
+        }
+        case 'inline':
+          Object.assign(out, single.has(s) ? v : s.type.zero);
+          break;
+      }
+    }
+    return out;
+  }
+}
+
+export const message = (label: string, rows: () => readonly Row[]): MessageType => new MessageType(label, rows);
+
+function unpack(f: Field, type: ValueType, at: string): JsonValue[] {
+  return packedVarints(f, type.label).map((g) => type.decode(g, at) ?? null);
+}
