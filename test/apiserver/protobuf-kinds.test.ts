@@ -77,8 +77,9 @@ const CASES: Case[] = [
   },
   { name: 'quota', args: ['create', 'quota', 'q1', '--hard=cpu=1000m,memory=1Gi,pods=2,requests.storage=10G', '--scopes=NotTerminating'], get: ['quota', 'q1'] },
   {
-    name: 'priorityclass (not served: body only)',
+    name: 'priorityclass',
     args: ['create', 'priorityclass', 'pb-pc', '--value=1000', '--global-default=true', '--description=high', '--preemption-policy=Never'],
+    get: ['priorityclass', 'pb-pc'],
     namespaced: false,
   },
   { name: 'poddisruptionbudget (min-available)', args: ['create', 'poddisruptionbudget', 'pdb1', '--selector=app=x', '--min-available=1'], get: ['pdb', 'pdb1'] },

@@ -38,6 +38,7 @@ const TABLE: Builtin[] = [
   ['networking.k8s.io', 'v1', 'Ingress', 'ingresses', true, { short: ['ing'], status: true, generation: true }],
   ['networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies', true, { short: ['netpol'], generation: true }],
   ['coordination.k8s.io', 'v1', 'Lease', 'leases', true],
+  ['scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, { short: ['pc'] }],
   ['rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true],
   ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false],
