@@ -1,9 +1,9 @@
-import { readsSourceFiles } from '../engine/source-files.js';
 import { FLOW_API_VERSION } from '../api/flow.js';
 import { parseFlow } from '../api/validate.js';
 import { FlowReconciler, type FlowDefinition } from '../engine/flow-reconciler.js';
 import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../engine/finalizer.js';
 import { decodeKey, encodeKey, flowKeyOf } from '../engine/keys.js';
+import { readsSourceFiles } from '../engine/source-files.js';
 import type { KubeClient } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
 import { Informer, type InformerHandlers } from '../kube/informer.js';

@@ -69,18 +69,15 @@ export class BullProducer {
     if (this.batch.length === 1) setImmediate(this.flush);
   }
 
-  private readonly flush = (): void => {
-    const jobs = this.batch.splice(0);
-    if (jobs.length) this.queue.addBulk(jobs).catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
-  };
+  private readonly flush = (): void => void this.send(this.batch.splice(0));
 
-  addAfter(key: string, delayMs: number): void {
-    this.enqueue(key, delayMs, undefined);
+  private async send(jobs: Array<{ name: string; data: ReconcileJobData; opts: JobsOptions }>): Promise<void> {
+    if (jobs.length) await this.queue.addBulk(jobs).catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
   }
 
-  private enqueue(key: string, delayMs: number, seen: string | undefined): void {
-    if (delayMs <= 0) return this.add(key, seen);
-    this.queue.add(RECONCILE_JOB, seen ? { key, seen } : { key }, jobOptions(key, delayMs)).catch((err: unknown) => this.opts.log.warn({ err, key }, 'could not enqueue'));
+  addAfter(key: string, delayMs: number): void {
+    if (delayMs <= 0) return this.add(key);
+    this.queue.add(RECONCILE_JOB, { key }, jobOptions(key, delayMs)).catch((err: unknown) => this.opts.log.warn({ err, key }, 'could not enqueue'));
   }
 
   /** Many keys in one round trip (resyncs); dedup collapses those already queued. */
@@ -104,8 +101,7 @@ export class BullProducer {
   }
 
   async close(): Promise<void> {
-    const jobs = this.batch.splice(0);
-    if (jobs.length) await this.queue.addBulk(jobs).catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
+    await this.send(this.batch.splice(0));
     await this.queue.close();
     this.redis.disconnect();
   }
