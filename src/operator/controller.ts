@@ -88,7 +88,31 @@ export class DeclarativeController {
       onError: (err) => this.runtimeError(err),
     });
     this.sources = runners;
-    for (const r of runners) r.start({ event: (e) => this.feed(e), resync: () => this.resync(), error: (err) => this.runtimeError(err) });
+    let unsynced = runners.length;
+    const synced = (): void => {
+      if (--unsynced === 0) void this.collectOrphans(target).catch((err: unknown) => this.runtimeError(err));
+    };
+    for (const r of runners) r.start({ event: (e) => this.feed(e), resync: () => this.resync(), error: (err) => this.runtimeError(err), synced: once(synced) });
+  }
+
+  /**
+   * Once every source has delivered the state of the world: a target object this controller wrote
+   * (its field manager applied it) that the pipeline no longer outputs lost its sources while no
+   * controller ran (FlowOps was down, or the Operator was stopped). It gets the same Deleted write
+   * as if the source had gone while running: an Updater's object is deleted, a Patcher's fields
+   * are released.
+   */
+  private async collectOrphans(target: ResolvedResource): Promise<void> {
+    const client = this.clientFor(target);
+    const { items } = await client.list(target.apiVersion, target.kind);
+    if (this.stopped || !this.pipeline || !this.queue) return;
+    const wanted = new Set(this.pipeline.outputs().map((o) => objectKey(o as { metadata?: { namespace?: string; name?: string } })));
+    for (const obj of items) {
+      const ours = (obj.metadata.managedFields as Array<{ manager?: string; operation?: string }> | undefined)?.some((m) => m.manager === this.deps.fieldManager && m.operation === 'Apply');
+      if (!ours || wanted.has(objectKey(obj))) continue;
+      this.deps.log.info({ controller: this.health.name, target: objectKey(obj) }, 'target object whose sources are gone: removing what the controller wrote');
+      this.queue.push({ type: 'Deleted', object: { metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } });
+    }
   }
 
   /** Views get their kind made servable; native kinds must already be served (else a critical error). */
@@ -122,4 +146,17 @@ export class DeclarativeController {
     this.health.addRuntime(err);
     this.deps.onChange();
   }
+}
+
+function objectKey(o: { metadata?: { namespace?: string; name?: string } }): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
 }

@@ -13,6 +13,8 @@ export interface SourceHandlers {
   /** A Periodic source fired: resync the state of the world (spec §3.10). */
   resync(): void;
   error(err: unknown): void;
+  /** The source has delivered the state of the world once (a Watcher's first list; others at once). */
+  synced(): void;
 }
 
 const DEFAULT_PERIOD_MS = 5 * 60_000;
@@ -50,12 +52,14 @@ export class SourceRunner {
         metadata: { name: 'one-shot-trigger', labels: { 'dcontroller.io/last-triggered': new Date().toString() } },
       };
       h.event({ type: 'Added', object: trigger });
+      h.synced();
       return;
     }
     if (type === 'Periodic') {
       const period = this.period();
       this.timer = setInterval(() => h.resync(), period);
       this.timer.unref();
+      h.synced();
       return;
     }
     const isView = this.resource.isView;
@@ -70,6 +74,7 @@ export class SourceRunner {
         },
         delete: (obj) => h.event({ type: 'Deleted', object: preprocess(obj, isView) }),
         error: (err) => h.error(err),
+        synced: () => h.synced(),
       },
     );
     this.informer.start();

@@ -5,7 +5,7 @@ import { waitFor } from '../helpers/wait.js';
 let env: FlowOpsEnv;
 beforeAll(async () => {
   env = await startFlowOps({ operators: true });
-  for (const ns of ['views', 'patch', 'join', 'flow']) await env.kubectl.ok(['create', 'namespace', ns]);
+  for (const ns of ['views', 'patch', 'join', 'flow', 'orphans']) await env.kubectl.ok(['create', 'namespace', ns]);
 });
 afterAll(async () => env?.stop());
 
@@ -183,6 +183,43 @@ spec:
     await kubectl.ok(['-n', 'flow', 'delete', 'configmap', 'seeded']);
     await waitFor(async () => (await value()) === 'one-shot-trigger', { what: 'periodic resync restores it' });
     await kubectl.ok(['delete', 'operator', 'bootstrap']);
+  });
+});
+
+describe('targets whose sources went while no controller ran', () => {
+  it('are removed when the controller starts again; objects it never wrote are left', async () => {
+    const { kubectl } = env;
+    const operator = `apiVersion: dcontroller.io/v1alpha1
+kind: Operator
+metadata: {name: orphans}
+spec:
+  controllers:
+    - name: pod-seen
+      sources: [{apiGroup: "", kind: Pod, namespace: orphans}]
+      pipeline:
+        "@project":
+          metadata:
+            name: {"@concat": ["$.metadata.name", "-seen"]}
+            namespace: "$.metadata.namespace"
+          data: {image: "$.spec.containers[0].image"}
+      target: {apiGroup: "", kind: ConfigMap}
+`;
+    await kubectl.ok(['apply', '-f', '-'], operator);
+    await kubectl.ok(['-n', 'orphans', 'run', 'a', '--image=nginx:1']);
+    await kubectl.ok(['-n', 'orphans', 'run', 'b', '--image=nginx:1']);
+    await waitFor(async () => (await exists(['-n', 'orphans', 'configmap', 'a-seen'])) && (await exists(['-n', 'orphans', 'configmap', 'b-seen'])), { what: 'both targets' });
+
+    // The Operator stops (as when FlowOps is down); meanwhile pod b goes and someone makes c-seen by hand.
+    await kubectl.ok(['delete', 'operator', 'orphans']);
+    await waitFor(() => env.controllers.operators!.controllers('orphans').length === 0, { what: 'controllers stopped' });
+    await kubectl.ok(['-n', 'orphans', 'delete', 'pod', 'b']);
+    await kubectl.ok(['-n', 'orphans', 'create', 'configmap', 'c-seen', '--from-literal=by=hand']);
+
+    await kubectl.ok(['apply', '-f', '-'], operator);
+    await waitFor(async () => !(await exists(['-n', 'orphans', 'configmap', 'b-seen'])), { what: 'the orphaned target removed on start' });
+    expect(await exists(['-n', 'orphans', 'configmap', 'a-seen'])).toBe(true);
+    expect(await exists(['-n', 'orphans', 'configmap', 'c-seen'])).toBe(true);
+    await kubectl.ok(['delete', 'operator', 'orphans']);
   });
 });
 
