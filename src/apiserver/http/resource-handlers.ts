@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ObjectStore, WriteOptions, DeleteOptions } from '../objects/object-store.js';
+import { asStored, type ObjectStore, type WriteOptions, type DeleteOptions } from '../objects/object-store.js';
 import { metadataOf, stringField } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
@@ -54,16 +54,16 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     const obj = decodeObject(req, await readBody(req));
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
-    return { code: 201, body: ctx.objects.create(t, ns, obj, opts), warnings: opts.warnings };
+    return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req));
-    return { code: 200, body: ctx.objects.update(t, namespace, name, obj, opts), warnings: opts.warnings };
+    return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
     const raw = await readBody(req);
     const { code, object } = applyPatchBody(ctx, t, namespace, name, mediaType(req), raw, q, opts);
-    return { code, body: object, warnings: opts.warnings };
+    return { code, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'DELETE' && name) {
     const d = await deleteOptions(req, q);

@@ -259,9 +259,22 @@ export class ObjectStore {
 }
 
 /** Sets metadata.resourceVersion to the revision of the write and serialises once. */
+/** The text each written object was stored as, so the reply to the write need not serialise it again. */
+const storedText = new WeakMap<JsonObject, string>();
+
 function stamp(obj: JsonObject, revision: number): string {
   metadataOf(obj).resourceVersion = String(revision);
-  return JSON.stringify(obj);
+  const text = JSON.stringify(obj);
+  storedText.set(obj, text);
+  return text;
+}
+
+/**
+ * A written object as the JSON it was stored as (write listeners only read it), else the object.
+ * For the reply of the request that wrote it.
+ */
+export function asStored(obj: JsonObject): JsonObject | string {
+  return storedText.get(obj) ?? obj;
 }
 
 function encodeContinue(rv: number, start: string): string {

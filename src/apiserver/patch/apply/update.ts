@@ -32,14 +32,18 @@ export function trackUpdate(opts: TrackUpdateOptions): ManagedFieldsEntry[] {
   const managers = startingManagers(opts.before, opts.after, subresource);
 
   const diff = compareObjects(trackedPart(opts.before, scope), trackedPart(opts.after, scope), opts.listType);
-  const changed = withoutUntrackedRoots(diff.modified.union(diff.added));
-  const touched = changed.union(diff.removed);
-  for (const m of managers) m.set = m.set.difference(touched);
+  // Set operations copy whole tries: skip the ones that cannot change anything (a create has no
+  // modified or removed fields and usually no other managers).
+  const changed = withoutUntrackedRoots(diff.modified.isEmpty() ? diff.added : diff.modified.union(diff.added));
+  if (managers.length > 0) {
+    const touched = diff.removed.isEmpty() ? changed : changed.union(diff.removed);
+    for (const m of managers) m.set = m.set.difference(touched);
+  }
 
   if (!changed.isEmpty()) {
     const self = { manager: opts.manager, operation: 'Update' as const, subresource };
     const previous = managers.find((m) => sameIdentity(m, self));
-    const updated: Manager = { ...self, apiVersion: opts.apiVersion, time: opts.now, set: changed.union(previous?.set ?? changed) };
+    const updated: Manager = { ...self, apiVersion: opts.apiVersion, time: opts.now, set: previous ? changed.union(previous.set) : changed };
     return encodeManagers([...managers.filter((m) => m !== previous), updated]);
   }
   return encodeManagers(managers);
