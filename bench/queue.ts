@@ -1,5 +1,5 @@
 // Distributed queue benchmark: prints figures, asserts nothing.
-//   npx tsx bench/queue.ts [--reconciles 20000] [--kills 10] [--skip-flow] [--skip-failover] [--apiserver-process]
+//   npx tsx bench/queue.ts [--reconciles 20000] [--kills 10] [--skip-flow] [--skip-failover] [--apiserver-process] [--creators 16]
 // Needs Redis at REDIS_URL (default redis://127.0.0.1:6379). Everything shares this machine's cores.
 //  1. raw BullMQ: N no-op jobs (addBulk, no dedup), 2 Workers × concurrency 50 in this process.
 //  2. queue only: N distinct keys through BullQueue (dedup keepLastIfActive, retries, removeOnComplete)
@@ -35,6 +35,8 @@ const arg = (name: string, def: number): number => {
 };
 const N = arg('reconciles', 20_000);
 const KILLS = arg('kills', 10);
+/** Clients creating Items at once (the offered load of the Flow path). */
+const CREATORS = arg('creators', 16);
 const APISERVER_PROCESS = process.argv.includes('--apiserver-process');
 const log = pino({ level: 'silent' });
 const URL_ = redisUrl();
@@ -98,7 +100,7 @@ async function queueOnly(): Promise<{ perSec: number; p50: number; p99: number }
   return { perSec, p50: pct(lat, 50), p99: pct(lat, 99) };
 }
 
-let agent = new Agent({ keepAlive: true, maxSockets: 16 });
+let agent = new Agent({ keepAlive: true, maxSockets: CREATORS });
 function call(url: string, method: string, body?: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
@@ -149,7 +151,7 @@ async function apiServer(dataDir: string, kubeconfig: string): Promise<{ base: s
  * resume → child.
  */
 async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50: number; p99: number; done: number; elapsed: number }> {
-  agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  agent = new Agent({ keepAlive: true, maxSockets: CREATORS });
   const dir = mkdtempSync(join(tmpdir(), 'bench-queue-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const { base, close: closeServer } = await apiServer(join(dir, 'data'), kubeconfig);
@@ -179,7 +181,7 @@ async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50
     if (mode === 'backlog') await producer.queue.pause();
     let t1 = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
+    await Promise.all(Array.from({ length: CREATORS }, async () => {
       while (next < N) {
         const i = next++;
         sent.set(i, performance.now());
