@@ -44,9 +44,14 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const table = wantsTable(req.headers.accept);
   if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table) };
   if (method === 'GET') {
+    if (!table) {
+      // The stored text as it is: no parse and re-serialise per read.
+      const stored = ctx.objects.getStored(t, namespace, name!);
+      if (!stored) throw errors.notFound(t, name!);
+      return { code: 200, body: t.custom ? asVersion(stored.value, t) : stored.value };
+    }
     const obj = ctx.objects.get(t, namespace, name!);
     if (t.custom) obj.apiVersion = apiVersionOf(t);
-    if (!table) return { code: 200, body: obj };
     return { code: 200, body: toTable(t, [obj], { includeObject: includeObjectParam(q), withColumns: true, resourceVersion: String(metadataOf(obj).resourceVersion) }) };
   }
   const opts = writeOptions(req, q, subresource);
@@ -163,7 +168,9 @@ function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[
 /** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
 export function asVersion(text: string, t: ResourceType): string {
   const want = `"apiVersion":${JSON.stringify(apiVersionOf(t))}`;
-  if (text.startsWith(`{${want}`) || text.includes(want)) return text;
+  // Only a leading apiVersion is known to be the object's own: the same text inside (an owner
+  // reference, a nested object) says nothing about the top level, so anything else is parsed.
+  if (text.startsWith(`{${want}`)) return text;
   const obj = JSON.parse(text) as JsonObject;
   obj.apiVersion = apiVersionOf(t);
   return JSON.stringify(obj);
