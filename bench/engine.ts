@@ -3,7 +3,7 @@
 // One process, as `flowops up` runs: the embedded API server, the Flow controllers and a worker pool.
 // Baseline in the same run: creating the same number of ConfigMaps directly over HTTP (what the
 // engine's one apply step costs the API server, without the engine).
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { KubeClient } from '../src/kube/client.js';
 import { startControllers } from '../src/runtime/controllers.js';
 import { renderManifest } from '../src/template/index.js';
 import { watchChildren } from './lib/watch-children.js';
+import { callJson } from './lib/http-call.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,17 +25,7 @@ const WORKERS = arg('concurrency', 16);
 const CLIENTS = 16;
 
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
-function call(url: string, method: string, body?: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(url, { method, agent, headers: text ? { 'content-type': 'application/json' } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
+const call = (url: string, method: string, body?: unknown): Promise<number> => callJson(agent, url, method, body);
 
 async function createAll(count: number, make: (i: number) => { url: string; body: unknown }, sent: Map<number, number>): Promise<void> {
   let next = 0;

@@ -13,7 +13,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, Worker } from 'bullmq';
@@ -28,6 +28,7 @@ import { BullProducer } from '../src/queue/bullmq-producer.js';
 import { redisOptions, redisUrl } from '../src/queue/redis-connection.js';
 import { startLeaderWork } from '../src/runtime/leader-work.js';
 import { watchChildren } from './lib/watch-children.js';
+import { callJson } from './lib/http-call.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -101,17 +102,7 @@ async function queueOnly(): Promise<{ perSec: number; p50: number; p99: number }
 }
 
 let agent = new Agent({ keepAlive: true, maxSockets: CREATORS });
-function call(url: string, method: string, body?: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(url, { method, agent, headers: text ? { 'content-type': 'application/json' } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(text);
-  });
-}
+const call = (url: string, method: string, body?: unknown): Promise<number> => callJson(agent, url, method, body);
 
 function flowops(args: string[]): { child: ChildProcess; out: () => string } {
   const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/flowops.js'), ...args], { env: { ...process.env, FLOWOPS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
