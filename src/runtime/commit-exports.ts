@@ -1,8 +1,7 @@
 import { mkdirSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/flowsource.js';
 import { sourceCredentials } from '../controller/flowsource/credentials.js';
-import { exportsDirOf } from '../controller/flowsource/reconciler.js';
+import { exportsDirOf, repoDirOf, sourcePathPrefix } from '../controller/flowsource/reconciler.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
@@ -68,8 +67,7 @@ export class CommitExports {
     const branch = spec.ref?.branch;
     const tag = spec.ref?.tag;
     await timeGitFetch(source, () => fetchSource({ ctx, url: spec.url, ref: { ...(branch ? { branch } : {}), ...(tag ? { tag } : {}), commit: sha }, credentials }));
-    const path = (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
-    const changes = await diffCommits({ ctx, to: sha, path });
+    const changes = await diffCommits({ ctx, to: sha, path: sourcePathPrefix(spec) });
     const blobs = await readBlobs({ ctx, oids: changes.map((c) => c.oid) });
     mkdirSync(exportsDir, { recursive: true });
     // More kept than the leader's 4: Flows of one source may sit at many different commits.
@@ -87,7 +85,7 @@ export class CommitExports {
   private contextFor(source: string): GitContext {
     let ctx = this.repos.get(source);
     if (!ctx) {
-      const dir = join(this.deps.dataDir, ...source.split('/'), 'repo');
+      const dir = repoDirOf(this.deps.dataDir, source);
       mkdirSync(dir, { recursive: true });
       ctx = gitContext(dir);
       this.repos.set(source, ctx);

@@ -46,6 +46,11 @@ export function serveWatch(
     columnsSent = true;
     return JSON.stringify(tbl);
   };
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    res.uncork();
+  };
   const send = (type: string, objectJson: string): void => {
     if (res.writableLength > MAX_BUFFERED) return close();
     const body = table && type !== 'BOOKMARK' && type !== 'ERROR' ? asTable(objectJson) : objectJson;
@@ -57,11 +62,6 @@ export function serveWatch(
       process.nextTick(uncork);
     }
     res.write(`{"type":"${type}","object":${body}}\n`);
-  };
-  let corked = false;
-  const uncork = (): void => {
-    corked = false;
-    res.uncork();
   };
   const versioned = (text: string): string => (t.custom ? asVersion(text, t) : text);
   const matches = (text: string | undefined): boolean => text !== undefined && (!filter || filter(JSON.parse(text) as JsonObject));

@@ -35,7 +35,6 @@ export function pendingFinalizers(obj: JsonObject): string[] {
   return [...own, ...nsFinalizers];
 }
 
-/** RFC 3339 without a fraction, as metav1.Time serialises. */
 let lastSecond = -1;
 let lastTimestamp = '';
 

@@ -258,10 +258,10 @@ export class ObjectStore {
   }
 }
 
-/** Sets metadata.resourceVersion to the revision of the write and serialises once. */
 /** The text each written object was stored as, so the reply to the write need not serialise it again. */
 const storedText = new WeakMap<JsonObject, string>();
 
+/** Sets metadata.resourceVersion to the revision of the write and serialises once. */
 function stamp(obj: JsonObject, revision: number): string {
   metadataOf(obj).resourceVersion = String(revision);
   const text = JSON.stringify(obj);

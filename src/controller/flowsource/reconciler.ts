@@ -38,6 +38,9 @@ export const SOURCE_FINALIZER = 'flowops.io/source-cleanup';
 /** Where a source's commit is exported; Flows applied from it resolve chart paths there. */
 export const exportsDirOf = (dataDir: string, source: string): string => join(dataDir, ...source.split('/'), 'exports');
 
+/** Where a source's repository (objects only, no work tree) is kept. */
+export const repoDirOf = (dataDir: string, source: string): string => join(dataDir, ...source.split('/'), 'repo');
+
 /** A class for the one error the queue should retry with backoff, after status has been written. */
 class RetryError extends Error {}
 
@@ -111,13 +114,9 @@ export class FlowSourceReconciler {
     const revision = status.lastAppliedRevision;
     const sha = shaOfRevision(revision);
     if (!revision || !sha) return;
-    const prefix = pathPrefix(spec);
     let files = this.appliedFiles.get(key);
     if (files?.sha !== sha) {
-      const defs = (await diffCommits({ ctx, to: sha, path: prefix })).filter((c) => c.definition);
-      const blobs = await readBlobs({ ctx, oids: defs.map((c) => c.oid) });
-      const decoder = new TextDecoder();
-      files = { sha, files: defs.map((c) => ({ path: prefix ? `${prefix}/${c.path}` : c.path, text: decoder.decode(blobs.get(c.oid)) })) };
+      files = { sha, files: await readDefinitions(ctx, sha, sourcePathPrefix(spec)) };
       this.appliedFiles.set(key, files);
     }
     const outcome = await syncCommit({
@@ -166,7 +165,7 @@ export class FlowSourceReconciler {
   private contextFor(key: string): GitContext {
     let ctx = this.repos.get(key);
     if (!ctx) {
-      const dir = join(this.deps.dataDir, ...key.split('/'), 'repo');
+      const dir = repoDirOf(this.deps.dataDir, key);
       mkdirSync(dir, { recursive: true });
       ctx = gitContext(dir);
       this.repos.set(key, ctx);
@@ -179,7 +178,7 @@ export class FlowSourceReconciler {
    * path or a pin re-reads the whole folder), exports the commit, then validates and applies it.
    */
   private async syncTo(key: string, ctx: GitContext, spec: FlowSourceSpec, sha: string, revision: string, status: FlowSourceStatus, sameSpec: boolean): Promise<SyncOutcome> {
-    const prefix = pathPrefix(spec);
+    const prefix = sourcePathPrefix(spec);
     const exportsDir = exportsDirOf(this.deps.dataDir, key);
     mkdirSync(exportsDir, { recursive: true });
     const last = shaOfRevision(status.lastAppliedRevision);
@@ -189,21 +188,21 @@ export class FlowSourceReconciler {
     if (!changes) changes = await diffCommits({ ctx, to: sha, path: prefix });
     const blobs = await readBlobs({ ctx, oids: changes.filter((c) => c.status !== 'deleted').map((c) => c.oid) });
     exportCommit({ exportsDir, sha, base: full ? undefined : exportDirOf(exportsDir, base!), changes, blobs });
-    const repoPath = (p: string): string => (prefix ? `${prefix}/${p}` : p);
     // A changed chart or kustomize base is an input of Flows whose own files did not change: apply
     // every definition again, so those Flows move to this revision (and rerun against it), as Flux
     // applies a whole revision rather than a diff.
     const inputsChanged = !full && changes.some((c) => !c.definition);
-    const defs = inputsChanged ? (await diffCommits({ ctx, to: sha, path: prefix })).filter((c) => c.definition) : changes.filter((c: FileChange) => c.definition);
-    if (inputsChanged) for (const [oid, blob] of await readBlobs({ ctx, oids: defs.map((c) => c.oid).filter((oid) => !blobs.has(oid)) })) blobs.set(oid, blob);
+    const defs = changes.filter((c: FileChange) => c.definition);
     const decoder = new TextDecoder();
     return syncCommit({
       kube: this.deps.kube,
       fieldManager: this.deps.fieldManager,
       source: key,
       revision,
-      files: defs.filter((c) => c.status !== 'deleted').map((c) => ({ path: repoPath(c.path), text: decoder.decode(blobs.get(c.oid)) })),
-      removed: defs.filter((c) => c.status === 'deleted').map((c) => repoPath(c.path)),
+      files: inputsChanged
+        ? await readDefinitions(ctx, sha, prefix)
+        : defs.filter((c) => c.status !== 'deleted').map((c) => ({ path: repoPath(prefix, c.path), text: decoder.decode(blobs.get(c.oid)) })),
+      removed: inputsChanged ? [] : defs.filter((c) => c.status === 'deleted').map((c) => repoPath(prefix, c.path)),
       full: full || inputsChanged,
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
@@ -220,8 +219,21 @@ export class FlowSourceReconciler {
 }
 
 /** The source's folder inside the repository, normalised ("" for all of it). */
-function pathPrefix(spec: FlowSourceSpec): string {
+export function sourcePathPrefix(spec: FlowSourceSpec): string {
   return (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
+}
+
+/** A path relative to the source's folder, as a path in the repository. */
+function repoPath(prefix: string, path: string): string {
+  return prefix ? `${prefix}/${path}` : path;
+}
+
+/** Every definition file of a commit under the source's folder, with its repository path. */
+async function readDefinitions(ctx: GitContext, sha: string, prefix: string): Promise<Array<{ path: string; text: string }>> {
+  const defs = (await diffCommits({ ctx, to: sha, path: prefix })).filter((c) => c.definition);
+  const blobs = await readBlobs({ ctx, oids: defs.map((c) => c.oid) });
+  const decoder = new TextDecoder();
+  return defs.map((c) => ({ path: repoPath(prefix, c.path), text: decoder.decode(blobs.get(c.oid)) }));
 }
 
 /** The commit is applied (or was rejected as it stands) under the current spec: nothing to do. */
