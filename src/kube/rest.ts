@@ -152,7 +152,12 @@ export class RestClient {
     };
     const user = this.kc.getCurrentUser();
     if (user?.exec || user?.authProvider) return build();
-    this.staticOptions = build();
-    return this.staticOptions;
+    const options = build();
+    this.staticOptions = options;
+    // A failure (an unreadable client certificate) is not kept: the next request tries again.
+    options.catch(() => {
+      if (this.staticOptions === options) this.staticOptions = undefined;
+    });
+    return options;
   }
 }
