@@ -16,6 +16,9 @@ import { crdViewBackend, type ViewBackend } from '../operator/view-backend.js';
 import type { ReconcileObserver } from '../metrics/observers.js';
 import type { ReconcileResult, WorkQueue } from '../queue/types.js';
 import { labelSelectorString } from './label-selector.js';
+import { ChildWatches, type ChildOwner } from './child-watches.js';
+import { childId, readInventory } from '../engine/child-inventory.js';
+import { SOURCE_ANNOTATION } from '../sync/provenance.js';
 import { FlowStats } from './flow-stats.js';
 import { FlowStatusWriter, type FlowStatusSummary } from './flow-status-writer.js';
 import { updateNeedsReconcile } from './predicates.js';
@@ -84,9 +87,12 @@ export class FlowManager {
   private readonly flowsSyncedP: Promise<void>;
   private markFlowsSynced: () => void = () => undefined;
   private flowsAreSynced = false;
+  /** The child-kind informers (Owns()); only where the watches run, not in a worker's registry. */
+  readonly children: ChildWatches | undefined;
 
   constructor(private readonly deps: FlowManagerDeps) {
     this.status = new FlowStatusWriter(deps.kube, deps.log, deps.fieldManager);
+    if (deps.mode !== 'registry') this.children = new ChildWatches({ kube: deps.kube, log: deps.log, enqueueOwner: (o, child) => this.enqueueOwner(o, child) });
     this.flowsSyncedP = new Promise<void>((resolve) => (this.markFlowsSynced = resolve));
   }
 
@@ -124,7 +130,7 @@ export class FlowManager {
 
   async stop(): Promise<void> {
     this.stopping.abort();
-    await Promise.all([this.flowInformer?.stop(), this.crdInformer?.stop(), ...[...this.entries.values()].flatMap((e) => [e.informer?.stop(), e.pipeline?.stop()])]);
+    await Promise.all([this.flowInformer?.stop(), this.crdInformer?.stop(), this.children?.stop(), ...[...this.entries.values()].flatMap((e) => [e.informer?.stop(), e.pipeline?.stop()])]);
     await this.status.stop();
   }
 
@@ -175,6 +181,7 @@ export class FlowManager {
       const report = await this.deps.reconciler.reconcile(def, k.resource, this.stopping.signal, seen);
       result = report.outcome;
       entry.stats.record(resourceKey, report);
+      if (report.requeueAfterMs) return { requeueAfterMs: report.requeueAfterMs };
     } catch (err) {
       entry.stats.record(resourceKey, { outcome: 'failure', error: err instanceof Error ? err.message : String(err) });
       throw err;
@@ -209,6 +216,7 @@ export class FlowManager {
         spec: parsed.spec,
         ...(this.deps.sourceDirFor?.(flow) ? { sourceDir: this.deps.sourceDirFor(flow)! } : {}),
         ...(flow.metadata.annotations?.[REVISION_ANNOTATION] ? { revision: flow.metadata.annotations[REVISION_ANNOTATION] } : {}),
+        ...(flow.metadata.annotations?.[SOURCE_ANNOTATION] ? { source: flow.metadata.annotations[SOURCE_ANNOTATION] } : {}),
       };
       entry.invalid = undefined;
       // A new commit may have changed the chart or kustomize files the steps render: rerun as for a new spec.
@@ -350,10 +358,12 @@ export class FlowManager {
     return {
       add: (obj) => {
         this.recordReadyCondition(entry, obj);
+        this.children?.observeOwner(obj);
         this.deps.queue.add(this.keyFor(entry, obj), obj.metadata.resourceVersion);
       },
       update: (obj, old) => {
         this.recordReadyCondition(entry, obj);
+        this.children?.observeOwner(obj);
         if (updateNeedsReconcile(old, obj)) this.deps.queue.add(this.keyFor(entry, obj), obj.metadata.resourceVersion);
       },
       delete: (obj) => {
@@ -411,8 +421,24 @@ export class FlowManager {
     const ready = ((obj.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
     if (!ready || ready.status === 'Unknown') return;
     const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
-    entry.stats.record(key, ready.status === 'True' ? { outcome: 'success' } : { outcome: 'failure', error: ready.message });
+    // Children not ready yet is a successful run whose objects are still coming up, not a failure.
+    const report = ready.status === 'True' ? { outcome: 'success' as const, ready: true } : ready.reason === 'ChildrenNotReady' ? { outcome: 'success' as const, ready: false } : { outcome: 'failure' as const, error: ready.message ?? '' };
+    entry.stats.record(key, report);
     this.scheduleStatus(entry);
+  }
+
+  /**
+   * A child changed: its owner runs again (Owns()), if the Flow its annotation names still watches
+   * that kind and the owner's inventory lists the child. An owner missing from the cache is gone.
+   */
+  private enqueueOwner(owner: ChildOwner, child: KubeObject): void {
+    const entry = this.entries.get(owner.flow);
+    const watch = entry?.def?.spec.watch;
+    if (!entry || !watch || watch.kind !== owner.kind || entry.flow.metadata.deletionTimestamp) return;
+    const cached = entry.informer?.get(owner.namespace, owner.name);
+    if (!cached || !inInventory(cached, child)) return;
+    const resource: ObjectRef = { apiVersion: watch.apiVersion, kind: watch.kind, name: owner.name, ...(owner.namespace ? { namespace: owner.namespace } : {}) };
+    this.deps.queue.add(encodeKey({ flowNamespace: entry.def!.namespace, flowName: entry.def!.name, resource }));
   }
 
   private retryMissingKinds(): void {
@@ -431,6 +457,11 @@ export class FlowManager {
   }
 }
 
+function inInventory(owner: KubeObject, child: KubeObject): boolean {
+  const id = childId({ apiVersion: child.apiVersion, kind: child.kind, namespace: child.metadata.namespace, name: child.metadata.name ?? '' });
+  return readInventory(owner).some((e) => childId(e) === id);
+}
+
 /** Registry mode: the informer only keeps the cache; the leader's watch enqueues. */
 function cacheOnlyHandlers(entry: FlowEntry): InformerHandlers {
   return { add: () => undefined, update: () => undefined, delete: () => undefined, synced: () => void (entry.synced = true) };
@@ -438,21 +469,21 @@ function cacheOnlyHandlers(entry: FlowEntry): InformerHandlers {
 
 function summarize(e: FlowEntry): FlowStatusSummary {
   if (e.pipeline) return summarizePipeline(e, e.pipeline);
-  const { succeeded, failed } = e.stats.counts();
+  const { succeeded, failed, notReady } = e.stats.counts();
   const watched = e.informer?.list().length ?? 0;
-  const base = { generation: e.flow.metadata.generation ?? 0, watched, succeeded, failed, ...(e.stats.lastError ? { lastError: e.stats.lastError } : {}), ...(e.stats.lastReconcileTime ? { lastReconcileTime: e.stats.lastReconcileTime } : {}) };
+  const base = { generation: e.flow.metadata.generation ?? 0, watched, succeeded, failed, ready: succeeded - notReady, notReady, ...(e.stats.lastError ? { lastError: e.stats.lastError } : {}), ...(e.stats.lastReconcileTime ? { lastReconcileTime: e.stats.lastReconcileTime } : {}) };
   if (e.invalid) return { ...base, state: 'invalid', message: e.invalid };
   if (e.def?.spec.suspend) return { ...base, state: 'suspended', message: 'reconciliation is suspended' };
   if (e.kindMissing) return { ...base, state: 'waiting', message: `waiting for the watched kind: ${e.kindMissing}` };
   if (failed) return { ...base, state: 'failing', message: `${failed} of ${watched} resources failed: ${e.stats.lastError ?? ''}` };
-  return { ...base, state: 'ready', message: `${succeeded} of ${watched} resources reconciled` };
+  return { ...base, state: 'ready', message: `${succeeded} of ${watched} resources reconciled${notReady ? `, ${notReady} with children not ready` : ''}` };
 }
 
 /** A pipeline Flow reports its controller's health: Stalled on a setup error, failing on runtime errors. */
 function summarizePipeline(e: FlowEntry, ctl: DeclarativeController): FlowStatusSummary {
   const h = ctl.health;
   const lastError = h.lastErrors.at(-1);
-  const base = { generation: e.flow.metadata.generation ?? 0, watched: 0, succeeded: 0, failed: h.errorCount, ...(lastError ? { lastError } : {}) };
+  const base = { generation: e.flow.metadata.generation ?? 0, watched: 0, succeeded: 0, failed: h.errorCount, ready: 0, notReady: 0, ...(lastError ? { lastError } : {}) };
   if (h.state === 'critical') return { ...base, state: 'invalid', message: `pipeline failed to start: ${h.critical}` };
   if (h.state === 'failing') return { ...base, state: 'failing', message: `pipeline errors: ${lastError ?? ''}` };
   return { ...base, state: 'ready', message: 'pipeline is running' };
