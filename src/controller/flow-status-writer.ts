@@ -2,7 +2,7 @@ import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { Condition, KubeObject } from '../kube/types.js';
-import { removeCondition, setCondition } from '../engine/conditions.js';
+import { removeCondition, setCondition } from '../kube/conditions.js';
 import type { Logger } from '../log/index.js';
 
 export interface FlowStatusSummary {

@@ -2,7 +2,7 @@ import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/client.js';
 import type { Condition, KubeObject } from '../kube/types.js';
 import { refOf } from '../kube/types.js';
-import { removeCondition, setCondition } from './conditions.js';
+import { removeCondition, setCondition } from '../kube/conditions.js';
 
 /** What one reconcile concluded about the watched object, as FlowOps writes it into `.status`. */
 export interface ResourceVerdict {

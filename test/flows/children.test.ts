@@ -1,88 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeKey } from '../../src/engine/keys.js';
+import { encodeKey } from '../../src/controller/keys.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { CACHE_CRD as CRD, CACHE_FLOW as FLOW, cache } from '../fixtures/cache-operator.js';
 import { waitFor } from '../helpers/wait.js';
 
 // A Flow is an operator: what its steps apply are children of the watched object, kept as
 // declared (self-healing), pruned when no longer rendered, and judged for readiness.
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: caches.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: caches, singular: cache, kind: Cache }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: { status: {} }
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-preserve-unknown-fields: true
-            status:
-              type: object
-              x-kubernetes-preserve-unknown-fields: true
-`;
-
-const FLOW = `apiVersion: flowops.io/v1
-kind: Flow
-metadata: { name: cache-operator, namespace: default }
-spec:
-  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchExpressions: [ { key: mode, operator: DoesNotExist } ] } }
-  reconcile:
-    steps:
-      - name: workload
-        type: kubectl
-        action: apply
-        manifests: |
-          apiVersion: apps/v1
-          kind: StatefulSet
-          metadata:
-            name: {{ .Resource.metadata.name }}
-          spec:
-            serviceName: {{ .Resource.metadata.name }}
-            replicas: {{ .Resource.spec.replicas }}
-            selector: { matchLabels: { app: {{ .Resource.metadata.name }} } }
-            template:
-              metadata: { labels: { app: {{ .Resource.metadata.name }} } }
-              spec: { containers: [ { name: cache, image: "redis:7" } ] }
-      - name: shards
-        type: kubectl
-        action: apply
-        manifests: |
-          {{- range .Resource.spec.shards }}
-          ---
-          apiVersion: v1
-          kind: ConfigMap
-          metadata:
-            name: {{ $.Resource.metadata.name }}-shard-{{ . }}
-          data: { shard: "{{ . }}" }
-          {{- end }}
-      - name: extra
-        type: kubectl
-        action: apply
-        when: "{{ .Resource.spec.extra }}"
-        manifests: |
-          apiVersion: v1
-          kind: ConfigMap
-          metadata:
-            name: {{ .Resource.metadata.name }}-extra
-          data: { extra: "yes" }
-  status:
-    readyReplicas: "{{ .Children.StatefulSet.fast.status.readyReplicas | default 0 }}"
-    endpoint: "{{ .Resource.metadata.name }}.{{ .Resource.metadata.namespace }}.svc"
-    shardCount: "{{ len .Resource.spec.shards }}"
-`;
-
-const cache = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'fast', namespace: 'default' }, spec });
 
 let env: FlowOpsEnv;
 beforeAll(async () => {
