@@ -154,6 +154,7 @@ async function main(): Promise<void> {
     while (childWatches.cachedChildren() < OWNERS * 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     gc();
     const rss = process.memoryUsage().rss / 2 ** 20;
+    const cachedChildren = childWatches.cachedChildren();
 
     const healed: number[] = [];
     const nsPath = `${base}/api/v1/namespaces/owned/configmaps`;
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
     console.log(`create -> child present: p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`);
     console.log(`renderManifest of the step's template: ${renderMicros().toFixed(1)} µs/render`);
     console.log(`baseline (same run): direct ConfigMap creates/s ${baselinePerSec.toFixed(0)}; ratio reconciles/s ÷ baseline ${((childAt.size / elapsed) / baselinePerSec).toFixed(2)}`);
-    console.log(`children: ${OWNERS} owners x 3 children reconciled (inventories written) in ${ownersSec.toFixed(2)} s; child informers cache ${childWatches.cachedChildren()} children`);
+    console.log(`children: ${OWNERS} owners x 3 children reconciled (inventories written) in ${ownersSec.toFixed(2)} s; child informers cache ${cachedChildren} children`);
     console.log(`child deleted -> put back (child event -> owner re-reconciled), ${healed.length} deletes one at a time: p50 ${pct(healed, 50).toFixed(1)} ms, p99 ${pct(healed, 99).toFixed(1)} ms`);
     console.log(`process RSS with ${OWNERS} owners and ${OWNERS * 3} children (API server included): ${rss.toFixed(0)} MiB`);
     console.log(`informer heap per cached child: ${perChildKiB.toFixed(2)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for a steadier figure)'}; the child's JSON: ${jsonKiB.toFixed(2)} KiB`);
