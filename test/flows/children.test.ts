@@ -194,3 +194,84 @@ spec:
     await waitFor(() => (hits.get('/poll/polled') ?? 0) >= 4, { what: 'four runs from resync', timeoutMs: 20_000 });
   });
 });
+
+describe('children no ownerReference covers, readyWhen, and a status template that fails', () => {
+  const FAR_FLOW = `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: far-operator, namespace: default }
+spec:
+  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchLabels: { mode: far } } }
+  reconcile:
+    steps:
+      - name: elsewhere
+        type: kubectl
+        action: apply
+        manifests: |
+          apiVersion: v1
+          kind: ConfigMap
+          metadata: { name: "{{ .Resource.metadata.name }}-far", namespace: elsewhere }
+          data: { state: "{{ .Resource.spec.state }}" }
+        readyWhen: '{{ eq .Child.data.state "done" }}'
+      - name: cluster-wide
+        type: kubectl
+        action: apply
+        manifests: |
+          apiVersion: rbac.authorization.k8s.io/v1
+          kind: ClusterRole
+          metadata: { name: "{{ .Resource.metadata.name }}-reader" }
+          rules: [ { apiGroups: [""], resources: [configmaps], verbs: [get] } ]
+      - name: kept
+        type: kubectl
+        action: apply
+        ownerReference: false
+        manifests: |
+          apiVersion: v1
+          kind: ConfigMap
+          metadata: { name: "{{ .Resource.metadata.name }}-kept" }
+`;
+
+  it('judges a child by readyWhen', async () => {
+    await env.kubectl.ok(['create', 'namespace', 'elsewhere']);
+    await env.kubectl.ok(['apply', '-f', '-'], FAR_FLOW);
+    await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'far', namespace: 'default', labels: { mode: 'far' } }, spec: { state: 'pending' } }));
+    const cond = await waitFor(async () => {
+      const c = (await get('cache', 'far'))?.status?.conditions?.find((x: { type: string }) => x.type === 'Ready');
+      return c?.reason === 'ChildrenNotReady' ? c : undefined;
+    }, { what: 'ChildrenNotReady from readyWhen' });
+    expect(cond.message).toBe('ConfigMap elsewhere/far-far: readyWhen is false');
+    await env.kubectl.ok(['patch', 'cache', 'far', '--type=merge', '-p', '{"spec":{"state":"done"}}']);
+    await env.kubectl.ok(['wait', '--for=condition=Ready', 'cache/far', '--timeout=20s']);
+  });
+
+  it('deletes the cluster-scoped and other-namespace children itself when the owner goes, and leaves ownerReference: false ones', async () => {
+    const owner = await get('cache', 'far');
+    expect(owner.metadata.finalizers).toContain('flowops.io/finalizer');
+    expect(await get('clusterrole', 'far-reader')).toBeDefined();
+    const r = await env.kubectl(['delete', 'cache', 'far', '--timeout=30s']);
+    expect(r.code).toBe(0);
+    expect(await env.kubectl(['get', 'configmap', 'far-far', '-n', 'elsewhere'])).toMatchObject({ code: 1 });
+    expect(await get('clusterrole', 'far-reader')).toBeUndefined();
+    expect(await get('configmap', 'far-kept')).toBeDefined();
+  });
+
+  it('reports a status template that fails at run time as Ready=False, Stalled', async () => {
+    await env.kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: status-error, namespace: default }
+spec:
+  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchLabels: { mode: status-error } } }
+  reconcile:
+    steps:
+      - name: noop
+        type: pipeline
+        expression: { ok: true }
+  status:
+    size: '{{ required "spec.size is required" .Resource.spec.size }}'
+`);
+    await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'sizeless', namespace: 'default', labels: { mode: 'status-error' } }, spec: {} }));
+    const cond = await waitFor(async () => (await get('cache', 'sizeless'))?.status?.conditions?.find((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'False'), { what: 'Ready=False' });
+    expect(cond.reason).toBe('StatusTemplateError');
+    expect(cond.message).toContain('spec.size is required');
+    expect((await get('cache', 'sizeless')).status.conditions.find((c: { type: string }) => c.type === 'Stalled')).toMatchObject({ status: 'True' });
+  });
+});

@@ -50,6 +50,8 @@ describe('repos-example operators', () => {
     expect(deploy.spec.replicas).toBe(2);
     expect(deploy.spec.template.spec.containers[0].image).toBe('nginx:1.27');
     expect(deploy.metadata.ownerReferences[0]).toMatchObject({ kind: 'WebApp', name: 'shop' });
+    // A Helm-rendered child carries the same provenance as any other.
+    expect(deploy.metadata.annotations).toMatchObject({ 'flowops.io/flow': 'default/webapp-operator', 'flowops.io/owner': 'WebApp/default/shop' });
     const svc = await waitFor(() => get('service', 'shop'), { what: 'Service shop' });
     expect(svc.metadata.annotations['example.com/deployment-uid']).toBe(deploy.metadata.uid);
     expect(svc.metadata.annotations['example.com/replicas']).toBe('2');
