@@ -114,7 +114,7 @@ describe('terminal failures stall; resyncInterval re-runs', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       hits.set(req.url ?? '/', (hits.get(req.url ?? '/') ?? 0) + 1);
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(req.url?.startsWith('/down/') ? 503 : 200, { 'content-type': 'application/json' });
       res.end('{"ok":true}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -175,6 +175,33 @@ spec:
     await env.kubectl.ok(['patch', 'cache', 'stuck', '--type=merge', '-p', '{"spec":{"replicas":2}}']);
     await waitFor(() => hits.get('/onerror/stuck') === 2, { what: 'second episode' });
     expect(hits.get('/step/stuck')).toBe(2);
+  });
+
+  it('retries a retryable failure with per-object backoff, running onError once for the episode', async () => {
+    await env.kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: flaky-operator, namespace: default }
+spec:
+  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchLabels: { mode: down } } }
+  reconcile:
+    steps:
+      - name: call
+        type: http
+        url: ${base}/down/{{ .Resource.metadata.name }}
+        errorHandling: { maxRetries: 0 }
+  onError:
+    steps:
+      - name: notify
+        type: http
+        url: ${base}/onerror/{{ .Resource.metadata.name }}
+`);
+    await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'unlucky', namespace: 'default', labels: { mode: 'down' } }, spec: { replicas: 1 } }));
+    await waitFor(() => (hits.get('/down/unlucky') ?? 0) >= 3, { what: 'three runs with backoff', timeoutMs: 20_000 });
+    expect(hits.get('/onerror/unlucky')).toBe(1);
+    const ready = (await get('cache', 'unlucky')).status.conditions;
+    expect(ready.find((c: { type: string }) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'HTTPError' });
+    expect(ready.find((c: { type: string }) => c.type === 'Stalled')).toBeUndefined();
+    await env.kubectl.ok(['delete', 'flow', 'flaky-operator']);
   });
 
   it('re-runs every watched object on resyncInterval with no change', async () => {
