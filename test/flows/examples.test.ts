@@ -78,7 +78,8 @@ describe('repos-example operators', () => {
     const cm = await waitFor(() => get('configmap', 'disk-full-notification'), { what: 'notification ConfigMap' });
     expect(cm.data).toEqual({ ticket: 'T-1', priority: 'P1' });
     expect(received[0]).toEqual({ auth: 'Bearer s3cr3t-value', body: { alert: 'disk-full', priority: 'P1', summary: 'disk is full' } });
-    const alert = await get('alert', 'disk-full');
+    const alert = await waitFor(async () => ((await get('alert', 'disk-full'))?.status?.ticket ? get('alert', 'disk-full') : undefined), { what: 'ticket in the Alert status' });
+    expect(alert.status).toMatchObject({ ticket: 'T-1', priority: 'P1' });
     expect(JSON.stringify(alert.status)).not.toContain('s3cr3t');
   });
 
@@ -91,6 +92,12 @@ describe('repos-example operators', () => {
     const base = await waitFor(() => get('configmap', 'bundle-defaults'), { what: 'kustomize output' });
     expect(base.data).toEqual({ LOG_LEVEL: 'info', FEATURE_X: 'off' });
     expect(base.metadata.labels['flowops.io/flow']).toBe('config-bundle');
+    const bundle = await waitFor(async () => ((await get('configbundle', 'payments'))?.status?.settings === 2 ? get('configbundle', 'payments') : undefined), { what: 'typed settings count in the status' });
+    expect(bundle.status.checksum).toBe(settings.metadata.annotations['example.com/checksum']);
+    // A key removed from the spec leaves the ConfigMap; the bundle stays Ready (ConfigMaps have no readiness of their own).
+    await env.kubectl.ok(['patch', 'configbundle', 'payments', '--type=json', '-p', '[{"op":"remove","path":"/spec/settings/TIMEOUT"}]']);
+    await waitFor(async () => JSON.stringify((await get('configmap', 'payments-settings'))?.data) === '{"RETRIES":"3"}', { what: 'TIMEOUT gone from the ConfigMap' });
+    await waitFor(async () => (await get('configbundle', 'payments'))?.status?.settings === 1, { what: 'settings count 1' });
   });
 
   it('every example Flow passes flowops validate', async () => {
