@@ -4,7 +4,7 @@
 // so a new leader learns them from its first list of the watched kinds.
 
 import { FLOW_ANNOTATION, FLOW_LABEL, OWNER_ANNOTATION } from '../executors/types.js';
-import { Informer } from '../kube/informer.js';
+import { dropManagedFields, Informer } from '../kube/informer.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
@@ -72,7 +72,7 @@ export class ChildWatches {
     };
     const informer = new Informer(
       this.deps.kube,
-      { apiVersion, kind, labelSelector: FLOW_LABEL, log: this.deps.log },
+      { apiVersion, kind, labelSelector: FLOW_LABEL, log: this.deps.log, transform: dropManagedFields },
       {
         add: (child) => {
           if (synced) enqueue(child);
