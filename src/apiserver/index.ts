@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
+import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT } from './defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { Discovery } from './http/discovery.js';
@@ -46,8 +47,7 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 6443;
-export const DEFAULT_KUBERNETES_VERSION = '1.32.0';
+export { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT };
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export class DataDirError extends Error {}

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_PORT, startApiServer, type ApiServer } from '../apiserver/index.js';
-import { writeKubeconfig } from '../kube/kubeconfig.js';
+import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT } from '../apiserver/defaults.js';
+import type { ApiServer } from '../apiserver/index.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
+import { onShutdown } from './shutdown.js';
 
 export interface ServerFlags {
   listen: string;
@@ -17,13 +18,14 @@ export function addServerFlags(cmd: Command): Command {
     .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
-    .option('--kubernetes-version <x.y.z>', 'version reported on /version', '1.32.0');
+    .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION);
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
 export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string }> {
   const { host, port } = parseListen(flags.listen);
   const dataDir = resolve(flags.data);
+  const [{ startApiServer }, { writeKubeconfig }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js')]);
   const server = await startApiServer({
     host,
     port,
@@ -45,4 +47,15 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
   }
   log.info({ url: server.url, dataDir, kubeconfig }, 'embedded API server listening');
   return { server, kubeconfig };
+}
+
+/** `flowops apiserver`: only the embedded API server, in the foreground. */
+export function registerApiserverCommand(program: Command): void {
+  addServerFlags(program.command('apiserver').description('run the embedded Kubernetes-compatible API server in the foreground')).action(async (flags: ServerFlags) => {
+    const { createLogger } = await import('../log/index.js');
+    const log = createLogger({ command: 'apiserver' });
+    const { server, kubeconfig } = await startEmbedded(flags, log);
+    process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
+    onShutdown(log, () => server.close());
+  });
 }

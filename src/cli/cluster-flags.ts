@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { parseDuration } from '../api/duration.js';
-import { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
-import { startMetricsServer, type MetricsServer } from '../metrics/server.js';
+import type { MetricsServer } from '../metrics/server.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
 import { parseListen } from './listen.js';
 
@@ -33,7 +33,9 @@ export function addClusterFlags(cmd: Command): Command {
 
 export const durationFlag = (v: string): number => parseDuration(v);
 
-export function kubeFrom(flags: ClusterFlags): KubeClient {
+/** Loaded on use: the Kubernetes client library costs a command that needs no cluster (`--help`) seconds. */
+export async function kubeFrom(flags: { kubeconfig?: string | undefined }): Promise<KubeClient> {
+  const { KubeClient } = await import('../kube/client.js');
   return KubeClient.fromKubeconfig(flags.kubeconfig);
 }
 
@@ -44,6 +46,7 @@ export function redisUrlFrom(flags: ClusterFlags): string {
 /** Starts the metrics listener and says where it is, on stdout (for people and tests) and in the log. */
 export async function serveMetrics(flags: ClusterFlags, metrics: FlowOpsMetrics, log: Logger, extra: { ready: () => boolean; beforeScrape?: () => Promise<void> }): Promise<MetricsServer> {
   const { host, port } = parseListen(flags.metricsListen);
+  const { startMetricsServer } = await import('../metrics/server.js');
   const server = await startMetricsServer({ host, port, registry: metrics.registry, ...extra });
   log.info({ address: server.address }, 'metrics listening');
   process.stdout.write(`metrics listening on http://${server.address}/metrics\n`);

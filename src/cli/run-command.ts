@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createLogger } from '../log/index.js';
 import type { LeaderWork } from '../runtime/leader-work.js';
 import { addClusterFlags, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
@@ -27,6 +26,7 @@ export function registerRunCommand(program: Command): void {
     .option('--resync-period <d>', 'how often the leader enqueues every watched key', durationFlag, 600_000)
     .option('--data <dir>', 'where Git sources are cloned (the leader polls them)', '/data')
     .action(async (flags: RunFlags) => {
+      const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'run' });
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
       const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }] = await Promise.all([
@@ -37,7 +37,7 @@ export function registerRunCommand(program: Command): void {
         import('../runtime/sources.js'),
         import('../operator/runtime.js'),
       ]);
-      const kube = kubeFrom(flags);
+      const kube = await kubeFrom(flags);
       const metrics = processMetrics();
       const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });
       let work: LeaderWork | undefined;

@@ -1,5 +1,6 @@
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
-import { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/client.js';
+import { kubeFrom } from './cluster-flags.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 
 /** `[namespace/]name` of a FlowSource; the namespace defaults to the kubeconfig context's, else "default". */
@@ -12,7 +13,7 @@ export function sourceRefOf(arg: string, kube: KubeClient): ObjectRef {
 }
 
 export async function loadSource(arg: string, kubeconfig: string | undefined): Promise<{ kube: KubeClient; ref: ObjectRef; source: KubeObject }> {
-  const kube = KubeClient.fromKubeconfig(kubeconfig);
+  const kube = await kubeFrom({ kubeconfig });
   const ref = sourceRefOf(arg, kube);
   const source = await kube.get(ref);
   if (!source) throw new Error(`FlowSource ${ref.namespace}/${ref.name} not found`);

@@ -1,81 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { compareValidationErrors, formatValidationError, validateFlowFile, type ValidationError } from '../api/validate.js';
-
-/**
- * `flowops validate PATH...`: the check a CI job or a pre-commit hook runs on a repository of
- * Flows before anything reaches a cluster. Errors go to stderr as `file:line: field: problem`,
- * sorted, so editors and CI annotate the right line; the exit code says whether any were found.
- */
-
-const YAML_FILE = /\.ya?ml$/i;
-
-function problem(file: string, message: string): ValidationError {
-  return { file, line: 0, column: 0, field: '', message };
-}
-
-/** Files named on the command line are read whatever their extension; directories give their YAML. */
-function collect(path: string, files: string[], errors: ValidationError[]): void {
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (e) {
-    errors.push(problem(path, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message));
-    return;
-  }
-  if (!isDir) {
-    files.push(path);
-    return;
-  }
-  // Hidden folders (.git, .flowops) and node_modules hold no Flows of the user's.
-  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) collect(child, files, errors);
-    else if (entry.isFile() && YAML_FILE.test(entry.name)) files.push(child);
-  }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-export interface ValidateOutput {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-/** Validates the given paths and returns the exit code. */
-export function runValidate(paths: readonly string[], out: ValidateOutput): number {
-  const files: string[] = [];
-  const errors: ValidationError[] = [];
-  for (const p of paths) collect(p, files, errors);
-  const unique = [...new Set(files)];
-  let flows = 0;
-  for (const file of unique) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
-      errors.push(problem(file, (e as Error).message));
-      continue;
-    }
-    const result = validateFlowFile(text, file);
-    flows += result.flows;
-    errors.push(...result.errors);
-  }
-  for (const e of errors.sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);
-  out.stdout(`${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(errors.length, 'error')}\n`);
-  return errors.length ? 1 : 0;
-}
 
 export function registerValidateCommand(program: Command): void {
   program
     .command('validate')
     .description('check Flow files (or directories of them) without a cluster; exit code 1 on any error')
     .argument('<paths...>', 'YAML files or directories to search for *.yaml / *.yml')
-    .action((paths: string[]) => {
+    .action(async (paths: string[]) => {
+      // Loaded when the command runs, so that `flowops --help` and other commands do not pay for the schemas.
+      const { runValidate } = await import('./validate-run.js');
       process.exitCode = runValidate(paths, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
     });
 }

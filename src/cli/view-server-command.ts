@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { KubeClient } from '../kube/client.js';
-import { createLogger } from '../log/index.js';
+import { kubeFrom } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 
 interface Flags {
@@ -35,6 +34,7 @@ export function registerViewServerCommand(program: Command): void {
     .option('--no-operators', 'only serve views; run no Operator controllers')
     .option('--install-crd', 'apply the Operator CRD to the cluster first')
     .action(async (f: Flags) => {
+      const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'view-server' });
       const [{ startOperators }, { startViewApiServer }] = await Promise.all([import('../operator/runtime.js'), import('../viewapi/server.js')]);
       const view = await startViewApiServer({
@@ -44,7 +44,7 @@ export function registerViewServerCommand(program: Command): void {
         ...(f.dev ? { development: true } : { tls: { keyFile: f.tlsKeyFile, certFile: f.tlsCertFile } }),
       });
       const operators = f.operators
-        ? await startOperators({ kube: KubeClient.fromKubeconfig(f.kubeconfig), log, installCrd: f.installCrd === true, views: await view.backend() })
+        ? await startOperators({ kube: await kubeFrom(f), log, installCrd: f.installCrd === true, views: await view.backend() })
         : undefined;
       process.stdout.write(`FlowOps view API server listening on ${view.url}${f.dev ? ' (development mode: no authentication)' : ''}\n`);
       onShutdown(log, async () => {

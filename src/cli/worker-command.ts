@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { createLogger } from '../log/index.js';
 import { addClusterFlags, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 
@@ -24,12 +23,13 @@ export function registerWorkerCommand(program: Command): void {
     .option('--data <dir>', 'where this worker fetches the Git commits Flows came from (for their chart and kustomize paths)', '/data')
     .option('--stalled-interval <d>', 'how often to look for such jobs (default: the lock duration)', durationFlag)
     .action(async (flags: WorkerFlags) => {
+      const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'worker' });
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
       const [{ processMetrics }, { startWorker }] = await Promise.all([import('../metrics/registry.js'), import('../runtime/worker-process.js')]);
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
-      const kube = kubeFrom(flags);
+      const kube = await kubeFrom(flags);
       const metrics = processMetrics();
       let ready = false;
       let depth: (() => Promise<number>) | undefined;

@@ -1,0 +1,7 @@
+// The embedded server's defaults, in a module of their own so the CLI can show them in --help
+// without loading the server.
+
+/** kube-apiserver's secure port, where kubectl users expect an API server. */
+export const DEFAULT_PORT = 6443;
+/** The version /version reports unless told otherwise. */
+export const DEFAULT_KUBERNETES_VERSION = '1.32.0';

@@ -1,0 +1,54 @@
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
+import { onShutdown } from './shutdown.js';
+
+/** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
+export function registerUpCommand(program: Command): void {
+  addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))
+    .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
+    .action(async (flags: ServerFlags & { sourceDir: string }) => {
+      // Loaded here, not at start-up, so that other commands and --help do not pay for them.
+      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }] = await Promise.all([
+        import('../log/index.js'),
+        import('../kube/client.js'),
+        import('../runtime/controllers.js'),
+        import('../runtime/embedded-git.js'),
+        import('../metrics/registry.js'),
+        import('../metrics/route.js'),
+      ]);
+      const log = createLogger({ command: 'up' });
+      const { server, kubeconfig } = await startEmbedded(flags, log);
+      const kube = KubeClient.fromKubeconfig(kubeconfig);
+      const dataDir = resolve(flags.data);
+      const metrics = processMetrics();
+      const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+      // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
+      // server's own listener, as kube-apiserver serves its own.
+      metrics.leader.set({ identity: 'up' }, 1);
+      server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
+      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
+      process.stdout.write(
+        [
+          `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
+          `Git repository (FlowSource ${git.source}): ${git.cloneUrl}`,
+          `  git clone ${git.cloneUrl} && edit a Flow && git push   # live within a second`,
+          '',
+          'Use kubectl against it:',
+          `  export KUBECONFIG=${kubeconfig}`,
+          '  kubectl get namespaces',
+          '  kubectl api-resources',
+          '  kubectl get flows -A',
+          '  kubectl get flowsources -A',
+          `Metrics: ${server.url}/metrics`,
+          '',
+          'Stop with Ctrl-C.',
+          '',
+        ].join('\n'),
+      );
+      onShutdown(log, async () => {
+        await controllers.stop();
+        await server.close();
+      });
+    });
+}
