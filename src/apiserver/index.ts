@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
+import { BuiltinDefaulting } from './defaults/index.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
 import { OpenApiV3 } from './http/openapi.js';
@@ -65,6 +66,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   }
   const registry = new ResourceRegistry();
   const objects = new ObjectStore(store);
+  objects.addAdmission(new BuiltinDefaulting());
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -143,7 +145,8 @@ function ensureNamespaces(registry: ResourceRegistry, objects: ObjectStore): voi
   const nsType = registry.lookup('', 'v1', 'namespaces')!;
   for (const name of SYSTEM_NAMESPACES) {
     if (!objects.getStored(nsType, undefined, name)) {
-      const ns: JsonObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } };
+      // Labelled with its name by the Namespace defaulting, like every namespace.
+      const ns: JsonObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
       objects.create(nsType, undefined, ns);
     }
   }

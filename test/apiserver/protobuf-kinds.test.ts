@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaulterFor } from '../../src/apiserver/defaults/index.js';
 import { decodeKubeProtobuf, isProtobufContentType } from '../../src/apiserver/protobuf/index.js';
+import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { binaryVersion, KUBECTL, kubectlFor, type Kubectl } from '../helpers/kubectl.js';
@@ -134,12 +136,19 @@ function asCreated(stored: Obj): Obj {
   return out;
 }
 
-/** The dry-run object as the server should store it: in the request's namespace, without status. */
+/**
+ * The dry-run object as the server should store it: in the request's namespace, without status, and
+ * defaulted as kube-apiserver defaults it (the tables in src/apiserver/defaults are checked on their
+ * own; here the point is that the protobuf body and the JSON one end up the same).
+ */
 function expectedStored(dryRun: Obj, namespaced: boolean): Obj {
-  const out: Obj = { ...dryRun, metadata: { ...(dryRun.metadata as Obj) } };
+  const out = structuredClone({ ...dryRun, metadata: { ...(dryRun.metadata as Obj) } }) as JsonObject;
   if (namespaced) (out.metadata as Obj).namespace ??= NS;
   delete out.status;
   if (dryRun.kind === 'Namespace') delete out.spec;
+  const [group, version] = String(dryRun.apiVersion).includes('/') ? String(dryRun.apiVersion).split('/') : ['', String(dryRun.apiVersion)];
+  defaulterFor({ group: group!, version: version!, kind: String(dryRun.kind) })?.(out, 'CREATE');
+  delete out.status;
   return out;
 }
 
