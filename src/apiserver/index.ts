@@ -6,6 +6,8 @@ import { CrdAdmission } from './crd/crd-admission.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinDefaulting } from './defaults/index.js';
+import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
+import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
 import { OpenApiV3 } from './http/openapi.js';
@@ -14,7 +16,7 @@ import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
 import { SqliteLogStore } from './storage/sqlite-log.js';
 import type { WatchSettings } from './http/watch.js';
-import type { JsonObject } from './registry/types.js';
+import { storageKey, type JsonObject } from './registry/types.js';
 
 export interface ApiServerOptions {
   host?: string;
@@ -31,6 +33,8 @@ export interface ApiServerOptions {
   serveGroup?: (group: string) => boolean;
   /** PEM key and certificate: serve HTTPS. */
   tls?: { key: string; cert: string };
+  /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
+  serviceCidr?: string;
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -49,12 +53,15 @@ export interface ApiServer {
 
 export const DEFAULT_PORT = 6443;
 export const DEFAULT_KUBERNETES_VERSION = '1.32.0';
+/** kube-apiserver's `--service-cidr` default. */
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export class DataDirError extends Error {}
 
 export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
   const host = opts.host ?? '127.0.0.1';
+  const serviceCidr = new ServiceCidr(opts.serviceCidr ?? DEFAULT_SERVICE_CIDR);
   let store: SqliteLogStore;
   try {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -66,7 +73,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   }
   const registry = new ResourceRegistry();
   const objects = new ObjectStore(store);
-  objects.addAdmission(new BuiltinDefaulting());
+  const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
+  objects.onWrite(services.onWrite);
+  objects.addAdmission(new BuiltinDefaulting(services));
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -115,6 +124,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
+  ensureKubernetesService(registry, objects, serviceCidr, port);
   const retain = opts.compactRetain ?? 10_000;
   const compactor = setInterval(() => store.compact(store.currentRevision() - retain), opts.compactIntervalMs ?? 60_000);
   compactor.unref();
@@ -150,4 +160,41 @@ function ensureNamespaces(registry: ResourceRegistry, objects: ObjectStore): voi
       objects.create(nsType, undefined, ns);
     }
   }
+}
+
+function storedServices(registry: ResourceRegistry, objects: ObjectStore): ServiceSource {
+  return {
+    list: () => {
+      const t = registry.lookup('', 'v1', 'services')!;
+      return objects.list(t, undefined).items.map((text) => {
+        const object = JSON.parse(text) as JsonObject;
+        const meta = object.metadata as JsonObject;
+        return { key: storageKey(t, String(meta.namespace), String(meta.name)), object };
+      });
+    },
+  };
+}
+
+/**
+ * The `kubernetes` Service in `default`, at the service CIDR's first address, pointing at this
+ * server's port: what kube-apiserver's controlplane reconciler keeps (pkg/controlplane/controller/kubernetesservice).
+ */
+function ensureKubernetesService(registry: ResourceRegistry, objects: ObjectStore, cidr: ServiceCidr, port: number): void {
+  const t = registry.lookup('', 'v1', 'services')!;
+  const ports = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }];
+  const current = objects.getStored(t, 'default', 'kubernetes');
+  if (!current) {
+    objects.create(t, 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { clusterIP: cidr.apiServerIP, ports, sessionAffinity: 'None', type: 'ClusterIP' },
+    });
+    return;
+  }
+  const svc = JSON.parse(current.value) as JsonObject;
+  const spec = svc.spec as JsonObject;
+  if (JSON.stringify(spec.ports) === JSON.stringify(ports)) return;
+  spec.ports = ports;
+  objects.update(t, 'default', 'kubernetes', svc);
 }

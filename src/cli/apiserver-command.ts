@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_PORT, startApiServer, type ApiServer } from '../apiserver/index.js';
+import { DEFAULT_PORT, DEFAULT_SERVICE_CIDR, startApiServer, type ApiServer } from '../apiserver/index.js';
 import { writeKubeconfig } from '../kube/kubeconfig.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
@@ -10,6 +10,7 @@ export interface ServerFlags {
   data: string;
   kubeconfig?: string;
   kubernetesVersion?: string;
+  serviceCidr?: string;
 }
 
 export function addServerFlags(cmd: Command): Command {
@@ -17,7 +18,8 @@ export function addServerFlags(cmd: Command): Command {
     .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
-    .option('--kubernetes-version <x.y.z>', 'version reported on /version', '1.32.0');
+    .option('--kubernetes-version <x.y.z>', 'version reported on /version', '1.32.0')
+    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR);
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
@@ -29,6 +31,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
     port,
     dataDir,
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
+    ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
   }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;

@@ -1,8 +1,9 @@
 import { errors } from '../http/status.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { isObject, objectAt } from './fields.js';
+import { applyRows, existingObject, isObject, objectAt, objectsIn, type DefaultRow } from './fields.js';
+import { defaultTemplateOf, PVC_SPEC } from './pod-spec.js';
 
-/** core/v1 defaulting that needs no pod spec: Namespace and Secret. */
+/** core/v1 defaulting (pkg/apis/core/v1/defaults.go) but for Pods and Services, which have files of their own. */
 
 /** The label every namespace carries (k8s.io/api/core/v1 LabelMetadataName). */
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
@@ -43,4 +44,50 @@ function jsonType(v: JsonValue): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v === 'object' ? 'object' : typeof v;
+}
+
+/** SetDefaults_PersistentVolumeClaim(Spec): volumeMode Filesystem, and phase Pending until bound. */
+export function defaultPersistentVolumeClaim(obj: JsonObject): void {
+  applyRows(objectAt(obj, 'spec'), PVC_SPEC);
+  const status = objectAt(obj, 'status');
+  if (!status.phase) status.phase = 'Pending';
+}
+
+/** SetDefaults_PersistentVolume. */
+const PV_SPEC: readonly DefaultRow[] = [
+  ['persistentVolumeReclaimPolicy', 'Retain', 'zero'],
+  ['volumeMode', 'Filesystem', 'nil'],
+];
+
+export function defaultPersistentVolume(obj: JsonObject): void {
+  applyRows(objectAt(obj, 'spec'), PV_SPEC);
+  const status = objectAt(obj, 'status');
+  if (!status.phase) status.phase = 'Pending';
+}
+
+/** SetDefaults_Endpoints: every port's protocol TCP. */
+export function defaultEndpoints(obj: JsonObject): void {
+  for (const subset of objectsIn(obj, 'subsets')) for (const port of objectsIn(subset, 'ports')) applyRows(port, [['protocol', 'TCP', 'zero']]);
+}
+
+/**
+ * SetDefaults_ReplicationController: selector and labels from the template's labels when unset;
+ * replicas 1 (the declarative `+default=1`); and the template's PodSpec defaults.
+ */
+export function defaultReplicationController(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  const template = existingObject(spec, 'template');
+  const labels = template && existingObject(existingObject(template, 'metadata') ?? {}, 'labels');
+  if (labels) {
+    if (!isObject(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+    const meta = objectAt(obj, 'metadata');
+    if (!isObject(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
+  }
+  applyRows(spec, [['replicas', 1, 'nil']]);
+  defaultTemplateOf(spec);
+}
+
+/** A PodTemplate: its template's PodSpec defaults. */
+export function defaultPodTemplate(obj: JsonObject): void {
+  defaultTemplateOf(obj);
 }
