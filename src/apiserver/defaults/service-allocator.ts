@@ -93,7 +93,8 @@ export class ServiceAllocator {
       return;
     }
     if (oldSpec && typeof oldSpec.clusterIP === 'string' && oldSpec.clusterIP && oldSpec.type !== 'ExternalName' && requested !== oldSpec.clusterIP) {
-      causes.push(invalidValue('spec.clusterIPs[0]', requested, 'may not change once set'));
+      // validateUpgradeDowngradeClusterIPs shows the whole list as the value.
+      causes.push(invalidValue('spec.clusterIPs[0]', list.length ? list : [requested], 'may not change once set'));
       return;
     }
     let ip = requested;
@@ -106,7 +107,8 @@ export class ServiceAllocator {
       causes.push(invalidValue('spec.clusterIPs[0]', ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
       return;
     } else if (!this.cidr.contains(ip)) {
-      causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.cidr.cidr}`));
+      // ipallocator.ErrNotInRange (pkg/registry/core/service/ipallocator/interfaces.go) names no range.
+      causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP ${ip} is not in the valid range`));
       return;
     } else if (this.ipOwner.has(ip) && this.ipOwner.get(ip) !== key) {
       causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP is already allocated`));
