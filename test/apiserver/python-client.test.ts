@@ -18,7 +18,8 @@ interface Seen {
 
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer();
+  // Bookmarks often enough for a test to see one.
+  ts = await startTestServer({ watch: { bookmarkIntervalMs: 100 } });
 });
 afterAll(async () => ts?.stop());
 
@@ -60,6 +61,20 @@ describe('the boolean spellings older Python clients put on the wire', () => {
     expect(JSON.parse(Buffer.from(value!).toString('utf8').split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'w' } } });
   });
 
+  it('sendInitialEvents=True and allowWatchBookmarks=True', async () => {
+    const base = `${ts.server.url}/api/v1/namespaces/wire/configmaps`;
+    await fetch(base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'initial' } }) });
+    const events = await watchUntil(
+      `${base}?watch=True&sendInitialEvents=True&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=True&timeoutSeconds=10`,
+      (seen) => seen.filter((e) => e.type === 'BOOKMARK').length >= 2,
+    );
+    expect(events.find((e) => e.type === 'ADDED')?.object.metadata.name).toBe('initial');
+    const bookmarks = events.filter((e) => e.type === 'BOOKMARK');
+    expect(bookmarks[0]!.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    // The second is a periodic one, there only because allowWatchBookmarks=True was read as true.
+    expect(bookmarks[1]!.object.metadata.annotations).toBeUndefined();
+  });
+
   it('force=True takes a field another manager owns', async () => {
     const url = `${ts.server.url}/api/v1/namespaces/wire/configmaps/owned`;
     const apply = (manager: string, force: string, value: string) =>
@@ -75,3 +90,32 @@ describe('the boolean spellings older Python clients put on the wire', () => {
     expect(((await forced.json()) as { data: Record<string, string> }).data).toEqual({ k: 'b' });
   });
 });
+
+interface WatchEvent {
+  type: string;
+  object: { metadata: { name?: string; annotations?: Record<string, string> } };
+}
+
+/** Reads a watch's events until `done` says so or 10 s pass (then fails), and closes it. */
+async function watchUntil(url: string, done: (seen: WatchEvent[]) => boolean): Promise<WatchEvent[]> {
+  const ac = new AbortController();
+  const deadline = setTimeout(() => ac.abort(), 10_000);
+  const seen: WatchEvent[] = [];
+  try {
+    const res = await fetch(url, { signal: ac.signal });
+    const reader = res.body!.getReader();
+    let buffered = '';
+    while (!done(seen)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error(`watch ended after ${seen.length} events`);
+      buffered += Buffer.from(value).toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) if (line) seen.push(JSON.parse(line) as WatchEvent);
+    }
+    return seen;
+  } finally {
+    clearTimeout(deadline);
+    ac.abort();
+  }
+}
