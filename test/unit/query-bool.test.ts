@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { booleanParam, queryValuesToBool } from '../../src/apiserver/http/query.js';
+import { booleanParam, prettyPrint, queryValuesToBool } from '../../src/apiserver/http/query.js';
 
 /** apimachinery's Convert_Slice_string_To_bool, row by row. */
 describe('boolean query parameters', () => {
@@ -40,5 +40,28 @@ describe('boolean query parameters', () => {
     expect(queryValuesToBool([])).toBe(false);
     expect(queryValuesToBool(['0', '1'])).toBe(false);
     expect(queryValuesToBool(['1', '0'])).toBe(true);
+  });
+});
+
+/** `pretty` is read as isPrettyPrint reads it: strconv.ParseBool, else the User-Agent. */
+describe('prettyPrint', () => {
+  it.each([
+    ['pretty=true', 'node', true],
+    ['pretty=True', 'node', true],
+    ['pretty=1', 'node', true],
+    ['pretty=t', 'node', true],
+    ['pretty=yes', 'node', false],
+    ['pretty=tRUE', 'node', false],
+    ['pretty=0', 'curl/8.5.0', false],
+    ['pretty=false', 'Mozilla/5.0 (X11)', false],
+    ['pretty', 'node', false],
+    ['pretty=', 'curl/8.5.0', true],
+    ['', 'curl/8.5.0', true],
+    ['', 'Wget/1.21', true],
+    ['', 'Mozilla/5.0 (X11)', true],
+    ['', 'kubectl/v1.35.0', false],
+    ['', undefined, false],
+  ])('%j with %s → %s', (query, ua, want) => {
+    expect(prettyPrint(new URLSearchParams(query), ua)).toBe(want);
   });
 });

@@ -41,6 +41,22 @@ function equalFoldFalse(v: string): boolean {
   return v.length === 5 && v.toLowerCase().replace(/\u017f/g, 's') === 'false';
 }
 
+/** Go's strconv.ParseBool; undefined where it answers an error. */
+const GO_BOOLS: Record<string, boolean> = { 1: true, t: true, T: true, TRUE: true, true: true, True: true, 0: false, f: false, F: false, FALSE: false, false: false, False: false };
+
+/**
+ * Whether to indent a JSON answer: the one boolean parameter kube-apiserver does not read with
+ * Convert_Slice_string_To_bool. Its isPrettyPrint (k8s.io/apiserver/pkg/endpoints/handlers/
+ * negotiation) takes a non-empty `pretty` through strconv.ParseBool (so `yes` is false), and
+ * otherwise indents for curl, Wget and browsers.
+ */
+export function prettyPrint(q: URLSearchParams, userAgent: string | undefined): boolean {
+  const pretty = q.get('pretty');
+  if (pretty) return Object.hasOwn(GO_BOOLS, pretty) ? GO_BOOLS[pretty]! : false;
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
+}
+
 /** Builds the object filter for labelSelector / fieldSelector, rejecting what the real server rejects. */
 export function selectorFilter(t: ResourceType, q: URLSearchParams): ((obj: JsonObject) => boolean) | undefined {
   const ls = q.get('labelSelector');
