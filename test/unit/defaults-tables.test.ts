@@ -200,14 +200,36 @@ describe('apps/v1 (SetDefaults_Deployment, _StatefulSet, _DaemonSet)', () => {
 describe('batch/v1 (SetDefaults_Job, SetDefaults_CronJob)', () => {
   const podSpec = { restartPolicy: 'Never', containers: [{ name: 'c', image: 'a:1' }] };
   it('Job', () => {
-    const d = defaulted('batch/v1', 'Job', { metadata: { name: 'j' }, spec: { template: template(podSpec) } });
-    const { template: _t, ...spec } = d.spec as JsonObject;
-    expect(spec).toEqual({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, podReplacementPolicy: 'TerminatingOrFailed' });
+    const d = defaulted('batch/v1', 'Job', { metadata: { name: 'j', uid: 'u-1' }, spec: { template: template(podSpec) } });
+    const { template: t, ...spec } = d.spec as JsonObject;
+    expect(spec).toEqual({
+      completions: 1,
+      parallelism: 1,
+      backoffLimit: 6,
+      completionMode: 'NonIndexed',
+      suspend: false,
+      podReplacementPolicy: 'TerminatingOrFailed',
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u-1' } },
+    });
+    expect((t as JsonObject).metadata).toEqual({
+      labels: { app: 'x', 'job-name': 'j', 'batch.kubernetes.io/job-name': 'j', 'controller-uid': 'u-1', 'batch.kubernetes.io/controller-uid': 'u-1' },
+    });
+    // The Job's labels are the template's as the client sent them.
     expect((d.metadata as JsonObject).labels).toEqual({ app: 'x' });
     const parallel = defaulted('batch/v1', 'Job', { spec: { parallelism: 3, podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] }, template: template(podSpec) } });
     expect((parallel.spec as JsonObject).completions).toBeUndefined();
     expect((parallel.spec as JsonObject).podReplacementPolicy).toBe('Failed');
     expect((parallel.spec as JsonObject).podFailurePolicy).toEqual({ rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] });
+  });
+
+  it('Job: generated labels become the labels of a Job whose template had none; a manual selector is left alone', () => {
+    const bare = defaulted('batch/v1', 'Job', { metadata: { name: 'j', uid: 'u-2' }, spec: { template: { spec: podSpec } } });
+    expect((bare.metadata as JsonObject).labels).toEqual({ 'job-name': 'j', 'batch.kubernetes.io/job-name': 'j', 'controller-uid': 'u-2', 'batch.kubernetes.io/controller-uid': 'u-2' });
+    const manual = defaulted('batch/v1', 'Job', { metadata: { name: 'm', uid: 'u-3' }, spec: { manualSelector: true, selector: { matchLabels: { app: 'x' } }, template: template(podSpec) } });
+    expect((manual.spec as JsonObject).selector).toEqual({ matchLabels: { app: 'x' } });
+    expect(((manual.spec as JsonObject).template as JsonObject).metadata).toEqual({ labels: { app: 'x' } });
+    const updated = defaulted('batch/v1', 'Job', { metadata: { name: 'u', uid: 'u-4' }, spec: { template: template(podSpec) } }, 'UPDATE');
+    expect((updated.spec as JsonObject).selector).toBeUndefined();
   });
 
   it('CronJob', () => {
