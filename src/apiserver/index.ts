@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT } from './defaults.js';
+import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
+import { BuiltinDefaulting } from './defaults/index.js';
+import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
+import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
 import { OpenApiV3 } from './http/openapi.js';
@@ -14,7 +17,7 @@ import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
 import { SqliteLogStore } from './storage/sqlite-log.js';
 import type { WatchSettings } from './http/watch.js';
-import type { JsonObject } from './registry/types.js';
+import { storageKey, type JsonObject } from './registry/types.js';
 
 export interface ApiServerOptions {
   host?: string;
@@ -31,6 +34,8 @@ export interface ApiServerOptions {
   serveGroup?: (group: string) => boolean;
   /** PEM key and certificate: serve HTTPS. */
   tls?: { key: string; cert: string };
+  /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
+  serviceCidr?: string;
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -47,13 +52,14 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT };
+export { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR };
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export class DataDirError extends Error {}
 
 export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
   const host = opts.host ?? '127.0.0.1';
+  const serviceCidr = new ServiceCidr(opts.serviceCidr ?? DEFAULT_SERVICE_CIDR);
   let store: SqliteLogStore;
   try {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -65,6 +71,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   }
   const registry = new ResourceRegistry();
   const objects = new ObjectStore(store);
+  const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
+  objects.onWrite(services.onWrite);
+  objects.addAdmission(new BuiltinDefaulting(services));
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -113,6 +122,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
+  ensureKubernetesService(registry, objects, serviceCidr, port);
   const retain = opts.compactRetain ?? 10_000;
   const compactor = setInterval(() => store.compact(store.currentRevision() - retain), opts.compactIntervalMs ?? 60_000);
   compactor.unref();
@@ -143,8 +153,46 @@ function ensureNamespaces(registry: ResourceRegistry, objects: ObjectStore): voi
   const nsType = registry.lookup('', 'v1', 'namespaces')!;
   for (const name of SYSTEM_NAMESPACES) {
     if (!objects.getStored(nsType, undefined, name)) {
-      const ns: JsonObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } };
+      // Labelled with its name by the Namespace defaulting, like every namespace.
+      const ns: JsonObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
       objects.create(nsType, undefined, ns);
     }
   }
+}
+
+function storedServices(registry: ResourceRegistry, objects: ObjectStore): ServiceSource {
+  return {
+    list: () => {
+      const t = registry.lookup('', 'v1', 'services')!;
+      return objects.list(t, undefined).items.map((text) => {
+        const object = JSON.parse(text) as JsonObject;
+        const meta = object.metadata as JsonObject;
+        return { key: storageKey(t, String(meta.namespace), String(meta.name)), object };
+      });
+    },
+  };
+}
+
+/**
+ * The `kubernetes` Service in `default`, at the service CIDR's first address, pointing at this
+ * server's port: what kube-apiserver's controlplane reconciler keeps (pkg/controlplane/controller/kubernetesservice).
+ */
+function ensureKubernetesService(registry: ResourceRegistry, objects: ObjectStore, cidr: ServiceCidr, port: number): void {
+  const t = registry.lookup('', 'v1', 'services')!;
+  const ports = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }];
+  const current = objects.getStored(t, 'default', 'kubernetes');
+  if (!current) {
+    objects.create(t, 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { clusterIP: cidr.apiServerIP, ports, sessionAffinity: 'None', type: 'ClusterIP' },
+    });
+    return;
+  }
+  const svc = JSON.parse(current.value) as JsonObject;
+  const spec = svc.spec as JsonObject;
+  if (JSON.stringify(spec.ports) === JSON.stringify(ports)) return;
+  spec.ports = ports;
+  objects.update(t, 'default', 'kubernetes', svc);
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT } from '../apiserver/defaults.js';
+import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
 import type { ApiServer } from '../apiserver/index.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
@@ -11,6 +11,7 @@ export interface ServerFlags {
   data: string;
   kubeconfig?: string;
   kubernetesVersion?: string;
+  serviceCidr?: string;
 }
 
 export function addServerFlags(cmd: Command): Command {
@@ -18,7 +19,8 @@ export function addServerFlags(cmd: Command): Command {
     .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
-    .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION);
+    .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION)
+    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR);
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
@@ -31,6 +33,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
     port,
     dataDir,
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
+    ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
   }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;

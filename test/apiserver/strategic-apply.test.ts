@@ -32,6 +32,16 @@ const deployment = (containers: Container[], replicas = 2): string =>
     },
   });
 
+/** A container as kube-apiserver stores it: with SetDefaults_Container's fields and TCP ports. */
+const served = (c: Container) => ({
+  ...c,
+  ...(c.ports ? { ports: c.ports.map((p) => ({ protocol: 'TCP', ...p })) } : {}),
+  imagePullPolicy: 'IfNotPresent',
+  resources: {},
+  terminationMessagePath: '/dev/termination-log',
+  terminationMessagePolicy: 'File',
+});
+
 async function liveContainers(): Promise<Container[]> {
   const d = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-o', 'json'])) as { spec: { template: { spec: { containers: Container[] } } } };
   return d.spec.template.spec.containers;
@@ -46,21 +56,21 @@ describe('kubectl apply of a Deployment (client-side apply → strategic merge p
       ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443, name: 'https' }],
     };
     await kubectl.ok(['apply', '-f', '-'], deployment([nginx]));
-    expect(await liveContainers()).toEqual([nginx]);
+    expect(await liveContainers()).toEqual([nginx].map(served));
 
     // A container added.
     const sidecar: Container = { name: 'sidecar', image: 'busybox:1.36' };
     await kubectl.ok(['apply', '-f', '-'], deployment([nginx, sidecar]));
-    expect(await liveContainers()).toEqual([nginx, sidecar]);
+    expect(await liveContainers()).toEqual([nginx, sidecar].map(served));
 
     // An env var changed and a port removed in nginx (the others keep their order and values).
     const nginx2: Container = { ...nginx, image: 'nginx:1.26', env: [{ name: 'MODE', value: 'b' }, { name: 'KEEP', value: 'k' }], ports: [{ containerPort: 80, name: 'http' }] };
     await kubectl.ok(['apply', '-f', '-'], deployment([nginx2, sidecar]));
-    expect(await liveContainers()).toEqual([nginx2, sidecar]);
+    expect(await liveContainers()).toEqual([nginx2, sidecar].map(served));
 
     // A container removed ($patch: delete) and the replicas changed.
     await kubectl.ok(['apply', '-f', '-'], deployment([nginx2], 3));
-    expect(await liveContainers()).toEqual([nginx2]);
+    expect(await liveContainers()).toEqual([nginx2].map(served));
     const d = JSON.parse(await kubectl.ok(['get', 'deploy', 'web', '-o', 'json'])) as { spec: { replicas: number }; metadata: { generation: number } };
     expect(d.spec.replicas).toBe(3);
     expect(d.metadata.generation).toBe(4);

@@ -106,10 +106,12 @@ describe('a Patcher on a Deployment container list', () => {
     await kubectl.ok(['apply', '-f', '-'], patcherOperator('patched'));
     await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'patched', { what: 'sidecar env' });
     // A positional merge would have patched the first container, "app".
+    // (Each container also carries what kube-apiserver defaults in it: imagePullPolicy, resources, …)
     expect(await containers()).toEqual([
-      { name: 'app', image: 'shop:1' },
-      { name: 'sidecar', image: 'proxy:1', env: [{ name: 'MODE', value: 'patched' }] },
+      expect.objectContaining({ name: 'app', image: 'shop:1', imagePullPolicy: 'IfNotPresent' }),
+      expect.objectContaining({ name: 'sidecar', image: 'proxy:1', env: [{ name: 'MODE', value: 'patched' }] }),
     ]);
+    expect((await containers())[0]!.env).toBeUndefined();
 
     await kubectl.ok(['apply', '-f', '-'], patcherOperator('v2'));
     await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'v2', { what: 'edited operator re-patches' });

@@ -14,9 +14,47 @@ const EXTRA_FIELDS: Record<string, string[]> = {
   Job: ['status.successful'],
 };
 
+/**
+ * A boolean query parameter read as kube-apiserver reads every one (apimachinery's
+ * `Convert_Slice_string_To_bool`, k8s.io/apimachinery/pkg/runtime/conversion.go): absent is false;
+ * otherwise only the first value counts, and it is false when it is `0` or `false` in any letter
+ * case, true for anything else, the empty string included (`?watch`, `?watch=`, `watch=True`).
+ * Every handler reads its booleans (watch, allowWatchBookmarks, sendInitialEvents, force,
+ * orphanDependents, …) through this one function.
+ */
 export function booleanParam(q: URLSearchParams, name: string): boolean {
-  const v = q.get(name);
-  return v === 'true' || v === '1';
+  return queryValuesToBool(q.getAll(name));
+}
+
+/** The conversion itself, on the parameter's values in the order the query gave them. */
+export function queryValuesToBool(values: readonly string[]): boolean {
+  const first = values[0];
+  if (first === undefined) return false;
+  return !(first === '0' || equalFoldFalse(first));
+}
+
+/**
+ * Go's `strings.EqualFold(v, "false")`: Unicode simple case folding, under which the only
+ * non-ASCII letter equal to one of f, a, l, s, e is the long s (U+017F), folded with s.
+ */
+function equalFoldFalse(v: string): boolean {
+  return v.length === 5 && v.toLowerCase().replace(/\u017f/g, 's') === 'false';
+}
+
+/** Go's strconv.ParseBool; undefined where it answers an error. */
+const GO_BOOLS: Record<string, boolean> = { 1: true, t: true, T: true, TRUE: true, true: true, True: true, 0: false, f: false, F: false, FALSE: false, false: false, False: false };
+
+/**
+ * Whether to indent a JSON answer: the one boolean parameter kube-apiserver does not read with
+ * Convert_Slice_string_To_bool. Its isPrettyPrint (k8s.io/apiserver/pkg/endpoints/handlers/
+ * negotiation) takes a non-empty `pretty` through strconv.ParseBool (so `yes` is false), and
+ * otherwise indents for curl, Wget and browsers.
+ */
+export function prettyPrint(q: URLSearchParams, userAgent: string | undefined): boolean {
+  const pretty = q.get('pretty');
+  if (pretty) return Object.hasOwn(GO_BOOLS, pretty) ? GO_BOOLS[pretty]! : false;
+  const ua = userAgent ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }
 
 /** Builds the object filter for labelSelector / fieldSelector, rejecting what the real server rejects. */

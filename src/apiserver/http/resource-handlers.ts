@@ -4,7 +4,8 @@ import { metadataOf, stringField } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
-import { decodeObject, mediaType, parseJsonBody, readBody } from './body.js';
+import { decodeObject, mediaType, readBody } from './body.js';
+import { readDeleteOptions } from './delete-options.js';
 import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { JsonParts, sendJson } from './respond.js';
@@ -71,10 +72,10 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     return { code, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'DELETE' && name) {
-    const d = await deleteOptions(req, q);
+    const d = await readDeleteOptions(req, q);
     return { code: 200, body: ctx.objects.delete(t, namespace, name, d) };
   }
-  if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q) };
+  if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
 }
 
@@ -105,27 +106,6 @@ function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: str
 function defaultManager(req: IncomingMessage): string {
   const ua = req.headers['user-agent'] ?? 'unknown';
   return ua.split('/')[0]!.slice(0, 128) || 'unknown';
-}
-
-async function deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteOptions> {
-  const raw = await readBody(req);
-  const body = raw.length ? (parseJsonBody(raw) as JsonObject) : {};
-  const policy = (body.propagationPolicy as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
-  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
-    throw errors.badRequest(`Invalid propagationPolicy: ${policy}`);
-  }
-  const opts: DeleteOptions = {};
-  if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
-  if (body.orphanDependents === true) opts.propagationPolicy = 'Orphan';
-  const dryRun = Array.isArray(body.dryRun) ? body.dryRun.length > 0 : q.getAll('dryRun').length > 0;
-  if (dryRun) opts.dryRun = true;
-  const pre = body.preconditions;
-  if (pre && typeof pre === 'object' && !Array.isArray(pre)) {
-    opts.preconditions = {};
-    if (typeof pre.uid === 'string') opts.preconditions.uid = pre.uid;
-    if (typeof pre.resourceVersion === 'string') opts.preconditions.resourceVersion = pre.resourceVersion;
-  }
-  return opts;
 }
 
 function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean): unknown {
@@ -176,14 +156,14 @@ export function asVersion(text: string, t: ResourceType): string {
   return JSON.stringify(obj);
 }
 
-function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams): JsonParts {
+function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, opts: DeleteOptions): JsonParts {
   const filter = selectorFilter(t, q);
   const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
   const deleted: string[] = [];
   for (const text of page.items) {
     const obj = JSON.parse(text) as JsonObject;
     const meta = metadataOf(obj);
-    deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), {})));
+    deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), opts)));
   }
   return listBody(t, {}, deleted);
 }

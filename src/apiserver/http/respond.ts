@@ -6,9 +6,18 @@ export class JsonParts {
   constructor(readonly parts: string[]) {}
 }
 
+/** Responses whose request asked for indented JSON (see prettyPrint in query.ts). */
+const indented = new WeakSet<ServerResponse>();
+
+/** Marks a response, before anything is written to it, to be answered with indented JSON. */
+export function answerIndented(res: ServerResponse): void {
+  indented.add(res);
+}
+
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  if (indented.has(res)) body = indent(body);
   if (body instanceof JsonParts) {
     res.writeHead(code, headers);
     for (const p of body.parts) res.write(p);
@@ -19,6 +28,12 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(code, headers);
   res.end(text);
+}
+
+/** json.MarshalIndent(obj, "", "  "), which is what JSON.stringify's two-space indent writes too. */
+function indent(body: unknown): string {
+  const text = body instanceof JsonParts ? body.parts.join('') : typeof body === 'string' ? body : JSON.stringify(body);
+  return JSON.stringify(JSON.parse(text), null, 2);
 }
 
 export function sendText(res: ServerResponse, code: number, text: string): void {

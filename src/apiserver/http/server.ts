@@ -5,7 +5,8 @@ import type { OpenApiV3 } from './openapi.js';
 import { OPENAPI_V2_PATHS, serveOpenApiV2 } from './openapi-v2/index.js';
 import { parseResourcePath } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handlers.js';
-import { sendError, sendJson, sendText } from './respond.js';
+import { prettyPrint } from './query.js';
+import { answerIndented, sendError, sendJson, sendText } from './respond.js';
 import { ApiError, errors } from './status.js';
 
 export interface HttpContext extends ResourceContext {
@@ -43,6 +44,7 @@ export function createHttpServer(ctx: HttpContext): Server {
 async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname.replace(/\/+$/, '') || '/';
+  if (prettyPrint(url.searchParams, req.headers['user-agent'])) answerIndented(res);
   for (const extra of ctx.extraRoutes) if (await extra(req, res, url)) return;
   if (path === '/version') return sendJson(res, 200, ctx.versionInfo);
   if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) {

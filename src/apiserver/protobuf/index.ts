@@ -1,7 +1,8 @@
 import type { JsonObject } from '../schema/types.js';
 import { ProtobufDecodeError, UnknownFieldError } from './errors.js';
 import { KIND_DECODERS } from './kinds.js';
-import { readMessage, stringOf, bytesOf, messageOf } from './reader.js';
+import { deleteOptions } from './api/meta-v1.js';
+import { readMessage, stringOf, bytesOf, messageOf, type Field } from './reader.js';
 
 export { ProtobufDecodeError, UnknownFieldError } from './errors.js';
 
@@ -21,12 +22,14 @@ export interface DecodedObject {
   object: JsonObject;
 }
 
-/**
- * Decodes the runtime.Unknown envelope kubectl ≥ 1.32 sends ({1 typeMeta, 2 raw, 3 contentEncoding,
- * 4 contentType}) and the object inside. Only kinds in KIND_DECODERS are understood; anything else,
- * any malformed or truncated body, and a field a table-driven kind does not know throw ProtobufDecodeError.
- */
-export function decodeKubeProtobuf(body: Buffer): DecodedObject {
+/** The runtime.Unknown envelope every Kubernetes protobuf body is: {1 typeMeta, 2 raw, 3 contentEncoding, 4 contentType}. */
+interface Envelope {
+  apiVersion: string;
+  kind: string;
+  raw: Buffer;
+}
+
+function readEnvelope(body: Buffer): Envelope {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new ProtobufDecodeError('not a Kubernetes protobuf body: missing the "k8s\\0" prefix');
   }
@@ -48,17 +51,44 @@ export function decodeKubeProtobuf(body: Buffer): DecodedObject {
   if (!kind) throw new ProtobufDecodeError('protobuf body has no kind in its TypeMeta');
   // A body cut right after typeMeta would otherwise pass as an empty object.
   if (!raw) throw new ProtobufDecodeError(`protobuf body for ${kind} has no object in it (runtime.Unknown raw is missing)`);
-  const key = `${apiVersion}/${kind}`;
-  const decode = Object.hasOwn(KIND_DECODERS, key) ? KIND_DECODERS[key] : undefined;
-  if (!decode) throw new ProtobufDecodeError(`no protobuf decoder for ${apiVersion}, Kind=${kind}`);
-  let decoded: JsonObject;
+  return { apiVersion, kind, raw };
+}
+
+/** Runs a table's decoder, naming the kind (and, for an unknown field, what to do instead) on failure. */
+function decodeInside(env: Envelope, decode: (fields: Field[]) => JsonObject): JsonObject {
   try {
-    decoded = decode(readMessage(raw, kind));
+    return decode(readMessage(env.raw, env.kind));
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
     const hint = e instanceof UnknownFieldError ? '; send the object as JSON instead' : '';
-    throw new ProtobufDecodeError(`cannot decode ${apiVersion}, Kind=${kind} from protobuf: ${e.message}${hint}`);
+    throw new ProtobufDecodeError(`cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}${hint}`);
   }
-  const object: JsonObject = { apiVersion, kind, ...decoded };
+}
+
+/**
+ * Decodes an object body (POST, PUT) as kubectl ≥ 1.32 sends it. Only kinds in KIND_DECODERS are
+ * understood; anything else, any malformed or truncated body, and a field a table-driven kind does
+ * not know throw ProtobufDecodeError.
+ */
+export function decodeKubeProtobuf(body: Buffer): DecodedObject {
+  const env = readEnvelope(body);
+  const { apiVersion, kind } = env;
+  const key = `${apiVersion}/${kind}`;
+  const decode = Object.hasOwn(KIND_DECODERS, key) ? KIND_DECODERS[key] : undefined;
+  if (!decode) throw new ProtobufDecodeError(`no protobuf decoder for ${apiVersion}, Kind=${kind}`);
+  const object: JsonObject = { apiVersion, kind, ...decodeInside(env, decode) };
   return { apiVersion, kind, object };
+}
+
+/**
+ * Decodes a metav1.DeleteOptions body (DELETE, DELETE-collection; helm 4 sends these) into its JSON
+ * form, without apiVersion and kind. client-go stamps the envelope with the group version of the
+ * resource's client (`v1`, `apps/v1`, …) or `meta.k8s.io/v1`; the kind must be DeleteOptions.
+ */
+export function decodeDeleteOptionsProtobuf(body: Buffer): JsonObject {
+  const env = readEnvelope(body);
+  if (env.kind !== 'DeleteOptions') {
+    throw new ProtobufDecodeError(`expected a DeleteOptions body, got ${env.apiVersion}, Kind=${env.kind}`);
+  }
+  return decodeInside(env, (fields) => deleteOptions.decodeFields(fields, ''));
 }

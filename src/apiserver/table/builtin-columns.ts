@@ -42,7 +42,8 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
     col('Type', 'string', (o) => str(get(o, 'spec', 'type'), 'ClusterIP')),
     col('Cluster-IP', 'string', (o) => str(get(o, 'spec', 'clusterIP'))),
     col('External-IP', 'string', (o) => str((get(o, 'spec', 'externalIPs') as JsonValue[] | undefined)?.join(','))),
-    col('Port(s)', 'string', (o) => list(get(o, 'spec', 'ports')).map((p) => `${String(p.port)}/${str(p.protocol, 'TCP')}`).join(',') || '<none>'),
+    // makePortString (pkg/printers/internalversion): port[:nodePort]/protocol.
+    col('Port(s)', 'string', (o) => list(get(o, 'spec', 'ports')).map((p) => `${String(p.port)}${p.nodePort ? `:${String(p.nodePort)}` : ''}/${str(p.protocol, 'TCP')}`).join(',') || '<none>'),
     age,
   ],
   Pod: [

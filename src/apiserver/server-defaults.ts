@@ -5,3 +5,5 @@
 export const DEFAULT_PORT = 6443;
 /** The version /version reports unless told otherwise. */
 export const DEFAULT_KUBERNETES_VERSION = '1.32.0';
+/** Where Services' cluster IPs come from (kube-apiserver's --service-cluster-ip-range default). */
+export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';

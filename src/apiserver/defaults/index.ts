@@ -1,0 +1,66 @@
+import type { Admission, Operation } from '../objects/object-store.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
+import { storageKey } from '../registry/types.js';
+import { defaultDaemonSet, defaultDeployment, defaultReplicaSet, defaultStatefulSet } from './apps-v1.js';
+import { defaultCronJob, defaultJob } from './batch-v1.js';
+import {
+  defaultEndpoints,
+  defaultNamespace,
+  defaultPersistentVolume,
+  defaultPersistentVolumeClaim,
+  defaultPodTemplate,
+  defaultReplicationController,
+  defaultSecret,
+} from './core-v1.js';
+import { defaultPod } from './pod.js';
+import { defaultService } from './service.js';
+import type { ServiceAllocator } from './service-allocator.js';
+
+/** Defaults one kind's object in place; pure: the same object in, the same object out. */
+export type Defaulter = (obj: JsonObject, op: Operation) => void;
+
+/** Keyed by `group/version/kind` ("" for core): each built-in kind served that has SetDefaults_*. */
+const DEFAULTERS: Record<string, Defaulter> = {
+  '/v1/Namespace': defaultNamespace,
+  '/v1/Secret': defaultSecret,
+  '/v1/Service': defaultService,
+  '/v1/Pod': defaultPod,
+  '/v1/PodTemplate': defaultPodTemplate,
+  '/v1/ReplicationController': defaultReplicationController,
+  '/v1/PersistentVolumeClaim': defaultPersistentVolumeClaim,
+  '/v1/PersistentVolume': defaultPersistentVolume,
+  '/v1/Endpoints': defaultEndpoints,
+  'apps/v1/Deployment': defaultDeployment,
+  'apps/v1/StatefulSet': defaultStatefulSet,
+  'apps/v1/DaemonSet': defaultDaemonSet,
+  'apps/v1/ReplicaSet': defaultReplicaSet,
+  'batch/v1/Job': defaultJob,
+  'batch/v1/CronJob': defaultCronJob,
+};
+
+export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {
+  const key = `${t.group}/${t.version}/${t.kind}`;
+  return Object.hasOwn(DEFAULTERS, key) ? DEFAULTERS[key] : undefined;
+}
+
+/**
+ * kube-apiserver defaults a built-in object when it decodes a request body (the generated
+ * SetDefaults_* functions), so creates, updates, patches and server-side applies all store
+ * defaulted objects. Here that is one admission step on the object about to be stored, after the
+ * strategy has resolved generateName and reset what the server owns. Services then get what their
+ * REST storage allocates (cluster IPs, node ports), from `services` when given.
+ */
+export class BuiltinDefaulting implements Admission {
+  constructor(private readonly services?: ServiceAllocator) {}
+
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined): void {
+    if (t.custom || op === 'DELETE') return;
+    const defaulter = defaulterFor(t);
+    if (!defaulter) return;
+    defaulter(obj, op);
+    if (this.services && t.group === '' && t.kind === 'Service') {
+      const meta = obj.metadata as JsonObject;
+      this.services.allocate(t, storageKey(t, String(meta.namespace), String(meta.name)), op, obj, old);
+    }
+  }
+}
