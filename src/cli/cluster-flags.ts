@@ -33,14 +33,42 @@ export function addClusterFlags(cmd: Command): Command {
 
 export const durationFlag = (v: string): number => parseDuration(v);
 
-/** Loaded on use: the Kubernetes client library costs a command that needs no cluster (`--help`) seconds. */
+/**
+ * The cluster's client, found as kubectl finds it; a missing or unusable kubeconfig is a one-line
+ * SetupError. Loaded on use: the client library costs a command that needs no cluster seconds.
+ */
 export async function kubeFrom(flags: { kubeconfig?: string | undefined }): Promise<KubeClient> {
-  const { KubeClient } = await import('../kube/client.js');
-  return KubeClient.fromKubeconfig(flags.kubeconfig);
+  const { kubeClientFor } = await import('./kube-setup.js');
+  return kubeClientFor(flags.kubeconfig);
 }
 
 export function redisUrlFrom(flags: ClusterFlags): string {
   return flags.redisUrl ?? redisUrl();
+}
+
+/**
+ * Fails fast with one line when Redis does not answer, instead of BullMQ retrying for ever in the
+ * background. The password in the URL is never shown.
+ */
+export async function checkRedis(url: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const { redisOptions } = await import('../queue/redis-connection.js');
+  const shown = url.replace(/\/\/[^@/]*@/, '//***@');
+  const client = new Redis({ ...redisOptions(url), lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // ioredis rejects connect() with "Connection is closed."; the socket's own error says why.
+  let socketError: unknown;
+  client.on('error', (e: unknown) => void (socketError ??= e));
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (thrown) {
+    const err = socketError ?? thrown;
+    const { asSetupError, SetupError } = await import('./setup-error.js');
+    throw asSetupError(err, `Redis at ${shown}`, 'set REDIS_URL or --redis-url, or start redis-server (Debian package redis-server)') ??
+      new SetupError(`Redis at ${shown} does not answer (${err instanceof Error ? err.message : String(err)}): set REDIS_URL or --redis-url`);
+  } finally {
+    client.disconnect();
+  }
 }
 
 /** Starts the metrics listener and says where it is, on stdout (for people and tests) and in the log. */

@@ -11,6 +11,7 @@ import { registerUpCommand } from './up-command.js';
 import { registerValidateCommand } from './validate-command.js';
 import { registerViewServerCommand } from './view-server-command.js';
 import { registerWorkerCommand } from './worker-command.js';
+import { asSetupError, SetupError } from './setup-error.js';
 
 const program = new Command('flowops')
   .description('Turns YAML kept in Git into running Kubernetes operators')
@@ -28,7 +29,10 @@ registerViewServerCommand(program);
 registerRunCommand(program);
 registerWorkerCommand(program);
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`flowops: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+program.parseAsync(process.argv).catch(async (err: unknown) => {
+  // A connection failure that reached here is the cluster not answering: say so in one line.
+  const server = (await import('./kube-setup.js')).clusterInUse();
+  const setup = err instanceof SetupError ? err : asSetupError(err, `the Kubernetes API server${server ? ` at ${server}` : ''}`, 'is the cluster up? check the server in your kubeconfig, or run "flowops up"');
+  process.stderr.write(`flowops: ${(setup ?? err) instanceof Error ? (setup ?? (err as Error)).message : String(err)}\n`);
+  process.exit(setup ? setup.exitCode : 1);
 });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { LeaderWork } from '../runtime/leader-work.js';
-import { addClusterFlags, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
+import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 
 interface RunFlags extends ClusterFlags {
@@ -38,6 +38,7 @@ export function registerRunCommand(program: Command): void {
         import('../operator/runtime.js'),
       ]);
       const kube = await kubeFrom(flags);
+      await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
       const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });
       let work: LeaderWork | undefined;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { addClusterFlags, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
+import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 
 interface WorkerFlags extends ClusterFlags {
@@ -30,6 +30,7 @@ export function registerWorkerCommand(program: Command): void {
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
       const kube = await kubeFrom(flags);
+      await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
       let ready = false;
       let depth: (() => Promise<number>) | undefined;

@@ -61,6 +61,7 @@ export class RestClient {
 
   private readonly basePath: string;
   private staticOptions: Promise<RequestOptions> | undefined;
+  private plainHttpConfig: KubeConfig | undefined;
 
   constructor(private readonly kc: KubeConfig) {
     const cluster = kc.getCurrentCluster();
@@ -134,6 +135,18 @@ export class RestClient {
   }
 
   /**
+   * client-node refuses a plain-http server unless the cluster says insecure-skip-tls-verify;
+   * kubectl talks to it (there is no TLS to verify), and so do we: the credentials come from a
+   * copy of the kubeconfig whose current cluster skips the TLS settings that cannot apply.
+   */
+  private credentialsSource(): KubeConfig {
+    const cluster = this.kc.getCurrentCluster();
+    if (this.server.protocol !== 'http:' || !cluster || cluster.skipTLSVerify) return this.kc;
+    this.plainHttpConfig ??= copyWithSkipTls(this.kc, cluster.name);
+    return this.plainHttpConfig;
+  }
+
+  /**
    * Host, TLS and credentials from the kubeconfig (client-node's applyToHTTPSOptions). Computed
    * once when the user's credentials are static; an exec plugin or auth provider may refresh
    * its token, so those are asked on every request.
@@ -147,7 +160,7 @@ export class RestClient {
         port: this.server.port || (this.server.protocol === 'https:' ? 443 : 80),
         headers: { Accept: 'application/json', 'User-Agent': 'flowops' },
       };
-      await this.kc.applyToHTTPSOptions(o as never);
+      await this.credentialsSource().applyToHTTPSOptions(o as never);
       return o;
     };
     const user = this.kc.getCurrentUser();
@@ -160,4 +173,16 @@ export class RestClient {
     });
     return options;
   }
+}
+
+function copyWithSkipTls(kc: KubeConfig, clusterName: string): KubeConfig {
+  const copy = Object.create(Object.getPrototypeOf(kc) as object) as KubeConfig;
+  Object.assign(copy, kc);
+  copy.loadFromOptions({
+    clusters: kc.clusters.map((c) => (c.name === clusterName ? { ...c, skipTLSVerify: true } : c)),
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+  });
+  return copy;
 }
