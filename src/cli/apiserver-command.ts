@@ -4,9 +4,10 @@ import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '
 import type { ApiServer } from '../apiserver/index.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
+import { addLogFlags, type LogFlags } from './log-format.js';
 import { onShutdown } from './shutdown.js';
 
-export interface ServerFlags {
+export interface ServerFlags extends LogFlags {
   listen: string;
   data: string;
   kubeconfig?: string;
@@ -15,7 +16,7 @@ export interface ServerFlags {
 }
 
 export function addServerFlags(cmd: Command): Command {
-  return cmd
+  return addLogFlags(cmd)
     .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
@@ -56,7 +57,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
 export function registerApiserverCommand(program: Command): void {
   addServerFlags(program.command('apiserver').description('run the embedded Kubernetes-compatible API server in the foreground')).action(async (flags: ServerFlags) => {
     const { createLogger } = await import('../log/index.js');
-    const log = createLogger({ command: 'apiserver' });
+    const log = createLogger({ command: 'apiserver' }, flags.logFormat);
     const { server, kubeconfig } = await startEmbedded(flags, log);
     process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
     onShutdown(log, () => server.close());

@@ -6,9 +6,10 @@ import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
 import { parseListen } from './listen.js';
+import { addLogFlags, type LogFlags } from './log-format.js';
 
 /** Flags `flowops run` and `flowops worker` share: cluster, Redis, queue, metrics, lease. */
-export interface ClusterFlags {
+export interface ClusterFlags extends LogFlags {
   kubeconfig?: string;
   redisUrl?: string;
   queue: string;
@@ -20,7 +21,7 @@ export interface ClusterFlags {
 }
 
 export function addClusterFlags(cmd: Command): Command {
-  return cmd
+  return addLogFlags(cmd)
     .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG, ~/.kube/config or the in-cluster service account)')
     .option('--redis-url <url>', 'Redis for the reconcile queue (default: REDIS_URL or redis://127.0.0.1:6379)')
     .option('--queue <name>', 'BullMQ queue name', process.env.FLOWOPS_QUEUE ?? DEFAULT_QUEUE_NAME)

@@ -27,7 +27,7 @@ export function registerRunCommand(program: Command): void {
     .option('--data <dir>', 'where Git sources are cloned (the leader polls them)', '/data')
     .action(async (flags: RunFlags) => {
       const { createLogger } = await import('../log/index.js');
-      const log = createLogger({ command: 'run' });
+      const log = createLogger({ command: 'run' }, flags.logFormat);
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
       const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }] = await Promise.all([
         import('../kube/leader-election.js'),

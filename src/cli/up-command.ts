@@ -17,7 +17,7 @@ export function registerUpCommand(program: Command): void {
         import('../metrics/registry.js'),
         import('../metrics/route.js'),
       ]);
-      const log = createLogger({ command: 'up' });
+      const log = createLogger({ command: 'up' }, flags.logFormat);
       const { server, kubeconfig } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
       const dataDir = resolve(flags.data);

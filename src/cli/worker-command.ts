@@ -24,7 +24,7 @@ export function registerWorkerCommand(program: Command): void {
     .option('--stalled-interval <d>', 'how often to look for such jobs (default: the lock duration)', durationFlag)
     .action(async (flags: WorkerFlags) => {
       const { createLogger } = await import('../log/index.js');
-      const log = createLogger({ command: 'worker' });
+      const log = createLogger({ command: 'worker' }, flags.logFormat);
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
       const [{ processMetrics }, { startWorker }] = await Promise.all([import('../metrics/registry.js'), import('../runtime/worker-process.js')]);
       const concurrency = Number(flags.concurrency);
