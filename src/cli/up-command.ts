@@ -2,12 +2,27 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
+import type { Logger } from '../log/index.js';
+import type { MergeResult } from '../kube/kubeconfig-merge.js';
+
+/** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
+async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<MergeResult | undefined> {
+  const [{ mergeKubeconfigContext }, { homedir }, { delimiter, join: joinPath }] = await Promise.all([import('../kube/kubeconfig-merge.js'), import('node:os'), import('node:path')]);
+  const file = (process.env.KUBECONFIG ?? '').split(delimiter).find(Boolean) ?? joinPath(process.env.HOME ?? homedir(), '.kube', 'config');
+  try {
+    return mergeKubeconfigContext(file, 'flowops', serverUrl);
+  } catch (err) {
+    log.warn({ err, file }, 'could not add the flowops context to the kubeconfig');
+    return undefined;
+  }
+}
 
 /** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
 export function registerUpCommand(program: Command): void {
   addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
-    .action(async (flags: ServerFlags & { sourceDir: string }) => {
+    .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
+    .action(async (flags: ServerFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
       const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }] = await Promise.all([
         import('../log/index.js'),
@@ -27,6 +42,8 @@ export function registerUpCommand(program: Command): void {
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
+      // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
+      const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, log) : undefined;
       const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
       process.stdout.write(
         [
@@ -35,6 +52,7 @@ export function registerUpCommand(program: Command): void {
           `  git clone ${git.cloneUrl} && edit a Flow && git push   # live within a second`,
           '',
           'Use kubectl against it:',
+          ...(merged ? [`  kubectl --context flowops get flows -A     # context "flowops" ${merged.created ? 'written to' : 'added to'} ${merged.file}`] : []),
           `  export KUBECONFIG=${kubeconfig}`,
           '  kubectl get namespaces',
           '  kubectl api-resources',
