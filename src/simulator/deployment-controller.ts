@@ -1,0 +1,150 @@
+import { isConflict, type KubeClient } from '../kube/client.js';
+import type { Logger } from '../log/index.js';
+import { setCondition } from './conditions.js';
+import { ControlLoop, type SimulatedController } from './control-loop.js';
+import { scaledValue } from './int-or-percent.js';
+import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
+import { controllerRef } from './pods.js';
+import { nonZero } from './replicaset-controller.js';
+import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
+import { podTemplateHash } from './template-hash.js';
+import type { Deployment, ReplicaSet } from './types.js';
+
+export const REVISION = 'deployment.kubernetes.io/revision';
+const HASH_LABEL = 'pod-template-hash';
+/** Annotations the real controller does not copy from a Deployment onto its ReplicaSets. */
+const NOT_COPIED = new Set(['kubectl.kubernetes.io/last-applied-configuration', REVISION, 'deployment.kubernetes.io/revision-history', 'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to']);
+
+/**
+ * The Deployment controller: one ReplicaSet per pod template (`<name>-<pod-template-hash>`), the
+ * newest scaled to spec.replicas and the older ones to 0 once it is available (a surge rollout; with
+ * `Recreate` at once), revisions numbered in `deployment.kubernetes.io/revision`, status summed from
+ * the ReplicaSets.
+ */
+export class DeploymentController implements SimulatedController {
+  readonly loop: ControlLoop;
+
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly deployments: SharedInformer,
+    private readonly replicaSets: SharedInformer,
+    private readonly writer: ObjectWriter,
+    log: Logger,
+  ) {
+    this.loop = new ControlLoop('deployment', log, (key) => this.reconcile(key));
+    deployments.addListener({
+      changed: (obj, _old, deleted) => {
+        if (deleted) this.writer.forget(obj);
+        else this.loop.enqueue(keyOf(obj));
+      },
+    });
+    replicaSets.addListener({ changed: (rs) => this.loop.enqueue(ownerKeyOf(rs, 'Deployment')) });
+  }
+
+  private async reconcile(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const d = this.deployments.get(ns, name) as Deployment | undefined;
+    if (!d || d.metadata.deletionTimestamp) return;
+    const owned = this.replicaSets.controlledBy(d.metadata.uid) as ReplicaSet[];
+    const hash = podTemplateHash(d.spec?.template, Number(d.status?.collisionCount ?? 0));
+    const current = owned.find((rs) => rs.metadata.labels?.[HASH_LABEL] === hash);
+    const olds = owned.filter((rs) => rs !== current);
+    const want = d.spec?.replicas ?? 1;
+    const maxOldRevision = Math.max(0, ...olds.map(revisionOf));
+    if (!d.spec?.paused) {
+      if (!current) {
+        await this.createReplicaSet(d, hash, maxOldRevision + 1, want);
+        return; // its add event brings the Deployment back
+      }
+      await this.rollOut(d, current, olds, want, maxOldRevision);
+    }
+    await this.writeStatus(d, current, owned, want);
+  }
+
+  private async createReplicaSet(d: Deployment, hash: string, revision: number, replicas: number): Promise<void> {
+    const template = structuredClone(d.spec?.template ?? {});
+    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [HASH_LABEL]: hash } };
+    const selector = structuredClone(d.spec?.selector ?? { matchLabels: { ...d.spec?.template?.metadata?.labels } });
+    selector.matchLabels = { ...selector.matchLabels, [HASH_LABEL]: hash };
+    const rs: ReplicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: `${d.metadata.name}-${hash}`,
+        namespace: d.metadata.namespace,
+        labels: template.metadata.labels!,
+        annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, replicas), [REVISION]: String(revision) },
+        ownerReferences: [controllerRef(d)],
+      },
+      spec: { replicas, selector, template, ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}) },
+    };
+    try {
+      await this.kube.create(rs, { fieldManager: SIMULATOR_FIELD_MANAGER });
+    } catch (e) {
+      // Created by an earlier sync whose add event is still on its way.
+      if (!isConflict(e)) throw e;
+    }
+  }
+
+  private async rollOut(d: Deployment, current: ReplicaSet, olds: ReplicaSet[], want: number, maxOldRevision: number): Promise<void> {
+    const revision = revisionOf(current) > maxOldRevision ? revisionOf(current) : maxOldRevision + 1;
+    await this.writer.merge(current, { spec: { replicas: want }, metadata: { annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) } } });
+    await this.writer.merge(d, { metadata: { annotations: { [REVISION]: String(revision) } } });
+    const recreate = d.spec?.strategy?.type === 'Recreate';
+    const newAvailable = (current.status?.availableReplicas ?? 0) >= want && (current.spec?.replicas ?? 0) === want;
+    if (recreate || newAvailable) for (const old of olds) await this.writer.merge(old, { spec: { replicas: 0 } });
+    await this.cleanUp(d, olds);
+  }
+
+  /** revisionHistoryLimit (default 10): the oldest scaled-down ReplicaSets beyond it are deleted. */
+  private async cleanUp(d: Deployment, olds: ReplicaSet[]): Promise<void> {
+    const limit = d.spec?.revisionHistoryLimit ?? 10;
+    const idle = olds.filter((rs) => (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0 && !rs.metadata.deletionTimestamp).sort((a, b) => revisionOf(a) - revisionOf(b));
+    for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
+      await this.kube.delete({ apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: rs.metadata.namespace, name: rs.metadata.name! });
+    }
+  }
+
+  private replicaAnnotations(d: Deployment, replicas: number): Record<string, string> {
+    const surge = d.spec?.strategy?.type === 'Recreate' ? 0 : scaledValue(d.spec?.strategy?.rollingUpdate?.maxSurge, replicas, true, '25%');
+    return { 'deployment.kubernetes.io/desired-replicas': String(replicas), 'deployment.kubernetes.io/max-replicas': String(replicas + surge) };
+  }
+
+  private async writeStatus(d: Deployment, current: ReplicaSet | undefined, owned: ReplicaSet[], want: number): Promise<void> {
+    const sum = (f: (rs: ReplicaSet) => number | undefined): number => owned.reduce((n, rs) => n + (f(rs) ?? 0), 0);
+    const replicas = sum((rs) => rs.status?.replicas);
+    const updated = current?.status?.replicas ?? 0;
+    const available = sum((rs) => rs.status?.availableReplicas);
+    const maxUnavailable = d.spec?.strategy?.type === 'Recreate' || want === 0 ? 0 : scaledValue(d.spec?.strategy?.rollingUpdate?.maxUnavailable, want, false, '25%');
+    const existing = d.status?.conditions;
+    const availableCond = available >= want - maxUnavailable
+      ? setCondition(existing, { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }, 'lastUpdateTime')
+      : setCondition(existing, { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' }, 'lastUpdateTime');
+    const complete = current !== undefined && updated === want && replicas === want && (current.status?.availableReplicas ?? 0) === want;
+    const rsName = current?.metadata.name ?? `${d.metadata.name}`;
+    const progressing = d.spec?.paused
+      ? setCondition(existing, { type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' }, 'lastUpdateTime')
+      : complete
+        ? setCondition(existing, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }, 'lastUpdateTime')
+        : setCondition(existing, { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` }, 'lastUpdateTime');
+    await this.writer.status(d, {
+      observedGeneration: d.metadata.generation,
+      replicas: nonZero(replicas),
+      updatedReplicas: nonZero(updated),
+      readyReplicas: nonZero(sum((rs) => rs.status?.readyReplicas)),
+      availableReplicas: nonZero(available),
+      // As the real controller: the shortfall of available pods against what the ReplicaSets ask for.
+      unavailableReplicas: nonZero(Math.max(0, sum((rs) => rs.spec?.replicas) - available)),
+      conditions: [availableCond, progressing],
+      ...(d.status?.collisionCount !== undefined ? { collisionCount: d.status.collisionCount } : {}),
+    });
+  }
+}
+
+export function revisionOf(rs: ReplicaSet): number {
+  return Number.parseInt(rs.metadata.annotations?.[REVISION] ?? '0', 10) || 0;
+}
+
+function copiedAnnotations(d: Deployment): Record<string, string> {
+  return Object.fromEntries(Object.entries(d.metadata.annotations ?? {}).filter(([k]) => !NOT_COPIED.has(k)));
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
+import { isReady, startSimulatedCluster, type PodJson, type SimulatedCluster } from './harness.js';
+
+interface ReplicaSetJson {
+  metadata: { name: string; labels: Record<string, string>; annotations: Record<string, string>; ownerReferences: Array<{ kind: string; name: string; controller: boolean }> };
+  spec: { replicas: number };
+  status: { replicas: number; readyReplicas?: number; availableReplicas?: number; fullyLabeledReplicas?: number; observedGeneration: number };
+}
+
+describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
+  let c: SimulatedCluster;
+  beforeAll(async () => {
+    c = await startSimulatedCluster();
+  });
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('kubectl create deployment → rollout status returns, 3 pods Running and Ready, status as the controllers write it', async () => {
+    await c.kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=3']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    expect(rollout.stdout).toContain('deployment "web" successfully rolled out');
+
+    const deploy = await c.getJson<{ metadata: { generation: number; annotations: Record<string, string> }; status: Record<string, unknown> }>('deployment', 'web');
+    expect(deploy.status).toMatchObject({ observedGeneration: deploy.metadata.generation, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 });
+    expect(deploy.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' }),
+      expect.objectContaining({ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }),
+    ]);
+    expect(deploy.metadata.annotations['deployment.kubernetes.io/revision']).toBe('1');
+
+    const { items: sets } = await c.getJson<{ items: ReplicaSetJson[] }>('replicasets');
+    expect(sets).toHaveLength(1);
+    const rs = sets[0]!;
+    const hash = rs.metadata.labels['pod-template-hash']!;
+    expect(rs.metadata.name).toBe(`web-${hash}`);
+    expect(rs.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Deployment', name: 'web', controller: true })]);
+    expect(rs.metadata.annotations['deployment.kubernetes.io/revision']).toBe('1');
+    expect(rs.status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 });
+
+    const { items: pods } = await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web');
+    expect(pods).toHaveLength(3);
+    for (const p of pods) {
+      expect(isReady(p)).toBe(true);
+      expect(p.metadata.name).toMatch(new RegExp(`^web-${hash}-[a-z0-9]{5}$`));
+      expect(p.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'ReplicaSet', name: rs.metadata.name, controller: true })]);
+      expect(p.status?.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
+      expect(p.status?.conditions?.map((x) => x.type)).toEqual(expect.arrayContaining(['PodScheduled', 'Initialized', 'ContainersReady', 'Ready']));
+      expect(p.status?.containerStatuses?.[0]).toMatchObject({
+        name: 'nginx',
+        ready: true,
+        started: true,
+        image: 'docker.io/library/nginx:latest',
+        imageID: expect.stringMatching(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/),
+        containerID: expect.stringMatching(/^containerd:\/\/[0-9a-f]{64}$/),
+        state: { running: { startedAt: expect.stringMatching(/Z$/) } },
+      });
+    }
+    expect(new Set(pods.map((p) => p.status?.podIP)).size).toBe(3);
+  });
+
+  it('kubectl set image → a new ReplicaSet, the old one scaled to 0, two revisions in rollout history', async () => {
+    await c.kubectl.ok(['set', 'image', 'deployment/web', 'nginx=nginx:1.27']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    const { items: sets } = await c.getJson<{ items: ReplicaSetJson[] }>('replicasets');
+    expect(sets).toHaveLength(2);
+    const byRevision = Object.fromEntries(sets.map((rs) => [rs.metadata.annotations['deployment.kubernetes.io/revision'], rs]));
+    expect(byRevision['1']!.spec.replicas).toBe(0);
+    expect(byRevision['2']!.spec.replicas).toBe(3);
+    await waitFor(async () => (await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web')).items.length === 3, { what: 'old pods gone' });
+    const { items: pods } = await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web');
+    expect(pods.every((p) => p.metadata.name.startsWith(byRevision['2']!.metadata.name) && isReady(p))).toBe(true);
+    const history = await c.kubectl.ok(['rollout', 'history', 'deployment/web']);
+    expect(history).toMatch(/^1\s/m);
+    expect(history).toMatch(/^2\s/m);
+    const deploy = await c.getJson<{ metadata: { annotations: Record<string, string> } }>('deployment', 'web');
+    expect(deploy.metadata.annotations['deployment.kubernetes.io/revision']).toBe('2');
+  });
+
+  it('scaling moves the numbers; a settled Deployment is not written again', async () => {
+    await c.kubectl.ok(['patch', 'deployment', 'web', '--type=merge', '-p', '{"spec":{"replicas":5}}']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    const deploy = await c.getJson<{ metadata: { resourceVersion: string }; status: Record<string, unknown> }>('deployment', 'web');
+    expect(deploy.status).toMatchObject({ replicas: 5, readyReplicas: 5, availableReplicas: 5 });
+    // Level-triggered and write-on-difference: once settled nothing changes. Another object's
+    // write (a ConfigMap) moves the global revision; if the Deployment had been rewritten its
+    // resourceVersion would have moved too.
+    await c.kubectl.ok(['create', 'configmap', 'marker']);
+    const rs = await c.getJson<{ items: Array<{ metadata: { resourceVersion: string } }> }>('replicasets');
+    const again = await c.getJson<{ metadata: { resourceVersion: string } }>('deployment', 'web');
+    expect(again.metadata.resourceVersion).toBe(deploy.metadata.resourceVersion);
+    expect((await c.getJson<{ items: Array<{ metadata: { resourceVersion: string } }> }>('replicasets')).items.map((r) => r.metadata.resourceVersion)).toEqual(rs.items.map((r) => r.metadata.resourceVersion));
+  });
+
+  it('deleting the Deployment lets the garbage collector remove its ReplicaSets and pods', async () => {
+    await c.kubectl.ok(['delete', 'deployment', 'web']);
+    await waitFor(async () => (await c.getJson<{ items: unknown[] }>('replicasets')).items.length === 0, { what: 'ReplicaSets collected' });
+    await waitFor(async () => (await c.getJson<{ items: unknown[] }>('pods')).items.length === 0, { what: 'pods collected' });
+  });
+});
