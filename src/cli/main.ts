@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { createLogger } from '../log/index.js';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
+import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
 import { registerValidateCommand } from './validate-command.js';
 import { registerHistoryCommand } from './history-command.js';
 import { registerRollbackCommand } from './rollback-command.js';
@@ -31,14 +32,16 @@ addServerFlags(program.command('apiserver').description('run the embedded Kubern
   },
 );
 
-addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))
+addSimulateFlags(addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)')))
   .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
-  .action(async (flags: ServerFlags & { sourceDir: string }) => {
+  .action(async (flags: ServerFlags & SimulateFlags & { sourceDir: string }) => {
     const log = createLogger({ command: 'up' });
     const { server, kubeconfig } = await startEmbedded(flags, log);
     const kube = KubeClient.fromKubeconfig(kubeconfig);
     const dataDir = resolve(flags.data);
     const metrics = processMetrics();
+    // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
+    const simulator = await startSimulatorIfWanted(flags, kube, log);
     const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
     // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
     // server's own listener, as kube-apiserver serves its own.
@@ -58,6 +61,7 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
         '  kubectl get flows -A',
         '  kubectl get flowsources -A',
         `Metrics: ${server.url}/metrics`,
+        simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
         '',
         'Stop with Ctrl-C.',
         '',
@@ -65,6 +69,7 @@ addServerFlags(program.command('up').description('run FlowOps in one process on 
     );
     onShutdown(log, async () => {
       await controllers.stop();
+      await simulator?.stop();
       await server.close();
     });
   });
