@@ -25,17 +25,19 @@ export async function startSimulatedCluster(opts: { podStartMs?: number } = {}):
   const log = pino({ level: process.env.FLOWOPS_TEST_LOG ?? 'silent' });
   const simulator = await startSimulator({ kube, log, podStartMs: opts.podStartMs ?? 50 });
   const kubectl = kubectlFor(server.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-  return {
+  const cluster: SimulatedCluster = {
     server,
     kube,
     kubectl,
     simulator,
     getJson: async <T>(...args: string[]) => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json'])) as T,
     stop: async () => {
-      await simulator.stop();
+      // The one running now: a test may have replaced it (a restart).
+      await cluster.simulator.stop();
       await server.stop();
     },
   };
+  return cluster;
 }
 
 export interface PodJson {
