@@ -1,6 +1,7 @@
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { SimulatedController } from './control-loop.js';
+import { ControllerRevisions } from './controller-revisions.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { DeploymentController } from './deployment-controller.js';
 import { JobController } from './job-controller.js';
@@ -45,7 +46,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new SimulatedKubelet(pods, writer, { podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS, hostIP }, log),
     new ReplicaSetController(kube, replicaSets, pods, writer, log),
     new DeploymentController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'Deployment' }), replicaSets, writer, log),
-    new StatefulSetController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), pods, writer, log),
+    new StatefulSetController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), pods, new ControllerRevisions(kube, informers.for({ apiVersion: 'apps/v1', kind: 'ControllerRevision' }), writer), writer, log),
     new DaemonSetController(informers.for({ apiVersion: 'apps/v1', kind: 'DaemonSet' }), writer, log),
     new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
     new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),

@@ -3,6 +3,7 @@ import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
+import type { ControllerRevisions } from './controller-revisions.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
 import { availableInMs, controllerRef, isPodReady, podFromTemplate } from './pods.js';
 import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
@@ -25,6 +26,7 @@ export class StatefulSetController implements SimulatedController {
     private readonly kube: KubeClient,
     private readonly sets: SharedInformer,
     private readonly pods: SharedInformer,
+    private readonly revisions: ControllerRevisions,
     private readonly writer: ObjectWriter,
     log: Logger,
   ) {
@@ -52,6 +54,7 @@ export class StatefulSetController implements SimulatedController {
       if (ord !== undefined && ord < replicas) byOrdinal.set(ord, p);
       else condemned.push(p);
     }
+    await this.revisions.record(sts, updateRevision, new Set([updateRevision, sts.status?.currentRevision ?? updateRevision]));
     await this.manage(sts, replicas, updateRevision, byOrdinal, condemned);
     return this.writeStatus(sts, replicas, updateRevision, pods);
   }

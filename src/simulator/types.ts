@@ -77,6 +77,7 @@ export interface StatefulSet extends KubeObject {
     volumeClaimTemplates?: Array<KubeObject & { spec?: Record<string, unknown> }>;
     persistentVolumeClaimRetentionPolicy?: { whenDeleted?: 'Retain' | 'Delete'; whenScaled?: 'Retain' | 'Delete' };
     minReadySeconds?: number;
+    revisionHistoryLimit?: number;
   };
   status?: { currentRevision?: string; updateRevision?: string; [key: string]: unknown };
 }

@@ -80,6 +80,16 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
     expect(deploy.metadata.annotations['deployment.kubernetes.io/revision']).toBe('2');
   });
 
+  it('kubectl rollout undo brings the first ReplicaSet back as revision 3', async () => {
+    await c.kubectl.ok(['rollout', 'undo', 'deployment/web']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    const { items: sets } = await c.getJson<{ items: ReplicaSetJson[] }>('replicasets');
+    expect(sets.map((rs) => `${rs.metadata.annotations['deployment.kubernetes.io/revision']}:${rs.spec.replicas}`).sort()).toEqual(['2:0', '3:3']);
+    const { items: pods } = await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web');
+    expect(pods.map((p) => `${String(p.status?.containerStatuses?.[0]?.image)} ${isReady(p)}`)).toEqual(Array(3).fill('docker.io/library/nginx:latest true'));
+  });
+
   it('scaling moves the numbers', async () => {
     await c.kubectl.ok(['patch', 'deployment', 'web', '--type=merge', '-p', '{"spec":{"replicas":5}}']);
     const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);

@@ -52,7 +52,7 @@ describe('simulated StatefulSet (ordinal pods, scaling, rolling update)', () => 
     expect(claims.items.every((x) => x.status.phase === 'Bound' && x.status.capacity.storage === '1Gi')).toBe(true);
   });
 
-  it('a changed template replaces the pods highest ordinal first and moves currentRevision', async () => {
+  it('a changed template replaces every pod and moves currentRevision; rollout history lists 2 revisions', async () => {
     const before = (await c.getJson<StatefulSetJson>('statefulset', 'web')).status.currentRevision;
     await c.kubectl.ok(['apply', '-f', '-'], statefulSet(3, 'postgres:17'));
     const rollout = await c.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=20s']);
@@ -64,6 +64,20 @@ describe('simulated StatefulSet (ordinal pods, scaling, rolling update)', () => 
     const list = await pods();
     expect(list.every((p) => p.metadata.labels?.['controller-revision-hash'] === sts.status.updateRevision && isReady(p))).toBe(true);
     expect(list.every((p) => p.status?.containerStatuses?.[0]?.image === 'docker.io/library/postgres:17')).toBe(true);
+    const history = await c.kubectl.ok(['rollout', 'history', 'statefulset/web']);
+    expect(history).toMatch(/^1\s/m);
+    expect(history).toMatch(/^2\s/m);
+  });
+
+  it('kubectl rollout undo goes back to the first template, renumbered as revision 3', async () => {
+    await c.kubectl.ok(['rollout', 'undo', 'statefulset/web']);
+    const rollout = await c.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    await waitFor(async () => (await pods()).every((p) => p.status?.containerStatuses?.[0]?.image === 'docker.io/library/postgres:16' && isReady(p)), { what: 'pods back on postgres:16' });
+    const revisions = await c.getJson<{ items: Array<{ metadata: { name: string }; revision: number }> }>('controllerrevisions');
+    const sts = await c.getJson<StatefulSetJson>('statefulset', 'web');
+    expect(revisions.items.find((r) => r.metadata.name === sts.status.updateRevision)?.revision).toBe(3);
+    expect(revisions.items.map((r) => r.revision).sort()).toEqual([2, 3]);
   });
 
   it('scaled 3 → 1: web-2 and web-1 deleted, readyReplicas 1', async () => {
