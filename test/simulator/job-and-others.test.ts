@@ -60,6 +60,15 @@ describe('simulated Job, PVC, LoadBalancer Service, DaemonSet', () => {
     await waitFor(async () => (await c.getJson<{ items: unknown[] }>('pods', '-l', 'job-name=x')).items.length === 0, { what: 'job pods collected' });
   });
 
+  it('a bare pod (kubectl run) becomes Running and Ready', async () => {
+    await c.kubectl.ok(['run', 'solo', '--image=redis:7']);
+    const wait = await c.kubectl(['wait', '--for=condition=Ready', 'pod/solo', '--timeout=20s']);
+    expect(wait.code, wait.stderr).toBe(0);
+    const pod = await c.getJson<PodJson>('pod', 'solo');
+    expect(pod.status).toMatchObject({ phase: 'Running', hostIP: '127.0.0.1', podIP: expect.stringMatching(/^10\.244\./) });
+    expect(pod.status?.containerStatuses?.[0]).toMatchObject({ image: 'docker.io/library/redis:7', restartCount: 0 });
+  });
+
   it('a PVC becomes Bound with the storage it asked for', async () => {
     const pvc = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } } } };
     await c.kubectl.ok(['apply', '-f', '-'], JSON.stringify(pvc));
