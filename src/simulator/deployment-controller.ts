@@ -1,5 +1,7 @@
 import { isConflict, type KubeClient } from '../kube/client.js';
+import { refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import { adopt, isOrphanFor, resolveNameTaken } from './adoption.js';
 import { setCondition } from './conditions.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import { scaledValue } from './int-or-percent.js';
@@ -45,6 +47,11 @@ export class DeploymentController implements SimulatedController {
     const [ns, name] = splitKey(key);
     const d = this.deployments.get(ns, name) as Deployment | undefined;
     if (!d || d.metadata.deletionTimestamp) return;
+    // ReplicaSets left by an earlier Deployment of this name (deleted with --cascade=orphan) are
+    // claimed, as the real controller claims every orphan its selector matches.
+    const orphans = this.replicaSets.list().filter((rs) => isOrphanFor(rs, d, d.spec?.selector));
+    for (const rs of orphans) await adopt(this.kube, rs, d);
+    if (orphans.length) return; // their update events bring the Deployment back with them owned
     const owned = this.replicaSets.controlledBy(d.metadata.uid) as ReplicaSet[];
     const hash = podTemplateHash(d.spec?.template, Number(d.status?.collisionCount ?? 0));
     const current = owned.find((rs) => rs.metadata.labels?.[HASH_LABEL] === hash);
@@ -81,8 +88,13 @@ export class DeploymentController implements SimulatedController {
     try {
       await this.kube.create(rs, { fieldManager: SIMULATOR_FIELD_MANAGER });
     } catch (e) {
-      // Created by an earlier sync whose add event is still on its way.
       if (!isConflict(e)) throw e;
+      // Ours from an earlier sync whose add event is on its way, an orphan to adopt, or another
+      // owner's: then, as the real controller does, count a collision so the next hash differs.
+      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: d.metadata.namespace, name: rs.metadata.name! };
+      if ((await resolveNameTaken(this.kube, ref, d, d.spec?.selector)) === 'foreign') {
+        await this.kube.sendPatch(refOf(d), { status: { collisionCount: Number(d.status?.collisionCount ?? 0) + 1 } }, 'merge', { subresource: 'status', fieldManager: SIMULATOR_FIELD_MANAGER });
+      }
     }
   }
 

@@ -2,6 +2,7 @@ import { isConflict, type KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
+import { resolveNameTaken } from './adoption.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import type { ControllerRevisions } from './controller-revisions.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
@@ -104,7 +105,10 @@ export class StatefulSetController implements SimulatedController {
     try {
       await this.kube.create(pod, { fieldManager: SIMULATOR_FIELD_MANAGER });
     } catch (e) {
-      if (!isConflict(e)) throw e; // created by an earlier sync; the cache has not shown it yet
+      if (!isConflict(e)) throw e;
+      // Ours from an earlier sync the cache has not shown yet, or an orphan left by an earlier set of this name.
+      const ref = { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name };
+      if ((await resolveNameTaken(this.kube, ref, sts, sts.spec?.selector)) === 'foreign') throw new Error(`pod ${name} exists and belongs to another controller`);
     }
   }
 

@@ -119,6 +119,19 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
     await c.kubectl.ok(['delete', 'deployment', 'probe']);
   });
 
+  it('deleted with --cascade=orphan and created again: the ReplicaSet is adopted, its pods kept', async () => {
+    const podNames = async (): Promise<string[]> => (await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web')).items.map((p) => p.metadata.name).sort();
+    const before = await podNames();
+    await c.kubectl.ok(['delete', 'deployment', 'web', '--cascade=orphan']);
+    await waitFor(async () => (await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items.every((rs) => !rs.metadata.ownerReferences?.length), { what: 'ReplicaSets orphaned' });
+    await c.kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=5']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    const adopted = (await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items.filter((rs) => rs.metadata.ownerReferences?.[0]?.name === 'web');
+    expect(adopted.map((rs) => rs.metadata.annotations['deployment.kubernetes.io/revision'])).toContain('3');
+    expect(await podNames()).toEqual(before);
+  });
+
   it('deleting the Deployment lets the garbage collector remove its ReplicaSets and pods', async () => {
     await c.kubectl.ok(['delete', 'deployment', 'web']);
     await waitFor(async () => (await c.getJson<{ items: unknown[] }>('replicasets')).items.length === 0, { what: 'ReplicaSets collected' });

@@ -92,6 +92,20 @@ describe('simulated StatefulSet (ordinal pods, scaling, rolling update)', () => 
     expect((await c.getJson<{ items: unknown[] }>('pvc')).items).toHaveLength(3);
   });
 
+  it('deleted with --cascade=orphan and created again: the new set adopts web-0 instead of replacing it', async () => {
+    const before = (await pods())[0]!;
+    await c.kubectl.ok(['delete', 'statefulset', 'web', '--cascade=orphan']);
+    await waitFor(async () => !(await pods())[0]?.metadata.ownerReferences?.length, { what: 'web-0 orphaned' });
+    await c.kubectl.ok(['apply', '-f', '-'], statefulSet(1));
+    const sts = await c.getJson<StatefulSetJson & { metadata: { uid: string } }>('statefulset', 'web');
+    const adopted = await waitFor(async () => {
+      const p = (await pods())[0] as PodJson & { metadata: { uid: string; ownerReferences?: Array<{ uid: string }> } };
+      return p?.metadata.ownerReferences?.[0]?.uid === sts.metadata.uid ? p : undefined;
+    }, { what: 'web-0 adopted' });
+    expect(adopted.metadata.uid).toBe((before as PodJson & { metadata: { uid: string } }).metadata.uid);
+    await waitFor(async () => (await c.getJson<StatefulSetJson>('statefulset', 'web')).status?.readyReplicas === 1, { what: 'readyReplicas 1' });
+  });
+
   it('deleting the StatefulSet lets the garbage collector remove its pods', async () => {
     await c.kubectl.ok(['delete', 'statefulset', 'web']);
     await waitFor(async () => (await pods()).length === 0, { what: 'pods collected' });
