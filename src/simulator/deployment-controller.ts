@@ -1,4 +1,5 @@
 import { isConflict, type KubeClient } from '../kube/client.js';
+import { EventRecorder } from '../kube/events.js';
 import { refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { adopt, isOrphanFor, resolveNameTaken } from './adoption.js';
@@ -25,6 +26,7 @@ const NOT_COPIED = new Set(['kubectl.kubernetes.io/last-applied-configuration', 
  */
 export class DeploymentController implements SimulatedController {
   readonly loop: ControlLoop;
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly kube: KubeClient,
@@ -34,6 +36,7 @@ export class DeploymentController implements SimulatedController {
     log: Logger,
   ) {
     this.loop = new ControlLoop('deployment', log, (key) => this.reconcile(key));
+    this.events = new EventRecorder(kube, 'deployment-controller');
     deployments.addListener({
       changed: (obj, _old, deleted) => {
         if (deleted) this.writer.forget(obj);
@@ -87,6 +90,7 @@ export class DeploymentController implements SimulatedController {
     };
     try {
       await this.kube.create(rs, { fieldManager: SIMULATOR_FIELD_MANAGER });
+      await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`);
     } catch (e) {
       if (!isConflict(e)) throw e;
       // Ours from an earlier sync whose add event is on its way, an orphan to adopt, or another
@@ -100,12 +104,21 @@ export class DeploymentController implements SimulatedController {
 
   private async rollOut(d: Deployment, current: ReplicaSet, olds: ReplicaSet[], want: number, maxOldRevision: number): Promise<void> {
     const revision = revisionOf(current) > maxOldRevision ? revisionOf(current) : maxOldRevision + 1;
-    await this.writer.merge(current, { spec: { replicas: want }, metadata: { annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) } } });
+    await this.scale(d, current, want, { metadata: { annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) } } });
     await this.writer.merge(d, { metadata: { annotations: { [REVISION]: String(revision) } } });
     const recreate = d.spec?.strategy?.type === 'Recreate';
     const newAvailable = (current.status?.availableReplicas ?? 0) >= want && (current.spec?.replicas ?? 0) === want;
-    if (recreate || newAvailable) for (const old of olds) await this.writer.merge(old, { spec: { replicas: 0 } });
+    if (recreate || newAvailable) for (const old of olds) await this.scale(d, old, 0);
     await this.cleanUp(d, olds);
+  }
+
+  /** Sets a ReplicaSet's replicas (and more of it, `extra`), with the Event the real controller records for a scale. */
+  private async scale(d: Deployment, rs: ReplicaSet, replicas: number, extra: Record<string, unknown> = {}): Promise<void> {
+    const from = rs.spec?.replicas ?? 1;
+    const sent = await this.writer.merge(rs, { ...extra, spec: { replicas } });
+    if (sent && from !== replicas) {
+      await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
+    }
   }
 
   /** revisionHistoryLimit (default 10): the oldest scaled-down ReplicaSets beyond it are deleted. */

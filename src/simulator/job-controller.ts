@@ -1,4 +1,5 @@
 import { isConflict, type KubeClient } from '../kube/client.js';
+import { EventRecorder } from '../kube/events.js';
 import type { Logger } from '../log/index.js';
 import { setCondition } from './conditions.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
@@ -20,6 +21,7 @@ const COMPLETED = 'Reached expected number of succeeded pods';
 export class JobController implements SimulatedController {
   readonly loop: ControlLoop;
   private readonly expectations = new Expectations();
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly kube: KubeClient,
@@ -29,6 +31,7 @@ export class JobController implements SimulatedController {
     log: Logger,
   ) {
     this.loop = new ControlLoop('job', log, (key) => this.reconcile(key));
+    this.events = new EventRecorder(kube, 'job-controller');
     jobs.addListener({
       changed: (obj, _old, deleted) => {
         if (deleted) {
@@ -74,7 +77,7 @@ export class JobController implements SimulatedController {
         ]
       : [];
     const startTime = job.status?.startTime ?? (suspended ? undefined : rfc3339(now));
-    await this.writer.status(job, {
+    const sent = await this.writer.status(job, {
       ...(startTime ? { startTime } : {}),
       ...(complete ? { completionTime: typeof job.status?.completionTime === 'string' ? job.status.completionTime : rfc3339(now) } : {}),
       active: nonZero(active.length),
@@ -85,6 +88,7 @@ export class JobController implements SimulatedController {
       uncountedTerminatedPods: {},
       ...(conditions.length ? { conditions } : {}),
     });
+    if (sent && complete && !alreadyDone) await this.events.record(job, 'Normal', 'Completed', 'Job completed');
   }
 
   private async createPod(key: string, job: Job): Promise<void> {
@@ -97,6 +101,7 @@ export class JobController implements SimulatedController {
     this.expectations.expect(key, pod.metadata.name!);
     try {
       await this.kube.create(pod, { fieldManager: SIMULATOR_FIELD_MANAGER });
+      await this.events.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
     } catch (e) {
       this.expectations.observed(key, pod.metadata.name!);
       if (!isConflict(e)) throw e;

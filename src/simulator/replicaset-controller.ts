@@ -1,4 +1,5 @@
 import { isConflict, type KubeClient } from '../kube/client.js';
+import { EventRecorder } from '../kube/events.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
@@ -17,6 +18,7 @@ const BURST = 500;
 export class ReplicaSetController implements SimulatedController {
   readonly loop: ControlLoop;
   private readonly expectations = new Expectations();
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly kube: KubeClient,
@@ -26,6 +28,7 @@ export class ReplicaSetController implements SimulatedController {
     log: Logger,
   ) {
     this.loop = new ControlLoop('replicaset', log, (key) => this.reconcile(key));
+    this.events = new EventRecorder(kube, 'replicaset-controller');
     replicaSets.addListener({
       changed: (obj, _old, deleted) => {
         if (deleted) {
@@ -76,6 +79,7 @@ export class ReplicaSetController implements SimulatedController {
         this.expectations.expect(key, pod.metadata.name!);
         try {
           await this.kube.create(pod, { fieldManager: SIMULATOR_FIELD_MANAGER });
+          await this.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
         } catch (e) {
           this.expectations.observed(key, pod.metadata.name!);
           if (!isConflict(e)) throw e;
@@ -89,6 +93,7 @@ export class ReplicaSetController implements SimulatedController {
         try {
           const deleted = await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! });
           if (!deleted) this.expectations.observed(key, pod.metadata.name!);
+          else await this.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (e) {
           this.expectations.observed(key, pod.metadata.name!);
           throw e;

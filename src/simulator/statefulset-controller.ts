@@ -1,4 +1,5 @@
 import { isConflict, type KubeClient } from '../kube/client.js';
+import { EventRecorder } from '../kube/events.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
@@ -22,6 +23,7 @@ const REVISION_LABEL = 'controller-revision-hash';
  */
 export class StatefulSetController implements SimulatedController {
   readonly loop: ControlLoop;
+  private readonly events: EventRecorder;
 
   constructor(
     private readonly kube: KubeClient,
@@ -32,6 +34,7 @@ export class StatefulSetController implements SimulatedController {
     log: Logger,
   ) {
     this.loop = new ControlLoop('statefulset', log, (key) => this.reconcile(key));
+    this.events = new EventRecorder(kube, 'statefulset-controller');
     sets.addListener({
       changed: (obj, _old, deleted) => {
         if (deleted) this.writer.forget(obj);
@@ -73,7 +76,7 @@ export class StatefulSetController implements SimulatedController {
     }
     // Scale-down: highest ordinal first; in order, one at a time and only while the rest are Ready.
     condemned.sort((a, b) => (ordinalOf(sts.metadata.name!, b) ?? -1) - (ordinalOf(sts.metadata.name!, a) ?? -1));
-    for (const pod of ordered ? condemned.slice(0, 1) : condemned) await this.deletePod(pod);
+    for (const pod of ordered ? condemned.slice(0, 1) : condemned) await this.deletePod(sts, pod);
     if (condemned.length) return;
     if ((sts.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return;
     // Rolling update: when every pod is Ready, replace the highest-ordinal outdated pod at or above the partition.
@@ -82,7 +85,7 @@ export class StatefulSetController implements SimulatedController {
     for (let ord = replicas - 1; ord >= partition; ord--) {
       const pod = byOrdinal.get(ord);
       if (pod && pod.metadata.labels?.[REVISION_LABEL] !== updateRevision) {
-        await this.deletePod(pod);
+        await this.deletePod(sts, pod);
         return;
       }
     }
@@ -98,12 +101,13 @@ export class StatefulSetController implements SimulatedController {
     const volumes = ((pod.spec.volumes ?? []) as Array<{ name: string }>).filter((v) => !claims.some((c) => c.metadata.name === v.name));
     for (const claim of claims) {
       const claimName = `${claim.metadata.name}-${name}`;
-      await this.createClaim(sts, claim, claimName);
+      await this.createClaim(sts, claim, claimName, name);
       volumes.push({ name: claim.metadata.name!, persistentVolumeClaim: { claimName } } as { name: string });
     }
     if (volumes.length) pod.spec.volumes = volumes;
     try {
       await this.kube.create(pod, { fieldManager: SIMULATOR_FIELD_MANAGER });
+      await this.events.record(sts, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${sts.metadata.name} successful`);
     } catch (e) {
       if (!isConflict(e)) throw e;
       // Ours from an earlier sync the cache has not shown yet, or an orphan left by an earlier set of this name.
@@ -113,7 +117,7 @@ export class StatefulSetController implements SimulatedController {
   }
 
   /** A claim per pod and template, kept after the pod (Retain, the default) or owned by the set (whenDeleted: Delete). */
-  private async createClaim(sts: StatefulSet, claim: KubeObject & { spec?: Record<string, unknown> }, claimName: string): Promise<void> {
+  private async createClaim(sts: StatefulSet, claim: KubeObject & { spec?: Record<string, unknown> }, claimName: string, podName: string): Promise<void> {
     const ownedBySet = sts.spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted === 'Delete';
     const pvc: KubeObject = {
       apiVersion: 'v1',
@@ -128,13 +132,16 @@ export class StatefulSetController implements SimulatedController {
     };
     try {
       await this.kube.create(pvc, { fieldManager: SIMULATOR_FIELD_MANAGER });
+      await this.events.record(sts, 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${podName} in StatefulSet ${sts.metadata.name} success`);
     } catch (e) {
       if (!isConflict(e)) throw e; // claims outlive their pods: the recreated pod finds it again
     }
   }
 
-  private async deletePod(pod: Pod): Promise<void> {
-    await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! });
+  private async deletePod(sts: StatefulSet, pod: Pod): Promise<void> {
+    if (await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! })) {
+      await this.events.record(sts, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${sts.metadata.name} successful`);
+    }
   }
 
   private async writeStatus(sts: StatefulSet, replicas: number, updateRevision: string, pods: Pod[]): Promise<ReconcileResult | void> {

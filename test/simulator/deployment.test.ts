@@ -59,6 +59,12 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
       });
     }
     expect(new Set(pods.map((p) => p.status?.podIP)).size).toBe(3);
+
+    // The Events `kubectl describe` shows, from the controllers that would have written them.
+    const { items: events } = await c.getJson<{ items: Array<{ involvedObject: { kind: string }; reason: string; message: string; source: { component: string } }> }>('events');
+    const seen = events.map((e) => `${e.source.component} ${e.involvedObject.kind} ${e.reason}: ${e.message}`);
+    expect(seen).toContain(`deployment-controller Deployment ScalingReplicaSet: Scaled up replica set ${rs.metadata.name} from 0 to 3`);
+    expect(seen.filter((e) => e.startsWith(`replicaset-controller ReplicaSet SuccessfulCreate: Created pod: ${rs.metadata.name}-`))).toHaveLength(3);
   });
 
   it('kubectl set image → a new ReplicaSet, the old one scaled to 0, two revisions in rollout history', async () => {
