@@ -37,12 +37,10 @@ export function isPodReady(pod: Pod): boolean {
   return pod.status?.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 }
 
-/** Ready for at least minReadySeconds (podutil.IsPodAvailable); `readyFor` tells when it will be, if not yet. */
-export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
-  return availableInMs(pod, minReadySeconds, now) === 0;
-}
-
-/** 0 when available now, the milliseconds until it will be when only minReadySeconds is missing, undefined when not ready. */
+/**
+ * podutil.IsPodAvailable with a clock: 0 when the pod has been Ready for minReadySeconds, the
+ * milliseconds until then when only time is missing, undefined when it is not Ready.
+ */
 export function availableInMs(pod: Pod, minReadySeconds: number, now: number): number | undefined {
   if (!isPodReady(pod)) return undefined;
   if (!minReadySeconds) return 0;
