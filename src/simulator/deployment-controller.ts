@@ -10,6 +10,7 @@ import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
 import { controllerRef } from './pods.js';
 import { nonZero } from './replicaset-controller.js';
 import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
+import { recreateStep, rollingStep, type ReplicaCounts, type RolloutStep } from './rollout-plan.js';
 import { podTemplateHash } from './template-hash.js';
 import type { Deployment, ReplicaSet } from './types.js';
 
@@ -19,10 +20,10 @@ const HASH_LABEL = 'pod-template-hash';
 const NOT_COPIED = new Set(['kubectl.kubernetes.io/last-applied-configuration', REVISION, 'deployment.kubernetes.io/revision-history', 'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to']);
 
 /**
- * The Deployment controller: one ReplicaSet per pod template (`<name>-<pod-template-hash>`), the
- * newest scaled to spec.replicas and the older ones to 0 once it is available (a surge rollout; with
- * `Recreate` at once), revisions numbered in `deployment.kubernetes.io/revision`, status summed from
- * the ReplicaSets.
+ * The Deployment controller: one ReplicaSet per pod template (`<name>-<pod-template-hash>`),
+ * revisions numbered in `deployment.kubernetes.io/revision`, a changed template rolled out step by
+ * step as the real controller does (RollingUpdate within maxSurge / maxUnavailable, or Recreate),
+ * status summed from the ReplicaSets.
  */
 export class DeploymentController implements SimulatedController {
   readonly loop: ControlLoop;
@@ -63,7 +64,8 @@ export class DeploymentController implements SimulatedController {
     const maxOldRevision = Math.max(0, ...olds.map(revisionOf));
     if (!d.spec?.paused) {
       if (!current) {
-        await this.createReplicaSet(d, hash, maxOldRevision + 1, want);
+        const first = this.step(d, want, { spec: 0, available: 0, pods: 0 }, olds).newReplicas ?? 0;
+        await this.createReplicaSet(d, hash, maxOldRevision + 1, first);
         return; // its add event brings the Deployment back
       }
       await this.rollOut(d, current, olds, want, maxOldRevision);
@@ -104,18 +106,29 @@ export class DeploymentController implements SimulatedController {
 
   private async rollOut(d: Deployment, current: ReplicaSet, olds: ReplicaSet[], want: number, maxOldRevision: number): Promise<void> {
     const revision = revisionOf(current) > maxOldRevision ? revisionOf(current) : maxOldRevision + 1;
-    await this.scale(d, current, want, { metadata: { annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) } } });
+    const oldestFirst = [...olds].sort((a, b) => revisionOf(a) - revisionOf(b));
+    const step = this.step(d, want, countsOf(current), oldestFirst);
+    await this.scale(d, current, step.newReplicas ?? current.spec?.replicas ?? 1, {
+      metadata: { annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) } },
+    });
     await this.writer.merge(d, { metadata: { annotations: { [REVISION]: String(revision) } } });
-    const recreate = d.spec?.strategy?.type === 'Recreate';
-    const newAvailable = (current.status?.availableReplicas ?? 0) >= want && (current.spec?.replicas ?? 0) === want;
-    if (recreate || newAvailable) for (const old of olds) await this.scale(d, old, 0);
+    for (const [i, replicas] of (step.oldReplicas ?? []).entries()) await this.scale(d, oldestFirst[i]!, replicas);
     await this.cleanUp(d, olds);
+  }
+
+  /** The next move of the rollout, by the Deployment's strategy. */
+  private step(d: Deployment, want: number, current: ReplicaCounts, olds: ReplicaSet[]): RolloutStep {
+    const oldCounts = olds.map(countsOf);
+    if (d.spec?.strategy?.type === 'Recreate') return recreateStep(want, current, oldCounts);
+    const rolling = d.spec?.strategy?.rollingUpdate;
+    return rollingStep({ want, maxSurge: scaledValue(rolling?.maxSurge, want, true, '25%'), maxUnavailable: scaledValue(rolling?.maxUnavailable, want, false, '25%') }, current, oldCounts);
   }
 
   /** Sets a ReplicaSet's replicas (and more of it, `extra`), with the Event the real controller records for a scale. */
   private async scale(d: Deployment, rs: ReplicaSet, replicas: number, extra: Record<string, unknown> = {}): Promise<void> {
     const from = rs.spec?.replicas ?? 1;
     const sent = await this.writer.merge(rs, { ...extra, spec: { replicas } });
+    // Events only for a scale actually sent (a lagging cache can compute the same step twice).
     if (sent && from !== replicas) {
       await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
     }
@@ -164,6 +177,10 @@ export class DeploymentController implements SimulatedController {
       ...(d.status?.collisionCount !== undefined ? { collisionCount: d.status.collisionCount } : {}),
     });
   }
+}
+
+function countsOf(rs: ReplicaSet): ReplicaCounts {
+  return { spec: rs.spec?.replicas ?? 1, available: rs.status?.availableReplicas ?? 0, pods: rs.status?.replicas ?? 0 };
 }
 
 export function revisionOf(rs: ReplicaSet): number {
