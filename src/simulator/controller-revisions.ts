@@ -20,7 +20,13 @@ export class ControllerRevisions {
     private readonly kube: KubeClient,
     private readonly revisions: SharedInformer,
     private readonly writer: ObjectWriter,
-  ) {}
+  ) {
+    revisions.addListener({
+      changed: (obj, _old, deleted) => {
+        if (deleted) this.writer.forget(obj);
+      },
+    });
+  }
 
   async record(sts: StatefulSet, name: string, keep: ReadonlySet<string>): Promise<void> {
     const owned = this.revisions.controlledBy(sts.metadata.uid) as ControllerRevision[];
