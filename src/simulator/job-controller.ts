@@ -12,10 +12,29 @@ import { randomSuffix } from './template-hash.js';
 import type { Job, Pod, WorkloadCondition } from './types.js';
 
 const COMPLETED = 'Reached expected number of succeeded pods';
+const INDEX = 'batch.kubernetes.io/job-completion-index';
+
+function indexOf(pod: Pod): number | undefined {
+  const v = pod.metadata.annotations?.[INDEX];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+/** `0-2,4`: the form of status.completedIndexes. */
+export function compressIndexes(indexes: ReadonlySet<number>): string {
+  const sorted = [...indexes].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const start = sorted[i]!;
+    while (i + 1 < sorted.length && sorted[i + 1] === sorted[i]! + 1) i++;
+    parts.push(start === sorted[i] ? String(start) : `${start}-${sorted[i]}`);
+  }
+  return parts.join(',');
+}
 
 /**
  * The Job controller for jobs whose pods all succeed (the simulated kubelet never fails one): up to
- * `parallelism` pods at a time until `completions` have succeeded, then the status the 1.31+
+ * `parallelism` pods at a time until `completions` have succeeded (with `completionMode: Indexed`
+ * one per index, reported in completedIndexes), then the status the 1.31+
  * controller writes, SuccessCriteriaMet and Complete, with startTime and completionTime.
  */
 export class JobController implements SimulatedController {
@@ -56,17 +75,26 @@ export class JobController implements SimulatedController {
     if (!job || job.metadata.deletionTimestamp) return;
     const pods = this.pods.controlledBy(job.metadata.uid) as Pod[];
     const active = pods.filter(isActive);
-    const succeeded = pods.filter((p) => p.status?.phase === 'Succeeded').length;
     const failed = pods.filter((p) => p.status?.phase === 'Failed').length;
     const parallelism = job.spec?.parallelism ?? 1;
     // Neither set means one pod to completion (the API server's defaulting); parallelism alone is a work queue.
     const completions = job.spec?.completions ?? (job.spec?.parallelism === undefined ? 1 : undefined);
+    const indexed = job.spec?.completionMode === 'Indexed' && completions !== undefined;
+    // Indexed: an index counts once however many of its pods succeeded.
+    const succeededIndexes = new Set(pods.filter((p) => p.status?.phase === 'Succeeded').map(indexOf).filter((i): i is number => i !== undefined && i < (completions ?? 0)));
+    const succeeded = indexed ? succeededIndexes.size : pods.filter((p) => p.status?.phase === 'Succeeded').length;
     const alreadyDone = job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true;
     const complete = alreadyDone || (completions !== undefined ? succeeded >= completions : succeeded > 0 && active.length === 0);
     const suspended = job.spec?.suspend === true;
     if (!complete && !suspended && this.expectations.satisfied(key)) {
       const want = completions !== undefined ? Math.min(parallelism, completions - succeeded) : succeeded > 0 ? 0 : parallelism;
-      for (let i = active.length; i < want; i++) await this.createPod(key, job);
+      if (indexed) {
+        const running = new Set(active.map(indexOf));
+        const missing = Array.from({ length: completions }, (_, i) => i).filter((i) => !succeededIndexes.has(i) && !running.has(i));
+        for (const index of missing.slice(0, Math.max(0, want - active.length))) await this.createPod(key, job, index);
+      } else {
+        for (let i = active.length; i < want; i++) await this.createPod(key, job, undefined);
+      }
     }
     const now = Date.now();
     const existing = job.status?.conditions;
@@ -86,18 +114,25 @@ export class JobController implements SimulatedController {
       ready: active.filter(isPodReady).length,
       terminating: 0,
       uncountedTerminatedPods: {},
+      ...(indexed && succeededIndexes.size ? { completedIndexes: compressIndexes(succeededIndexes) } : {}),
       ...(conditions.length ? { conditions } : {}),
     });
     if (sent && complete && !alreadyDone) await this.events.record(job, 'Normal', 'Completed', 'Job completed');
   }
 
-  private async createPod(key: string, job: Job): Promise<void> {
+  private async createPod(key: string, job: Job, index: number | undefined): Promise<void> {
     const jobName = job.metadata.name!;
     const uid = job.metadata.uid!;
-    const pod = podFromTemplate(job, `${jobName}-${randomSuffix()}`, job.spec?.template, {
+    const pod = podFromTemplate(job, index === undefined ? `${jobName}-${randomSuffix()}` : `${jobName}-${index}-${randomSuffix()}`, job.spec?.template, {
       // What the API server puts on a Job's template (and so on its pods) when it defaults the selector.
-      labels: { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': jobName, 'controller-uid': uid, 'job-name': jobName },
+      labels: { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': jobName, 'controller-uid': uid, 'job-name': jobName, ...(index === undefined ? {} : { [INDEX]: String(index) }) },
+      ...(index === undefined ? {} : { annotations: { [INDEX]: String(index) } }),
     });
+    if (index !== undefined) {
+      // As the real controller does: the index reaches the containers and names the host.
+      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${INDEX}']` } } };
+      pod.spec = { ...pod.spec, hostname: `${jobName}-${index}`, containers: (pod.spec?.containers ?? []).map((c) => ({ ...c, env: [...((c.env ?? []) as unknown[]), env] })) };
+    }
     this.expectations.expect(key, pod.metadata.name!);
     try {
       await this.kube.create(pod, { fieldManager: SIMULATOR_FIELD_MANAGER });

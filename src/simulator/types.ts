@@ -83,7 +83,7 @@ export interface StatefulSet extends KubeObject {
 }
 
 export interface Job extends KubeObject {
-  spec?: { parallelism?: number; completions?: number | null; suspend?: boolean; template?: PodTemplate };
+  spec?: { parallelism?: number; completions?: number | null; completionMode?: 'NonIndexed' | 'Indexed'; suspend?: boolean; template?: PodTemplate };
   status?: Record<string, unknown> & { conditions?: WorkloadCondition[]; startTime?: string };
 }
 

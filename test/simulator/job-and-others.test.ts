@@ -55,6 +55,22 @@ describe('simulated Job, PVC, LoadBalancer Service, DaemonSet', () => {
     expect(pods.every((p) => p.status?.phase === 'Succeeded')).toBe(true);
   });
 
+  it('an Indexed Job runs one pod per index and reports completedIndexes', async () => {
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'indexed', namespace: 'default' },
+      spec: { completions: 3, parallelism: 3, completionMode: 'Indexed', template: { spec: { restartPolicy: 'Never', containers: [{ name: 'w', image: 'busybox' }] } } },
+    };
+    await c.kubectl.ok(['apply', '-f', '-'], JSON.stringify(job));
+    const wait = await c.kubectl(['wait', '--for=condition=Complete', 'job/indexed', '--timeout=20s']);
+    expect(wait.code, wait.stderr).toBe(0);
+    expect((await c.getJson<{ status: { completedIndexes: string; succeeded: number } }>('job', 'indexed')).status).toMatchObject({ completedIndexes: '0-2', succeeded: 3 });
+    const { items: pods } = await c.getJson<{ items: Array<PodJson & { metadata: { annotations: Record<string, string> } }> }>('pods', '-l', 'job-name=indexed');
+    expect(pods.map((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index']).sort()).toEqual(['0', '1', '2']);
+    expect(pods.every((p) => new RegExp(`^indexed-${p.metadata.annotations['batch.kubernetes.io/job-completion-index']}-[a-z0-9]{5}$`).test(p.metadata.name))).toBe(true);
+  });
+
   it('deleting a Job lets the garbage collector remove its pods', async () => {
     await c.kubectl.ok(['delete', 'job', 'x']);
     await waitFor(async () => (await c.getJson<{ items: unknown[] }>('pods', '-l', 'job-name=x')).items.length === 0, { what: 'job pods collected' });

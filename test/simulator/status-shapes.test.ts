@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compressIndexes } from '../../src/simulator/job-controller.js';
 import { mergePatchFrom } from '../../src/simulator/json.js';
 import { PodIpAllocator } from '../../src/simulator/pod-ips.js';
 import { normalizeImage } from '../../src/simulator/pod-status.js';
@@ -25,6 +26,11 @@ describe('simulator building blocks', () => {
     expect(a).toBe(b);
     expect(a).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
     expect(podTemplateHash({ spec: { containers: [{ name: 'n', image: 'nginx:1.27' }] } })).not.toBe(a);
+  });
+
+  it('completed indexes are written as ranges', () => {
+    expect(compressIndexes(new Set([4, 0, 1, 2, 7, 8]))).toBe('0-2,4,7-8');
+    expect(compressIndexes(new Set([3]))).toBe('3');
   });
 
   it('pod IPs come from 10.244.0.0/16, one per pod, reused only after release', () => {
