@@ -92,7 +92,7 @@ export class DeploymentController implements SimulatedController {
     };
     try {
       await this.kube.create(rs, { fieldManager: SIMULATOR_FIELD_MANAGER });
-      await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`);
+      if (replicas > 0) await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`);
     } catch (e) {
       if (!isConflict(e)) throw e;
       // Ours from an earlier sync whose add event is on its way, an orphan to adopt, or another

@@ -138,6 +138,28 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
     expect(await podNames()).toEqual(before);
   });
 
+  it('Recreate: kubectl rollout restart replaces every pod, old ones gone before new ones are asked for', async () => {
+    await c.kubectl.ok(['create', 'deployment', 'api', '--image=nginx', '--replicas=2']);
+    await c.kubectl.ok(['patch', 'deployment', 'api', '--type=merge', '-p', '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}']);
+    expect((await c.kubectl(['rollout', 'status', 'deployment/api', '--timeout=20s'])).code).toBe(0);
+    const before = (await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=api')).items.map((p) => p.metadata.name);
+    await c.kubectl.ok(['rollout', 'restart', 'deployment/api']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/api', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    const after = (await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=api')).items;
+    expect(after).toHaveLength(2);
+    expect(after.every(isReady)).toBe(true);
+    expect(after.some((p) => before.includes(p.metadata.name))).toBe(false);
+    // The scale-up of the new ReplicaSet is recorded only after the old one reached 0.
+    const { items: events } = await c.getJson<{ items: Array<{ involvedObject: { name: string }; reason: string; message: string; metadata: { resourceVersion: string } }> }>('events');
+    const scaling = events.filter((e) => e.involvedObject.name === 'api' && e.reason === 'ScalingReplicaSet').map((e) => e.message);
+    const down = scaling.findIndex((m) => / from 2 to 0$/.test(m));
+    const up = scaling.findIndex((m, i) => i > 0 && / from 0 to 2$/.test(m));
+    expect(down).toBeGreaterThanOrEqual(0);
+    expect(up).toBeGreaterThan(down);
+    await c.kubectl.ok(['delete', 'deployment', 'api']);
+  });
+
   it('deleting the Deployment lets the garbage collector remove its ReplicaSets and pods', async () => {
     await c.kubectl.ok(['delete', 'deployment', 'web']);
     await waitFor(async () => (await c.getJson<{ items: unknown[] }>('replicasets')).items.length === 0, { what: 'ReplicaSets collected' });
