@@ -2,6 +2,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { SimulatedController } from './control-loop.js';
 import { ControllerRevisions } from './controller-revisions.js';
+import { CronJobController } from './cronjob-controller.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { DeploymentController } from './deployment-controller.js';
 import { JobController } from './job-controller.js';
@@ -49,6 +50,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new StatefulSetController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), pods, new ControllerRevisions(kube, informers.for({ apiVersion: 'apps/v1', kind: 'ControllerRevision' }), writer), writer, log),
     new DaemonSetController(informers.for({ apiVersion: 'apps/v1', kind: 'DaemonSet' }), writer, log),
     new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
+    new CronJobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'CronJob' }), informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), writer, log),
     new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
     new LoadBalancerController(informers.for({ apiVersion: 'v1', kind: 'Service' }), writer, hostIP, log),
   ];
