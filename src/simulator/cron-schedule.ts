@@ -78,7 +78,15 @@ export function matches(s: CronSchedule, at: Date): boolean {
 export function latestBetween(s: CronSchedule, afterMs: number, upToMs: number): number | undefined {
   const floorMin = (ms: number): number => Math.floor(ms / 60_000) * 60_000;
   const stop = Math.max(floorMin(afterMs), floorMin(upToMs) - 366 * 24 * 60 * 60_000);
-  for (let t = floorMin(upToMs); t > stop; t -= 60_000) if (matches(s, new Date(t))) return t;
+  for (let t = floorMin(upToMs); t > stop; ) {
+    const at = new Date(t);
+    if (!s.hours.has(at.getUTCHours())) {
+      t = Math.floor(t / 3_600_000) * 3_600_000 - 60_000; // the last minute of the hour before
+      continue;
+    }
+    if (matches(s, at)) return t;
+    t -= 60_000;
+  }
   return undefined;
 }
 
