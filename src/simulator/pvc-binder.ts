@@ -35,7 +35,9 @@ export class PvcBinder implements SimulatedController {
     const pvc = this.claims.get(ns, name) as (KubeObject & { spec?: ClaimSpec; status?: Record<string, unknown> }) | undefined;
     if (!pvc || pvc.metadata.deletionTimestamp) return;
     const storage = pvc.spec?.resources?.requests?.storage;
+    // phase, accessModes and capacity are the binder's; anything else in status (conditions) stays.
     await this.writer.status(pvc, {
+      ...pvc.status,
       phase: 'Bound',
       ...(pvc.spec?.accessModes ? { accessModes: pvc.spec.accessModes } : {}),
       ...(storage ? { capacity: { storage } } : {}),
