@@ -69,6 +69,13 @@ export class DeploymentController implements SimulatedController {
         return; // its add event brings the Deployment back
       }
       await this.rollOut(d, current, olds, want, maxOldRevision);
+    } else {
+      // Paused: no rollout (a changed template gets no ReplicaSet yet), but a scale still applies.
+      // The real controller spreads it over the ReplicaSets proportionally; with one that has
+      // replicas (the usual case) that is all of it.
+      const withReplicas = owned.filter((rs) => (rs.spec?.replicas ?? 0) > 0);
+      const target = withReplicas.length === 1 ? withReplicas[0] : withReplicas.length === 0 ? current : undefined;
+      if (target) await this.scale(d, target, want);
     }
     await this.writeStatus(d, current, owned, want);
   }

@@ -105,6 +105,25 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
     expect((await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web')).items.filter(isReady)).toHaveLength(5);
   });
 
+  it('paused: a template change waits for resume, a scale does not', async () => {
+    await c.kubectl.ok(['rollout', 'pause', 'deployment/web']);
+    await c.kubectl.ok(['set', 'image', 'deployment/web', 'nginx=nginx:1.28']);
+    await c.kubectl.ok(['patch', 'deployment', 'web', '--type=merge', '-p', '{"spec":{"replicas":4}}']);
+    const paused = await waitFor(async () => {
+      const d = await c.getJson<{ metadata: { generation: number }; status: { observedGeneration: number; availableReplicas?: number; conditions: Array<{ type: string; reason: string }> } }>('deployment', 'web');
+      return d.status.observedGeneration === d.metadata.generation && d.status.availableReplicas === 4 ? d : undefined;
+    }, { what: 'scaled to 4 while paused' });
+    expect(paused.status.conditions.find((x) => x.type === 'Progressing')?.reason).toBe('DeploymentPaused');
+    expect((await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items).toHaveLength(2); // no ReplicaSet for nginx:1.28 yet
+    await c.kubectl.ok(['rollout', 'resume', 'deployment/web']);
+    const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    // Back to the template the later tests expect (nginx, 5 replicas): revision 3's ReplicaSet again.
+    await c.kubectl.ok(['rollout', 'undo', 'deployment/web']);
+    await c.kubectl.ok(['patch', 'deployment', 'web', '--type=merge', '-p', '{"spec":{"replicas":5}}']);
+    expect((await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s'])).code).toBe(0);
+  });
+
   it('a settled Deployment, ReplicaSet and pod are not written again when an event makes them reconcile', async () => {
     // An annotation is an event for every controller reading the object, but changes nothing they compute.
     const rvAfter = async (kind: string, name: string): Promise<string> =>
@@ -128,13 +147,17 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
   it('deleted with --cascade=orphan and created again: the ReplicaSet is adopted, its pods kept', async () => {
     const podNames = async (): Promise<string[]> => (await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=web')).items.map((p) => p.metadata.name).sort();
     const before = await podNames();
+    const revisions = async (): Promise<string[]> =>
+      (await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items.map((rs) => `${rs.metadata.name}@${rs.metadata.annotations['deployment.kubernetes.io/revision']}`).sort();
+    const setsBefore = await revisions();
     await c.kubectl.ok(['delete', 'deployment', 'web', '--cascade=orphan']);
     await waitFor(async () => (await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items.every((rs) => !rs.metadata.ownerReferences?.length), { what: 'ReplicaSets orphaned' });
     await c.kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=5']);
     const rollout = await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=20s']);
     expect(rollout.code, rollout.stderr).toBe(0);
-    const adopted = (await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items.filter((rs) => rs.metadata.ownerReferences?.[0]?.name === 'web');
-    expect(adopted.map((rs) => rs.metadata.annotations['deployment.kubernetes.io/revision'])).toContain('3');
+    const sets = (await c.getJson<{ items: ReplicaSetJson[] }>('replicasets')).items;
+    expect(sets.every((rs) => rs.metadata.ownerReferences?.[0]?.name === 'web' && rs.metadata.ownerReferences[0].controller)).toBe(true);
+    expect(await revisions()).toEqual(setsBefore);
     expect(await podNames()).toEqual(before);
   });
 
