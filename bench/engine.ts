@@ -1,8 +1,12 @@
 // Flow engine benchmark: prints figures, asserts nothing.
-//   npx tsx bench/engine.ts [--resources 2000] [--concurrency 8]
+//   npx tsx --expose-gc bench/engine.ts [--resources 2000] [--concurrency 8] [--owners 2000] [--heals 300]
 // One process, as `flowops up` runs: the embedded API server, the Flow controllers and a worker pool.
 // Baseline in the same run: creating the same number of ConfigMaps directly over HTTP (what the
 // engine's one apply step costs the API server, without the engine).
+// Second phase (children): `--owners` objects of a Flow with three children each; then children are
+// deleted one at a time and the figure is the time from the delete to the child being back
+// (child event -> owner re-reconciled -> re-applied), with the process RSS and the heap a cached
+// child costs the child informers.
 import { Agent } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +25,8 @@ const arg = (name: string, def: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 };
 const N = arg('resources', 2000);
+const OWNERS = arg('owners', 2000);
+const HEALS = arg('heals', 300);
 const WORKERS = arg('concurrency', 16);
 const CLIENTS = 16;
 
@@ -75,6 +81,26 @@ const FLOW = {
   },
 };
 
+const OWNER_CRD = {
+  ...CRD,
+  metadata: { name: 'owners.bench.flowops.io' },
+  spec: { ...CRD.spec, names: { kind: 'Owner', plural: 'owners', singular: 'owner' } },
+};
+
+const childDoc = (suffix: string): string => `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-${suffix}\ndata:\n  size: "{{ .Resource.spec.size }}"\n`;
+const OWNER_FLOW = {
+  apiVersion: 'flowops.io/v1',
+  kind: 'Flow',
+  metadata: { name: 'owners', namespace: 'default' },
+  spec: {
+    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Owner' },
+    reconcile: { steps: [{ name: 'children', type: 'kubectl', action: 'apply', manifests: ['a', 'b', 'c'].map(childDoc).join('') }] },
+  },
+};
+
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+const heapMiB = (): number => process.memoryUsage().heapUsed / 2 ** 20;
+
 /** The step's manifest template alone, rendered as each reconcile renders it. */
 function renderMicros(renders = 20_000): number {
   const tpl = FLOW.spec.reconcile.steps[0]!.manifests;
@@ -111,7 +137,55 @@ async function main(): Promise<void> {
     const elapsed = (performance.now() - t1) / 1000;
     const latencies = [...childAt].map(([i, at]) => at - sent.get(i)!);
     closeWatch();
+
+    // Children: OWNERS owners with three children each, then heal HEALS deleted children.
+    await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', OWNER_CRD);
+    await call(`${base}/apis/flowops.io/v1/namespaces/default/flows`, 'POST', OWNER_FLOW);
+    await call(`${base}/api/v1/namespaces`, 'POST', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'owned' } });
+    const tc = performance.now();
+    await createAll(OWNERS, (i) => ({ url: `${base}/apis/bench.flowops.io/v1/namespaces/owned/owners`, body: { apiVersion: 'bench.flowops.io/v1', kind: 'Owner', metadata: { name: `owner-${i}` }, spec: { size: i } } }), new Map());
+    const withInventory = async (): Promise<number> => {
+      const list = (await (await fetch(`${base}/apis/bench.flowops.io/v1/namespaces/owned/owners`)).json()) as { items: Array<{ metadata: { annotations?: Record<string, string> } }> };
+      return list.items.filter((o) => o.metadata.annotations?.['flowops.io/inventory']).length;
+    };
+    while ((await withInventory()) < OWNERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const ownersSec = (performance.now() - tc) / 1000;
+    const childWatches = controllers.flows.watches.children;
+    while (childWatches.cachedChildren() < OWNERS * 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    gc();
+    const rss = process.memoryUsage().rss / 2 ** 20;
+    const cachedChildren = childWatches.cachedChildren();
+
+    const healed: number[] = [];
+    const nsPath = `${base}/api/v1/namespaces/owned/configmaps`;
+    for (let h = 0; h < HEALS; h++) {
+      const name = `owner-${(h * 7919) % OWNERS}-${'abc'[h % 3]}`;
+      const before = (await (await fetch(`${nsPath}/${name}`)).json()) as { metadata: { uid: string } };
+      const t = performance.now();
+      await call(`${nsPath}/${name}`, 'DELETE');
+      for (;;) {
+        const r = await fetch(`${nsPath}/${name}`);
+        if (r.status === 200 && ((await r.json()) as { metadata: { uid: string } }).metadata.uid !== before.metadata.uid) break;
+        if (r.status !== 200) await r.arrayBuffer();
+        if (Date.now() > deadline) throw new Error(`${name} was not put back`);
+        await new Promise((res) => setTimeout(res, 2));
+      }
+      healed.push(performance.now() - t);
+    }
     await controllers.stop();
+
+    // What one cached child costs an informer, measured on a fresh informer over the same children
+    // (with the child informers' transform: no managedFields).
+    const { Informer, dropManagedFields } = await import('../src/kube/informer.js');
+    gc();
+    const heap0 = heapMiB();
+    const probe = new Informer(kube, { apiVersion: 'v1', kind: 'ConfigMap', labelSelector: 'flowops.io/flow=owners', log: pino({ level: 'silent' }), transform: dropManagedFields }, { add: () => undefined, update: () => undefined, delete: () => undefined });
+    probe.start();
+    while (probe.list().length < OWNERS * 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    gc();
+    const perChildKiB = ((heapMiB() - heap0) * 1024) / probe.list().length;
+    const jsonKiB = Buffer.byteLength(JSON.stringify(probe.list()[0])) / 1024;
+    await probe.stop();
 
     console.log('FlowOps engine benchmark (one process: embedded API server + controllers + worker pool)');
     console.log(`resources: ${N}, one kubectl apply step each, ${WORKERS} concurrent reconciles, ${CLIENTS} creating clients`);
@@ -120,6 +194,10 @@ async function main(): Promise<void> {
     console.log(`create -> child present: p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`);
     console.log(`renderManifest of the step's template: ${renderMicros().toFixed(1)} µs/render`);
     console.log(`baseline (same run): direct ConfigMap creates/s ${baselinePerSec.toFixed(0)}; ratio reconciles/s ÷ baseline ${((childAt.size / elapsed) / baselinePerSec).toFixed(2)}`);
+    console.log(`children: ${OWNERS} owners x 3 children reconciled (inventories written) in ${ownersSec.toFixed(2)} s; child informers cache ${cachedChildren} children`);
+    console.log(`child deleted -> put back (child event -> owner re-reconciled), ${healed.length} deletes one at a time: p50 ${pct(healed, 50).toFixed(1)} ms, p99 ${pct(healed, 99).toFixed(1)} ms`);
+    console.log(`process RSS with ${OWNERS} owners and ${OWNERS * 3} children (API server included): ${rss.toFixed(0)} MiB`);
+    console.log(`informer heap per cached child: ${perChildKiB.toFixed(2)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for a steadier figure)'}; the child's JSON: ${jsonKiB.toFixed(2)} KiB`);
   } finally {
     agent.destroy();
     await server.close();

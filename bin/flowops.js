@@ -1,6 +1,28 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx's loader, so `npx flowops` needs no build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled JavaScript in dist/ (built by `npm ci` through `prepare`, or `npm run build`)
+// when it is current, and the TypeScript sources through tsx otherwise: a stale build is never
+// what runs, and working on src/ needs no build step.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sourceState } from './source-state.js';
 
-register();
-await import('../src/cli/main.ts');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function buildIsCurrent() {
+  try {
+    const built = JSON.parse(readFileSync(join(root, 'dist', '.build-stamp'), 'utf8'));
+    const now = sourceState(join(root, 'src'));
+    return now.files === built.files && now.newest <= built.newest;
+  } catch {
+    return false;
+  }
+}
+
+if (process.env.FLOWOPS_FROM_SOURCE !== '1' && buildIsCurrent()) {
+  await import('../dist/cli/main.js');
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+}

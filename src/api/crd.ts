@@ -37,6 +37,7 @@ const FLOW_COLUMNS: PrinterColumn[] = [
   { name: 'Watched', type: 'string', jsonPath: '.spec.watch.kind', description: 'The kind this Flow reconciles' },
   { name: 'Ready', type: 'string', jsonPath: `${READY}.status` },
   { name: 'Resources', type: 'integer', jsonPath: '.status.resources.watched', description: 'Resources of the watched kind currently known' },
+  { name: 'Children-Ready', type: 'integer', jsonPath: '.status.resources.ready', description: 'Watched objects whose last run succeeded and whose children are all ready' },
   { name: 'Status', type: 'string', jsonPath: `${READY}.message`, priority: 1 },
   { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
 ];

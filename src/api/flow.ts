@@ -41,6 +41,15 @@ const base = {
   timeout: duration.describe('Limit for one attempt, e.g. "30s" or "5m".').optional(),
 };
 
+/** Applied objects are children of the watched object; this decides readiness for kinds kstatus does not know. */
+const readyWhen = z
+  .string()
+  .describe('A template rendered for every object this step applies ({{ .Child }}, {{ .Resource }}); truthy means ready. Without it, kstatus rules decide.');
+
+/** A field name under the watched object's .status that a Flow may write (not one FlowOps writes itself). */
+export const STATUS_FIELD = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+export const RESERVED_STATUS_FIELDS: ReadonlySet<string> = new Set(['conditions', 'observedGeneration']);
+
 const objectRef = z
   .object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional() })
   .strict();
@@ -60,6 +69,7 @@ export const kubectlStepSchema = z
       .describe('kubectl get: output name to JSONPath into the object (".spec.replicas"); without it the whole object is output `object`.')
       .optional(),
     ownerReference: z.boolean().describe('Set an ownerReference to the watched resource on created objects (default true where Kubernetes allows it).').optional(),
+    readyWhen: readyWhen.optional(),
   })
   .strict();
 
@@ -87,6 +97,7 @@ export const templateStepSchema = z
     releaseName: z.string().describe('template helm: the release name (default: the watched resource\'s name).').optional(),
     namespace: z.string().describe('template: namespace for rendered objects that name none (default: the watched resource\'s).').optional(),
     ownerReference: z.boolean().describe('Set an ownerReference to the watched resource on created objects (default true where Kubernetes allows it).').optional(),
+    readyWhen: readyWhen.optional(),
   })
   .strict();
 
@@ -153,6 +164,11 @@ export const flowSpecSchema = z
       .describe('Where the pipeline\'s results are written.')
       .optional(),
     suspend: z.boolean().describe('Stop reconciling until set back to false.').optional(),
+    status: z
+      .record(z.string(), z.string())
+      .describe('Fields written into the watched object\'s .status after the steps: name to template over .Resource, .Steps and .Children; a single action keeps its type.')
+      .optional(),
+    resyncInterval: duration.describe('Re-run every watched object this often (jittered ±10 %), for inputs outside the cluster; default off.').optional(),
   })
   .strict()
   .refine((s) => s.reconcile !== undefined || s.pipeline !== undefined, { message: 'expected reconcile.steps, or pipeline with target', path: ['reconcile'] })

@@ -12,7 +12,7 @@ import { isRaw, type Raw } from './step-rules.js';
 /** Step fields that are never rendered: identifiers, enums, error handling, JSONPaths, expressions. */
 const NOT_TEMPLATED = new Set(['name', 'type', 'action', 'engine', 'language', 'method', 'patchType', 'errorHandling', 'timeout', 'outputs', 'expression', 'ownerReference']);
 
-interface StepNames {
+export interface StepNames {
   /** Names of the steps before this one in its list. */
   before: ReadonlySet<string>;
   /** Every name in the list. */
@@ -37,7 +37,7 @@ function* stringLeaves(value: unknown, path: FieldPath): Generator<[FieldPath, s
   else if (isRaw(value)) for (const [k, v] of Object.entries(value)) yield* stringLeaves(v, [...path, k]);
 }
 
-function checkTemplate(text: string, path: FieldPath, names: StepNames): FieldProblem[] {
+export function checkTemplate(text: string, path: FieldPath, names: StepNames): FieldProblem[] {
   try {
     parseTemplate(text);
   } catch (e) {

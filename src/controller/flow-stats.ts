@@ -2,11 +2,11 @@ import type { ReconcileReport } from '../engine/flow-reconciler.js';
 
 /** Per-Flow outcome of each watched object's last reconcile: what the Flow's status counts. */
 export class FlowStats {
-  private readonly results = new Map<string, { ok: boolean; error?: string; at: string }>();
+  private readonly results = new Map<string, { ok: boolean; ready: boolean; error?: string; at: string }>();
   lastError: string | undefined;
   lastReconcileTime: string | undefined;
 
-  record(resourceKey: string, report: ReconcileReport | { outcome: 'failure'; error: string }): void {
+  record(resourceKey: string, report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string }): void {
     const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     this.lastReconcileTime = at;
     if (report.outcome === 'gone' || report.outcome === 'deleted') {
@@ -14,8 +14,11 @@ export class FlowStats {
       return;
     }
     if (report.outcome === 'suspended') return;
+    // A stalled object keeps the failure its last run recorded.
+    if (report.outcome === 'stalled') return void (this.results.has(resourceKey) || this.results.set(resourceKey, { ok: false, ready: false, at }));
     const error = 'error' in report ? report.error : undefined;
-    this.results.set(resourceKey, { ok: report.outcome === 'success', at, ...(error ? { error } : {}) });
+    const ok = report.outcome === 'success';
+    this.results.set(resourceKey, { ok, ready: ok && ('ready' in report ? report.ready !== false : true), at, ...(error ? { error } : {}) });
     if (error) this.lastError = error;
   }
 
@@ -23,10 +26,18 @@ export class FlowStats {
     this.results.delete(resourceKey);
   }
 
-  counts(): { succeeded: number; failed: number } {
+  /** notReady: succeeded runs whose children are not all ready yet (a subset of succeeded). */
+  counts(): { succeeded: number; failed: number; notReady: number } {
     let succeeded = 0;
     let failed = 0;
-    for (const r of this.results.values()) r.ok ? succeeded++ : failed++;
-    return { succeeded, failed };
+    let notReady = 0;
+    for (const r of this.results.values()) {
+      if (!r.ok) failed++;
+      else {
+        succeeded++;
+        if (!r.ready) notReady++;
+      }
+    }
+    return { succeeded, failed, notReady };
   }
 }

@@ -2,7 +2,7 @@ import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { Condition, KubeObject } from '../kube/types.js';
-import { removeCondition, setCondition } from '../engine/conditions.js';
+import { removeCondition, setCondition } from '../kube/conditions.js';
 import type { Logger } from '../log/index.js';
 
 export interface FlowStatusSummary {
@@ -12,6 +12,9 @@ export interface FlowStatusSummary {
   watched: number;
   succeeded: number;
   failed: number;
+  /** Watched objects whose children are all ready / not all ready after a successful run. */
+  ready: number;
+  notReady: number;
   lastError?: string;
   lastReconcileTime?: string;
 }
@@ -58,7 +61,7 @@ export class FlowStatusWriter {
     const status = {
       observedGeneration: s.generation,
       conditions: conditionsFor(prev, s),
-      resources: { watched: s.watched, succeeded: s.succeeded, failed: s.failed },
+      resources: { watched: s.watched, succeeded: s.succeeded, failed: s.failed, ready: s.ready, notReady: s.notReady },
       ...(s.lastError ? { lastError: s.lastError.slice(0, 2048) } : {}),
       ...(s.lastReconcileTime ? { lastReconcileTime: s.lastReconcileTime } : {}),
     };

@@ -1,13 +1,21 @@
 import type { FlowSpec } from '../api/flow.js';
+import { parseDuration } from '../api/duration.js';
 import type { TemplateData } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
-import { nowRfc3339 } from './conditions.js';
-import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from './finalizer.js';
-import { setResourceReady } from './resource-status.js';
+import { PermanentError } from '../queue/errors.js';
+import { TemplateParseError, TemplateRenderError } from '../template/index.js';
+import { ChildCollector, notReadyMessage } from './child-collector.js';
+import { encodeInventory, INVENTORY_ANNOTATION, readInventory, staleEntries, type ChildEntry } from './child-inventory.js';
+import { nowRfc3339 } from '../kube/conditions.js';
+import { encodeFailure, FAILURE_ANNOTATION, fingerprintOf, readFailure } from './failure-state.js';
+import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/finalizer.js';
+import { deleteChildren, type PruneScope } from './prune-children.js';
+import { writeOwnerAnnotations, writeResourceStatus } from './resource-status.js';
 import { runSteps, type StepFailure, type StepObserver } from './run-steps.js';
+import { projectStatus } from './status-projection.js';
 
 /** A Flow as the engine runs it: the spec of its current generation and whether that spec is valid. */
 export interface FlowDefinition {
@@ -18,21 +26,36 @@ export interface FlowDefinition {
   spec: FlowSpec;
   /** Folder relative chart / kustomize paths resolve against (a Git source checkout). */
   sourceDir?: string;
-  /** The Git revision the Flow came from (its flowops.io/revision annotation), for log lines. */
+  /** The Git revision the Flow came from (its flowops.io/revision annotation), stamped on children and logged. */
   revision?: string;
+  /** The FlowSource the Flow came from (its flowops.io/source annotation), stamped on children. */
+  source?: string;
 }
 
-export type ReconcileOutcome = 'success' | 'failure' | 'deleted' | 'gone' | 'suspended';
+export type ReconcileOutcome = 'success' | 'failure' | 'deleted' | 'gone' | 'suspended' | 'stalled';
 
 export interface ReconcileReport {
   outcome: ReconcileOutcome;
   failure?: StepFailure;
+  /** After a successful run: whether every child is ready, and how many there are. */
+  ready?: boolean;
+  children?: number;
+  /** spec.resyncInterval, jittered: when to run this object again. */
+  requeueAfterMs?: number;
 }
 
-/** A run failed for good; the queue requeues the key with backoff. */
+/** A run failed and may succeed later; the queue requeues the key with backoff. */
 export class ReconcileFailedError extends Error {
   constructor(readonly failure: StepFailure) {
     super(`step "${failure.step}" failed: ${failure.message}`);
+  }
+}
+
+/** A run failed in a way no retry can fix; the queue drops the key until the object or the Flow changes. */
+export class ReconcileStalledError extends PermanentError {
+  constructor(readonly failure: StepFailure) {
+    super(`step "${failure.step}" failed for good: ${failure.message}`);
+    this.name = 'ReconcileStalledError';
   }
 }
 
@@ -46,10 +69,13 @@ export interface ReconcilerDeps {
   read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined | Promise<KubeObject | undefined>;
 }
 
+type Log = ReconcilerDeps['log'];
+
 /**
  * Runs one Flow against one watched object, in the order Flux's reconcilers use: read the object
- * (level-triggered: never trust the event), finish a deletion, keep the finalizer in step with
- * onDelete, run the steps, then report on the object (condition + Event).
+ * (level-triggered: never trust the event), finish a deletion, skip a stalled object, keep the
+ * finalizer in step with what deletion needs, run the steps, prune the children no longer
+ * rendered, judge the children's readiness, then report on the object (inventory, status, Event).
  */
 export class FlowReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -61,29 +87,88 @@ export class FlowReconciler {
     if (!obj) return { outcome: 'gone' };
     if (obj.metadata.deletionTimestamp) return this.finishDeletion(flow, obj, cancel, log);
     if (flow.spec.suspend) return { outcome: 'suspended' };
-    await setFinalizer(this.deps.kube, obj, flow.spec.onDelete !== undefined, this.deps.fieldManager);
+    const fingerprint = fingerprintOf(obj, flow);
+    const episode = readFailure(obj);
+    // A terminal failure waits for a change of the object or the Flow, whoever enqueues it.
+    if (episode?.terminal && episode.fingerprint === fingerprint) return { outcome: 'stalled' };
+    const previous = readInventory(obj);
+    // Added before the steps (what they create must not outlive a deletion that skips cleanup);
+    // removed only after a successful run has shown it is no longer needed.
+    let current = needsFinalizer(flow, previous) ? await this.withFinalizer(obj, true) : obj;
 
     const steps = flow.spec.reconcile?.steps;
     if (!steps) {
-      const failure: StepFailure = { step: 'pipeline', reason: 'NotImplemented', message: 'Flows with pipeline + target are run by the declarative pipeline engine, which this build does not include yet', attempts: 1 };
-      await this.report(obj, flow, failure);
-      throw new ReconcileFailedError(failure);
+      const failure: StepFailure = { step: 'pipeline', reason: 'NotImplemented', message: 'Flows with pipeline + target are run by the declarative pipeline engine, not as steps', attempts: 1, terminal: true };
+      return this.fail(flow, obj, failure, fingerprint, episode === undefined || episode.fingerprint !== fingerprint, cancel, log);
     }
+    const children = new ChildCollector();
     const data = templateData(flow, obj);
-    const outcome = await runSteps(steps, this.context(flow, obj, data, log), cancel, this.deps.observer);
-    if (outcome.ok) {
-      await this.report(obj, flow, undefined);
-      log.info({ steps: steps.length }, 'reconciled');
-      return { outcome: 'success' };
+    const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer);
+    const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
+    if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log);
+
+    let verdicts;
+    let fields;
+    try {
+      verdicts = children.judge(data);
+      fields = projectStatus(flow.spec.status, { ...data, Children: children.templateData() });
+    } catch (err) {
+      if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
+      const failure: StepFailure = { step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1, terminal: true };
+      return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log);
     }
-    log.warn({ step: outcome.failure.step, reason: outcome.failure.reason, err: outcome.failure.message }, 'reconcile failed');
-    await this.runOnError(flow, obj, outcome.failure, cancel, log);
-    await this.report(obj, flow, outcome.failure);
-    throw new ReconcileFailedError(outcome.failure);
+    const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
+    current = await this.withFinalizer(current, needsFinalizer(flow, inventory));
+    await writeOwnerAnnotations(this.deps.kube, obj, { [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null, [FAILURE_ANNOTATION]: null }, this.deps.fieldManager);
+
+    const notReady = notReadyMessage(verdicts, obj.metadata.namespace);
+    const ready = notReady === '';
+    const message = ready ? `Flow ${flow.name} reconciled${verdicts.length ? `; ${verdicts.length} children ready` : ''}` : notReady;
+    const transitioned = await writeResourceStatus(this.deps.kube, obj, { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields }, this.deps.fieldManager);
+    // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
+    if (transitioned && ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
+    log.info({ steps: steps.length, children: verdicts.length, ready }, 'reconciled');
+    const resync = flow.spec.resyncInterval ? jittered(parseDuration(flow.spec.resyncInterval)) : undefined;
+    return { outcome: 'success', ready, children: verdicts.length, ...(resync ? { requeueAfterMs: resync } : {}) };
   }
 
-  /** The object is being deleted: run onDelete once, then let it go. A Flow that is gone or broken still lets go. */
-  private async finishDeletion(flow: FlowDefinition | undefined, obj: KubeObject, cancel: AbortSignal, log: ReconcilerDeps['log']): Promise<ReconcileReport> {
+  /**
+   * Deletes the children the last run made that this run did not render. The new inventory is what
+   * this run applied plus what could not be deleted (tried again next time).
+   */
+  private async prune(flow: FlowDefinition, obj: KubeObject, previous: ChildEntry[], current: ChildEntry[], log: Log): Promise<ChildEntry[]> {
+    const stale = staleEntries(previous, current);
+    if (!stale.length) return current;
+    const result = await deleteChildren(this.scope(flow, obj), stale);
+    if (result.deleted.length) {
+      const names = result.deleted.map((e) => `${e.kind}/${e.name}`).join(', ');
+      log.info({ pruned: names }, 'pruned children no longer rendered');
+      await this.deps.events.record(obj, 'Normal', 'Pruned', `Flow ${flow.name} deleted ${names}: no longer rendered`);
+    }
+    if (result.failed.length) {
+      log.warn({ err: result.failures.join('; ') }, 'could not prune children');
+      await this.deps.events.record(obj, 'Warning', 'PruneFailed', result.failures.join('; '));
+    }
+    return [...current, ...result.failed];
+  }
+
+  /**
+   * Reports a failed run. onError runs once per failure episode (the first failure since the last
+   * success, or since the object or the Flow changed), not on every retry. A terminal failure also
+   * sets Stalled=True and is not retried; any other is retried by the queue with backoff.
+   */
+  private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log): Promise<never> {
+    log.warn({ step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message }, 'reconcile failed');
+    if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
+    await writeOwnerAnnotations(this.deps.kube, obj, { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }) }, this.deps.fieldManager);
+    const message = `step "${failure.step}" failed: ${failure.message}`;
+    await writeResourceStatus(this.deps.kube, obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
+    await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
+    throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
+  }
+
+  /** The object is being deleted: run onDelete once, delete the children no ownerReference covers, then let it go. */
+  private async finishDeletion(flow: FlowDefinition | undefined, obj: KubeObject, cancel: AbortSignal, log: Log): Promise<ReconcileReport> {
     if (!hasFinalizer(obj)) return { outcome: 'deleted' };
     const onDelete = flow?.spec.onDelete?.steps;
     if (flow && onDelete) {
@@ -93,6 +178,14 @@ export class FlowReconciler {
         throw new ReconcileFailedError(outcome.failure);
       }
       await this.deps.events.record(obj, 'Normal', 'OnDeleteSucceeded', `Flow ${flow.name} ran its onDelete steps`);
+    }
+    if (flow) {
+      const unowned = readInventory(obj).filter((e) => e.cleanup === 'flowops');
+      const result = await deleteChildren(this.scope(flow, obj), unowned);
+      if (result.failed.length) {
+        await this.deps.events.record(obj, 'Warning', 'CleanupFailed', result.failures.join('; '));
+        throw new ReconcileFailedError({ step: 'cleanup', reason: 'CleanupFailed', message: result.failures.join('; '), attempts: 1, terminal: false });
+      }
     }
     await setFinalizer(this.deps.kube, obj, false, this.deps.fieldManager);
     log.info('deletion finished; finalizer removed');
@@ -105,7 +198,7 @@ export class FlowReconciler {
     if (obj && hasFinalizer(obj, FLOW_FINALIZER)) await setFinalizer(this.deps.kube, obj, false, this.deps.fieldManager);
   }
 
-  private async runOnError(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, cancel: AbortSignal, log: ReconcilerDeps['log']): Promise<void> {
+  private async runOnError(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, cancel: AbortSignal, log: Log): Promise<void> {
     const onError = flow.spec.onError?.steps;
     if (!onError) return;
     const data = templateData(flow, obj);
@@ -114,22 +207,21 @@ export class FlowReconciler {
     if (!outcome.ok) log.warn({ step: outcome.failure.step, err: outcome.failure.message }, 'onError step failed');
   }
 
-  private async report(obj: KubeObject, flow: FlowDefinition, failure: StepFailure | undefined): Promise<void> {
-    const { kube, events, fieldManager } = this.deps;
-    if (!failure) {
-      // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
-      const transitioned = await setResourceReady(kube, obj, true, 'Reconciled', `Flow ${flow.name} reconciled`, fieldManager);
-      if (transitioned) await events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
-      return;
-    }
-    const message = `step "${failure.step}" failed: ${failure.message}`;
-    await setResourceReady(kube, obj, false, failure.reason, message, fieldManager);
-    await events.record(obj, 'Warning', 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
+  /** Sets the finalizer's presence; returns the object with the finalizer list the server now has. */
+  private async withFinalizer(obj: KubeObject, present: boolean): Promise<KubeObject> {
+    if (!(await setFinalizer(this.deps.kube, obj, present, this.deps.fieldManager))) return obj;
+    const list = obj.metadata.finalizers ?? [];
+    const finalizers = present ? [...list, FLOW_FINALIZER] : list.filter((f) => f !== FLOW_FINALIZER);
+    return { ...obj, metadata: { ...obj.metadata, finalizers } };
   }
 
-  private context(flow: FlowDefinition, obj: KubeObject, data: TemplateData, log: ReconcilerDeps['log']) {
+  private scope(flow: FlowDefinition, obj: KubeObject): PruneScope {
+    return { kube: this.deps.kube, flow: `${flow.namespace}/${flow.name}`, owner: obj };
+  }
+
+  private context(flow: FlowDefinition, obj: KubeObject, data: TemplateData, log: Log) {
     return {
-      flow: { name: flow.name, namespace: flow.namespace, uid: flow.uid },
+      flow: { name: flow.name, namespace: flow.namespace, uid: flow.uid, ...(flow.source ? { source: flow.source } : {}), ...(flow.revision ? { revision: flow.revision } : {}) },
       resource: obj,
       data,
       kube: this.deps.kube,
@@ -140,7 +232,12 @@ export class FlowReconciler {
   }
 }
 
+/** onDelete steps, or children no ownerReference covers, need the object to wait for FlowOps. */
+const needsFinalizer = (flow: FlowDefinition, inventory: readonly ChildEntry[]): boolean => flow.spec.onDelete !== undefined || inventory.some((e) => e.cleanup === 'flowops');
+
+/** ±10 %, so that objects created together do not resync together. */
+const jittered = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.2));
+
 function templateData(flow: FlowDefinition, obj: KubeObject): TemplateData {
   return { Resource: obj, Steps: {}, Now: nowRfc3339(), Flow: { name: flow.name, namespace: flow.namespace } };
 }
-

@@ -2,33 +2,63 @@ import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/client.js';
 import type { Condition, KubeObject } from '../kube/types.js';
 import { refOf } from '../kube/types.js';
-import { setCondition } from './conditions.js';
+import { removeCondition, setCondition } from '../kube/conditions.js';
+
+/** What one reconcile concluded about the watched object, as FlowOps writes it into `.status`. */
+export interface ResourceVerdict {
+  ready: boolean;
+  reason: string;
+  message: string;
+  /** Set: `Stalled=True` with this reason (a terminal failure). Absent: no Stalled condition. */
+  stalled?: { reason: string; message: string };
+  /** The Flow's `status:` projection, written beside the conditions. */
+  fields?: Record<string, unknown>;
+}
+
+/** Custom resources, whose status FlowOps may shape; built-in kinds only get conditions (their controllers own the rest). */
+const isCustom = (apiVersion: string): boolean => apiVersion.includes('.') && !apiVersion.endsWith('.k8s.io/v1');
 
 /**
- * Writes the Ready condition onto the watched resource: through /status when the kind has that
+ * Writes the verdict onto the watched resource: through /status when the kind has that
  * subresource, into the object itself for a custom resource without one, and not at all for
- * built-ins that have no status (a ConfigMap).
+ * built-ins that have no status (a ConfigMap). Nothing is sent when nothing would change. True when
+ * the Ready condition's status flipped (the caller records an Event on that transition).
  */
-export async function setResourceReady(kube: KubeClient, obj: KubeObject, ready: boolean, reason: string, message: string, fieldManager: string): Promise<boolean> {
-  const status = (obj.status && typeof obj.status === 'object' ? obj.status : {}) as { conditions?: Condition[] };
+export async function writeResourceStatus(kube: KubeClient, obj: KubeObject, v: ResourceVerdict, fieldManager: string): Promise<boolean> {
+  const status = (obj.status && typeof obj.status === 'object' ? obj.status : {}) as Record<string, unknown> & { conditions?: Condition[] };
+  const g = obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {};
   const before = status.conditions?.find((c) => c.type === 'Ready');
-  const conditions = setCondition(status.conditions, {
-    type: 'Ready',
-    status: ready ? 'True' : 'False',
-    reason,
-    message: message.slice(0, 4096),
-    ...(obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {}),
-  });
+  let conditions = setCondition(status.conditions, { type: 'Ready', status: v.ready ? 'True' : 'False', reason: v.reason, message: v.message.slice(0, 4096), ...g });
+  conditions = v.stalled
+    ? setCondition(conditions, { type: 'Stalled', status: 'True', reason: v.stalled.reason, message: v.stalled.message.slice(0, 4096), ...g })
+    : removeCondition(conditions, 'Stalled');
   const after = conditions.find((c) => c.type === 'Ready')!;
+  const custom = isCustom(obj.apiVersion);
+  const patch: Record<string, unknown> = { conditions };
+  if (custom) {
+    if (obj.metadata.generation !== undefined) patch.observedGeneration = obj.metadata.generation;
+    Object.assign(patch, v.fields ?? {});
+  }
   // Unchanged: skip the request (the server would treat it as a no-op anyway).
-  if (before && JSON.stringify(before) === JSON.stringify(after)) return false;
+  if (Object.entries(patch).every(([k, val]) => JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null))) return false;
   const withStatus = await kube.hasStatus(obj.apiVersion, obj.kind);
-  const custom = obj.apiVersion.includes('.') && !obj.apiVersion.endsWith('.k8s.io/v1');
   if (!withStatus && !custom) return false;
   try {
-    await kube.sendPatch(refOf(obj), { status: { conditions } }, 'merge', { fieldManager, ...(withStatus ? { subresource: 'status' } : {}) });
+    await kube.sendPatch(refOf(obj), { status: patch }, 'merge', { fieldManager, ...(withStatus ? { subresource: 'status' } : {}) });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
   return before?.status !== after.status;
+}
+
+/** Sets (a string) or removes (null) FlowOps' own annotations on the watched object, in one merge patch, only when they differ. */
+export async function writeOwnerAnnotations(kube: KubeClient, obj: KubeObject, values: Record<string, string | null>, fieldManager: string): Promise<void> {
+  const current = obj.metadata.annotations ?? {};
+  const changed = Object.entries(values).filter(([k, v]) => (current[k] ?? null) !== v);
+  if (!changed.length) return;
+  try {
+    await kube.sendPatch(refOf(obj), { metadata: { annotations: Object.fromEntries(changed) } }, 'merge', { fieldManager });
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
 }

@@ -33,6 +33,22 @@ export function shouldRetry(eh: ErrorHandling | undefined, err: StepError): bool
   return false;
 }
 
+/** 4xx answers that say "try again later" rather than "this request is wrong". */
+const RETRYABLE_CLIENT_STATUS = new Set([408, 409, 425, 429]);
+
+/**
+ * Whether a failure that ended a run is terminal: no later run of the same spec can fix it, so
+ * the watched object stalls until its generation or the Flow changes. That is a template or
+ * manifest the author must fix, a step of type permanent, a code in failOn, or a 4xx answer other
+ * than 408/409/425/429 (unless retryOn names it). Everything else is retried with per-object backoff.
+ */
+export function isTerminal(eh: ErrorHandling | undefined, err: StepError): boolean {
+  if (err.permanent || eh?.type === 'permanent' || matches(eh?.failOn, err)) return true;
+  const code = err.statusCode;
+  if (code === undefined || code < 400 || code >= 500) return false;
+  return !RETRYABLE_CLIENT_STATUS.has(code) && !matches(eh?.retryOn, err);
+}
+
 /** Delay before retry number `attempt` (1-based): fixed, linear or exponential from retryDelay, capped at maxDelay. */
 export function retryDelayMs(eh: ErrorHandling | undefined, attempt: number): number {
   const base = eh?.retryDelay ? parseDuration(eh.retryDelay) : DEFAULT_RETRY_DELAY_MS;

@@ -5,7 +5,7 @@ import { KubeApiError } from '../kube/rest.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';
 import { abortableDelay } from '../util/abortable-delay.js';
-import { maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
+import { isTerminal, maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
 
 export interface StepFailure {
   step: string;
@@ -14,6 +14,8 @@ export interface StepFailure {
   statusCode?: number;
   exitCode?: number;
   attempts: number;
+  /** Retrying cannot fix it (isTerminal): the object stalls instead of backing off. */
+  terminal: boolean;
 }
 
 export type StepsOutcome = { ok: true } | { ok: false; failure: StepFailure };
@@ -72,7 +74,7 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
 }
 
 function failureOf(step: Step, err: StepError, attempts: number): StepFailure {
-  const f: StepFailure = { step: step.name, reason: err.reason, message: err.message, attempts };
+  const f: StepFailure = { step: step.name, reason: err.reason, message: err.message, attempts, terminal: isTerminal(step.errorHandling, err) };
   if (err.statusCode !== undefined) f.statusCode = err.statusCode;
   if (err.exitCode !== undefined) f.exitCode = err.exitCode;
   return f;

@@ -6,7 +6,8 @@ import type { ApiResource } from '../kube/discovery.js';
 import { describeRef, refOf, type KubeObject } from '../kube/types.js';
 import { mergeOwnerReference, ownerReferenceFor } from './owner-reference.js';
 import { invalid, isPlainObject, kubeError, abortError } from './step-errors.js';
-import { FLOW_LABEL, type Outputs, type StepContext } from './types.js';
+import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';
+import { FLOW_ANNOTATION, FLOW_LABEL, OWNER_ANNOTATION, type Outputs, type StepContext } from './types.js';
 
 export interface ApplyOptions {
   /** Names the source in errors, e.g. "create-db.manifests". */
@@ -14,6 +15,24 @@ export interface ApplyOptions {
   ownerReference: boolean;
   /** Where namespaced objects without a namespace go. */
   namespace: string;
+  /** The step's name and readyWhen, for the child recorder. */
+  step?: { name: string; readyWhen?: string | undefined };
+}
+
+/** `Kind/namespace/name` (or `Kind/name`) of the watched object, as the owner annotation names it. */
+export function ownerAnnotationOf(owner: { kind: string; metadata: { namespace?: string | undefined; name?: string | undefined } }): string {
+  return [owner.kind, ...(owner.metadata.namespace ? [owner.metadata.namespace] : []), owner.metadata.name ?? ''].join('/');
+}
+
+/** What leads from a child back to its cause: the Flow, the watched object, the Flow's commit. */
+function provenanceAnnotations(ctx: StepContext): Record<string, string> {
+  const { flow } = ctx;
+  return {
+    [FLOW_ANNOTATION]: `${flow.namespace ?? 'default'}/${flow.name}`,
+    [OWNER_ANNOTATION]: ownerAnnotationOf(ctx.resource),
+    ...(flow.source ? { [SOURCE_ANNOTATION]: flow.source } : {}),
+    ...(flow.revision ? { [REVISION_ANNOTATION]: flow.revision } : {}),
+  };
 }
 
 /** `kind: List` (and `*List`) documents stand for their items, as kubectl treats them. */
@@ -55,6 +74,8 @@ async function prepare(doc: unknown, index: number, ctx: StepContext, opts: Appl
   if (!resource.namespaced) delete meta.namespace;
   else if (!meta.namespace) meta.namespace = opts.namespace;
   meta.labels = { ...(isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : {}), [FLOW_LABEL]: ctx.flow.name };
+  // A rendered manifest's own annotations win, except the provenance ones: they must tell the truth.
+  meta.annotations = { ...(isPlainObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {}), ...provenanceAnnotations(ctx) };
   if (opts.ownerReference) {
     const decision = ownerReferenceFor(ctx.resource, { namespaced: resource.namespaced, namespace: meta.namespace });
     if ('ref' in decision) meta.ownerReferences = mergeOwnerReference(Array.isArray(meta.ownerReferences) ? meta.ownerReferences : undefined, decision.ref);
@@ -76,7 +97,9 @@ export async function applyObjects(docs: unknown[], ctx: StepContext, opts: Appl
     const what = `apply ${describeRef(refOf(obj))}`;
     if (ctx.signal.aborted) throw abortError(ctx.signal, what);
     try {
-      applied.push(await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true }));
+      const live = await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true });
+      applied.push(live);
+      if (opts.step) ctx.children?.record(live, { step: opts.step.name, keep: !opts.ownerReference, ...(opts.step.readyWhen ? { readyWhen: opts.step.readyWhen } : {}) });
     } catch (err) {
       throw kubeError(err, what);
     }

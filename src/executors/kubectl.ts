@@ -23,7 +23,7 @@ function needManifests(step: KubectlStep): string {
 async function apply(step: KubectlStep, ctx: StepContext): Promise<StepResult> {
   const field = `${step.name}.manifests`;
   const docs = renderDocuments(needManifests(step), ctx.data, field);
-  const applied = await applyObjects(docs, ctx, { field, ownerReference: step.ownerReference !== false, namespace: defaultNamespace(ctx) });
+  const applied = await applyObjects(docs, ctx, { field, ownerReference: step.ownerReference !== false, namespace: defaultNamespace(ctx), step: { name: step.name, readyWhen: step.readyWhen } });
   return { outputs: appliedOutputs(applied) };
 }
 

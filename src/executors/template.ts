@@ -89,7 +89,7 @@ async function run(step: TemplateStep, ctx: StepContext): Promise<StepResult> {
   return withTempDir('template', async (dir) => {
     const output = step.engine === 'helm' ? await helm(step, ctx, dir, namespace) : await kustomize(step, ctx, dir);
     const field = `${step.name} (${step.engine} output)`;
-    const applied = await applyObjects(parseStream(output, field), ctx, { field, ownerReference: step.ownerReference !== false, namespace });
+    const applied = await applyObjects(parseStream(output, field), ctx, { field, ownerReference: step.ownerReference !== false, namespace, step: { name: step.name, readyWhen: step.readyWhen } });
     return { outputs: appliedOutputs(applied) };
   });
 }

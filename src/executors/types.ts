@@ -15,8 +15,25 @@ export interface TemplateData {
   Error?: { step: string; reason: string; message: string };
 }
 
+/** Where the Flow itself came from (its Git provenance), stamped on what it applies. */
+export interface FlowProvenance {
+  source?: string;
+  revision?: string;
+}
+
+/**
+ * Told of every object a reconcile step applied: these are the watched object's children, which
+ * FlowOps then tracks (inventory), watches, prunes and judges for readiness. Absent in onDelete
+ * and onError runs, whose objects are not children.
+ */
+export interface ChildRecorder {
+  record(obj: KubeObject, opts: { step: string; keep: boolean; readyWhen?: string }): void;
+}
+
 export interface StepContext {
-  flow: { name: string; namespace?: string; uid?: string };
+  flow: { name: string; namespace?: string; uid?: string } & FlowProvenance;
+  /** Reconcile runs only: collects the children the steps apply. */
+  children?: ChildRecorder;
   /** The watched resource as read when this run started. */
   resource: KubeObject;
   data: TemplateData;
@@ -59,5 +76,10 @@ export class StepError extends Error {
   }
 }
 
+/** Label on every child: the Flow's name (a label value cannot hold the namespace). Child informers select on it. */
 export const FLOW_LABEL = 'flowops.io/flow';
+/** Annotations on every child that lead back to its cause (with the Git provenance ones of sync/provenance.ts). */
+export const FLOW_ANNOTATION = 'flowops.io/flow';
+export const OWNER_ANNOTATION = 'flowops.io/owner';
+
 export const FIELD_MANAGER = 'flowops';

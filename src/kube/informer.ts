@@ -9,6 +9,8 @@ export interface InformerOptions {
   namespace?: string;
   labelSelector?: string;
   log: Logger;
+  /** Applied to every object before it is cached and handed on (client-go's SetTransform), e.g. to drop managedFields. */
+  transform?: (obj: KubeObject) => KubeObject;
 }
 
 export interface InformerHandlers {
@@ -102,7 +104,8 @@ export class Informer {
     return resourceVersion;
   }
 
-  private apply(key: string, obj: KubeObject): void {
+  private apply(key: string, raw: KubeObject): void {
+    const obj = this.opts.transform ? this.opts.transform(raw) : raw;
     const old = this.cache.get(key);
     this.cache.set(key, obj);
     if (!old) this.handlers.add(obj);
@@ -139,7 +142,7 @@ export class Informer {
         const key = keyOf(obj.metadata.namespace, obj.metadata.name!);
         if (event.type === 'DELETED') {
           this.cache.delete(key);
-          this.handlers.delete(obj);
+          this.handlers.delete(this.opts.transform ? this.opts.transform(obj) : obj);
         } else {
           this.apply(key, obj);
         }
@@ -147,6 +150,13 @@ export class Informer {
     }
     return resume;
   }
+}
+
+/** A transform for caches that never read managedFields (they are often half of an object). */
+export function dropManagedFields(obj: KubeObject): KubeObject {
+  if (!obj.metadata.managedFields) return obj;
+  const { managedFields: _mf, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 function keyOf(namespace: string | undefined, name: string): string {

@@ -2,7 +2,7 @@ import type { Step } from '../api/flow.js';
 import type { StepObserver } from '../engine/run-steps.js';
 import type { FlowOpsMetrics } from './registry.js';
 
-/** What FlowManager.handle reports after each reconcile. */
+/** What ReconcileHandler.handle reports after each reconcile. */
 export interface ReconcileObserver {
   reconciled(flow: string, result: string, seconds: number): void;
 }

@@ -1,5 +1,5 @@
 import type { Condition } from '../kube/types.js';
-import { setCondition } from '../engine/conditions.js';
+import { setCondition } from '../kube/conditions.js';
 
 const RING = 10;
 

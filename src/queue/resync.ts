@@ -5,7 +5,7 @@ import { redisOptions } from './redis-connection.js';
 
 export interface ResyncOptions {
   producer: BullProducer;
-  /** Every key the leader knows (FlowManager.allKeys). */
+  /** Every key the leader knows (WatchSet.allKeys). */
   keys: () => string[];
   /** Period of the job scheduler (default 10 min, Flux's default interval). */
   everyMs?: number;

@@ -6,7 +6,7 @@ export interface ReconcileResult {
 /**
  * Runs one key; a thrown error means "retry with per-key backoff". `seen` is the resourceVersion
  * the enqueuer saw when it added the key, if it said: a worker whose cache holds exactly that
- * version may read from the cache instead of asking the server (see FlowManager.cached).
+ * version may read from the cache instead of asking the server (see ReadCache.cached).
  */
 export type ReconcileHandler = (key: string, seen?: string) => Promise<ReconcileResult | void>;
 

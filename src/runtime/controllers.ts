@@ -2,7 +2,6 @@ import { flowCrd } from '../api/crd.js';
 import { flowSourceCrd } from '../api/flowsource-crd.js';
 import type { FlowSourceController } from '../controller/flowsource/controller.js';
 import { commitDirOf, startSources, type SourcesOptions } from './sources.js';
-import type { FlowManager } from '../controller/flow-manager.js';
 import { FIELD_MANAGER } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
@@ -10,7 +9,7 @@ import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import { MemoryQueue } from '../queue/memory-queue.js';
 import type { BackoffOptions, WorkQueue } from '../queue/types.js';
-import { createFlowManager } from './flow-manager-factory.js';
+import { embeddedFlows, type EmbeddedFlows } from './flow-parts.js';
 import type { OperatorManager } from '../operator/operator-manager.js';
 import { startOperators } from '../operator/runtime.js';
 
@@ -35,7 +34,8 @@ export interface ControllersOptions {
 }
 
 export interface Controllers {
-  manager: FlowManager;
+  /** The Flow controller's parts: registry, watches, reconcile handler. */
+  flows: EmbeddedFlows;
   queue: WorkQueue;
   /** The Git poller, when `sources` was given: `trigger` syncs a source now. */
   sources?: FlowSourceController;
@@ -52,7 +52,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
   }
   const queue = opts.queue ?? new MemoryQueue(log.child({ part: 'queue' }), opts.backoff);
   const sourcesDir = opts.sources?.dataDir;
-  const manager = createFlowManager({
+  const flows = embeddedFlows({
     kube,
     log,
     queue,
@@ -60,19 +60,19 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     ...(sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
-  queue.start(manager.handle, { concurrency: opts.concurrency ?? 16 });
-  manager.startWatches();
+  queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
+  flows.start();
   const operators = opts.operators ? await startOperators({ kube, log, installCrd: opts.installCrds === true }) : undefined;
   const sources = opts.sources ? startSources(kube, log, opts.sources) : undefined;
   return {
-    manager,
+    flows,
     queue,
     ...(operators ? { operators } : {}),
     ...(sources ? { sources } : {}),
     stop: async () => {
       await sources?.stop();
       await operators?.stop();
-      await manager.stop();
+      await flows.stop();
       await queue.stop();
     },
   };

@@ -1,10 +1,9 @@
-import type { FlowManager } from '../controller/flow-manager.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { BullProducer } from '../queue/bullmq-producer.js';
 import { Resync } from '../queue/resync.js';
-import { createFlowManager } from './flow-manager-factory.js';
+import { leaderFlows, type LeaderFlows } from './flow-parts.js';
 
 /** Something only the leader runs (controller-runtime's LeaderElectionRunnable); Git pollers plug in here. */
 export interface LeaderRunnable {
@@ -24,7 +23,7 @@ export interface LeaderWorkOptions {
 }
 
 export interface LeaderWork {
-  manager: FlowManager;
+  flows: LeaderFlows;
   stop(): Promise<void>;
 }
 
@@ -35,24 +34,23 @@ export interface LeaderWork {
  */
 export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSignal): Promise<LeaderWork> {
   const { log } = opts;
-  const manager = createFlowManager({
+  const flows = leaderFlows({
     kube: opts.kube,
     log,
     queue: opts.producer,
-    mode: 'leader',
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
   });
-  manager.startWatches();
-  const resync = new Resync({ producer: opts.producer, keys: () => manager.allKeys(), log: log.child({ part: 'resync' }), ...(opts.resyncEveryMs ? { everyMs: opts.resyncEveryMs } : {}) });
+  flows.start();
+  const resync = new Resync({ producer: opts.producer, keys: () => flows.watches.allKeys(), log: log.child({ part: 'resync' }), ...(opts.resyncEveryMs ? { everyMs: opts.resyncEveryMs } : {}) });
   await resync.start();
   for (const r of opts.extra ?? []) await r.start(signal);
   return {
-    manager,
+    flows,
     stop: async () => {
       await Promise.all((opts.extra ?? []).map((r) => r.stop().catch((err: unknown) => log.warn({ err, runnable: r.name }, 'leader runnable did not stop cleanly'))));
       await resync.stop();
-      await manager.stop();
+      await flows.stop();
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { FlowManager } from '../controller/flow-manager.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
@@ -6,7 +5,7 @@ import type { FlowOpsMetrics } from '../metrics/registry.js';
 import { BullConsumer, type BullConsumerOptions } from '../queue/bullmq-consumer.js';
 import { BullProducer } from '../queue/bullmq-producer.js';
 import { CommitExports } from './commit-exports.js';
-import { createFlowManager } from './flow-manager-factory.js';
+import { workerFlows, type WorkerFlows } from './flow-parts.js';
 
 export interface WorkerOptions {
   kube: KubeClient;
@@ -20,40 +19,38 @@ export interface WorkerOptions {
 }
 
 export interface WorkerRuntime {
-  manager: FlowManager;
+  flows: WorkerFlows;
   producer: BullProducer;
   stop(): Promise<void>;
 }
 
 /**
- * A `flowops worker`: a Flow informer keeps the Flow registry current (registry mode: no dynamic
- * informers, finalizers or status writes), and a BullMQ consumer runs each key through
- * FlowManager.handle. Jobs are taken only after the first Flow list, so a key is never mistaken
- * for one whose Flow was deleted.
+ * A `flowops worker`: the Flow registry, a read cache of the watched objects and the reconcile
+ * handler, fed by a BullMQ consumer (no watch here enqueues; the leader's do). Jobs are taken only
+ * after the first Flow list, so a key is never mistaken for one whose Flow was deleted.
  */
 export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
   const qopts = { ...opts.queue, log: opts.log.child({ part: 'queue' }) };
   const producer = new BullProducer(qopts);
   const consumer = new BullConsumer(qopts, producer);
-  const manager = createFlowManager({
+  const flows = workerFlows({
     kube: opts.kube,
     log: opts.log,
     queue: producer,
-    mode: 'registry',
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     ...(opts.dataDir ? { fetchSourceDir: commitExports(opts.kube, opts.log, opts.dataDir) } : {}),
   });
-  manager.startWatches();
-  await manager.flowsSynced();
-  consumer.start(manager.handle, { concurrency: opts.concurrency });
+  flows.start();
+  await flows.registry.synced();
+  consumer.start(flows.handler.handle, { concurrency: opts.concurrency });
   return {
-    manager,
+    flows,
     producer,
     stop: async () => {
       // Finish the jobs in hand first (their reconciles must not be cancelled), then the watches.
       await consumer.stop();
-      await manager.stop();
+      await flows.stop();
       await producer.close();
     },
   };

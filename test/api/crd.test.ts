@@ -105,7 +105,7 @@ describe('the Flow CRD on the embedded API server', () => {
     current.status = {
       observedGeneration: 1,
       conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled', message: '3 of 3 reconciled', lastTransitionTime: '2025-01-01T00:00:00Z' }],
-      resources: { watched: 3, succeeded: 3, failed: 0 },
+      resources: { watched: 3, succeeded: 3, failed: 0, ready: 2, notReady: 1 },
     };
     const put = await api(`${flows}/database-operator/status`, { method: 'PUT', body: JSON.stringify(current) });
     expect(put.status, await put.clone().text()).toBe(200);
@@ -119,16 +119,17 @@ describe('the Flow CRD on the embedded API server', () => {
       ['Watched', 0],
       ['Ready', 0],
       ['Resources', 0],
+      ['Children-Ready', 0],
       ['Status', 1],
       ['Age', 0],
     ]);
-    expect(table.rows[0]!.cells.slice(0, 5)).toEqual(['database-operator', 'Database', 'True', 3, '3 of 3 reconciled']);
+    expect(table.rows[0]!.cells.slice(0, 6)).toEqual(['database-operator', 'Database', 'True', 3, 2, '3 of 3 reconciled']);
   });
 
   it('is listed by the real kubectl under its short name', async () => {
     const kubectl = kubectlFor(ts.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
     const out = await kubectl.ok(['get', 'fl', '-o', 'wide']);
-    expect(out.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+STATUS\s+AGE$/);
-    expect(out).toMatch(/database-operator\s+Database\s+True\s+3\s+3 of 3 reconciled/);
+    expect(out.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+STATUS\s+AGE$/);
+    expect(out).toMatch(/database-operator\s+Database\s+True\s+3\s+2\s+3 of 3 reconciled/);
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowCrd } from '../../src/api/crd.js';
 import { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject, ObjectRef } from '../../src/kube/types.js';
-import { createFlowManager } from '../../src/runtime/flow-manager-factory.js';
+import { workerFlows } from '../../src/runtime/flow-parts.js';
 import { WIDGET_CRD } from '../fixtures/widgets.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { waitFor } from '../helpers/wait.js';
@@ -32,10 +32,11 @@ afterAll(async () => {
 describe('a worker\'s read cache (registry mode)', () => {
   it('answers a read only with exactly the version the leader enqueued for, and enqueues nothing itself', async () => {
     const added: string[] = [];
-    const manager = createFlowManager({ kube, log, queue: { add: (k) => void added.push(k) }, mode: 'registry' });
-    manager.startWatches();
+    const flows = workerFlows({ kube, log, queue: { add: (k) => void added.push(k) } });
+    const manager = flows.cache;
+    flows.start();
     try {
-      await manager.flowsSynced();
+      await flows.registry.synced();
       const w = await kube.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: { size: 1 } });
       const ref: ObjectRef = { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: 'w1' };
       const rv1 = w.metadata.resourceVersion!;
@@ -52,7 +53,7 @@ describe('a worker\'s read cache (registry mode)', () => {
       expect(manager.cached(ref)?.metadata.resourceVersion).toBe(rv2);
       expect(added).toEqual([]);
     } finally {
-      await manager.stop();
+      await flows.stop();
     }
   });
 });

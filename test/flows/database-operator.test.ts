@@ -31,11 +31,17 @@ describe('the seed walkthrough: a Database becomes a StatefulSet', () => {
     expect(s.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Database', name: 'my-postgres', uid: db.metadata.uid })]);
     const withFields = JSON.parse(await env.kubectl.ok(['get', 'statefulset', 'my-postgres', '-o', 'json', '--show-managed-fields']));
     expect(withFields.metadata.managedFields.map((m: any) => m.manager)).toContain('flowops');
-    await waitFor(async () => {
-      const d = JSON.parse(await env.kubectl.ok(['get', 'database', 'my-postgres', '-o', 'json']));
-      return d.status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True';
-    }, { what: 'Database Ready=True' });
     expect(db.metadata.finalizers).toContain('flowops.io/finalizer');
+  });
+
+  it('is not Ready until its StatefulSet is: nothing runs Pods here, so the status is set by hand', async () => {
+    const readyOf = async () => JSON.parse(await env.kubectl.ok(['get', 'database', 'my-postgres', '-o', 'json'])).status?.conditions?.find((c: any) => c.type === 'Ready');
+    const notReady = await waitFor(async () => ((await readyOf())?.reason === 'ChildrenNotReady' ? readyOf() : undefined), { what: 'Database ChildrenNotReady' });
+    expect(notReady).toMatchObject({ status: 'False', message: 'StatefulSet my-postgres: 0/3 replicas ready' });
+    const s = await sts('my-postgres');
+    const status = { observedGeneration: s.metadata.generation, replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3 };
+    await env.kubectl.ok(['patch', 'statefulset', 'my-postgres', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+    await waitFor(async () => (await readyOf())?.status === 'True', { what: 'Database Ready=True' });
   });
 
   it('shows the Flow as Ready with its counts in kubectl get flows', async () => {

@@ -19,6 +19,13 @@ describe('flowops up: the embedded Git endpoint and FlowSource', () => {
       const annotation = async (flow: string, key: string): Promise<string> =>
         (await kubectl(['get', 'flow', flow, '-o', `jsonpath={.metadata.annotations.${key.replace(/\./g, '\\.')}}`])).stdout;
       await waitFor(async () => (await annotation('database-operator', 'flowops.io/source')) === 'default/flows', { what: 'seeded Flow applied from Git', timeoutMs: 30_000 });
+      // The seed's StatefulSet leads back to the commit of the Flow that made it.
+      const flowRevision = await annotation('database-operator', 'flowops.io/revision');
+      const sts = await waitFor(async () => {
+        const r = await kubectl(['get', 'statefulset', 'my-postgres', '-o', 'json']);
+        return r.code === 0 ? (JSON.parse(r.stdout) as { metadata: { annotations: Record<string, string> } }) : undefined;
+      }, { what: 'the seed StatefulSet', timeoutMs: 20_000 });
+      expect(sts.metadata.annotations).toMatchObject({ 'flowops.io/flow': 'default/database-operator', 'flowops.io/owner': 'Database/default/my-postgres', 'flowops.io/source': 'default/flows', 'flowops.io/revision': flowRevision });
       const row = await kubectl.ok(['get', 'flowsources']);
       expect(row).toMatch(/^NAME\s+URL\s+REVISION\s+READY\s+AGE/);
       expect(row).toMatch(/flows\s+http:\/\/127\.0\.0\.1:\d+\/git\/flows\.git\s+main@sha1:[0-9a-f]{40}\s+True/);

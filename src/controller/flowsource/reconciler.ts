@@ -17,7 +17,7 @@ import { readBlobs } from '../../source/read-blobs.js';
 import { formatRevision, shaOfRevision } from '../../source/revision.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { pruneObjects } from '../../sync/prune-objects.js';
-import { hasFinalizer, setFinalizer } from '../../engine/finalizer.js';
+import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
 import { sourceCredentials } from './credentials.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
 

@@ -1,5 +1,5 @@
 import type { FlowSourceStatus, HistoryEntry } from '../../api/flowsource.js';
-import { nowRfc3339, setCondition } from '../../engine/conditions.js';
+import { nowRfc3339, setCondition } from '../../kube/conditions.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { Condition, KubeObject } from '../../kube/types.js';
 import { refOf } from '../../kube/types.js';

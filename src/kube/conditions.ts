@@ -1,4 +1,4 @@
-import type { Condition } from '../kube/types.js';
+import type { Condition } from './types.js';
 
 export const nowRfc3339 = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 

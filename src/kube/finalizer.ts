@@ -1,7 +1,7 @@
-import type { KubeClient } from '../kube/client.js';
-import { isNotFound } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
-import { refOf } from '../kube/types.js';
+import type { KubeClient } from './client.js';
+import { isNotFound } from './client.js';
+import type { KubeObject } from './types.js';
+import { refOf } from './types.js';
 
 export const FLOW_FINALIZER = 'flowops.io/finalizer';
 

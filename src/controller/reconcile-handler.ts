@@ -1,0 +1,73 @@
+// The queue's handler (where reconciles run: `flowops up` and workers): decodes a key, finds the
+// Flow's current definition, fetches the Flow's commit when the steps read files from it, and runs
+// the engine. It holds no watches.
+
+import type { FlowReconciler } from '../engine/flow-reconciler.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
+import type { ReconcileObserver } from '../metrics/observers.js';
+import type { ReconcileResult } from '../queue/types.js';
+import type { FlowRegistry } from './flow-registry.js';
+import type { OutcomeSink } from './flow-status-reporter.js';
+import { decodeKey } from './keys.js';
+import { readsSourceFiles } from './source-files.js';
+
+export interface ReconcileHandlerDeps {
+  kube: KubeClient;
+  registry: FlowRegistry;
+  reconciler: FlowReconciler;
+  /**
+   * Fetches a Flow's source folder when it is not on this machine (a worker process: the
+   * leader's clones are in another pod). Awaited before each reconcile; memoised by the provider.
+   */
+  fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
+  /** Told the outcome and duration of every reconcile (metrics). */
+  observer?: ReconcileObserver;
+  /** Told each outcome, for the Flow's status (in the process that writes it). */
+  outcomes?: OutcomeSink;
+}
+
+export class ReconcileHandler {
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: ReconcileHandlerDeps) {}
+
+  /** Cancels the reconciles in flight (their steps see an aborted signal). */
+  cancel(): void {
+    this.stopping.abort();
+  }
+
+  /** One reconcile of one watched object by one Flow. */
+  readonly handle = async (key: string, seen?: string): Promise<ReconcileResult | void> => {
+    const { registry, reconciler } = this.deps;
+    const k = decodeKey(key);
+    // A key may name a Flow this process has not seen yet (its watch lags the one that enqueued it).
+    const entry = registry.get(k.flowNamespace, k.flowName) ?? (await registry.fetch(k.flowNamespace, k.flowName));
+    if (!entry || entry.flow.metadata.deletionTimestamp) {
+      // The Flow is gone or going: nothing may keep the object from being deleted.
+      await reconciler.release(k.resource);
+      return;
+    }
+    const resourceKey = `${k.resource.namespace ?? ''}/${k.resource.name}`;
+    if (!entry.def) {
+      const obj = await this.deps.kube.get(k.resource);
+      if (obj?.metadata.deletionTimestamp) await reconciler.release(k.resource);
+      return;
+    }
+    const t0 = performance.now();
+    let result = 'failure';
+    try {
+      const fetched = this.deps.fetchSourceDir && readsSourceFiles(entry.def.spec) ? await this.deps.fetchSourceDir(entry.flow) : undefined;
+      const def = fetched ? { ...entry.def, sourceDir: fetched } : entry.def;
+      const report = await reconciler.reconcile(def, k.resource, this.stopping.signal, seen);
+      result = report.outcome;
+      this.deps.outcomes?.record(entry, resourceKey, report);
+      if (report.requeueAfterMs) return { requeueAfterMs: report.requeueAfterMs };
+    } catch (err) {
+      this.deps.outcomes?.record(entry, resourceKey, { outcome: 'failure', error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    } finally {
+      this.deps.observer?.reconciled(entry.key, result, (performance.now() - t0) / 1000);
+    }
+  };
+}

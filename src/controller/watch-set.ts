@@ -1,0 +1,273 @@
+// The singleton watches (the leader, or `flowops up`): per Flow an informer on its watched kind
+// whose events become queue keys, the child-kind informers whose events re-run the owners, the
+// CRD informer that retries kinds not served yet, pipeline Flows as declarative controllers, and
+// the Flow cleanup finalizer. No reconcile runs here.
+
+import type { ObjectRef, KubeObject } from '../kube/types.js';
+import { refOf } from '../kube/types.js';
+import type { KubeClient } from '../kube/client.js';
+import { UnknownKindError } from '../kube/discovery.js';
+import { hasFinalizer, setFinalizer } from '../kube/finalizer.js';
+import { Informer, type InformerHandlers } from '../kube/informer.js';
+import type { Logger } from '../log/index.js';
+import type { DeclarativeController } from '../operator/controller.js';
+import { flowPipelineController } from '../operator/flow-pipeline.js';
+import { crdViewBackend, type ViewBackend } from '../operator/view-backend.js';
+import type { WorkQueue } from '../queue/types.js';
+import { childId, readInventory } from '../engine/child-inventory.js';
+import { ChildWatches, type ChildOwner } from './child-watches.js';
+import type { FlowEntry, FlowListener, FlowRegistry } from './flow-registry.js';
+import type { FlowStatusReporter, WatchFacts } from './flow-status-reporter.js';
+import { encodeKey } from './keys.js';
+import { updateNeedsReconcile } from './predicates.js';
+import { cachedObject, watchedInformer, watchesKindOf, watchOf, watchSignature } from './watched-informer.js';
+
+/** On a Flow with onDelete: lets FlowOps release the watched objects' finalizers before the Flow goes. */
+export const FLOW_CLEANUP_FINALIZER = 'flowops.io/cleanup';
+
+interface Watched {
+  entry: FlowEntry;
+  informer: Informer | undefined;
+  signature: string;
+  synced: boolean;
+  kindMissing: string | undefined;
+  /** A Flow with pipeline + target runs as a declarative controller instead of steps. */
+  pipeline: DeclarativeController | undefined;
+  pipelineSignature: string;
+}
+
+export interface WatchSetDeps {
+  kube: KubeClient;
+  log: Logger;
+  registry: FlowRegistry;
+  /** Where watch events go; the leader's BullMQ producer, or the in-process queue. */
+  queue: Pick<WorkQueue, 'add'>;
+  fieldManager: string;
+  reporter: FlowStatusReporter;
+  /** Lets a watched object go (its finalizer) when its Flow can no longer run. */
+  release(ref: ObjectRef): Promise<void>;
+  /**
+   * Told of every watched object the informers see. The leader counts the Ready conditions the
+   * workers wrote (its only view of their outcomes); `flowops up` counts outcomes directly.
+   */
+  onWatched?(entry: FlowEntry, obj: KubeObject): void;
+  /** Where pipeline Flows keep view targets (default: CRD-backed views on the same server). */
+  views?: ViewBackend;
+}
+
+export class WatchSet implements FlowListener {
+  private readonly byFlow = new Map<string, Watched>();
+  private crdInformer: Informer | undefined;
+  private views: ViewBackend | undefined;
+  /** The child-kind informers (Owns()). */
+  readonly children: ChildWatches;
+
+  constructor(private readonly deps: WatchSetDeps) {
+    this.children = new ChildWatches({ kube: deps.kube, log: deps.log, enqueueOwner: (o, child) => this.enqueueOwner(o, child) });
+    deps.registry.subscribe(this);
+  }
+
+  start(): void {
+    // A kind that a Flow waits for may be served as soon as its CRD appears.
+    this.crdInformer ??= new Informer(this.deps.kube, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', log: this.deps.log }, {
+      add: () => this.retryMissingKinds(),
+      update: () => undefined,
+      delete: () => undefined,
+    });
+    this.crdInformer.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.crdInformer?.stop(), this.children.stop(), ...[...this.byFlow.values()].flatMap((w) => [w.informer?.stop(), w.pipeline?.stop()])]);
+  }
+
+  /** What the Flow's status reports about its watches. */
+  facts(entry: FlowEntry): WatchFacts {
+    const w = this.byFlow.get(entry.key);
+    return { watched: w?.informer?.list().length ?? 0, kindMissing: w?.kindMissing, pipeline: w?.pipeline };
+  }
+
+  /** The watched object as the informers last saw it (undefined: not cached, ask the server); see cachedObject. */
+  cached(ref: ObjectRef, seen?: string): KubeObject | undefined {
+    for (const w of this.byFlow.values()) {
+      if (!w.synced || !w.informer || !watchesKindOf(w.entry.flow, ref) || !w.informer.get(ref.namespace, ref.name)) continue;
+      return cachedObject(w.informer, ref, seen);
+    }
+    return undefined;
+  }
+
+  /** Every watched key, for a resync after Redis lost its queue or on leader start. */
+  allKeys(): string[] {
+    const keys: string[] = [];
+    for (const [key, w] of this.byFlow) for (const obj of w.informer?.list() ?? []) keys.push(keyFor(key, obj));
+    return keys;
+  }
+
+  changed(entry: FlowEntry, rerun: boolean): void {
+    const w = this.watchedOf(entry);
+    void this.ensureCleanupFinalizer(entry);
+    if (this.syncPipeline(entry, w)) return this.deps.reporter.schedule(entry);
+    const signature = watchSignature(entry.flow);
+    if (signature !== w.signature || !w.informer) {
+      w.signature = signature;
+      void this.restartInformer(entry, w);
+    } else if (rerun) {
+      // Hot reload: every watched object runs again under the new spec.
+      for (const obj of w.informer.list()) this.deps.queue.add(keyFor(entry.key, obj));
+    }
+    this.deps.reporter.schedule(entry);
+  }
+
+  deleting(entry: FlowEntry): void {
+    void this.cleanupDeletedFlow(entry);
+  }
+
+  removed(entry: FlowEntry): void {
+    const w = this.byFlow.get(entry.key);
+    this.byFlow.delete(entry.key);
+    this.deps.reporter.removed(entry);
+    if (!w) return;
+    void (async () => {
+      const objects = w.informer?.list() ?? [];
+      await w.pipeline?.stop();
+      await w.informer?.stop();
+      // Without a cleanup finalizer the Flow may already be gone; release whatever still waits on it.
+      // Release reads each object afresh: the cache may predate a finalizer added by a last reconcile.
+      for (const obj of objects) await this.deps.release(refOf(obj)).catch(() => undefined);
+    })();
+  }
+
+  private watchedOf(entry: FlowEntry): Watched {
+    let w = this.byFlow.get(entry.key);
+    if (!w) this.byFlow.set(entry.key, (w = { entry, informer: undefined, signature: '', synced: false, kindMissing: undefined, pipeline: undefined, pipelineSignature: '' }));
+    return w;
+  }
+
+  /**
+   * Runs a pipeline Flow as a one-controller Operator (restarted when its watch, pipeline or
+   * target change) and stops a pipeline that is no longer wanted. True when the Flow is a pipeline
+   * Flow, so no step informer runs for it.
+   */
+  private syncPipeline(entry: FlowEntry, w: Watched): boolean {
+    const spec = entry.def?.spec;
+    const wanted = spec?.pipeline !== undefined && spec.target !== undefined && !spec.suspend;
+    const signature = wanted ? JSON.stringify([spec.watch, spec.pipeline, spec.target]) : '';
+    if (signature !== w.pipelineSignature) {
+      const old = w.pipeline;
+      w.pipeline = undefined;
+      w.pipelineSignature = signature;
+      void (async () => {
+        await old?.stop();
+        if (!wanted || w.pipelineSignature !== signature || this.byFlow.get(entry.key) !== w) return;
+        this.views ??= this.deps.views ?? crdViewBackend(this.deps.kube);
+        const ctl = flowPipelineController(entry.def!.namespace, entry.def!.name, spec, { kube: this.deps.kube, views: this.views, log: this.deps.log, onChange: () => this.deps.reporter.schedule(entry) });
+        w.pipeline = ctl;
+        await ctl.start();
+      })();
+    }
+    if (spec?.pipeline === undefined) return false;
+    const informer = w.informer;
+    w.informer = undefined;
+    w.signature = '';
+    void informer?.stop();
+    return true;
+  }
+
+  private async cleanupDeletedFlow(entry: FlowEntry): Promise<void> {
+    const objects = this.byFlow.get(entry.key)?.informer?.list() ?? [];
+    for (const obj of objects) await this.deps.release(refOf(obj)).catch(() => undefined);
+    await setFinalizer(this.deps.kube, entry.flow, false, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
+      this.deps.log.warn({ err, flow: entry.key }, 'could not remove the Flow cleanup finalizer'),
+    );
+  }
+
+  private async ensureCleanupFinalizer(entry: FlowEntry): Promise<void> {
+    const wants = entry.def?.spec.onDelete !== undefined;
+    if (wants === hasFinalizer(entry.flow, FLOW_CLEANUP_FINALIZER) || (!wants && !entry.def)) return;
+    await setFinalizer(this.deps.kube, entry.flow, wants, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
+      this.deps.log.warn({ err, flow: entry.key }, 'could not update the Flow cleanup finalizer'),
+    );
+  }
+
+  private async restartInformer(entry: FlowEntry, w: Watched): Promise<void> {
+    const old = w.informer;
+    w.informer = undefined;
+    w.synced = false;
+    await old?.stop();
+    const watch = watchOf(entry.flow);
+    if (!watch?.apiVersion || !watch.kind || this.byFlow.get(entry.key) !== w) return;
+    try {
+      w.informer = watchedInformer(this.deps.kube, this.deps.log, { ...watch, apiVersion: watch.apiVersion, kind: watch.kind }, this.handlers(entry, w));
+    } catch (err) {
+      entry.invalid ??= (err as Error).message;
+      return;
+    }
+    w.informer.start();
+  }
+
+  /** Watch events become queue keys, with the version seen as a cache hint. */
+  private handlers(entry: FlowEntry, w: Watched): InformerHandlers {
+    const seen = (obj: KubeObject): void => {
+      this.deps.onWatched?.(entry, obj);
+      this.children.observeOwner(obj);
+    };
+    return {
+      add: (obj) => {
+        seen(obj);
+        this.deps.queue.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
+      },
+      update: (obj, old) => {
+        seen(obj);
+        if (updateNeedsReconcile(old, obj)) this.deps.queue.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
+      },
+      delete: (obj) => this.deps.reporter.forget(entry, obj),
+      synced: () => {
+        w.synced = true;
+        w.kindMissing = undefined;
+        this.deps.reporter.schedule(entry);
+      },
+      error: (err) => {
+        if (err instanceof UnknownKindError) {
+          w.kindMissing = err.message;
+          this.deps.reporter.schedule(entry);
+        }
+      },
+    };
+  }
+
+  /**
+   * A child changed: its owner runs again (Owns()), if the Flow its annotation names still watches
+   * that kind and the owner's inventory lists the child (objects of onError/onDelete steps carry
+   * the same annotations but are not children). An owner missing from the cache is gone.
+   */
+  private enqueueOwner(owner: ChildOwner, child: KubeObject): void {
+    const [flowNamespace, flowName] = splitFlowKey(owner.flow);
+    const entry = this.deps.registry.get(flowNamespace, flowName);
+    const watch = entry?.def?.spec.watch;
+    if (!entry || !watch || watch.kind !== owner.kind || entry.flow.metadata.deletionTimestamp) return;
+    const cached = this.byFlow.get(entry.key)?.informer?.get(owner.namespace, owner.name);
+    if (!cached || !inInventory(cached, child)) return;
+    this.deps.queue.add(keyFor(entry.key, cached));
+  }
+
+  private retryMissingKinds(): void {
+    this.deps.kube.discovery.invalidate();
+    for (const w of this.byFlow.values()) if (w.kindMissing || (w.informer && !w.synced)) void this.restartInformer(w.entry, w);
+  }
+}
+
+function inInventory(owner: KubeObject, child: KubeObject): boolean {
+  const id = childId({ apiVersion: child.apiVersion, kind: child.kind, namespace: child.metadata.namespace, name: child.metadata.name ?? '' });
+  return readInventory(owner).some((e) => childId(e) === id);
+}
+
+export function splitFlowKey(key: string): [string, string] {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+/** The reconcile key of a watched object for the Flow `flowKey` (namespace/name). */
+function keyFor(flowKey: string, obj: KubeObject): string {
+  const [flowNamespace, flowName] = splitFlowKey(flowKey);
+  return encodeKey({ flowNamespace, flowName, resource: refOf(obj) });
+}

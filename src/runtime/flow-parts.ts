@@ -1,0 +1,151 @@
+// The Flow controller's parts, composed by process role the way controller-runtime's manager
+// adds runnables: every process has the Flow registry; the process that watches (the leader, or
+// `flowops up`) adds the watch set and the status reporter; the process that reconciles (a
+// worker, or `flowops up`) adds the reconcile handler, and a worker a read cache of its own.
+
+import { FlowRegistry } from '../controller/flow-registry.js';
+import { FlowStatusReporter } from '../controller/flow-status-reporter.js';
+import { ReadCache } from '../controller/read-cache.js';
+import { ReconcileHandler } from '../controller/reconcile-handler.js';
+import { WatchSet } from '../controller/watch-set.js';
+import { FlowReconciler } from '../engine/flow-reconciler.js';
+import { FIELD_MANAGER } from '../executors/types.js';
+import type { KubeClient } from '../kube/client.js';
+import { EventRecorder } from '../kube/events.js';
+import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+import { reconcileMetrics, stepMetrics } from '../metrics/observers.js';
+import type { FlowOpsMetrics } from '../metrics/registry.js';
+import type { WorkQueue } from '../queue/types.js';
+
+export interface FlowPartsOptions {
+  kube: KubeClient;
+  log: Logger;
+  /** Where watch events (and a worker's re-derived keys) go. */
+  queue: Pick<WorkQueue, 'add'>;
+  metrics?: FlowOpsMetrics;
+  sourceDir?: string;
+  /** Per-Flow source folder (a Git export of the Flow's commit); falls back to sourceDir. */
+  sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /** Fetches a Flow's commit when this process has no copy (workers); see ReconcileHandlerDeps. */
+  fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
+}
+
+/** What a process of one role runs; `start` starts the watches, `stop` stops them (not the queue). */
+export interface FlowParts {
+  registry: FlowRegistry;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedFlows extends FlowParts {
+  watches: WatchSet;
+  handler: ReconcileHandler;
+}
+
+export interface LeaderFlows extends FlowParts {
+  watches: WatchSet;
+}
+
+export interface WorkerFlows extends FlowParts {
+  cache: ReadCache;
+  handler: ReconcileHandler;
+}
+
+function registryFor(p: FlowPartsOptions): FlowRegistry {
+  const { sourceDir, sourceDirFor } = p;
+  const dirFor = sourceDirFor ?? (sourceDir ? () => sourceDir : undefined);
+  return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}) });
+}
+
+function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined): FlowReconciler {
+  return new FlowReconciler({
+    kube: p.kube,
+    events: new EventRecorder(p.kube, 'flowops'),
+    log: p.log.child({ part: 'engine' }),
+    fieldManager: FIELD_MANAGER,
+    ...(read ? { read } : {}),
+    ...(p.metrics ? { observer: stepMetrics(p.metrics) } : {}),
+  });
+}
+
+function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean): { watches: WatchSet; reporter: FlowStatusReporter } {
+  const log = p.log.child({ part: 'controller' });
+  let watches: WatchSet | undefined;
+  const reporter = new FlowStatusReporter({ kube: p.kube, log, fieldManager: FIELD_MANAGER, facts: (e) => watches!.facts(e) });
+  watches = new WatchSet({
+    kube: p.kube,
+    log,
+    registry,
+    queue: p.queue,
+    fieldManager: FIELD_MANAGER,
+    reporter,
+    release: (ref) => reconciler.release(ref),
+    ...(countReadyConditions ? { onWatched: (entry, obj) => reporter.recordReadyCondition(entry, obj) } : {}),
+  });
+  return { watches, reporter };
+}
+
+/** `flowops up`: the watches and the reconciles in one process; outcomes feed the Flow status directly. */
+export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
+  const registry = registryFor(p);
+  let cache: WatchSet | undefined;
+  const reconciler = reconcilerFor(p, (ref, seen) => cache?.cached(ref, seen));
+  const { watches, reporter } = watchesFor(p, registry, reconciler, false);
+  cache = watches;
+  const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
+  return {
+    registry,
+    watches,
+    handler,
+    start: () => {
+      registry.start();
+      watches.start();
+    },
+    stop: async () => {
+      handler.cancel();
+      await Promise.all([registry.stop(), watches.stop(), reporter.stop()]);
+    },
+  };
+}
+
+/** `flowops run` while it leads: the watches only; workers reconcile, so outcomes come from the Ready conditions they write. */
+export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
+  const registry = registryFor(p);
+  const { watches, reporter } = watchesFor(p, registry, reconcilerFor(p), true);
+  return {
+    registry,
+    watches,
+    start: () => {
+      registry.start();
+      watches.start();
+    },
+    stop: async () => {
+      await Promise.all([registry.stop(), watches.stop(), reporter.stop()]);
+    },
+  };
+}
+
+/** `flowops worker`: the registry, a read cache of the watched objects and the reconcile handler; no watches enqueue here. */
+export function workerFlows(p: FlowPartsOptions): WorkerFlows {
+  const registry = registryFor(p);
+  const cache = new ReadCache({ kube: p.kube, log: p.log.child({ part: 'controller' }), registry, queue: p.queue });
+  const reconciler = reconcilerFor(p, (ref, seen) => cache.cached(ref, seen));
+  const handler = new ReconcileHandler({
+    kube: p.kube,
+    registry,
+    reconciler,
+    ...(p.fetchSourceDir ? { fetchSourceDir: p.fetchSourceDir } : {}),
+    ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}),
+  });
+  return {
+    registry,
+    cache,
+    handler,
+    start: () => registry.start(),
+    stop: async () => {
+      handler.cancel();
+      await Promise.all([registry.stop(), cache.stop()]);
+    },
+  };
+}
