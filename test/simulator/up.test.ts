@@ -19,7 +19,7 @@ async function upIn(dir: string, extra: string[] = []) {
 }
 
 describe('flowops up simulates workloads', () => {
-  it('the seed Database my-postgres reaches a StatefulSet with 3 ready pods', async () => {
+  it('the seed Database my-postgres reaches a StatefulSet with 3 ready pods and gets Ready', async () => {
     const { up, kubectl } = await upIn(mkdtempSync(join(tmpdir(), 'flowops-up-sim-')));
     try {
       expect(up.stdout()).toContain('Workloads are simulated');
@@ -27,6 +27,10 @@ describe('flowops up simulates workloads', () => {
       // What the README tells a user to run.
       const wait = await kubectl(['wait', '--for=jsonpath={.status.readyReplicas}=3', 'statefulset/my-postgres', '--timeout=30s']);
       expect(wait.code, wait.stderr).toBe(0);
+      // The Flow's readiness (kstatus over its children) and status projection see the simulated status.
+      const ready = await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=30s']);
+      expect(ready.code, ready.stderr).toBe(0);
+      expect(JSON.parse(await kubectl.ok(['get', 'database', 'my-postgres', '-o', 'jsonpath={.status.readyReplicas}']))).toBe(3);
       const sts = JSON.parse(await kubectl.ok(['get', 'statefulset', 'my-postgres', '-o', 'json'])) as StatefulSetJson;
       expect(sts.status?.observedGeneration).toBe(sts.metadata.generation);
       expect(sts.status?.readyReplicas).toBe(3);
