@@ -1,5 +1,5 @@
 import type { KubeClient } from '../kube/client.js';
-import { Informer } from '../kube/informer.js';
+import { dropManagedFields, Informer } from '../kube/informer.js';
 import type { KubeObject, OwnerReference } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 
@@ -52,7 +52,8 @@ export class SharedInformer {
 
   constructor(kube: KubeClient, readonly ref: KindRef, log: Logger) {
     this.synced = new Promise((r) => (this.markSynced = r));
-    this.informer = new Informer(kube, { ...ref, log }, {
+    // No controller here reads managedFields, and they are often half of an object's size.
+    this.informer = new Informer(kube, { ...ref, log, transform: dropManagedFields }, {
       add: (obj) => this.changed(obj, undefined, false),
       update: (obj, old) => this.changed(obj, old, false),
       delete: (obj) => this.changed(obj, undefined, true),
