@@ -8,6 +8,7 @@ import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
 import { isActive, isPodReady, podFromTemplate, rfc3339 } from './pods.js';
 import { nonZero } from './replicaset-controller.js';
 import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
+import { slowStartBatch } from './slow-start.js';
 import { randomSuffix } from './template-hash.js';
 import type { Job, Pod, WorkloadCondition } from './types.js';
 
@@ -91,9 +92,10 @@ export class JobController implements SimulatedController {
       if (indexed) {
         const running = new Set(active.map(indexOf));
         const missing = Array.from({ length: completions }, (_, i) => i).filter((i) => !succeededIndexes.has(i) && !running.has(i));
-        for (const index of missing.slice(0, Math.max(0, want - active.length))) await this.createPod(key, job, index);
+        const indexes = missing.slice(0, Math.max(0, want - active.length));
+        await slowStartBatch(indexes.length, (i) => this.createPod(key, job, indexes[i]));
       } else {
-        for (let i = active.length; i < want; i++) await this.createPod(key, job, undefined);
+        await slowStartBatch(Math.max(0, want - active.length), () => this.createPod(key, job, undefined));
       }
     }
     const now = Date.now();

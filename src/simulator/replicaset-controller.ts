@@ -8,6 +8,7 @@ import type { ObjectWriter } from './object-writer.js';
 import { SIMULATOR_FIELD_MANAGER } from './object-writer.js';
 import { availableInMs, isActive, isPodReady, labelsMatch, podFromTemplate } from './pods.js';
 import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
+import { slowStartBatch } from './slow-start.js';
 import { randomSuffix } from './template-hash.js';
 import type { Pod, ReplicaSet } from './types.js';
 
@@ -74,7 +75,7 @@ export class ReplicaSetController implements SimulatedController {
   private async manage(key: string, rs: ReplicaSet, pods: Pod[], want: number): Promise<void> {
     const diff = want - pods.length;
     if (diff > 0) {
-      for (let i = 0; i < Math.min(diff, BURST); i++) {
+      await slowStartBatch(Math.min(diff, BURST), async () => {
         const pod = podFromTemplate(rs, `${rs.metadata.name}-${randomSuffix()}`, rs.spec?.template);
         this.expectations.expect(key, pod.metadata.name!);
         try {
@@ -84,21 +85,23 @@ export class ReplicaSetController implements SimulatedController {
           this.expectations.observed(key, pod.metadata.name!);
           if (!isConflict(e)) throw e;
         }
-      }
+      });
     } else if (diff < 0) {
-      // The real controller deletes the least useful pods first: not ready before ready, newest first.
+      // The real controller deletes the least useful pods first: not ready before ready, newest first; all at once.
       const victims = [...pods].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b)) || String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)));
-      for (const pod of victims.slice(0, Math.min(-diff, BURST))) {
-        this.expectations.expect(key, pod.metadata.name!);
-        try {
-          const deleted = await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! });
-          if (!deleted) this.expectations.observed(key, pod.metadata.name!);
-          else await this.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
-        } catch (e) {
-          this.expectations.observed(key, pod.metadata.name!);
-          throw e;
-        }
-      }
+      await Promise.all(
+        victims.slice(0, Math.min(-diff, BURST)).map(async (pod) => {
+          this.expectations.expect(key, pod.metadata.name!);
+          try {
+            const deleted = await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! });
+            if (!deleted) this.expectations.observed(key, pod.metadata.name!);
+            else await this.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+          } catch (e) {
+            this.expectations.observed(key, pod.metadata.name!);
+            throw e;
+          }
+        }),
+      );
     }
   }
 }
