@@ -20,7 +20,8 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 /**
  * The smallest JSON merge patch (RFC 7386) that turns `current` into `desired`. With `prune`, members
  * of `current` that `desired` lacks are nulled (a controller that owns a whole stanza, like status);
- * without it only the members `desired` names are set. Undefined when nothing differs.
+ * without it only the members `desired` names are set (a `null` among them removes that member).
+ * Undefined when nothing differs.
  */
 export function mergePatchFrom(current: unknown, desired: Record<string, unknown>, prune: boolean): Record<string, unknown> | undefined {
   const cur = isPlainObject(current) ? current : {};
@@ -28,6 +29,7 @@ export function mergePatchFrom(current: unknown, desired: Record<string, unknown
   for (const [k, want] of Object.entries(desired)) {
     if (want === undefined) continue;
     const have = cur[k];
+    if (want === null && (have === undefined || have === null)) continue; // already absent
     if (isPlainObject(want) && isPlainObject(have)) {
       const sub = mergePatchFrom(have, want, prune);
       if (sub) patch[k] = sub;

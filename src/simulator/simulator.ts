@@ -5,6 +5,7 @@ import { ControllerRevisions } from './controller-revisions.js';
 import { CronJobController } from './cronjob-controller.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { DeploymentController } from './deployment-controller.js';
+import { EndpointsController } from './endpoints-controller.js';
 import { JobController } from './job-controller.js';
 import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer-controller.js';
@@ -42,6 +43,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const writer = new ObjectWriter(kube);
   const pods = informers.for({ apiVersion: 'v1', kind: 'Pod' });
   const replicaSets = informers.for({ apiVersion: 'apps/v1', kind: 'ReplicaSet' });
+  const services = informers.for({ apiVersion: 'v1', kind: 'Service' });
   const hostIP = opts.hostIP ?? '127.0.0.1';
   const controllers: SimulatedController[] = [
     new SimulatedKubelet(pods, writer, { podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS, hostIP }, log),
@@ -52,7 +54,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
     new CronJobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'CronJob' }), informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), writer, log),
     new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
-    new LoadBalancerController(informers.for({ apiVersion: 'v1', kind: 'Service' }), writer, hostIP, log),
+    new LoadBalancerController(services, writer, hostIP, log),
+    new EndpointsController(kube, services, pods, informers.for({ apiVersion: 'v1', kind: 'Endpoints' }), writer, log),
   ];
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();

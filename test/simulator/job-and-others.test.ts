@@ -103,6 +103,27 @@ describe('simulated Job, PVC, LoadBalancer Service, DaemonSet', () => {
     await waitFor(async () => (await c.getJson<{ status?: { loadBalancer?: { ingress?: unknown[] } } }>('service', 'front')).status?.loadBalancer?.ingress === undefined, { what: 'ingress removed' });
   });
 
+  it('a Service with a selector gets Endpoints listing its ready pods; they follow scaling and go with the Service', async () => {
+    await c.kubectl.ok(['create', 'deployment', 'echo', '--image=nginx', '--replicas=2', '--port=8080']);
+    expect((await c.kubectl(['rollout', 'status', 'deployment/echo', '--timeout=20s'])).code).toBe(0);
+    await c.kubectl.ok(['expose', 'deployment', 'echo', '--port=80', '--target-port=8080']);
+    type EndpointsJson = { subsets?: Array<{ addresses?: Array<{ ip: string; targetRef: { kind: string; name: string } }>; ports?: Array<{ port: number; protocol: string }> }> };
+    const ep = await waitFor(async () => {
+      const r = await c.kubectl(['get', 'endpoints', 'echo', '-o', 'json']);
+      const e = r.code === 0 ? (JSON.parse(r.stdout) as EndpointsJson) : undefined;
+      return e?.subsets?.[0]?.addresses?.length === 2 ? e : undefined;
+    }, { what: 'Endpoints with 2 addresses' });
+    const { items: pods } = await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=echo');
+    expect(ep.subsets![0]!.addresses!.map((a) => a.ip).sort()).toEqual(pods.map((p) => p.status!.podIP!).sort());
+    expect(ep.subsets![0]!.addresses!.every((a) => a.targetRef.kind === 'Pod' && a.targetRef.name.startsWith('echo-'))).toBe(true);
+    expect(ep.subsets![0]!.ports).toEqual([{ port: 8080, protocol: 'TCP' }]);
+    await c.kubectl.ok(['patch', 'deployment', 'echo', '--type=merge', '-p', '{"spec":{"replicas":0}}']);
+    await waitFor(async () => (await c.getJson<EndpointsJson>('endpoints', 'echo')).subsets === undefined, { what: 'no endpoints at 0 replicas' });
+    await c.kubectl.ok(['delete', 'service', 'echo']);
+    await waitFor(async () => (await c.kubectl(['get', 'endpoints', 'echo'])).code !== 0, { what: 'Endpoints removed with the Service' });
+    await c.kubectl.ok(['delete', 'deployment', 'echo']);
+  });
+
   it('a DaemonSet reports nothing scheduled for its current generation (no nodes)', async () => {
     const ds = {
       apiVersion: 'apps/v1',

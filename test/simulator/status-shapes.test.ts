@@ -11,6 +11,9 @@ describe('simulator building blocks', () => {
     expect(mergePatchFrom(current, { replicas: 3, readyReplicas: 3, loadBalancer: { ingress: [{ ip: '127.0.0.1' }] } }, true)).toBeUndefined();
     expect(mergePatchFrom(current, { replicas: 1, loadBalancer: {} }, true)).toEqual({ replicas: 1, readyReplicas: null, loadBalancer: { ingress: null } });
     expect(mergePatchFrom(current, { replicas: 1 }, false)).toEqual({ replicas: 1 });
+    // A null removes a member, once: when it is already absent nothing is sent.
+    expect(mergePatchFrom({ subsets: [{}] }, { subsets: null }, false)).toEqual({ subsets: null });
+    expect(mergePatchFrom({}, { subsets: null }, false)).toBeUndefined();
   });
 
   it('images are reported as the container runtime normalises them', () => {
