@@ -49,8 +49,7 @@ describe('flowops up simulates workloads', () => {
     try {
       expect(up.stdout()).toContain('Workloads are not simulated');
       expect(up.stderr()).not.toContain('workload simulator started');
-      // Waiting for the Flow's first reconcile also keeps SIGTERM away from it: `up` stopped in the
-      // middle of its first reconciles does not exit today (the cancelled steps are retried).
+      // Once the Flow has applied it, nothing in this process would give it pods.
       await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 30_000 });
       const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-o', 'json'])) as { items: unknown[] };
       expect(pods.items).toEqual([]);
