@@ -116,6 +116,9 @@ export class Informer {
   private async watch(rv: string): Promise<string | undefined> {
     const r = await this.kube.resource(this.opts.apiVersion, this.opts.kind);
     this.abort = new AbortController();
+    // stop() during the await above aborted no watch (there was none yet): without this check the
+    // watch would open now and stop() would wait for its timeout, 5 to 10 minutes.
+    if (this.stopped) return rv;
     const res = await this.kube.rest.open('GET', resourcePath(r, this.opts.namespace), {
       query: { watch: 'true', resourceVersion: rv, allowWatchBookmarks: 'true', labelSelector: this.opts.labelSelector, timeoutSeconds: String(300 + Math.floor(Math.random() * 300)) },
       signal: this.abort.signal,

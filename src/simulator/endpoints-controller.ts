@@ -1,0 +1,130 @@
+import { isConflict, type KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+import { ControlLoop, type SimulatedController } from './control-loop.js';
+import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
+import { isActive, isDeleting, isPodReady, labelsMatch } from './pods.js';
+import { keyOf, splitKey, type SharedInformer } from './shared-informers.js';
+import type { Pod } from './types.js';
+
+/** The label the endpoints controller puts on the Endpoints it manages (1.33+), so it removes only those. */
+const MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
+const CONTROLLER = 'endpoint-controller';
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: number | string;
+  protocol?: string;
+  appProtocol?: string;
+}
+
+interface Service extends KubeObject {
+  spec?: { selector?: Record<string, string>; type?: string; ports?: ServicePort[]; publishNotReadyAddresses?: boolean };
+}
+
+interface Address {
+  ip: string;
+  targetRef: { kind: 'Pod'; name: string; namespace: string | undefined; uid: string | undefined };
+}
+
+/**
+ * The endpoints controller: a Service with a selector gets an Endpoints object of its name listing
+ * the simulated pods it selects (Ready ones in `addresses`, others in `notReadyAddresses`), with
+ * each port's targetPort resolved against the pod (a named port by the container's port name).
+ * Nothing listens on those addresses. Selector-less Services keep the Endpoints their owner writes.
+ */
+export class EndpointsController implements SimulatedController {
+  readonly loop: ControlLoop;
+
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly services: SharedInformer,
+    private readonly pods: SharedInformer,
+    private readonly endpoints: SharedInformer,
+    private readonly writer: ObjectWriter,
+    log: Logger,
+  ) {
+    this.loop = new ControlLoop('endpoints', log, (key) => this.reconcile(key));
+    services.addListener({ changed: (svc) => this.loop.enqueue(keyOf(svc)) });
+    endpoints.addListener({
+      changed: (ep, _old, deleted) => {
+        if (deleted) this.writer.forget(ep);
+        this.loop.enqueue(keyOf(ep));
+      },
+    });
+    pods.addListener({
+      changed: (pod, old) => {
+        for (const svc of this.services.list() as Service[]) {
+          if (svc.metadata.namespace !== pod.metadata.namespace || !selects(svc, pod)) continue;
+          this.loop.enqueue(keyOf(svc));
+        }
+        if (old) for (const svc of this.services.list() as Service[]) if (svc.metadata.namespace === old.metadata.namespace && selects(svc, old)) this.loop.enqueue(keyOf(svc));
+      },
+    });
+  }
+
+  private async reconcile(key: string): Promise<void> {
+    const [ns, name] = splitKey(key);
+    const svc = this.services.get(ns, name) as Service | undefined;
+    const ep = this.endpoints.get(ns, name);
+    if (!svc || isDeleting(svc)) {
+      if (ep && ep.metadata.labels?.[MANAGED_BY] === CONTROLLER) await this.kube.delete({ apiVersion: 'v1', kind: 'Endpoints', namespace: ns, name });
+      return;
+    }
+    if (!svc.spec?.selector || !Object.keys(svc.spec.selector).length || svc.spec.type === 'ExternalName') return;
+    const selected = (this.pods.list() as Pod[]).filter((p) => p.metadata.namespace === ns && selects(svc, p) && isActive(p) && typeof p.status?.podIP === 'string' && p.status.podIP !== '');
+    const subsets = subsetsFor(svc, selected);
+    const labels = { ...svc.metadata.labels, [MANAGED_BY]: CONTROLLER };
+    if (!ep) {
+      const created: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace: ns, labels }, ...(subsets.length ? { subsets } : {}) };
+      try {
+        await this.kube.create(created, { fieldManager: SIMULATOR_FIELD_MANAGER });
+      } catch (e) {
+        if (!isConflict(e)) throw e; // created by an earlier sync the cache has not shown yet
+      }
+      return;
+    }
+    await this.writer.merge(ep, { metadata: { labels }, subsets: subsets.length ? subsets : null });
+  }
+}
+
+function selects(svc: Service, pod: KubeObject): boolean {
+  const sel = svc.spec?.selector;
+  return !!sel && Object.keys(sel).length > 0 && labelsMatch(sel, pod.metadata.labels);
+}
+
+/** Pods grouped by how the Service's ports resolve on them (one subset per distinct port set, as the real controller repacks them). */
+function subsetsFor(svc: Service, pods: Pod[]): Array<Record<string, unknown>> {
+  const groups = new Map<string, { ports: Array<Record<string, unknown>>; ready: Address[]; notReady: Address[] }>();
+  for (const pod of pods) {
+    const ports = (svc.spec?.ports ?? []).flatMap((p) => {
+      const port = resolveTargetPort(p, pod);
+      return port === undefined ? [] : [{ ...(p.name ? { name: p.name } : {}), port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) }];
+    });
+    const id = JSON.stringify(ports);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { ports, ready: [], notReady: [] }));
+    const address: Address = { ip: pod.status!.podIP as string, targetRef: { kind: 'Pod', name: pod.metadata.name!, namespace: pod.metadata.namespace, uid: pod.metadata.uid } };
+    (svc.spec?.publishNotReadyAddresses || isPodReady(pod) ? g.ready : g.notReady).push(address);
+  }
+  const byIp = (a: Address, b: Address): number => a.ip.localeCompare(b.ip, undefined, { numeric: true });
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, g]) => ({
+      ...(g.ready.length ? { addresses: g.ready.sort(byIp) } : {}),
+      ...(g.notReady.length ? { notReadyAddresses: g.notReady.sort(byIp) } : {}),
+      ...(g.ports.length ? { ports: g.ports } : {}),
+    }));
+}
+
+function resolveTargetPort(p: ServicePort, pod: Pod): number | undefined {
+  const target = p.targetPort ?? p.port;
+  if (typeof target === 'number') return target;
+  if (/^\d+$/.test(target)) return Number(target);
+  for (const c of pod.spec?.containers ?? []) {
+    const found = ((c.ports ?? []) as Array<{ name?: string; containerPort: number }>).find((cp) => cp.name === target);
+    if (found) return found.containerPort;
+  }
+  return undefined;
+}
