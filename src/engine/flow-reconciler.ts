@@ -14,7 +14,8 @@ import { encodeFailure, FAILURE_ANNOTATION, fingerprintOf, readFailure } from '.
 import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/finalizer.js';
 import { deleteChildren, type PruneScope } from './prune-children.js';
 import { writeOwnerAnnotations, writeResourceStatus } from './resource-status.js';
-import { runSteps, type StepFailure, type StepObserver } from './run-steps.js';
+import { encodeLastRun, LAST_RUN_ANNOTATION, type LastRun } from './last-run.js';
+import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
 
 /** A Flow as the engine runs it: the spec of its current generation and whether that spec is valid. */
@@ -103,9 +104,10 @@ export class FlowReconciler {
     }
     const children = new ChildCollector();
     const data = templateData(flow, obj);
-    const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer);
+    const trace: StepTrace[] = [];
+    const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer, trace);
     const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
-    if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log);
+    if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace);
 
     let verdicts;
     let fields;
@@ -115,11 +117,16 @@ export class FlowReconciler {
     } catch (err) {
       if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
       const failure: StepFailure = { step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1, terminal: true };
-      return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log);
+      return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log, trace);
     }
     const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
     current = await this.withFinalizer(current, needsFinalizer(flow, inventory));
-    await writeOwnerAnnotations(this.deps.kube, obj, { [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null, [FAILURE_ANNOTATION]: null }, this.deps.fieldManager);
+    await writeOwnerAnnotations(
+      this.deps.kube,
+      obj,
+      { [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null, [FAILURE_ANNOTATION]: null, [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', trace)) },
+      this.deps.fieldManager,
+    );
 
     const notReady = notReadyMessage(verdicts, obj.metadata.namespace);
     const ready = notReady === '';
@@ -157,10 +164,16 @@ export class FlowReconciler {
    * success, or since the object or the Flow changed), not on every retry. A terminal failure also
    * sets Stalled=True and is not retried; any other is retried by the queue with backoff.
    */
-  private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log): Promise<never> {
+  private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log, trace: StepTrace[] = []): Promise<never> {
     log.warn({ step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message }, 'reconcile failed');
     if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
-    await writeOwnerAnnotations(this.deps.kube, obj, { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }) }, this.deps.fieldManager);
+    const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, { step: failure.step, reason: failure.reason, message: failure.message });
+    await writeOwnerAnnotations(
+      this.deps.kube,
+      obj,
+      { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }), [LAST_RUN_ANNOTATION]: encodeLastRun(run) },
+      this.deps.fieldManager,
+    );
     const message = `step "${failure.step}" failed: ${failure.message}`;
     await writeResourceStatus(this.deps.kube, obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
     await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
@@ -234,6 +247,10 @@ export class FlowReconciler {
 
 /** onDelete steps, or children no ownerReference covers, need the object to wait for FlowOps. */
 const needsFinalizer = (flow: FlowDefinition, inventory: readonly ChildEntry[]): boolean => flow.spec.onDelete !== undefined || inventory.some((e) => e.cleanup === 'flowops');
+
+function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: StepTrace[], error?: LastRun['error']): LastRun {
+  return { flow: `${flow.namespace}/${flow.name}`, flowGeneration: flow.generation, ...(flow.revision ? { revision: flow.revision } : {}), outcome, steps, ...(error ? { error } : {}) };
+}
 
 /** ±10 %, so that objects created together do not resync together. */
 const jittered = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.2));

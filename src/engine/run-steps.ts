@@ -20,6 +20,13 @@ export interface StepFailure {
 
 export type StepsOutcome = { ok: true } | { ok: false; failure: StepFailure };
 
+/** What one step did in a run, for the run record on the object (flowops tree). */
+export interface StepTrace {
+  name: string;
+  result: 'succeeded' | 'skipped' | 'failed';
+  attempts: number;
+}
+
 export interface StepObserver {
   /** Called after every attempt, for metrics and logs. */
   attempt?(step: Step, result: 'success' | 'failure' | 'skipped', ms: number, err?: StepError): void;
@@ -32,7 +39,7 @@ type BaseContext = Omit<StepContext, 'signal'>;
  * each attempt has its own timeout; failures are retried by the step's errorHandling. Stops at the
  * first step that fails for good.
  */
-export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSignal, observer: StepObserver = {}): Promise<StepsOutcome> {
+export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSignal, observer: StepObserver = {}, trace?: StepTrace[]): Promise<StepsOutcome> {
   for (const step of steps) {
     const started = performance.now();
     if (step.when !== undefined) {
@@ -42,10 +49,12 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
       } catch (e) {
         const err = asStepError(e, false);
         observer.attempt?.(step, 'failure', performance.now() - started, err);
+        trace?.push({ name: step.name, result: 'failed', attempts: 1 });
         return { ok: false, failure: failureOf(step, err, 1) };
       }
       if (!go) {
         observer.attempt?.(step, 'skipped', 0);
+        trace?.push({ name: step.name, result: 'skipped', attempts: 0 });
         continue;
       }
     }
@@ -58,11 +67,13 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
         const result = await executorFor(step.type).run(step as never, { ...ctx, signal });
         ctx.data.Steps[step.name] = { Outputs: result.outputs };
         observer.attempt?.(step, 'success', performance.now() - t0);
+        trace?.push({ name: step.name, result: 'succeeded', attempts: attempt });
         break;
       } catch (e) {
         const err = asStepError(e, timeout.aborted && !cancel.aborted);
         observer.attempt?.(step, 'failure', performance.now() - t0, err);
         if (cancel.aborted || attempt > limit || !shouldRetry(step.errorHandling, err)) {
+          trace?.push({ name: step.name, result: 'failed', attempts: attempt });
           return { ok: false, failure: failureOf(step, err, attempt) };
         }
         ctx.log.info({ step: step.name, attempt, reason: err.reason, statusCode: err.statusCode, exitCode: err.exitCode }, 'step failed; retrying');

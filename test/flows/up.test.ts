@@ -25,8 +25,9 @@ describe('flowops up (what npm start runs)', () => {
       expect(flow.metadata.annotations['flowops.io/path']).toBe('database-operator/flow.yaml');
       expect(flow.metadata.annotations['flowops.io/revision']).toMatch(/^main@sha1:[0-9a-f]{40}$/);
       await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 30_000 });
-      const logLine = up.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"'));
-      expect(JSON.parse(logLine!)).toMatchObject({ level: 30, flow: 'default/database-operator', resource: 'Database/default/my-postgres' });
+      // The run logs "reconciled" after its last write, a moment after the StatefulSet exists.
+      const logLine = await waitFor(() => up.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"') && l.includes('database-operator')), { what: 'the reconciled log line' });
+      expect(JSON.parse(logLine)).toMatchObject({ level: 30, flow: 'default/database-operator', resource: 'Database/default/my-postgres' });
       // Prometheus metrics on the API server's listener, beside /healthz and /readyz.
       const metrics = await waitFor(async () => {
         const text = await (await fetch(`${url}/metrics`)).text();

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+
+interface TreeFlags {
+  namespace?: string;
+  kubeconfig?: string;
+  output?: string;
+}
+
+/**
+ * `flowops tree KIND/NAME` (and `flowops why`, the same): the causal chain of a watched object or
+ * a Flow — FlowSource → commit → Flow → object → last run → children with their health.
+ */
+export function registerTreeCommand(program: Command): void {
+  for (const [name, description] of [
+    ['tree', 'show the causal chain of an object or a Flow: source, commit, Flow, object, last run, children and their health'],
+    ['why', 'the same as tree: why an object is (not) ready'],
+  ] as const) {
+    program
+      .command(name)
+      .description(description)
+      .argument('<object>', 'KIND/NAME, e.g. database/my-postgres or flow/database-operator')
+      .option('-n, --namespace <ns>', 'namespace of the object', 'default')
+      .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')
+      .option('-o, --output <format>', 'json for tools (default: a tree, coloured on a terminal)')
+      .action(async (arg: string, flags: TreeFlags) => {
+        const { runTree } = await import('./tree/tree-run.js');
+        process.exitCode = await runTree(arg, flags);
+      });
+  }
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CACHE_CRD, CACHE_FLOW, cache } from '../fixtures/cache-operator.js';
+import { runFlowops } from '../helpers/cli.js';
+import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { waitFor } from '../helpers/wait.js';
+
+// `flowops tree` / `why`: the causal chain of an object, read from what the engine leaves on it.
+
+let env: FlowOpsEnv;
+beforeAll(async () => {
+  env = await startFlowOps();
+  await env.kubectl.ok(['apply', '-f', '-'], CACHE_CRD);
+  await env.kubectl.ok(['apply', '-f', '-'], CACHE_FLOW);
+  await env.kubectl.ok(['apply', '-f', '-'], cache({ replicas: 3, shards: [1], extra: false }));
+  await env.kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: broken-operator, namespace: default }
+spec:
+  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchLabels: { mode: broken } } }
+  reconcile:
+    steps:
+      - name: fine
+        type: pipeline
+        expression: { ok: true }
+      - name: render
+        type: kubectl
+        action: apply
+        manifests: |
+          apiVersion: v1
+          kind: ConfigMap
+          metadata: { name: "{{ .Resource.metadata.name }}-x" }
+          data: { v: "{{ required "spec.size is required" .Resource.spec.size }}" }
+`);
+  await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'bad', namespace: 'default', labels: { mode: 'broken' } }, spec: {} }));
+  await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cache', 'fast', '-o', 'json'])).metadata.annotations?.['flowops.io/last-run'], { what: 'a run record on fast' });
+  await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cache', 'bad', '-o', 'json'])).metadata.annotations?.['flowops.io/last-run'], { what: 'a run record on bad' });
+});
+afterAll(async () => env?.stop());
+
+async function tree(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = runFlowops(['tree', ...args, '--kubeconfig', env.ts.kubeconfig]);
+  const { code } = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+describe('flowops tree', () => {
+  it('shows the Flow, the object, its last run and its children with the reason one is not ready', async () => {
+    const r = await tree('cache/fast');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Flow default/cache-operator  Ready=True');
+    expect(r.stdout).toContain('Cache default/fast  Ready=False ChildrenNotReady: StatefulSet fast: 0/3 replicas ready');
+    expect(r.stdout).toContain(['   ├─ last run: Succeeded (Flow generation 1)', '   │  ├─ step workload  succeeded', '   │  ├─ step shards  succeeded', '   │  └─ step extra  skipped'].join('\n'));
+    expect(r.stdout).toContain('─ StatefulSet default/fast  InProgress: 0/3 replicas ready');
+    expect(r.stdout).toContain('─ ConfigMap default/fast-shard-1  Current');
+  });
+
+  it('names the failing step of a broken object and that it is stalled (why is the same verb)', async () => {
+    const p = runFlowops(['why', 'cache/bad', '--kubeconfig', env.ts.kubeconfig]);
+    await p.exited;
+    expect(p.stdout()).toContain('Flow default/broken-operator');
+    expect(p.stdout()).toContain('Stalled: step "render" failed:');
+    expect(p.stdout()).toMatch(/last run: Stalled \(Flow generation 1\)\n\s+│?\s*├─ step fine  succeeded\n\s+│?\s*└─ step render  failed: TemplateError: .*spec\.size is required/);
+  });
+
+  it('leads from a child to its owner', async () => {
+    const r = await tree('sts/fast');
+    expect(r.stdout.split('\n')[0]).toBe('StatefulSet fast is a child of Cache default/fast:');
+    expect(r.stdout).toContain('Cache default/fast  Ready=False ChildrenNotReady');
+  });
+
+  it('gives tools JSON with -o json', async () => {
+    const r = await tree('cache/fast', '-o', 'json');
+    const t = JSON.parse(r.stdout) as { flow: { name: string; objects: Array<{ children: Array<{ kind: string; health: string; message: string }>; lastRun: { outcome: string } }> } };
+    expect(t.flow.name).toBe('cache-operator');
+    expect(t.flow.objects[0]!.lastRun.outcome).toBe('Succeeded');
+    expect(t.flow.objects[0]!.children).toContainEqual({ kind: 'StatefulSet', namespace: 'default', name: 'fast', health: 'InProgress', message: '0/3 replicas ready' });
+  });
+
+  it('lists every watched object of a Flow', async () => {
+    const r = await tree('flow/broken-operator');
+    expect(r.stdout).toContain('Cache default/bad  Ready=False TemplateError');
+  });
+
+  it('says what is wrong with a bad argument, exit 2', async () => {
+    expect(await tree('cache')).toMatchObject({ code: 2, stderr: 'flowops: expected KIND/NAME (e.g. database/my-postgres), got "cache"\n' });
+    expect(await tree('gizmo/x')).toMatchObject({ code: 2, stderr: 'flowops: the server doesn\'t have a resource type "gizmo"\n' });
+    expect(await tree('cache/nope')).toMatchObject({ code: 2, stderr: 'flowops: cache "nope" not found in namespace default\n' });
+  });
+});
