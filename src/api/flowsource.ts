@@ -77,6 +77,7 @@ export const flowSourceStatusSchema = z.object({
   inventory: z.array(inventoryEntrySchema).describe('Objects applied from the last applied commit; only these are ever pruned.').optional(),
   skipped: z.array(skippedEntrySchema).describe('Objects left alone because another tool (Argo CD, Flux) tracks them.').optional(),
   history: z.array(historyEntrySchema).describe('The last commits synced, newest first.').optional(),
+  lastHandledReconcileAt: z.string().describe('The flowops.io/reconcile-requested-at value the last sync answered (flowops reconcile source --wait).').optional(),
 });
 
 export const flowSourceSchema = z.object({

@@ -9,6 +9,7 @@ import type { KubeClient } from '../kube/client.js';
 import { Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
 import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';
 import { flowKeyOf } from './keys.js';
 import { readsSourceFiles } from './source-files.js';
@@ -108,7 +109,8 @@ export class FlowRegistry {
       this.entries.set(key, entry);
     }
     const revisionMoved = entry.flow.metadata.annotations?.[REVISION_ANNOTATION] !== flow.metadata.annotations?.[REVISION_ANNOTATION];
-    let rerun = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def;
+    const requested = entry.flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION] !== flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    let rerun = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def || requested;
     entry.flow = flow;
     if (flow.metadata.deletionTimestamp) {
       for (const l of this.listeners) l.deleting?.(entry);

@@ -41,6 +41,8 @@ export interface RestCallOptions {
   query?: Record<string, string | undefined>;
   body?: unknown;
   contentType?: string;
+  /** The Accept header, e.g. to ask for server-side Table output; default application/json. */
+  accept?: string;
   signal?: AbortSignal;
 }
 
@@ -110,7 +112,7 @@ export class RestClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) query.set(k, v);
     const qs = query.size ? `?${query.toString()}` : '';
     const base = await this.connectionOptions();
-    const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined) };
+    const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), ...(opts.accept ? { Accept: opts.accept } : {}) };
     let payload: string | undefined;
     if (opts.body !== undefined) {
       payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);

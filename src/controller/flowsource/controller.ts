@@ -1,3 +1,4 @@
+import { RECONCILE_REQUEST_ANNOTATION } from '../../api/reconcile-request.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/flowsource.js';
 import { Informer } from '../../kube/informer.js';
 import type { KubeObject } from '../../kube/types.js';
@@ -42,7 +43,8 @@ export class FlowSourceController {
       add: (o) => this.queue.add(keyOf(o)),
       // Status writes do not move the generation; only spec changes (a pin, a new URL) re-run at once.
       update: (o, old) => {
-        if (o.metadata.generation !== old.metadata.generation || (o.metadata.deletionTimestamp && !old.metadata.deletionTimestamp)) this.queue.add(keyOf(o));
+        const requested = o.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION] !== old.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+        if (requested || o.metadata.generation !== old.metadata.generation || (o.metadata.deletionTimestamp && !old.metadata.deletionTimestamp)) this.queue.add(keyOf(o));
       },
       delete: (o) => this.reconciler.forget(keyOf(o)),
     });

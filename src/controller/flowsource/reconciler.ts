@@ -1,3 +1,4 @@
+import { RECONCILE_REQUEST_ANNOTATION } from '../../api/reconcile-request.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../api/duration.js';
@@ -62,6 +63,22 @@ export class FlowSourceReconciler {
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
+    try {
+      return await this.reconcileOnce(namespace, name);
+    } finally {
+      await this.markRequestHandled(namespace, name);
+    }
+  }
+
+  /** `flowops reconcile source --wait` waits for the request it set to be answered, whatever the outcome. */
+  private async markRequestHandled(namespace: string, name: string): Promise<void> {
+    const src = await this.deps.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name }).catch(() => undefined);
+    const requested = src?.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    if (!src || !requested || statusOf(src).lastHandledReconcileAt === requested) return;
+    await this.deps.kube.sendPatch({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name }, { status: { lastHandledReconcileAt: requested } }, 'merge', { subresource: 'status' }).catch(() => undefined);
+  }
+
+  private async reconcileOnce(namespace: string, name: string): Promise<ReconcileResult> {
     const src = await this.deps.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name });
     if (!src) return {};
     const key = `${namespace}/${name}`;
