@@ -164,6 +164,11 @@ export const flowSpecSchema = z
       .describe('Where the pipeline\'s results are written.')
       .optional(),
     suspend: z.boolean().describe('Stop reconciling until set back to false.').optional(),
+    serviceAccountName: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a ServiceAccount name (lower-case letters, digits, "-" or ".")')
+      .describe('Every call made for this Flow (steps, status, children) impersonates this ServiceAccount of the Flow\'s namespace, so RBAC decides what it may do.')
+      .optional(),
     status: z
       .record(z.string(), z.string())
       .describe('Fields written into the watched object\'s .status after the steps: name to template over .Resource, .Steps and .Children; a single action keeps its type.')

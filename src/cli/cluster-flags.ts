@@ -7,9 +7,10 @@ import type { MetricsServer } from '../metrics/server.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';
+import { addTenancyFlags, type TenancyFlags } from './tenancy-flags.js';
 
 /** Flags `flowops run` and `flowops worker` share: cluster, Redis, queue, metrics, lease. */
-export interface ClusterFlags extends LogFlags {
+export interface ClusterFlags extends LogFlags, TenancyFlags {
   kubeconfig?: string;
   redisUrl?: string;
   queue: string;
@@ -21,7 +22,7 @@ export interface ClusterFlags extends LogFlags {
 }
 
 export function addClusterFlags(cmd: Command): Command {
-  return addLogFlags(cmd)
+  return addTenancyFlags(addLogFlags(cmd))
     .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG, ~/.kube/config or the in-cluster service account)')
     .option('--redis-url <url>', 'Redis for the reconcile queue (default: REDIS_URL or redis://127.0.0.1:6379)')
     .option('--queue <name>', 'BullMQ queue name', process.env.FLOWOPS_QUEUE ?? DEFAULT_QUEUE_NAME)

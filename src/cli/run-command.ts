@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { LeaderWork } from '../runtime/leader-work.js';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
+import { tenancyOf } from './tenancy-flags.js';
 
 interface RunFlags extends ClusterFlags {
   leaseDuration: number;
@@ -56,7 +57,7 @@ export function registerRunCommand(program: Command): void {
           // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
           const operators = operatorsRunnable({ kube, log });
           const w = await startLeaderWork(
-            { kube, log, producer, metrics, resyncEveryMs: flags.resyncPeriod, extra: [sources, operators], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
+            { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
             signal,
           );
           // Leadership may have ended while the work was starting.

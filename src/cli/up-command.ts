@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
+import { addTenancyFlags, tenancyOf, type TenancyFlags } from './tenancy-flags.js';
 import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
@@ -20,10 +21,10 @@ async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<Merg
 
 /** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
 export function registerUpCommand(program: Command): void {
-  addSimulateFlags(addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)')))
+  addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
-    .action(async (flags: ServerFlags & SimulateFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
+    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
       const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }] = await Promise.all([
         import('../log/index.js'),
@@ -40,7 +41,7 @@ export function registerUpCommand(program: Command): void {
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
       const simulator = await startSimulatorIfWanted(flags, kube, log);
-      const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+      const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);

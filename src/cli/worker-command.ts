@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
+import { tenancyOf } from './tenancy-flags.js';
 
 interface WorkerFlags extends ClusterFlags {
   concurrency: string;
@@ -43,6 +44,7 @@ export function registerWorkerCommand(program: Command): void {
       const worker = await startWorker({
         kube,
         log,
+        tenancy: tenancyOf(flags),
         concurrency,
         metrics,
         queue: {

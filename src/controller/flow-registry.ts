@@ -12,6 +12,7 @@ import type { Logger } from '../log/index.js';
 import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
 import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';
 import { flowKeyOf } from './keys.js';
+import { watchProblem, type TenancyPolicy } from './tenancy.js';
 import { readsSourceFiles } from './source-files.js';
 
 export interface FlowEntry {
@@ -42,6 +43,8 @@ export interface FlowRegistryDeps {
   log: Logger;
   /** Resolves a Flow's source folder (for relative chart paths), when it came from Git. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /** What a Flow may reach; default: anything its identity may. */
+  tenancy?: TenancyPolicy;
 }
 
 export class FlowRegistry {
@@ -118,6 +121,17 @@ export class FlowRegistry {
     }
     try {
       const parsed = parseFlow(flow);
+      const tenancy = this.deps.tenancy;
+      if (tenancy && !tenancy.crossNamespaceRefs) {
+        const ns = flow.metadata.namespace ?? 'default';
+        const problem = watchProblem(tenancy, ns, parsed.spec.watch.namespace);
+        if (problem) throw new Error(problem);
+        // Without a namespace the Flow watches its own (the watches read the Flow's watch).
+        if (!parsed.spec.watch.namespace) {
+          parsed.spec.watch.namespace = ns;
+          entry.flow = flow = { ...flow, spec: { ...(flow.spec as object), watch: { ...parsed.spec.watch } } };
+        }
+      }
       const annotations = flow.metadata.annotations ?? {};
       const sourceDir = this.deps.sourceDirFor?.(flow);
       entry.def = {

@@ -66,6 +66,13 @@ export interface ReconcilerDeps {
   log: Logger;
   fieldManager: string;
   observer?: StepObserver;
+  /**
+   * The ServiceAccount (in the Flow's namespace) a Flow without serviceAccountName acts as
+   * (`--default-service-account`): with it set, nothing runs with FlowOps' own rights.
+   */
+  defaultServiceAccount?: string;
+  /** `--no-cross-namespace-refs`: a Flow's steps write only in its own namespace. */
+  ownNamespaceOnly?: boolean;
   /** Reads the watched object from an informer cache (controller-runtime's cached client); falls back to a GET. */
   read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined | Promise<KubeObject | undefined>;
 }
@@ -79,6 +86,8 @@ type Log = ReconcilerDeps['log'];
  * rendered, judge the children's readiness, then report on the object (inventory, status, Event).
  */
 export class FlowReconciler {
+  private readonly impersonating = new Map<string, KubeClient>();
+
   constructor(private readonly deps: ReconcilerDeps) {}
 
   /** `seen`: the resourceVersion the enqueuer saw, so a cache holding exactly it may answer the read. */
@@ -95,7 +104,7 @@ export class FlowReconciler {
     const previous = readInventory(obj);
     // Added before the steps (what they create must not outlive a deletion that skips cleanup);
     // removed only after a successful run has shown it is no longer needed.
-    let current = needsFinalizer(flow, previous) ? await this.withFinalizer(obj, true) : obj;
+    let current = needsFinalizer(flow, previous) ? await this.withFinalizer(flow, obj, true) : obj;
 
     const steps = flow.spec.reconcile?.steps;
     if (!steps) {
@@ -120,9 +129,9 @@ export class FlowReconciler {
       return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log, trace);
     }
     const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
-    current = await this.withFinalizer(current, needsFinalizer(flow, inventory));
+    current = await this.withFinalizer(flow, current, needsFinalizer(flow, inventory));
     await writeOwnerAnnotations(
-      this.deps.kube,
+      this.kubeFor(flow),
       obj,
       { [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null, [FAILURE_ANNOTATION]: null, [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', trace)) },
       this.deps.fieldManager,
@@ -131,7 +140,7 @@ export class FlowReconciler {
     const notReady = notReadyMessage(verdicts, obj.metadata.namespace);
     const ready = notReady === '';
     const message = ready ? `Flow ${flow.name} reconciled${verdicts.length ? `; ${verdicts.length} children ready` : ''}` : notReady;
-    const transitioned = await writeResourceStatus(this.deps.kube, obj, { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields }, this.deps.fieldManager);
+    const transitioned = await writeResourceStatus(this.kubeFor(flow), obj, { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields }, this.deps.fieldManager);
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
     if (transitioned && ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
     log.info({ steps: steps.length, children: verdicts.length, ready }, 'reconciled');
@@ -169,13 +178,13 @@ export class FlowReconciler {
     if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
     const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, { step: failure.step, reason: failure.reason, message: failure.message });
     await writeOwnerAnnotations(
-      this.deps.kube,
+      this.kubeFor(flow),
       obj,
       { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }), [LAST_RUN_ANNOTATION]: encodeLastRun(run) },
       this.deps.fieldManager,
     );
     const message = `step "${failure.step}" failed: ${failure.message}`;
-    await writeResourceStatus(this.deps.kube, obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
+    await writeResourceStatus(this.kubeFor(flow), obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
     await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
     throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
   }
@@ -200,7 +209,7 @@ export class FlowReconciler {
         throw new ReconcileFailedError({ step: 'cleanup', reason: 'CleanupFailed', message: result.failures.join('; '), attempts: 1, terminal: false });
       }
     }
-    await setFinalizer(this.deps.kube, obj, false, this.deps.fieldManager);
+    await setFinalizer(flow ? this.kubeFor(flow) : this.deps.kube, obj, false, this.deps.fieldManager);
     log.info('deletion finished; finalizer removed');
     return { outcome: 'deleted' };
   }
@@ -221,15 +230,29 @@ export class FlowReconciler {
   }
 
   /** Sets the finalizer's presence; returns the object with the finalizer list the server now has. */
-  private async withFinalizer(obj: KubeObject, present: boolean): Promise<KubeObject> {
-    if (!(await setFinalizer(this.deps.kube, obj, present, this.deps.fieldManager))) return obj;
+  private async withFinalizer(flow: FlowDefinition, obj: KubeObject, present: boolean): Promise<KubeObject> {
+    if (!(await setFinalizer(this.kubeFor(flow), obj, present, this.deps.fieldManager))) return obj;
     const list = obj.metadata.finalizers ?? [];
     const finalizers = present ? [...list, FLOW_FINALIZER] : list.filter((f) => f !== FLOW_FINALIZER);
     return { ...obj, metadata: { ...obj.metadata, finalizers } };
   }
 
+  /**
+   * The client a Flow's calls go through: impersonating its ServiceAccount (spec.serviceAccountName,
+   * else the --default-service-account of the process), or FlowOps' own identity when neither is
+   * set. One per ServiceAccount, sharing connections.
+   */
+  private kubeFor(flow: FlowDefinition): KubeClient {
+    const sa = flow.spec.serviceAccountName ?? this.deps.defaultServiceAccount;
+    if (!sa) return this.deps.kube;
+    const key = `${flow.namespace}/${sa}`;
+    let kube = this.impersonating.get(key);
+    if (!kube) this.impersonating.set(key, (kube = this.deps.kube.asServiceAccount(flow.namespace, sa)));
+    return kube;
+  }
+
   private scope(flow: FlowDefinition, obj: KubeObject): PruneScope {
-    return { kube: this.deps.kube, flow: `${flow.namespace}/${flow.name}`, owner: obj };
+    return { kube: this.kubeFor(flow), flow: `${flow.namespace}/${flow.name}`, owner: obj };
   }
 
   private context(flow: FlowDefinition, obj: KubeObject, data: TemplateData, log: Log) {
@@ -237,7 +260,8 @@ export class FlowReconciler {
       flow: { name: flow.name, namespace: flow.namespace, uid: flow.uid, ...(flow.source ? { source: flow.source } : {}), ...(flow.revision ? { revision: flow.revision } : {}) },
       resource: obj,
       data,
-      kube: this.deps.kube,
+      kube: this.kubeFor(flow),
+      ...(this.deps.ownNamespaceOnly ? { ownNamespaceOnly: true } : {}),
       log,
       fieldManager: this.deps.fieldManager,
       ...(flow.sourceDir ? { sourceDir: flow.sourceDir } : {}),

@@ -73,6 +73,11 @@ async function prepare(doc: unknown, index: number, ctx: StepContext, opts: Appl
   // A namespace on a cluster-scoped kind means nothing; kubectl drops it as well.
   if (!resource.namespaced) delete meta.namespace;
   else if (!meta.namespace) meta.namespace = opts.namespace;
+  if (ctx.ownNamespaceOnly) {
+    const own = ctx.flow.namespace ?? 'default';
+    const where = !resource.namespaced ? 'cluster-scoped' : meta.namespace !== own ? `in namespace ${meta.namespace}` : undefined;
+    if (where) throw invalid(`${opts.field}: document ${index} (${obj.kind}/${meta.name}) is ${where}; with --no-cross-namespace-refs a Flow writes only in its own namespace (${own})`, 'CrossNamespaceRef');
+  }
   meta.labels = { ...(isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : {}), [FLOW_LABEL]: ctx.flow.name };
   // A rendered manifest's own annotations win, except the provenance ones: they must tell the truth.
   meta.annotations = { ...(isPlainObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {}), ...provenanceAnnotations(ctx) };

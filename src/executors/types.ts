@@ -34,6 +34,8 @@ export interface StepContext {
   flow: { name: string; namespace?: string; uid?: string } & FlowProvenance;
   /** Reconcile runs only: collects the children the steps apply. */
   children?: ChildRecorder;
+  /** `--no-cross-namespace-refs`: objects may only be written in the Flow's own namespace. */
+  ownNamespaceOnly?: boolean;
   /** The watched resource as read when this run started. */
   resource: KubeObject;
   data: TemplateData;

@@ -22,9 +22,26 @@ export class KubeClient {
   readonly rest: RestClient;
   readonly discovery: Discovery;
 
-  constructor(readonly config: KubeConfig) {
-    this.rest = new RestClient(config);
-    this.discovery = new Discovery(this.rest);
+  constructor(
+    readonly config: KubeConfig,
+    rest?: RestClient,
+    discovery?: Discovery,
+  ) {
+    this.rest = rest ?? new RestClient(config);
+    this.discovery = discovery ?? new Discovery(this.rest);
+  }
+
+  /**
+   * This client acting as a ServiceAccount (kube-apiserver impersonation): the user
+   * `system:serviceaccount:<ns>:<name>` in the groups every ServiceAccount has. Connections and
+   * discovery are shared; RBAC then decides every call as it would for the ServiceAccount itself.
+   */
+  asServiceAccount(namespace: string, name: string): KubeClient {
+    const rest = this.rest.impersonating({
+      user: `system:serviceaccount:${namespace}:${name}`,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+    });
+    return new KubeClient(this.config, rest, this.discovery);
   }
 
   static fromKubeconfig(file?: string): KubeClient {

@@ -37,6 +37,12 @@ export class KubeApiError extends Error {
   }
 }
 
+/** Who a request acts as (kube-apiserver's Impersonate-User / Impersonate-Group headers). */
+export interface Impersonation {
+  user: string;
+  groups: readonly string[];
+}
+
 export interface RestCallOptions {
   query?: Record<string, string | undefined>;
   body?: unknown;
@@ -65,17 +71,38 @@ export class RestClient {
   private staticOptions: Promise<RequestOptions> | undefined;
   private plainHttpConfig: KubeConfig | undefined;
 
-  constructor(private readonly kc: KubeConfig) {
+  /**
+   * `parent`: share its connections and credentials (an impersonating client for one Flow's
+   * ServiceAccount is a view of FlowOps' own client with two more headers, not a new pool).
+   */
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly impersonation?: Impersonation,
+    parent?: RestClient,
+  ) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
     this.basePath = this.server.pathname.replace(/\/$/, '');
-    this.agent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 });
-    this.watchAgent = this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
+    this.agent = parent?.agent ?? (this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 }));
+    this.watchAgent = parent?.watchAgent ?? (this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false }));
+    this.parent = parent;
   }
 
-  /** Closes idle kept-alive connections (on shutdown). */
+  private readonly parent: RestClient | undefined;
+
+  /** The same client acting as `who` (the Flow's ServiceAccount): every request carries the impersonation headers. */
+  impersonating(who: Impersonation): RestClient {
+    return new RestClient(this.kc, who, this.parent ?? this);
+  }
+
+  get identity(): Impersonation | undefined {
+    return this.impersonation;
+  }
+
+  /** Closes idle kept-alive connections (on shutdown); a client sharing its parent's leaves them to the parent. */
   close(): void {
+    if (this.parent) return;
     this.agent.destroy();
     this.watchAgent.destroy();
   }
@@ -112,7 +139,12 @@ export class RestClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) query.set(k, v);
     const qs = query.size ? `?${query.toString()}` : '';
     const base = await this.connectionOptions();
-    const headers: Record<string, string> = { ...(base.headers as Record<string, string> | undefined), ...(opts.accept ? { Accept: opts.accept } : {}) };
+    const headers: Record<string, string | string[]> = { ...(base.headers as Record<string, string> | undefined), ...(opts.accept ? { Accept: opts.accept } : {}) };
+    if (this.impersonation) {
+      headers['Impersonate-User'] = this.impersonation.user;
+      // Node sends an array as repeated header lines, which is how kube-apiserver reads groups.
+      if (this.impersonation.groups.length) headers['Impersonate-Group'] = [...this.impersonation.groups];
+    }
     let payload: string | undefined;
     if (opts.body !== undefined) {
       payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
@@ -154,6 +186,7 @@ export class RestClient {
    * its token, so those are asked on every request.
    */
   private connectionOptions(): Promise<RequestOptions> {
+    if (this.parent) return this.parent.connectionOptions();
     if (this.staticOptions) return this.staticOptions;
     const build = async (): Promise<RequestOptions> => {
       const o: RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; rejectUnauthorized?: boolean } = {

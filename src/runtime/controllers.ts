@@ -4,6 +4,7 @@ import type { FlowSourceController } from '../controller/flowsource/controller.j
 import { commitDirOf, startSources, type SourcesOptions } from './sources.js';
 import { FIELD_MANAGER } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
+import type { TenancyPolicy } from '../controller/tenancy.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
@@ -15,6 +16,8 @@ import { startOperators } from '../operator/runtime.js';
 
 export interface ControllersOptions {
   kube: KubeClient;
+  /** --default-service-account / --no-cross-namespace-refs. */
+  tenancy?: TenancyPolicy;
   log: Logger;
   /** Defaults to an in-process queue (the embedded mode). */
   queue?: WorkQueue;
@@ -59,6 +62,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     ...(sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
   });
   queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
   flows.start();

@@ -7,6 +7,7 @@ import { FlowRegistry } from '../controller/flow-registry.js';
 import { FlowStatusReporter } from '../controller/flow-status-reporter.js';
 import { ReadCache } from '../controller/read-cache.js';
 import { ReconcileHandler } from '../controller/reconcile-handler.js';
+import type { TenancyPolicy } from '../controller/tenancy.js';
 import { WatchSet } from '../controller/watch-set.js';
 import { FlowReconciler } from '../engine/flow-reconciler.js';
 import { FIELD_MANAGER } from '../executors/types.js';
@@ -29,6 +30,8 @@ export interface FlowPartsOptions {
   sourceDirFor?: (flow: KubeObject) => string | undefined;
   /** Fetches a Flow's commit when this process has no copy (workers); see ReconcileHandlerDeps. */
   fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
+  /** --default-service-account and --no-cross-namespace-refs. */
+  tenancy?: TenancyPolicy;
 }
 
 /** What a process of one role runs; `start` starts the watches, `stop` stops them (not the queue). */
@@ -55,7 +58,7 @@ export interface WorkerFlows extends FlowParts {
 function registryFor(p: FlowPartsOptions): FlowRegistry {
   const { sourceDir, sourceDirFor } = p;
   const dirFor = sourceDirFor ?? (sourceDir ? () => sourceDir : undefined);
-  return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}) });
+  return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}), ...(p.tenancy ? { tenancy: p.tenancy } : {}) });
 }
 
 function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined): FlowReconciler {
@@ -66,6 +69,8 @@ function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: strin
     fieldManager: FIELD_MANAGER,
     ...(read ? { read } : {}),
     ...(p.metrics ? { observer: stepMetrics(p.metrics) } : {}),
+    ...(p.tenancy?.defaultServiceAccount ? { defaultServiceAccount: p.tenancy.defaultServiceAccount } : {}),
+    ...(p.tenancy && !p.tenancy.crossNamespaceRefs ? { ownNamespaceOnly: true } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
 import type { KubeClient } from '../kube/client.js';
+import type { TenancyPolicy } from '../controller/tenancy.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { BullProducer } from '../queue/bullmq-producer.js';
@@ -15,6 +16,8 @@ export interface LeaderRunnable {
 export interface LeaderWorkOptions {
   kube: KubeClient;
   log: Logger;
+  /** --default-service-account / --no-cross-namespace-refs. */
+  tenancy?: TenancyPolicy;
   producer: BullProducer;
   metrics?: FlowOpsMetrics;
   resyncEveryMs?: number;
@@ -35,6 +38,7 @@ export interface LeaderWork {
 export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSignal): Promise<LeaderWork> {
   const { log } = opts;
   const flows = leaderFlows({
+    ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
     kube: opts.kube,
     log,
     queue: opts.producer,

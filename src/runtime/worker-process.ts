@@ -1,4 +1,5 @@
 import type { KubeClient } from '../kube/client.js';
+import type { TenancyPolicy } from '../controller/tenancy.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
@@ -10,6 +11,8 @@ import { workerFlows, type WorkerFlows } from './flow-parts.js';
 export interface WorkerOptions {
   kube: KubeClient;
   log: Logger;
+  /** --default-service-account / --no-cross-namespace-refs. */
+  tenancy?: TenancyPolicy;
   queue: Omit<BullConsumerOptions, 'log'>;
   concurrency: number;
   metrics?: FlowOpsMetrics;
@@ -34,6 +37,7 @@ export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
   const producer = new BullProducer(qopts);
   const consumer = new BullConsumer(qopts, producer);
   const flows = workerFlows({
+    ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
     kube: opts.kube,
     log: opts.log,
     queue: producer,

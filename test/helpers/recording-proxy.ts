@@ -7,6 +7,8 @@ export interface RecordedRequest {
   contentType: string;
   body: Buffer;
   status: number;
+  /** Every header line as sent (repeated headers such as Impersonate-Group stay separate). */
+  rawHeaders: string[];
 }
 
 export interface RecordingProxy {
@@ -27,7 +29,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       const body = Buffer.concat(chunks);
       const upstream = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
         if (req.method !== 'GET') {
-          requests.push({ method: req.method!, path: req.url!, contentType: req.headers['content-type'] ?? '', body, status: r.statusCode! });
+          requests.push({ method: req.method!, path: req.url!, contentType: req.headers['content-type'] ?? '', body, status: r.statusCode!, rawHeaders: req.rawHeaders });
         }
         res.writeHead(r.statusCode!, r.headers);
         r.pipe(res);
