@@ -18,12 +18,12 @@ async function upIn(dir: string, extra: string[] = []) {
   return { up, kubectl: kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-'))) };
 }
 
-describe('flowops up simulates workloads', () => {
+describe('flowops up simulates workloads', { timeout: 180_000 }, () => {
   it('the seed Database my-postgres reaches a StatefulSet with 3 ready pods and gets Ready', async () => {
     const { up, kubectl } = await upIn(mkdtempSync(join(tmpdir(), 'flowops-up-sim-')));
     try {
       expect(up.stdout()).toContain('Workloads are simulated');
-      await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 30_000 });
+      await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 60_000 });
       // What the README tells a user to run.
       const wait = await kubectl(['wait', '--for=jsonpath={.status.readyReplicas}=3', 'statefulset/my-postgres', '--timeout=30s']);
       expect(wait.code, wait.stderr).toBe(0);
@@ -50,7 +50,7 @@ describe('flowops up simulates workloads', () => {
       expect(up.stdout()).toContain('Workloads are not simulated');
       expect(up.stderr()).not.toContain('workload simulator started');
       // Once the Flow has applied it, nothing in this process would give it pods.
-      await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 30_000 });
+      await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'StatefulSet from the Flow', timeoutMs: 60_000 });
       const pods = JSON.parse(await kubectl.ok(['get', 'pods', '-o', 'json'])) as { items: unknown[] };
       expect(pods.items).toEqual([]);
     } finally {
