@@ -33,14 +33,14 @@ export class KubeClient {
 
   /**
    * This client acting as a ServiceAccount (kube-apiserver impersonation): the user
-   * `system:serviceaccount:<ns>:<name>` in the groups every ServiceAccount has. Connections and
+   * `system:serviceaccount:<ns>:<name>`. No Impersonate-Group header: for a ServiceAccount user
+   * kube-apiserver adds `system:serviceaccounts`, `system:serviceaccounts:<ns>` and
+   * `system:authenticated` itself (filters/impersonation.go), so FlowOps needs `impersonate` on
+   * serviceaccounts only, never on groups (which would let it claim any group). Connections and
    * discovery are shared; RBAC then decides every call as it would for the ServiceAccount itself.
    */
   asServiceAccount(namespace: string, name: string): KubeClient {
-    const rest = this.rest.impersonating({
-      user: `system:serviceaccount:${namespace}:${name}`,
-      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-    });
+    const rest = this.rest.impersonating({ user: `system:serviceaccount:${namespace}:${name}`, groups: [] });
     return new KubeClient(this.config, rest, this.discovery);
   }
 
