@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from '../distributed/processes.js';
 import { waitFor } from '../helpers/wait.js';
@@ -31,6 +31,8 @@ export async function startFlowOps(opts: { kubeconfig: string; dataDir: string; 
     logs,
     stop: async () => {
       await Promise.all(all.map(stopGracefully));
+      // Kept beside the control plane's own logs (FLOWOPS_KEEP_CONTROL_PLANE=1 keeps the folder).
+      for (const p of all) writeFileSync(join(opts.dataDir, `${p.name}.log`), p.stderr());
     },
   };
   try {
