@@ -1,11 +1,18 @@
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { describeReal, realControlPlane } from './control-plane.js';
+import { waitFor } from '../helpers/wait.js';
+import { describeReal, realControlPlane, type RealControlPlane } from './control-plane.js';
+import { startFlowOps, type FlowOpsCluster } from './flowops-processes.js';
+import { getJson } from './kube-json.js';
+import { serviceAccountKubeconfig } from './service-account.js';
 
 // `kubectl apply -k config/default` exactly as docs/install.md tells a user, against a real
 // kube-apiserver: every object is accepted (schemas, RBAC escalation checks, admission), and the
 // ServiceAccount ends up with the rights FlowOps needs. No pod runs (no kubelet), as in envtest.
+// Then FlowOps as that ServiceAccount with two `run` replicas, as the controller Deployment has:
+// the leader is killed and the standby takes the Lease through the install's own Role.
 
 const NS = 'flowops-system';
 const SA = `system:serviceaccount:${NS}:flowops`;
@@ -46,5 +53,50 @@ describeReal('kubectl apply -k config/default on a real kube-apiserver', () => {
     // escalate, bind and impersonate are left out on purpose (config/rbac/role.yaml).
     expect(await can('impersonate', 'users')).toBe('no');
     expect(await can('escalate', 'clusterroles.rbac.authorization.k8s.io')).toBe('no');
+  });
+});
+
+describeReal("FlowOps as config/default's ServiceAccount: the leader killed", () => {
+  let cp: RealControlPlane;
+  let flowops: FlowOpsCluster | undefined;
+  beforeAll(async () => {
+    cp = controlPlane();
+    const kubeconfig = await serviceAccountKubeconfig(cp, NS, 'flowops');
+    const runArgs = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
+    flowops = await startFlowOps({ kubeconfig, dataDir: mkdtempSync(join(cp.dir, 'flowops-data-')), leaseNamespace: NS, leaseName: 'flowops-leader', runs: 2, runArgs });
+  });
+  afterAll(async () => {
+    await flowops?.stop();
+  });
+
+  const statefulSet = () => getJson(cp, ['get', 'statefulset', 'my-postgres', '-n', 'default']);
+
+  it('the Flow is Ready by kstatus, and its Database gets its StatefulSet', async () => {
+    await cp.kubectl.ok(['apply', '-f', join(ROOT, 'repos-example/database-operator/crd.yaml')]);
+    await cp.kubectl.ok(['wait', '--for=condition=Established', 'crd/databases.example.com', '--timeout=60s']);
+    await cp.kubectl.ok(['apply', '-f', join(ROOT, 'repos-example/database-operator/flow.yaml'), '-f', join(ROOT, 'repos-example/samples/my-postgres.yaml')]);
+    const wait = await cp.kubectl(['wait', '--for=condition=Ready', 'flow/database-operator', '-n', 'default', '--timeout=30s']);
+    expect(wait.code, `${wait.stderr}\n${flowops!.logs()}`).toBe(0);
+    const sts = await waitFor(statefulSet, { what: `StatefulSet my-postgres\n${flowops!.logs()}`, timeoutMs: 30_000 });
+    expect(sts.spec.replicas).toBe(3);
+    // The leader holds the install's Lease under its identity.
+    const lease = (await getJson(cp, ['get', 'lease', 'flowops-leader', '-n', NS]))!;
+    expect(flowops!.leader.stderr()).toContain(`"identity":"${lease.spec.holderIdentity}"`);
+  });
+
+  it('after kill -9 of the leader the standby leads: a Database change and a deleted child are handled', async () => {
+    const { leader, runs } = flowops!;
+    const standby = runs.find((p) => p !== leader)!;
+    leader.kill9();
+    await waitFor(() => standby.stderr().includes('"msg":"became leader"'), { what: `the standby leading\n${flowops!.logs()}`, timeoutMs: 20_000 });
+
+    await cp.kubectl.ok(['patch', 'database', 'my-postgres', '-n', 'default', '--type=merge', '-p', '{"spec":{"replicas":4}}']);
+    await waitFor(async () => (await statefulSet())?.spec.replicas === 4, { what: `StatefulSet at 4 replicas after the failover\n${flowops!.logs()}`, timeoutMs: 30_000 });
+    const before = (await statefulSet())!;
+    await cp.kubectl.ok(['delete', 'statefulset', 'my-postgres', '-n', 'default', '--wait=false']);
+    await waitFor(async () => {
+      const now = await statefulSet();
+      return now && now.metadata.uid !== before.metadata.uid && !now.metadata.deletionTimestamp;
+    }, { what: `StatefulSet recreated by the new leader's child informer\n${flowops!.logs()}`, timeoutMs: 30_000 });
   });
 });
