@@ -43,7 +43,15 @@ start_component "$dir" etcd "$bin/etcd" \
   --unsafe-no-fsync --log-level=warn
 wait_until 30 "etcd /health" curl -fsS "http://127.0.0.1:$etcd_port/health" || fail etcd "etcd did not become healthy"
 
-start_component "$dir" kube-apiserver "$bin/kube-apiserver" \
+# CONTROL_PLANE_AUDIT=1: every request's verb, user and response code in DIR/audit.log (JSON lines),
+# to see what a client got refused without guessing from its own logs.
+audit_flags=()
+if [ "${CONTROL_PLANE_AUDIT:-0}" = 1 ]; then
+  printf 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n' > "$dir/audit-policy.yaml"
+  audit_flags=(--audit-policy-file="$dir/audit-policy.yaml" --audit-log-path="$dir/audit.log")
+fi
+
+start_component "$dir" kube-apiserver "$bin/kube-apiserver" "${audit_flags[@]}" \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
   --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$apiserver_port" \
   --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \

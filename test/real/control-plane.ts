@@ -44,7 +44,8 @@ export function realControlPlane(): () => RealControlPlane {
     if (skipReason) return;
     const dir = mkdtempSync(join(tmpdir(), 'flowops-real-'));
     try {
-      await run('bash', [UP_SCRIPT, dir], { timeout: 180_000 });
+      // The audit log lets a test see every request the server refused (audit.ts).
+      await run('bash', [UP_SCRIPT, dir], { timeout: 180_000, env: { ...process.env, CONTROL_PLANE_AUDIT: '1' } });
     } catch (e) {
       throw new Error(`up.sh ${dir} failed: ${(e as { stderr?: string }).stderr ?? e}`);
     }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { kubectlFor } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
+import { refusedRequests } from './audit.js';
 import { describeReal, realControlPlane, type RealControlPlane } from './control-plane.js';
 import { startFlowOps, type FlowOpsCluster } from './flowops-processes.js';
 import { getJson, helmIn } from './kube-json.js';
@@ -101,5 +102,9 @@ describeReal("the seed walkthrough, FlowOps running as the chart's ServiceAccoun
     } else {
       console.warn('kube-controller-manager not running: garbage collection of the StatefulSet not checked');
     }
+  });
+
+  it('the real server refused FlowOps nothing (audit log: no 400/401/403/415/422)', () => {
+    expect(refusedRequests(cp, `system:serviceaccount:${NS}:${RELEASE}`)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { refusedRequests } from './audit.js';
 import { describeReal, realControlPlane, type RealControlPlane } from './control-plane.js';
 import { startFlowOps, type FlowOpsCluster } from './flowops-processes.js';
 import { getJson } from './kube-json.js';
@@ -98,5 +99,9 @@ describeReal("FlowOps as config/default's ServiceAccount: the leader killed", ()
       const now = await statefulSet();
       return now && now.metadata.uid !== before.metadata.uid && !now.metadata.deletionTimestamp;
     }, { what: `StatefulSet recreated by the new leader's child informer\n${flowops!.logs()}`, timeoutMs: 30_000 });
+  });
+
+  it('the real server refused FlowOps nothing (audit log: no 400/401/403/415/422)', () => {
+    expect(refusedRequests(cp, SA)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
+import { refusedRequests } from './audit.js';
 import { describeReal, realControlPlane, type RealControlPlane } from './control-plane.js';
 import { startFlowOps, type FlowOpsCluster } from './flowops-processes.js';
 import { getJson, helmIn, type Json } from './kube-json.js';
@@ -50,6 +51,9 @@ describeReal('a verb missing from the chart RBAC fails visibly on the real serve
     expect(await statefulSet()).toBeUndefined();
     const events = (await getJson(cp, ['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.kind=Database,involvedObject.name=my-postgres']))!.items as Json[];
     expect(events.filter((e) => e.type === 'Warning').map((e) => e.message).join('\n')).toMatch(/forbidden/i);
+    // And it was the real RBAC authorizer that said no, to the chart's ServiceAccount.
+    const refused = refusedRequests(cp, `system:serviceaccount:${NS}:${RELEASE}`);
+    expect(refused).toEqual(expect.arrayContaining([expect.objectContaining({ verb: 'patch', code: 403, uri: expect.stringContaining('/apis/apps/v1/namespaces/default/statefulsets/my-postgres') })]));
   });
 
   it('after helm upgrade grants StatefulSets, the next change of the Database converges', async () => {
