@@ -5,6 +5,7 @@ import { ROOT } from '../helpers/cli.js';
 
 export const CONTROL_PLANE_DIR = join(ROOT, 'scripts/control-plane');
 export const BUILD_SCRIPT = join(CONTROL_PLANE_DIR, 'build.sh');
+export const CHECK_GO_SCRIPT = join(CONTROL_PLANE_DIR, 'check-go.sh');
 export const UP_SCRIPT = join(CONTROL_PLANE_DIR, 'up.sh');
 export const DOWN_SCRIPT = join(CONTROL_PLANE_DIR, 'down.sh');
 

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
-import { findExecutable } from '../setup/redis-probe.js';
-import { BUILD_SCRIPT, cachedBinDir } from './control-plane-paths.js';
+import { BUILD_SCRIPT, CHECK_GO_SCRIPT, cachedBinDir } from './control-plane-paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,12 +14,13 @@ declare module 'vitest' {
 /**
  * vitest globalSetup of the real tier: builds the control plane's binaries once per machine
  * (scripts/control-plane/build.sh; a no-op when they are cached) before any test file starts one.
- * Without Go, and nothing cached, every real-tier test is skipped with the reason.
+ * Without a usable Go (scripts/control-plane/check-go.sh), and nothing cached, every real-tier
+ * test is skipped with the reason.
  */
 export default function buildControlPlane(project: TestProject): void {
-  const cached = cachedBinDir();
-  if (!findExecutable('go') && !cached) {
-    const reason = 'go is not on PATH and no control plane is cached: the real-kube-apiserver tier is skipped (install Go to run it)';
+  const goCheck = spawnSync('bash', [CHECK_GO_SCRIPT], { encoding: 'utf8' });
+  if (goCheck.status !== 0 && !cachedBinDir()) {
+    const reason = `${goCheck.stdout.trim() || 'go cannot be used'} and no control plane is cached: the real-kube-apiserver tier is skipped (install Go to run it)`;
     console.warn(`test:real: ${reason}`);
     project.provide('controlPlaneBin', '');
     project.provide('controlPlaneSkipReason', reason);
