@@ -25,6 +25,8 @@ export interface FlowOpsOptions {
   runs?: number;
   /** Extra flags for `flowops run` (e.g. short lease timings). */
   runArgs?: string[];
+  /** Extra flags for every process (e.g. --source-dir for Flows with relative chart paths). */
+  commonArgs?: string[];
 }
 
 /**
@@ -34,7 +36,7 @@ export interface FlowOpsOptions {
  */
 export async function startFlowOps(opts: FlowOpsOptions): Promise<FlowOpsCluster> {
   const queue = `real-${randomUUID()}`;
-  const common = ['--kubeconfig', opts.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--queue', queue, '--redis-prefix', 'flowops-test'];
+  const common = ['--kubeconfig', opts.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--queue', queue, '--redis-prefix', 'flowops-test', ...(opts.commonArgs ?? [])];
   const data = (name: string) => mkdtempSync(join(opts.dataDir, `${name}-`));
   const runs = Array.from({ length: opts.runs ?? 1 }, (_, i) => {
     const name = `run-${i + 1}`;

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
@@ -90,6 +90,13 @@ describeReal("the seed walkthrough, FlowOps running as the chart's ServiceAccoun
   it("the StatefulSet follows the Database's replicas", async () => {
     await cp.kubectl.ok(['patch', 'database', 'my-postgres', '-n', 'default', '--type=merge', '-p', '{"spec":{"replicas":5}}']);
     await waitFor(async () => (await statefulSet())?.spec.replicas === 5, { what: `StatefulSet at 5 replicas\n${logs()}`, timeoutMs: 30_000 });
+  });
+
+  it('editing the Flow re-runs it: the StatefulSet gets the new image (hot reload)', async () => {
+    const flow = readFileSync(example('database-operator/flow.yaml'), 'utf8');
+    expect(flow).toContain('{{ .Resource.spec.engine }}:latest');
+    await cp.kubectl.ok(['apply', '-f', '-'], flow.replace('{{ .Resource.spec.engine }}:latest', '{{ .Resource.spec.engine }}:16'));
+    await waitFor(async () => (await statefulSet())?.spec.template.spec.containers[0].image === 'postgres:16', { what: `image postgres:16\n${logs()}`, timeoutMs: 30_000 });
   });
 
   it('deleting the Database runs onDelete (and, with the controller-manager, garbage-collects the StatefulSet)', async () => {
