@@ -34,6 +34,12 @@ describeReal('repos-example operators on the real server, FlowOps as its Service
       req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
         received.push({ auth: req.headers.authorization, body: JSON.parse(body || '{}') as Json });
+        // /rejects answers 400, which the Flow's failOn makes a terminal failure.
+        if (req.url === '/rejects') {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end('{"error":"bad alert"}');
+          return;
+        }
         res.writeHead(201, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ id: `T-${received.length}` }));
       });
@@ -83,6 +89,22 @@ describeReal('repos-example operators on the real server, FlowOps as its Service
     expect(received[0]).toEqual({ auth: 'Bearer s3cr3t-value', body: { alert: 'disk-full', priority: 'P1', summary: 'disk is full' } });
     const alert = await waitFor(async () => ((await get('alert', 'disk-full'))?.status?.ticket ? get('alert', 'disk-full') : undefined), { what: 'ticket in the Alert status' });
     expect(alert.status).toMatchObject({ ticket: 'T-1', priority: 'P1' });
+  });
+
+  it('webhook-notifier errorHandling: a 400 in failOn runs onError once and stalls the Alert with a Warning Event', async () => {
+    const rejects = hookUrl.replace(/\/alerts$/, '/rejects');
+    await cp.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Alert', metadata: { name: 'bad-alert', namespace: 'default' }, spec: { endpoint: rejects, severity: 'info' } }));
+    const failed = await waitFor(() => get('configmap', 'bad-alert-notification-failed'), { what: `onError ConfigMap\n${logs()}`, timeoutMs: 30_000 });
+    expect(failed.data.step).toBe('notify');
+    const conditions = await waitFor(async () => {
+      const c = (await get('alert', 'bad-alert'))?.status?.conditions as Array<{ type: string; status: string }> | undefined;
+      return c?.some((x) => x.type === 'Stalled' && x.status === 'True') ? c : undefined;
+    }, { what: `Stalled=True on the Alert\n${logs()}`, timeoutMs: 30_000 });
+    expect(conditions.find((c) => c.type === 'Ready')?.status).toBe('False');
+    const events = (await getJson(cp, ['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.kind=Alert,involvedObject.name=bad-alert']))!.items as Json[];
+    expect(events.some((e) => e.type === 'Warning')).toBe(true);
+    // Terminal: posted once, not retried.
+    expect(received.filter((r) => r.body.alert === 'bad-alert')).toHaveLength(1);
   });
 
   it('config-bundle: kustomize renders a base; a python script computes outputs for a ranged manifest; a removed key is dropped', async () => {
