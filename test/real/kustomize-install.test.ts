@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OPERATOR, POD_3 } from '../fixtures/seed-operator.js';
 import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { refusedRequests } from './audit.js';
@@ -99,6 +100,17 @@ describeReal("FlowOps as config/default's ServiceAccount: the leader killed", ()
       const now = await statefulSet();
       return now && now.metadata.uid !== before.metadata.uid && !now.metadata.deletionTimestamp;
     }, { what: `StatefulSet recreated by the new leader's child informer\n${flowops!.logs()}`, timeoutMs: 30_000 });
+  });
+
+  it("a Δ-controller Operator (the seed's pod-container-num-annotator) runs on the new leader and patches a Pod", async () => {
+    await cp.kubectl.ok(['apply', '-f', '-'], OPERATOR);
+    // The Pod stays Pending (no scheduler, no kubelet); its object is all the Operator reads.
+    await cp.kubectl.ok(['apply', '-n', 'default', '-f', '-'], POD_3);
+    const pod = await waitFor(async () => {
+      const p = await getJson(cp, ['get', 'pod', 'net-debug-2', '-n', 'default']);
+      return p?.metadata.annotations?.['dcontroller.io/container-num'] ? p : undefined;
+    }, { what: `the Operator's annotation on the Pod\n${flowops!.logs()}`, timeoutMs: 30_000 });
+    expect(pod.metadata.annotations['dcontroller.io/container-num']).toBe('3');
   });
 
   it('the real server refused FlowOps nothing (audit log: no 400/401/403/415/422)', () => {
