@@ -193,6 +193,8 @@ export function expectRbac(objs: K8sObject[], n: RbacNames): void {
     for (const verb of crud) expect(allows(own, 'flowops.io', res, verb), `${verb} ${res}`).toBe(true);
     for (const sub of ['status', 'finalizers']) expect(allows(own, 'flowops.io', `${res}/${sub}`, 'update'), `update ${res}/${sub}`).toBe(true);
   }
+  for (const verb of ['get', 'list', 'watch']) expect(allows(own, 'dcontroller.io', 'operators', verb), `${verb} operators`).toBe(true);
+  expect(allows(own, 'dcontroller.io', 'operators/status', 'patch'), 'patch operators/status').toBe(true);
   for (const verb of ['create', 'patch']) expect(allows(own, '', 'events', verb)).toBe(true);
   for (const verb of ['get', 'list', 'watch']) {
     expect(allows(own, '', 'secrets', verb)).toBe(true);

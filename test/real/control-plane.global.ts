@@ -1,0 +1,33 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+import { BUILD_SCRIPT, CHECK_GO_SCRIPT, cachedBinDir } from './control-plane-paths.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The bin dir of etcd/kube-apiserver/kube-controller-manager, or '' when the tier is skipped. */
+    controlPlaneBin: string;
+    /** Why the real tier is skipped ('' when it runs). */
+    controlPlaneSkipReason: string;
+  }
+}
+
+/**
+ * vitest globalSetup of the real tier: builds the control plane's binaries once per machine
+ * (scripts/control-plane/build.sh; a no-op when they are cached) before any test file starts one.
+ * Without a usable Go (scripts/control-plane/check-go.sh), and nothing cached, every real-tier
+ * test is skipped with the reason.
+ */
+export default function buildControlPlane(project: TestProject): void {
+  const goCheck = spawnSync('bash', [CHECK_GO_SCRIPT], { encoding: 'utf8' });
+  if (goCheck.status !== 0 && !cachedBinDir()) {
+    const reason = `${goCheck.stdout.trim() || 'go cannot be used'} and no control plane is cached: the real-kube-apiserver tier is skipped (install Go to run it)`;
+    console.warn(`test:real: ${reason}`);
+    project.provide('controlPlaneBin', '');
+    project.provide('controlPlaneSkipReason', reason);
+    return;
+  }
+  // A first build takes many minutes; its progress goes to the terminal.
+  const bin = execFileSync('bash', [BUILD_SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  project.provide('controlPlaneBin', bin);
+  project.provide('controlPlaneSkipReason', '');
+}
