@@ -39,6 +39,11 @@ export const flowSourceSpecSchema = z
     secretRef: localRef.describe('Secret in the same namespace with username + password, or bearerToken, for HTTP auth.').optional(),
     webhookSecretRef: localRef.describe('Secret whose `token` key checks webhook calls (HMAC for GitHub and Gitea, token for GitLab).').optional(),
     suspend: z.boolean().describe('Stop polling and applying (the applied objects stay).').optional(),
+    serviceAccountName: z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a ServiceAccount name (lower-case letters, digits, "-" or ".")')
+      .describe('What this source applies and prunes is applied as this ServiceAccount of its namespace (impersonation).')
+      .optional(),
     prune: z
       .boolean()
       .describe('When the FlowSource is deleted, delete what it applied (default true, as Flux does with prune). false leaves the objects in place.')

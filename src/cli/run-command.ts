@@ -53,7 +53,7 @@ export function registerRunCommand(program: Command): void {
         onStartedLeading: async (signal) => {
           metrics.leader.set({ identity: elector.identity }, 1);
           // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
-          const sources = createSources(kube, log, { dataDir: flags.data });
+          const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
           // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
           const operators = operatorsRunnable({ kube, log });
           const w = await startLeaderWork(

@@ -41,7 +41,7 @@ export function registerUpCommand(program: Command): void {
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
       const simulator = await startSimulatorIfWanted(flags, kube, log);
-      const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+      const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources'), ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);

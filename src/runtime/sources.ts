@@ -14,6 +14,8 @@ export interface SourcesOptions {
   /** Folder for clones and per-commit exports. */
   dataDir: string;
   concurrency?: number;
+  /** --default-service-account: sources without serviceAccountName apply as it. */
+  defaultServiceAccount?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createSources(kube: KubeClient, log: Logger, opts: SourcesOption
     fieldManager: FIELD_MANAGER,
     dataDir: opts.dataDir,
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    ...(opts.defaultServiceAccount ? { defaultServiceAccount: opts.defaultServiceAccount } : {}),
   });
 }
 

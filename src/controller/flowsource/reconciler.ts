@@ -29,6 +29,8 @@ export interface FlowSourceReconcilerDeps {
   fieldManager: string;
   /** Folder for clones and per-commit exports: `<dataDir>/<namespace>/<name>/{repo,exports}`. */
   dataDir: string;
+  /** `--default-service-account`: a source without serviceAccountName applies as this ServiceAccount of its namespace. */
+  defaultServiceAccount?: string;
 }
 
 const DEFAULT_INTERVAL_MS = 60_000;
@@ -122,6 +124,17 @@ export class FlowSourceReconciler {
   }
 
   /**
+   * What a source applies and prunes is applied as its ServiceAccount (spec.serviceAccountName,
+   * else --default-service-account) through impersonation, so RBAC decides what a commit may
+   * change; without either, with FlowOps' own rights. Reading Git and writing the source's own
+   * status stay FlowOps' own.
+   */
+  private applierFor(key: string, spec: { serviceAccountName?: string | undefined }): KubeClient {
+    const sa = spec.serviceAccountName ?? this.deps.defaultServiceAccount;
+    return sa ? this.deps.kube.asServiceAccount(key.split('/')[0]!, sa) : this.deps.kube;
+  }
+
+  /**
    * Nothing new in Git: apply the last applied commit again, as Flux does every interval, so that
    * hand edits of fields FlowOps manages are reverted (server-side apply with force; an unchanged
    * object is a no-op write that keeps its resourceVersion). Objects another tool took over stay
@@ -137,7 +150,7 @@ export class FlowSourceReconciler {
       this.appliedFiles.set(key, files);
     }
     const outcome = await syncCommit({
-      kube: this.deps.kube,
+      kube: this.applierFor(key, spec),
       fieldManager: this.deps.fieldManager,
       source: key,
       revision,
@@ -164,7 +177,7 @@ export class FlowSourceReconciler {
     const prune = !parsed.success || parsed.data.prune !== false;
     if (prune) {
       const inventory = statusOf(src).inventory ?? [];
-      const out = await pruneObjects({ kube: this.deps.kube, source: key, entries: inventory });
+      const out = await pruneObjects({ kube: this.applierFor(key, parsed.success ? parsed.data : {}), source: key, entries: inventory });
       if (out.failures.length) {
         const message = `deleting what the source applied: ${out.failures.slice(0, 3).join('; ')}`;
         await this.deps.events.record(src, 'Warning', 'PruneFailed', message);
@@ -212,7 +225,7 @@ export class FlowSourceReconciler {
     const defs = changes.filter((c: FileChange) => c.definition);
     const decoder = new TextDecoder();
     return syncCommit({
-      kube: this.deps.kube,
+      kube: this.applierFor(key, spec),
       fieldManager: this.deps.fieldManager,
       source: key,
       revision,
