@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { DOWN_SCRIPT, UP_SCRIPT } from './control-plane-paths.js';
 
@@ -40,6 +40,10 @@ export function describeReal(name: string, body: () => void): void {
  */
 export function realControlPlane(): () => RealControlPlane {
   let cp: RealControlPlane | undefined;
+  let failed = false;
+  afterEach((context) => {
+    if (context.task.result?.state === 'fail') failed = true;
+  });
   beforeAll(async () => {
     if (skipReason) return;
     const dir = mkdtempSync(join(tmpdir(), 'flowops-real-'));
@@ -56,8 +60,10 @@ export function realControlPlane(): () => RealControlPlane {
   afterAll(async () => {
     if (!cp) return;
     await run('bash', [DOWN_SCRIPT, cp.dir], { timeout: 60_000 });
-    // FLOWOPS_KEEP_CONTROL_PLANE=1 keeps the logs and etcd data for a look after a failure.
-    if (!process.env.FLOWOPS_KEEP_CONTROL_PLANE) rmSync(cp.dir, { recursive: true, force: true });
+    // After a failure (or with FLOWOPS_KEEP_CONTROL_PLANE=1) the component logs, the audit log and
+    // FlowOps' logs stay for a look.
+    if (failed || process.env.FLOWOPS_KEEP_CONTROL_PLANE) console.warn(`control plane state and logs kept in ${cp.dir}`);
+    else rmSync(cp.dir, { recursive: true, force: true });
   }, 90_000);
   return () => {
     if (!cp) throw new Error('the control plane is not up (skipped, or up.sh failed)');
