@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerApiserverCommand } from './apiserver-command.js';
 import { registerAuthCommand } from './auth-command.js';
 import { registerHistoryCommand } from './history-command.js';
+import { registerRenderCommand } from './render-command.js';
 import { registerPipelineCommand } from './pipeline-command.js';
 import { registerRollbackCommand } from './rollback-command.js';
 import { registerRunCommand } from './run-command.js';
@@ -21,6 +22,7 @@ const program = new Command('flowops')
 registerApiserverCommand(program);
 registerUpCommand(program);
 registerValidateCommand(program);
+registerRenderCommand(program);
 registerHistoryCommand(program);
 registerRollbackCommand(program);
 registerPipelineCommand(program);

@@ -23,6 +23,8 @@ export interface ControllersOptions {
   backoff?: BackoffOptions;
   /** Folder that relative chart / kustomize paths of Flows applied outside a Git source resolve against. */
   sourceDir?: string;
+  /** Per-Flow folder for relative chart / kustomize paths (`flowops render`: found from each Flow's file); wins over sourceDir. */
+  sourceDirFor?: (flow: KubeObject) => string | undefined;
   /** Apply FlowOps' own CRDs first (embedded mode; a cluster install has config/crd). */
   installCrds?: boolean;
   /** Record reconcile and step metrics here. */
@@ -57,7 +59,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     log,
     queue,
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
-    ...(sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
+    ...(opts.sourceDirFor ? { sourceDirFor: opts.sourceDirFor } : sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
