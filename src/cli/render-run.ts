@@ -1,5 +1,5 @@
 import { parseFlow, compareValidationErrors, formatValidationError } from '../api/validate.js';
-import type { KubeObject } from '../kube/types.js';
+import { crdKinds } from '../kube/crd-kinds.js';
 import { createLogger } from '../log/index.js';
 import { readDefinitions } from '../render/definitions.js';
 import { compareGolden, updateGolden } from '../render/golden-files.js';
@@ -56,7 +56,7 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   const flows = defs.flows.map((f) => ({ ...f, spec: parseFlow(f.flow).spec, name: f.flow.metadata.name! }));
 
   const watched: WatchedKind[] = flows.map((f) => ({ apiVersion: f.spec.watch.apiVersion, kind: f.spec.watch.kind }));
-  const clusterScoped = new Set(defs.crds.filter((c) => (c.spec as { scope?: string } | undefined)?.scope === 'Cluster').flatMap((c) => crdKinds(c)));
+  const clusterScoped = new Set(defs.crds.filter((c) => (c.spec as { scope?: string } | undefined)?.scope === 'Cluster').flatMap((c) => crdKinds(c).map(kindKey)));
   const samples = readSampleObjects(flags.objects, watched, clusterScoped);
   if (samples.errors.length) return invalid(out, samples.errors.sort(compareValidationErrors).map(formatValidationError));
   if (!samples.objects.length) return invalid(out, [`--objects ${flags.objects.join(', ')}: no objects found`]);
@@ -100,10 +100,4 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   } finally {
     await session.close();
   }
-}
-
-function crdKinds(crd: KubeObject): string[] {
-  const spec = crd.spec as { group?: string; names?: { kind?: string }; versions?: Array<{ name?: string }> } | undefined;
-  if (!spec?.group || !spec.names?.kind) return [];
-  return (spec.versions ?? []).map((v) => kindKey({ apiVersion: `${spec.group}/${v.name}`, kind: spec.names!.kind! }));
 }

@@ -4,9 +4,9 @@
 // random per run, so a string equal to the uid of an object of the render (a `kubectl get` output
 // copied into an annotation) is written as `<uid of Kind namespace/name>`.
 
-import { stringify, type Pair } from 'yaml';
 import { readInventory, refOfChild } from '../engine/child-inventory.js';
 import type { KubeClient } from '../kube/client.js';
+import { objectYaml } from '../kube/object-yaml.js';
 import { withoutServerNoise, withoutTransitionTimes } from '../kube/server-noise.js';
 import type { KubeObject } from '../kube/types.js';
 
@@ -27,17 +27,6 @@ function replaceUids(value: unknown, uids: ReadonlyMap<string, string>): unknown
   if (Array.isArray(value)) return value.map((v) => replaceUids(v, uids));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceUids(v, uids)]));
   return value;
-}
-
-// Keys in the order kubectl prints them (identity first), the rest sorted so output is stable.
-const FIRST = ['apiVersion', 'kind', 'metadata', 'name', 'namespace'];
-function keyOrder(a: Pair, b: Pair): number {
-  const ka = String(a.key);
-  const kb = String(b.key);
-  const ra = FIRST.indexOf(ka);
-  const rb = FIRST.indexOf(kb);
-  if (ra !== rb) return (ra < 0 ? FIRST.length : ra) - (rb < 0 ? FIRST.length : rb);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /** Reads every sample's children and builds the reports, sorted by id. */
@@ -61,7 +50,7 @@ export async function renderedObjects(kube: KubeClient, samples: readonly KubeOb
         children: children.map(withoutServerNoise).sort((a, b) => (renderedId(a) < renderedId(b) ? -1 : 1)),
         status,
       };
-      return { id: renderedId(owner), yaml: stringify(replaceUids(doc, uids), { sortMapEntries: keyOrder, lineWidth: 0 }) };
+      return { id: renderedId(owner), yaml: objectYaml(replaceUids(doc, uids)) };
     })
     .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
