@@ -1,5 +1,6 @@
 import { parseFlow, compareValidationErrors, formatValidationError } from '../api/validate.js';
 import { crdKinds } from '../kube/crd-kinds.js';
+import type { Condition, KubeObject } from '../kube/types.js';
 import { createLogger } from '../log/index.js';
 import { readDefinitions } from '../render/definitions.js';
 import { compareGolden, updateGolden } from '../render/golden-files.js';
@@ -82,6 +83,8 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   });
   try {
     const rendered = await renderedObjects(session.kube, session.reconciled);
+    // A failed run is part of what is rendered (its condition is in the output), but easy to miss in a long document.
+    for (const line of failedRuns(session.reconciled)) out.stderr(`${line}\n`);
     if (!flags.expect) {
       out.stdout(rendered.map((r) => r.yaml).join('---\n'));
       return 0;
@@ -100,4 +103,13 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   } finally {
     await session.close();
   }
+}
+
+/** `Kind ns/name: message` for each sample whose last run failed (not merely waiting for its children). */
+function failedRuns(objects: readonly KubeObject[]): string[] {
+  return objects.flatMap((o) => {
+    const ready = ((o.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+    if (!ready || ready.status === 'True' || ready.reason === 'ChildrenNotReady') return [];
+    return [`flowops render: ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}: reconcile failed (${ready.reason}): ${ready.message}`];
+  });
 }

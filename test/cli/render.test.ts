@@ -75,6 +75,18 @@ describe('flowops render', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('renders a failing step as the Ready condition it writes, and says so on stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-render-failing-'));
+    cpSync(join(EXAMPLES, 'database-operator'), dir, { recursive: true });
+    const flow = join(dir, 'flow.yaml');
+    writeFileSync(flow, readFileSync(flow, 'utf8').replace('apiVersion: apps/v1', 'apiVersion: nope.example.com/v1'));
+    const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('children: []');
+    expect(r.stdout).toContain('reason: UnknownKind');
+    expect(r.stderr).toContain('flowops render: Database default/my-postgres: reconcile failed (UnknownKind): step "create-statefulset" failed');
+  });
+
   it('names the watched kinds when an --objects object is of another kind', async () => {
     const r = await render([join(EXAMPLES, 'webhook-notifier'), '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
     expect(r.code).toBe(2);
