@@ -56,7 +56,7 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   if (!defs.flows.length) return invalid(out, [`${paths.join(', ')}: no Flow found (a document with apiVersion: flowops.io/v1, kind: Flow)`]);
   const flows = defs.flows.map((f) => ({ ...f, spec: parseFlow(f.flow).spec, name: f.flow.metadata.name! }));
 
-  const watched: WatchedKind[] = flows.map((f) => ({ apiVersion: f.spec.watch.apiVersion, kind: f.spec.watch.kind }));
+  const watched: WatchedKind[] = flows.map((f) => ({ apiVersion: f.spec.watch.apiVersion, kind: f.spec.watch.kind, namespace: f.spec.watch.namespace }));
   const clusterScoped = new Set(defs.crds.filter((c) => (c.spec as { scope?: string } | undefined)?.scope === 'Cluster').flatMap((c) => crdKinds(c).map(kindKey)));
   const samples = readSampleObjects(flags.objects, watched, clusterScoped);
   if (samples.errors.length) return invalid(out, samples.errors.sort(compareValidationErrors).map(formatValidationError));

@@ -108,7 +108,7 @@ async function waitUntilSettled(kube: KubeClient, controllers: Controllers, refs
     if (!pending.length && controllers.queue.depth() === 0 && state === previous) return objects;
     previous = pending.length ? '' : state;
     if (Date.now() > deadline) {
-      const what = pending.length ? `${pending.join(', ')} to be reconciled (no Ready condition yet)` : 'the reconciles to settle (they kept changing the objects)';
+      const what = pending.length ? `${pending.join(', ')} to be reconciled (no Ready condition yet: is it in the namespace its Flow watches, and does it match the Flow's labelSelector?)` : 'the reconciles to settle (they kept changing the objects)';
       throw new RenderTimeoutError(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
     }
     await new Promise((r) => setTimeout(r, POLL_MS));

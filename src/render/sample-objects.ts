@@ -11,6 +11,8 @@ import { findYamlFiles } from './yaml-files.js';
 export interface WatchedKind {
   apiVersion: string;
   kind: string;
+  /** The one namespace a Flow watches it in; absent or "" for all. */
+  namespace?: string | undefined;
 }
 
 export interface SampleObject {
@@ -59,6 +61,11 @@ export function readSampleObjects(paths: readonly string[], watched: readonly Wa
       }
       const metadata = { ...obj.metadata };
       if (!metadata.namespace && !clusterScoped.has(key)) metadata.namespace = defaultNamespace;
+      const namespaces = watched.filter((w) => kindKey(w) === key).map((w) => w.namespace || '');
+      if (metadata.namespace && !namespaces.includes('') && !namespaces.includes(metadata.namespace)) {
+        err('metadata.namespace', `"${metadata.namespace}" is not watched: the Flows watching ${key} watch only namespace ${[...new Set(namespaces)].join(', ')}`);
+        continue;
+      }
       objects.push({ object: { ...(obj as KubeObject), metadata }, file });
     }
   }

@@ -93,6 +93,16 @@ describe('flowops render', () => {
     expect(r.stderr).toContain(`${join(EXAMPLES, 'samples/my-postgres.yaml')}:1: kind: Database (example.com/v1) is not watched by any Flow; the Flows watch: Alert (example.com/v1)`);
   });
 
+  it('refuses a sample outside the namespace its Flow watches', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-render-ns-'));
+    cpSync(join(EXAMPLES, 'database-operator'), dir, { recursive: true });
+    const flow = join(dir, 'flow.yaml');
+    writeFileSync(flow, readFileSync(flow, 'utf8').replace('    kind: Database\n', '    kind: Database\n    namespace: databases\n'));
+    const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('metadata.namespace: "default" is not watched: the Flows watching Database (example.com/v1) watch only namespace databases');
+  });
+
   it('names the Flow and step of a script or http step without a stub', async () => {
     const r = await render([join(EXAMPLES, 'webhook-notifier'), '--objects', join(FIXTURES, 'alert.yaml')]);
     expect(r.code).toBe(2);
