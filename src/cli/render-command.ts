@@ -14,6 +14,7 @@ export function registerRenderCommand(program: Command): void {
     .option('--source-dir <dir>', "folder relative chart and kustomize paths resolve against (default: the nearest folder above each Flow's file that holds them)")
     .option('--expect <dir>', 'compare with golden files <Kind>-<namespace>-<name>.yaml in DIR; print a unified diff and exit 1 on any difference')
     .option('--update', 'with --expect: write the golden files instead of comparing')
+    .option('--now <time>', 'what {{ .Now }} renders as (fixed, so that golden files do not change with the clock)', '2025-01-01T00:00:00Z')
     .option('--timeout <duration>', 'how long to wait for the reconciles to settle', '60s')
     .action(async (paths: string[], flags: RenderFlags) => {
       // Loaded when the command runs, so that `flowops --help` does not pay for the server and the engine.

@@ -27,6 +27,7 @@ export interface RenderFlags {
   expect?: string;
   update?: boolean;
   timeout: string;
+  now: string;
 }
 
 export interface RenderOutput {
@@ -51,6 +52,7 @@ function invalid(out: RenderOutput, lines: readonly string[]): number {
 export async function runRender(paths: readonly string[], flags: RenderFlags, out: RenderOutput): Promise<number> {
   if (flags.update && !flags.expect) throw new SetupError('--update needs --expect DIR (the folder of golden files to write)');
   const limit = timeoutMs(flags.timeout);
+  if (Number.isNaN(Date.parse(flags.now))) throw new SetupError(`--now: expected an RFC 3339 time such as 2025-01-01T00:00:00Z, got "${flags.now}"`);
   const defs = readDefinitions(paths);
   if (defs.errors.length) return invalid(out, defs.errors.sort(compareValidationErrors).map(formatValidationError));
   if (!defs.flows.length) return invalid(out, [`${paths.join(', ')}: no Flow found (a document with apiVersion: flowops.io/v1, kind: Flow)`]);
@@ -77,6 +79,7 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
     samples: samples.objects.map((s) => s.object),
     log,
     timeoutMs: limit,
+    now: flags.now,
   }).catch((e: unknown) => {
     // A sample the server refuses (422 against its CRD's schema) or reconciles that never settle.
     throw new SetupError(`render: ${e instanceof Error ? e.message : String(e)}`);

@@ -23,6 +23,8 @@ export interface RenderInputs {
   samples: readonly KubeObject[];
   log: Logger;
   timeoutMs: number;
+  /** `{{ .Now }}` in every template. */
+  now: string;
 }
 
 export interface RenderSession {
@@ -50,7 +52,7 @@ export async function startRenderSession(inputs: RenderInputs): Promise<RenderSe
     writeKubeconfig(join(dir, 'kubeconfig'), server.url);
     const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
     const dirs = new Map(inputs.flows.map((f) => [flowKey(f.flow), f.sourceDir]));
-    controllers = await startControllers({ kube, log: inputs.log, installCrds: true, sourceDirFor: (flow) => dirs.get(flowKey(flow)) });
+    controllers = await startControllers({ kube, log: inputs.log, installCrds: true, now: () => inputs.now, sourceDirFor: (flow) => dirs.get(flowKey(flow)) });
     const deadline = Date.now() + inputs.timeoutMs;
     for (const crd of inputs.crds) await kube.apply(crd, { fieldManager: FIELD_MANAGER, force: true });
     kube.discovery.invalidate();

@@ -29,6 +29,8 @@ export interface ControllersOptions {
   installCrds?: boolean;
   /** Record reconcile and step metrics here. */
   metrics?: FlowOpsMetrics;
+  /** `{{ .Now }}` for templates (`flowops render` pins it); default the clock. */
+  now?: () => string;
   /** Also run Δ-controller Operators (dcontroller.io/v1alpha1); with installCrds their CRD is applied too. */
   operators?: boolean;
   /** Run the FlowSource controller (Git poller + sync), keeping clones and exports in `dataDir`. */
@@ -61,6 +63,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     ...(opts.sourceDirFor ? { sourceDirFor: opts.sourceDirFor } : sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
   flows.start();

@@ -93,6 +93,18 @@ describe('flowops render', () => {
     expect(r.stderr).toContain(`${join(EXAMPLES, 'samples/my-postgres.yaml')}:1: kind: Database (example.com/v1) is not watched by any Flow; the Flows watch: Alert (example.com/v1)`);
   });
 
+  it('renders {{ .Now }} as --now (a fixed default), so golden files do not follow the clock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-render-now-'));
+    cpSync(join(EXAMPLES, 'database-operator'), dir, { recursive: true });
+    const flow = join(dir, 'flow.yaml');
+    writeFileSync(flow, readFileSync(flow, 'utf8').replace('            namespace: {{ .Resource.metadata.namespace }}\n          spec:\n            serviceName', '            namespace: {{ .Resource.metadata.namespace }}\n            annotations:\n              example.com/rendered-at: {{ .Now | quote }}\n          spec:\n            serviceName'));
+    const fixed = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain('example.com/rendered-at: 2025-01-01T00:00:00Z');
+    const chosen = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml'), '--now', '2030-06-01T12:00:00Z']);
+    expect(chosen.stdout).toContain('example.com/rendered-at: 2030-06-01T12:00:00Z');
+  });
+
   it('refuses a sample outside the namespace its Flow watches', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-render-ns-'));
     cpSync(join(EXAMPLES, 'database-operator'), dir, { recursive: true });
