@@ -84,6 +84,19 @@ describe('flowops diff against flowops up', () => {
     expect((await diff(['--commit', 'HEAD~1'], copy)).code).toBe(0);
   });
 
+  it('shows a new CRD and an object of its kind as created (the kind cannot be dry-run before its CRD exists)', async () => {
+    const copy = copyOfExamples();
+    const crd = readFileSync(join(copy, 'database-operator/crd.yaml'), 'utf8').replaceAll('databases', 'caches').replaceAll('Database', 'Cache').replaceAll('database', 'cache');
+    writeFileSync(join(copy, 'cache-crd.yaml'), crd);
+    writeFileSync(join(copy, 'samples/cache.yaml'), 'apiVersion: example.com/v1\nkind: Cache\nmetadata:\n  name: sessions\nspec:\n  engine: redis\n  replicas: 1\n');
+    const r = await diff([copy]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('--- a/CustomResourceDefinition caches.example.com (live)');
+    expect(r.stdout).toContain('--- a/Cache default/sessions (live)');
+    expect(r.stdout).toContain('+  engine: redis');
+    expect(r.stderr).toContain('0 changed, 2 created, 0 pruned');
+  });
+
   it('rejects an invalid Flow with file:line and exit 2, as the sync would reject the commit', async () => {
     const copy = copyOfExamples();
     const flow = join(copy, 'database-operator/flow.yaml');
