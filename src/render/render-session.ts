@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../apiserver/index.js';
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
 import { FIELD_MANAGER } from '../executors/types.js';
+import { crdKinds } from '../kube/crd-kinds.js';
 import { KubeClient } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
 import { writeKubeconfig } from '../kube/kubeconfig.js';
@@ -35,6 +37,8 @@ export interface RenderSession {
 }
 
 const POLL_MS = 50;
+const KIND_WAIT_MS = 10_000;
+const FLOW_KIND_KEY = `${FLOW_API_VERSION}/${FLOW_KIND}`;
 
 export class RenderTimeoutError extends Error {}
 
@@ -56,11 +60,18 @@ export async function startRenderSession(inputs: RenderInputs): Promise<RenderSe
     const deadline = Date.now() + inputs.timeoutMs;
     for (const crd of inputs.crds) await kube.apply(crd, { fieldManager: FIELD_MANAGER, force: true });
     kube.discovery.invalidate();
-    for (const { flow } of inputs.flows) await applyWhenServed(kube, withNamespace(flow), deadline);
+    // A CRD is served within milliseconds; a kind still unknown after this has no CRD among the inputs.
+    const kindDeadline = Math.min(deadline, Date.now() + KIND_WAIT_MS);
+    const defined = new Set([FLOW_KIND_KEY, ...inputs.crds.flatMap((c) => crdKinds(c).map((k) => `${k.apiVersion}/${k.kind}`))]);
+    for (const { flow } of inputs.flows) await applyWhenServed(kube, withNamespace(flow), kindDeadline, defined);
     for (const ns of new Set(inputs.samples.map((s) => s.metadata.namespace).filter((n): n is string => !!n))) {
       await kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { fieldManager: FIELD_MANAGER, force: true });
     }
-    for (const sample of inputs.samples) await applyWhenServed(kube, sample, deadline);
+    for (const sample of inputs.samples) {
+      await applyWhenServed(kube, sample, kindDeadline, defined).catch((e: unknown) => {
+        throw e instanceof UnknownKindError ? new Error(`${describeRef(refOf(sample))}: ${e.message}; is its CustomResourceDefinition under the paths given?`) : e;
+      });
+    }
     const reconciled = await waitUntilSettled(kube, controllers, inputs.samples.map(refOf), deadline, inputs.timeoutMs);
     return { kube, reconciled, close };
   } catch (e) {
@@ -76,13 +87,14 @@ function withNamespace(flow: KubeObject): KubeObject {
 }
 
 /** A CRD is served a moment after it is created: apply once its kind is known, until the deadline. */
-async function applyWhenServed(kube: KubeClient, obj: KubeObject, deadline: number): Promise<void> {
+async function applyWhenServed(kube: KubeClient, obj: KubeObject, deadline: number, defined: ReadonlySet<string>): Promise<void> {
   for (;;) {
     try {
       await kube.apply(obj, { fieldManager: 'flowops-render', force: true });
       return;
     } catch (e) {
-      if (!(e instanceof UnknownKindError) || Date.now() > deadline) throw e;
+      // Only a kind whose CRD was just applied is worth waiting for.
+      if (!(e instanceof UnknownKindError) || !defined.has(`${obj.apiVersion}/${obj.kind}`) || Date.now() > deadline) throw e;
       kube.discovery.invalidate();
       await new Promise((r) => setTimeout(r, POLL_MS));
     }

@@ -115,6 +115,12 @@ describe('flowops render', () => {
     expect(r.stderr).toContain('metadata.namespace: "default" is not watched: the Flows watching Database (example.com/v1) watch only namespace databases');
   });
 
+  it('says a sample kind has no CRD among the paths, at once', async () => {
+    const r = await render([join(EXAMPLES, 'database-operator/flow.yaml'), '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Database/default/my-postgres: no matches for kind "Database" in version "example.com/v1"; is its CustomResourceDefinition under the paths given?');
+  });
+
   it('names the Flow and step of a script or http step without a stub', async () => {
     const r = await render([join(EXAMPLES, 'webhook-notifier'), '--objects', join(FIXTURES, 'alert.yaml')]);
     expect(r.code).toBe(2);
