@@ -1,3 +1,4 @@
+import { parseDuration } from '../api/duration.js';
 import { parseFlow, compareValidationErrors, formatValidationError } from '../api/validate.js';
 import { crdKinds } from '../kube/crd-kinds.js';
 import type { Condition, KubeObject } from '../kube/types.js';
@@ -35,11 +36,13 @@ export interface RenderOutput {
   stderr(text: string): void;
 }
 
+/** Go-style, as Flows write durations: 60s, 2m, 1m30s. */
 function timeoutMs(v: string): number {
-  const m = /^(\d+)(ms|s|m)?$/.exec(v.trim());
-  if (!m) throw new SetupError(`--timeout: expected a duration such as 60s or 2m, got "${v}"`);
-  const n = Number(m[1]);
-  return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+  try {
+    return parseDuration(v);
+  } catch (e) {
+    throw new SetupError(`--timeout: ${(e as Error).message}`);
+  }
 }
 
 /** Prints the problems and says that nothing was rendered. */

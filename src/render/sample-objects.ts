@@ -28,6 +28,7 @@ export function readSampleObjects(paths: readonly string[], watched: readonly Wa
   const found = findYamlFiles(paths);
   const errors: ValidationError[] = found.missing.map((m) => ({ file: `--objects ${m.path}`, line: 0, column: 0, field: '', message: m.message }));
   const objects: SampleObject[] = [];
+  const seen = new Map<string, string>();
   const known = new Set(watched.map(kindKey));
   const watchedList = [...known].sort().join(', ') || 'none (no Flow was found)';
   for (const file of found.files) {
@@ -66,6 +67,13 @@ export function readSampleObjects(paths: readonly string[], watched: readonly Wa
         err('metadata.namespace', `"${metadata.namespace}" is not watched: the Flows watching ${key} watch only namespace ${[...new Set(namespaces)].join(', ')}`);
         continue;
       }
+      const id = `${key} ${metadata.namespace ?? ''}/${metadata.name}`;
+      const earlier = seen.get(id);
+      if (earlier) {
+        err('metadata.name', `${obj.kind} ${metadata.namespace ? `${metadata.namespace}/` : ''}${metadata.name} is also defined in ${earlier}`);
+        continue;
+      }
+      seen.set(id, `${file}:${line}`);
       objects.push({ object: { ...(obj as KubeObject), metadata }, file });
     }
   }
