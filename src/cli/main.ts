@@ -4,6 +4,8 @@ import { Command } from 'commander';
 import { registerApiserverCommand } from './apiserver-command.js';
 import { registerAuthCommand } from './auth-command.js';
 import { registerHistoryCommand } from './history-command.js';
+import { registerDiffCommand } from './diff-command.js';
+import { registerRenderCommand } from './render-command.js';
 import { registerPipelineCommand } from './pipeline-command.js';
 import { registerRollbackCommand } from './rollback-command.js';
 import { registerRunCommand } from './run-command.js';
@@ -23,6 +25,8 @@ const program = new Command('flowops')
 registerApiserverCommand(program);
 registerUpCommand(program);
 registerValidateCommand(program);
+registerRenderCommand(program);
+registerDiffCommand(program);
 registerHistoryCommand(program);
 registerRollbackCommand(program);
 registerTreeCommand(program);

@@ -75,6 +75,8 @@ export interface ReconcilerDeps {
   ownNamespaceOnly?: boolean;
   /** Reads the watched object from an informer cache (controller-runtime's cached client); falls back to a GET. */
   read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined | Promise<KubeObject | undefined>;
+  /** What templates see as `{{ .Now }}` (`flowops render` pins it so golden files stay stable); default the clock. */
+  now?: () => string;
 }
 
 type Log = ReconcilerDeps['log'];
@@ -112,7 +114,7 @@ export class FlowReconciler {
       return this.fail(flow, obj, failure, fingerprint, episode === undefined || episode.fingerprint !== fingerprint, cancel, log);
     }
     const children = new ChildCollector();
-    const data = templateData(flow, obj);
+    const data = templateData(flow, obj, this.deps.now);
     const trace: StepTrace[] = [];
     const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer, trace);
     const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
@@ -194,7 +196,7 @@ export class FlowReconciler {
     if (!hasFinalizer(obj)) return { outcome: 'deleted' };
     const onDelete = flow?.spec.onDelete?.steps;
     if (flow && onDelete) {
-      const outcome = await runSteps(onDelete, this.context(flow, obj, templateData(flow, obj), log), cancel, this.deps.observer);
+      const outcome = await runSteps(onDelete, this.context(flow, obj, templateData(flow, obj, this.deps.now), log), cancel, this.deps.observer);
       if (!outcome.ok) {
         await this.deps.events.record(obj, 'Warning', 'OnDeleteFailed', `onDelete step "${outcome.failure.step}" failed: ${outcome.failure.message}`);
         throw new ReconcileFailedError(outcome.failure);
@@ -223,7 +225,7 @@ export class FlowReconciler {
   private async runOnError(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, cancel: AbortSignal, log: Log): Promise<void> {
     const onError = flow.spec.onError?.steps;
     if (!onError) return;
-    const data = templateData(flow, obj);
+    const data = templateData(flow, obj, this.deps.now);
     data.Error = { step: failure.step, reason: failure.reason, message: failure.message };
     const outcome = await runSteps(onError, this.context(flow, obj, data, log), cancel, this.deps.observer);
     if (!outcome.ok) log.warn({ step: outcome.failure.step, err: outcome.failure.message }, 'onError step failed');
@@ -279,6 +281,6 @@ function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: Ste
 /** ±10 %, so that objects created together do not resync together. */
 const jittered = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 0.2));
 
-function templateData(flow: FlowDefinition, obj: KubeObject): TemplateData {
-  return { Resource: obj, Steps: {}, Now: nowRfc3339(), Flow: { name: flow.name, namespace: flow.namespace } };
+function templateData(flow: FlowDefinition, obj: KubeObject, now: () => string = nowRfc3339): TemplateData {
+  return { Resource: obj, Steps: {}, Now: now(), Flow: { name: flow.name, namespace: flow.namespace } };
 }

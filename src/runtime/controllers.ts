@@ -26,10 +26,14 @@ export interface ControllersOptions {
   backoff?: BackoffOptions;
   /** Folder that relative chart / kustomize paths of Flows applied outside a Git source resolve against. */
   sourceDir?: string;
+  /** Per-Flow folder for relative chart / kustomize paths (`flowops render`: found from each Flow's file); wins over sourceDir. */
+  sourceDirFor?: (flow: KubeObject) => string | undefined;
   /** Apply FlowOps' own CRDs first (embedded mode; a cluster install has config/crd). */
   installCrds?: boolean;
   /** Record reconcile and step metrics here. */
   metrics?: FlowOpsMetrics;
+  /** `{{ .Now }}` for templates (`flowops render` pins it); default the clock. */
+  now?: () => string;
   /** Also run Δ-controller Operators (dcontroller.io/v1alpha1); with installCrds their CRD is applied too. */
   operators?: boolean;
   /** Run the FlowSource controller (Git poller + sync), keeping clones and exports in `dataDir`. */
@@ -60,9 +64,10 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     log,
     queue,
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
-    ...(sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
+    ...(opts.sourceDirFor ? { sourceDirFor: opts.sourceDirFor } : sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
   });
   queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
   flows.start();

@@ -25,6 +25,8 @@ export interface FlowPartsOptions {
   /** Where watch events (and a worker's re-derived keys) go. */
   queue: Pick<WorkQueue, 'add'>;
   metrics?: FlowOpsMetrics;
+  /** `{{ .Now }}` for templates; default the clock. */
+  now?: () => string;
   sourceDir?: string;
   /** Per-Flow source folder (a Git export of the Flow's commit); falls back to sourceDir. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
@@ -68,6 +70,7 @@ function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: strin
     log: p.log.child({ part: 'engine' }),
     fieldManager: FIELD_MANAGER,
     ...(read ? { read } : {}),
+    ...(p.now ? { now: p.now } : {}),
     ...(p.metrics ? { observer: stepMetrics(p.metrics) } : {}),
     ...(p.tenancy?.defaultServiceAccount ? { defaultServiceAccount: p.tenancy.defaultServiceAccount } : {}),
     ...(p.tenancy && !p.tenancy.crossNamespaceRefs ? { ownNamespaceOnly: true } : {}),

@@ -13,9 +13,9 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `flowops <args>` as a real child process. */
-export function runFlowops(args: string[], env: Record<string, string> = {}): CliProcess {
-  const child = spawn(process.execPath, [FLOWOPS_BIN, ...args], { env: { ...process.env, ...env }, cwd: ROOT });
+/** Runs `flowops <args>` as a real child process (in the repository root unless `cwd` says otherwise). */
+export function runFlowops(args: string[], env: Record<string, string> = {}, cwd: string = ROOT): CliProcess {
+  const child = spawn(process.execPath, [FLOWOPS_BIN, ...args], { env: { ...process.env, ...env }, cwd });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

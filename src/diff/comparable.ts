@@ -1,0 +1,20 @@
+// An object as `flowops diff` compares it: without server-set noise (src/kube/server-noise.ts),
+// without status (a commit never sets it; the controllers do), and without the revision
+// annotation, which every commit changes on every object and would bury the real changes.
+
+import { REVISION_ANNOTATION } from '../sync/provenance.js';
+import { objectYaml } from '../kube/object-yaml.js';
+import { withoutServerNoise } from '../kube/server-noise.js';
+import type { KubeObject } from '../kube/types.js';
+
+export function comparableYaml(obj: KubeObject | undefined): string {
+  if (!obj) return '';
+  const copy = withoutServerNoise(obj);
+  delete copy.status;
+  const annotations = copy.metadata.annotations;
+  if (annotations) {
+    delete annotations[REVISION_ANNOTATION];
+    if (!Object.keys(annotations).length) delete copy.metadata.annotations;
+  }
+  return objectYaml(copy);
+}

@@ -1,0 +1,49 @@
+// The CRDs and Flows a render runs, read from files and checked with the same code as
+// `flowops validate`, so a Flow that would be rejected there (or by the GitOps sync) is rejected
+// here with the same `file:line: field: problem`.
+
+import { readFileSync } from 'node:fs';
+import { isMap, parseAllDocuments } from 'yaml';
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
+import { validateFlowFile, type ValidationError } from '../api/validate.js';
+import type { KubeObject } from '../kube/types.js';
+import { findYamlFiles } from './yaml-files.js';
+
+export interface FlowFile {
+  flow: KubeObject;
+  /** The file it was read from (relative chart and kustomize paths are found from here). */
+  file: string;
+}
+
+export interface Definitions {
+  crds: KubeObject[];
+  flows: FlowFile[];
+  errors: ValidationError[];
+}
+
+const problem = (file: string, message: string): ValidationError => ({ file, line: 0, column: 0, field: '', message });
+
+/** Every CRD and Flow in the YAML under `paths`; other objects there (samples, Secrets) are not loaded. */
+export function readDefinitions(paths: readonly string[]): Definitions {
+  const found = findYamlFiles(paths);
+  const out: Definitions = { crds: [], flows: [], errors: found.missing.map((m) => problem(m.path, m.message)) };
+  for (const file of found.files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      out.errors.push(problem(file, (e as Error).message));
+      continue;
+    }
+    const checked = validateFlowFile(text, file);
+    out.errors.push(...checked.errors);
+    if (checked.errors.length) continue;
+    for (const doc of parseAllDocuments(text, { merge: true })) {
+      if (!isMap(doc.contents)) continue;
+      const obj = doc.toJS() as KubeObject;
+      if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') out.crds.push(obj);
+      else if (obj.kind === FLOW_KIND && (obj.apiVersion ?? FLOW_API_VERSION) === FLOW_API_VERSION) out.flows.push({ flow: obj, file });
+    }
+  }
+  return out;
+}
