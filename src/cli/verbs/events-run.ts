@@ -1,10 +1,9 @@
 // `flowops events KIND/NAME`: the object's core/v1 Events, oldest first, as `kubectl events --for` shows them.
 
-import { resolveKind, UnknownResourceError } from '../../kube/kind-resolver.js';
+import { objectRefOf } from '../object-arg.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { KubeObject } from '../../kube/types.js';
 import { renderTable } from '../history-command.js';
-import { SetupError } from '../setup-error.js';
 
 interface EventObject extends KubeObject {
   type?: string;
@@ -17,17 +16,9 @@ interface EventObject extends KubeObject {
 }
 
 export async function runEvents(kube: KubeClient, arg: string, namespace: string | undefined): Promise<string> {
-  const slash = arg.indexOf('/');
-  if (slash <= 0 || slash === arg.length - 1) throw new SetupError(`expected KIND/NAME (e.g. database/my-postgres), got "${arg}"`);
-  let kind;
-  try {
-    kind = await resolveKind(kube.rest, arg.slice(0, slash));
-  } catch (e) {
-    if (e instanceof UnknownResourceError) throw new SetupError(e.message);
-    throw e;
-  }
-  const name = arg.slice(slash + 1);
-  const ns = kind.namespaced ? (namespace ?? 'default') : 'default';
+  const kind = await objectRefOf(kube, arg, namespace);
+  const name = kind.name;
+  const ns = kind.namespace ?? 'default';
   const selector = [`involvedObject.kind=${kind.kind}`, `involvedObject.name=${name}`, ...(kind.namespaced ? [`involvedObject.namespace=${ns}`] : [])].join(',');
   const { items } = await kube.list('v1', 'Event', { namespace: ns, fieldSelector: selector });
   const events = (items as EventObject[]).sort((a, b) => when(a).localeCompare(when(b)));
