@@ -7,8 +7,9 @@ import { invalid } from './step-errors.js';
 import type { Outputs, StepContext } from './types.js';
 
 // Only these are inherited from the FlowOps process: its own environment holds credentials
-// (REDIS_URL, cloud tokens) that a Flow author's script has no business reading.
-const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'KUBECONFIG', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE'];
+// (REDIS_URL, KUBECONFIG, cloud tokens) that a Flow author's script has no business reading. The
+// script's KUBECONFIG is its own: the identity proxy with a token for this run (identity-proxy.ts).
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE'];
 
 const MAX_ENV_VALUE = 64 * 1024;
 
@@ -19,10 +20,12 @@ export interface ScriptFiles {
   resource: string;
   context: string;
   outputs: string;
+  /** Points at the identity proxy with this run's token. */
+  kubeconfig: string;
 }
 
 export function scriptFiles(dir: string): ScriptFiles {
-  return { dir, resource: join(dir, 'resource.json'), context: join(dir, 'context.json'), outputs: join(dir, 'outputs') };
+  return { dir, resource: join(dir, 'resource.json'), context: join(dir, 'context.json'), outputs: join(dir, 'outputs'), kubeconfig: join(dir, 'kubeconfig') };
 }
 
 export function scriptEnv(step: ScriptStep, ctx: StepContext, files: ScriptFiles, templateVars: Record<string, string>): Record<string, string> {
@@ -33,6 +36,7 @@ export function scriptEnv(step: ScriptStep, ctx: StepContext, files: ScriptFiles
   }
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   Object.assign(env, {
+    KUBECONFIG: files.kubeconfig,
     HOME: files.dir,
     TMPDIR: files.dir,
     FLOWOPS_RESOURCE: files.resource,

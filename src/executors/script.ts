@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ScriptStep } from '../api/flow.js';
 import { Masker } from './mask.js';
 import { tailLines } from './output-tail.js';
+import { identityProxy, scriptKubeconfig } from './identity-proxy.js';
 import { parseOutputsFile, scriptEnv, scriptFiles } from './script-env.js';
 import { runInProcessGroup, type ProcessOutcome } from './script-process.js';
 import { interpreterFor, prepareScript } from './script-source.js';
@@ -45,6 +46,9 @@ async function run(step: ScriptStep, ctx: StepContext): Promise<StepResult> {
     await writeFile(files.resource, JSON.stringify(ctx.resource));
     await writeFile(files.context, JSON.stringify(ctx.data));
     await writeFile(files.outputs, '');
+    // The cluster as the Flow's identity, through the loopback proxy, for this run only.
+    const credentials = await identityProxy.issue(ctx.kube);
+    await writeFile(files.kubeconfig, scriptKubeconfig(credentials, ctx.resource.metadata.namespace ?? ctx.flow.namespace ?? 'default'), { mode: 0o600 });
     ctx.log.debug({ step: step.name, interpreter: interpreter.command }, 'running script');
     let result: ProcessOutcome;
     try {
@@ -52,6 +56,8 @@ async function run(step: ScriptStep, ctx: StepContext): Promise<StepResult> {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new StepError(`${step.name}: cannot start ${interpreter.command}: ${message}`, { reason: 'ScriptFailed', cause: err });
+    } finally {
+      credentials.revoke();
     }
     if (result.aborted || result.exitCode !== 0) throw failure(step, result, masker, ctx);
     const outputs = parseOutputsFile(await readFile(files.outputs, 'utf8'));

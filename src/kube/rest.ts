@@ -49,6 +49,8 @@ export interface RestCallOptions {
   contentType?: string;
   /** The Accept header, e.g. to ask for server-side Table output; default application/json. */
   accept?: string;
+  /** Further request headers (a proxied client's Content-Type, Accept, User-Agent). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -139,16 +141,20 @@ export class RestClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) query.set(k, v);
     const qs = query.size ? `?${query.toString()}` : '';
     const base = await this.connectionOptions();
-    const headers: Record<string, string | string[]> = { ...(base.headers as Record<string, string> | undefined), ...(opts.accept ? { Accept: opts.accept } : {}) };
+    const extra = opts.headers ?? {};
+    const overridden = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries((base.headers as Record<string, string> | undefined) ?? {})) if (!overridden.has(k.toLowerCase())) headers[k] = v;
+    Object.assign(headers, opts.accept ? { Accept: opts.accept } : {}, extra);
     if (this.impersonation) {
       headers['Impersonate-User'] = this.impersonation.user;
       // Node sends an array as repeated header lines, which is how kube-apiserver reads groups.
       if (this.impersonation.groups.length) headers['Impersonate-Group'] = [...this.impersonation.groups];
     }
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (opts.body !== undefined) {
-      payload = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
-      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      payload = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
+      if (opts.contentType || !opts.headers?.['content-type']) headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const options: RequestOptions = {

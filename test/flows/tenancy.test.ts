@@ -109,3 +109,54 @@ describe('a Flow acts with its ServiceAccount', () => {
     expect(writesTo(/w4/)).toEqual([]);
   });
 });
+
+describe('a script step talks to the cluster as its Flow, never with FlowOps\' credentials', () => {
+  it('gets a kubeconfig of its own for the run (the identity proxy), impersonating the ServiceAccount, revoked afterwards', async () => {
+    const { KUBECTL } = await import('../helpers/kubectl.js');
+    await kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: scripted, namespace: team-a }
+spec:
+  watch: { apiVersion: example.com/v1, kind: Widget, labelSelector: { matchLabels: { flow: scripted } } }
+  serviceAccountName: builder
+  reconcile:
+    steps:
+      - name: kubectl-in-script
+        type: script
+        env: { KUBECTL: "${KUBECTL}" }
+        script: |
+          echo "create=$("$KUBECTL" create configmap "$RESOURCE_NAME-from-script" -n team-a 2>&1 | tr -d '\\n"')" >> "$FLOWOPS_OUTPUTS"
+          echo "kubeconfig=$KUBECONFIG" >> "$FLOWOPS_OUTPUTS"
+          echo "server=$("$KUBECTL" config view --minify -o jsonpath='{.clusters[0].cluster.server}')" >> "$FLOWOPS_OUTPUTS"
+          echo "redis=\${REDIS_URL:-unset}" >> "$FLOWOPS_OUTPUTS"
+      - name: record
+        type: kubectl
+        action: apply
+        manifests: |
+          apiVersion: v1
+          kind: ConfigMap
+          metadata: { name: "{{ .Resource.metadata.name }}-seen", namespace: team-a }
+          data:
+            kubeconfig: "{{ .Steps.kubectl-in-script.Outputs.kubeconfig }}"
+            server: "{{ .Steps.kubectl-in-script.Outputs.server }}"
+            redis: "{{ .Steps.kubectl-in-script.Outputs.redis }}"
+            create: "{{ .Steps.kubectl-in-script.Outputs.create }}"
+`);
+    await kubectl.ok(['apply', '-f', '-'], widget('s1', 'scripted'));
+    const seen = await waitFor(async () => {
+      const r = await kubectl(['get', 'configmap', 's1-seen', '-n', 'team-a', '-o', 'json']);
+      return r.code === 0 ? (JSON.parse(r.stdout) as { data: Record<string, string> }).data : undefined;
+    }, { what: 'the script ran', timeoutMs: 30_000 });
+    // The ConfigMap the script's kubectl created went out as the Flow's ServiceAccount.
+    const create = writesTo(/\/namespaces\/team-a\/configmaps(\?|$)/).find((r) => r.method === 'POST' && r.body.toString().includes('s1-from-script'));
+    expect(seen.create).toBe('configmap/s1-from-script created');
+    expect(create && identity(create).user).toBe('system:serviceaccount:team-a:builder');
+    expect(seen.server).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}$/);
+    expect(seen.server.startsWith(proxy.url)).toBe(false);
+    expect(seen.kubeconfig).not.toBe(process.env.KUBECONFIG ?? '');
+    expect(seen.redis).toBe('unset');
+    // The run's token ends with the run.
+    const after = await fetch(`${seen.server}/api/v1/namespaces/team-a/configmaps`);
+    expect(after.status).toBe(401);
+  });
+});
