@@ -25,13 +25,14 @@ export function registerUpCommand(program: Command): void {
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
-      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }] = await Promise.all([
+      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }] = await Promise.all([
         import('../log/index.js'),
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
         import('../metrics/registry.js'),
         import('../metrics/route.js'),
+        import('../ui-server/route.js'),
       ]);
       const log = createLogger({ command: 'up' }, flags.logFormat);
       const { server, kubeconfig } = await startEmbedded(flags, log);
@@ -45,6 +46,9 @@ export function registerUpCommand(program: Command): void {
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
+      // The web view, on the same loopback listener; it reads as the admin kubeconfig of `up`.
+      const ui = uiRoute({ kube, log });
+      server.addRoute((req, res, url) => ui.handle(req, res, url));
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, log) : undefined;
       const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
@@ -61,6 +65,7 @@ export function registerUpCommand(program: Command): void {
           '  kubectl api-resources',
           '  kubectl get flows -A',
           '  kubectl get flowsources -A',
+          `Web view: ${server.url}/ui/`,
           `Metrics: ${server.url}/metrics`,
           simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
@@ -69,6 +74,7 @@ export function registerUpCommand(program: Command): void {
         ].join('\n'),
       );
       onShutdown(log, async () => {
+        await ui.stop();
         await controllers.stop();
         await simulator?.stop();
         await server.close();

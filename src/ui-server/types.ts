@@ -1,0 +1,135 @@
+// The JSON the web view's backend answers with. The UI (ui/) imports these types only, so the
+// browser bundle and the server agree on one shape without sharing any runtime code.
+
+export type HealthStatus = 'Current' | 'InProgress' | 'Failed' | 'Missing';
+
+export interface ObjectKey {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** A Ready condition as shown: status plus why. */
+export interface Readiness {
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  /** ISO time of the last transition, when known. */
+  since?: string;
+}
+
+export interface SourceSummary {
+  namespace: string;
+  name: string;
+  url: string;
+  /** What it follows, as a person reads it: `branch main`, `tag v1`, `pinned 1a2b3c4d`. */
+  ref: string;
+  pinned: boolean;
+  suspended: boolean;
+  appliedRevision?: string;
+  ready: Readiness;
+  /** The message of Ready when it is not True: the last error. */
+  lastError?: string;
+}
+
+export interface CommitEntry {
+  revision: string;
+  /** The 40-hex commit of the revision, for links and short display. */
+  commit?: string;
+  time: string;
+  outcome: 'Applied' | 'Rejected' | 'Failed';
+  message?: string;
+  /** This is the revision that is live. */
+  live: boolean;
+}
+
+export interface SourceDetail {
+  source: SourceSummary;
+  path?: string;
+  interval?: string;
+  history: CommitEntry[];
+  /** The objects of the applied commit, with the file each came from. */
+  objects: Array<ObjectKey & { path: string }>;
+}
+
+export interface FlowSummary {
+  namespace: string;
+  name: string;
+  watched: { apiVersion: string; kind: string; namespace?: string };
+  ready: Readiness;
+  counts: { watched: number; ready: number; notReady: number; failed: number };
+  suspended: boolean;
+  lastError?: string;
+}
+
+export interface Overview {
+  sources: SourceSummary[];
+  flows: FlowSummary[];
+}
+
+export interface WatchedObject {
+  key: ObjectKey;
+  ready: Readiness;
+  children: number;
+}
+
+export interface FlowDetail {
+  flow: FlowSummary;
+  /** The definition as YAML (spec only, as it was applied). */
+  yaml: string;
+  provenance?: Provenance;
+  objects: WatchedObject[];
+}
+
+export interface Provenance {
+  /** `namespace/name` of the FlowSource. */
+  source?: string;
+  revision?: string;
+  commit?: string;
+  path?: string;
+  /** `namespace/name` of the Flow that made this object. */
+  flow?: string;
+  /** `Kind/namespace/name` of the watched object that owns it. */
+  owner?: string;
+}
+
+export interface ChildNode {
+  key: ObjectKey;
+  health: HealthStatus;
+  /** Why it is not Current; empty when it is. */
+  message: string;
+}
+
+export interface EventEntry {
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  lastSeen?: string;
+  source?: string;
+}
+
+export interface ObjectDetail {
+  key: ObjectKey;
+  uid?: string;
+  createdAt?: string;
+  health: { status: HealthStatus; message: string };
+  ready?: Readiness;
+  conditions: Array<Readiness & { type: string }>;
+  provenance: Provenance;
+  /** The watched object this one is a child of (its controller ownerReference), when there is one. */
+  owner?: ObjectKey;
+  children: ChildNode[];
+  events: EventEntry[];
+  /** The object as YAML without managedFields; Secrets' values are never included. */
+  yaml: string;
+}
+
+/** What the stream says: something of this kind changed; pages refetch what they show. */
+export interface ChangeMessage {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
