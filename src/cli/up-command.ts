@@ -37,6 +37,10 @@ export function registerUpCommand(program: Command): void {
       const log = createLogger({ command: 'up' }, flags.logFormat);
       const { server, kubeconfig } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
+      // The web view, on the same loopback listener, mounted first so that an open page reconnects
+      // as soon as the server is back; it reads as the admin kubeconfig of `up`.
+      const ui = uiRoute({ kube, log });
+      server.addRoute((req, res, url) => ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
@@ -46,9 +50,6 @@ export function registerUpCommand(program: Command): void {
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
-      // The web view, on the same loopback listener; it reads as the admin kubeconfig of `up`.
-      const ui = uiRoute({ kube, log });
-      server.addRoute((req, res, url) => ui.handle(req, res, url));
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, log) : undefined;
       const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });

@@ -17,18 +17,30 @@ function setConnection(c: Connection): void {
   for (const l of connectionListeners) l(c);
 }
 
+/** When EventSource gives up (an answer that is not a stream, e.g. a 404 while the server starts), a new one after this. */
+const REOPEN_MS = 1000;
+
+function refresh(): void {
+  for (const l of listeners) l();
+}
+
 function ensureStream(): void {
   if (source) return;
-  source = new EventSource(`${BASE}api/stream`);
-  const refresh = (): void => {
-    for (const l of listeners) l();
-  };
-  source.addEventListener('hello', () => {
+  const es = new EventSource(`${BASE}api/stream`);
+  source = es;
+  es.addEventListener('hello', () => {
     setConnection('live');
     refresh();
   });
-  source.addEventListener('changes', refresh);
-  source.addEventListener('error', () => setConnection('reconnecting'));
+  es.addEventListener('changes', refresh);
+  es.addEventListener('error', () => {
+    setConnection('reconnecting');
+    // A dropped connection is retried by EventSource itself; a refused answer closes it for good.
+    if (es.readyState === EventSource.CLOSED) {
+      source = undefined;
+      setTimeout(ensureStream, REOPEN_MS);
+    }
+  });
 }
 
 export function useConnection(): Connection {
