@@ -1,6 +1,7 @@
 // Watches what the web view shows and tells subscribers that something changed, so that open
 // pages refetch within a second. Kinds are discovered as they appear: every Flow's watched kind,
-// and the child kinds in the inventories of watched objects.
+// the child kinds in the inventories of watched objects, and the kinds those kinds' controllers
+// make (a StatefulSet's Pods).
 
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
@@ -9,6 +10,7 @@ import type { KubeClient } from '../kube/client.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import { ownedKindsOf } from './owned-kinds.js';
 import type { ChangeMessage } from './types.js';
 
 type Listener = (changes: ChangeMessage[]) => void;
@@ -32,6 +34,11 @@ export class ChangeFeed {
     this.watch(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND);
     this.watch(FLOW_API_VERSION, FLOW_KIND, (flow) => this.followWatchedKind(flow));
     this.watch('v1', 'Event');
+  }
+
+  /** Also watch this kind (an object page of a kind no Flow names), and the kinds its controller makes. */
+  follow(apiVersion: string, kind: string): void {
+    this.watch(apiVersion, kind);
   }
 
   /** Returns the unsubscribe function. */
@@ -71,6 +78,7 @@ export class ChangeFeed {
     );
     this.informers.set(id, informer);
     informer.start();
+    for (const owned of ownedKindsOf(apiVersion, kind)) this.watch(owned.apiVersion, owned.kind);
   }
 
   private queue(change: ChangeMessage): void {

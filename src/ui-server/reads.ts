@@ -8,11 +8,14 @@ import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
+import { ownedKindsOf } from './owned-kinds.js';
 import { redacted } from './redact.js';
 import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
 import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, Overview, SourceDetail, WatchedObject } from './types.js';
 
 const MAX_EVENTS = 50;
+/** Object → what a Flow applied → what that owns → one more (a Deployment's ReplicaSet's Pods). */
+const MAX_TREE_DEPTH = 3;
 
 const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): number => `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`);
 
@@ -57,7 +60,7 @@ export class UiReads {
     if (!obj) return undefined;
     const ready = conditionsOf(obj).find((c) => c.type === 'Ready');
     const owner = obj.metadata.ownerReferences?.find((r) => r.controller) ?? obj.metadata.ownerReferences?.[0];
-    const [children, events] = await Promise.all([this.children(obj), this.events(obj)]);
+    const [children, events, watchedBy] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj)]);
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
@@ -68,24 +71,47 @@ export class UiReads {
       provenance: provenanceOf(obj),
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
+      watchedBy,
       events,
       yaml: stringify(redacted(obj), { lineWidth: 0 }),
     };
   }
 
   /** The inventory's children, each judged by kstatus; one FlowOps has not (re)created yet is Missing. */
-  private async children(obj: KubeObject): Promise<ChildNode[]> {
-    const entries = readInventory(obj);
-    const nodes = await Promise.all(
-      entries.map(async (e): Promise<ChildNode> => {
+  private async children(obj: KubeObject, depth: number): Promise<ChildNode[]> {
+    const listed = await Promise.all(
+      readInventory(obj).map(async (e): Promise<ChildNode> => {
         const key: ObjectKey = { apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}) };
         const child = await this.kube.get(key).catch(() => undefined);
-        if (!child) return { key, health: 'Missing', message: 'not found' };
-        const h = healthView(child);
-        return { key, health: h.status, message: h.message };
+        return child ? this.node(child, depth) : { key, health: 'Missing', message: 'not found', children: [] };
       }),
     );
+    const owned = await this.owned(obj);
+    const nodes = [...listed, ...(await Promise.all(owned.map((o) => this.node(o, depth))))];
     return nodes.sort((a, b) => `${a.key.kind}/${a.key.name}`.localeCompare(`${b.key.kind}/${b.key.name}`));
+  }
+
+  private async node(obj: KubeObject, depth: number): Promise<ChildNode> {
+    const h = healthView(obj);
+    return { key: keyOf(obj), health: h.status, message: h.message, children: depth + 1 < MAX_TREE_DEPTH ? await this.children(obj, depth + 1) : [] };
+  }
+
+  /** Objects of the kinds its controller makes, in its namespace, whose ownerReferences name it. */
+  private async owned(obj: KubeObject): Promise<KubeObject[]> {
+    const uid = obj.metadata.uid;
+    const kinds = ownedKindsOf(obj.apiVersion, obj.kind);
+    if (!uid || kinds.length === 0 || !obj.metadata.namespace) return [];
+    const lists = await Promise.all(kinds.map((k) => this.listOrNone(k.apiVersion, k.kind, { namespace: obj.metadata.namespace! })));
+    return lists.flat().filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === uid));
+  }
+
+  /** The Flows whose watch names this object's kind (and namespace, when they watch only one). */
+  private async watchers(obj: KubeObject): Promise<string[]> {
+    const flows = await this.listOrNone(FLOW_API_VERSION, FLOW_KIND);
+    return flows
+      .map(flowSummary)
+      .filter((f) => f.watched.apiVersion === obj.apiVersion && f.watched.kind === obj.kind && (!f.watched.namespace || f.watched.namespace === obj.metadata.namespace))
+      .map((f) => `${f.namespace}/${f.name}`);
   }
 
   /** core/v1 Events whose involvedObject is this object, newest first. */

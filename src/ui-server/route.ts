@@ -60,6 +60,10 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
     const parts = url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] === 'stream' && parts.length === 1) return stream.serve(req, res);
+    if (parts[0] === 'object') {
+      const k = objectKeyOf(url.searchParams);
+      if (k) feed.follow(k.apiVersion, k.kind);
+    }
     const body = await apiAnswer(reads, parts, url.searchParams);
     if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
     sendJson(res, 200, body);

@@ -99,6 +99,8 @@ export interface ChildNode {
   health: HealthStatus;
   /** Why it is not Current; empty when it is. */
   message: string;
+  /** What its own controller made for it (a StatefulSet's Pods), found through ownerReferences. */
+  children: ChildNode[];
 }
 
 export interface EventEntry {
@@ -120,7 +122,10 @@ export interface ObjectDetail {
   provenance: Provenance;
   /** The watched object this one is a child of (its controller ownerReference), when there is one. */
   owner?: ObjectKey;
+  /** The tree below it: its inventory (what a Flow applied for it), then what those own. */
   children: ChildNode[];
+  /** `namespace/name` of the Flows that watch its kind. */
+  watchedBy: string[];
   events: EventEntry[];
   /** The object as YAML without managedFields; Secrets' values are never included. */
   yaml: string;

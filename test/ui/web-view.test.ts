@@ -111,6 +111,11 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
 
   it('the object page of my-postgres shows its StatefulSet child healthy, its Events and its commit', async () => {
     await page.locator('[data-child="StatefulSet/my-postgres"][data-health="Current"]').waitFor({ timeout: 10_000 });
+    // Below what the Flow applied, what the StatefulSet's controller made: its ordinal Pods.
+    for (const pod of ['my-postgres-0', 'my-postgres-1', 'my-postgres-2']) {
+      await page.locator(`[data-child="StatefulSet/my-postgres"] [data-child="Pod/${pod}"][data-health="Current"]`).waitFor({ timeout: 10_000 });
+    }
+    expect(await page.locator('main').innerText()).toContain('Watched by');
     const main = await page.locator('main').innerText();
     expect(main).toContain('Reconciled');
     expect(main).toContain('samples/my-postgres.yaml');

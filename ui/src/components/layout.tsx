@@ -22,7 +22,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           {CONNECTION_TEXT[connection]}
         </span>
         <button type="button" class="theme" onClick={toggle} aria-label={`Switch to ${next} theme`} aria-pressed={theme === 'dark'} title={`Switch to ${next} theme`}>
-          {theme === 'dark' ? '☀' : '☾'} <span class="theme-label">{theme === 'dark' ? 'Dark' : 'Light'}</span>
+          <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span> Theme: {theme === 'dark' ? 'dark' : 'light'}
         </button>
       </header>
       <main id="main" tabIndex={-1}>

@@ -1,5 +1,6 @@
 // Object: the object and its children (from its flowops.io/inventory) with their health, its
 // conditions and Events, and the annotations that lead back to the Flow and the commit.
+import { Fragment } from 'preact';
 import type { ChildNode, ObjectDetail, ObjectKey } from '../../../src/ui-server/types.ts';
 import { HealthBadge, ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
@@ -12,13 +13,24 @@ const apiUrl = (k: ObjectKey): string => `/ui/api/object?${new URLSearchParams({
 
 function ChildItem({ child }: { child: ChildNode }) {
   return (
-    <li role="treeitem" aria-selected={false} class={`child ${child.health}`} data-child={`${child.key.kind}/${child.key.name}`} data-health={child.health}>
-      <span class={`dot ${child.health}`} aria-hidden="true" />
-      <code class="kind">{child.key.kind}</code>
-      {child.health === 'Missing' ? <span>{child.key.name}</span> : <a data-row href={paths.object(child.key)}>{child.key.name}</a>}
-      <HealthBadge status={child.health} />
-      {child.message ? <span class="message">{child.message}</span> : null}
+    <li role="treeitem" aria-selected={false} aria-expanded={child.children.length > 0 ? true : undefined} data-child={`${child.key.kind}/${child.key.name}`} data-health={child.health}>
+      <span class="child">
+        <span class={`dot ${child.health}`} aria-hidden="true" />
+        <code class="kind">{child.key.kind}</code>
+        {child.health === 'Missing' ? <span>{child.key.name}</span> : <a data-row href={paths.object(child.key)}>{child.key.name}</a>}
+        <HealthBadge status={child.health} />
+        {child.message ? <span class="message">{child.message}</span> : null}
+      </span>
+      {child.children.length > 0 ? <ChildList children={child.children} /> : null}
     </li>
+  );
+}
+
+function ChildList({ children }: { children: ChildNode[] }) {
+  return (
+    <ul role="group">
+      {children.map((c) => <ChildItem key={`${c.key.kind}/${c.key.namespace ?? ''}/${c.key.name}`} child={c} />)}
+    </ul>
   );
 }
 
@@ -26,13 +38,11 @@ function Tree({ d }: { d: ObjectDetail }) {
   return (
     <ul class="tree" role="tree" aria-labelledby="tree-h">
       <li role="treeitem" aria-expanded={true} aria-selected={true}>
-        <span class={`dot ${d.health.status}`} aria-hidden="true" />
-        <code class="kind">{d.key.kind}</code> <strong>{d.key.name}</strong> <HealthBadge status={d.health.status} />
-        {d.children.length === 0 ? <p class="muted">No children in its inventory.</p> : (
-          <ul role="group">
-            {d.children.map((c) => <ChildItem key={`${c.key.kind}/${c.key.namespace ?? ''}/${c.key.name}`} child={c} />)}
-          </ul>
-        )}
+        <span class="child">
+          <span class={`dot ${d.health.status}`} aria-hidden="true" />
+          <code class="kind">{d.key.kind}</code> <strong>{d.key.name}</strong> <HealthBadge status={d.health.status} />
+        </span>
+        {d.children.length === 0 ? <p class="muted">No children: nothing in its inventory, and nothing it owns.</p> : <ChildList children={d.children} />}
       </li>
     </ul>
   );
@@ -45,7 +55,7 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
     <WhenLoaded loaded={loaded} what={title}>
       {(d) => (
         <>
-          <p class="crumbs"><a href={paths.overview()}>Overview</a>{d.provenance.flow ? <> / <FlowLink flow={d.provenance.flow} /></> : null} / Object</p>
+          <p class="crumbs"><a href={paths.overview()}>Overview</a>{(d.provenance.flow ? [d.provenance.flow] : d.watchedBy).map((f) => <Fragment key={f}> / <FlowLink flow={f} /></Fragment>)} / Object</p>
           <h1>{title}</h1>
           <dl class="facts">
             <dt>API version</dt><dd><code>{d.key.apiVersion}</code></dd>
@@ -53,6 +63,7 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
             {d.ready ? <><dt>Ready</dt><dd><ReadyBadge ready={d.ready} /> <span class="message" data-ready-message>{d.ready.message}</span></dd></> : null}
             <dt>Created</dt><dd><Ago iso={d.createdAt} /></dd>
             {d.owner ? <><dt>Owner</dt><dd><a href={paths.object(d.owner)}>{d.owner.kind} {d.owner.name}</a></dd></> : null}
+            {d.watchedBy.length > 0 ? <><dt>Watched by</dt><dd>{d.watchedBy.map((f, i) => <Fragment key={f}>{i > 0 ? ', ' : ''}<FlowLink flow={f} /></Fragment>)}</dd></> : null}
             {d.provenance.flow ? <><dt>Made by</dt><dd><FlowLink flow={d.provenance.flow} />{d.provenance.owner ? <span class="muted"> for {d.provenance.owner}</span> : null}</dd></> : null}
             {d.provenance.source ? <><dt>From</dt><dd><SourceLink p={d.provenance} /> {d.provenance.path ? <code>{d.provenance.path}</code> : null}</dd></> : null}
           </dl>

@@ -6,6 +6,7 @@ import { shortSha } from '../components/time.tsx';
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const shaOf = (revision: string | undefined): string | undefined => revision ? /sha1:([0-9a-f]{40})$/.exec(revision)?.[1] : undefined;
 
 function SourcesTable({ sources }: { sources: SourceSummary[] }) {
@@ -69,7 +70,7 @@ export function OverviewPage() {
           <>
             <h1>Overview</h1>
             <p class="summary" role="status">
-              {o.sources.length} sources, {o.flows.length} Flows · {notReady === 0 ? 'all ready' : `${notReady} not ready`}
+              {plural(o.sources.length, 'source')}, {plural(o.flows.length, 'Flow')} · {notReady === 0 ? 'all ready' : `${notReady} not ready`}
             </p>
             <section>
               <h2 id="sources-h">Sources</h2>
