@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchChromium } from '../helpers/browser.js';
+import { gitAsync } from '../helpers/git-server.js';
 import { ROOT, runFlowops, serverUrlOf, type CliProcess } from '../helpers/cli.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
@@ -159,5 +160,30 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(html).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
     const api = await (await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`)).text();
     expect(api).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
+  });
+
+  it('shows a pushed commit as live on the open source page, and a broken one as Rejected with its file:line', async () => {
+    await page.goto(`${url}/ui/sources/default/flows`);
+    await page.locator('tr[data-outcome="Applied"] .live').waitFor({ timeout: 10_000 });
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const cloneUrl = (/Git repository \(FlowSource default\/flows\): (\S+)/.exec(up.stdout()) ?? [])[1]!;
+    const work = join(dir, 'work');
+    await gitAsync(dir, 'clone', '-q', cloneUrl, work);
+    const edit = async (file: string, change: (text: string) => string, message: string): Promise<string> => {
+      writeFileSync(join(work, file), change(readFileSync(join(work, file), 'utf8')));
+      await gitAsync(work, 'commit', '-qam', message);
+      await gitAsync(work, 'push', '-q', 'origin', 'HEAD:main');
+      return gitAsync(work, 'rev-parse', 'HEAD');
+    };
+    const good = await edit('samples/my-postgres.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 2'), 'two replicas');
+    await page.locator(`tr[data-commit="${good}"][data-outcome="Applied"] .live`).waitFor({ timeout: 10_000 });
+    const broken = await edit('database-operator/flow.yaml', (t) => t.replace('type: kubectl', 'type: kubectll'), 'a typo');
+    const rejected = page.locator(`tr[data-commit="${broken}"][data-outcome="Rejected"]`);
+    await rejected.waitFor({ timeout: 10_000 });
+    expect(await rejected.innerText()).toContain('database-operator/flow.yaml:');
+    // The good commit stays live: a rejected commit is not applied.
+    await page.locator(`tr[data-commit="${good}"] .live`).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await shot('source-after-push');
   });
 });

@@ -32,8 +32,8 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
                 <tbody>
                   {d.history.map((h) => (
                     <tr key={`${h.revision}${h.time}`} id={h.commit} class={h.commit && h.commit === highlighted ? 'highlight' : undefined} data-commit={h.commit} data-outcome={h.outcome}>
-                      <td><code title={h.revision}>{shortSha(h.commit) || h.revision}</code>{h.live ? <span class="badge ok live"> live</span> : null}</td>
-                      <td><Ago iso={h.time} /></td>
+                      <td class="nowrap"><code title={h.revision}>{shortSha(h.commit) || h.revision}</code>{h.live ? <span class="badge ok live"> live</span> : null}</td>
+                      <td class="nowrap"><Ago iso={h.time} /></td>
                       <td><OutcomeBadge outcome={h.outcome} /></td>
                       <td><pre class="message">{h.message ?? ''}</pre></td>
                     </tr>
