@@ -6,6 +6,8 @@ import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
 
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
 async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<MergeResult | undefined> {
   const [{ mergeKubeconfigContext }, { homedir }, { delimiter, join: joinPath }] = await Promise.all([import('../kube/kubeconfig-merge.js'), import('node:os'), import('node:path')]);
@@ -39,13 +41,17 @@ export function registerUpCommand(program: Command): void {
       const kube = KubeClient.fromKubeconfig(kubeconfig);
       // The web view, on the same loopback listener, mounted first so that an open page reconnects
       // as soon as the server is back; it reads as the admin kubeconfig of `up`.
-      const ui = uiRoute({ kube, log });
+      // "Sync now" reaches the Git poller once it has started (a click before that is a no-op: the
+      // poller's first sync comes anyway).
+      let syncNow: ((namespace: string, name: string) => void) | undefined;
+      const ui = uiRoute({ kube, log, loopbackOnly: isLoopback(server.host), syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined) });
       server.addRoute((req, res, url) => ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
       const simulator = await startSimulatorIfWanted(flags, kube, log);
       const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+      syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);

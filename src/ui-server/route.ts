@@ -1,5 +1,5 @@
 // The web view on the API server's own listener: /ui/ serves the built pages, /ui/api/ the JSON
-// they read and the change stream. Mounted with ApiServer.addRoute, as /metrics is.
+// they read, the change stream and the Source page's actions. Mounted with ApiServer.addRoute, as /metrics is.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -8,6 +8,8 @@ import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import { ChangeFeed } from './change-feed.js';
 import { UiReads } from './reads.js';
+import { actionAllowed, hostAllowed } from './request-guard.js';
+import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
 import { StaticFiles } from './static-files.js';
 import { ChangeStream } from './stream.js';
 import type { ObjectKey } from './types.js';
@@ -22,6 +24,10 @@ export interface UiRouteOptions {
   kube: KubeClient;
   log: Logger;
   distDir?: string;
+  /** The listener is on loopback: answer only loopback Host names (DNS rebinding). */
+  loopbackOnly?: boolean;
+  /** The Source page's "sync now"; without it that action answers 501. */
+  syncNow?: (namespace: string, name: string) => void;
 }
 
 export interface UiRoute {
@@ -45,8 +51,11 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
 
   const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    if (!hostAllowed(req, opts.loopbackOnly ?? false)) return sendJson(res, 421, { error: 'the web view answers only loopback host names' });
+    const parts = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent) : [];
+    if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, parts[1]!, parts[2]!);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('the web view is read-only\n');
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD here; actions are POSTs to /ui/api/sources/<namespace>/<name>/actions\n');
       return;
     }
     if (!url.pathname.startsWith(API_PREFIX)) {
@@ -58,7 +67,6 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       started = true;
       feed.start();
     }
-    const parts = url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] === 'stream' && parts.length === 1) return stream.serve(req, res);
     if (parts[0] === 'object') {
       const k = objectKeyOf(url.searchParams);
@@ -67,6 +75,20 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     const body = await apiAnswer(reads, parts, url.searchParams);
     if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
     sendJson(res, 200, body);
+  };
+
+  const answerAction = async (req: IncomingMessage, res: ServerResponse, namespace: string, name: string): Promise<void> => {
+    const refused = actionAllowed(req);
+    if (refused) return sendJson(res, 403, { error: refused });
+    try {
+      const action = parseSourceAction(await readJson(req));
+      const result = await runSourceAction({ kube: opts.kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) }, namespace, name, action);
+      opts.log.info({ source: `${namespace}/${name}`, action: action.action }, 'web view action');
+      sendJson(res, 200, result);
+    } catch (err) {
+      if (!(err instanceof ActionError)) throw err;
+      sendJson(res, err.statusCode, { error: err.message });
+    }
   };
 
   return {
@@ -109,6 +131,21 @@ function objectKeyOf(q: URLSearchParams): ObjectKey | undefined {
   const namespace = q.get('namespace');
   if (!apiVersion || !kind || !name) return undefined;
   return { apiVersion, kind, name, ...(namespace ? { namespace } : {}) };
+}
+
+const MAX_BODY = 16 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  let body = '';
+  for await (const chunk of req) {
+    body += (chunk as Buffer).toString('utf8');
+    if (body.length > MAX_BODY) throw new ActionError(413, 'request body too large');
+  }
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new ActionError(400, 'expected a JSON body');
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -54,9 +54,13 @@ export function commitHistory(obj: KubeObject): CommitEntry[] {
   const status = record(obj.status);
   const live = str(status.lastAppliedRevision);
   const history = Array.isArray(status.history) ? (status.history as HistoryEntry[]) : [];
+  // Newest first: the live revision is the first applied entry with it (a pin re-applies an older commit).
+  let liveSeen = false;
   return history.map((h) => {
     const commit = commitOf(h.revision);
-    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: h.revision === live && h.outcome === 'Applied' };
+    const isLive = !liveSeen && h.revision === live && h.outcome === 'Applied';
+    liveSeen ||= isLive;
+    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: isLive };
   });
 }
 

@@ -138,3 +138,10 @@ export interface ChangeMessage {
   namespace?: string;
   name: string;
 }
+
+/** A button on the Source page, as its POST body. */
+export type SourceAction = { action: 'pin'; commit: string } | { action: 'unpin' | 'suspend' | 'resume' | 'sync' };
+
+export interface ActionResult {
+  message: string;
+}

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
+import { actionAllowed, hostAllowed } from '../../src/ui-server/request-guard.js';
 import { uiRoute, type UiRoute } from '../../src/ui-server/route.js';
 import type { ChangeMessage, ObjectDetail, Overview } from '../../src/ui-server/types.js';
 import { CACHE_CRD, CACHE_FLOW, cache } from '../fixtures/cache-operator.js';
@@ -99,7 +101,7 @@ describe('the web view backend', () => {
     expect((JSON.parse(text) as ObjectDetail).yaml).toContain('token: (hidden)');
   });
 
-  it('answers 404 for what is not there and 405 for writes', async () => {
+  it('answers 404 for what is not there and 405 for other writes', async () => {
     expect((await fetch(`${base}/ui/api/flows/default/nope`)).status).toBe(404);
     expect((await fetch(`${base}/ui/api/unknown`)).status).toBe(404);
     expect((await fetch(`${base}/ui/api/overview`, { method: 'POST' })).status).toBe(405);
@@ -123,5 +125,42 @@ describe('the web view backend', () => {
     // An encoded ../ is decoded by the route, and still cannot leave ui/dist.
     const escape = await fetch(`${base}/ui/..%2F..%2Fpackage.json`);
     expect(await escape.text()).toContain('<title>FlowOps</title>');
+  });
+
+  it('runs source actions as spec patches and passes the server\'s refusal on', async () => {
+    await env.kubectl.ok(['apply', '-f', '-'], 'apiVersion: flowops.io/v1\nkind: FlowSource\nmetadata: { name: repo, namespace: default }\nspec: { url: "http://127.0.0.1:9/none.git" }\n');
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${base}/ui/api/sources/default/repo/actions`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const suspended = await post({ action: 'suspend' });
+    expect(suspended.status).toBe(200);
+    expect(await env.kubectl.ok(['get', 'flowsource', 'repo', '-o', 'jsonpath={.spec.suspend}'])).toBe('true');
+    expect((await post({ action: 'resume' })).status).toBe(200);
+    expect(await env.kubectl.ok(['get', 'flowsource', 'repo', '-o', 'jsonpath={.spec.suspend}'])).toBe('');
+    const unknownCommit = await post({ action: 'pin', commit: 'a'.repeat(40) });
+    expect([unknownCommit.status, ((await unknownCommit.json()) as { error: string }).error]).toEqual([400, 'aaaaaaaa is not in the history of default/repo']);
+    expect((await post({ action: 'sync' })).status).toBe(501);
+    expect((await post({ action: 'explode' })).status).toBe(400);
+    expect((await post({ action: 'suspend' }, { Origin: 'http://evil.example' })).status).toBe(403);
+    const form = await fetch(`${base}/ui/api/sources/default/repo/actions`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'action=suspend' });
+    expect(form.status).toBe(403);
+    expect((await fetch(`${base}/ui/api/sources/default/missing/actions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"action":"unpin"}' })).status).toBe(404);
+  });
+});
+
+describe('the web view request guards', () => {
+  const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+
+  it('answers only loopback Host names on a loopback listener (DNS rebinding)', () => {
+    expect(hostAllowed(req({ host: '127.0.0.1:6443' }), true)).toBe(true);
+    expect(hostAllowed(req({ host: 'localhost:6443' }), true)).toBe(true);
+    expect(hostAllowed(req({ host: '[::1]:6443' }), true)).toBe(true);
+    expect(hostAllowed(req({ host: 'attacker.example:6443' }), true)).toBe(false);
+    expect(hostAllowed(req({ host: 'flowops.internal' }), false)).toBe(true);
+  });
+
+  it('takes actions only from its own origin, as JSON', () => {
+    expect(actionAllowed(req({ host: '127.0.0.1:6443', origin: 'http://127.0.0.1:6443', 'content-type': 'application/json' }))).toBeUndefined();
+    expect(actionAllowed(req({ host: '127.0.0.1:6443', origin: 'http://evil.example', 'content-type': 'application/json' }))).toBe('cross-origin request refused');
+    expect(actionAllowed(req({ host: '127.0.0.1:6443', 'content-type': 'text/plain' }))).toBe('expected a JSON body');
   });
 });

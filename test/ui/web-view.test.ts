@@ -186,4 +186,44 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await shot('source-after-push');
   });
+
+  it('pins the source to an older commit behind a confirmation, unpins, suspends and resumes it', async () => {
+    const dialog = page.getByRole('dialog');
+    const confirmWith = async (button: string, confirmLabel: string | RegExp): Promise<void> => {
+      await page.getByRole('button', { name: button }).click();
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: confirmLabel }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    };
+    const seed = (await page.locator('tr[data-outcome="Applied"]').last().getAttribute('data-commit'))!;
+    const short = seed.slice(0, 8);
+    await page.getByRole('button', { name: `Pin to commit ${short}` }).click();
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`Apply commit ${short} and stay on it`);
+    await shot('source-confirm');
+    await dialog.getByRole('button', { name: `Pin to ${short}` }).click();
+    await page.locator('[data-action-outcome="ok"]', { hasText: `pinned to ${short}` }).waitFor();
+    await page.locator(`tr[data-commit="${seed}"] .live`).waitFor({ timeout: 15_000 });
+    await page.locator('dd', { hasText: `pinned ${short}` }).waitFor();
+    const pinned = JSON.parse((await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.spec.ref}'])) || '{}') as { commit?: string };
+    expect(pinned.commit).toBe(seed);
+
+    await confirmWith('Unpin', 'Unpin');
+    await page.locator('dd', { hasText: 'branch main' }).waitFor({ timeout: 10_000 });
+
+    // Escape cancels: nothing is sent.
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.spec.suspend}'])).toBe('');
+
+    await confirmWith('Suspend', 'Suspend');
+    await page.locator('dd', { hasText: '(suspended)' }).waitFor({ timeout: 10_000 });
+    await confirmWith('Resume', 'Resume');
+    await page.getByRole('button', { name: 'Suspend' }).waitFor({ timeout: 10_000 });
+    await confirmWith('Sync now', 'Sync now');
+    await page.locator('[data-action-outcome="ok"]', { hasText: 'sync started' }).waitFor();
+    await shot('source-actions');
+  });
 });
