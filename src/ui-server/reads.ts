@@ -11,9 +11,10 @@ import type { KubeObject } from '../kube/types.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import { redacted } from './redact.js';
 import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
-import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, Overview, SourceDetail, WatchedObject } from './types.js';
+import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
 
 const MAX_EVENTS = 50;
+const RECENT_EVENTS = 12;
 /** Object → what a Flow applied → what that owns → one more (a Deployment's ReplicaSet's Pods). */
 const MAX_TREE_DEPTH = 3;
 
@@ -23,8 +24,11 @@ export class UiReads {
   constructor(private readonly kube: KubeClient) {}
 
   async overview(): Promise<Overview> {
-    const [sources, flows] = await Promise.all([this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND), this.listOrNone(FLOW_API_VERSION, FLOW_KIND)]);
-    return { sources: sources.map(sourceSummary).sort(byName), flows: flows.map(flowSummary).sort(byName) };
+    const [sources, flows, events] = await Promise.all([this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND), this.listOrNone(FLOW_API_VERSION, FLOW_KIND), this.listOrNone('v1', 'Event')]);
+    const recent = newestFirst(events)
+      .slice(0, RECENT_EVENTS)
+      .map(({ raw, entry }): RecentEvent => ({ ...entry, object: involvedObjectOf(raw) }));
+    return { sources: sources.map(sourceSummary).sort(byName), flows: flows.map(flowSummary).sort(byName), recent };
   }
 
   async source(namespace: string, name: string): Promise<SourceDetail | undefined> {
@@ -118,13 +122,9 @@ export class UiReads {
   private async events(obj: KubeObject): Promise<EventEntry[]> {
     const fieldSelector = [`involvedObject.kind=${obj.kind}`, `involvedObject.name=${obj.metadata.name}`, ...(obj.metadata.uid ? [`involvedObject.uid=${obj.metadata.uid}`] : [])].join(',');
     const events = await this.listOrNone('v1', 'Event', { ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}), fieldSelector });
-    const entries = events.map((e): EventEntry & { at: string } => {
-      const at = (e.lastTimestamp as string | undefined) ?? (e.eventTime as string | undefined) ?? (e.firstTimestamp as string | undefined) ?? e.metadata.creationTimestamp ?? '';
-      const source = (e.reportingComponent as string | undefined) || (e.source as { component?: string } | undefined)?.component;
-      return { type: String(e.type ?? ''), reason: String(e.reason ?? ''), message: String(e.message ?? ''), count: typeof e.count === 'number' ? e.count : 1, ...(at ? { lastSeen: at } : {}), ...(source ? { source } : {}), at };
-    });
-    entries.sort((a, b) => b.at.localeCompare(a.at));
-    return entries.slice(0, MAX_EVENTS).map(({ at: _at, ...e }) => e);
+    return newestFirst(events)
+      .slice(0, MAX_EVENTS)
+      .map((e) => e.entry);
   }
 
   /** A kind that is not served (yet) lists as empty rather than failing the page. */
@@ -135,4 +135,24 @@ export class UiReads {
       return [];
     }
   }
+}
+
+const eventTime = (e: KubeObject): string => (e.lastTimestamp as string | undefined) ?? (e.eventTime as string | undefined) ?? (e.firstTimestamp as string | undefined) ?? e.metadata.creationTimestamp ?? '';
+
+function eventEntry(e: KubeObject): EventEntry {
+  const at = eventTime(e);
+  const source = (e.reportingComponent as string | undefined) || (e.source as { component?: string } | undefined)?.component;
+  return { type: String(e.type ?? ''), reason: String(e.reason ?? ''), message: String(e.message ?? ''), count: typeof e.count === 'number' ? e.count : 1, ...(at ? { lastSeen: at } : {}), ...(source ? { source } : {}) };
+}
+
+function newestFirst(events: KubeObject[]): Array<{ raw: KubeObject; entry: EventEntry }> {
+  return events
+    .map((raw) => ({ raw, at: eventTime(raw) }))
+    .sort((a, b) => b.at.localeCompare(a.at))
+    .map(({ raw }) => ({ raw, entry: eventEntry(raw) }));
+}
+
+function involvedObjectOf(e: KubeObject): ObjectKey {
+  const o = (e.involvedObject ?? {}) as { apiVersion?: string; kind?: string; namespace?: string; name?: string };
+  return { apiVersion: o.apiVersion ?? 'v1', kind: o.kind ?? '', name: o.name ?? '', ...(o.namespace ? { namespace: o.namespace } : {}) };
 }

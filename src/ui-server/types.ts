@@ -66,6 +66,8 @@ export interface FlowSummary {
 export interface Overview {
   sources: SourceSummary[];
   flows: FlowSummary[];
+  /** What changed recently: the newest Events of any object, newest first. */
+  recent: RecentEvent[];
 }
 
 export interface WatchedObject {
@@ -110,6 +112,11 @@ export interface EventEntry {
   count: number;
   lastSeen?: string;
   source?: string;
+}
+
+export interface RecentEvent extends EventEntry {
+  /** The Event's involvedObject. */
+  object: ObjectKey;
 }
 
 export interface ObjectDetail {

@@ -71,6 +71,8 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(await page.locator('tr[data-flow="database-operator"]').innerText()).toContain('Database');
     expect(await page.locator('tr[data-source="flows"]').innerText()).toMatch(/branch main/);
     await page.locator('[data-connection="live"]').waitFor();
+    // What changed recently: the reconcile's Event, linking to the object.
+    await page.locator('section', { has: page.locator('#recent-h') }).getByRole('link', { name: 'Database default/my-postgres' }).first().waitFor({ timeout: 10_000 });
     await shot('overview');
   });
 

@@ -1,8 +1,8 @@
 // Overview: every FlowSource and every Flow, health at a glance.
-import type { FlowSummary, Overview, SourceSummary } from '../../../src/ui-server/types.ts';
+import type { FlowSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
 import { ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
-import { shortSha } from '../components/time.tsx';
+import { Ago, shortSha } from '../components/time.tsx';
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 
@@ -60,6 +60,28 @@ function FlowsTable({ flows }: { flows: FlowSummary[] }) {
   );
 }
 
+function RecentTable({ recent }: { recent: RecentEvent[] }) {
+  if (recent.length === 0) return <p class="muted">No Events yet.</p>;
+  return (
+    <table aria-labelledby="recent-h" class="events">
+      <thead>
+        <tr><th scope="col">When</th><th scope="col">Object</th><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th></tr>
+      </thead>
+      <tbody>
+        {recent.map((e, i) => (
+          <tr key={i} class={e.type === 'Warning' ? 'warning-row' : undefined}>
+            <td class="nowrap"><Ago iso={e.lastSeen} /></td>
+            <td><a data-row href={paths.object(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
+            <td>{e.type}</td>
+            <td>{e.reason}</td>
+            <td class="message">{e.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function OverviewPage() {
   const loaded = useLive<Overview>('/ui/api/overview');
   return (
@@ -79,6 +101,10 @@ export function OverviewPage() {
             <section>
               <h2 id="flows-h">Flows</h2>
               <FlowsTable flows={o.flows} />
+            </section>
+            <section>
+              <h2 id="recent-h">Recent changes</h2>
+              <RecentTable recent={o.recent} />
             </section>
           </>
         );
