@@ -6,6 +6,7 @@ import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
+import { readFailure } from '../engine/failure-state.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import { ownedKindsOf } from './owned-kinds.js';
@@ -65,14 +66,20 @@ export class UiReads {
     const ready = conditionsOf(obj).find((c) => c.type === 'Ready');
     const owner = obj.metadata.ownerReferences?.find((r) => r.controller) ?? obj.metadata.ownerReferences?.[0];
     const [children, events, watchedBy] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj)]);
+    const failed = readFailure(obj);
+    // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
+    const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
+    const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
       ...(obj.metadata.creationTimestamp ? { createdAt: obj.metadata.creationTimestamp } : {}),
-      health: healthView(obj),
+      // A failing reconcile outranks kstatus, which calls a ConfigMap healthy whatever its Flow says.
+      health: failure ? { status: failure.terminal ? 'Failed' : 'InProgress', message: `reconcile failing at step "${failure.step}"` } : healthView(obj),
       ...(ready ? { ready: readinessOf(ready) } : {}),
       conditions: conditionsOf(obj).map((c) => ({ type: c.type, ...readinessOf(c) })),
       provenance: provenanceOf(obj),
+      ...(failure ? { failure } : {}),
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
       watchedBy,

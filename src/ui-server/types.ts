@@ -129,6 +129,8 @@ export interface ObjectDetail {
   provenance: Provenance;
   /** The watched object this one is a child of (its controller ownerReference), when there is one. */
   owner?: ObjectKey;
+  /** The step its last reconcile failed at, while it is failing (flowops.io/failure). */
+  failure?: { step: string; reason: string; message: string; terminal: boolean };
   /** The tree below it: its inventory (what a Flow applied for it), then what those own. */
   children: ChildNode[];
   /** `namespace/name` of the Flows that watch its kind. */

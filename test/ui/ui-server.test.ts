@@ -92,6 +92,34 @@ describe('the web view backend', () => {
     }
   });
 
+  it('names the failing step of a broken object', async () => {
+    await env.kubectl.ok(['apply', '-f', '-'], [
+      'apiVersion: flowops.io/v1',
+      'kind: Flow',
+      'metadata: { name: broken, namespace: default }',
+      'spec:',
+      '  watch: { apiVersion: v1, kind: ConfigMap, labelSelector: { matchLabels: { app: broken } } }',
+      '  reconcile:',
+      '    steps:',
+      '      - name: check-input',
+      '        type: script',
+      '        errorHandling: { type: permanent }',
+      '        script: |',
+      '          echo "input is not valid" >&2',
+      '          exit 3',
+      '',
+    ].join('\n'));
+    await env.kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: input, namespace: default, labels: { app: broken } }\ndata: { a: "1" }\n');
+    const d = await waitFor(async () => {
+      const r = await json<ObjectDetail>('/ui/api/object?apiVersion=v1&kind=ConfigMap&namespace=default&name=input');
+      return r.failure ? r : undefined;
+    }, { what: 'the failure recorded', timeoutMs: 20_000 });
+    expect(d.failure).toMatchObject({ step: 'check-input', terminal: true });
+    expect(d.health).toEqual({ status: 'Failed', message: 'reconcile failing at step "check-input"' });
+    expect(d.failure!.message).toContain('step "check-input" failed');
+    expect(d.watchedBy).toContain('default/broken');
+  });
+
   it("hides a Secret's values and its last-applied annotation", async () => {
     await env.kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: Secret\nmetadata: { name: token, namespace: default }\nstringData: { token: very-secret }\n');
     const text = await (await fetch(`${base}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=token`)).text();

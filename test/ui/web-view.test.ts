@@ -151,6 +151,31 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }, 90_000);
 
+  it('names the failing step on a broken object\'s page', async () => {
+    await kubectl.ok(['apply', '-f', '-'], [
+      'apiVersion: flowops.io/v1',
+      'kind: Flow',
+      'metadata: { name: input-checker, namespace: default }',
+      'spec:',
+      '  watch: { apiVersion: v1, kind: ConfigMap, labelSelector: { matchLabels: { app: checked } } }',
+      '  reconcile:',
+      '    steps:',
+      '      - name: check-input',
+      '        type: script',
+      '        errorHandling: { type: permanent }',
+      '        script: |',
+      '          echo "input is not valid" >&2',
+      '          exit 3',
+      '',
+    ].join('\n'));
+    await kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: checked-input, namespace: default, labels: { app: checked } }\ndata: { a: "1" }\n');
+    await page.goto(`${url}/ui/objects/v1/ConfigMap/default/checked-input`);
+    const failure = page.locator('[data-failure-step="check-input"]');
+    await failure.waitFor({ timeout: 20_000 });
+    expect(await failure.innerText()).toContain('step "check-input" failed');
+    await shot('object-failing');
+  });
+
   it("never shows a Secret's values", async () => {
     await kubectl.ok(['create', 'secret', 'generic', 'db-password', '--from-literal=password=s3cr3t-value']);
     await page.goto(`${url}/ui/objects/v1/Secret/default/db-password`);

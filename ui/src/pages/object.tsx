@@ -57,6 +57,12 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
         <>
           <p class="crumbs"><a href={paths.overview()}>Overview</a>{(d.provenance.flow ? [d.provenance.flow] : d.watchedBy).map((f) => <Fragment key={f}> / <FlowLink flow={f} /></Fragment>)} / Object</p>
           <h1>{title}</h1>
+          {d.failure ? (
+            <div class="notice bad" role="alert" data-failure-step={d.failure.step}>
+              <strong>Reconcile failing at step “{d.failure.step}”</strong> ({d.failure.reason}){d.failure.terminal ? ': stalled, not retried until the object or the Flow changes.' : ': retrying with backoff.'}
+              {d.failure.message ? <pre class="message">{d.failure.message}</pre> : null}
+            </div>
+          ) : null}
           <dl class="facts">
             <dt>API version</dt><dd><code>{d.key.apiVersion}</code></dd>
             <dt>Health</dt><dd><HealthBadge status={d.health.status} /> <span class="message">{d.health.message}</span></dd>
