@@ -27,7 +27,7 @@ export function registerUpCommand(program: Command): void {
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
-      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }] = await Promise.all([
+      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }] = await Promise.all([
         import('../log/index.js'),
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
@@ -35,6 +35,8 @@ export function registerUpCommand(program: Command): void {
         import('../metrics/registry.js'),
         import('../metrics/route.js'),
         import('../ui-server/route.js'),
+        import('../ui-server/commit-file.js'),
+        import('../runtime/sources.js'),
       ]);
       const log = createLogger({ command: 'up' }, flags.logFormat);
       const { server, kubeconfig } = await startEmbedded(flags, log);
@@ -44,13 +46,20 @@ export function registerUpCommand(program: Command): void {
       // "Sync now" reaches the Git poller once it has started (a click before that is a no-op: the
       // poller's first sync comes anyway).
       let syncNow: ((namespace: string, name: string) => void) | undefined;
-      const ui = uiRoute({ kube, log, loopbackOnly: isLoopback(server.host), syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined) });
+      const sourcesDir = join(resolve(flags.data), 'sources');
+      const ui = uiRoute({
+        kube,
+        log,
+        loopbackOnly: isLoopback(server.host),
+        syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
+        commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
+      });
       server.addRoute((req, res, url) => ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
       const simulator = await startSimulatorIfWanted(flags, kube, log);
-      const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources') } });
+      const controllers = await startControllers({ kube, log, metrics, installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir } });
       syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.

@@ -21,8 +21,14 @@ const MAX_TREE_DEPTH = 3;
 
 const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): number => `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`);
 
+/** The text of the file an object was applied from, in its commit; undefined where that is not on this disk. */
+export type CommitFileReader = (obj: KubeObject) => string | undefined;
+
 export class UiReads {
-  constructor(private readonly kube: KubeClient) {}
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly commitFile: CommitFileReader = () => undefined,
+  ) {}
 
   async overview(): Promise<Overview> {
     const [sources, flows, events] = await Promise.all([this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND), this.listOrNone(FLOW_API_VERSION, FLOW_KIND), this.listOrNone('v1', 'Event')]);
@@ -57,7 +63,14 @@ export class UiReads {
     const objects: WatchedObject[] = watched.map((o) => ({ key: keyOf(o), ready: readyOf(o), children: readInventory(o).length }));
     objects.sort((a, b) => byName(a.key, b.key));
     const provenance = provenanceOf(obj);
-    return { flow: summary, yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec }, { lineWidth: 0 }), ...(provenance.source ? { provenance } : {}), objects };
+    const text = provenance.path ? this.commitFile(obj) : undefined;
+    return {
+      flow: summary,
+      yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec }, { lineWidth: 0 }),
+      ...(text !== undefined && provenance.path ? { file: { path: provenance.path, text } } : {}),
+      ...(provenance.source ? { provenance } : {}),
+      objects,
+    };
   }
 
   async object(key: ObjectKey): Promise<ObjectDetail | undefined> {

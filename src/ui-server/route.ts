@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import { ChangeFeed } from './change-feed.js';
-import { UiReads } from './reads.js';
+import { UiReads, type CommitFileReader } from './reads.js';
 import { actionAllowed, hostAllowed } from './request-guard.js';
 import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
 import { StaticFiles } from './static-files.js';
@@ -26,6 +26,8 @@ export interface UiRouteOptions {
   distDir?: string;
   /** The listener is on loopback: answer only loopback Host names (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** Reads the file a Flow was applied from in its commit (the Flow page shows it with line numbers). */
+  commitFile?: CommitFileReader;
   /** The Source page's "sync now"; without it that action answers 501. */
   syncNow?: (namespace: string, name: string) => void;
 }
@@ -43,7 +45,7 @@ const SECURITY_HEADERS = {
 };
 
 export function uiRoute(opts: UiRouteOptions): UiRoute {
-  const reads = new UiReads(opts.kube);
+  const reads = new UiReads(opts.kube, opts.commitFile);
   const feed = new ChangeFeed(opts.kube, opts.log.child({ part: 'ui' }));
   const stream = new ChangeStream(feed);
   const files = new StaticFiles(opts.distDir ?? DEFAULT_UI_DIST);

@@ -80,6 +80,8 @@ export interface FlowDetail {
   flow: FlowSummary;
   /** The definition as YAML (spec only, as it was applied). */
   yaml: string;
+  /** The file it was applied from, as it is in that commit (line numbers match `file:line` messages). */
+  file?: { path: string; text: string };
   provenance?: Provenance;
   objects: WatchedObject[];
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
+import { readCommitFile } from '../../src/ui-server/commit-file.js';
 import { actionAllowed, hostAllowed } from '../../src/ui-server/request-guard.js';
 import { uiRoute, type UiRoute } from '../../src/ui-server/route.js';
 import type { ChangeMessage, ObjectDetail, Overview } from '../../src/ui-server/types.js';
@@ -190,5 +191,17 @@ describe('the web view request guards', () => {
     expect(actionAllowed(req({ host: '127.0.0.1:6443', origin: 'http://127.0.0.1:6443', 'content-type': 'application/json' }))).toBeUndefined();
     expect(actionAllowed(req({ host: '127.0.0.1:6443', origin: 'http://evil.example', 'content-type': 'application/json' }))).toBe('cross-origin request refused');
     expect(actionAllowed(req({ host: '127.0.0.1:6443', 'content-type': 'text/plain' }))).toBe('expected a JSON body');
+  });
+});
+
+describe('the committed file a Flow page shows', () => {
+  it('is read inside the commit export only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-export-'));
+    mkdirSync(join(dir, 'ops'));
+    writeFileSync(join(dir, 'ops', 'flow.yaml'), 'kind: Flow\n');
+    expect(readCommitFile(dir, 'ops/flow.yaml')).toBe('kind: Flow\n');
+    expect(readCommitFile(dir, '../../etc/passwd')).toBeUndefined();
+    expect(readCommitFile(dir, 'ops/missing.yaml')).toBeUndefined();
+    expect(readCommitFile(undefined, 'ops/flow.yaml')).toBeUndefined();
   });
 });

@@ -104,7 +104,10 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     await page.locator('tr[data-flow="database-operator"] a[data-row]').click();
     await page.waitForURL(`${url}/ui/flows/default/database-operator`);
     await page.locator('tr[data-object="my-postgres"] [data-ready="True"]').waitFor({ timeout: 10_000 });
-    expect(await page.locator('pre.yaml').innerText()).toContain('create-statefulset');
+    // The file as committed, with the comments the applied object lost and its line numbers.
+    const file = page.locator('pre[data-file]');
+    expect(await file.innerText()).toContain('create-statefulset');
+    expect(await page.locator('#definition-h').innerText()).toContain('database-operator/flow.yaml');
     await shot('flow');
     await page.keyboard.press('j');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('default/my-postgres');

@@ -7,6 +7,16 @@ import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 import { SourceLink } from './provenance.tsx';
 
+/** The file as committed, numbered like the `file:line` of a rejection (the numbers are not copied with the text). */
+function NumberedFile({ text }: { text: string }) {
+  const lines = text.replace(/\n$/, '').split('\n');
+  return (
+    <pre class="yaml numbered" aria-labelledby="definition-h" tabIndex={0} data-file>
+      {lines.map((l, i) => <span key={i} class="line" id={`L${i + 1}`}>{l}{'\n'}</span>)}
+    </pre>
+  );
+}
+
 export function FlowPage({ namespace, name }: { namespace: string; name: string }) {
   const loaded = useLive<FlowDetail>(`/ui/api/flows/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`);
   return (
@@ -45,8 +55,8 @@ export function FlowPage({ namespace, name }: { namespace: string; name: string 
             )}
           </section>
           <section>
-            <h2 id="definition-h">Definition{d.provenance?.commit ? <span class="muted"> at {shortSha(d.provenance.commit)}</span> : null}</h2>
-            <pre class="yaml" aria-labelledby="definition-h" tabIndex={0}>{d.yaml}</pre>
+            <h2 id="definition-h">Definition{d.file ? <> <code>{d.file.path}</code></> : null}{d.provenance?.commit ? <span class="muted"> at {shortSha(d.provenance.commit)}</span> : null}</h2>
+            {d.file ? <NumberedFile text={d.file.text} /> : <pre class="yaml" aria-labelledby="definition-h" tabIndex={0}>{d.yaml}</pre>}
           </section>
         </>
       )}
