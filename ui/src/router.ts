@@ -21,6 +21,13 @@ export const paths = {
   source: (namespace: string, name: string, commit?: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
   flow: (namespace: string, name: string): string => `${BASE}flows/${seg(namespace)}/${seg(name)}`,
   object: (k: ObjectKey): string => `${BASE}objects/${seg(k.apiVersion)}/${seg(k.kind)}/${seg(k.namespace ?? NO_NAMESPACE)}/${seg(k.name)}`,
+  /** The page that shows it best: a FlowSource's or a Flow's own page, else the object page. */
+  best: (k: ObjectKey): string => {
+    const ours = k.apiVersion.startsWith('flowops.io/') && k.namespace;
+    if (ours && k.kind === 'FlowSource') return paths.source(k.namespace!, k.name);
+    if (ours && k.kind === 'Flow') return paths.flow(k.namespace!, k.name);
+    return paths.object(k);
+  },
 };
 
 export function parseRoute(pathname: string): Route {

@@ -17,7 +17,7 @@ function ChildItem({ child }: { child: ChildNode }) {
       <span class="child">
         <span class={`dot ${child.health}`} aria-hidden="true" />
         <code class="kind">{child.key.kind}</code>
-        {child.health === 'Missing' ? <span>{child.key.name}</span> : <a data-row href={paths.object(child.key)}>{child.key.name}</a>}
+        {child.health === 'Missing' ? <span>{child.key.name}</span> : <a data-row href={paths.best(child.key)}>{child.key.name}</a>}
         <HealthBadge status={child.health} />
         {child.message ? <span class="message">{child.message}</span> : null}
       </span>
@@ -68,7 +68,7 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
             <dt>Health</dt><dd><HealthBadge status={d.health.status} /> <span class="message">{d.health.message}</span></dd>
             {d.ready ? <><dt>Ready</dt><dd><ReadyBadge ready={d.ready} /> <span class="message" data-ready-message>{d.ready.message}</span></dd></> : null}
             <dt>Created</dt><dd><Ago iso={d.createdAt} /></dd>
-            {d.owner ? <><dt>Owner</dt><dd><a href={paths.object(d.owner)}>{d.owner.kind} {d.owner.name}</a></dd></> : null}
+            {d.owner ? <><dt>Owner</dt><dd><a href={paths.best(d.owner)}>{d.owner.kind} {d.owner.name}</a></dd></> : null}
             {d.watchedBy.length > 0 ? <><dt>Watched by</dt><dd>{d.watchedBy.map((f, i) => <Fragment key={f}>{i > 0 ? ', ' : ''}<FlowLink flow={f} /></Fragment>)}</dd></> : null}
             {d.provenance.flow ? <><dt>Made by</dt><dd><FlowLink flow={d.provenance.flow} />{d.provenance.owner ? <span class="muted"> for {d.provenance.owner}</span> : null}</dd></> : null}
             {d.provenance.source ? <><dt>From</dt><dd><SourceLink p={d.provenance} /> {d.provenance.path ? <code>{d.provenance.path}</code> : null}</dd></> : null}

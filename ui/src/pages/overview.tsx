@@ -71,7 +71,7 @@ function RecentTable({ recent }: { recent: RecentEvent[] }) {
         {recent.map((e, i) => (
           <tr key={i} class={e.type === 'Warning' ? 'warning-row' : undefined}>
             <td class="nowrap"><Ago iso={e.lastSeen} /></td>
-            <td><a data-row href={paths.object(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
+            <td><a data-row href={paths.best(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
             <td>{e.type}</td>
             <td>{e.reason}</td>
             <td class="message">{e.message}</td>

@@ -56,7 +56,7 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
                     {d.objects.map((o) => (
                       <tr key={`${o.apiVersion}/${o.kind}/${o.namespace ?? ''}/${o.name}`}>
                         <td><code>{o.kind}</code></td>
-                        <td><a data-row href={o.kind === 'Flow' && o.namespace ? paths.flow(o.namespace, o.name) : paths.object(o)}>{o.namespace ? `${o.namespace}/` : ''}{o.name}</a></td>
+                        <td><a data-row href={paths.best(o)}>{o.namespace ? `${o.namespace}/` : ''}{o.name}</a></td>
                         <td><code>{o.path}</code></td>
                       </tr>
                     ))}
