@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/client.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import type { ChangeMessage } from './types.js';
 
@@ -33,6 +34,7 @@ export class ChangeFeed {
   start(): void {
     this.watch(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND);
     this.watch(FLOW_API_VERSION, FLOW_KIND, (flow) => this.followWatchedKind(flow));
+    this.watch(OPERATOR_API_VERSION, OPERATOR_KIND);
     this.watch('v1', 'Event');
   }
 

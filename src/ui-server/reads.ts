@@ -9,10 +9,12 @@ import { readInventory } from '../engine/child-inventory.js';
 import { readFailure } from '../engine/failure-state.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
+import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
+import { operatorControllers, operatorSummary } from './operator-graph.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import { redacted } from './redact.js';
 import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
-import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
+import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
 
 const MAX_EVENTS = 50;
 const RECENT_EVENTS = 12;
@@ -31,11 +33,27 @@ export class UiReads {
   ) {}
 
   async overview(): Promise<Overview> {
-    const [sources, flows, events] = await Promise.all([this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND), this.listOrNone(FLOW_API_VERSION, FLOW_KIND), this.listOrNone('v1', 'Event')]);
+    const [sources, flows, operators, events] = await Promise.all([
+      this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND),
+      this.listOrNone(FLOW_API_VERSION, FLOW_KIND),
+      this.listOrNone(OPERATOR_API_VERSION, OPERATOR_KIND),
+      this.listOrNone('v1', 'Event'),
+    ]);
     const recent = newestFirst(events)
       .slice(0, RECENT_EVENTS)
       .map(({ raw, entry }): RecentEvent => ({ ...entry, object: involvedObjectOf(raw) }));
-    return { sources: sources.map(sourceSummary).sort(byName), flows: flows.map(flowSummary).sort(byName), recent };
+    return {
+      sources: sources.map(sourceSummary).sort(byName),
+      flows: flows.map(flowSummary).sort(byName),
+      operators: operators.map(operatorSummary).sort((a, b) => a.name.localeCompare(b.name)),
+      recent,
+    };
+  }
+
+  async operator(name: string): Promise<OperatorDetail | undefined> {
+    const obj = await this.kube.get({ apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name });
+    if (!obj) return undefined;
+    return { name, controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
   }
 
   async source(namespace: string, name: string): Promise<SourceDetail | undefined> {

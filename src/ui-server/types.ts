@@ -66,6 +66,8 @@ export interface FlowSummary {
 export interface Overview {
   sources: SourceSummary[];
   flows: FlowSummary[];
+  /** Δ-controller Operators (cluster-scoped). */
+  operators: OperatorSummary[];
   /** What changed recently: the newest Events of any object, newest first. */
   recent: RecentEvent[];
 }
@@ -155,4 +157,38 @@ export type SourceAction = { action: 'pin'; commit: string } | { action: 'unpin'
 
 export interface ActionResult {
   message: string;
+}
+
+/** A source or target of a Δ-controller pipeline, as a graph node. */
+export interface GraphResource {
+  kind: string;
+  /** API group ("core" for ""), or the view group of an Operator. */
+  group: string;
+  /** A view (an Operator's in-memory kind), not a stored kind. */
+  view: boolean;
+  namespace?: string;
+  /** Source: Watcher | OneShot | Periodic; target: Updater | Patcher. */
+  type?: string;
+}
+
+export interface OperatorController {
+  name: string;
+  sources: GraphResource[];
+  /** The pipeline's stages in order: `@select`, `@project`, `@join`, … */
+  stages: string[];
+  target?: GraphResource;
+  ready: Readiness;
+  lastErrors: string[];
+}
+
+export interface OperatorSummary {
+  name: string;
+  controllers: number;
+  ready: number;
+}
+
+export interface OperatorDetail {
+  name: string;
+  controllers: OperatorController[];
+  yaml: string;
 }

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import { readCommitFile } from '../../src/ui-server/commit-file.js';
+import { operatorControllers, stagesOf } from '../../src/ui-server/operator-graph.js';
 import { actionAllowed, hostAllowed } from '../../src/ui-server/request-guard.js';
 import { uiRoute, type UiRoute } from '../../src/ui-server/route.js';
 import type { ChangeMessage, ObjectDetail, Overview } from '../../src/ui-server/types.js';
@@ -203,5 +204,27 @@ describe('the committed file a Flow page shows', () => {
     expect(readCommitFile(dir, '../../etc/passwd')).toBeUndefined();
     expect(readCommitFile(dir, 'ops/missing.yaml')).toBeUndefined();
     expect(readCommitFile(undefined, 'ops/flow.yaml')).toBeUndefined();
+  });
+});
+
+describe("an Operator's graph", () => {
+  it('reads sources, stages in order and the target, views included', () => {
+    expect(stagesOf([{ '@join': {} }, { '@select': {}, '@project': {} }])).toEqual(['@join', '@select', '@project']);
+    expect(stagesOf({ '@aggregate': [] })).toEqual(['@aggregate']);
+    const [c] = operatorControllers({
+      apiVersion: 'dcontroller.io/v1alpha1',
+      kind: 'Operator',
+      metadata: { name: 'svc' },
+      spec: { controllers: [{ name: 'c1', sources: [{ apiGroup: '', kind: 'Service' }, { kind: 'Health' }], pipeline: { '@project': {} }, target: { kind: 'Report', type: 'Updater' } }] },
+      status: { controllers: [{ name: 'c1', conditions: [{ type: 'Ready', status: 'False', reason: 'NotReady', message: 'boom' }], lastErrors: ['boom'] }] },
+    });
+    expect(c).toEqual({
+      name: 'c1',
+      sources: [{ kind: 'Service', group: 'core', view: false }, { kind: 'Health', group: 'svc.view.dcontroller.io', view: true }],
+      stages: ['@project'],
+      target: { kind: 'Report', group: 'svc.view.dcontroller.io', view: true, type: 'Updater' },
+      ready: { status: 'False', reason: 'NotReady', message: 'boom' },
+      lastErrors: ['boom'],
+    });
   });
 });

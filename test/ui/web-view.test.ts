@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchChromium } from '../helpers/browser.js';
+import { OPERATOR } from '../fixtures/seed-operator.js';
 import { gitAsync } from '../helpers/git-server.js';
 import { ROOT, runFlowops, serverUrlOf, type CliProcess } from '../helpers/cli.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
@@ -177,6 +178,19 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     await failure.waitFor({ timeout: 20_000 });
     expect(await failure.innerText()).toContain('step "check-input" failed');
     await shot('object-failing');
+  });
+
+  it('draws a Δ-controller Operator\'s pipeline: sources → stages → target, with its Ready', async () => {
+    await kubectl.ok(['apply', '-f', '-'], OPERATOR);
+    await page.goto(`${url}/ui/`);
+    await page.locator('tr[data-operator="pod-container-num-annotator"] a[data-row]').click();
+    await page.waitForURL(`${url}/ui/operators/pod-container-num-annotator`);
+    const controller = page.locator('[data-controller="pod-container-num-annotator"]');
+    await controller.locator('[data-ready="True"]').waitFor({ timeout: 15_000 });
+    await controller.locator('[data-node="source:Pod"]').waitFor();
+    expect(await controller.locator('[data-node="target:Pod"]').innerText()).toContain('Patcher');
+    expect(await controller.locator('.stages').innerText()).toContain('@project');
+    await shot('operator');
   });
 
   it("never shows a Secret's values", async () => {

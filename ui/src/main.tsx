@@ -5,6 +5,7 @@ import { Layout } from './components/layout.tsx';
 import { installKeyboard } from './keyboard.ts';
 import { FlowPage } from './pages/flow.tsx';
 import { ObjectPage } from './pages/object.tsx';
+import { OperatorPage } from './pages/operator.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { SourcePage } from './pages/source.tsx';
 import { interceptLinks, paths, useRoute, type Route } from './router.ts';
@@ -16,6 +17,7 @@ function titleOf(r: Route): string {
     case 'source': return `Source ${r.namespace}/${r.name}`;
     case 'flow': return `Flow ${r.namespace}/${r.name}`;
     case 'object': return `${r.key.kind} ${r.key.name}`;
+    case 'operator': return `Operator ${r.name}`;
     case 'missing': return 'Not found';
   }
 }
@@ -26,6 +28,7 @@ function Page({ route }: { route: Route }) {
     case 'source': return <SourcePage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
     case 'flow': return <FlowPage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
     case 'object': return <ObjectPage key={paths.object(route.key)} objectKey={route.key} />;
+    case 'operator': return <OperatorPage key={route.name} name={route.name} />;
     case 'missing': return <p class="notice">No page at <code>{route.path}</code>. <a href={paths.overview()}>Overview</a></p>;
   }
 }

@@ -10,6 +10,7 @@ export type Route =
   | { page: 'source'; namespace: string; name: string; commit?: string }
   | { page: 'flow'; namespace: string; name: string }
   | { page: 'object'; key: ObjectKey }
+  | { page: 'operator'; name: string }
   | { page: 'missing'; path: string };
 
 const seg = encodeURIComponent;
@@ -20,12 +21,14 @@ export const paths = {
   overview: (): string => BASE,
   source: (namespace: string, name: string, commit?: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
   flow: (namespace: string, name: string): string => `${BASE}flows/${seg(namespace)}/${seg(name)}`,
+  operator: (name: string): string => `${BASE}operators/${seg(name)}`,
   object: (k: ObjectKey): string => `${BASE}objects/${seg(k.apiVersion)}/${seg(k.kind)}/${seg(k.namespace ?? NO_NAMESPACE)}/${seg(k.name)}`,
   /** The page that shows it best: a FlowSource's or a Flow's own page, else the object page. */
   best: (k: ObjectKey): string => {
     const ours = k.apiVersion.startsWith('flowops.io/') && k.namespace;
     if (ours && k.kind === 'FlowSource') return paths.source(k.namespace!, k.name);
     if (ours && k.kind === 'Flow') return paths.flow(k.namespace!, k.name);
+    if (k.apiVersion.startsWith('dcontroller.io/') && k.kind === 'Operator') return paths.operator(k.name);
     return paths.object(k);
   },
 };
@@ -36,6 +39,7 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 0) return { page: 'overview' };
   if (parts[0] === 'sources' && parts.length === 3) return { page: 'source', namespace: parts[1]!, name: parts[2]! };
   if (parts[0] === 'flows' && parts.length === 3) return { page: 'flow', namespace: parts[1]!, name: parts[2]! };
+  if (parts[0] === 'operators' && parts.length === 2) return { page: 'operator', name: parts[1]! };
   if (parts[0] === 'objects' && parts.length === 5) {
     const [, apiVersion, kind, namespace, name] = parts as [string, string, string, string, string];
     return { page: 'object', key: { apiVersion, kind, name, ...(namespace !== NO_NAMESPACE ? { namespace } : {}) } };

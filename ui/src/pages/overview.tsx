@@ -1,5 +1,5 @@
 // Overview: every FlowSource and every Flow, health at a glance.
-import type { FlowSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
+import type { FlowSummary, OperatorSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
 import { ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
@@ -60,6 +60,26 @@ function FlowsTable({ flows }: { flows: FlowSummary[] }) {
   );
 }
 
+function OperatorsTable({ operators }: { operators: OperatorSummary[] }) {
+  if (operators.length === 0) return <p class="muted">No Δ-controller Operators.</p>;
+  return (
+    <table aria-labelledby="operators-h">
+      <thead>
+        <tr><th scope="col">Name</th><th scope="col" class="num">Controllers</th><th scope="col" class="num">Ready</th></tr>
+      </thead>
+      <tbody>
+        {operators.map((o) => (
+          <tr key={o.name} data-operator={o.name}>
+            <td><a data-row href={paths.operator(o.name)}>{o.name}</a></td>
+            <td class="num">{o.controllers}</td>
+            <td class="num">{o.ready}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function RecentTable({ recent }: { recent: RecentEvent[] }) {
   if (recent.length === 0) return <p class="muted">No Events yet.</p>;
   return (
@@ -101,6 +121,10 @@ export function OverviewPage() {
             <section>
               <h2 id="flows-h">Flows</h2>
               <FlowsTable flows={o.flows} />
+            </section>
+            <section>
+              <h2 id="operators-h">Operators</h2>
+              <OperatorsTable operators={o.operators} />
             </section>
             <section>
               <h2 id="recent-h">Recent changes</h2>
