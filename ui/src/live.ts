@@ -2,11 +2,13 @@
 // server restarts) and each `changes` batch makes the shown data refetch; EventSource reconnects
 // by itself, after the `retry` the server sets.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ChangeMessage } from '../../src/ui-server/types.ts';
 import { BASE } from './router.ts';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
-type Listener = () => void;
+/** Called with the batch of changes, or with none on (re)connect, when everything must be refetched. */
+type Listener = (changes?: ChangeMessage[]) => void;
 const listeners = new Set<Listener>();
 const connectionListeners = new Set<(c: Connection) => void>();
 let connection: Connection = 'connecting';
@@ -20,8 +22,8 @@ function setConnection(c: Connection): void {
 /** When EventSource gives up (an answer that is not a stream, e.g. a 404 while the server starts), a new one after this. */
 const REOPEN_MS = 1000;
 
-function refresh(): void {
-  for (const l of listeners) l();
+function refresh(changes?: ChangeMessage[]): void {
+  for (const l of listeners) l(changes);
 }
 
 function ensureStream(): void {
@@ -32,7 +34,7 @@ function ensureStream(): void {
     setConnection('live');
     refresh();
   });
-  es.addEventListener('changes', refresh);
+  es.addEventListener('changes', (e) => refresh(JSON.parse((e as MessageEvent<string>).data) as ChangeMessage[]));
   es.addEventListener('error', () => {
     setConnection('reconnecting');
     // A dropped connection is retried by EventSource itself; a refused answer closes it for good.
@@ -55,8 +57,14 @@ export function useConnection(): Connection {
 
 export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'missing' } | { state: 'error'; message: string };
 
-/** Fetches `url` now and again after every change; one request in flight at a time, the last change always wins. */
-export function useLive<T>(url: string): Loaded<T> {
+/** Changes a page cares about; without one, every change refetches. */
+export type Relevant = (change: ChangeMessage) => boolean;
+
+/**
+ * Fetches `url` now, on every (re)connect, and after every relevant change; one request in flight
+ * at a time, the last change always wins.
+ */
+export function useLive<T>(url: string, relevant?: Relevant): Loaded<T> {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const inFlight = useRef(false);
   const again = useRef(false);
@@ -86,12 +94,15 @@ export function useLive<T>(url: string): Loaded<T> {
         }
       }
     };
+    const onChanges: Listener = (changes) => {
+      if (!changes || !relevant || changes.some(relevant)) void load();
+    };
     ensureStream();
-    listeners.add(load);
+    listeners.add(onChanges);
     void load();
     return () => {
       cancelled = true;
-      listeners.delete(load);
+      listeners.delete(onChanges);
     };
   }, [url]);
   return loaded;

@@ -1,5 +1,5 @@
 // Overview: every FlowSource and every Flow, health at a glance.
-import type { FlowSummary, OperatorSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
+import type { ChangeMessage, FlowSummary, OperatorSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
 import { ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
@@ -102,8 +102,12 @@ function RecentTable({ recent }: { recent: RecentEvent[] }) {
   );
 }
 
+// Pods, workloads and children change often and are not on this page; their Events are.
+const OVERVIEW_KINDS = new Set(['FlowSource', 'Flow', 'Operator', 'Event']);
+const overviewRelevant = (c: ChangeMessage): boolean => OVERVIEW_KINDS.has(c.kind);
+
 export function OverviewPage() {
-  const loaded = useLive<Overview>('/ui/api/overview');
+  const loaded = useLive<Overview>('/ui/api/overview', overviewRelevant);
   return (
     <WhenLoaded loaded={loaded} what="the overview">
       {(o) => {

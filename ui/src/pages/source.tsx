@@ -9,7 +9,7 @@ import { paths } from '../router.ts';
 import { ActionBar, PinButton, SourceActions } from './source-actions.tsx';
 
 export function SourcePage({ namespace, name }: { namespace: string; name: string }) {
-  const loaded = useLive<SourceDetail>(`/ui/api/sources/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`);
+  const loaded = useLive<SourceDetail>(`/ui/api/sources/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, (c) => c.kind === 'FlowSource' && c.name === name && c.namespace === namespace);
   const highlighted = location.hash.slice(1);
   return (
     <WhenLoaded loaded={loaded} what={`FlowSource ${namespace}/${name}`}>
