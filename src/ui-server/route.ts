@@ -54,14 +54,21 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     if (!hostAllowed(req, opts.loopbackOnly ?? false)) return sendJson(res, 421, { error: 'the web view answers only loopback host names' });
-    const parts = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent) : [];
+    let parts: string[];
+    let rel: string;
+    try {
+      parts = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent) : [];
+      rel = decodeURIComponent(url.pathname.slice(UI_PREFIX.length));
+    } catch {
+      return sendJson(res, 400, { error: 'malformed percent-encoding in the path' });
+    }
     if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, parts[1]!, parts[2]!);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD here; actions are POSTs to /ui/api/sources/<namespace>/<name>/actions\n');
       return;
     }
     if (!url.pathname.startsWith(API_PREFIX)) {
-      files.serve(decodeURIComponent(url.pathname.slice(UI_PREFIX.length)), res, req.method === 'HEAD');
+      files.serve(rel, res, req.method === 'HEAD');
       return;
     }
     // The watches start with the first page that asks, so a `flowops up` nobody looks at pays nothing.

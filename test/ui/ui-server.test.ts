@@ -135,6 +135,7 @@ describe('the web view backend', () => {
     expect((await fetch(`${base}/ui/api/flows/default/nope`)).status).toBe(404);
     expect((await fetch(`${base}/ui/api/unknown`)).status).toBe(404);
     expect((await fetch(`${base}/ui/api/overview`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${base}/ui/api/flows/default/%E0%A4%A`)).status).toBe(400);
   });
 
   it('says how to build the UI when it is not built, then serves it from disk with history routing', async () => {

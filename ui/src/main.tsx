@@ -9,6 +9,7 @@ import { OperatorPage } from './pages/operator.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { SourcePage } from './pages/source.tsx';
 import { interceptLinks, paths, useRoute, type Route } from './router.ts';
+import { applyInitialTheme } from './theme.ts';
 import './styles.css';
 
 function titleOf(r: Route): string {
@@ -47,6 +48,7 @@ function App() {
   );
 }
 
+applyInitialTheme();
 const root = document.getElementById('app')!;
 interceptLinks(root);
 installKeyboard();

@@ -69,7 +69,10 @@ export function interceptLinks(root: HTMLElement): void {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const a = (e.target as Element).closest('a');
     if (!a || a.target || !a.href.startsWith(location.origin + BASE) || a.pathname.startsWith(`${BASE}api/`)) return;
+    const samePage = a.pathname + a.search === location.pathname + location.search;
+    // A link to a spot on this page (the skip link) is the browser's to follow.
+    if (samePage && a.hash) return;
     e.preventDefault();
-    if (a.pathname + a.search !== location.pathname + location.search) navigate(a.pathname + a.search + a.hash);
+    if (!samePage) navigate(a.pathname + a.search + a.hash);
   });
 }

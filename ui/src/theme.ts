@@ -11,6 +11,11 @@ const storedTheme = (): Theme | undefined => {
   return t === 'light' || t === 'dark' ? t : undefined;
 };
 
+/** Before the first render, so the page never shows the other theme first. */
+export function applyInitialTheme(): void {
+  document.documentElement.dataset.theme = storedTheme() ?? systemTheme();
+}
+
 export function useTheme(): [Theme, () => void] {
   const [theme, setTheme] = useState<Theme>(() => storedTheme() ?? systemTheme());
   useEffect(() => {

@@ -1,5 +1,6 @@
 // Source: a FlowSource's commits, applied or rejected (with the file:line message), and the objects
 // its applied commit holds.
+import { useEffect } from 'preact/hooks';
 import type { SourceDetail } from '../../../src/ui-server/types.ts';
 import { OutcomeBadge, ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
@@ -11,6 +12,11 @@ import { ActionBar, PinButton, SourceActions } from './source-actions.tsx';
 export function SourcePage({ namespace, name }: { namespace: string; name: string }) {
   const loaded = useLive<SourceDetail>(`/ui/api/sources/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`, (c) => c.kind === 'FlowSource' && c.name === name && c.namespace === namespace);
   const highlighted = location.hash.slice(1);
+  const ready = loaded.state === 'ok';
+  // A link to one commit (#<sha>) shows that row once the history is there.
+  useEffect(() => {
+    if (ready && highlighted) document.getElementById(highlighted)?.scrollIntoView({ block: 'center' });
+  }, [ready, highlighted]);
   return (
     <WhenLoaded loaded={loaded} what={`FlowSource ${namespace}/${name}`}>
       {(d) => {
