@@ -11,6 +11,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
+import { involvedObjectOf, newestFirst } from './event-entries.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import { redacted } from './redact.js';
 import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
@@ -173,24 +174,4 @@ export class UiReads {
       return [];
     }
   }
-}
-
-const eventTime = (e: KubeObject): string => (e.lastTimestamp as string | undefined) ?? (e.eventTime as string | undefined) ?? (e.firstTimestamp as string | undefined) ?? e.metadata.creationTimestamp ?? '';
-
-function eventEntry(e: KubeObject): EventEntry {
-  const at = eventTime(e);
-  const source = (e.reportingComponent as string | undefined) || (e.source as { component?: string } | undefined)?.component;
-  return { type: String(e.type ?? ''), reason: String(e.reason ?? ''), message: String(e.message ?? ''), count: typeof e.count === 'number' ? e.count : 1, ...(at ? { lastSeen: at } : {}), ...(source ? { source } : {}) };
-}
-
-function newestFirst(events: KubeObject[]): Array<{ raw: KubeObject; entry: EventEntry }> {
-  return events
-    .map((raw) => ({ raw, at: eventTime(raw) }))
-    .sort((a, b) => b.at.localeCompare(a.at))
-    .map(({ raw }) => ({ raw, entry: eventEntry(raw) }));
-}
-
-function involvedObjectOf(e: KubeObject): ObjectKey {
-  const o = (e.involvedObject ?? {}) as { apiVersion?: string; kind?: string; namespace?: string; name?: string };
-  return { apiVersion: o.apiVersion ?? 'v1', kind: o.kind ?? '', name: o.name ?? '', ...(o.namespace ? { namespace: o.namespace } : {}) };
 }
