@@ -193,6 +193,20 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     await shot('operator');
   });
 
+  it('answers the keys it lists: g goes to the overview, t switches the theme, back returns', async () => {
+    const before = page.url();
+    await page.keyboard.press('g');
+    await page.waitForURL(`${url}/ui/`);
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const start = await theme();
+    await page.keyboard.press('t');
+    await page.waitForFunction((t) => document.documentElement.dataset.theme !== t, start);
+    await page.keyboard.press('t');
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, start);
+    await page.goBack();
+    await page.waitForURL(before);
+  });
+
   it("never shows a Secret's values", async () => {
     await kubectl.ok(['create', 'secret', 'generic', 'db-password', '--from-literal=password=s3cr3t-value']);
     await page.goto(`${url}/ui/objects/v1/Secret/default/db-password`);
