@@ -7,6 +7,8 @@ import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
 
+const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
 async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<MergeResult | undefined> {
   const [{ mergeKubeconfigContext }, { homedir }, { delimiter, join: joinPath }] = await Promise.all([import('../kube/kubeconfig-merge.js'), import('node:os'), import('node:path')]);
@@ -26,22 +28,40 @@ export function registerUpCommand(program: Command): void {
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
-      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }] = await Promise.all([
+      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }] = await Promise.all([
         import('../log/index.js'),
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
         import('../metrics/registry.js'),
         import('../metrics/route.js'),
+        import('../ui-server/route.js'),
+        import('../ui-server/commit-file.js'),
+        import('../runtime/sources.js'),
       ]);
       const log = createLogger({ command: 'up' }, flags.logFormat);
       const { server, kubeconfig } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
+      // The web view, on the same loopback listener, mounted first so that an open page reconnects
+      // as soon as the server is back; it reads as the admin kubeconfig of `up`.
+      // "Sync now" reaches the Git poller once it has started (a click before that is a no-op: the
+      // poller's first sync comes anyway).
+      let syncNow: ((namespace: string, name: string) => void) | undefined;
+      const sourcesDir = join(resolve(flags.data), 'sources');
+      const ui = uiRoute({
+        kube,
+        log,
+        loopbackOnly: isLoopback(server.host),
+        syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
+        commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
+      });
+      server.addRoute((req, res, url) => ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
       const simulator = await startSimulatorIfWanted(flags, kube, log);
-      const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: join(dataDir, 'sources'), ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
+      const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
+      syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
@@ -62,6 +82,7 @@ export function registerUpCommand(program: Command): void {
           '  kubectl api-resources',
           '  kubectl get flows -A',
           '  kubectl get flowsources -A',
+          `Web view: ${server.url}/ui/`,
           `Metrics: ${server.url}/metrics`,
           simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
@@ -70,6 +91,7 @@ export function registerUpCommand(program: Command): void {
         ].join('\n'),
       );
       onShutdown(log, async () => {
+        await ui.stop();
         await controllers.stop();
         await simulator?.stop();
         await server.close();

@@ -1,0 +1,98 @@
+// Watches what the web view shows and tells subscribers that something changed, so that open
+// pages refetch within a second. Kinds are discovered as they appear: every Flow's watched kind,
+// the child kinds in the inventories of watched objects, and the kinds those kinds' controllers
+// make (a StatefulSet's Pods).
+
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
+import { readInventory } from '../engine/child-inventory.js';
+import type { KubeClient } from '../kube/client.js';
+import { dropManagedFields, Informer } from '../kube/informer.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
+import { ownedKindsOf } from './owned-kinds.js';
+import type { ChangeMessage } from './types.js';
+
+type Listener = (changes: ChangeMessage[]) => void;
+
+/** Changes are sent in batches this far apart: a reconcile touches several objects at once. */
+const BATCH_MS = 100;
+
+export class ChangeFeed {
+  private readonly informers = new Map<string, Informer>();
+  private readonly listeners = new Set<Listener>();
+  private pending: ChangeMessage[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.watch(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND);
+    this.watch(FLOW_API_VERSION, FLOW_KIND, (flow) => this.followWatchedKind(flow));
+    this.watch(OPERATOR_API_VERSION, OPERATOR_KIND);
+    this.watch('v1', 'Event');
+  }
+
+  /** Also watch this kind (an object page of a kind no Flow names), and the kinds its controller makes. */
+  follow(apiVersion: string, kind: string): void {
+    this.watch(apiVersion, kind);
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.listeners.clear();
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+
+  private followWatchedKind(flow: KubeObject): void {
+    const watch = (flow.spec as { watch?: { apiVersion?: unknown; kind?: unknown } } | undefined)?.watch;
+    if (typeof watch?.apiVersion === 'string' && typeof watch.kind === 'string') this.watch(watch.apiVersion, watch.kind, (obj) => this.followChildKinds(obj));
+  }
+
+  private followChildKinds(watched: KubeObject): void {
+    for (const e of readInventory(watched)) this.watch(e.apiVersion, e.kind);
+  }
+
+  /** One informer per kind, started once; `inspect` sees every object it delivers. */
+  private watch(apiVersion: string, kind: string, inspect?: (obj: KubeObject) => void): void {
+    const id = `${apiVersion}\u001f${kind}`;
+    if (this.stopped || this.informers.has(id)) return;
+    const seen = (obj: KubeObject): void => {
+      inspect?.(obj);
+      this.queue({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) });
+    };
+    const informer = new Informer(
+      this.kube,
+      { apiVersion, kind, log: this.log, transform: dropManagedFields },
+      { add: seen, update: seen, delete: seen, error: (err) => this.log.debug({ err, kind }, 'web view watch retrying') },
+    );
+    this.informers.set(id, informer);
+    informer.start();
+    for (const owned of ownedKindsOf(apiVersion, kind)) this.watch(owned.apiVersion, owned.kind);
+  }
+
+  private queue(change: ChangeMessage): void {
+    if (this.listeners.size === 0) return;
+    this.pending.push(change);
+    this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    for (const l of this.listeners) l(batch);
+  }
+}

@@ -1,0 +1,177 @@
+// The web view's reads, made through the KubeClient like any other client of the API server, so
+// the same code serves the embedded server and a real cluster.
+
+import { stringify } from 'yaml';
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
+import { labelSelectorString } from '../controller/label-selector.js';
+import { readInventory } from '../engine/child-inventory.js';
+import { readFailure } from '../engine/failure-state.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
+import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
+import { operatorControllers, operatorSummary } from './operator-graph.js';
+import { involvedObjectOf, newestFirst } from './event-entries.js';
+import { ownedKindsOf } from './owned-kinds.js';
+import { redacted } from './redact.js';
+import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
+import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
+
+const MAX_EVENTS = 50;
+const RECENT_EVENTS = 12;
+/** Object → what a Flow applied → what that owns → one more (a Deployment's ReplicaSet's Pods). */
+const MAX_TREE_DEPTH = 3;
+
+const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): number => `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`);
+
+/** The text of the file an object was applied from, in its commit; undefined where that is not on this disk. */
+export type CommitFileReader = (obj: KubeObject) => string | undefined;
+
+export class UiReads {
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly commitFile: CommitFileReader = () => undefined,
+  ) {}
+
+  async overview(): Promise<Overview> {
+    const [sources, flows, operators, events] = await Promise.all([
+      this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND),
+      this.listOrNone(FLOW_API_VERSION, FLOW_KIND),
+      this.listOrNone(OPERATOR_API_VERSION, OPERATOR_KIND),
+      this.listOrNone('v1', 'Event'),
+    ]);
+    const recent = newestFirst(events)
+      .slice(0, RECENT_EVENTS)
+      .map(({ raw, entry }): RecentEvent => ({ ...entry, object: involvedObjectOf(raw) }));
+    return {
+      sources: sources.map(sourceSummary).sort(byName),
+      flows: flows.map(flowSummary).sort(byName),
+      operators: operators.map(operatorSummary).sort((a, b) => a.name.localeCompare(b.name)),
+      recent,
+    };
+  }
+
+  async operator(name: string): Promise<OperatorDetail | undefined> {
+    const obj = await this.kube.get({ apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name });
+    if (!obj) return undefined;
+    return { name, controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
+  }
+
+  async source(namespace: string, name: string): Promise<SourceDetail | undefined> {
+    const obj = await this.kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
+    if (!obj) return undefined;
+    const spec = (obj.spec ?? {}) as { path?: string; interval?: string };
+    return {
+      source: sourceSummary(obj),
+      ...(spec.path ? { path: spec.path } : {}),
+      ...(spec.interval ? { interval: spec.interval } : {}),
+      history: commitHistory(obj),
+      objects: sourceObjects(obj),
+    };
+  }
+
+  async flow(namespace: string, name: string): Promise<FlowDetail | undefined> {
+    const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name });
+    if (!obj) return undefined;
+    const summary = flowSummary(obj);
+    const spec = (obj.spec ?? {}) as { watch?: { labelSelector?: unknown } };
+    const selector = labelSelectorString(spec.watch?.labelSelector);
+    const watched = summary.watched.kind
+      ? await this.listOrNone(summary.watched.apiVersion, summary.watched.kind, { ...(summary.watched.namespace ? { namespace: summary.watched.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) })
+      : [];
+    const objects: WatchedObject[] = watched.map((o) => ({ key: keyOf(o), ready: readyOf(o), children: readInventory(o).length }));
+    objects.sort((a, b) => byName(a.key, b.key));
+    const provenance = provenanceOf(obj);
+    const text = provenance.path ? this.commitFile(obj) : undefined;
+    return {
+      flow: summary,
+      yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec }, { lineWidth: 0 }),
+      ...(text !== undefined && provenance.path ? { file: { path: provenance.path, text } } : {}),
+      ...(provenance.source ? { provenance } : {}),
+      objects,
+    };
+  }
+
+  async object(key: ObjectKey): Promise<ObjectDetail | undefined> {
+    const obj = await this.kube.get(key);
+    if (!obj) return undefined;
+    const ready = conditionsOf(obj).find((c) => c.type === 'Ready');
+    const owner = obj.metadata.ownerReferences?.find((r) => r.controller) ?? obj.metadata.ownerReferences?.[0];
+    const [children, events, watchedBy] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj)]);
+    const failed = readFailure(obj);
+    // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
+    const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
+    const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
+    return {
+      key: keyOf(obj),
+      ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
+      ...(obj.metadata.creationTimestamp ? { createdAt: obj.metadata.creationTimestamp } : {}),
+      // A failing reconcile outranks kstatus, which calls a ConfigMap healthy whatever its Flow says.
+      health: failure ? { status: failure.terminal ? 'Failed' : 'InProgress', message: `reconcile failing at step "${failure.step}"` } : healthView(obj),
+      ...(ready ? { ready: readinessOf(ready) } : {}),
+      conditions: conditionsOf(obj).map((c) => ({ type: c.type, ...readinessOf(c) })),
+      provenance: provenanceOf(obj),
+      ...(failure ? { failure } : {}),
+      ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
+      children,
+      watchedBy,
+      events,
+      yaml: stringify(redacted(obj), { lineWidth: 0 }),
+    };
+  }
+
+  /** The inventory's children, each judged by kstatus; one FlowOps has not (re)created yet is Missing. */
+  private async children(obj: KubeObject, depth: number): Promise<ChildNode[]> {
+    const listed = await Promise.all(
+      readInventory(obj).map(async (e): Promise<ChildNode> => {
+        const key: ObjectKey = { apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}) };
+        const child = await this.kube.get(key).catch(() => undefined);
+        return child ? this.node(child, depth) : { key, health: 'Missing', message: 'not found', children: [] };
+      }),
+    );
+    const owned = await this.owned(obj);
+    const nodes = [...listed, ...(await Promise.all(owned.map((o) => this.node(o, depth))))];
+    return nodes.sort((a, b) => `${a.key.kind}/${a.key.name}`.localeCompare(`${b.key.kind}/${b.key.name}`));
+  }
+
+  private async node(obj: KubeObject, depth: number): Promise<ChildNode> {
+    const h = healthView(obj);
+    return { key: keyOf(obj), health: h.status, message: h.message, children: depth + 1 < MAX_TREE_DEPTH ? await this.children(obj, depth + 1) : [] };
+  }
+
+  /** Objects of the kinds its controller makes, in its namespace, whose ownerReferences name it. */
+  private async owned(obj: KubeObject): Promise<KubeObject[]> {
+    const uid = obj.metadata.uid;
+    const kinds = ownedKindsOf(obj.apiVersion, obj.kind);
+    if (!uid || kinds.length === 0 || !obj.metadata.namespace) return [];
+    const lists = await Promise.all(kinds.map((k) => this.listOrNone(k.apiVersion, k.kind, { namespace: obj.metadata.namespace! })));
+    return lists.flat().filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === uid));
+  }
+
+  /** The Flows whose watch names this object's kind (and namespace, when they watch only one). */
+  private async watchers(obj: KubeObject): Promise<string[]> {
+    const flows = await this.listOrNone(FLOW_API_VERSION, FLOW_KIND);
+    return flows
+      .map(flowSummary)
+      .filter((f) => f.watched.apiVersion === obj.apiVersion && f.watched.kind === obj.kind && (!f.watched.namespace || f.watched.namespace === obj.metadata.namespace))
+      .map((f) => `${f.namespace}/${f.name}`);
+  }
+
+  /** core/v1 Events whose involvedObject is this object, newest first. */
+  private async events(obj: KubeObject): Promise<EventEntry[]> {
+    const fieldSelector = [`involvedObject.kind=${obj.kind}`, `involvedObject.name=${obj.metadata.name}`, ...(obj.metadata.uid ? [`involvedObject.uid=${obj.metadata.uid}`] : [])].join(',');
+    const events = await this.listOrNone('v1', 'Event', { ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}), fieldSelector });
+    return newestFirst(events)
+      .slice(0, MAX_EVENTS)
+      .map((e) => e.entry);
+  }
+
+  /** A kind that is not served (yet) lists as empty rather than failing the page. */
+  private async listOrNone(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<KubeObject[]> {
+    try {
+      return (await this.kube.list(apiVersion, kind, opts)).items;
+    } catch {
+      return [];
+    }
+  }
+}

@@ -1,0 +1,163 @@
+// The web view on the API server's own listener: /ui/ serves the built pages, /ui/api/ the JSON
+// they read, the change stream and the Source page's actions. Mounted with ApiServer.addRoute, as /metrics is.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { KubeClient } from '../kube/client.js';
+import type { Logger } from '../log/index.js';
+import { ChangeFeed } from './change-feed.js';
+import { UiReads, type CommitFileReader } from './reads.js';
+import { actionAllowed, hostAllowed } from './request-guard.js';
+import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
+import { StaticFiles } from './static-files.js';
+import { ChangeStream } from './stream.js';
+import type { ObjectKey } from './types.js';
+
+export const UI_PREFIX = '/ui/';
+const API_PREFIX = '/ui/api/';
+
+/** ui/dist beside src/ (and beside dist/ once compiled: both are two levels below the root). */
+export const DEFAULT_UI_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'ui', 'dist');
+
+export interface UiRouteOptions {
+  kube: KubeClient;
+  log: Logger;
+  distDir?: string;
+  /** The listener is on loopback: answer only loopback Host names (DNS rebinding). */
+  loopbackOnly?: boolean;
+  /** Reads the file a Flow was applied from in its commit (the Flow page shows it with line numbers). */
+  commitFile?: CommitFileReader;
+  /** The Source page's "sync now"; without it that action answers 501. */
+  syncNow?: (namespace: string, name: string) => void;
+}
+
+export interface UiRoute {
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** Ends open streams and watches; call before closing the listener. */
+  stop(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+};
+
+export function uiRoute(opts: UiRouteOptions): UiRoute {
+  const reads = new UiReads(opts.kube, opts.commitFile);
+  const feed = new ChangeFeed(opts.kube, opts.log.child({ part: 'ui' }));
+  const stream = new ChangeStream(feed);
+  const files = new StaticFiles(opts.distDir ?? DEFAULT_UI_DIST);
+  let started = false;
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    if (!hostAllowed(req, opts.loopbackOnly ?? false)) return sendJson(res, 421, { error: 'the web view answers only loopback host names' });
+    let parts: string[];
+    let rel: string;
+    try {
+      parts = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent) : [];
+      rel = decodeURIComponent(url.pathname.slice(UI_PREFIX.length));
+    } catch {
+      return sendJson(res, 400, { error: 'malformed percent-encoding in the path' });
+    }
+    if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, parts[1]!, parts[2]!);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD here; actions are POSTs to /ui/api/sources/<namespace>/<name>/actions\n');
+      return;
+    }
+    if (!url.pathname.startsWith(API_PREFIX)) {
+      files.serve(rel, res, req.method === 'HEAD');
+      return;
+    }
+    // The watches start with the first page that asks, so a `flowops up` nobody looks at pays nothing.
+    if (!started) {
+      started = true;
+      feed.start();
+    }
+    if (parts[0] === 'stream' && parts.length === 1) return stream.serve(req, res);
+    if (parts[0] === 'object') {
+      const k = objectKeyOf(url.searchParams);
+      if (k) feed.follow(k.apiVersion, k.kind);
+    }
+    const body = await apiAnswer(reads, parts, url.searchParams);
+    if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
+    sendJson(res, 200, body);
+  };
+
+  const answerAction = async (req: IncomingMessage, res: ServerResponse, namespace: string, name: string): Promise<void> => {
+    const refused = actionAllowed(req);
+    if (refused) return sendJson(res, 403, { error: refused });
+    try {
+      const action = parseSourceAction(await readJson(req));
+      const result = await runSourceAction({ kube: opts.kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) }, namespace, name, action);
+      opts.log.info({ source: `${namespace}/${name}`, action: action.action }, 'web view action');
+      sendJson(res, 200, result);
+    } catch (err) {
+      if (!(err instanceof ActionError)) throw err;
+      sendJson(res, err.statusCode, { error: err.message });
+    }
+  };
+
+  return {
+    async handle(req, res, url) {
+      if (url.pathname === '/ui') {
+        res.writeHead(308, { Location: UI_PREFIX }).end();
+        return true;
+      }
+      if (!url.pathname.startsWith(UI_PREFIX)) return false;
+      await answer(req, res, url).catch((err: unknown) => {
+        opts.log.warn({ err, url: url.pathname }, 'web view request failed');
+        if (!res.headersSent) sendJson(res, 502, { error: err instanceof Error ? err.message : String(err) });
+        else res.end();
+      });
+      return true;
+    },
+    async stop() {
+      stream.closeAll();
+      await feed.stop();
+    },
+  };
+}
+
+function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Promise<unknown> {
+  const [what, namespace, name] = parts;
+  if (what === 'overview' && parts.length === 1) return reads.overview();
+  if (what === 'sources' && parts.length === 3) return reads.source(namespace!, name!);
+  if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!);
+  if (what === 'operators' && parts.length === 2) return reads.operator(parts[1]!);
+  if (what === 'object' && parts.length === 1) {
+    const key = objectKeyOf(query);
+    return key ? reads.object(key) : Promise.resolve(undefined);
+  }
+  return Promise.resolve(undefined);
+}
+
+function objectKeyOf(q: URLSearchParams): ObjectKey | undefined {
+  const apiVersion = q.get('apiVersion');
+  const kind = q.get('kind');
+  const name = q.get('name');
+  const namespace = q.get('namespace');
+  if (!apiVersion || !kind || !name) return undefined;
+  return { apiVersion, kind, name, ...(namespace ? { namespace } : {}) };
+}
+
+const MAX_BODY = 16 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  let body = '';
+  for await (const chunk of req) {
+    body += (chunk as Buffer).toString('utf8');
+    if (body.length > MAX_BODY) throw new ActionError(413, 'request body too large');
+  }
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new ActionError(400, 'expected a JSON body');
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+}

@@ -1,0 +1,106 @@
+// Pure mapping from Kubernetes objects to what the web view shows. No I/O: reads.ts fetches.
+
+import type { HistoryEntry, InventoryEntry } from '../api/flowsource.js';
+import type { FlowStatus } from '../api/status.js';
+import { healthOf } from '../kube/readiness.js';
+import type { Condition, KubeObject } from '../kube/types.js';
+import type { CommitEntry, FlowSummary, ObjectKey, Provenance, Readiness, SourceSummary } from './types.js';
+
+const UNKNOWN: Readiness = { status: 'Unknown', reason: '', message: '' };
+
+const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export function conditionsOf(obj: KubeObject): Condition[] {
+  const c = record(obj.status).conditions;
+  return Array.isArray(c) ? (c as Condition[]).filter((x) => x && typeof x.type === 'string') : [];
+}
+
+export function readinessOf(c: Condition | undefined): Readiness {
+  if (!c) return UNKNOWN;
+  return { status: c.status, reason: c.reason ?? '', message: c.message ?? '', ...(c.lastTransitionTime ? { since: c.lastTransitionTime } : {}) };
+}
+
+export const readyOf = (obj: KubeObject): Readiness => readinessOf(conditionsOf(obj).find((c) => c.type === 'Ready'));
+
+export const keyOf = (obj: KubeObject): ObjectKey => ({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) });
+
+/** `main@sha1:<40 hex>` → the sha. */
+export function commitOf(revision: string | undefined): string | undefined {
+  return revision ? /sha1:([0-9a-f]{40})$/.exec(revision)?.[1] : undefined;
+}
+
+export function sourceSummary(obj: KubeObject): SourceSummary {
+  const spec = record(obj.spec);
+  const ref = record(spec.ref);
+  const status = record(obj.status);
+  const ready = readyOf(obj);
+  const commit = str(ref.commit);
+  const appliedRevision = str(status.lastAppliedRevision);
+  return {
+    namespace: obj.metadata.namespace ?? '',
+    name: obj.metadata.name ?? '',
+    url: str(spec.url) ?? '',
+    ref: commit ? `pinned ${commit.slice(0, 8)}` : str(ref.tag) ? `tag ${str(ref.tag)}` : `branch ${str(ref.branch) ?? 'main'}`,
+    pinned: Boolean(commit),
+    suspended: spec.suspend === true,
+    ...(appliedRevision ? { appliedRevision } : {}),
+    ready,
+    ...(ready.status !== 'True' && ready.message ? { lastError: ready.message } : {}),
+  };
+}
+
+export function commitHistory(obj: KubeObject): CommitEntry[] {
+  const status = record(obj.status);
+  const live = str(status.lastAppliedRevision);
+  const history = Array.isArray(status.history) ? (status.history as HistoryEntry[]) : [];
+  // Newest first: the live revision is the first applied entry with it (a pin re-applies an older commit).
+  let liveSeen = false;
+  return history.map((h) => {
+    const commit = commitOf(h.revision);
+    const isLive = !liveSeen && h.revision === live && h.outcome === 'Applied';
+    liveSeen ||= isLive;
+    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: isLive };
+  });
+}
+
+export function sourceObjects(obj: KubeObject): Array<ObjectKey & { path: string }> {
+  const inv = record(obj.status).inventory;
+  return (Array.isArray(inv) ? (inv as InventoryEntry[]) : []).map((e) => ({ apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}), path: e.path }));
+}
+
+export function flowSummary(obj: KubeObject): FlowSummary {
+  const spec = record(obj.spec);
+  const watch = record(spec.watch);
+  const status = record(obj.status) as FlowStatus;
+  const r = status.resources ?? {};
+  return {
+    namespace: obj.metadata.namespace ?? '',
+    name: obj.metadata.name ?? '',
+    watched: { apiVersion: str(watch.apiVersion) ?? '', kind: str(watch.kind) ?? '', ...(str(watch.namespace) ? { namespace: str(watch.namespace)! } : {}) },
+    ready: readyOf(obj),
+    counts: { watched: r.watched ?? 0, ready: r.ready ?? 0, notReady: r.notReady ?? 0, failed: r.failed ?? 0 },
+    suspended: spec.suspend === true,
+    ...(status.lastError ? { lastError: status.lastError } : {}),
+  };
+}
+
+/** The annotations FlowOps stamps, read back as links to the commit and the Flow. */
+export function provenanceOf(obj: KubeObject): Provenance {
+  const a = obj.metadata.annotations ?? {};
+  const revision = a['flowops.io/revision'];
+  const commit = commitOf(revision);
+  const p: Provenance = {};
+  if (a['flowops.io/source']) p.source = a['flowops.io/source'];
+  if (revision) p.revision = revision;
+  if (commit) p.commit = commit;
+  if (a['flowops.io/path']) p.path = a['flowops.io/path'];
+  if (a['flowops.io/flow']) p.flow = a['flowops.io/flow'];
+  if (a['flowops.io/owner']) p.owner = a['flowops.io/owner'];
+  return p;
+}
+
+/** kstatus health, as the children tree colours it. */
+export function healthView(obj: KubeObject): { status: 'Current' | 'InProgress' | 'Failed'; message: string } {
+  return healthOf(obj);
+}

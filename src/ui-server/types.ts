@@ -1,0 +1,194 @@
+// The JSON the web view's backend answers with. The UI (ui/) imports these types only, so the
+// browser bundle and the server agree on one shape without sharing any runtime code.
+
+export type HealthStatus = 'Current' | 'InProgress' | 'Failed' | 'Missing';
+
+export interface ObjectKey {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** A Ready condition as shown: status plus why. */
+export interface Readiness {
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  /** ISO time of the last transition, when known. */
+  since?: string;
+}
+
+export interface SourceSummary {
+  namespace: string;
+  name: string;
+  url: string;
+  /** What it follows, as a person reads it: `branch main`, `tag v1`, `pinned 1a2b3c4d`. */
+  ref: string;
+  pinned: boolean;
+  suspended: boolean;
+  appliedRevision?: string;
+  ready: Readiness;
+  /** The message of Ready when it is not True: the last error. */
+  lastError?: string;
+}
+
+export interface CommitEntry {
+  revision: string;
+  /** The 40-hex commit of the revision, for links and short display. */
+  commit?: string;
+  time: string;
+  outcome: 'Applied' | 'Rejected' | 'Failed';
+  message?: string;
+  /** This is the revision that is live. */
+  live: boolean;
+}
+
+export interface SourceDetail {
+  source: SourceSummary;
+  path?: string;
+  interval?: string;
+  history: CommitEntry[];
+  /** The objects of the applied commit, with the file each came from. */
+  objects: Array<ObjectKey & { path: string }>;
+}
+
+export interface FlowSummary {
+  namespace: string;
+  name: string;
+  watched: { apiVersion: string; kind: string; namespace?: string };
+  ready: Readiness;
+  counts: { watched: number; ready: number; notReady: number; failed: number };
+  suspended: boolean;
+  lastError?: string;
+}
+
+export interface Overview {
+  sources: SourceSummary[];
+  flows: FlowSummary[];
+  /** Δ-controller Operators (cluster-scoped). */
+  operators: OperatorSummary[];
+  /** What changed recently: the newest Events of any object, newest first. */
+  recent: RecentEvent[];
+}
+
+export interface WatchedObject {
+  key: ObjectKey;
+  ready: Readiness;
+  children: number;
+}
+
+export interface FlowDetail {
+  flow: FlowSummary;
+  /** The definition as YAML (spec only, as it was applied). */
+  yaml: string;
+  /** The file it was applied from, as it is in that commit (line numbers match `file:line` messages). */
+  file?: { path: string; text: string };
+  provenance?: Provenance;
+  objects: WatchedObject[];
+}
+
+export interface Provenance {
+  /** `namespace/name` of the FlowSource. */
+  source?: string;
+  revision?: string;
+  commit?: string;
+  path?: string;
+  /** `namespace/name` of the Flow that made this object. */
+  flow?: string;
+  /** `Kind/namespace/name` of the watched object that owns it. */
+  owner?: string;
+}
+
+export interface ChildNode {
+  key: ObjectKey;
+  health: HealthStatus;
+  /** Why it is not Current; empty when it is. */
+  message: string;
+  /** What its own controller made for it (a StatefulSet's Pods), found through ownerReferences. */
+  children: ChildNode[];
+}
+
+export interface EventEntry {
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  lastSeen?: string;
+  source?: string;
+}
+
+export interface RecentEvent extends EventEntry {
+  /** The Event's involvedObject. */
+  object: ObjectKey;
+}
+
+export interface ObjectDetail {
+  key: ObjectKey;
+  uid?: string;
+  createdAt?: string;
+  health: { status: HealthStatus; message: string };
+  ready?: Readiness;
+  conditions: Array<Readiness & { type: string }>;
+  provenance: Provenance;
+  /** The watched object this one is a child of (its controller ownerReference), when there is one. */
+  owner?: ObjectKey;
+  /** The step its last reconcile failed at, while it is failing (flowops.io/failure). */
+  failure?: { step: string; reason: string; message: string; terminal: boolean };
+  /** The tree below it: its inventory (what a Flow applied for it), then what those own. */
+  children: ChildNode[];
+  /** `namespace/name` of the Flows that watch its kind. */
+  watchedBy: string[];
+  events: EventEntry[];
+  /** The object as YAML without managedFields; Secrets' values are never included. */
+  yaml: string;
+}
+
+/** What the stream says: something of this kind changed; pages refetch what they show. */
+export interface ChangeMessage {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+/** A button on the Source page, as its POST body. */
+export type SourceAction = { action: 'pin'; commit: string } | { action: 'unpin' | 'suspend' | 'resume' | 'sync' };
+
+export interface ActionResult {
+  message: string;
+}
+
+/** A source or target of a Δ-controller pipeline, as a graph node. */
+export interface GraphResource {
+  kind: string;
+  /** API group ("core" for ""), or the view group of an Operator. */
+  group: string;
+  /** A view (an Operator's in-memory kind), not a stored kind. */
+  view: boolean;
+  namespace?: string;
+  /** Source: Watcher | OneShot | Periodic; target: Updater | Patcher. */
+  type?: string;
+}
+
+export interface OperatorController {
+  name: string;
+  sources: GraphResource[];
+  /** The pipeline's stages in order: `@select`, `@project`, `@join`, … */
+  stages: string[];
+  target?: GraphResource;
+  ready: Readiness;
+  lastErrors: string[];
+}
+
+export interface OperatorSummary {
+  name: string;
+  controllers: number;
+  ready: number;
+}
+
+export interface OperatorDetail {
+  name: string;
+  controllers: OperatorController[];
+  yaml: string;
+}

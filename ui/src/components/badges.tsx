@@ -1,0 +1,23 @@
+// Health and readiness as a coloured word: the colour is never the only signal (the text says it).
+import type { HealthStatus, Readiness } from '../../../src/ui-server/types.ts';
+
+const HEALTH_CLASS: Record<HealthStatus, string> = { Current: 'ok', InProgress: 'progress', Failed: 'bad', Missing: 'bad' };
+
+export function HealthBadge({ status }: { status: HealthStatus }) {
+  return <span class={`badge ${HEALTH_CLASS[status]}`} data-health={status}>{status === 'Current' ? 'Healthy' : status === 'InProgress' ? 'In progress' : status}</span>;
+}
+
+export function ReadyBadge({ ready }: { ready: Readiness }) {
+  const cls = ready.status === 'True' ? 'ok' : ready.status === 'False' ? 'bad' : 'unknown';
+  const label = ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'Not ready' : 'Unknown';
+  return (
+    <span class={`badge ${cls}`} data-ready={ready.status} title={ready.message || undefined}>
+      {label}
+      {ready.status !== 'True' && ready.reason ? <span class="reason"> · {ready.reason}</span> : null}
+    </span>
+  );
+}
+
+export function OutcomeBadge({ outcome }: { outcome: 'Applied' | 'Rejected' | 'Failed' }) {
+  return <span class={`badge ${outcome === 'Applied' ? 'ok' : 'bad'}`}>{outcome}</span>;
+}

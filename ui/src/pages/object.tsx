@@ -1,0 +1,114 @@
+// Object: the object and its children (from its flowops.io/inventory) with their health, its
+// conditions and Events, and the annotations that lead back to the Flow and the commit.
+import { Fragment } from 'preact';
+import type { ChildNode, ObjectDetail, ObjectKey } from '../../../src/ui-server/types.ts';
+import { HealthBadge, ReadyBadge } from '../components/badges.tsx';
+import { WhenLoaded } from '../components/loaded.tsx';
+import { Ago } from '../components/time.tsx';
+import { useLive } from '../live.ts';
+import { paths } from '../router.ts';
+import { FlowLink, SourceLink } from './provenance.tsx';
+
+const apiUrl = (k: ObjectKey): string => `/ui/api/object?${new URLSearchParams({ apiVersion: k.apiVersion, kind: k.kind, name: k.name, ...(k.namespace ? { namespace: k.namespace } : {}) })}`;
+
+function ChildItem({ child }: { child: ChildNode }) {
+  return (
+    <li role="treeitem" aria-selected={false} aria-expanded={child.children.length > 0 ? true : undefined} data-child={`${child.key.kind}/${child.key.name}`} data-health={child.health}>
+      <span class="child">
+        <span class={`dot ${child.health}`} aria-hidden="true" />
+        <code class="kind">{child.key.kind}</code>
+        {child.health === 'Missing' ? <span>{child.key.name}</span> : <a data-row href={paths.best(child.key)}>{child.key.name}</a>}
+        <HealthBadge status={child.health} />
+        {child.message ? <span class="message">{child.message}</span> : null}
+      </span>
+      {child.children.length > 0 ? <ChildList children={child.children} /> : null}
+    </li>
+  );
+}
+
+function ChildList({ children }: { children: ChildNode[] }) {
+  return (
+    <ul role="group">
+      {children.map((c) => <ChildItem key={`${c.key.kind}/${c.key.namespace ?? ''}/${c.key.name}`} child={c} />)}
+    </ul>
+  );
+}
+
+function Tree({ d }: { d: ObjectDetail }) {
+  return (
+    <ul class="tree" role="tree" aria-labelledby="tree-h">
+      <li role="treeitem" aria-expanded={true} aria-selected={true}>
+        <span class="child">
+          <span class={`dot ${d.health.status}`} aria-hidden="true" />
+          <code class="kind">{d.key.kind}</code> <strong>{d.key.name}</strong> <HealthBadge status={d.health.status} />
+        </span>
+        {d.children.length === 0 ? <p class="muted">No children: nothing in its inventory, and nothing it owns.</p> : <ChildList children={d.children} />}
+      </li>
+    </ul>
+  );
+}
+
+export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
+  const loaded = useLive<ObjectDetail>(apiUrl(objectKey));
+  const title = `${objectKey.kind} ${objectKey.namespace ? `${objectKey.namespace}/` : ''}${objectKey.name}`;
+  return (
+    <WhenLoaded loaded={loaded} what={title}>
+      {(d) => (
+        <>
+          <p class="crumbs"><a href={paths.overview()}>Overview</a>{(d.provenance.flow ? [d.provenance.flow] : d.watchedBy).map((f) => <Fragment key={f}> / <FlowLink flow={f} /></Fragment>)} / Object</p>
+          <h1>{title}</h1>
+          {d.failure ? (
+            <div class="notice bad" role="alert" data-failure-step={d.failure.step}>
+              <strong>Reconcile failing at step “{d.failure.step}”</strong> ({d.failure.reason}){d.failure.terminal ? ': stalled, not retried until the object or the Flow changes.' : ': retrying with backoff.'}
+              {d.failure.message ? <pre class="message">{d.failure.message}</pre> : null}
+            </div>
+          ) : null}
+          <dl class="facts">
+            <dt>API version</dt><dd><code>{d.key.apiVersion}</code></dd>
+            <dt>Health</dt><dd><HealthBadge status={d.health.status} /> <span class="message">{d.health.message}</span></dd>
+            {d.ready ? <><dt>Ready</dt><dd><ReadyBadge ready={d.ready} /> <span class="message" data-ready-message>{d.ready.message}</span></dd></> : null}
+            <dt>Created</dt><dd><Ago iso={d.createdAt} /></dd>
+            {d.owner ? <><dt>Owner</dt><dd><a href={paths.best(d.owner)}>{d.owner.kind} {d.owner.name}</a></dd></> : null}
+            {d.watchedBy.length > 0 ? <><dt>Watched by</dt><dd>{d.watchedBy.map((f, i) => <Fragment key={f}>{i > 0 ? ', ' : ''}<FlowLink flow={f} /></Fragment>)}</dd></> : null}
+            {d.provenance.flow ? <><dt>Made by</dt><dd><FlowLink flow={d.provenance.flow} />{d.provenance.owner ? <span class="muted"> for {d.provenance.owner}</span> : null}</dd></> : null}
+            {d.provenance.source ? <><dt>From</dt><dd><SourceLink p={d.provenance} /> {d.provenance.path ? <code>{d.provenance.path}</code> : null}</dd></> : null}
+          </dl>
+          <section>
+            <h2 id="tree-h">Children</h2>
+            <Tree d={d} />
+          </section>
+          <section>
+            <h2 id="conditions-h">Conditions</h2>
+            {d.conditions.length === 0 ? <p class="muted">None.</p> : (
+              <table aria-labelledby="conditions-h">
+                <thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col">Since</th></tr></thead>
+                <tbody>
+                  {d.conditions.map((c) => (
+                    <tr key={c.type}><td>{c.type}</td><td>{c.status}</td><td>{c.reason}</td><td class="message">{c.message}</td><td><Ago iso={c.since} /></td></tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+          <section>
+            <h2 id="events-h">Events</h2>
+            {d.events.length === 0 ? <p class="muted">No Events.</p> : (
+              <table aria-labelledby="events-h" class="events">
+                <thead><tr><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col" class="num">Count</th><th scope="col">Last seen</th></tr></thead>
+                <tbody>
+                  {d.events.map((e, i) => (
+                    <tr key={i} class={e.type === 'Warning' ? 'warning' : undefined}><td>{e.type}</td><td>{e.reason}</td><td class="message">{e.message}</td><td class="num">{e.count}</td><td><Ago iso={e.lastSeen} /></td></tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+          <details>
+            <summary>YAML</summary>
+            <pre class="yaml" tabIndex={0}>{d.yaml}</pre>
+          </details>
+        </>
+      )}
+    </WhenLoaded>
+  );
+}

@@ -1,0 +1,142 @@
+// Overview: every FlowSource and every Flow, health at a glance.
+import type { ChangeMessage, FlowSummary, OperatorSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
+import { ReadyBadge } from '../components/badges.tsx';
+import { WhenLoaded } from '../components/loaded.tsx';
+import { Ago, shortSha } from '../components/time.tsx';
+import { useLive } from '../live.ts';
+import { paths } from '../router.ts';
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const shaOf = (revision: string | undefined): string | undefined => revision ? /sha1:([0-9a-f]{40})$/.exec(revision)?.[1] : undefined;
+
+function SourcesTable({ sources }: { sources: SourceSummary[] }) {
+  if (sources.length === 0) return <p class="muted">No FlowSources. Apply one, or run <code>flowops up</code>, which follows its built-in repository.</p>;
+  return (
+    <table aria-labelledby="sources-h">
+      <thead>
+        <tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Ref</th><th scope="col">Applied revision</th><th scope="col">Ready</th><th scope="col">Last error</th></tr>
+      </thead>
+      <tbody>
+        {sources.map((s) => {
+          const sha = shaOf(s.appliedRevision);
+          return (
+            <tr key={`${s.namespace}/${s.name}`} data-source={s.name}>
+              <td><a data-row href={paths.source(s.namespace, s.name)}>{s.namespace}/{s.name}</a></td>
+              <td class="url"><code>{s.url}</code></td>
+              <td>{s.ref}{s.suspended ? <span class="badge unknown"> suspended</span> : null}</td>
+              <td>{sha ? <a href={paths.source(s.namespace, s.name, sha)}><code>{shortSha(sha)}</code></a> : <span class="muted">none yet</span>}</td>
+              <td><ReadyBadge ready={s.ready} /></td>
+              <td class="message">{s.lastError ?? ''}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function FlowsTable({ flows }: { flows: FlowSummary[] }) {
+  if (flows.length === 0) return <p class="muted">No Flows yet.</p>;
+  return (
+    <table aria-labelledby="flows-h">
+      <thead>
+        <tr><th scope="col">Name</th><th scope="col">Watches</th><th scope="col">Ready</th><th scope="col" class="num">Objects</th><th scope="col" class="num">Ready</th><th scope="col" class="num">Not ready</th><th scope="col" class="num">Failed</th><th scope="col">Last error</th></tr>
+      </thead>
+      <tbody>
+        {flows.map((f) => (
+          <tr key={`${f.namespace}/${f.name}`} data-flow={f.name}>
+            <td><a data-row href={paths.flow(f.namespace, f.name)}>{f.namespace}/{f.name}</a></td>
+            <td><code>{f.watched.kind}</code> <span class="muted">{f.watched.apiVersion}</span></td>
+            <td><ReadyBadge ready={f.ready} />{f.suspended ? <span class="badge unknown"> suspended</span> : null}</td>
+            <td class="num">{f.counts.watched}</td>
+            <td class="num">{f.counts.ready}</td>
+            <td class="num">{f.counts.notReady}</td>
+            <td class="num">{f.counts.failed}</td>
+            <td class="message">{f.lastError ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function OperatorsTable({ operators }: { operators: OperatorSummary[] }) {
+  if (operators.length === 0) return <p class="muted">No Δ-controller Operators.</p>;
+  return (
+    <table aria-labelledby="operators-h">
+      <thead>
+        <tr><th scope="col">Name</th><th scope="col" class="num">Controllers</th><th scope="col" class="num">Ready</th></tr>
+      </thead>
+      <tbody>
+        {operators.map((o) => (
+          <tr key={o.name} data-operator={o.name}>
+            <td><a data-row href={paths.operator(o.name)}>{o.name}</a></td>
+            <td class="num">{o.controllers}</td>
+            <td class="num">{o.ready}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RecentTable({ recent }: { recent: RecentEvent[] }) {
+  if (recent.length === 0) return <p class="muted">No Events yet.</p>;
+  return (
+    <table aria-labelledby="recent-h" class="events">
+      <thead>
+        <tr><th scope="col">When</th><th scope="col">Object</th><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th></tr>
+      </thead>
+      <tbody>
+        {recent.map((e, i) => (
+          <tr key={i} class={e.type === 'Warning' ? 'warning-row' : undefined}>
+            <td class="nowrap"><Ago iso={e.lastSeen} /></td>
+            <td><a data-row href={paths.best(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
+            <td>{e.type}</td>
+            <td>{e.reason}</td>
+            <td class="message">{e.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+// Pods, workloads and children change often and are not on this page; their Events are.
+const OVERVIEW_KINDS = new Set(['FlowSource', 'Flow', 'Operator', 'Event']);
+const overviewRelevant = (c: ChangeMessage): boolean => OVERVIEW_KINDS.has(c.kind);
+
+export function OverviewPage() {
+  const loaded = useLive<Overview>('/ui/api/overview', overviewRelevant);
+  return (
+    <WhenLoaded loaded={loaded} what="the overview">
+      {(o) => {
+        const notReady = [...o.sources, ...o.flows].filter((x) => x.ready.status !== 'True').length;
+        return (
+          <>
+            <h1>Overview</h1>
+            <p class="summary" role="status">
+              {plural(o.sources.length, 'source')}, {plural(o.flows.length, 'Flow')} · {notReady === 0 ? 'all ready' : `${notReady} not ready`}
+            </p>
+            <section>
+              <h2 id="sources-h">Sources</h2>
+              <SourcesTable sources={o.sources} />
+            </section>
+            <section>
+              <h2 id="flows-h">Flows</h2>
+              <FlowsTable flows={o.flows} />
+            </section>
+            <section>
+              <h2 id="operators-h">Operators</h2>
+              <OperatorsTable operators={o.operators} />
+            </section>
+            <section>
+              <h2 id="recent-h">Recent changes</h2>
+              <RecentTable recent={o.recent} />
+            </section>
+          </>
+        );
+      }}
+    </WhenLoaded>
+  );
+}
