@@ -1,3 +1,4 @@
+import { hasScale } from './scale.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/types.js';
 
@@ -49,6 +50,7 @@ export class Discovery {
       if (t.statusSubresource) {
         resources.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: SUB_VERBS });
       }
+      if (hasScale(t)) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
     }
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
   }

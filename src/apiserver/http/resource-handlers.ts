@@ -6,6 +6,7 @@ import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { readDeleteOptions } from './delete-options.js';
+import { answerScale, hasScale } from './scale.js';
 import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { JsonParts, sendJson } from './respond.js';
@@ -44,6 +45,7 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
   if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table) };
+  if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
     if (!table) {
       // The stored text as it is: no parse and re-serialise per read.
@@ -56,6 +58,7 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     return { code: 200, body: toTable(t, [obj], { includeObject: includeObjectParam(q), withColumns: true, resourceVersion: String(metadataOf(obj).resourceVersion) }) };
   }
   const opts = writeOptions(req, q, subresource);
+  if (subresource === 'scale' && name) return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
   if (method === 'POST' && !name) {
     const obj = decodeObject(req, await readBody(req));
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
@@ -83,7 +86,7 @@ function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
   const t = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!t) throw errors.pathNotFound();
   if (info.namespace !== undefined && !t.namespaced) throw errors.pathNotFound();
-  if (info.subresource !== undefined && !(info.subresource === 'status' && t.statusSubresource)) throw errors.pathNotFound();
+  if (info.subresource !== undefined && !(info.subresource === 'status' && t.statusSubresource) && !(info.subresource === 'scale' && hasScale(t))) throw errors.pathNotFound();
   return t;
 }
 

@@ -1,0 +1,46 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/apiserver.js';
+import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
+
+// The scale subresource of the built-in workloads, as the real kubectl uses it.
+
+let ts: TestServer;
+let kubectl: Kubectl;
+beforeAll(async () => {
+  ts = await startTestServer();
+  kubectl = kubectlFor(ts.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
+});
+afterAll(async () => ts?.stop());
+
+describe('the scale subresource', () => {
+  it('kubectl scale moves spec.replicas of a Deployment, and get --subresource=scale shows the Scale', async () => {
+    await kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
+    expect(await kubectl.ok(['scale', 'deployment', 'web', '--replicas=5'])).toBe('deployment.apps/web scaled\n');
+    expect(await kubectl.ok(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).toBe('5');
+    const scale = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '--subresource=scale', '-o', 'json']));
+    expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 5 }, status: { replicas: 0, selector: 'app=web' } });
+  });
+
+  it('scales a StatefulSet, with --current-replicas as a precondition', async () => {
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'default' },
+      spec: { replicas: 3, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres' }] } } },
+    }));
+    expect((await kubectl(['scale', 'statefulset', 'db', '--current-replicas=2', '--replicas=1'])).code).not.toBe(0);
+    expect(await kubectl.ok(['scale', 'statefulset', 'db', '--current-replicas=3', '--replicas=1'])).toBe('statefulset.apps/db scaled\n');
+    expect(await kubectl.ok(['get', 'statefulset', 'db', '-o', 'jsonpath={.spec.replicas}'])).toBe('1');
+  });
+
+  it('refuses a negative count with 422, and is listed in discovery', async () => {
+    const r = await fetch(`${ts.server.url}/apis/apps/v1/namespaces/default/deployments/web/scale`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"spec":{"replicas":-1}}' });
+    expect(r.status).toBe(422);
+    const list = (await (await fetch(`${ts.server.url}/apis/apps/v1`)).json()) as { resources: Array<{ name: string; kind: string; group?: string; version?: string }> };
+    expect(list.resources).toContainEqual(expect.objectContaining({ name: 'deployments/scale', kind: 'Scale', group: 'autoscaling', version: 'v1' }));
+    expect((await fetch(`${ts.server.url}/api/v1/namespaces/default/configmaps/x/scale`)).status).toBe(404);
+  });
+});
