@@ -44,3 +44,35 @@ describe('the scale subresource', () => {
     expect((await fetch(`${ts.server.url}/api/v1/namespaces/default/configmaps/x/scale`)).status).toBe(404);
   });
 });
+
+describe('the scale subresource of a CRD with subresources.scale', () => {
+  it('reads and writes the declared paths', async () => {
+    await kubectl.ok(['apply', '-f', '-'], `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: pools.example.com }
+spec:
+  group: example.com
+  scope: Namespaced
+  names: { plural: pools, singular: pool, kind: Pool }
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources:
+        status: {}
+        scale: { specReplicasPath: .spec.size, statusReplicasPath: .status.ready, labelSelectorPath: .status.selector }
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+`);
+    const { waitFor } = await import('../helpers/wait.js');
+    await waitFor(async () => (await kubectl(['get', 'pools'])).code === 0, { what: 'the Pool kind served' });
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'p', namespace: 'default' }, spec: { size: 2 } }));
+    await kubectl.ok(['patch', 'pool', 'p', '--subresource=status', '--type=merge', '-p', '{"status":{"ready":1,"selector":"app=p"}}']);
+    expect(await kubectl.ok(['scale', 'pool', 'p', '--replicas=4'])).toBe('pool.example.com/p scaled\n');
+    expect(await kubectl.ok(['get', 'pool', 'p', '-o', 'jsonpath={.spec.size}'])).toBe('4');
+    const scale = JSON.parse(await kubectl.ok(['get', 'pool', 'p', '--subresource=scale', '-o', 'json']));
+    expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 4 }, status: { replicas: 1, selector: 'app=p' } });
+  });
+});

@@ -31,6 +31,14 @@ export function typesFromCrd(crd: JsonObject): ResourceType[] {
         tracksGeneration: true,
       };
       if (schema) t.schema = schema;
+      const scale = isObject(subresources.scale) ? subresources.scale : undefined;
+      if (scale && typeof scale.specReplicasPath === 'string' && typeof scale.statusReplicasPath === 'string') {
+        t.scaleSubresource = {
+          specReplicasPath: scale.specReplicasPath,
+          statusReplicasPath: scale.statusReplicasPath,
+          ...(typeof scale.labelSelectorPath === 'string' ? { labelSelectorPath: scale.labelSelectorPath } : {}),
+        };
+      }
       const columns = Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns.filter(isObject) : [];
       if (columns.length) t.printerColumns = columns.map(toColumn);
       return t;

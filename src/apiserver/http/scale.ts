@@ -1,7 +1,8 @@
 // The `scale` subresource of the built-in workloads (Deployment, StatefulSet, ReplicaSet,
-// ReplicationController): an autoscaling/v1 Scale view of spec.replicas, as kube-apiserver serves
-// it (pkg/registry/apps/deployment/storage ScaleREST), so `kubectl scale` and HPA-style clients work.
-// CRDs with subresources.scale are not served yet.
+// ReplicationController) and of CRDs that declare `subresources.scale`: an autoscaling/v1 Scale
+// view of the replicas, as kube-apiserver serves it (pkg/registry/apps/deployment/storage
+// ScaleREST; apiextensions-apiserver's scale for CRDs, which reads the declared JSON paths), so
+// `kubectl scale` and HPA-style clients work.
 
 import type { IncomingMessage } from 'node:http';
 import type { ObjectStore, WriteOptions } from '../objects/object-store.js';
@@ -15,7 +16,32 @@ import { errors } from './status.js';
 
 const SCALABLE = new Set(['apps/deployments', 'apps/statefulsets', 'apps/replicasets', '/replicationcontrollers']);
 
-export const hasScale = (t: ResourceType): boolean => !t.custom && SCALABLE.has(`${t.group}/${t.plural}`);
+export const hasScale = (t: ResourceType): boolean => (t.custom ? t.scaleSubresource !== undefined : SCALABLE.has(`${t.group}/${t.plural}`));
+
+interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+const BUILTIN_PATHS: ScalePaths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
+
+/** `.spec.replicas` → ['spec', 'replicas'] (CRD validation allows only such simple paths). */
+const segments = (path: string): string[] => path.replace(/^\./, '').split('.').filter(Boolean);
+
+function getPath(obj: JsonObject, path: string): JsonValue | undefined {
+  let cur: JsonValue | undefined = obj;
+  for (const s of segments(path)) cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as JsonObject)[s] : undefined;
+  return cur;
+}
+
+function setPath(obj: JsonObject, path: string, value: JsonValue): JsonObject {
+  const [head, ...rest] = segments(path);
+  if (!head) return obj;
+  if (!rest.length) return { ...obj, [head]: value };
+  const child = obj[head];
+  return { ...obj, [head]: setPath(child && typeof child === 'object' && !Array.isArray(child) ? (child as JsonObject) : {}, `.${rest.join('.')}`, value) };
+}
 
 function selectorOf(t: ResourceType, spec: JsonObject): string {
   const sel = spec.selector;
@@ -27,14 +53,18 @@ function selectorOf(t: ResourceType, spec: JsonObject): string {
 
 export function toScale(t: ResourceType, obj: JsonObject): JsonObject {
   const meta = metadataOf(obj);
+  const paths = t.scaleSubresource ?? BUILTIN_PATHS;
   const spec = (obj.spec ?? {}) as JsonObject;
-  const status = (obj.status ?? {}) as JsonObject;
+  const want = getPath(obj, paths.specReplicasPath);
+  const have = getPath(obj, paths.statusReplicasPath);
+  const crdSelector = paths.labelSelectorPath ? getPath(obj, paths.labelSelectorPath) : undefined;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp } as JsonObject,
-    spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 1 },
-    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, selector: selectorOf(t, spec) },
+    // Built-in workloads default replicas to 1; a CRD without the field has 0.
+    spec: { replicas: typeof want === 'number' ? want : t.custom ? 0 : 1 },
+    status: { replicas: typeof have === 'number' ? have : 0, selector: t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec) },
   };
 }
 
@@ -60,6 +90,6 @@ export async function answerScale(objects: ObjectStore, t: ResourceType, namespa
   const type = mediaType(req);
   const next = method === 'PUT' ? parsed : type === 'application/json-patch+json' ? jsonPatch(current, parsed) : mergePatch(current, parsed);
   const replicas = replicasOf(next);
-  const updated = objects.patch(t, namespace, name, (obj) => ({ ...obj, spec: { ...((obj.spec ?? {}) as JsonObject), replicas } }), opts);
+  const updated = objects.patch(t, namespace, name, (obj) => setPath(obj, (t.scaleSubresource ?? BUILTIN_PATHS).specReplicasPath, replicas), opts);
   return toScale(t, updated);
 }

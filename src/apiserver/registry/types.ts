@@ -22,6 +22,8 @@ export interface ResourceType {
   shortNames: string[];
   categories: string[];
   statusSubresource: boolean;
+  /** A CRD version's `subresources.scale`: where replicas and the selector live. */
+  scaleSubresource?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Defined by a CustomResourceDefinition (served with CR rules: no strategic merge, RV required on PUT). */
   custom: boolean;
   /** openAPIV3Schema of a CRD version. */
