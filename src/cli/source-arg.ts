@@ -1,12 +1,13 @@
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import type { KubeClient } from '../kube/client.js';
 import { kubeFrom } from './cluster-flags.js';
+import { contextNamespace } from './context-namespace.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 
 /** `[namespace/]name` of a FlowSource; the namespace defaults to the kubeconfig context's, else "default". */
 export function sourceRefOf(arg: string, kube: KubeClient): ObjectRef {
   const [a, b] = arg.split('/');
-  const namespace = b !== undefined ? a! : (kube.config.getContextObject(kube.config.getCurrentContext())?.namespace ?? 'default');
+  const namespace = b !== undefined ? a! : contextNamespace(kube);
   const name = b ?? a!;
   if (!name || arg.split('/').length > 2) throw new Error(`expected [namespace/]name, got "${arg}"`);
   return { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name };

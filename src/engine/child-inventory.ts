@@ -5,6 +5,7 @@
 // ConfigMap have no status at all. The predicate on watched objects ignores this annotation.
 
 import type { KubeObject, ObjectRef } from '../kube/types.js';
+import { describeEntry, objectId } from '../sync/inventory.js';
 
 export const INVENTORY_ANNOTATION = 'flowops.io/inventory';
 
@@ -21,15 +22,12 @@ export interface ChildEntry {
   cleanup?: 'flowops' | 'keep';
 }
 
-/** Identity across versions: group/Kind/namespace/name. */
-export function childId(e: { apiVersion: string; kind: string; namespace?: string | undefined; name: string }): string {
-  const group = e.apiVersion.includes('/') ? e.apiVersion.slice(0, e.apiVersion.indexOf('/')) : '';
-  return `${group}/${e.kind}/${e.namespace ?? ''}/${e.name}`;
-}
+/** Identity across versions: group/Kind/namespace/name, as the Git sync's inventory has it. */
+export const childId = objectId;
 
 export const refOfChild = (e: ChildEntry): ObjectRef => ({ apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}) });
 
-export const describeChild = (e: { kind: string; namespace?: string | undefined; name: string }): string => `${e.kind} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
+export const describeChild = describeEntry;
 
 /** The inventory the last successful reconcile wrote; an unreadable annotation counts as none. */
 export function readInventory(obj: KubeObject): ChildEntry[] {

@@ -9,6 +9,7 @@ import { resourcePath } from '../../kube/discovery.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { Condition, KubeObject } from '../../kube/types.js';
 import { renderTable } from '../history-command.js';
+import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
 import { kindOf, targetKind } from './targets.js';
 
@@ -27,7 +28,7 @@ const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/
 
 function namespaceOf(kube: KubeClient, flags: GetFlags): string | undefined {
   if (flags.allNamespaces) return undefined;
-  return flags.namespace ?? kube.config.getContextObject(kube.config.getCurrentContext())?.namespace ?? 'default';
+  return flags.namespace ?? contextNamespace(kube);
 }
 
 export async function runGet(kube: KubeClient, what: string, flags: GetFlags): Promise<string> {

@@ -4,6 +4,7 @@ import { FLOW_API_VERSION } from '../../api/flow.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/flowsource.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { ObjectRef } from '../../kube/types.js';
+import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
 
 export type TargetKind = 'flow' | 'source';
@@ -24,7 +25,7 @@ export function targetKind(word: string): TargetKind {
 export function targetRef(kube: KubeClient, kind: TargetKind, arg: string, namespace?: string): ObjectRef {
   const parts = arg.split('/');
   if (parts.length > 2 || !parts.at(-1)) throw new SetupError(`expected [namespace/]name, got "${arg}"`);
-  const ns = parts.length === 2 ? parts[0]! : (namespace ?? kube.config.getContextObject(kube.config.getCurrentContext())?.namespace ?? 'default');
+  const ns = parts.length === 2 ? parts[0]! : (namespace ?? contextNamespace(kube));
   return { ...KINDS[kind], namespace: ns, name: parts.at(-1)! };
 }
 
