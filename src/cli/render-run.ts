@@ -1,7 +1,8 @@
+import { findCondition } from '../kube/conditions.js';
 import { parseDuration } from '../api/duration.js';
 import { parseFlow, compareValidationErrors, formatValidationError } from '../api/validate.js';
 import { crdKinds } from '../kube/crd-kinds.js';
-import type { Condition, KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/types.js';
 import { createLogger } from '../log/index.js';
 import { readDefinitions } from '../render/definitions.js';
 import { compareGolden, updateGolden } from '../render/golden-files.js';
@@ -114,7 +115,7 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
 /** `Kind ns/name: message` for each sample whose last run failed (not merely waiting for its children). */
 function failedRuns(objects: readonly KubeObject[]): string[] {
   return objects.flatMap((o) => {
-    const ready = ((o.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+    const ready = findCondition(o, 'Ready');
     if (!ready || ready.status === 'True' || ready.reason === 'ChildrenNotReady') return [];
     return [`flowops render: ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}: reconcile failed (${ready.reason}): ${ready.message}`];
   });

@@ -3,9 +3,10 @@
 // watches run; the outcomes come from the reconcile handler in the same process (`flowops up`)
 // or from the Ready conditions workers write on the watched objects (the leader).
 
+import { findCondition } from '../kube/conditions.js';
 import type { ReconcileReport } from '../engine/flow-reconciler.js';
 import type { KubeClient } from '../kube/client.js';
-import type { Condition, KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { DeclarativeController } from '../operator/controller.js';
 import type { FlowEntry } from './flow-registry.js';
@@ -48,7 +49,7 @@ export class FlowStatusReporter implements OutcomeSink {
 
   /** A worker's verdict, as the Ready condition it wrote on the watched object (the leader's only source). */
   recordReadyCondition(entry: FlowEntry, obj: KubeObject): void {
-    const ready = ((obj.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+    const ready = findCondition(obj, 'Ready');
     if (!ready || ready.status === 'Unknown') return;
     // Children not ready yet is a successful run whose objects are still coming up, not a failure.
     const report =

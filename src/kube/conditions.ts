@@ -1,4 +1,14 @@
-import type { Condition } from './types.js';
+import type { Condition, KubeObject } from './types.js';
+
+/** An object's status.conditions, whatever shape status has (malformed entries left out). */
+export function conditionsOf(obj: KubeObject): Condition[] {
+  const status = obj.status && typeof obj.status === 'object' && !Array.isArray(obj.status) ? (obj.status as Record<string, unknown>) : {};
+  const c = status.conditions;
+  return Array.isArray(c) ? (c as Condition[]).filter((x) => x && typeof x.type === 'string') : [];
+}
+
+/** The condition of `type` (Ready, Stalled, …) on an object, if it has one. */
+export const findCondition = (obj: KubeObject, type: string): Condition | undefined => conditionsOf(obj).find((c) => c.type === type);
 
 export const nowRfc3339 = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 

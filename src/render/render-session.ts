@@ -3,6 +3,7 @@
 // workloads: a render shows what the Flows decide, not what a kubelet would report later), the
 // CRDs, Flows and sample objects applied, and a wait until every sample has been reconciled.
 
+import { findCondition } from '../kube/conditions.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { crdKinds } from '../kube/crd-kinds.js';
 import { KubeClient } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
 import { writeKubeconfig } from '../kube/kubeconfig.js';
-import type { Condition, KubeObject, ObjectRef } from '../kube/types.js';
+import type { KubeObject, ObjectRef } from '../kube/types.js';
 import { describeRef, refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { startControllers, type Controllers } from '../runtime/controllers.js';
@@ -103,8 +104,7 @@ async function applyWhenServed(kube: KubeClient, obj: KubeObject, deadline: numb
 
 /** Ready written for the object's current generation: a success, a failure, or children not ready. */
 function isReconciled(obj: KubeObject): boolean {
-  const conditions = (obj.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-  const ready = conditions.find((c) => c.type === 'Ready');
+  const ready = findCondition(obj, 'Ready');
   return ready !== undefined && (obj.metadata.generation === undefined || ready.observedGeneration === undefined || ready.observedGeneration === obj.metadata.generation);
 }
 

@@ -1,5 +1,6 @@
 // Pure mapping from Kubernetes objects to what the web view shows. No I/O: reads.ts fetches.
 
+import { conditionsOf } from '../kube/conditions.js';
 import type { HistoryEntry, InventoryEntry } from '../api/flowsource.js';
 import type { FlowStatus } from '../api/status.js';
 import { healthOf } from '../kube/readiness.js';
@@ -11,10 +12,7 @@ const UNKNOWN: Readiness = { status: 'Unknown', reason: '', message: '' };
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-export function conditionsOf(obj: KubeObject): Condition[] {
-  const c = record(obj.status).conditions;
-  return Array.isArray(c) ? (c as Condition[]).filter((x) => x && typeof x.type === 'string') : [];
-}
+export { conditionsOf };
 
 export function readinessOf(c: Condition | undefined): Readiness {
   if (!c) return UNKNOWN;

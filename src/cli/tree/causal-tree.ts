@@ -10,8 +10,9 @@ import { readInventory, refOfChild } from '../../engine/child-inventory.js';
 import { ownerOf } from '../../controller/child-watches.js';
 import { readLastRun, type LastRun } from '../../engine/last-run.js';
 import type { KubeClient } from '../../kube/client.js';
+import { findCondition } from '../../kube/conditions.js';
 import { healthOf, type HealthStatus } from '../../kube/readiness.js';
-import type { Condition, KubeObject } from '../../kube/types.js';
+import type { KubeObject } from '../../kube/types.js';
 import { PATH_ANNOTATION, REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../../sync/provenance.js';
 
 export interface ReadyState {
@@ -57,7 +58,7 @@ export interface CausalTree {
 }
 
 const conditionOf = (obj: KubeObject, type: string): ReadyState | undefined => {
-  const c = ((obj.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((x) => x.type === type);
+  const c = findCondition(obj, type);
   return c ? { status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) } : undefined;
 };
 

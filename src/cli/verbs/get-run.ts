@@ -8,6 +8,7 @@ import { readLastRun } from '../../engine/last-run.js';
 import { resourcePath } from '../../kube/discovery.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { Condition, KubeObject } from '../../kube/types.js';
+import { findCondition } from '../../kube/conditions.js';
 import { renderTable } from '../history-command.js';
 import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
@@ -78,4 +79,4 @@ async function getRuns(kube: KubeClient, namespace: string | undefined, flags: G
   return renderTable(rows);
 }
 
-const readyOf = (o: KubeObject): Condition | undefined => ((o.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Ready');
+const readyOf = (o: KubeObject): Condition | undefined => findCondition(o, 'Ready');
