@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { LeaderWork } from '../runtime/leader-work.js';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
-import { tenancyOf } from './tenancy-flags.js';
+import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 
 interface RunFlags extends ClusterFlags {
   leaseDuration: number;
@@ -39,6 +39,7 @@ export function registerRunCommand(program: Command): void {
         import('../operator/runtime.js'),
       ]);
       const kube = await kubeFrom(flags);
+      isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
       const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
-import { addTenancyFlags, tenancyOf, type TenancyFlags } from './tenancy-flags.js';
+import { addTenancyFlags, isolateScripts, tenancyOf, type TenancyFlags } from './tenancy-flags.js';
 import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
@@ -42,6 +42,8 @@ export function registerUpCommand(program: Command): void {
       const log = createLogger({ command: 'up' }, flags.logFormat);
       const { server, kubeconfig } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
+      // Its data folder holds the admin kubeconfig and the server's database: never a script's to read.
+      isolateScripts(flags, [flags.data, kubeconfig]);
       // The web view, on the same loopback listener, mounted first so that an open page reconnects
       // as soon as the server is back; it reads as the admin kubeconfig of `up`.
       // "Sync now" reaches the Git poller once it has started (a click before that is a no-op: the

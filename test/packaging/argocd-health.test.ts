@@ -64,8 +64,8 @@ describe.skipIf(!haveLua)('the Argo CD health check of FlowOps objects (config/a
       await kube.create(widget('good', 'greeter'));
       await kube.create(widget('bad', 'broken'));
       const get = (kind: string, name: string, apiVersion = 'example.com/v1') => kube.get({ apiVersion, kind, name, namespace: 'default' });
-      const goodWidget = await waitFor(async () => ((await get('Widget', 'good'))?.status as { conditions?: unknown[] } | undefined)?.conditions ? get('Widget', 'good') : undefined, { what: 'Widget good reconciled' });
-      expect(health(goodWidget)).toMatchObject({ status: 'Healthy' });
+      // Progressing until its reconcile has written Ready for its generation, then Healthy.
+      await waitFor(async () => health(await get('Widget', 'good')).status === 'Healthy', { what: 'Widget good Healthy' });
       const badWidget = await waitFor(async () => (health(await get('Widget', 'bad')).status === 'Degraded' ? get('Widget', 'bad') : undefined), { what: 'Widget bad Stalled' });
       expect(health(badWidget).message).toContain('bad_Bad');
       expect(health(await get('Flow', 'greeter', 'flowops.io/v1'))).toMatchObject({ status: 'Healthy' });
