@@ -7,6 +7,7 @@ import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinFieldAdmission } from './openapi/builtin-field-admission.js';
+import { EventAdmission } from './objects/event-admission.js';
 import { BuiltinDefaulting } from './defaults/index.js';
 import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
 import { ServiceCidr } from './defaults/service-cidr.js';
@@ -75,6 +76,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
   objects.onWrite(services.onWrite);
   objects.addAdmission(new BuiltinFieldAdmission());
+  objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting(services));
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
