@@ -38,7 +38,7 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
     expect(apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']).toBeDefined();
     // Only what is served: no watch paths, no subresources the server does not answer.
     const core = await doc('api/v1');
-    expect(Object.keys(core.paths).filter((p) => p.includes('/watch/') || p.endsWith('/exec') || p.includes('replicationcontrollers'))).toEqual([]);
+    expect(Object.keys(core.paths).filter((p) => p.includes('/watch/') || p.endsWith('/exec') || p.includes('componentstatuses') || p.includes('/bindings'))).toEqual([]);
     expect(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/status']).toBeDefined();
   });
 
