@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { BUILTIN_TYPES } from '../src/apiserver/registry/builtins.js';
 import { KUBERNETES_VERSION } from '../src/apiserver/server-defaults.js';
 import { hasScale } from '../src/apiserver/http/scale.js';
-import { CRD_META_FILE, CRD_META_SCHEMAS, MANIFEST_FILE, SWAGGER_DEFINITIONS_FILE, VENDOR_DIR, documentHash, v3FileName, type VendorManifest } from '../src/apiserver/openapi/vendor-files.js';
+import { CRD_META_FILE, CRD_META_SCHEMAS, MANIFEST_FILE, SWAGGER_DEFINITIONS_FILE, VENDOR_DIR, documentHash, gvPath, v3FileName, type VendorManifest } from '../src/apiserver/openapi/vendor-files.js';
 import { collectRefs, servedPath } from '../src/apiserver/openapi/served-paths.js';
 
 type Json = Record<string, unknown>;
@@ -71,7 +71,7 @@ for (const { group, version } of groupVersions) {
   const components = doc.components as Json;
   const schemas = reachable(components.schemas as Json, Object.values(paths), '#/components/schemas/');
   const text = write(v3FileName(group, version), { ...doc, info: { title: 'Kubernetes', version: `v${KUBERNETES_VERSION}` }, paths, components: { ...components, schemas } });
-  manifest.v3[group ? `apis/${group}/${version}` : `api/${version}`] = { file: v3FileName(group, version), hash: documentHash(text) };
+  manifest.v3[gvPath({ group, version })] = { file: v3FileName(group, version), hash: documentHash(text) };
   metaSchemas = { ...metaSchemas, ...(components.schemas as Json) };
 }
 write(CRD_META_FILE, {

@@ -69,6 +69,9 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
     const pods = await kubectl.ok(['explain', 'pods', '--recursive']);
     expect(pods).toMatch(/\n\s+terminationGracePeriodSeconds\s+<integer>/);
     expect(pods).toMatch(/\n\s+podIP\s+<string>/);
+    // The v2 document says the same (kubectl's v2 explainer reads the protobuf definitions).
+    expect(await kubectl.ok(['explain', 'deployment.spec.replicas', '--output=plaintext-openapiv2'])).toContain('Number of desired pods');
+    expect(await kubectl.ok(['explain', 'widgets.spec.size', '--output=plaintext-openapiv2'])).toMatch(/FIELD:\s+size <integer>/);
     const missing = await kubectl(['explain', 'deployment.spec.nosuchfield']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('field "nosuchfield" does not exist');

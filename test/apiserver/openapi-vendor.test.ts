@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { hasScale } from '../../src/apiserver/http/scale.js';
-import { documentHash, MANIFEST_FILE, VENDOR_DIR, type VendorManifest } from '../../src/apiserver/openapi/vendor-files.js';
+import { documentHash, gvPath, MANIFEST_FILE, VENDOR_DIR, type VendorManifest } from '../../src/apiserver/openapi/vendor-files.js';
 import { BUILTIN_TYPES } from '../../src/apiserver/registry/builtins.js';
 import { KUBERNETES_VERSION } from '../../src/apiserver/server-defaults.js';
 
@@ -14,7 +14,7 @@ describe('vendored kube-apiserver OpenAPI (src/apiserver/openapi/vendor)', () =>
 
   it('is of the Kubernetes version the server reports, and covers exactly the served built-in group-versions', () => {
     expect(manifest.kubernetesVersion).toBe(KUBERNETES_VERSION);
-    const served = [...new Set(BUILTIN_TYPES.map((t) => (t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`)))].sort();
+    const served = [...new Set(BUILTIN_TYPES.map(gvPath))].sort();
     expect(Object.keys(manifest.v3).sort()).toEqual(served);
   });
 
@@ -23,7 +23,7 @@ describe('vendored kube-apiserver OpenAPI (src/apiserver/openapi/vendor)', () =>
       const text = gunzipSync(readFileSync(join(VENDOR_DIR, file))).toString('utf8');
       expect(documentHash(text), path).toBe(hash);
       const doc = JSON.parse(text) as { paths: Record<string, unknown> };
-      for (const t of BUILTIN_TYPES.filter((b) => (b.group ? `apis/${b.group}/${b.version}` : `api/${b.version}`) === path)) {
+      for (const t of BUILTIN_TYPES.filter((b) => gvPath(b) === path)) {
         const item = `/${path}${t.namespaced ? '/namespaces/{namespace}' : ''}/${t.plural}/{name}`;
         expect(doc.paths[item], item).toBeDefined();
         expect(doc.paths[`${item}/status`] !== undefined, `${item}/status`).toBe(t.statusSubresource);

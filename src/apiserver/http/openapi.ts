@@ -1,10 +1,8 @@
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/types.js';
 import { crdDocument } from '../openapi/crd-document.js';
-import { documentHash } from '../openapi/vendor-files.js';
+import { documentHash, gvPath } from '../openapi/vendor-files.js';
 import { vendoredOpenApi, type VendoredOpenApi } from '../openapi/vendored.js';
-
-const gvPath = (t: Pick<ResourceType, 'group' | 'version'>): string => (t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`);
 
 /**
  * OpenAPI v3 per group-version, as kube-apiserver serves it under /openapi/v3: the built-in

@@ -1,3 +1,4 @@
+import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { compareGo } from '../schema/gofmt.js';
 
@@ -49,5 +50,3 @@ function refOfAllOf(s: JsonObject): string | undefined {
   const ref = all[0].$ref;
   return typeof ref === 'string' ? ref : undefined;
 }
-
-const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,4 +1,5 @@
-import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
+import { isObject } from '../objects/meta.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
 import type { TypeMetaProperties } from './vendored.js';
 
 export type OpenApiFlavour = 'v2' | 'v3';
@@ -64,5 +65,3 @@ function toOpenApiV2(s: JsonObject): JsonObject {
   if (isObject(out.additionalProperties)) out.additionalProperties = toOpenApiV2(out.additionalProperties);
   return out;
 }
-
-const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
  */
 export const VENDOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'apiserver', 'openapi', 'vendor');
 
+/** A group-version's path under /openapi/v3: `api/v1`, `apis/apps/v1`. */
+export const gvPath = (t: { group: string; version: string }): string => (t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`);
+
 /** `api__v1.json.gz`, `apis__apps__v1.json.gz`: the upstream file name without `_openapi`. */
 export const v3FileName = (group: string, version: string): string => (group ? `apis__${group}__${version}.json.gz` : `api__${version}.json.gz`);
 

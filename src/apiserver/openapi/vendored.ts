@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { JsonObject } from '../registry/types.js';
-import { CRD_META_FILE, MANIFEST_FILE, SWAGGER_DEFINITIONS_FILE, VENDOR_DIR, type VendorManifest } from './vendor-files.js';
+import { CRD_META_FILE, MANIFEST_FILE, SWAGGER_DEFINITIONS_FILE, VENDOR_DIR, gvPath, type VendorManifest } from './vendor-files.js';
 
 /** apiVersion, kind and metadata as kube-apiserver declares them on every kind, and a list's metadata. */
 export interface TypeMetaProperties {
@@ -60,7 +60,7 @@ export class VendoredOpenApi {
 
   /** A built-in kind's schema in its group-version's document, with the schemas its `$ref`s name. */
   kindSchema(group: string, version: string, kind: string): KindSchema | undefined {
-    const path = group ? `apis/${group}/${version}` : `api/${version}`;
+    const path = gvPath({ group, version });
     let byKind = this.kinds.get(path);
     if (!byKind) {
       byKind = new Map();
