@@ -80,6 +80,14 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     expect(raw).not.toHaveProperty('message');
     const list = await events.listNamespacedEvent({ namespace: 'ev' });
     expect(list.items.map((e) => e.metadata!.name).sort()).toEqual(['pulled', 'scheduled']);
+    // Field selectors by events.k8s.io's names (mapped onto the core fields, as kube-apiserver maps them).
+    const byReason = await events.listNamespacedEvent({ namespace: 'ev', fieldSelector: 'reason=Pulled,regarding.name=web-0' });
+    expect(byReason.items.map((e) => e.metadata!.name)).toEqual(['pulled']);
+    const byController = await events.listNamespacedEvent({ namespace: 'ev', fieldSelector: 'reportingController=example.com/scheduler' });
+    expect(byController.items.map((e) => e.metadata!.name)).toEqual(['scheduled']);
+    const coreName = await fetch(`${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events?fieldSelector=involvedObject.name%3Dweb-0`);
+    expect(coreName.status).toBe(400);
+    expect(((await coreName.json()) as { message: string }).message).toBe('field label not supported: involvedObject.name');
   });
 
   it('watches through events.k8s.io see core writes, converted; a delete through one API removes it from both', async () => {
