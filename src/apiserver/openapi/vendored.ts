@@ -64,8 +64,13 @@ export class VendoredOpenApi {
     let byKind = this.kinds.get(path);
     if (!byKind) {
       byKind = new Map();
-      const text = this.v3Text(path);
-      const schemas = text === undefined ? {} : ((JSON.parse(text) as { components: { schemas: JsonObject } }).components.schemas);
+      // Parsed for the check, not kept as text: most servers never serve the document itself.
+      const entry = this.manifest().v3[path];
+      const text = entry && (this.texts.get(path) ?? this.read(entry.file));
+      // Descriptions (most of the bytes) are dropped: the check reads only the shapes. A field named
+      // `description` is an object (its schema) and stays.
+      const parsed = text ? (JSON.parse(text, (k, v: unknown) => (k === 'description' && typeof v === 'string' ? undefined : v)) as { components: { schemas: JsonObject } }) : undefined;
+      const schemas = parsed?.components.schemas ?? {};
       for (const root of Object.values(schemas)) {
         const gvks = (root as { 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> })['x-kubernetes-group-version-kind'] ?? [];
         for (const gvk of gvks) if (gvk.group === group && gvk.version === version) byKind.set(gvk.kind, { root: root as JsonObject, schemas });
