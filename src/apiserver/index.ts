@@ -6,6 +6,8 @@ import { CrdAdmission } from './crd/crd-admission.js';
 import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
+import { BuiltinFieldAdmission } from './openapi/builtin-field-admission.js';
+import { EventAdmission } from './objects/event-admission.js';
 import { BuiltinDefaulting } from './defaults/index.js';
 import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
 import { ServiceCidr } from './defaults/service-cidr.js';
@@ -23,7 +25,7 @@ export interface ApiServerOptions {
   host?: string;
   port?: number;
   dataDir: string;
-  /** What /version reports, e.g. "1.32.0"; the kubectl dispatcher picks its binary by the minor. */
+  /** What /version reports, e.g. "1.34.4"; the kubectl dispatcher picks its binary by the minor. */
   kubernetesVersion?: string;
   /** Revisions kept behind the current one when compacting. */
   compactRetain?: number;
@@ -73,6 +75,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const objects = new ObjectStore(store);
   const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
   objects.onWrite(services.onWrite);
+  objects.addAdmission(new BuiltinFieldAdmission());
+  objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting(services));
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
@@ -101,7 +105,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       gitCommit: 'flowops-embedded',
       gitTreeState: 'clean',
       buildDate: '2026-01-01T00:00:00Z',
-      goVersion: 'go1.23.0',
+      goVersion: 'go1.24.12',
       compiler: 'gc',
       platform: 'linux/amd64',
     },

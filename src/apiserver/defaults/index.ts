@@ -12,6 +12,7 @@ import {
   defaultReplicationController,
   defaultSecret,
 } from './core-v1.js';
+import { defaultEndpointSlice, defaultStorageClass } from './discovery-storage-v1.js';
 import { defaultPod } from './pod.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
@@ -36,6 +37,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/v1/ReplicaSet': defaultReplicaSet,
   'batch/v1/Job': defaultJob,
   'batch/v1/CronJob': defaultCronJob,
+  'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
+  'storage.k8s.io/v1/StorageClass': defaultStorageClass,
 };
 
 export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asStored, type ObjectStore, type WriteOptions, type DeleteOptions } from '../objects/object-store.js';
+import { asStored, presented, type ObjectStore, type WriteOptions, type DeleteOptions } from '../objects/object-store.js';
 import { metadataOf, stringField } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
@@ -51,7 +51,7 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
       // The stored text as it is: no parse and re-serialise per read.
       const stored = ctx.objects.getStored(t, namespace, name!);
       if (!stored) throw errors.notFound(t, name!);
-      return { code: 200, body: t.custom ? asVersion(stored.value, t) : stored.value };
+      return { code: 200, body: presented(t, stored.value) };
     }
     const obj = ctx.objects.get(t, namespace, name!);
     if (t.custom) obj.apiVersion = apiVersionOf(t);
@@ -122,7 +122,7 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
   });
   if (table) {
-    const objects = page.items.map((i) => JSON.parse(t.custom ? asVersion(i, t) : i) as JsonObject);
+    const objects = page.items.map((i) => JSON.parse(presented(t, i)) as JsonObject);
     return toTable(t, objects, {
         includeObject: includeObjectParam(q),
         withColumns: true,
@@ -134,7 +134,7 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
   const meta: Record<string, unknown> = { resourceVersion: page.resourceVersion };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
-  const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items;
+  const items = t.custom || t.storage ? page.items.map((i) => presented(t, i)) : page.items;
   return listBody(t, meta, items);
 }
 
@@ -148,16 +148,6 @@ function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[
   return new JsonParts(parts);
 }
 
-/** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
-export function asVersion(text: string, t: ResourceType): string {
-  const want = `"apiVersion":${JSON.stringify(apiVersionOf(t))}`;
-  // Only a leading apiVersion is known to be the object's own: the same text inside (an owner
-  // reference, a nested object) says nothing about the top level, so anything else is parsed.
-  if (text.startsWith(`{${want}`)) return text;
-  const obj = JSON.parse(text) as JsonObject;
-  obj.apiVersion = apiVersionOf(t);
-  return JSON.stringify(obj);
-}
 
 function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, opts: DeleteOptions): JsonParts {
   const filter = selectorFilter(t, q);

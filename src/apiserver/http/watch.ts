@@ -4,7 +4,7 @@ import { apiVersionOf, collectionPrefix } from '../registry/types.js';
 import { CompactedError, type StoreEvent } from '../storage/types.js';
 import { booleanParam, selectorFilter } from './query.js';
 import type { ResourceContext } from './resource-handlers.js';
-import { asVersion } from './resource-handlers.js';
+import { presented } from '../objects/object-store.js';
 import { errors } from './status.js';
 import { includeObjectParam, toTable } from '../table/table.js';
 
@@ -63,7 +63,7 @@ export function serveWatch(
     }
     res.write(`{"type":"${type}","object":${body}}\n`);
   };
-  const versioned = (text: string): string => (t.custom ? asVersion(text, t) : text);
+  const versioned = (text: string): string => presented(t, text);
   const matches = (text: string | undefined): boolean => text !== undefined && (!filter || filter(JSON.parse(text) as JsonObject));
 
   const onEvent = (e: StoreEvent): void => {

@@ -3,6 +3,7 @@ import { errors } from '../http/status.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { deepEqual, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import { isViewGroup } from '../crd/view-groups.js';
 import { validateName } from './names.js';
 
 /** Fields the server owns: whatever a client sends for them is replaced. */
@@ -42,7 +43,7 @@ export function prepareForCreate(t: ResourceType, namespace: string | undefined,
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
   if (t.tracksGeneration || t.custom) meta.generation = 1;
-  if (t.statusSubresource) delete obj.status;
+  if (splitsStatus(t)) delete obj.status;
   if (!t.group && t.kind === 'Namespace') {
     obj.status = { phase: 'Active' };
     obj.spec = { finalizers: ['kubernetes'] };
@@ -83,7 +84,7 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
     if (nextMeta.managedFields !== undefined) metadataOf(object).managedFields = nextMeta.managedFields;
   } else {
     object = next;
-    if (t.statusSubresource) {
+    if (splitsStatus(t)) {
       if (old.status !== undefined) object.status = old.status;
       else delete object.status;
     }
@@ -109,6 +110,15 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
     }
   }
   return { object, finalize: deleting && pendingFinalizers(object).length === 0 };
+}
+
+/**
+ * Whether a write to the object itself keeps the stored status (the status subresource's rule).
+ * Views have the subresource but, as in Δ-controller's view storage, a write of the whole object
+ * (an Updater's) carries its status too.
+ */
+function splitsStatus(t: ResourceType): boolean {
+  return t.statusSubresource && !(t.custom && isViewGroup(t.group));
 }
 
 function specSideChanged(t: ResourceType, a: JsonObject, b: JsonObject): boolean {

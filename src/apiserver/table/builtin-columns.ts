@@ -94,12 +94,16 @@ export const BUILTIN_COLUMNS: Record<string, Column[]> = {
   ],
   Lease: [col('Holder', 'string', (o) => str(get(o, 'spec', 'holderIdentity'), '')), age],
   CustomResourceDefinition: [col('Created At', 'date', (o) => str(get(o, 'metadata', 'creationTimestamp')))],
+  // Both Event APIs print alike (kube-apiserver prints the internal type): events.k8s.io's names first.
   Event: [
-    col('Last Seen', 'string', (o) => ageOf(get(o, 'lastTimestamp') ?? get(o, 'eventTime') ?? get(o, 'metadata', 'creationTimestamp'))),
+    col('Last Seen', 'string', (o) => ageOf(get(o, 'lastTimestamp') ?? get(o, 'deprecatedLastTimestamp') ?? get(o, 'eventTime') ?? get(o, 'metadata', 'creationTimestamp'))),
     col('Type', 'string', (o) => str(o.type, 'Normal')),
     col('Reason', 'string', (o) => str(o.reason, '')),
-    col('Object', 'string', (o) => `${String(get(o, 'involvedObject', 'kind') ?? '').toLowerCase()}/${str(get(o, 'involvedObject', 'name'), '')}`),
-    col('Message', 'string', (o) => str(o.message, '')),
+    col('Object', 'string', (o) => {
+      const ref = get(o, 'involvedObject') ?? get(o, 'regarding');
+      return `${String(get(ref, 'kind') ?? '').toLowerCase()}/${str(get(ref, 'name'), '')}`;
+    }),
+    col('Message', 'string', (o) => str(o.message ?? o.note, '')),
   ],
 };
 
