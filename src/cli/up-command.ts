@@ -6,15 +6,16 @@ import { addTenancyFlags, tenancyOf, type TenancyFlags } from './tenancy-flags.j
 import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
+import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 
 const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
-async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<MergeResult | undefined> {
+async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCredentials | undefined, log: Logger): Promise<MergeResult | undefined> {
   const [{ mergeKubeconfigContext }, { homedir }, { delimiter, join: joinPath }] = await Promise.all([import('../kube/kubeconfig-merge.js'), import('node:os'), import('node:path')]);
   const file = (process.env.KUBECONFIG ?? '').split(delimiter).find(Boolean) ?? joinPath(process.env.HOME ?? homedir(), '.kube', 'config');
   try {
-    return mergeKubeconfigContext(file, 'flowops', serverUrl);
+    return mergeKubeconfigContext(file, 'flowops', serverUrl, credentials);
   } catch (err) {
     log.warn({ err, file }, 'could not add the flowops context to the kubeconfig');
     return undefined;
@@ -25,6 +26,7 @@ async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<Merg
 export function registerUpCommand(program: Command): void {
   addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
+    .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
@@ -40,7 +42,8 @@ export function registerUpCommand(program: Command): void {
         import('../runtime/sources.js'),
       ]);
       const log = createLogger({ command: 'up' }, flags.logFormat);
-      const { server, kubeconfig } = await startEmbedded(flags, log);
+      // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
+      const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
       // The web view, on the same loopback listener, mounted first so that an open page reconnects
       // as soon as the server is back; it reads as the admin kubeconfig of `up`.
@@ -67,7 +70,7 @@ export function registerUpCommand(program: Command): void {
       metrics.leader.set({ identity: 'up' }, 1);
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
-      const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, log) : undefined;
+      const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
       const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
       process.stdout.write(
         [
@@ -82,8 +85,8 @@ export function registerUpCommand(program: Command): void {
           '  kubectl api-resources',
           '  kubectl get flows -A',
           '  kubectl get flowsources -A',
-          `Web view: ${server.url}/ui/`,
-          `Metrics: ${server.url}/metrics`,
+          `Web view: ${server.httpUrl}/ui/`,
+          `Metrics: ${server.httpUrl}/metrics`,
           simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
           'Stop with Ctrl-C.',

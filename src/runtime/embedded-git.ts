@@ -58,7 +58,7 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
   const namespace = opts.namespace ?? 'default';
   const projectRoot = opts.dataDir;
   seedRepository(join(projectRoot, `${name}.git`), opts.seedFrom);
-  const cloneUrl = `${opts.server.url}/git/${name}.git`;
+  const cloneUrl = `${opts.server.httpUrl}/git/${name}.git`;
   opts.server.addRoute((req, res, url) => {
     if (!url.pathname.startsWith('/git/')) return false;
     serveGit({ projectRoot, prefix: '/git', allowPush: true, onPush: (repo) => void triggerFollowers(opts, `/git/${repo}.git`) }, req, res, url);
