@@ -19,9 +19,6 @@ export interface ServerFlags extends LogFlags {
   anonymous?: boolean;
 }
 
-/** The user the admin kubeconfig's token stands for: system:masters, as kubeadm's admin.conf. */
-export const ADMIN_USER = { username: 'flowops-admin', groups: ['system:masters'] };
-
 export function addServerFlags(cmd: Command): Command {
   return addLogFlags(cmd)
     .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
@@ -36,7 +33,7 @@ export function addServerFlags(cmd: Command): Command {
 export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string; credentials?: EmbeddedCredentials }> {
   const { host, port } = parseListen(flags.listen);
   const dataDir = resolve(flags.data);
-  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js'), import('../apiserver/auth/pki.js')]);
+  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }, { ADMIN_USER }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js'), import('../apiserver/auth/pki.js'), import('../apiserver/auth/index.js')]);
   // Kept in the data directory: a restart keeps the CA the kubeconfigs trust, the tokens issued and the admin token.
   const pki = flags.auth ? await ensureServerPki(join(dataDir, 'pki'), [host]) : undefined;
   const credentials = pki ? { caCert: pki.caCert, token: pki.adminToken } : undefined;

@@ -16,6 +16,9 @@ export type { UserInfo } from './user-info.js';
 /** kube-apiserver's --service-account-issuer in a kubeadm-made cluster. */
 export const DEFAULT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
+/** The user the admin kubeconfig's token stands for: system:masters, as kubeadm's admin.conf. */
+export const ADMIN_USER: UserInfo = { username: 'flowops-admin', groups: ['system:masters'] };
+
 /** Turns on authentication and RBAC (without it every request is allowed, as before). */
 export interface AuthOptions {
   /** PKCS#8 PEM RSA key that signs ServiceAccount tokens (kube's --service-account-signing-key-file). */
