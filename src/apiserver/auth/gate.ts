@@ -37,17 +37,32 @@ export class AuthGate {
     this.reviews = reviewHandlers({ authorizer, tokens });
   }
 
+  private require(a: Authorizable): void {
+    const d = this.authorize(a);
+    if (!d.allowed) throw forbidden(a, d.reason);
+  }
+
+  private exists(r: NonNullable<Authorizable['resource']>): boolean {
+    const t = this.registry.lookup(r.group, r.version, r.resource);
+    // An unknown resource is the handler's 404 to give.
+    return !t || this.objects.getStored(t, t.namespaced ? r.namespace : undefined, r.name) !== undefined;
+  }
+
   /** True when the request was answered here (refused, or one of the gate's own resources). */
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const requester = await authenticate(req, url.pathname, this.authenticators);
     if (!requester) throw unauthorized();
     const user = impersonate(req, requester, this.authorize);
     const a: Authorizable = { ...requestAttributes(req.method ?? 'GET', url), user };
-    const d = this.authorize(a);
-    if (!d.allowed) throw forbidden(a, d.reason);
+    this.require(a);
     requestUsers.set(req, user);
     const r = a.resource;
     if (!r) return false;
+    if (a.verb === 'patch' && !r.subresource && r.name && !this.exists(r)) {
+      // A patch that creates (server-side apply of a new object) needs create as well, as
+      // kube-apiserver's patch handler checks it before creating.
+      this.require({ ...a, verb: 'create' });
+    }
     if (r.group === '' && r.resource === 'serviceaccounts' && r.subresource === 'token') {
       if (a.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
       const saType = this.registry.lookup('', 'v1', 'serviceaccounts')!;
