@@ -55,7 +55,7 @@ export function createHttpServer(ctx: HttpContext): Server {
  * requests go through the same authentication (without credentials: 401).
  */
 export function sharePort(tlsServer: Server, plain: Server): NetServer {
-  return createNetServer((socket: Socket) => {
+  const listener = createNetServer((socket: Socket) => {
     socket.once('data', (first: Buffer) => {
       socket.pause();
       socket.unshift(first);
@@ -63,6 +63,13 @@ export function sharePort(tlsServer: Server, plain: Server): NetServer {
       process.nextTick(() => socket.resume());
     });
   });
+  // An http.Server tracks its connections (for closeIdleConnections at shutdown, and its request
+  // timeouts) from its 'listening' event on; these two never listen themselves.
+  listener.on('listening', () => {
+    tlsServer.emit('listening');
+    plain.emit('listening');
+  });
+  return listener;
 }
 
 async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
