@@ -196,6 +196,28 @@ rules: [{ apiGroups: [example.com], resources: [widgets], verbs: [get, list, wat
   });
 });
 
+describe('RBAC escalation prevention', () => {
+  it('lets a user grant, by a Role or a binding, only what they hold themselves, or what bind/escalate allows', async () => {
+    const BINDER = 'system:serviceaccount:team-a:binder';
+    await kubectl.ok(['create', 'sa', 'binder', '-n', 'team-a']);
+    await kubectl.ok(['create', 'role', 'rbac-writer', '-n', 'team-a', '--verb=create,update,patch,get', '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io,configmaps']);
+    await kubectl.ok(['create', 'rolebinding', 'rbac-writer', '-n', 'team-a', '--role=rbac-writer', '--serviceaccount=team-a:binder']);
+    const as = (args: string[]) => kubectl([...args, `--as=${BINDER}`]);
+    const toAdmin = await as(['create', 'rolebinding', 'me-admin', '-n', 'team-a', '--clusterrole=cluster-admin', '--serviceaccount=team-a:binder']);
+    expect(toAdmin.stderr).toContain(`rolebindings.rbac.authorization.k8s.io "me-admin" is forbidden: user "${BINDER}" (groups=["system:serviceaccounts" "system:serviceaccounts:team-a" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:["*"], Resources:["*"], Verbs:["*"]}`);
+    const secrets = await as(['create', 'role', 'secret-reader', '-n', 'team-a', '--verb=get', '--resource=secrets']);
+    expect(secrets.stderr).toContain('is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}');
+    // What it holds it may hand on.
+    expect((await as(['create', 'role', 'cm-reader', '-n', 'team-a', '--verb=get', '--resource=configmaps'])).code).toBe(0);
+    expect((await as(['create', 'rolebinding', 'cm-reader', '-n', 'team-a', '--role=cm-reader', '--user=carol'])).code).toBe(0);
+    // bind on one ClusterRole by name: that one may be bound without holding its rules.
+    await kubectl.ok(['create', 'role', 'bind-view', '-n', 'team-a', '--verb=bind', '--resource=clusterroles.rbac.authorization.k8s.io', '--resource-name=view']);
+    await kubectl.ok(['create', 'rolebinding', 'bind-view', '-n', 'team-a', '--role=bind-view', '--serviceaccount=team-a:binder']);
+    expect((await as(['create', 'rolebinding', 'viewers', '-n', 'team-a', '--clusterrole=view', '--user=dan'])).code).toBe(0);
+    expect((await as(['create', 'rolebinding', 'editors', '-n', 'team-a', '--clusterrole=edit', '--user=dan'])).stderr).toContain('is attempting to grant RBAC permissions not currently held');
+  });
+});
+
 describe('impersonation', () => {
   it('needs the impersonate verb, checked for each user, group and ServiceAccount', async () => {
     const token = (await kubectl.ok(['create', 'token', 'builder', '-n', 'team-a'])).trim();

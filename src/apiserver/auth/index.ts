@@ -6,6 +6,7 @@ import { AuthGate } from './gate.js';
 import { ClusterRoleAggregation } from './rbac/aggregation.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
 import { ensureBootstrapPolicy } from './rbac/bootstrap.js';
+import { EscalationCheck } from './rbac/escalation.js';
 import { PolicyIndex } from './rbac/policy-index.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 import type { UserInfo } from './user-info.js';
@@ -52,5 +53,7 @@ export async function createAuth(opts: AuthOptions, registry: ResourceRegistry, 
     anonymous: opts.anonymous ?? false,
     anonymousPaths: (path: string) => PUBLIC_INFO.has(path),
   };
-  return new AuthGate(authenticators, new RbacAuthorizer(index), tokens, registry, objects);
+  const authorizer = new RbacAuthorizer(index);
+  objects.addAdmission(new EscalationCheck(authorizer));
+  return new AuthGate(authenticators, authorizer, tokens, registry, objects);
 }

@@ -63,6 +63,12 @@ export class PolicyIndex {
     return found;
   }
 
+  /** A Role's (in namespace) or ClusterRole's rules; undefined when it does not exist. */
+  roleRules(kind: string, namespace: string, name: string): PolicyRule[] | undefined {
+    this.refresh();
+    return kind === 'ClusterRole' ? this.clusterRoles.get(name) : this.roles.get(`${namespace}/${name}`);
+  }
+
   private compute(user: UserInfo, namespace: string): ApplicableRules {
     const out: ApplicableRules = { rules: [], errors: [] };
     const visit = (b: Binding, ns: string) => {
