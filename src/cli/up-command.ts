@@ -30,7 +30,7 @@ export function registerUpCommand(program: Command): void {
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
-      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }] = await Promise.all([
+      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard }] = await Promise.all([
         import('../log/index.js'),
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
@@ -40,6 +40,7 @@ export function registerUpCommand(program: Command): void {
         import('../ui-server/route.js'),
         import('../ui-server/commit-file.js'),
         import('../runtime/sources.js'),
+        import('../ui-server/token-guard.js'),
       ]);
       const log = createLogger({ command: 'up' }, flags.logFormat);
       // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
@@ -58,7 +59,8 @@ export function registerUpCommand(program: Command): void {
         syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
         commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
       });
-      server.addRoute((req, res, url) => ui.handle(req, res, url));
+      const guard = credentials ? uiTokenGuard(credentials.token) : undefined;
+      server.addRoute((req, res, url) => guard?.(req, res, url) || ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
@@ -71,12 +73,12 @@ export function registerUpCommand(program: Command): void {
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
-      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
+      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}) });
       process.stdout.write(
         [
           `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
-          `Git repository (FlowSource ${git.source}): ${git.cloneUrl}`,
-          `  git clone ${git.cloneUrl} && edit a Flow && git push   # live within a second`,
+          `Git repository (FlowSource ${git.source}): ${git.cloneUrlWithCredentials}`,
+          `  git clone ${git.cloneUrlWithCredentials} && edit a Flow && git push   # live within a second`,
           '',
           'Use kubectl against it:',
           ...(merged ? [`  kubectl --context flowops get flows -A     # context "flowops" ${merged.created ? 'written to' : 'added to'} ${merged.file}`] : []),
@@ -85,7 +87,7 @@ export function registerUpCommand(program: Command): void {
           '  kubectl api-resources',
           '  kubectl get flows -A',
           '  kubectl get flowsources -A',
-          `Web view: ${server.httpUrl}/ui/`,
+          `Web view: ${server.httpUrl}/ui/${credentials ? `?token=${credentials.token}` : ''}`,
           `Metrics: ${server.httpUrl}/metrics`,
           simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
