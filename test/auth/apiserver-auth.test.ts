@@ -8,6 +8,7 @@ import { WIDGET_CRD } from '../fixtures/widgets.js';
 import { startAuthTestServer, type AuthTestServer } from '../helpers/apiserver.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
+import { serviceAccountWithRole } from '../fixtures/tenant-rbac.js';
 
 // The embedded server authenticates (tokens it signs, static tokens, client certificates) and
 // authorizes with RBAC, and the real kubectl sees what it sees from kube-apiserver: the same 401s,
@@ -17,15 +18,7 @@ let ts: AuthTestServer;
 let kubectl: Kubectl;
 const SA = 'system:serviceaccount:team-a:builder';
 
-const TEAM_A = `apiVersion: v1
-kind: ServiceAccount
-metadata: { name: builder, namespace: team-a }
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: { name: configmaps, namespace: team-a }
-rules:
-  - apiGroups: [""]
+const TEAM_A = serviceAccountWithRole('team-a', 'builder', `  - apiGroups: [""]
     resources: [configmaps]
     verbs: [get, list, create]
   - apiGroups: [""]
@@ -34,14 +27,7 @@ rules:
     verbs: [get]
   - apiGroups: [apps]
     resources: [deployments/scale]
-    verbs: [get]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: { name: builder, namespace: team-a }
-roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: configmaps }
-subjects: [{ kind: ServiceAccount, name: builder }]
-`;
+    verbs: [get]`);
 
 /** A raw HTTPS request trusting the server's CA, for what kubectl would not send (no credentials). */
 function call(path: string, headers: Record<string, string> = {}, server: AuthTestServer = ts): Promise<{ status: number; body: Record<string, unknown> | string }> {

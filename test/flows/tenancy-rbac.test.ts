@@ -9,6 +9,7 @@ import { WIDGET_CRD } from '../fixtures/widgets.js';
 import { startAuthTestServer, type AuthTestServer } from '../helpers/apiserver.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
+import { serviceAccountWithRole } from '../fixtures/tenant-rbac.js';
 
 // Two tenants on the embedded server with RBAC on: a Flow in team-a acts as its ServiceAccount,
 // which may write only ConfigMaps in team-a. What it may do it does; anything else (team-b, a
@@ -22,27 +23,12 @@ let kubectl: Kubectl;
 /** Writes that reached the server for paths in team-b, Secrets or ClusterRoles (counted as they arrive). */
 const attempts: string[] = [];
 
-const TEAM_A = `apiVersion: v1
-kind: ServiceAccount
-metadata: { name: builder, namespace: team-a }
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: { name: builder, namespace: team-a }
-rules:
-  - apiGroups: [""]
+const TEAM_A = serviceAccountWithRole('team-a', 'builder', `  - apiGroups: [""]
     resources: [configmaps]
     verbs: [get, list, watch, create, update, patch, delete]
   - apiGroups: [example.com]
     resources: [widgets, widgets/status, widgets/finalizers]
-    verbs: [get, list, watch, update, patch]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: { name: builder, namespace: team-a }
-roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: builder }
-subjects: [{ kind: ServiceAccount, name: builder, namespace: team-a }]
-`;
+    verbs: [get, list, watch, update, patch]`);
 
 beforeAll(async () => {
   ts = await startAuthTestServer();
