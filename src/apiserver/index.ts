@@ -14,7 +14,8 @@ import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
 import { OpenApiV3 } from './http/openapi.js';
-import { createHttpServer } from './http/server.js';
+import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
+import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
 import { SqliteLogStore } from './storage/sqlite-log.js';
@@ -34,8 +35,12 @@ export interface ApiServerOptions {
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
   /** Serve only the API groups this accepts (e.g. the view API server: `*.view.dcontroller.io`); all are stored as usual. */
   serveGroup?: (group: string) => boolean;
-  /** PEM key and certificate: serve HTTPS. */
-  tls?: { key: string; cert: string };
+  /** PEM key and certificate: serve HTTPS; client certificates signed by clientCa authenticate (CN user, O groups). */
+  tls?: { key: string; cert: string; clientCa?: string };
+  /** With tls: plain HTTP on the same port too, for the routes browsers and git reach (see sharePort). */
+  plainHttpToo?: boolean;
+  /** Authentication and RBAC; without it every request is allowed (the in-process test servers). */
+  auth?: AuthOptions;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
 }
@@ -44,6 +49,8 @@ export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) =
 
 export interface ApiServer {
   readonly url: string;
+  /** Where the plain-HTTP routes (web view, Git, metrics) are: url itself unless plainHttpToo. */
+  readonly httpUrl: string;
   readonly host: string;
   readonly port: number;
   readonly registry: ResourceRegistry;
@@ -92,7 +99,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const [major, minor] = version.split('.');
   const extraRoutes: ExtraRoute[] = [];
-  const server: Server = createHttpServer({
+  const auth = opts.auth ? await createAuth(opts.auth, registry, objects) : undefined;
+  const ctx: HttpContext = {
     registry,
     objects,
     watch: { bookmarkIntervalMs: 60_000, defaultTimeoutSeconds: 1800, ...opts.watch },
@@ -113,26 +121,34 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     onInternalError: opts.onInternalError ?? ((err) => console.error(err)),
     ...(opts.serveGroup ? { serveGroup: opts.serveGroup } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
-  });
+    ...(auth ? { auth } : {}),
+  };
+  const server: Server = createHttpServer(ctx);
+  const { tls: _tls, ...plainCtx } = ctx;
+  const plain = opts.tls && opts.plainHttpToo ? createHttpServer(plainCtx) : undefined;
+  const listener = plain ? sharePort(server, plain) : server;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
-      server.off('error', reject);
+    listener.once('error', reject);
+    listener.listen(opts.port ?? DEFAULT_PORT, host, () => {
+      listener.off('error', reject);
       resolve();
     });
   }).catch((e: unknown) => {
     store.close();
     throw e;
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = (listener.address() as AddressInfo).port;
   address = `${host}:${port}`;
   ensureKubernetesService(registry, objects, serviceCidr, port);
   const retain = opts.compactRetain ?? 10_000;
   const compactor = setInterval(() => store.compact(store.currentRevision() - retain), opts.compactIntervalMs ?? 60_000);
   compactor.unref();
 
+  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${opts.tls ? 'https' : 'http'}://${hostPort}`;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
+    httpUrl: plain ? `http://${hostPort}` : url,
     host,
     port,
     registry,
@@ -143,10 +159,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       clearInterval(compactor);
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
+      const servers = plain ? [server, plain] : [server];
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2000).unref();
+        listener.close(() => resolve());
+        for (const s of servers) s.closeIdleConnections();
+        setTimeout(() => servers.forEach((s) => s.closeAllConnections()), 2000).unref();
       });
       store.close();
     },

@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
 import type { ApiServer } from '../apiserver/index.js';
+import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';
@@ -13,6 +14,9 @@ export interface ServerFlags extends LogFlags {
   kubeconfig?: string;
   kubernetesVersion?: string;
   serviceCidr?: string;
+  /** HTTPS, authentication and RBAC (on for `up`, `--auth` for `apiserver`). */
+  auth?: boolean;
+  anonymous?: boolean;
 }
 
 export function addServerFlags(cmd: Command): Command {
@@ -21,18 +25,29 @@ export function addServerFlags(cmd: Command): Command {
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
     .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION)
-    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR);
+    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR)
+    .option('--anonymous', 'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)');
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
-export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string }> {
+export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string; credentials?: EmbeddedCredentials }> {
   const { host, port } = parseListen(flags.listen);
   const dataDir = resolve(flags.data);
-  const [{ startApiServer }, { writeKubeconfig }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js')]);
+  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }, { ADMIN_USER }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js'), import('../apiserver/auth/pki.js'), import('../apiserver/auth/index.js')]);
+  // Kept in the data directory: a restart keeps the CA the kubeconfigs trust, the tokens issued and the admin token.
+  const pki = flags.auth ? await ensureServerPki(join(dataDir, 'pki'), [host]) : undefined;
+  const credentials = pki ? { caCert: pki.caCert, token: pki.adminToken } : undefined;
   const server = await startApiServer({
     host,
     port,
     dataDir,
+    ...(pki
+      ? {
+          tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
+          plainHttpToo: true,
+          auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], anonymous: flags.anonymous ?? false },
+        }
+      : {}),
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
     ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
@@ -44,18 +59,20 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
   });
   const kubeconfig = resolve(flags.kubeconfig ?? `${dataDir}/kubeconfig`);
   try {
-    writeKubeconfig(kubeconfig, server.url);
+    writeKubeconfig(kubeconfig, server.url, credentials);
   } catch (e) {
     await server.close();
     throw new Error(`cannot write kubeconfig ${kubeconfig}: ${(e as Error).message}`);
   }
-  log.info({ url: server.url, dataDir, kubeconfig }, 'embedded API server listening');
-  return { server, kubeconfig };
+  log.info({ url: server.url, dataDir, kubeconfig, auth: Boolean(pki) }, 'embedded API server listening');
+  return { server, kubeconfig, ...(credentials ? { credentials } : {}) };
 }
 
 /** `flowops apiserver`: only the embedded API server, in the foreground. */
 export function registerApiserverCommand(program: Command): void {
-  addServerFlags(program.command('apiserver').description('run the embedded Kubernetes-compatible API server in the foreground')).action(async (flags: ServerFlags) => {
+  addServerFlags(program.command('apiserver').description('run the embedded Kubernetes-compatible API server in the foreground'))
+    .option('--auth', 'serve HTTPS with authentication and RBAC, the kubeconfig carrying an admin token (what `up` does; default: plain HTTP, every request allowed)')
+    .action(async (flags: ServerFlags) => {
     const { createLogger } = await import('../log/index.js');
     const log = createLogger({ command: 'apiserver' }, flags.logFormat);
     const { server, kubeconfig } = await startEmbedded(flags, log);

@@ -38,6 +38,8 @@ const stopUp = async (): Promise<void> => {
   await up.exited;
 };
 
+const adminToken = (): string => readFileSync(join(dir, 'data', 'pki', 'admin.token'), 'utf8');
+
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
@@ -60,6 +62,15 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
   afterAll(async () => {
     await browser?.close();
     if (up && up.child.exitCode === null) await stopUp();
+  });
+
+  it('asks for the admin token, and the printed link carries it', async () => {
+    expect((await fetch(`${url}/ui/`)).status).toBe(401);
+    const link = (/Web view: (\S+)/.exec(up.stdout()) ?? [])[1]!;
+    expect(link).toBe(`${url}/ui/?token=${adminToken()}`);
+    // The link's token becomes a cookie and leaves the address bar.
+    await page.goto(link);
+    expect(page.url()).toBe(`${url}/ui/`);
   });
 
   it('the overview lists the flows FlowSource and the seed Flows, all ready, and updates live', async () => {
@@ -216,7 +227,7 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(html).toContain('password: (hidden)');
     expect(html).not.toContain('s3cr3t-value');
     expect(html).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
-    const api = await (await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`)).text();
+    const api = await (await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`, { headers: { authorization: `Bearer ${adminToken()}` } })).text();
     expect(api).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
   });
 

@@ -14,6 +14,7 @@ import type { ResourceRequest } from './request-info.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
+import { userOf } from '../auth/gate.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
@@ -101,6 +102,8 @@ function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: str
   const fieldValidation = (q.has('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
   const opts: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation, warnings: [] };
   opts.fieldManager = q.get('fieldManager') ?? defaultManager(req);
+  const requester = userOf(req);
+  if (requester) opts.requester = requester;
   if (subresource) opts.subresource = subresource;
   return opts;
 }

@@ -1,3 +1,4 @@
+import type { UserInfo } from '../auth/user-info.js';
 import { ApiError, errors } from '../http/status.js';
 import type { Store, StoreEvent, StoredValue } from '../storage/types.js';
 import { CompactedError } from '../storage/types.js';
@@ -19,6 +20,8 @@ export interface WriteOptions {
   warnings?: string[];
   /** The write computed managedFields itself (server-side apply); do not track it as an Update. */
   managedFieldsSet?: boolean;
+  /** Who asks for the write, when the server authenticates (RBAC escalation checks); absent for the server's own writes. */
+  requester?: UserInfo;
 }
 
 export interface DeleteOptions {
