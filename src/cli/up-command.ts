@@ -6,9 +6,9 @@ import { addTenancyFlags, isolateScripts, tenancyOf, type TenancyFlags } from '.
 import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
+import { isLoopback } from './listen.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 
-const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
 async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCredentials | undefined, log: Logger): Promise<MergeResult | undefined> {

@@ -8,6 +8,7 @@ import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
 import { readFailure } from '../engine/failure-state.js';
 import type { KubeClient } from '../kube/client.js';
+import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
@@ -28,6 +29,9 @@ const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): num
 export type CommitFileReader = (obj: KubeObject) => string | undefined;
 
 export class UiReads {
+  /** What the API server refused this reader (their RBAC), said on the page instead of shown as empty. */
+  private readonly forbidden: string[] = [];
+
   constructor(
     private readonly kube: KubeClient,
     private readonly commitFile: CommitFileReader = () => undefined,
@@ -48,6 +52,7 @@ export class UiReads {
       flows: flows.map(flowSummary).sort(byName),
       operators: operators.map(operatorSummary).sort((a, b) => a.name.localeCompare(b.name)),
       recent,
+      ...(this.forbidden.length ? { forbidden: [...new Set(this.forbidden)] } : {}),
     };
   }
 
@@ -170,7 +175,8 @@ export class UiReads {
   private async listOrNone(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<KubeObject[]> {
     try {
       return (await this.kube.list(apiVersion, kind, opts)).items;
-    } catch {
+    } catch (err) {
+      if (err instanceof KubeApiError && err.statusCode === 403) this.forbidden.push(err.message);
       return [];
     }
   }

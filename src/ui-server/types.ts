@@ -70,6 +70,8 @@ export interface Overview {
   operators: OperatorSummary[];
   /** What changed recently: the newest Events of any object, newest first. */
   recent: RecentEvent[];
+  /** The API server's refusals of this reader's lists (their RBAC), e.g. `flows.flowops.io is forbidden: …`. */
+  forbidden?: string[];
 }
 
 export interface WatchedObject {
