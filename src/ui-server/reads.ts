@@ -7,6 +7,7 @@ import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
 import { readFailure } from '../engine/failure-state.js';
+import { readLastRun } from '../engine/last-run.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
@@ -107,6 +108,7 @@ export class UiReads {
     // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
     const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
+    const lastRun = readLastRun(obj);
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
@@ -117,6 +119,7 @@ export class UiReads {
       conditions: conditionsOf(obj).map((c) => ({ type: c.type, ...readinessOf(c) })),
       provenance: provenanceOf(obj),
       ...(failure ? { failure } : {}),
+      ...(lastRun ? { lastRun } : {}),
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
       watchedBy,

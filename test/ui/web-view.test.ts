@@ -166,7 +166,7 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }, 90_000);
 
-  it('names the failing step on a broken object\'s page', async () => {
+  it('names the failing step on a broken object\'s page, and shows its last run', async () => {
     await kubectl.ok(['apply', '-f', '-'], [
       'apiVersion: flowops.io/v1',
       'kind: Flow',
@@ -188,6 +188,11 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     const failure = page.locator('[data-failure-step="check-input"]');
     await failure.waitFor({ timeout: 20_000 });
     expect(await failure.innerText()).toContain('step "check-input" failed');
+    // The last run: its outcome, the step with its attempts, the error.
+    const lastRun = page.locator('[data-last-run="Stalled"]');
+    await lastRun.waitFor({ timeout: 20_000 });
+    expect(await lastRun.innerText()).toContain('Flow default/input-checker');
+    expect(await page.getByRole('table', { name: 'Last run' }).innerText()).toMatch(/check-input\s+failed\s+1/);
     await shot('object-failing');
   });
 
