@@ -59,7 +59,7 @@ export function registerRunCommand(program: Command): void {
           // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
           const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
           // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
-          const operators = operatorsRunnable({ kube, log });
+          const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
           const w = await startLeaderWork(
             { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
             signal,
