@@ -31,6 +31,8 @@ export type SandboxLevel = 'namespaces+uid' | 'namespaces' | 'rlimits' | 'none';
 export interface SandboxOptions {
   /** RLIMIT_AS of the script and everything it starts. */
   memoryLimitBytes: number;
+  /** false (--script-isolation none): no namespaces and no uid change, whatever the machine allows. */
+  isolate: boolean;
 }
 
 /** The uid and gid of nobody: owns nothing FlowOps has. */
@@ -52,7 +54,7 @@ exec "$@"`;
 class ScriptSandbox {
   private readonly hidden = new Set<string>();
   private level: SandboxLevel | undefined;
-  private options: SandboxOptions = { memoryLimitBytes: DEFAULT_SCRIPT_MEMORY_LIMIT };
+  private options: SandboxOptions = { memoryLimitBytes: DEFAULT_SCRIPT_MEMORY_LIMIT, isolate: true };
   private warned = false;
 
   constructor() {
@@ -68,6 +70,7 @@ class ScriptSandbox {
   }
 
   configure(options: Partial<SandboxOptions>): void {
+    if (options.isolate !== undefined && options.isolate !== this.options.isolate) this.level = undefined;
     this.options = { ...this.options, ...options };
   }
 
@@ -78,7 +81,7 @@ class ScriptSandbox {
     const isRoot = process.getuid?.() === 0;
     const namespaces = isRoot ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
     // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
-    if (works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
+    if (this.options.isolate && works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
       this.level = isRoot && works('setpriv', [...dropToNobody(), '--', 'true']) ? 'namespaces+uid' : 'namespaces';
     } else {
       this.level = works('prlimit', ['--core=0', '--', 'true']) ? 'rlimits' : 'none';
@@ -117,7 +120,8 @@ class ScriptSandbox {
     if (this.warned || level === 'namespaces+uid') return undefined;
     this.warned = true;
     if (level === 'namespaces') return 'scripts run in their own mount and PID namespaces but as FlowOps\' own uid (FlowOps is not root): files FlowOps can read outside the covered paths, the script can read too';
-    return `scripts are not isolated from FlowOps' files and processes (no usable unshare here: run FlowOps as root or allow user namespaces); only their ${level === 'rlimits' ? 'rlimits, ' : ''}process group and timeout bound them`;
+    const why = this.options.isolate ? 'no usable unshare here: run FlowOps as root or allow user namespaces' : '--script-isolation none';
+    return `scripts are not isolated from FlowOps' files and processes (${why}); only their ${level === 'rlimits' ? 'rlimits, ' : ''}process group and timeout bound them`;
   }
 }
 
