@@ -18,7 +18,7 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       if (size > MAX_BODY) return;
       size += chunk.length;
-      if (size > MAX_BODY) return reject(errors.badRequest('the request body is too large'));
+      if (size > MAX_BODY) return reject(errors.entityTooLarge(MAX_BODY));
       chunks.push(chunk);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));

@@ -11,6 +11,7 @@ import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { JsonParts, sendJson } from './respond.js';
 import type { ResourceRequest } from './request-info.js';
+import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
@@ -44,7 +45,11 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const { namespace, name, subresource } = info;
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
-  if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table) };
+  if (method === 'GET' && !name) {
+    const rv = resourceVersionParam(q);
+    if (rv !== undefined && !q.get('continue')) await awaitResourceVersion(ctx.objects.store, rv);
+    return { code: 200, body: list(ctx, t, namespace, q, table) };
+  }
   if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
     if (!table) {

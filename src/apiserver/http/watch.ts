@@ -5,6 +5,7 @@ import { CompactedError, type StoreEvent } from '../storage/types.js';
 import { booleanParam, selectorFilter } from './query.js';
 import type { ResourceContext } from './resource-handlers.js';
 import { asVersion } from './resource-handlers.js';
+import { resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
 import { includeObjectParam, toTable } from '../table/table.js';
 
@@ -28,12 +29,11 @@ export function serveWatch(
   table: boolean,
 ): void {
   const filter = selectorFilter(t, q);
-  const rv = q.get('resourceVersion') ?? '';
+  const rv = resourceVersionParam(q);
   const initialEvents = booleanParam(q, 'sendInitialEvents');
   if (initialEvents && q.get('resourceVersionMatch') !== 'NotOlderThan') {
     throw errors.invalid(t, '', [{ reason: 'FieldValueInvalid', message: "Invalid value: \"\": sendInitialEvents is allowed with resourceVersionMatch set to \"NotOlderThan\"", field: 'resourceVersionMatch' }]);
   }
-  if (rv && !/^\d+$/.test(rv)) throw errors.badRequest(`invalid resource version: ${rv}`);
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   // Without an immediate flush client-node's fetch waits for the first event and informers never start.
@@ -80,13 +80,13 @@ export function serveWatch(
 
   const store = ctx.objects.store;
   let from: number;
-  if (!rv || rv === '0' || initialEvents) {
+  if (!rv || initialEvents) {
     const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
     for (const item of page.items) send('ADDED', versioned(item));
     from = Number(page.resourceVersion);
     if (initialEvents) send('BOOKMARK', bookmark(t, from, true));
   } else {
-    from = Number(rv);
+    from = rv;
   }
 
   let handle: { cancel(): void } | undefined;
