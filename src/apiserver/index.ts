@@ -17,6 +17,9 @@ import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
 import { SqliteLogStore } from './storage/sqlite-log.js';
 import type { WatchSettings } from './http/watch.js';
+import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
+import { terminatedWatchersCounter } from './http/watch-metrics.js';
+import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
 
 export interface ApiServerOptions {
@@ -29,6 +32,10 @@ export interface ApiServerOptions {
   compactRetain?: number;
   compactIntervalMs?: number;
   watch?: Partial<WatchSettings>;
+  /** Memory watch responses may hold for clients that read slower than the server writes. */
+  watchMemory?: Partial<WatchMemoryLimits>;
+  /** Where the server's own metrics go (`apiserver_terminated_watchers_total`); none when absent. */
+  metrics?: Registry;
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
   /** Serve only the API groups this accepts (e.g. the view API server: `*.view.dcontroller.io`); all are stored as usual. */
   serveGroup?: (group: string) => boolean;
@@ -92,6 +99,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     objects,
     watch: { bookmarkIntervalMs: 60_000, defaultTimeoutSeconds: 1800, ...opts.watch },
+    watchBudget: new WatchBudget({ ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory }, terminatedWatchersCounter(opts.metrics)),
     discovery: new Discovery(registry, () => address),
     openapi: new OpenApiV3(registry),
     versionInfo: {

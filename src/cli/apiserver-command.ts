@@ -28,11 +28,16 @@ export function addServerFlags(cmd: Command): Command {
 export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string }> {
   const { host, port } = parseListen(flags.listen);
   const dataDir = resolve(flags.data);
-  const [{ startApiServer }, { writeKubeconfig }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js')]);
+  const [{ startApiServer }, { writeKubeconfig }, { processMetrics }] = await Promise.all([
+    import('../apiserver/index.js'),
+    import('../kube/kubeconfig.js'),
+    import('../metrics/registry.js'),
+  ]);
   const server = await startApiServer({
     host,
     port,
     dataDir,
+    metrics: processMetrics().registry,
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
     ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
@@ -59,6 +64,9 @@ export function registerApiserverCommand(program: Command): void {
     const { createLogger } = await import('../log/index.js');
     const log = createLogger({ command: 'apiserver' }, flags.logFormat);
     const { server, kubeconfig } = await startEmbedded(flags, log);
+    // /metrics on the API server's own listener, as kube-apiserver serves its own.
+    const [{ processMetrics }, { metricsRoute }] = await Promise.all([import('../metrics/registry.js'), import('../metrics/route.js')]);
+    server.addRoute(metricsRoute(processMetrics().registry));
     process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
     onShutdown(log, () => server.close());
   });

@@ -14,12 +14,15 @@ import type { ResourceRequest } from './request-info.js';
 import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
+import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
   objects: ObjectStore;
   watch: WatchSettings;
+  /** Bounds the memory watch responses to slow clients hold (shared by every watch of the server). */
+  watchBudget: WatchBudget;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
