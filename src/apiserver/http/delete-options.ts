@@ -46,7 +46,8 @@ function bodyObject(req: IncomingMessage, raw: Buffer): JsonObject {
       throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
     }
   }
-  const value = type === 'application/yaml' ? parseYamlBody(raw) : parseJsonBody(raw);
+  const site = { object: 'DeleteOptions' };
+  const value = type === 'application/yaml' ? parseYamlBody(raw, site) : parseJsonBody(raw, site);
   if (!isObject(value)) throw errors.badRequest('the DeleteOptions body must be an object');
   return value;
 }

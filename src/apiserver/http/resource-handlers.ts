@@ -68,13 +68,13 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const opts = writeOptions(req, q, subresource);
   if (subresource === 'scale' && name) return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
   if (method === 'POST' && !name) {
-    const obj = decodeObject(req, await readBody(req));
+    const obj = decodeObject(req, await readBody(req), t.kind);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
     return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
-    const obj = decodeObject(req, await readBody(req));
+    const obj = decodeObject(req, await readBody(req), t.kind);
     return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {

@@ -12,6 +12,7 @@ import { mergePatch } from '../patch/merge-patch.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 import { labelSelectorFromMatch, labelSelectorToString } from '../selectors/index.js';
 import { mediaType, readBody } from './body.js';
+import { checkJsonNesting } from './nesting.js';
 import { errors } from './status.js';
 
 const SCALABLE = new Set(['apps/deployments', 'apps/statefulsets', 'apps/replicasets', '/replicationcontrollers']);
@@ -79,10 +80,11 @@ export async function answerScale(objects: ObjectStore, t: ResourceType, namespa
   const method = req.method ?? 'GET';
   if (method === 'GET') return toScale(t, objects.get(t, namespace, name));
   if (method !== 'PUT' && method !== 'PATCH') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-  const body = (await readBody(req)).toString('utf8');
+  const raw = await readBody(req);
+  checkJsonNesting(raw, method === 'PUT' ? { object: 'Scale' } : 'patch');
   let parsed: JsonValue;
   try {
-    parsed = JSON.parse(body) as JsonValue;
+    parsed = JSON.parse(raw.toString('utf8')) as JsonValue;
   } catch {
     throw errors.badRequest('the Scale body could not be decoded as JSON');
   }
