@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
+import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinDefaulting } from './defaults/index.js';
@@ -11,6 +11,7 @@ import { ServiceAllocator, type ServiceSource } from './defaults/service-allocat
 import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
+import { EventExpiry } from './events/event-ttl.js';
 import { OpenApiV3 } from './http/openapi.js';
 import { createHttpServer } from './http/server.js';
 import { ObjectStore } from './objects/object-store.js';
@@ -41,6 +42,8 @@ export interface ApiServerOptions {
   serveGroup?: (group: string) => boolean;
   /** PEM key and certificate: serve HTTPS. */
   tls?: { key: string; cert: string };
+  /** How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default 1 h). */
+  eventTtlMs?: number;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
 }
@@ -89,6 +92,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const gc = new GarbageCollector(registry, objects);
   objects.onWrite(gc.onWrite);
   gc.start();
+  const eventExpiry = new EventExpiry(objects, registry.lookup('', 'v1', 'events')!, opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS);
+  objects.onWrite(eventExpiry.onWrite);
+  eventExpiry.loadAll();
+  eventExpiry.start();
   ensureNamespaces(registry, objects);
 
   let address = `${host}:${opts.port ?? DEFAULT_PORT}`;
@@ -125,6 +132,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       resolve();
     });
   }).catch((e: unknown) => {
+    eventExpiry.stop();
     store.close();
     throw e;
   });
@@ -145,6 +153,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     addRoute: (r) => extraRoutes.push(r),
     close: async () => {
       clearInterval(compactor);
+      eventExpiry.stop();
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
       await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { parseDuration } from '../api/duration.js';
+import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
 import type { ApiServer } from '../apiserver/index.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
@@ -13,6 +14,7 @@ export interface ServerFlags extends LogFlags {
   kubeconfig?: string;
   kubernetesVersion?: string;
   serviceCidr?: string;
+  eventTtl: number;
 }
 
 export function addServerFlags(cmd: Command): Command {
@@ -21,7 +23,19 @@ export function addServerFlags(cmd: Command): Command {
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
     .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION)
-    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR);
+    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR)
+    .option('--event-ttl <duration>', 'how long an Event is kept after its last write (as kube-apiserver --event-ttl)', eventTtlFlag, DEFAULT_EVENT_TTL_MS);
+}
+
+function eventTtlFlag(v: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  if (ms <= 0) throw new InvalidArgumentError(`--event-ttl must be a positive duration, got "${v}"`);
+  return ms;
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
@@ -38,6 +52,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
     port,
     dataDir,
     metrics: processMetrics().registry,
+    eventTtlMs: flags.eventTtl,
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
     ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
