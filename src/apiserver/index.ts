@@ -7,6 +7,7 @@ import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinDefaulting } from './defaults/index.js';
+import { ReplicasValidation } from './validation/replicas.js';
 import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
 import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
@@ -84,6 +85,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
   objects.onWrite(services.onWrite);
   objects.addAdmission(new BuiltinDefaulting(services));
+  objects.addAdmission(new ReplicasValidation());
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);

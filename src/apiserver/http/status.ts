@@ -65,7 +65,7 @@ export const errors = {
       ...resourceDetails(t, name),
       ...(causes ? { causes } : {}),
     }),
-  invalid: (t: ResourceType, name: string, causes: StatusCause[]) => {
+  invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
     const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
     const details: StatusDetails = { name, group: t.group, kind: t.kind, causes };
