@@ -11,17 +11,11 @@ let ts: TestServer;
 const internalErrors: unknown[] = [];
 beforeAll(async () => {
   ts = await startTestServer({ onInternalError: (e) => internalErrors.push(e) });
-  await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'application/json', JSON.stringify({
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'things.deep.example.com' },
-    spec: {
-      group: 'deep.example.com',
-      scope: 'Namespaced',
-      names: { plural: 'things', singular: 'thing', kind: 'Thing' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  }));
+  // A kind that keeps whatever it is sent, so deep bodies are stored, not pruned.
+  const names = { plural: 'things', singular: 'thing', kind: 'Thing' };
+  const version = { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } };
+  const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.deep.example.com' }, spec: { group: 'deep.example.com', scope: 'Namespaced', names, versions: [version] } };
+  await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'application/json', JSON.stringify(crd));
   await waitFor(async () => (await call('GET', '/apis/deep.example.com/v1/namespaces/default/things')).status === 200, { what: 'the Thing CRD served' });
 });
 afterAll(async () => ts?.stop());

@@ -26,7 +26,14 @@ export interface BudgetedWatch {
  * were sent, which for a stalled client is never.
  */
 export class WatchBudget {
-  private readonly watches = new Set<BudgetedWatch>();
+  /** Each watch with what it held when last looked at. */
+  private readonly watches = new Map<BudgetedWatch, number>();
+  /**
+   * The sum of those: an upper bound of what all hold (buffers only shrink between looks, and a
+   * write that grows one past its socket's high-water mark is always looked at), so the exact
+   * sum, which costs a pass over every watch, is taken only when this passes the limit.
+   */
+  private held = 0;
 
   constructor(
     private readonly limits: WatchMemoryLimits,
@@ -35,8 +42,15 @@ export class WatchBudget {
 
   /** Registers a watch; the returned function unregisters it. */
   add(w: BudgetedWatch): () => void {
-    this.watches.add(w);
-    return () => this.watches.delete(w);
+    this.watches.set(w, 0);
+    const drained = (): void => {
+      this.note(w, 0);
+    };
+    w.res.on('drain', drained);
+    return () => {
+      w.res.off('drain', drained);
+      this.forget(w);
+    };
   }
 
   /**
@@ -44,14 +58,17 @@ export class WatchBudget {
    * the totals can have grown, so a watch that keeps up costs nothing here.
    */
   check(w: BudgetedWatch): void {
+    if (!this.watches.has(w)) return;
     if (w.res.writableLength > this.limits.perWatchBytes) {
       this.drop(w);
       return;
     }
+    this.note(w, w.res.writableLength);
+    if (this.held <= this.limits.totalBytes) return;
     let total = 0;
-    for (const x of this.watches) total += x.res.writableLength;
+    for (const x of this.watches.keys()) total += this.note(x, x.res.writableLength);
     if (total <= this.limits.totalBytes) return;
-    const slowestFirst = [...this.watches].sort((a, b) => b.res.writableLength - a.res.writableLength);
+    const slowestFirst = [...this.watches.keys()].sort((a, b) => b.res.writableLength - a.res.writableLength);
     for (const x of slowestFirst) {
       if (total <= this.limits.totalBytes) break;
       total -= x.res.writableLength;
@@ -63,8 +80,24 @@ export class WatchBudget {
     return this.watches.size;
   }
 
+  private note(w: BudgetedWatch, bytes: number): number {
+    const before = this.watches.get(w);
+    if (before === undefined) return 0;
+    this.held += bytes - before;
+    this.watches.set(w, bytes);
+    return bytes;
+  }
+
+  private forget(w: BudgetedWatch): boolean {
+    const before = this.watches.get(w);
+    if (before === undefined) return false;
+    this.held -= before;
+    this.watches.delete(w);
+    return true;
+  }
+
   private drop(w: BudgetedWatch): void {
-    if (!this.watches.delete(w)) return;
+    if (!this.forget(w)) return;
     this.onDropped(w.resource);
     w.drop();
   }
