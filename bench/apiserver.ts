@@ -2,6 +2,7 @@
 //   npx tsx bench/apiserver.ts [--objects 100000] [--creates 20000]
 // The server runs as a real `flowops apiserver` child process; clients are in this process.
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ const CREATES = arg('creates', 20_000);
 const CONCURRENCY = 16;
 const WATCHERS = 100;
 const WATCH_WRITES = 200;
+const STALLED = 50;
+const STALLED_CREATES = arg('stalled-creates', 10_000);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -173,6 +176,54 @@ const DEPLOYMENT = JSON.stringify({
   },
 });
 
+/**
+ * The initial list of a watch from resourceVersion=0, written as the client drains it (not
+ * buffered whole): milliseconds until its last ADDED event arrives.
+ */
+async function initialListWatch(base: string, expected: number): Promise<number> {
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    let seen = 0;
+    let tail = '';
+    const req = request(`${base}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0`, { agent: false }, (res) => {
+      res.setEncoding('latin1');
+      res.on('data', (d: string) => {
+        const text = tail + d;
+        let i = -1;
+        while ((i = text.indexOf('\n', i + 1)) >= 0) seen++;
+        tail = text.slice(text.lastIndexOf('\n') + 1);
+        if (seen >= expected) {
+          req.destroy();
+          resolve();
+        }
+      });
+    });
+    req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+    req.end();
+  });
+  return performance.now() - t0;
+}
+
+/** Watches over raw sockets that read nothing, each from the current revision (so every write reaches it). */
+async function stalledWatchers(base: string, n: number): Promise<Socket[]> {
+  const rv = (JSON.parse((await call(`${base}/api/v1/namespaces/default/configmaps?limit=1`, 'GET')).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const { hostname, port } = new URL(base);
+  const sockets: Socket[] = [];
+  for (let i = 0; i < n; i++) {
+    sockets.push(
+      await new Promise<Socket>((resolve) => {
+        const s = connect(Number(port), hostname, () => s.write(`GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv} HTTP/1.1\r\nHost: x\r\n\r\n`));
+        s.once('data', () => {
+          s.pause();
+          resolve(s);
+        });
+        s.on('error', () => undefined);
+      }),
+    );
+  }
+  return sockets;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-apiserver-'));
   const spawnedAt = performance.now();
@@ -216,6 +267,17 @@ async function main(): Promise<void> {
     }
     const rssKiB = rssOf();
 
+    const initialListMs = await initialListWatch(base, listed);
+
+    // Creates while stalled watchers (which fall behind and are dropped) are open, against the
+    // creates/s above: what a client that stops reading costs everyone else.
+    const stalled = await stalledWatchers(base, STALLED);
+    const t1 = performance.now();
+    await createRange(base, TOTAL, TOTAL + STALLED_CREATES);
+    const stalledCreatesPerSec = STALLED_CREATES / ((performance.now() - t1) / 1000);
+    const rssStalled = rssOf();
+    for (const s of stalled) s.destroy();
+
     await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } }));
     const watch = await watchLatency(base);
 
@@ -230,6 +292,8 @@ async function main(): Promise<void> {
     console.log(`server RSS at ${listed} objects: ${f(rssAfterCreates / 1024)} MiB after the creates, ${f(rssKiB / 1024)} MiB after ten full lists (uncollected garbage included)`);
     console.log(`server start (spawn to listening, schemas loaded lazily): ${f(startupMs)} ms`);
     for (const line of openapi) console.log(line);
+    console.log(`watch from resourceVersion=0 over ${listed} objects (initial list under back-pressure): ${f(initialListMs)} ms, ${f(initialListMs / pct(listTimes, 50), 2)}× the median full list`);
+    console.log(`HTTP creates/s with ${STALLED} stalled watchers open (${STALLED_CREATES} ConfigMaps): ${f(stalledCreatesPerSec)}, ${f(stalledCreatesPerSec / createsPerSec, 2)}× creates/s without; server RSS then ${f(rssStalled / 1024)} MiB`);
     console.log(`watch delivery to ${WATCHERS} watchers (${WATCH_WRITES} writes, ${watch.delivered} deliveries): p50 ${f(watch.p50, 2)} ms, p99 ${f(watch.p99, 2)} ms`);
   } finally {
     child.kill('SIGTERM');

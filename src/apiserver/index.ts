@@ -3,16 +3,18 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
+import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinFieldAdmission } from './openapi/builtin-field-admission.js';
 import { EventAdmission } from './objects/event-admission.js';
 import { BuiltinDefaulting } from './defaults/index.js';
+import { ReplicasValidation } from './validation/replicas.js';
 import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
 import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
+import { EventExpiry } from './events/event-ttl.js';
 import { OpenApiV3 } from './http/openapi.js';
 import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
 import { createAuth, type AuthOptions } from './auth/index.js';
@@ -20,6 +22,9 @@ import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
 import { SqliteLogStore } from './storage/sqlite-log.js';
 import type { WatchSettings } from './http/watch.js';
+import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
+import { terminatedWatchersCounter } from './http/watch-metrics.js';
+import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
 
 export interface ApiServerOptions {
@@ -32,6 +37,10 @@ export interface ApiServerOptions {
   compactRetain?: number;
   compactIntervalMs?: number;
   watch?: Partial<WatchSettings>;
+  /** Memory watch responses may hold for clients that read slower than the server writes. */
+  watchMemory?: Partial<WatchMemoryLimits>;
+  /** Where the server's own metrics go (`apiserver_terminated_watchers_total`); none when absent. */
+  metrics?: Registry;
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
   /** Serve only the API groups this accepts (e.g. the view API server: `*.view.dcontroller.io`); all are stored as usual. */
   serveGroup?: (group: string) => boolean;
@@ -41,6 +50,8 @@ export interface ApiServerOptions {
   plainHttpToo?: boolean;
   /** Authentication and RBAC; without it every request is allowed (the in-process test servers). */
   auth?: AuthOptions;
+  /** How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default 1 h). */
+  eventTtlMs?: number;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
 }
@@ -85,6 +96,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new BuiltinFieldAdmission());
   objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting(services));
+  objects.addAdmission(new ReplicasValidation());
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -93,6 +105,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const gc = new GarbageCollector(registry, objects);
   objects.onWrite(gc.onWrite);
   gc.start();
+  const eventExpiry = new EventExpiry(objects, registry.lookup('', 'v1', 'events')!, opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS);
+  objects.onWrite(eventExpiry.onWrite);
+  eventExpiry.loadAll();
+  eventExpiry.start();
   ensureNamespaces(registry, objects);
 
   let address = `${host}:${opts.port ?? DEFAULT_PORT}`;
@@ -104,6 +120,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     objects,
     watch: { bookmarkIntervalMs: 60_000, defaultTimeoutSeconds: 1800, ...opts.watch },
+    watchBudget: new WatchBudget({ ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory }, terminatedWatchersCounter(opts.metrics)),
     discovery: new Discovery(registry, () => address),
     openapi: new OpenApiV3(registry),
     versionInfo: {
@@ -134,6 +151,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       resolve();
     });
   }).catch((e: unknown) => {
+    eventExpiry.stop();
     store.close();
     throw e;
   });
@@ -157,6 +175,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     addRoute: (r) => extraRoutes.push(r),
     close: async () => {
       clearInterval(compactor);
+      eventExpiry.stop();
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
       const servers = plain ? [server, plain] : [server];

@@ -12,3 +12,5 @@ export const KUBERNETES_VERSION = '1.34.4';
 export const DEFAULT_KUBERNETES_VERSION = KUBERNETES_VERSION;
 /** Where Services' cluster IPs come from (kube-apiserver's --service-cluster-ip-range default). */
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
+/** How long an Event is kept after its last write (kube-apiserver's --event-ttl default). */
+export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;

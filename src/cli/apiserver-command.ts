@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
+import { InvalidArgumentError, type Command } from 'commander';
+import { parseDuration } from '../api/duration.js';
+import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
 import type { ApiServer } from '../apiserver/index.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 import type { Logger } from '../log/index.js';
@@ -17,6 +18,7 @@ export interface ServerFlags extends LogFlags {
   /** HTTPS, authentication and RBAC (on for `up`, `--auth` for `apiserver`). */
   auth?: boolean;
   anonymous?: boolean;
+  eventTtl: number;
 }
 
 export function addServerFlags(cmd: Command): Command {
@@ -26,14 +28,32 @@ export function addServerFlags(cmd: Command): Command {
     .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
     .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION)
     .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR)
-    .option('--anonymous', 'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)');
+    .option('--anonymous', 'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)')
+    .option('--event-ttl <duration>', 'how long an Event is kept after its last write (as kube-apiserver --event-ttl)', eventTtlFlag, DEFAULT_EVENT_TTL_MS);
+}
+
+function eventTtlFlag(v: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  if (ms <= 0) throw new InvalidArgumentError(`--event-ttl must be a positive duration, got "${v}"`);
+  return ms;
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
 export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string; credentials?: EmbeddedCredentials }> {
   const { host, port } = parseListen(flags.listen);
   const dataDir = resolve(flags.data);
-  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }, { ADMIN_USER }] = await Promise.all([import('../apiserver/index.js'), import('../kube/kubeconfig.js'), import('../apiserver/auth/pki.js'), import('../apiserver/auth/index.js')]);
+  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }, { ADMIN_USER }, { processMetrics }] = await Promise.all([
+    import('../apiserver/index.js'),
+    import('../kube/kubeconfig.js'),
+    import('../apiserver/auth/pki.js'),
+    import('../apiserver/auth/index.js'),
+    import('../metrics/registry.js'),
+  ]);
   // Kept in the data directory: a restart keeps the CA the kubeconfigs trust, the tokens issued and the admin token.
   const pki = flags.auth ? await ensureServerPki(join(dataDir, 'pki'), [host]) : undefined;
   const credentials = pki ? { caCert: pki.caCert, token: pki.adminToken } : undefined;
@@ -48,6 +68,8 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
           auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], anonymous: flags.anonymous ?? false },
         }
       : {}),
+    metrics: processMetrics().registry,
+    eventTtlMs: flags.eventTtl,
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
     ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
@@ -76,6 +98,9 @@ export function registerApiserverCommand(program: Command): void {
     const { createLogger } = await import('../log/index.js');
     const log = createLogger({ command: 'apiserver' }, flags.logFormat);
     const { server, kubeconfig } = await startEmbedded(flags, log);
+    // /metrics on the API server's own listener, as kube-apiserver serves its own.
+    const [{ processMetrics }, { metricsRoute }] = await Promise.all([import('../metrics/registry.js'), import('../metrics/route.js')]);
+    server.addRoute(metricsRoute(processMetrics().registry));
     process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
     onShutdown(log, () => server.close());
   });

@@ -66,14 +66,25 @@ export class AuthGate {
     if (r.group === '' && r.resource === 'serviceaccounts' && r.subresource === 'token') {
       if (a.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
       const saType = this.registry.lookup('', 'v1', 'serviceaccounts')!;
-      const body = decodeObject(req, await readBody(req));
+      const body = decodeObject(req, await readBody(req), 'TokenRequest');
       sendJson(res, 201, await requestToken(this.tokens, this.objects, saType, r.namespace, r.name, body));
       return true;
     }
     if (!isReview(a, this.reviews)) return false;
     if (a.verb !== 'create' || r.name) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-    const body = decodeObject(req, await readBody(req));
+    const body = decodeObject(req, await readBody(req), reviewKind(r.resource));
     sendJson(res, 201, await this.reviews.get(`${r.group}/${r.resource}`)!(body, user, r.namespace));
     return true;
   }
 }
+
+/** The kind a review resource's body is (`selfsubjectaccessreviews` → SelfSubjectAccessReview), for decode errors. */
+const REVIEW_KINDS: Record<string, string> = {
+  selfsubjectaccessreviews: 'SelfSubjectAccessReview',
+  selfsubjectrulesreviews: 'SelfSubjectRulesReview',
+  subjectaccessreviews: 'SubjectAccessReview',
+  localsubjectaccessreviews: 'LocalSubjectAccessReview',
+  selfsubjectreviews: 'SelfSubjectReview',
+  tokenreviews: 'TokenReview',
+};
+const reviewKind = (resource: string): string => REVIEW_KINDS[resource] ?? resource;

@@ -27,17 +27,17 @@ export function applyPatchBody(
 ): { code: number; object: JsonObject } {
   switch (type) {
     case 'application/merge-patch+json': {
-      const patch = parseJsonBody(raw);
+      const patch = parseJsonBody(raw, 'patch');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts) };
     }
     case 'application/json-patch+json': {
-      const ops = parseJsonBody(raw);
+      const ops = parseJsonBody(raw, 'patch');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => jsonPatch(cur, ops), opts) };
     }
     case 'application/strategic-merge-patch+json': {
       if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind })) throw errors.unsupportedMediaType();
-      const patch = parseJsonBody(raw);
+      const patch = parseJsonBody(raw, 'strategic');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => strategic(cur, patch, t), opts) };
     }
@@ -68,7 +68,7 @@ function apply(
 ): { code: number; object: JsonObject } {
   const manager = q.get('fieldManager');
   if (!manager) throw errors.badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
-  const applied = raw[0] === 0x7b ? parseJsonBody(raw) : parseYamlBody(raw);
+  const applied = raw[0] === 0x7b ? parseJsonBody(raw, 'apply') : parseYamlBody(raw, 'apply');
   if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
   const bodyName = metadataOf(applied).name;
   if (bodyName !== undefined && bodyName !== name) {

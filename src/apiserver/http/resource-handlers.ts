@@ -11,8 +11,10 @@ import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { JsonParts, sendJson } from './respond.js';
 import type { ResourceRequest } from './request-info.js';
+import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
+import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 import { userOf } from '../auth/gate.js';
 
@@ -20,6 +22,8 @@ export interface ResourceContext {
   registry: ResourceRegistry;
   objects: ObjectStore;
   watch: WatchSettings;
+  /** Bounds the memory watch responses to slow clients hold (shared by every watch of the server). */
+  watchBudget: WatchBudget;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
@@ -45,7 +49,11 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const { namespace, name, subresource } = info;
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
-  if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table) };
+  if (method === 'GET' && !name) {
+    const rv = resourceVersionParam(q);
+    if (rv !== undefined && !q.get('continue')) await awaitResourceVersion(ctx.objects.store, rv);
+    return { code: 200, body: list(ctx, t, namespace, q, table) };
+  }
   if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
     if (!table) {
@@ -61,13 +69,13 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const opts = writeOptions(req, q, subresource);
   if (subresource === 'scale' && name) return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
   if (method === 'POST' && !name) {
-    const obj = decodeObject(req, await readBody(req));
+    const obj = decodeObject(req, await readBody(req), t.kind);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
     return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
-    const obj = decodeObject(req, await readBody(req));
+    const obj = decodeObject(req, await readBody(req), t.kind);
     return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {

@@ -31,7 +31,7 @@ const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
 export function createHttpServer(ctx: HttpContext): Server {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     route(ctx, req, res).catch((err: unknown) => {
-      const apiErr = err instanceof ApiError ? err : undefined;
+      const apiErr = err instanceof ApiError ? err : stackOverflow(err) ? tooDeepToProcess() : undefined;
       if (!apiErr) ctx.onInternalError(err, req);
       if (res.headersSent) {
         res.end();
@@ -103,6 +103,18 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   const info = parseResourcePath(path);
   if (!info) throw errors.pathNotFound();
   return handleResource(ctx, req, res, info, url.searchParams);
+}
+
+/**
+ * Bodies are refused at decode past the depth every walk is tested at (nesting.ts); should a walk
+ * still run out of stack on what a client sent, the client hears so and the server log stays quiet.
+ */
+function stackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && err.message === 'Maximum call stack size exceeded';
+}
+
+function tooDeepToProcess(): ApiError {
+  return errors.badRequest('the request could not be processed: its body nests too deeply for this server');
 }
 
 function servedGroups(list: object, serves: (group: string) => boolean): object {

@@ -65,7 +65,7 @@ export const errors = {
       ...resourceDetails(t, name),
       ...(causes ? { causes } : {}),
     }),
-  invalid: (t: ResourceType, name: string, causes: StatusCause[]) => {
+  invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
     const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
     const details: StatusDetails = { name, group: t.group, kind: t.kind, causes };
@@ -75,6 +75,7 @@ export const errors = {
   /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
+  entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
   methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message),
   unsupportedMediaType: () =>
     new ApiError(

@@ -5,6 +5,7 @@ import { apiVersionOf } from '../registry/types.js';
 import { deepEqual, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
 import { isViewGroup } from '../crd/view-groups.js';
 import { validateName } from './names.js';
+import { cloneJson } from './json-clone.js';
 
 /** Fields the server owns: whatever a client sends for them is replaced. */
 const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'selfLink'];
@@ -77,7 +78,7 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
   const oldMeta = metadataOf(old);
   let object: JsonObject;
   if (subresource === 'status') {
-    object = structuredClone(old);
+    object = cloneJson(old);
     const nextMeta = metadataOf(next);
     if (next.status !== undefined) object.status = next.status;
     else delete object.status;

@@ -2,6 +2,7 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { errors } from '../http/status.js';
 import type { JsonObject } from '../registry/types.js';
+import { cloneJson } from '../objects/json-clone.js';
 
 const { applyPatch, JsonPatchError } = fastJsonPatch;
 
@@ -9,7 +10,7 @@ const { applyPatch, JsonPatchError } = fastJsonPatch;
 export function jsonPatch(target: JsonObject, ops: unknown): JsonObject {
   if (!Array.isArray(ops)) throw errors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   try {
-    return applyPatch(structuredClone(target), ops as Operation[], true, false).newDocument as JsonObject;
+    return applyPatch(cloneJson(target), ops as Operation[], true, false).newDocument as JsonObject;
   } catch (e) {
     if (e instanceof JsonPatchError) throw errors.unprocessable(describe(e));
     throw e;
