@@ -18,6 +18,7 @@ import { KubeClient } from '../../src/kube/client.js';
 import { embeddedKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { failure, makeContext } from './context.js';
+import { hostile } from './hostile-values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'injection-corpus-'));
 let kube: KubeClient;
@@ -30,15 +31,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const markersLeft = (): string[] => readdirSync(dir).filter((f) => f.startsWith('pwned-'));
 
-/** Values that would run `touch <m>` (or become a name, an option, a glob …) if ever parsed. */
-const hostile = (m: string): string[] => [
-  `$(touch ${m})`,
-  `\`touch ${m}\``,
-  `; touch ${m}`,
-  `a\nb; touch ${m}`,
-  `'"; touch ${m}; echo "'`,
-  `"); __import__("os").system("touch ${m}"); ("`,
-  `'''; __import__("os").system("touch ${m}"); '''`,
+/** The shared hostile values, and more that could become a name, an option, a glob or a delimiter. */
+const corpusValues = (m: string): string[] => [
+  ...hostile(m),
   `a[$(touch ${m})]`,
   `x[$(touch ${m})]=1`,
   `-va[$(touch ${m})]`,
@@ -57,18 +52,15 @@ const hostile = (m: string): string[] => [
   `| touch ${m}`,
   `\ntouch ${m}\n`,
   `EOF\ntouch ${m}\nEOF`,
-  '*',
   '?[a-z]*',
-  '  spaced  out  ',
-  '$HOME ${PATH}',
   'a\\b\\n\\c',
   '%s%n%(x)T%b',
   'é ✓ 日本',
   `__import__('os').system('touch ${m}')`,
   `${'x'.repeat(5000)}$(touch ${m})`,
 ];
-const VALUES = hostile(join(dir, 'pwned-0')).length;
-const valuesFor = (tag: string): string[] => hostile(join(dir, `pwned-${tag}`));
+const VALUES = corpusValues(join(dir, 'pwned-0')).length;
+const valuesFor = (tag: string): string[] => corpusValues(join(dir, `pwned-${tag}`));
 
 type Lang = 'bash' | 'sh' | 'python';
 
