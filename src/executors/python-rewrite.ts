@@ -20,6 +20,7 @@ export const PYTHON_UNSAFE = {
   code: (call: string): string => `a template value cannot be code: ${call}(…) runs its argument`,
   name: (call: string): string => `a template value cannot name a variable or attribute: ${call} looks its argument up by name`,
   shell: (call: string): string => `a template value cannot be code: ${call}(…) with shell=True or "-c" runs it through a shell; pass an argv list without a shell`,
+  program: (call: string): string => `a template value cannot be the program to run: it is the first argument of ${call}(…)`,
 };
 
 /** Calls whose argument is code, matched on the dotted name's tail. */
@@ -48,6 +49,8 @@ interface Bracket {
   /** Where its text starts in the output. */
   start: number;
   actions: number[];
+  /** Where each action starts in the output. */
+  at: number[];
 }
 
 interface Literal {
@@ -79,6 +82,11 @@ function judge(b: Bracket, text: string, refusals: PythonRefusal[]): void {
   else if (b.close === ']' && NAME_SUBSCRIPTS.test(b.callee)) message = PYTHON_UNSAFE.name(`${b.callee.trim()}[…]`);
   else if (b.close === ')' && SHELL_CALLS.test(b.callee) && (/\bshell\s*=\s*True\b/.test(text) || /(["'])-c\1/.test(text))) message = PYTHON_UNSAFE.shell(b.callee);
   if (message) for (const action of b.actions) refusals.push({ action, message });
+  if (b.close !== ')' || !SHELL_CALLS.test(b.callee)) return;
+  // subprocess.run(VALUE) or run([VALUE, …]): the value picks the program.
+  b.actions.forEach((action, k) => {
+    if (/^\(\s*(?:\[\s*)?$/.test(text.slice(0, b.at[k]! - b.start))) refusals.push({ action, message: PYTHON_UNSAFE.program(b.callee) });
+  });
 }
 
 /** `values[i]` is the i-th action's raw value (for its type); `names[i]` its variable. */
@@ -93,7 +101,12 @@ export function rewritePython(parts: TemplatePart[], names: string[], values: un
     if (part.kind === 'action') {
       const name = names[n]!;
       const value = values[n];
-      if (!comment) for (const b of open) b.actions.push(n);
+      if (!comment) {
+        for (const b of open) {
+          b.actions.push(n);
+          b.at.push(out.length);
+        }
+      }
       n++;
       if (comment) out += env(name);
       else if (!literal) out += codeReference(name, value);
@@ -133,7 +146,7 @@ export function rewritePython(parts: TemplatePart[], names: string[], values: un
       if (c === '#') comment = true;
       else if (c in CLOSERS) {
         const callee = c === '(' ? (/([A-Za-z_][\w.]*)\s*$/.exec(out)?.[1] ?? '') : c === '[' ? out.slice(-40) : '';
-        open.push({ close: CLOSERS[c]!, callee, start: out.length, actions: [] });
+        open.push({ close: CLOSERS[c]!, callee, start: out.length, actions: [], at: [] });
       } else if (open.length && c === open[open.length - 1]!.close) {
         const b = open.pop()!;
         judge(b, out.slice(b.start), refusals);

@@ -82,6 +82,7 @@ const ALLOWED: Allowed[] = [
   { id: "inside $'…'", langs: ['bash'], script: `printf '%s' $'x@V@y' > "$OUT"`, expect: (v) => `x${v}y` },
   { id: 'echo argument', langs: ['bash'], script: `echo "v=@V@" > "$OUT"`, expect: (v) => `v=${v}\n` },
   { id: 'unquoted heredoc', langs: shells, script: `cat > "$OUT" <<EOF\n@V@\nEOF`, expect: (v) => `${v}\n` },
+  { id: 'heredoc into a pipeline', langs: shells, script: `cat <<EOF | cat > "$OUT"\n@V@\nEOF`, expect: (v) => `${v}\n` },
   { id: 'here-string', langs: ['bash'], script: `cat <<< @V@ > "$OUT"`, expect: (v) => `${v}\n` },
   { id: 'NAME=value', langs: shells, script: `v=@V@; printf '%s' "$v" > "$OUT"`, expect: same },
   { id: 'export NAME=value', langs: shells, script: `export V1=@V@; printf '%s' "$V1" > "$OUT"`, expect: same },
@@ -167,6 +168,7 @@ const REFUSED: Refused[] = [
     "awk '{ print \"@V@\" }' /dev/null",
     'jq ".a == @V@" /dev/null',
     'bash <<EOF\n@V@\nEOF',
+    'python3 - <<EOF\nprint("@V@")\nEOF',
     'kubectl exec p -- sh -c @V@',
     'find . -exec sh -c @V@ \\;',
     'bash <(echo @V@)',
@@ -200,6 +202,7 @@ const REFUSED: Refused[] = [
     'pickle.loads(@V@.encode())',
     'subprocess.getoutput(@V@)',
   ], ['python']),
+  ...r('cannot be the program to run', ['subprocess.run(@V@)', 'subprocess.run([@V@, "-x"])', 'subprocess.Popen( [ @V@ ] )'], ['python']),
   ...r('cannot name a variable or attribute', ['getattr(os, @V@)', 'setattr(os, @V@, 1)', 'delattr(os, @V@)', 'globals()[@V@] = 1', 'vars()[@V@]', 'os.__dict__[@V@]'], ['python']),
 ];
 
