@@ -43,9 +43,15 @@ export function checkScript(step: ScriptStepText, interpreter: Interpreter, part
   return { text: shell.script, arithmetic: shell.arithmetic, unsafe: shell.refusals.map(({ offset, ...r }) => at(offset, r)) };
 }
 
-/** The unsafe positions of a script, without data (for validation). Control actions are left to the caller. */
+export const controlMessage = (keyword: string): string =>
+  `{{ ${keyword} }}: template control structures are not supported inside scripts, because values are passed as environment variables rather than spliced into the code; use the script's own if/for over env variables (each {{ value }} becomes one)`;
+
+/** What cannot run in a script, without data (for validation): control actions and unsafe positions. */
 export function unsafeScriptPositions(step: ScriptStepText, interpreter: Interpreter): UnsafePosition[] {
-  const parts = splitActionsWithSpans(step.script).filter((p) => p.kind === 'text' || !p.keyword);
+  const all = splitActionsWithSpans(step.script);
+  // The first control action is enough: its {{ end }} is the same mistake.
+  const control = all.flatMap((p) => (p.kind === 'action' && p.keyword ? [{ ...positionOf(step.script, p.offset), message: controlMessage(p.keyword), unsupported: true as const }] : [])).slice(0, 1);
+  const parts = all.filter((p) => p.kind === 'text' || !p.keyword);
   const names = parts.filter((p) => p.kind === 'action').map((_, i) => `FLOWOPS_T${i}`);
-  return checkScript(step, interpreter, parts, names).unsafe;
+  return [...control, ...checkScript(step, interpreter, parts, names).unsafe];
 }

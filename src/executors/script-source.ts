@@ -5,7 +5,7 @@
 import type { ScriptStep } from '../api/flow.js';
 import { parseTemplate, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { isArithmeticSafe } from './bash-rewrite.js';
-import { checkScript } from './script-check.js';
+import { checkScript, controlMessage } from './script-check.js';
 import { findInterpreter, type Interpreter } from './script-interpreter.js';
 import { invalid, templated } from './step-errors.js';
 import { positionOf, splitActionsWithSpans, type TemplatePart } from './template-actions.js';
@@ -54,10 +54,7 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
   const control = actions.find((a) => a.keyword);
   if (control) {
     const at = positionOf(src, control.offset);
-    throw invalid(
-      `${name}: {{ ${control.keyword} }} at line ${at.line}, column ${at.column}: template control structures are not supported inside scripts, because values are passed as environment variables rather than spliced into the code; use the script's own if/for over env variables (each {{ value }} becomes one)`,
-      'TemplateError',
-    );
+    throw invalid(`${name}: line ${at.line}, column ${at.column}: ${controlMessage(control.keyword ?? '')}`, 'TemplateError');
   }
   const names = actions.map((_, i) => `FLOWOPS_T${i}`);
   // Before rendering: a script whose text puts a value where it is code or a name never runs.
