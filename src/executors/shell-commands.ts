@@ -270,6 +270,8 @@ function printfArgs(ctx: Ctx, args: Word[]): void {
     return;
   }
   const format = args[0];
+  // printf -vNAME: the name attached to the option.
+  if (format && /^-v./.test(format.text)) return namePosition(ctx, format);
   if (!format || head !== undefined || !startsWithValue(format)) return;
   if (format.actions.length) refuse(ctx, [format], UNSAFE.printf);
   else if (ctx.templated) ctx.findings.push({ at: format.start, message: UNSAFE.dynamicName });

@@ -149,7 +149,7 @@ const EXECUTED_BEFORE = BUG_FORMS.slice(0, 9);
 
 const REFUSED: Refused[] = [
   ...BUG_FORMS.map((script) => ({ langs: shells, script, message: script.includes('-n') ? 'nameref' : NAME })),
-  ...r(NAME, ['declare @V@', 'typeset @V@', 'f() { local @V@; }; f', 'local -r @V@', 'readarray @V@ < /dev/null', 'unset -v @V@', 'for @V@ in a; do :; done', 'declare "$(echo @V@)"', 'read -a @V@ <<< 1']),
+  ...r(NAME, ['declare @V@', 'typeset @V@', 'f() { local @V@; }; f', 'local -r @V@', 'readarray @V@ < /dev/null', 'unset -v @V@', 'for @V@ in a; do :; done', 'declare "$(echo @V@)"', 'read -a @V@ <<< 1', 'printf -v@V@ x', 'read -ra@V@ <<< 1']),
   ...r('-a, -A, -n or -i', ['declare -i n=@V@', 'declare -a a=(@V@)', 'declare -A m=([k]=@V@)', 'local -a a="@V@"', 'typeset -i n="x@V@"']),
   ...r('the command to run', ['@V@ arg', '@V@', './@V@', 'x@V@ --help', '"@V@"=1']),
   ...r(CODE, [
