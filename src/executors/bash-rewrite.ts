@@ -75,8 +75,8 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
       findings.push(...verdict.findings);
       for (const a of verdict.arithmetic) arithmetic.add(a);
     },
-    construct(_what, at) {
-      if (templated) findings.push({ at, message: UNSAFE.indirect });
+    construct(what, at) {
+      if (templated) findings.push({ at, message: what === 'indirect' ? UNSAFE.indirect : UNSAFE.dynamicCode });
     },
   });
   const integerVars = parts.some((p) => p.kind === 'text' && INTEGER_DECL.test(p.text));

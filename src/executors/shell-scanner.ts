@@ -4,7 +4,7 @@
 // It is not a full parser: what it does not recognise ends up in a position that is refused.
 
 /** The script-level constructs that let a value reach a name or code without a visible position. */
-export type ScriptConstruct = 'indirect';
+export type ScriptConstruct = 'indirect' | 'expanding-code-heredoc';
 
 export interface Word {
   /** The word's text with this level's quotes removed; nested substitutions verbatim; \u0001 per action. */
@@ -201,7 +201,7 @@ export class ShellScanner {
       const c = text[i]!;
       const next = text[i + 1];
       if (this.heredoc) {
-        if (c === '\n') this.endHeredocLine();
+        if (c === '\n') this.endHeredocLine(offset(i));
         else this.line += c;
         continue;
       }
@@ -520,11 +520,13 @@ export class ShellScanner {
     this.line = '';
   }
 
-  private endHeredocLine(): void {
+  private endHeredocLine(at: number): void {
     const doc = this.heredoc!;
     const line = doc.stripTabs ? this.line.replace(/^\t+/, '') : this.line;
     this.line = '';
     if (line === doc.delim) this.heredoc = this.pending.shift() ?? null;
+    // `bash <<EOF` … `$v` … : the expansion becomes code.
+    else if (!doc.quoted && doc.owner.stdinIsCode && /[$`]/.test(line)) this.hooks.construct('expanding-code-heredoc', at - line.length);
   }
 
   /** Ends the script: the last command is complete. */

@@ -181,7 +181,7 @@ const REFUSED: Refused[] = [
   ...r('in test / [ … ]', ['[ @V@ ]', 'test @V@', '[ ! @V@ ]']),
   ...r('indirect expansion', ['v=x; echo "${!v}"; echo @V@']),
   ...r('a variable expansion cannot name a variable', ['v=@V@; declare "$v"', 'v=@V@; read "$v" <<< 1', 'v=@V@; printf -v "$v" x', 'v=@V@; [[ -v "$v" ]]', 'v=@V@; unset "$v"']),
-  ...r('a variable expansion cannot be code', ['v=@V@; eval "$v"', 'v=@V@; bash -c "$v"', 'v=@V@; source "$v"']),
+  ...r('a variable expansion cannot be code', ['v=@V@; bash <<EOF\necho $v\nEOF', 'v=@V@; eval "$v"', 'v=@V@; bash -c "$v"', 'v=@V@; source "$v"']),
   ...r('option or operand', ["sed 's/a/b/' @V@", 'timeout @V@ true', 'xargs @V@ < /dev/null']),
   ...r('not known to take a template value safely', ['wait @V@', 'hash @V@', 'set @V@']),
   ...r('a template value cannot name a function', ['function @V@ { :; }']),
