@@ -12,6 +12,7 @@ import type { KubeObject } from '../../src/kube/types.js';
 import { processesRunning, sleepMarker } from '../helpers/process-scan.js';
 import { waitFor } from '../helpers/wait.js';
 import { failure, makeContext } from './context.js';
+import { hostile } from './hostile-values.js';
 
 // Scripts never call the API server; a client for a closed port is enough.
 let dir: string;
@@ -42,20 +43,6 @@ function run(s: Record<string, unknown>, spec: Record<string, unknown> = { repli
 const unique = (prefix: string): string => join(dir, `${prefix}-${Math.random().toString(36).slice(2)}`);
 const markersLeft = (): string[] => readdirSync(dir).filter((f) => f.startsWith('pwned-'));
 
-/** Values that would run `touch <marker>` if they were ever parsed as shell or python code. */
-const hostile = (m: string): string[] => [
-  `$(touch ${m})`,
-  `\`touch ${m}\``,
-  `; touch ${m}`,
-  `a\nb; touch ${m}`,
-  `'"; touch ${m}; echo "'`,
-  `"); __import__("os").system("touch ${m}"); ("`,
-  `'''; __import__("os").system("touch ${m}"); '''`,
-  '*',
-  '  spaced  out  ',
-  '$HOME ${PATH}',
-  'a\\b\\n',
-];
 
 describe('script: the seed example', () => {
   const seed = `#!/bin/bash
