@@ -10,6 +10,8 @@
 // Third phase (impersonation): on a server with authentication and RBAC on, the same one-step
 // Flow with FlowOps' identity vs with serviceAccountName (every call impersonated and authorized
 // as the ServiceAccount), alternating rounds of --resources/2 Items each; goal ≥ 0.8×.
+// Fourth phase (web view): the same Flow with no page open vs an open overview page (the change
+// stream plus its refetches, bench/lib/ui-stream-phase.ts), alternating rounds; goal ≥ 0.95×.
 import { Agent } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import { renderManifest } from '../src/template/index.js';
 import { watchChildren } from './lib/watch-children.js';
 import { callJson } from './lib/http-call.js';
 import { impersonationPhase } from './lib/impersonation-phase.js';
+import { uiStreamPhase } from './lib/ui-stream-phase.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -202,6 +205,8 @@ async function main(): Promise<void> {
     console.log(`child deleted -> put back (child event -> owner re-reconciled), ${healed.length} deletes one at a time: p50 ${pct(healed, 50).toFixed(1)} ms, p99 ${pct(healed, 99).toFixed(1)} ms`);
     console.log(`process RSS with ${OWNERS} owners and ${OWNERS * 3} children (API server included): ${rss.toFixed(0)} MiB`);
     console.log(`informer heap per cached child: ${perChildKiB.toFixed(2)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for a steadier figure)'}; the child's JSON: ${jsonKiB.toFixed(2)} KiB`);
+    const uiCost = await uiStreamPhase(CRD, Math.ceil(N / 4), 2, WORKERS, CLIENTS);
+    console.log(`web view (an open overview page: the change stream + a refetch per batch, ${uiCost.refetches} refetches; ${Math.ceil(N / 4) * 2} Items each side, alternating): no page ${uiCost.closedPerSec.toFixed(0)} reconciles/s, page open ${uiCost.openPerSec.toFixed(0)} reconciles/s; ratio ${(uiCost.openPerSec / uiCost.closedPerSec).toFixed(2)} (goal ≥ 0.95)`);
     const imp = await impersonationPhase(CRD, Math.ceil(N / 4), 2, WORKERS, CLIENTS);
     console.log(`impersonation (auth + RBAC on, ${Math.ceil(N / 4) * 2} Items each side, alternating): FlowOps' identity ${imp.plainPerSec.toFixed(0)} reconciles/s, as a ServiceAccount ${imp.impersonatingPerSec.toFixed(0)} reconciles/s; ratio ${(imp.impersonatingPerSec / imp.plainPerSec).toFixed(2)} (goal ≥ 0.8)`);
   } finally {

@@ -4,7 +4,7 @@
 // file and delivering the value verbatim. Allowed pairs are batched, one interpreter start per
 // language, each pair in its own subshell (bash/sh) or block (python).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,8 @@ import { failure, makeContext } from './context.js';
 import { hostile } from './hostile-values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'injection-corpus-'));
+// Scripts may run as another uid (script-sandbox.ts): the files they write go here.
+chmodSync(dir, 0o1777);
 let kube: KubeClient;
 beforeAll(() => {
   const file = join(dir, 'kubeconfig');

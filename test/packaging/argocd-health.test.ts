@@ -68,13 +68,13 @@ describe.skipIf(!haveLua)('the Argo CD health check of FlowOps objects (config/a
       await waitFor(async () => health(await get('Widget', 'good')).status === 'Healthy', { what: 'Widget good Healthy' });
       const badWidget = await waitFor(async () => (health(await get('Widget', 'bad')).status === 'Degraded' ? get('Widget', 'bad') : undefined), { what: 'Widget bad Stalled' });
       expect(health(badWidget).message).toContain('bad_Bad');
-      expect(health(await get('Flow', 'greeter', 'flowops.io/v1'))).toMatchObject({ status: 'Healthy' });
+      await waitFor(async () => health(await get('Flow', 'greeter', 'flowops.io/v1')).status === 'Healthy', { what: 'Flow greeter Healthy' });
 
       const repo = git().repo('health');
       const sha = await repo.commit({ 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-git\n  namespace: default\n' });
       await kube.create(flowSource('health', repo.url));
       await attempted(kube, 'health', sha);
-      expect(health(await get('FlowSource', 'health', 'flowops.io/v1'))).toMatchObject({ status: 'Healthy' });
+      await waitFor(async () => health(await get('FlowSource', 'health', 'flowops.io/v1')).status === 'Healthy', { what: 'FlowSource health Healthy' });
       await kube.patch({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name: 'health', namespace: 'default' }, { spec: { suspend: true } }, 'merge');
       await waitFor(async () => health(await get('FlowSource', 'health', 'flowops.io/v1')).status === 'Suspended', { what: 'FlowSource health Suspended' });
     });

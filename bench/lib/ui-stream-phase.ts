@@ -1,0 +1,126 @@
+// What an open web view costs the engine: reconciles/s on one embedded server with the web view
+// mounted, with no page open vs with one page open on the overview. The open page is played by a
+// client that does what ui/src/live.ts does: it holds the change stream (/ui/api/stream) and, on
+// every batch of changes, refetches the overview (one request in flight, the last change wins).
+// The stream's watches follow the Flow's watched kind, so every reconcile it sees costs a refetch.
+// Rounds alternate, so neither side gets all the warm-up.
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { startApiServer } from '../../src/apiserver/index.js';
+import type { JsonObject } from '../../src/apiserver/registry/types.js';
+import { KubeClient } from '../../src/kube/client.js';
+import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
+import type { KubeObject } from '../../src/kube/types.js';
+import { startControllers } from '../../src/runtime/controllers.js';
+import { uiRoute } from '../../src/ui-server/route.js';
+
+export interface UiStreamFigures {
+  closedPerSec: number;
+  openPerSec: number;
+  /** Overview refetches the open page made. */
+  refetches: number;
+}
+
+const flow = (namespace: string): KubeObject => ({
+  apiVersion: 'flowops.io/v1',
+  kind: 'Flow',
+  metadata: { name: 'bench', namespace },
+  spec: {
+    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
+    reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] },
+  },
+});
+
+/** The open page: the stream, and an overview refetch per batch of changes. */
+function openPage(base: string): { close(): void; refetches: () => number } {
+  let refetches = 0;
+  let inFlight = false;
+  let again = false;
+  const refetch = (): void => {
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = true;
+    refetches++;
+    void fetch(`${base}/ui/api/overview`).then((r) => r.arrayBuffer()).finally(() => {
+      inFlight = false;
+      if (again) {
+        again = false;
+        refetch();
+      }
+    });
+  };
+  const req = request(`${base}/ui/api/stream`, { headers: { Accept: 'text/event-stream' } }, (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => {
+      if (d.includes('event: changes')) refetch();
+    });
+  });
+  req.on('error', () => undefined);
+  req.end();
+  return { close: () => req.destroy(), refetches: () => refetches };
+}
+
+export async function uiStreamPhase(crd: object, perRound: number, rounds: number, workers: number, clients: number): Promise<UiStreamFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ui-stream-'));
+  const server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
+  writeKubeconfig(join(dir, 'kubeconfig'), server.url);
+  const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
+  const log = pino({ level: 'silent' });
+  const ui = uiRoute({ kube, log, loopbackOnly: true });
+  server.addRoute((req, res, url) => ui.handle(req, res, url));
+  const children = new Map<string, number>();
+  server.objects.onWrite((t, e, obj: JsonObject) => {
+    if (t.plural !== 'configmaps' || e.type !== 'create') return;
+    const ns = String((obj.metadata as JsonObject).namespace);
+    children.set(ns, (children.get(ns) ?? 0) + 1);
+  });
+  const controllers = await startControllers({ kube, log, installCrds: true, concurrency: workers });
+  const base = server.url.replace('localhost', '127.0.0.1');
+  let refetches = 0;
+  try {
+    await kube.create(crd as KubeObject);
+    for (const ns of ['closed', 'open']) {
+      await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      await kube.create(flow(ns));
+    }
+    const seconds = { closed: 0, open: 0 };
+    const deadline = Date.now() + 600_000;
+    for (let round = 0; round < rounds; round++) {
+      for (const ns of ['closed', 'open'] as const) {
+        // The page is open only during the "open" rounds (it connects, gets hello, fetches, follows).
+        const page = ns === 'open' ? openPage(base) : undefined;
+        const target = (children.get(ns) ?? 0) + perRound;
+        const t0 = performance.now();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: clients }, async () => {
+            while (next < perRound) {
+              const i = round * perRound + next++;
+              await kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: ns }, spec: { size: i } } as KubeObject);
+            }
+          }),
+        );
+        while ((children.get(ns) ?? 0) < target) {
+          if (Date.now() > deadline) throw new Error(`${ns}: ${children.get(ns) ?? 0}/${target} children`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        seconds[ns] += (performance.now() - t0) / 1000;
+        if (page) {
+          refetches += page.refetches();
+          page.close();
+        }
+      }
+    }
+    const total = perRound * rounds;
+    return { closedPerSec: total / seconds.closed, openPerSec: total / seconds.open, refetches };
+  } finally {
+    await ui.stop();
+    await controllers.stop();
+    await server.close();
+  }
+}
