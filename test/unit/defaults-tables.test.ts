@@ -208,6 +208,8 @@ describe('batch/v1 (SetDefaults_Job, SetDefaults_CronJob)', () => {
       backoffLimit: 6,
       completionMode: 'NonIndexed',
       suspend: false,
+      // kube-apiserver 1.34 stores it (test/fidelity "Job: defaults of a minimal object").
+      manualSelector: false,
       podReplacementPolicy: 'TerminatingOrFailed',
       selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u-1' } },
     });

@@ -26,6 +26,7 @@ const JOB_SPEC: readonly DefaultRow[] = [
   ['parallelism', 1, 'nil'],
   ['completionMode', 'NonIndexed', 'nil'],
   ['suspend', false, 'nil'],
+  ['manualSelector', false, 'nil'],
 ];
 
 const MAX_INT32 = 2147483647;

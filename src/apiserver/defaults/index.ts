@@ -15,6 +15,9 @@ import {
 import { defaultPod } from './pod.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
+import { fillZeroValues } from './zero-values.js';
+import { admitNew } from './admission-plugins.js';
+import { defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
 export type Defaulter = (obj: JsonObject, op: Operation) => void;
@@ -36,6 +39,10 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/v1/ReplicaSet': defaultReplicaSet,
   'batch/v1/Job': defaultJob,
   'batch/v1/CronJob': defaultCronJob,
+  '/v1/LimitRange': defaultLimitRange,
+  'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
+  'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
+  'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
 };
 
 export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {
@@ -47,20 +54,25 @@ export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>
  * kube-apiserver defaults a built-in object when it decodes a request body (the generated
  * SetDefaults_* functions), so creates, updates, patches and server-side applies all store
  * defaulted objects. Here that is one admission step on the object about to be stored, after the
- * strategy has resolved generateName and reset what the server owns. Services then get what their
- * REST storage allocates (cluster IPs, node ports), from `services` when given.
+ * strategy has resolved generateName and reset what the server owns. What a Service's REST storage
+ * allocates is ServiceAllocation's, a storage step after the field manager.
  */
 export class BuiltinDefaulting implements Admission {
-  constructor(private readonly services?: ServiceAllocator) {}
+  admit(t: ResourceType, op: Operation, obj: JsonObject): void {
+    if (t.custom || op === 'DELETE') return;
+    fillZeroValues(t, obj);
+    defaulterFor(t)?.(obj, op);
+    admitNew(t.kind, obj, op);
+  }
+}
+
+/** A Service's cluster IPs, allocated by its REST storage (a storage step: after the field manager). */
+export class ServiceAllocation implements Admission {
+  constructor(private readonly services: ServiceAllocator) {}
 
   admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined): void {
-    if (t.custom || op === 'DELETE') return;
-    const defaulter = defaulterFor(t);
-    if (!defaulter) return;
-    defaulter(obj, op);
-    if (this.services && t.group === '' && t.kind === 'Service') {
-      const meta = obj.metadata as JsonObject;
-      this.services.allocate(t, storageKey(t, String(meta.namespace), String(meta.name)), op, obj, old);
-    }
+    if (t.custom || op === 'DELETE' || t.group !== '' || t.kind !== 'Service') return;
+    const meta = obj.metadata as JsonObject;
+    this.services.allocate(t, storageKey(t, String(meta.namespace), String(meta.name)), op, obj, old);
   }
 }

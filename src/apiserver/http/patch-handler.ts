@@ -91,7 +91,7 @@ function apply(
       metadataOf(result.object).managedFields = result.managedFields as unknown as JsonObject[];
       return result.object;
     } catch (e) {
-      if (e instanceof ApplyConflictError) throw conflict(t, name, e);
+      if (e instanceof ApplyConflictError) throw conflict(e);
       if (e instanceof InvalidApplyError || e instanceof ManagedFieldsError) throw errors.badRequest(e.message);
       throw e;
     }
@@ -106,9 +106,11 @@ function apply(
   return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => run(cur), applyOpts) };
 }
 
-/** SSA conflicts: 409 whose message is the apply error itself and whose causes name each field. */
-function conflict(t: ResourceType, name: string, e: ApplyConflictError): ApiError {
-  const causes = e.conflicts.map((c) => ({ type: 'FieldManagerConflict', message: c.message, field: c.field }));
-  const details = t.group ? { name, group: t.group, kind: t.plural, causes } : { name, kind: t.plural, causes };
-  return new ApiError(409, 'Conflict', e.message, details);
+/**
+ * SSA conflicts: 409 whose message is the apply error itself and whose details are only the
+ * causes naming each field (kube-apiserver's fieldmanager builds the Status without name or kind).
+ */
+function conflict(e: ApplyConflictError): ApiError {
+  const causes = e.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message, field: c.field }));
+  return new ApiError(409, 'Conflict', e.message, { causes });
 }

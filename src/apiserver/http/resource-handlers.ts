@@ -5,6 +5,7 @@ import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { decodeObject, mediaType, readBody } from './body.js';
+import { deleteAnswer } from './delete-answer.js';
 import { readDeleteOptions } from './delete-options.js';
 import { answerScale, hasScale } from './scale.js';
 import { applyPatchBody } from './patch-handler.js';
@@ -76,7 +77,7 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   }
   if (method === 'DELETE' && name) {
     const d = await readDeleteOptions(req, q);
-    return { code: 200, body: ctx.objects.delete(t, namespace, name, d) };
+    return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)) };
   }
   if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
@@ -134,7 +135,7 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
   const meta: Record<string, unknown> = { resourceVersion: page.resourceVersion };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
-  const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items;
+  const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items.map((i) => withoutTypeMeta(i, t));
   return listBody(t, meta, items);
 }
 
@@ -168,7 +169,20 @@ function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: stri
     const meta = metadataOf(obj);
     deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), opts)));
   }
-  return listBody(t, {}, deleted);
+  return listBody(t, {}, t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)));
+}
+
+/**
+ * The items of a built-in kind's list carry no apiVersion and kind on kube-apiserver (they are
+ * typed Go structs whose TypeMeta the list encoder leaves empty); custom resources keep theirs.
+ */
+function withoutTypeMeta(text: string, t: ResourceType): string {
+  const prefix = `{"apiVersion":${JSON.stringify(apiVersionOf(t))},"kind":${JSON.stringify(t.kind)},`;
+  if (text.startsWith(prefix)) return `{${text.slice(prefix.length)}`;
+  const obj = JSON.parse(text) as JsonObject;
+  delete obj.apiVersion;
+  delete obj.kind;
+  return JSON.stringify(obj);
 }
 
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };

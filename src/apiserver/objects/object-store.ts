@@ -1,3 +1,4 @@
+import { zeroValueOf } from '../defaults/zero-values.js';
 import { ApiError, errors } from '../http/status.js';
 import type { Store, StoreEvent, StoredValue } from '../storage/types.js';
 import { CompactedError } from '../storage/types.js';
@@ -57,12 +58,21 @@ export interface ListPage {
  */
 export class ObjectStore {
   private readonly admissions: Admission[] = [];
+  private readonly storageSteps: Admission[] = [];
   private readonly listeners: WriteListener[] = [];
 
   constructor(readonly store: Store) {}
 
   addAdmission(a: Admission): void {
     this.admissions.push(a);
+  }
+
+  /**
+   * A step of a kind's REST storage, run after the field manager has recorded who owns what: what
+   * it sets (a Service's allocated cluster IPs) is owned by nobody, as on kube-apiserver.
+   */
+  addStorageStep(a: Admission): void {
+    this.storageSteps.push(a);
   }
 
   onWrite(l: WriteListener): void {
@@ -132,7 +142,9 @@ export class ObjectStore {
     const key = storageKey(t, ns, name);
     if (this.store.get(key)) throw errors.alreadyExists(t, name);
     for (const a of this.admissions) a.admit(t, 'CREATE', obj, undefined, opts);
-    this.trackManager(t, undefined, obj, opts);
+    // A create is compared with the kind's typed zero value, as the real field manager does.
+    this.trackManager(t, zeroValueOf(t), obj, opts);
+    for (const a of this.storageSteps) a.admit(t, 'CREATE', obj, undefined, opts);
     if (opts.dryRun) return obj;
     const stored = this.store.create(key, (rev) => stamp(obj, rev));
     this.notify(t, stored, obj, 'create', undefined);
@@ -172,6 +184,7 @@ export class ObjectStore {
     const { object, finalize } = prepareForUpdate(t, old, next, opts.subresource);
     for (const a of this.admissions) a.admit(t, 'UPDATE', object, old, opts);
     this.trackManager(t, old, object, opts);
+    for (const a of this.storageSteps) a.admit(t, 'UPDATE', object, old, opts);
     if (finalize) return this.remove(t, current, object, opts.dryRun ?? false);
     if (isNoopUpdate(old, object)) return old;
     if (opts.dryRun) {
@@ -222,6 +235,7 @@ export class ObjectStore {
       apiVersion: apiVersionOf(t),
       now: nowTimestamp(),
       listType: listTypeFor(t),
+      statusSubresource: t.statusSubresource,
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
     });
     if (managedFields.length) metadataOf(after).managedFields = managedFields as unknown as JsonObject[];

@@ -19,7 +19,8 @@ const TABLE: Builtin[] = [
   ['', 'v1', 'Service', 'services', true, { short: ['svc'], status: true, categories: ALL }],
   ['', 'v1', 'ServiceAccount', 'serviceaccounts', true, { short: ['sa'] }],
   ['', 'v1', 'Event', 'events', true, { short: ['ev'] }],
-  ['', 'v1', 'Pod', 'pods', true, { short: ['po'], status: true, categories: ALL }],
+  // Pods track their generation since 1.34 (PodObservedGenerationTracking, on by default).
+  ['', 'v1', 'Pod', 'pods', true, { short: ['po'], status: true, categories: ALL, generation: true }],
   ['', 'v1', 'Endpoints', 'endpoints', true, { short: ['ep'] }],
   ['', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { short: ['pvc'], status: true }],
   ['', 'v1', 'PersistentVolume', 'persistentvolumes', false, { short: ['pv'], status: true }],
@@ -38,7 +39,7 @@ const TABLE: Builtin[] = [
   ['networking.k8s.io', 'v1', 'Ingress', 'ingresses', true, { short: ['ing'], status: true, generation: true }],
   ['networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies', true, { short: ['netpol'], generation: true }],
   ['coordination.k8s.io', 'v1', 'Lease', 'leases', true],
-  ['scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, { short: ['pc'] }],
+  ['scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, { short: ['pc'], generation: true }],
   ['rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true],
   ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false],
