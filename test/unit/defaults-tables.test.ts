@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { prepareNewJob } from '../../src/apiserver/defaults/batch-v1.js';
 import { defaulterFor } from '../../src/apiserver/defaults/index.js';
 import { defaultImagePullPolicy } from '../../src/apiserver/defaults/image-pull-policy.js';
 import { qosClass } from '../../src/apiserver/defaults/pod.js';
@@ -17,6 +18,8 @@ function defaulted(apiVersion: string, kind: string, obj: JsonObject, op: 'CREAT
   expect(d, `${apiVersion} ${kind} has a defaulter`).toBeDefined();
   const copy = structuredClone(obj);
   d(copy, op);
+  // A new Job's selector comes from its strategy, a storage step after defaulting (admission-plugins.ts).
+  if (kind === 'Job' && op === 'CREATE') prepareNewJob(copy);
   return copy;
 }
 

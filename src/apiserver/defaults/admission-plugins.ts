@@ -1,16 +1,23 @@
-import type { Operation } from '../objects/object-store.js';
+import type { Admission, Operation } from '../objects/object-store.js';
 import { nowTimestamp } from '../objects/meta.js';
-import type { JsonObject, JsonValue } from '../registry/types.js';
+import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
+import { prepareNewJob } from './batch-v1.js';
 import { objectAt } from './fields.js';
 
 /**
  * What kube-apiserver's admission plugins that are on by default (and its strategies'
  * PrepareForCreate) add to a new object, for the kinds served here. Only on create: these plugins
- * leave updates alone. Not done: a globalDefault PriorityClass (Priority takes 0 here) and the
- * ServiceAccount plugin's token volume (the embedded server issues no tokens).
+ * leave updates alone. A storage step (ObjectStore.addStorageStep): both run after the field
+ * manager there, so what they add is owned by nobody. Not done: a globalDefault PriorityClass
+ * (Priority takes 0 here) and the ServiceAccount plugin's token volume (no tokens are issued here).
  */
-export function admitNew(kind: string, obj: JsonObject, op: Operation): void {
-  if (op !== 'CREATE') return;
+export class DefaultAdmissionPlugins implements Admission {
+  admit(t: ResourceType, op: Operation, obj: JsonObject): void {
+    if (!t.custom && op === 'CREATE') admitNew(t.kind, obj);
+  }
+}
+
+function admitNew(kind: string, obj: JsonObject): void {
   const spec = (): JsonObject => objectAt(obj, 'spec');
   if (kind === 'Pod') {
     const s = spec();
@@ -32,11 +39,13 @@ export function admitNew(kind: string, obj: JsonObject, op: Operation): void {
     const s = spec();
     const taints = Array.isArray(s.taints) ? (s.taints as JsonObject[]) : [];
     if (!taints.some((t) => t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoSchedule')) s.taints = [...taints, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }];
-  } else if (kind === 'DaemonSet') {
-    // daemonSetStrategy.PrepareForCreate: the template generation a rollout compares with.
-    const meta = objectAt(obj, 'metadata');
-    const annotations = objectAt(meta, 'annotations');
-    annotations['deprecated.daemonset.template.generation'] = '1';
+  } else if (kind === 'Job') {
+    prepareNewJob(obj);
+  } else if (kind === 'Namespace') {
+    // namespaceStrategy.PrepareForCreate: the `kubernetes` finalizer the namespace controller removes.
+    const s = spec();
+    const finalizers = Array.isArray(s.finalizers) ? (s.finalizers as JsonValue[]) : [];
+    if (!finalizers.includes('kubernetes')) s.finalizers = [...finalizers, 'kubernetes'];
   }
 }
 

@@ -16,7 +16,8 @@ import { defaultPod } from './pod.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
-import { admitNew } from './admission-plugins.js';
+
+export { DefaultAdmissionPlugins } from './admission-plugins.js';
 import { defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
@@ -62,7 +63,6 @@ export class BuiltinDefaulting implements Admission {
     if (t.custom || op === 'DELETE') return;
     fillZeroValues(t, obj);
     defaulterFor(t)?.(obj, op);
-    admitNew(t.kind, obj, op);
   }
 }
 

@@ -1,3 +1,4 @@
+import { dropEmptyMetadataFields } from '../objects/meta.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 
 /**
@@ -61,10 +62,17 @@ export function zeroValueOf(t: Pick<ResourceType, 'group' | 'version' | 'kind' |
   return zero ? structuredClone(zero) : undefined;
 }
 
-/** Fills in, in place, what the kind's Go type always encodes and `obj` lacks. */
+/** Fills in, in place, what the kind's Go type always encodes and `obj` lacks, and drops what it never encodes empty. */
 export function fillZeroValues(t: Pick<ResourceType, 'group' | 'version' | 'kind' | 'custom'>, obj: JsonObject): void {
   const zero = zeroValueOf(t);
   if (zero) fill(obj, zero);
+  const spec = obj.spec;
+  if (!isObject(spec)) return;
+  // The ObjectMeta of pod and job templates is as `omitempty` as the object's own.
+  const templates = [spec.template, isObject(spec.jobTemplate) ? spec.jobTemplate : undefined];
+  const jobSpec = isObject(spec.jobTemplate) ? spec.jobTemplate.spec : undefined;
+  if (isObject(jobSpec)) templates.push(jobSpec.template);
+  for (const template of templates) if (isObject(template)) dropEmptyMetadataFields(template.metadata);
 }
 
 function fill(target: JsonObject, zero: JsonObject): JsonObject {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hasScale } from './scale.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/types.js';
@@ -52,8 +53,23 @@ export class Discovery {
       }
       if (hasScale(t)) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
     }
+    // kube-apiserver lists a group-version's resources (subresources included) by name.
+    resources.sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
   }
+
+  /** Whether any resource is served in this group-version (else its paths are no API at all). */
+  servesGroupVersion(group: string, version: string): boolean {
+    return this.registry.resourcesIn(group, version).length > 0;
+  }
+}
+
+/**
+ * apiserver/pkg/endpoints/discovery.StorageVersionHash: the first 8 bytes of the SHA-256 of
+ * `group/version/kind` of the storage version, base64. Served versions are stored as themselves here.
+ */
+function storageVersionHash(t: ResourceType): string {
+  return createHash('sha256').update(`${t.group}/${t.version}/${t.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
 function resourceEntry(t: ResourceType): object {
@@ -66,5 +82,6 @@ function resourceEntry(t: ResourceType): object {
   };
   if (t.shortNames.length) entry.shortNames = t.shortNames;
   if (t.categories.length) entry.categories = t.categories;
+  entry.storageVersionHash = storageVersionHash(t);
   return entry;
 }

@@ -7,7 +7,7 @@ import { apiVersionOf, collectionPrefix, storageKey } from '../registry/types.js
 import { trackUpdate } from '../patch/apply/index.js';
 import { listTypeFor } from './list-types.js';
 import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
-import { isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+import { bumpGeneration, isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -93,9 +93,11 @@ export class ObjectStore {
     const prefix = collectionPrefix(t, namespace);
     let revision: number | undefined;
     let startAfter: string | undefined;
+    let seen = 0;
     if (q.continueToken) {
       const token = decodeContinue(q.continueToken);
       revision = token.rv;
+      seen = token.seen;
       startAfter = prefix + token.start;
     } else if (q.resourceVersionMatch === 'Exact' && q.resourceVersion) {
       revision = Number(q.resourceVersion);
@@ -128,8 +130,8 @@ export class ObjectStore {
     }
     const result: ListPage = { items, resourceVersion: String(revision) };
     if (more && lastKey !== undefined) {
-      result.continueToken = encodeContinue(revision!, lastKey.slice(prefix.length));
-      if (!q.filter) result.remainingItemCount = Math.max(0, this.store.count(prefix) - items.length);
+      result.continueToken = encodeContinue(revision!, lastKey.slice(prefix.length), seen + items.length);
+      if (!q.filter) result.remainingItemCount = Math.max(0, this.store.count(prefix) - seen - items.length);
     }
     return result;
   }
@@ -183,6 +185,7 @@ export class ObjectStore {
     if (precondition && precondition !== String(current.modRevision)) throw errors.conflict(t, name);
     const { object, finalize } = prepareForUpdate(t, old, next, opts.subresource);
     for (const a of this.admissions) a.admit(t, 'UPDATE', object, old, opts);
+    bumpGeneration(t, old, object);
     this.trackManager(t, old, object, opts);
     for (const a of this.storageSteps) a.admit(t, 'UPDATE', object, old, opts);
     if (finalize) return this.remove(t, current, object, opts.dryRun ?? false);
@@ -291,14 +294,15 @@ export function asStored(obj: JsonObject): JsonObject | string {
   return storedText.get(obj) ?? obj;
 }
 
-function encodeContinue(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+/** `seen`: the items earlier pages answered, so a later page's remainingItemCount counts only what is left. */
+function encodeContinue(rv: number, start: string, seen: number): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start, seen })).toString('base64url');
 }
 
-function decodeContinue(token: string): { rv: number; start: string } {
+function decodeContinue(token: string): { rv: number; start: string; seen: number } {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start };
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown; seen?: unknown };
+    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start, seen: typeof parsed.seen === 'number' ? parsed.seen : 0 };
   } catch {
     // fall through to the error below
   }

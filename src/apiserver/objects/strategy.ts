@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../http/status.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
-import { deepEqual, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import { deepEqual, dropEmptyMetadataFields, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
 import { validateName } from './names.js';
 
 /** Fields the server owns: whatever a client sends for them is replaced. */
@@ -39,14 +39,13 @@ export function prepareForCreate(t: ResourceType, namespace: string | undefined,
   checkNamespace(t, namespace, meta);
   validateName(t, name);
   for (const f of SERVER_OWNED) delete meta[f];
+  dropEmptyMetadataFields(meta);
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
   if (t.tracksGeneration || t.custom) meta.generation = 1;
   if (t.statusSubresource) delete obj.status;
-  if (!t.group && t.kind === 'Namespace') {
-    obj.status = { phase: 'Active' };
-    obj.spec = { finalizers: ['kubernetes'] };
-  }
+  // The `kubernetes` finalizer is added after the field manager (admission-plugins.ts).
+  if (!t.group && t.kind === 'Namespace') obj.status = { phase: 'Active' };
 }
 
 export function checkNamespace(t: ResourceType, namespace: string | undefined, meta: JsonObject): void {
@@ -68,8 +67,8 @@ export interface UpdateOutcome {
 }
 
 /**
- * Update-time rules: server-owned metadata kept from `old`, the status subresource split, generation
- * bumped only when the spec side changed, and deletion completing when the last finalizer goes.
+ * Update-time rules: server-owned metadata kept from `old`, the status subresource split, and
+ * deletion completing when the last finalizer goes (the generation is bumpGeneration's, after defaulting).
  */
 export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObject, subresource: string | undefined): UpdateOutcome {
   checkTypeMeta(t, next);
@@ -95,9 +94,7 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
   }
   meta.name = oldMeta.name!;
   if (t.namespaced) meta.namespace = oldMeta.namespace!;
-  if ((t.tracksGeneration || t.custom) && specSideChanged(t, old, object)) {
-    meta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
-  }
+  dropEmptyMetadataFields(meta);
   const deleting = oldMeta.deletionTimestamp !== undefined;
   if (deleting) {
     const before = new Set(finalizersOf(old));
@@ -109,6 +106,19 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
     }
   }
   return { object, finalize: deleting && pendingFinalizers(object).length === 0 };
+}
+
+/**
+ * The generation moves when the spec side changed, compared once defaulting has run (kube-apiserver
+ * compares defaulted objects: a PUT leaving defaulted fields out changes nothing). A Deployment's
+ * annotations count too (deploymentStrategy.PrepareForUpdate: they are copied to its ReplicaSets).
+ */
+export function bumpGeneration(t: ResourceType, old: JsonObject, object: JsonObject): void {
+  if (!t.tracksGeneration && !t.custom) return;
+  const annotationsMove = t.group === 'apps' && t.kind === 'Deployment' && !deepEqual(metadataOf(old).annotations ?? {}, metadataOf(object).annotations ?? {});
+  if (!annotationsMove && !specSideChanged(t, old, object)) return;
+  const oldGeneration = metadataOf(old).generation;
+  metadataOf(object).generation = (typeof oldGeneration === 'number' ? oldGeneration : 0) + 1;
 }
 
 function specSideChanged(t: ResourceType, a: JsonObject, b: JsonObject): boolean {

@@ -44,7 +44,7 @@ const TABLE: Builtin[] = [
   ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false],
-  ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, { short: ['crd', 'crds'], status: true, generation: true }],
+  ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, { short: ['crd', 'crds'], status: true, generation: true, categories: ['api-extensions'] }],
 ];
 
 export const BUILTIN_TYPES: readonly ResourceType[] = TABLE.map(([group, version, kind, plural, namespaced, o = {}]) => ({
