@@ -5,7 +5,7 @@
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 /** Keys whose value each server makes up. */
 const MADE_UP: Record<string, string> = { uid: '<uid>', resourceVersion: '<rv>', continue: '<continue>' };
@@ -29,12 +29,14 @@ export function normalise(value: Json, ctx: NormaliseContext): Json {
   }
   const meta = out.metadata;
   if (meta && typeof meta === 'object' && !Array.isArray(meta)) normaliseGeneratedName(meta);
-  if (out.kind === 'Table' && Array.isArray(out.columnDefinitions)) normaliseAgeCells(out);
+  if (out.kind === 'Table' && Array.isArray(out.columnDefinitions)) normaliseTableCells(out);
   return out;
 }
 
 function normaliseString(s: string, ctx: NormaliseContext): string {
-  if (UUID.test(s)) return '<uid>';
+  s = s.replace(UUID, '<uid>');
+  // A time in a list (a Table's "Created At" cell).
+  if (TIME.test(s)) return '<time>';
   return s.includes(ctx.address) ? s.split(ctx.address).join('<server>') : s;
 }
 
@@ -51,14 +53,18 @@ function normaliseGeneratedName(meta: { [k: string]: Json }): void {
   }
 }
 
-/** A Table's Age cells are a duration since creation that ticks between the two requests. */
-function normaliseAgeCells(table: { [k: string]: Json }): void {
+/** A Table's cells that tick (Age: a duration since creation) or are allocated (Cluster-IP). */
+const MADE_UP_CELLS: Record<string, string> = { Age: '<age>', 'Cluster-IP': '<ip>' };
+
+function normaliseTableCells(table: { [k: string]: Json }): void {
   const columns = table.columnDefinitions as Json[];
-  const age = columns.findIndex((c) => c !== null && typeof c === 'object' && !Array.isArray(c) && c.name === 'Age');
-  if (age < 0 || !Array.isArray(table.rows)) return;
-  for (const row of table.rows) {
-    if (row && typeof row === 'object' && !Array.isArray(row) && Array.isArray(row.cells) && age < row.cells.length) row.cells[age] = '<age>';
-  }
+  columns.forEach((c, i) => {
+    const placeholder = c !== null && typeof c === 'object' && !Array.isArray(c) && typeof c.name === 'string' ? MADE_UP_CELLS[c.name] : undefined;
+    if (placeholder === undefined || !Array.isArray(table.rows)) return;
+    for (const row of table.rows) {
+      if (row && typeof row === 'object' && !Array.isArray(row) && Array.isArray(row.cells) && i < row.cells.length && row.cells[i] !== '<none>') row.cells[i] = placeholder;
+    }
+  });
 }
 
 /** The headers compared; the rest (Audit-Id, Date, X-Kubernetes-Pf-*, Cache-Control, …) are each server's own. */
