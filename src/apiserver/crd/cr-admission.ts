@@ -18,7 +18,7 @@ export class CustomResourceAdmission implements Admission {
     if (opts.fieldValidation === 'Strict' || opts.fieldValidation === 'Warn') {
       const unknown = findUnknownFields(obj, schema);
       if (unknown.length && opts.fieldValidation === 'Strict') {
-        throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+        throw errors.badRequest(`${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
       }
       for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
     }

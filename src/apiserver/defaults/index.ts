@@ -18,7 +18,7 @@ import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
 
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
-import { defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
+import { defaultCustomResourceDefinition, defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
 export type Defaulter = (obj: JsonObject, op: Operation) => void;
@@ -44,6 +44,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
   'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
 };
 
 export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {

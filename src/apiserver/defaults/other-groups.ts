@@ -47,3 +47,14 @@ export function defaultLimitRange(obj: JsonObject): void {
     }
   }
 }
+
+/** apiextensions/v1 SetDefaults_CustomResourceDefinitionSpec: conversion None, singular and listKind from kind. */
+export function defaultCustomResourceDefinition(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (spec.conversion == null) spec.conversion = { strategy: 'None' };
+  const names = objectAt(spec, 'names');
+  if (typeof names.kind === 'string' && names.kind) {
+    if (!names.singular) names.singular = names.kind.toLowerCase();
+    if (!names.listKind) names.listKind = `${names.kind}List`;
+  }
+}

@@ -5,7 +5,7 @@ import type { JsonObject, ResourceType } from '../registry/types.js';
  * The kinds whose kube-apiserver registry sets `ReturnDeletedObject`: a DELETE that removes one
  * at once answers the object as it was; every other kind answers a Status of Success.
  */
-const RETURNS_DELETED_OBJECT = new Set(['/pods', '/services', '/persistentvolumes', '/persistentvolumeclaims', '/resourcequotas', '/namespaces', 'batch/jobs', 'apiextensions.k8s.io/customresourcedefinitions']);
+const RETURNS_DELETED_OBJECT = new Set(['/pods', '/services', '/serviceaccounts', '/persistentvolumes', '/persistentvolumeclaims', '/resourcequotas', '/namespaces', 'batch/jobs', 'apiextensions.k8s.io/customresourcedefinitions']);
 
 /**
  * What a DELETE of one object answers: the object while it stays (finalizers, foreground or

@@ -70,6 +70,12 @@ function apply(
   if (!manager) throw errors.badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
   const applied = raw[0] === 0x7b ? parseJsonBody(raw) : parseYamlBody(raw);
   if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
+  // The configuration's own type decides how it is decoded: without apiVersion and kind there is none.
+  if (typeof applied.apiVersion !== 'string' || !applied.apiVersion || typeof applied.kind !== 'string' || !applied.kind) {
+    const apiVersion = typeof applied.apiVersion === 'string' ? applied.apiVersion : '';
+    const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+    throw errors.badRequest(`invalid object type: ${groupVersion}, Kind=${typeof applied.kind === 'string' ? applied.kind : ''}`);
+  }
   const bodyName = metadataOf(applied).name;
   if (bodyName !== undefined && bodyName !== name) {
     throw errors.badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);

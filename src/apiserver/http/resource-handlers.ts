@@ -45,13 +45,15 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const { namespace, name, subresource } = info;
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
-  if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table) };
+  const metadataOnly = !table && wantsMetadataOnly(req.headers.accept);
+  if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table, metadataOnly) };
   if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
     if (!table) {
       // The stored text as it is: no parse and re-serialise per read.
       const stored = ctx.objects.getStored(t, namespace, name!);
       if (!stored) throw errors.notFound(t, name!);
+      if (metadataOnly && !subresource) return { code: 200, body: partialMetadata(stored.value) };
       return { code: 200, body: t.custom ? asVersion(stored.value, t) : stored.value };
     }
     const obj = ctx.objects.get(t, namespace, name!);
@@ -112,9 +114,16 @@ function defaultManager(req: IncomingMessage): string {
   return ua.split('/')[0]!.slice(0, 128) || 'unknown';
 }
 
-function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean): unknown {
+function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean, metadataOnly: boolean): unknown {
   const filter = selectorFilter(t, q);
-  const limit = Number(q.get('limit') ?? 0);
+  const limitText = q.get('limit') ?? '0';
+  if (!/^-?\d+$/.test(limitText)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(limitText)}: invalid syntax`);
+  if (q.get('resourceVersionMatch') && !q.get('resourceVersion')) {
+    throw errors.invalidListOptions('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+  }
+  // resourceVersion=0 (any version) is served whole from kube-apiserver's watch cache, limit or not.
+  const fromCache = q.get('resourceVersion') === '0' && q.get('resourceVersionMatch') !== 'Exact';
+  const limit = fromCache ? 0 : Number(limitText);
   const page = ctx.objects.list(t, namespace, {
     ...(filter ? { filter } : {}),
     ...(limit > 0 ? { limit } : {}),
@@ -132,11 +141,33 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
       ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
     });
   }
-  const meta: Record<string, unknown> = { resourceVersion: page.resourceVersion };
-  if (page.continueToken) meta.continue = page.continueToken;
+  const meta: Record<string, unknown> = listMeta(t, page.resourceVersion, page.continueToken);
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
+  if (metadataOnly) return partialMetadataList(meta, page.items);
   const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items.map((i) => withoutTypeMeta(i, t));
   return listBody(t, meta, items);
+}
+
+/** A list's metadata; a custom resource list (unstructured on kube-apiserver) always has `continue`, empty at the end. */
+function listMeta(t: ResourceType, resourceVersion: string, continueToken: string | undefined): Record<string, unknown> {
+  const meta: Record<string, unknown> = { resourceVersion };
+  if (continueToken) meta.continue = continueToken;
+  else if (t.custom) meta.continue = '';
+  return meta;
+}
+
+/** `Accept: …;as=PartialObjectMetadata(List);g=meta.k8s.io;v=v1`: only the objects' metadata (metadata informers ask for it). */
+function wantsMetadataOnly(accept: string | undefined): boolean {
+  return !!accept && /as=PartialObjectMetadata(List)?\b/.test(accept.split(',')[0] ?? '') && /g=meta\.k8s\.io/.test(accept.split(',')[0] ?? '');
+}
+
+function partialMetadata(text: string): JsonObject {
+  const obj = JSON.parse(text) as JsonObject;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+}
+
+function partialMetadataList(meta: Record<string, unknown>, items: string[]): unknown {
+  return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: items.map(partialMetadata) };
 }
 
 const LIST_CHUNK = 512;
@@ -169,7 +200,7 @@ function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: stri
     const meta = metadataOf(obj);
     deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), opts)));
   }
-  return listBody(t, {}, t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)));
+  return listBody(t, listMeta(t, String(ctx.objects.store.currentRevision()), undefined), t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)));
 }
 
 /**

@@ -64,8 +64,13 @@ export function toScale(t: ResourceType, obj: JsonObject): JsonObject {
     metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp } as JsonObject,
     // Built-in workloads default replicas to 1; a CRD without the field has 0.
     spec: { replicas: typeof want === 'number' ? want : t.custom ? 0 : 1 },
-    status: { replicas: typeof have === 'number' ? have : 0, selector: t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec) },
+    // autoscaling/v1 ScaleStatus.selector is omitempty: a CRD whose selector path is empty has none.
+    status: { replicas: typeof have === 'number' ? have : 0, ...scaleSelector(t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec)) },
   };
+}
+
+function scaleSelector(selector: string): { selector?: string } {
+  return selector ? { selector } : {};
 }
 
 function replicasOf(scale: JsonValue): number {

@@ -65,6 +65,9 @@ export const errors = {
       ...resourceDetails(t, name),
       ...(causes ? { causes } : {}),
     }),
+  /** A DELETE precondition that does not hold: named by kind, as the generic registry's NewConflict does. */
+  preconditionFailed: (t: ResourceType, name: string, why: string) =>
+    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedKind(t)} "${name}": ${why}`, t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind }),
   invalid: (t: ResourceType, name: string, causes: StatusCause[]) => {
     const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
@@ -72,6 +75,13 @@ export const errors = {
     if (!t.group) delete details.group;
     return new ApiError(422, 'Invalid', `${qualifiedKind(t)} "${name}" is invalid: ${summary}`, details);
   },
+  /** 422 for query parameters that contradict each other (apimachinery's ValidateListOptions). */
+  invalidListOptions: (field: string, why: string) =>
+    new ApiError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${field}: Forbidden: ${why}`, {
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
+      causes: [{ reason: 'FieldValueForbidden', message: `Forbidden: ${why}`, field }],
+    }),
   /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),

@@ -31,7 +31,7 @@ export function serveWatch(
   const rv = q.get('resourceVersion') ?? '';
   const initialEvents = booleanParam(q, 'sendInitialEvents');
   if (initialEvents && q.get('resourceVersionMatch') !== 'NotOlderThan') {
-    throw errors.invalid(t, '', [{ reason: 'FieldValueInvalid', message: "Invalid value: \"\": sendInitialEvents is allowed with resourceVersionMatch set to \"NotOlderThan\"", field: 'resourceVersionMatch' }]);
+    throw errors.invalidListOptions('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
   }
   if (rv && !/^\d+$/.test(rv)) throw errors.badRequest(`invalid resource version: ${rv}`);
 

@@ -206,22 +206,32 @@ export class ObjectStore {
     const meta = metadataOf(obj);
     const pre = opts.preconditions ?? {};
     if (pre.uid && pre.uid !== meta.uid) {
-      throw errors.conflictWith(t, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`);
+      throw errors.preconditionFailed(t, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`);
     }
     if (pre.resourceVersion && pre.resourceVersion !== String(current.modRevision)) {
-      throw errors.conflictWith(t, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.modRevision}`);
+      throw errors.preconditionFailed(t, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.modRevision}). The object might have been modified`);
     }
-    const policy = opts.propagationPolicy;
+    // batch/v1 Jobs orphan their Pods unless told otherwise (jobStrategy.DefaultGarbageCollectionPolicy).
+    const policy = opts.propagationPolicy ?? (t.group === 'batch' && t.kind === 'Job' ? 'Orphan' : undefined);
     const extra = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const finalizers = finalizersOf(obj);
     const addsFinalizer = extra !== undefined && !finalizers.includes(extra);
     if (addsFinalizer) finalizers.push(extra);
-    if (finalizers.length === 0 && pendingFinalizers(obj).length === 0) return this.remove(t, current, obj, opts.dryRun ?? false);
+    if (finalizers.length === 0 && pendingFinalizers(obj).length === 0) {
+      // A Pod is deleted gracefully: BeforeDelete marks it, and one on no node goes at once, marked.
+      if (!t.group && t.kind === 'Pod') markDeleted(meta);
+      return this.remove(t, current, obj, opts.dryRun ?? false);
+    }
     if (meta.deletionTimestamp !== undefined && !addsFinalizer) return obj;
     if (finalizers.length) meta.finalizers = finalizers;
-    if (obj.kind === 'Namespace' && !t.group) obj.status = { phase: 'Terminating' };
-    meta.deletionTimestamp ??= nowTimestamp();
-    meta.deletionGracePeriodSeconds ??= 0;
+    if (obj.kind === 'Namespace' && !t.group) {
+      // The namespace registry marks it without a grace period.
+      obj.status = { phase: 'Terminating' };
+      if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number') meta.generation += 1;
+      meta.deletionTimestamp ??= nowTimestamp();
+    } else {
+      markDeleted(meta);
+    }
     if (opts.dryRun) return obj;
     const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(obj, rev));
     this.notify(t, stored, obj, 'update', current.value);
@@ -273,6 +283,13 @@ export class ObjectStore {
       }
     }
   }
+}
+
+/** rest.BeforeDelete: the deletion timestamp and grace period set, and the generation moved with them. */
+function markDeleted(meta: JsonObject): void {
+  if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number') meta.generation += 1;
+  meta.deletionTimestamp ??= nowTimestamp();
+  meta.deletionGracePeriodSeconds ??= 0;
 }
 
 /** The text each written object was stored as, so the reply to the write need not serialise it again. */

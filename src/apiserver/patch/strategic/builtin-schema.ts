@@ -120,6 +120,8 @@ const KINDS: Readonly<Record<string, FieldSchema>> = {
   '/Namespace': { fields: { status: conditionsOnly } },
   // ObjectReference is `+structType=atomic`.
   '/Event': { fields: { involvedObject: { atomicMap: true }, related: { atomicMap: true } } },
+  // A ControllerRevision's data is a RawExtension: one opaque value.
+  'apps/ControllerRevision': { fields: { data: { atomicMap: true } } },
   // RoleRef is `+structType=atomic`.
   'rbac.authorization.k8s.io/RoleBinding': { fields: { roleRef: { atomicMap: true } } },
   'rbac.authorization.k8s.io/ClusterRoleBinding': { fields: { roleRef: { atomicMap: true } } },
