@@ -6,6 +6,7 @@ import { CrdAdmission } from './crd/crd-admission.js';
 import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
+import { BuiltinValidation } from './objects/builtin-validation.js';
 import { BuiltinDefaulting, DefaultAdmissionPlugins, ServiceAllocation } from './defaults/index.js';
 import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
 import { ServiceCidr } from './defaults/service-cidr.js';
@@ -74,6 +75,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
   objects.onWrite(services.onWrite);
   objects.addAdmission(new BuiltinDefaulting());
+  objects.addAdmission(new BuiltinValidation());
   objects.addStorageStep(new DefaultAdmissionPlugins());
   objects.addStorageStep(new ServiceAllocation(services));
   objects.addAdmission(new CrdAdmission(registry));

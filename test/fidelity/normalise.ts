@@ -33,7 +33,11 @@ export function normalise(value: Json, ctx: NormaliseContext): Json {
   return out;
 }
 
+/** Server-made numbers inside messages (a precondition failure names the record's resourceVersion). */
+const RECORD_VERSION = /ResourceVersion in record \(\d+\)/g;
+
 function normaliseString(s: string, ctx: NormaliseContext): string {
+  s = s.replace(RECORD_VERSION, 'ResourceVersion in record (<rv>)');
   s = s.replace(UUID, '<uid>');
   // A time in a list (a Table's "Created At" cell).
   if (TIME.test(s)) return '<time>';

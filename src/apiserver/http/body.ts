@@ -43,7 +43,9 @@ export function decodeObject(req: IncomingMessage, raw: Buffer): JsonObject {
       throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
     }
   }
-  const value = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? parseYamlBody(raw) : parseJsonBody(raw);
+  const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
+  if (!yaml && type !== 'application/json') throw errors.unsupportedBodyType();
+  const value = yaml ? parseYamlBody(raw) : parseJsonBody(raw);
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('Object \'Kind\' is missing in the request body: expected a JSON object');
   }

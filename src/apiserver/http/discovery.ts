@@ -53,23 +53,28 @@ export class Discovery {
       }
       if (hasScale(t)) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
     }
-    // kube-apiserver lists a group-version's resources (subresources included) by name.
-    resources.sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
+    // kube-apiserver lists a built-in group-version's resources (subresources included) by name; a
+    // CRD's come as apiextensions-apiserver adds them: the resource, then status, then scale.
+    if (!types.some((t) => t.custom)) resources.sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
   }
 
-  /** Whether any resource is served in this group-version (else its paths are no API at all). */
-  servesGroupVersion(group: string, version: string): boolean {
-    return this.registry.resourcesIn(group, version).length > 0;
+  /** Whether the group is served at all (else its paths are no API: a version it lacks is the API's 404). */
+  servesGroup(group: string): boolean {
+    return group === '' || this.registry.groups().some((g) => g.group === group);
   }
 }
+
+/** Kinds kube-apiserver still stores in an older version than the one served here. */
+const STORAGE_VERSIONS: Record<string, string> = { 'apiextensions.k8s.io/CustomResourceDefinition': 'v1beta1' };
 
 /**
  * apiserver/pkg/endpoints/discovery.StorageVersionHash: the first 8 bytes of the SHA-256 of
  * `group/version/kind` of the storage version, base64. Served versions are stored as themselves here.
  */
 function storageVersionHash(t: ResourceType): string {
-  return createHash('sha256').update(`${t.group}/${t.version}/${t.kind}`).digest().subarray(0, 8).toString('base64');
+  const version = STORAGE_VERSIONS[`${t.group}/${t.kind}`] ?? t.version;
+  return createHash('sha256').update(`${t.group}/${version}/${t.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
 function resourceEntry(t: ResourceType): object {

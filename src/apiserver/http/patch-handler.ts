@@ -44,7 +44,7 @@ export function applyPatchBody(
     case 'application/apply-patch+yaml':
       return apply(ctx, t, namespace, name, raw, q, opts);
     default:
-      throw errors.unsupportedMediaType();
+      throw errors.unsupportedPatchType();
   }
 }
 
@@ -67,7 +67,7 @@ function apply(
   opts: WriteOptions,
 ): { code: number; object: JsonObject } {
   const manager = q.get('fieldManager');
-  if (!manager) throw errors.badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
+  if (!manager) throw errors.invalidOptions('PatchOptions', { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' });
   const applied = raw[0] === 0x7b ? parseJsonBody(raw) : parseYamlBody(raw);
   if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
   // The configuration's own type decides how it is decoded: without apiVersion and kind there is none.

@@ -24,6 +24,7 @@ export interface ResourceContext {
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
   const t = resolve(ctx, info);
+  if (!acceptable(req.headers.accept)) throw errors.notAcceptable();
   if (req.method === 'GET' && !info.name && booleanParam(q, 'watch')) {
     // A watch starts from what is committed: its initial list must not show unacknowledged writes.
     await ctx.objects.store.sync();
@@ -79,10 +80,20 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   }
   if (method === 'DELETE' && name) {
     const d = await readDeleteOptions(req, q);
+    // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
+    if (!t.group && t.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(name)) throw errors.forbidden(t, name, 'this namespace may not be deleted');
     return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)) };
   }
   if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+}
+
+/** Media types a resource is answered in (its JSON, or kube's YAML and protobuf, which clients also take JSON for). */
+const ACCEPTED = new Set(['*/*', 'application/*', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+
+function acceptable(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((part) => ACCEPTED.has(part.split(';')[0]!.trim().toLowerCase()));
 }
 
 function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
@@ -95,13 +106,18 @@ function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
 
 function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: string | undefined): WriteOptions {
   const dryRun = q.getAll('dryRun');
-  for (const d of dryRun) if (d !== 'All') throw errors.badRequest(`Invalid dryRun value: ${d}; supported values: "All"`);
+  const optionsKind = req.method === 'POST' ? 'CreateOptions' : req.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
+  if (dryRun.some((d) => d !== 'All')) {
+    const shown = `[${dryRun.map((d) => JSON.stringify(d)).join(' ')}]`;
+    throw errors.invalidOptions(optionsKind, { reason: 'FieldValueNotSupported', message: `Unsupported value: ${shown}: supported values: "All"`, field: 'dryRun' });
+  }
   const validation = q.get('fieldValidation') ?? 'Strict';
-  if (!['Strict', 'Warn', 'Ignore'].includes(validation)) {
-    throw errors.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(validation)}`);
+  if (!['', 'Strict', 'Warn', 'Ignore'].includes(validation)) {
+    const message = `Unsupported value: ${JSON.stringify(validation)}: supported values: "", "Ignore", "Strict", "Warn"`;
+    throw errors.invalidOptions(optionsKind, { reason: 'FieldValueNotSupported', message, field: 'fieldValidation' });
   }
   // Without a fieldValidation parameter kube-apiserver warns rather than rejects (the Warn default).
-  const fieldValidation = (q.has('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
+  const fieldValidation = (q.get('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
   const opts: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation, warnings: [] };
   opts.fieldManager = q.get('fieldManager') ?? defaultManager(req);
   if (subresource) opts.subresource = subresource;
@@ -217,6 +233,7 @@ function withoutTypeMeta(text: string, t: ResourceType): string {
 }
 
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
   if (!t.namespaced || !namespace) return;
@@ -227,6 +244,8 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
   if (!ns.value.includes('"deletionTimestamp"')) return;
   const nsObj = JSON.parse(ns.value) as JsonObject;
   if (metadataOf(nsObj).deletionTimestamp !== undefined) {
-    throw errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
+    const e = errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
+    e.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+    throw e;
   }
 }

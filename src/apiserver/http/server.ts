@@ -69,8 +69,8 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
     if (parts[0] === 'apis' && parts.length === 3) return sendDoc(res, ctx.discovery.resourceList(parts[1]!, parts[2]!));
   }
   const info = parseResourcePath(path);
-  // A path that is no served group-version is not the API's: Go's mux answers it in plain text.
-  if (!info || !ctx.discovery.servesGroupVersion(info.group, info.version)) return sendText(res, 404, '404 page not found\n');
+  // A path in no served group is not the API's: Go's mux answers it in plain text.
+  if (!info || !ctx.discovery.servesGroup(info.group)) return sendText(res, 404, '404 page not found\n');
   return handleResource(ctx, req, res, info, url.searchParams);
 }
 

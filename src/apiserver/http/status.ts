@@ -85,7 +85,22 @@ export const errors = {
   /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
-  methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message),
+  methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message, {}),
+  notAcceptable: () =>
+    new ApiError(
+      406,
+      'NotAcceptable',
+      '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch',
+      {},
+    ),
+  /** A PATCH whose Content-Type is no patch type at all (the handler's plain 415). */
+  unsupportedPatchType: () => new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}),
+  /** A POST or PUT body in a format no serializer reads. */
+  unsupportedBodyType: () =>
+    new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'),
+  /** 422 for a request's options (CreateOptions, UpdateOptions, PatchOptions) as ValidateCreateOptions words it. */
+  invalidOptions: (kind: string, cause: StatusCause & { field: string }) =>
+    new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${cause.field}: ${cause.message}`, { group: 'meta.k8s.io', kind, causes: [cause] }),
   unsupportedMediaType: () =>
     new ApiError(
       415,

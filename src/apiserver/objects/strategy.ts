@@ -17,7 +17,11 @@ export function checkTypeMeta(t: ResourceType, obj: JsonObject): void {
     throw errors.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(t)})`);
   }
   if (kind !== undefined && kind !== t.kind) {
-    throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
+    if (t.custom) throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
+    // The codec decodes the body as its own kind and finds no conversion into the internal type.
+    const version = (apiVersion ?? apiVersionOf(t)).split('/').pop()!;
+    const internal = t.group ? t.group.split('.')[0]! : 'core';
+    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${t.kind}: converting (${version}.${kind}) to (${internal}.${t.kind}): unknown conversion`);
   }
   obj.apiVersion = apiVersionOf(t);
   obj.kind = t.kind;
