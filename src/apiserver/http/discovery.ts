@@ -5,6 +5,8 @@ import type { ResourceType } from '../registry/types.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const SUB_VERBS = ['get', 'patch', 'update'];
+/** apiextensions-apiserver lists a custom resource's verbs in its own order. */
+const CUSTOM_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 /** Legacy discovery documents (kubectl falls back to them; client-node needs /apis/{g}/{v}). */
 export class Discovery {
@@ -83,7 +85,7 @@ function resourceEntry(t: ResourceType): object {
     singularName: t.singular,
     namespaced: t.namespaced,
     kind: t.kind,
-    verbs: VERBS,
+    verbs: t.custom ? CUSTOM_VERBS : VERBS,
   };
   if (t.shortNames.length) entry.shortNames = t.shortNames;
   if (t.categories.length) entry.categories = t.categories;

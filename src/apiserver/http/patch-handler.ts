@@ -27,17 +27,17 @@ export function applyPatchBody(
 ): { code: number; object: JsonObject } {
   switch (type) {
     case 'application/merge-patch+json': {
-      const patch = parseJsonBody(raw);
+      const patch = parsePatchBody(raw);
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts) };
     }
     case 'application/json-patch+json': {
-      const ops = parseJsonBody(raw);
+      const ops = parsePatchBody(raw);
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => jsonPatch(cur, ops), opts) };
     }
     case 'application/strategic-merge-patch+json': {
       if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind })) throw errors.unsupportedMediaType();
-      const patch = parseJsonBody(raw);
+      const patch = parsePatchBody(raw);
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => strategic(cur, patch, t), opts) };
     }
@@ -45,6 +45,17 @@ export function applyPatchBody(
       return apply(ctx, t, namespace, name, raw, q, opts);
     default:
       throw errors.unsupportedPatchType();
+  }
+}
+
+/** A patch body that is no JSON: kube-apiserver's patch handler words it `error decoding patch: …`. */
+function parsePatchBody(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    const message = (e as Error).message;
+    // Go's encoding/json says it in lower case; other syntax errors keep JavaScript's wording.
+    throw errors.badRequest(`error decoding patch: ${/^Unexpected end of JSON input/.test(message) ? 'unexpected end of JSON input' : message}`);
   }
 }
 

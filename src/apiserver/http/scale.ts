@@ -29,7 +29,7 @@ const BUILTIN_PATHS: ScalePaths = { specReplicasPath: '.spec.replicas', statusRe
 /** `.spec.replicas` → ['spec', 'replicas'] (CRD validation allows only such simple paths). */
 const segments = (path: string): string[] => path.replace(/^\./, '').split('.').filter(Boolean);
 
-function getPath(obj: JsonObject, path: string): JsonValue | undefined {
+export function getPath(obj: JsonObject, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
   for (const s of segments(path)) cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as JsonObject)[s] : undefined;
   return cur;

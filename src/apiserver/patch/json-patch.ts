@@ -7,7 +7,7 @@ const { applyPatch, getValueByPointer, JsonPatchError } = fastJsonPatch;
 
 /** RFC 6902 JSON patch; a patch that cannot apply is a 422 without details, as kube-apiserver answers. */
 export function jsonPatch(target: JsonObject, ops: unknown): JsonObject {
-  if (!Array.isArray(ops)) throw errors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (!Array.isArray(ops)) throw errors.badRequest(`error decoding patch: json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type []handlers.jsonPatchOp`);
   try {
     let doc = structuredClone(target);
     // One at a time: a replace of a key an object lacks adds it, as kube-apiserver's json-patch does.

@@ -12,6 +12,8 @@ const pod: Step[] = [
   setup(post('/api/v1/namespaces/{ns}/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' }, automountServiceAccountToken: false })),
   setup(post('/api/v1/namespaces/{ns}/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })),
 ];
+/** A ConfigMap whose finalizer nobody removes: what it is in stays Terminating. */
+export const HELD: Step = setup(post(CMS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } }));
 const WIDGETS = '/apis/fidelity.flowops.io/v1/namespaces/{ns}/widgets';
 const widget = (name: string): Step => setup(post(WIDGETS, { apiVersion: 'fidelity.flowops.io/v1', kind: 'Widget', metadata: { name, labels: { x: 'y' } }, spec: { replicas: 1 } }));
 
@@ -43,7 +45,9 @@ export const DELETE_SCENARIOS: Scenario[] = [
   { name: 'delete: custom resource', steps: [widget('a'), del(`${WIDGETS}/a`)] },
   { name: 'delete: custom resource with Foreground', steps: [widget('a'), del(`${WIDGETS}/a`, options({ propagationPolicy: 'Foreground' }))] },
   { name: 'delete: namespace', steps: [del('/api/v1/namespaces/{ns}')] },
-  { name: 'delete: namespace is Terminating', steps: [setup(del('/api/v1/namespaces/{ns}')), get('/api/v1/namespaces/{ns}')] },
+  // The held ConfigMap keeps the namespace Terminating on both (the real control plane here runs no
+  // namespace controller; the embedded server's would otherwise remove it at a moment of its own).
+  { name: 'delete: namespace is Terminating', steps: [HELD, setup(del('/api/v1/namespaces/{ns}')), get('/api/v1/namespaces/{ns}')] },
   { name: 'delete: DeleteOptions of the wrong kind', steps: [cm('a'), del(`${CMS}/a`, { apiVersion: 'v1', kind: 'ConfigMap' })] },
   { name: 'delete: DeleteOptions in meta.k8s.io/v1', steps: [cm('a'), del(`${CMS}/a`, { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions', propagationPolicy: 'Background' })] },
 ];

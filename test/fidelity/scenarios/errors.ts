@@ -1,3 +1,4 @@
+import { HELD } from './deletes.js';
 import { JSON_PATCH, MERGE_PATCH, STRATEGIC_PATCH, del, get, patch, post, put, setup, type Scenario } from '../scenario.js';
 
 // The error answers clients branch on: their code, reason, message and causes.
@@ -66,5 +67,5 @@ export const ERROR_SCENARIOS: Scenario[] = [
   { name: 'error: 403 delete a system namespace', steps: [del('/api/v1/namespaces/kube-system', undefined, { headers: { Accept: 'application/json' } })], noNamespace: true },
   { name: 'error: 404 status of a kind without one', steps: [setup(post(CMS, cm('a'))), get(`${CMS}/a/status`)] },
   { name: 'error: 422 namespace name invalid', steps: [post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'Bad_NS' } })], noNamespace: true },
-  { name: 'error: 409 create in a terminating namespace', steps: [setup(del('/api/v1/namespaces/{ns}')), post(CMS, cm('a'))] },
+  { name: 'error: 403 create in a terminating namespace', steps: [HELD, setup(del('/api/v1/namespaces/{ns}')), post(CMS, cm('a'))] },
 ];
