@@ -25,18 +25,24 @@ const VALIDATION = 'kube-apiserver validates every field of a built-in kind (pkg
 const GO_TEXT = "the text is Go's encoding/json error for this input, with the body echoed; the embedded server answers the same code and reason in its own words";
 const NOT_SERVED = 'kube-apiserver serves more groups and kinds (bindings, componentstatuses, podtemplates, replicationcontrollers, ServiceCIDR, IPAddress, autoscaling/v1, flowcontrol, storage, certificates, admissionregistration, …) than the embedded server, which serves what FlowOps and its users commonly touch';
 
+/** One reason for several scenarios. */
+const each = (area: DifferenceArea, reason: string, scenarios: string[]): KnownDifference[] => scenarios.map((scenario) => ({ scenario, area, reason }));
+const OPENAPI_DOCS = 'the OpenAPI documents are being completed by the OpenAPI work (schemas, every path, security definitions)';
+const AGGREGATED = 'aggregated discovery (apidiscovery.k8s.io/v2) is not served: clients fall back to the legacy documents, which are compared too';
+
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   { scenario: 'Pod: update', area: 'embedded', reason: `${VALIDATION}: a Pod's spec is immutable but for images and a few fields` },
   { scenario: 'Job: update', area: 'embedded', reason: `${VALIDATION}: a PUT without the generated selector is refused` },
-  { scenario: 'error: 422 deployment without selector', area: 'embedded', reason: VALIDATION },
-  { scenario: 'error: 422 deployment selector does not match template', area: 'embedded', reason: VALIDATION },
-  { scenario: 'error: 422 deployment without containers', area: 'embedded', reason: VALIDATION },
-  { scenario: 'error: 422 service without ports', area: 'embedded', reason: VALIDATION },
-  { scenario: 'error: 422 service port out of range', area: 'embedded', reason: VALIDATION },
+  ...each('embedded', VALIDATION, [
+    'error: 422 deployment without selector',
+    'error: 422 deployment selector does not match template',
+    'error: 422 deployment without containers',
+    'error: 422 service without ports',
+    'error: 422 service port out of range',
+  ]),
   { scenario: 'DaemonSet: update', area: 'embedded', reason: 'daemonSetStrategy.PrepareForUpdate keeps (and on a template change bumps) deprecated.daemonset.template.generation; the embedded server sets it on create only' },
   { scenario: 'DaemonSet: table', area: 'embedded', reason: "kube-apiserver's Table rows for DaemonSets leave the deprecated.daemonset.template.generation annotation out of the row's metadata; not reproduced" },
-  { scenario: 'error: 400 malformed JSON', area: 'embedded', reason: GO_TEXT },
-  { scenario: 'error: 400 body is not an object', area: 'embedded', reason: GO_TEXT },
+  ...each('embedded', GO_TEXT, ['error: 400 malformed JSON', 'error: 400 body is not an object']),
   { scenario: 'error: 400 invalid continue token', area: 'embedded', reason: "the token is opaque and each server's own: kube-apiserver's text is the Go error of decoding its token format" },
   { scenario: 'error: 400 strict field validation unknown field', area: 'openapi-and-surface', reason: 'strict field validation of built-in kinds needs their schemas, which the OpenAPI work adds; today only custom resources are checked' },
   { scenario: 'delete: DeleteOptions of the wrong kind', area: 'embedded', reason: 'kube-apiserver answers 500 (no kind "ConfigMap" is registered for version "v1") for a DELETE body that is not DeleteOptions; the embedded server ignores the kind — reproducing a 500 is not worth it' },
@@ -44,17 +50,10 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   { scenario: 'CRD: create answer', area: 'embedded', reason: "kube-apiserver's CRD controllers accept the names after the create answers (acceptedNames are empty in the answer); the embedded server establishes a CRD as it stores it" },
   { scenario: 'CRD: invalid (no versions)', area: 'embedded', reason: 'CRD validation causes differ in detail (exactly one storage version, storedVersions)' },
   { scenario: 'apply: two managers share a field', area: 'embedded', reason: "when a second applier takes a shared field, kube-apiserver's field manager reorders the entries and drops the first one's time; the embedded server keeps both in order" },
-  { scenario: 'discovery: /api/v1', area: 'not-served', reason: NOT_SERVED },
-  { scenario: 'discovery: /apis', area: 'not-served', reason: NOT_SERVED },
-  { scenario: 'discovery: /apis group names', area: 'not-served', reason: NOT_SERVED },
-  { scenario: 'discovery: /apis/networking.k8s.io/v1', area: 'not-served', reason: NOT_SERVED },
-  { scenario: 'discovery: /apis/autoscaling', area: 'not-served', reason: NOT_SERVED },
-  { scenario: 'discovery: aggregated /api', area: 'embedded', reason: 'aggregated discovery (apidiscovery.k8s.io/v2) is not served: clients fall back to the legacy documents, which are compared above' },
-  { scenario: 'discovery: aggregated /apis', area: 'embedded', reason: 'aggregated discovery (apidiscovery.k8s.io/v2) is not served: clients fall back to the legacy documents, which are compared above' },
-  { scenario: 'openapi: /openapi/v2 shape', area: 'openapi-and-surface', reason: 'the OpenAPI documents are being completed by the OpenAPI work (schemas, every path, security definitions)' },
+  ...each('not-served', NOT_SERVED, ['discovery: /api/v1', 'discovery: /apis', 'discovery: /apis group names', 'discovery: /apis/networking.k8s.io/v1', 'discovery: /apis/autoscaling']),
+  ...each('embedded', AGGREGATED, ['discovery: aggregated /api', 'discovery: aggregated /apis']),
+  ...each('openapi-and-surface', OPENAPI_DOCS, ['openapi: /openapi/v2 shape', 'openapi: /openapi/v3 api/v1 document shape', 'openapi: /openapi/v3 apps/v1 document shape']),
   { scenario: 'openapi: /openapi/v2 info', area: 'openapi-and-surface', reason: 'the v2 document reports a fixed version, not the one the server is started with' },
   { scenario: 'openapi: /openapi/v3 index shape', area: 'openapi-and-surface', reason: 'kube-apiserver answers the v3 index with Content-Type text/plain' },
   { scenario: 'openapi: /openapi/v3 index group-versions', area: 'openapi-and-surface', reason: `the index lists what is served: ${NOT_SERVED}` },
-  { scenario: 'openapi: /openapi/v3 api/v1 document shape', area: 'openapi-and-surface', reason: 'the OpenAPI documents are being completed by the OpenAPI work (watch paths, schemas)' },
-  { scenario: 'openapi: /openapi/v3 apps/v1 document shape', area: 'openapi-and-surface', reason: 'the OpenAPI documents are being completed by the OpenAPI work (watch paths, schemas)' },
 ];

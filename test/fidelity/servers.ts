@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startApiServer } from '../../src/apiserver/index.js';
-import { DOWN_SCRIPT, UP_SCRIPT } from '../real/control-plane-paths.js';
+import { DOWN_SCRIPT, readControlPlaneEnv, UP_SCRIPT } from '../real/control-plane-paths.js';
 import type { Target } from './http-target.js';
 
 const run = promisify(execFile);
@@ -32,7 +32,7 @@ export async function startServerPair(): Promise<ServerPair> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`scripts/control-plane/up.sh failed: ${(e as { stderr?: string }).stderr ?? String(e)}`);
   }
-  const env = Object.fromEntries(readFileSync(join(dir, 'real/env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const env = readControlPlaneEnv(join(dir, 'real'));
   const pki = join(dir, 'real/pki');
   const real: Target = {
     name: 'real',

@@ -22,3 +22,8 @@ export function cachedBinDir(): string | undefined {
   const bin = join(process.env.FLOWOPS_CACHE ?? join(homedir(), '.cache/flowops'), 'control-plane', version, 'bin');
   return existsSync(join(bin, 'etcd')) && existsSync(join(bin, 'kube-apiserver')) ? bin : undefined;
 }
+
+/** DIR/env that up.sh writes: ports, bin dir, whether the controller-manager runs. */
+export function readControlPlaneEnv(dir: string): Record<string, string> {
+  return Object.fromEntries(readFileSync(join(dir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+}
