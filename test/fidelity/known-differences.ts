@@ -40,7 +40,6 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     'error: 422 service without ports',
     'error: 422 service port out of range',
   ]),
-  { scenario: 'DaemonSet: update', area: 'embedded', reason: 'daemonSetStrategy.PrepareForUpdate keeps (and on a template change bumps) deprecated.daemonset.template.generation; the embedded server sets it on create only' },
   { scenario: 'DaemonSet: table', area: 'embedded', reason: "kube-apiserver's Table rows for DaemonSets leave the deprecated.daemonset.template.generation annotation out of the row's metadata; not reproduced" },
   ...each('embedded', GO_TEXT, ['error: 400 malformed JSON', 'error: 400 body is not an object']),
   { scenario: 'error: 400 invalid continue token', area: 'embedded', reason: "the token is opaque and each server's own: kube-apiserver's text is the Go error of decoding its token format" },

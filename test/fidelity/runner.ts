@@ -141,10 +141,10 @@ function atPointer(value: Json, pointer: string): Json | undefined {
 }
 
 /** A short text of a difference list for a terminal: at most `max` entries, long values cut. */
-export function describeDiff(diff: Difference[], max = 6): string {
+export function describeDiff(diff: Difference[], max = 6, width = 160): string {
   const cut = (v: Json | undefined): string => {
     const s = JSON.stringify(v);
-    return s === undefined ? '∅' : s.length > 160 ? `${s.slice(0, 157)}...` : s;
+    return s === undefined ? '∅' : s.length > width ? `${s.slice(0, width - 3)}...` : s;
   };
   const lines = diff.slice(0, max).map((d) => `    ${d.op} ${d.path}: real ${cut(d.real)} / embedded ${cut(d.embedded)}`);
   if (diff.length > max) lines.push(`    … ${diff.length - max} more`);

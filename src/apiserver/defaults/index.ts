@@ -47,6 +47,19 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
 };
 
+/**
+ * daemonSetStrategy.PrepareForUpdate: an update keeps the template generation annotation (a
+ * template change would bump it with the generation; not done here).
+ */
+function keepTemplateGeneration(obj: JsonObject, old: JsonObject): void {
+  const key = 'deprecated.daemonset.template.generation';
+  const was = ((old.metadata as JsonObject | undefined)?.annotations as JsonObject | undefined)?.[key];
+  if (was === undefined) return;
+  const meta = obj.metadata as JsonObject;
+  const annotations = (meta.annotations ??= {}) as JsonObject;
+  annotations[key] ??= was;
+}
+
 export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {
   const key = `${t.group}/${t.version}/${t.kind}`;
   return Object.hasOwn(DEFAULTERS, key) ? DEFAULTERS[key] : undefined;
@@ -60,10 +73,11 @@ export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>
  * allocates is ServiceAllocation's, a storage step after the field manager.
  */
 export class BuiltinDefaulting implements Admission {
-  admit(t: ResourceType, op: Operation, obj: JsonObject): void {
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old?: JsonObject): void {
     if (t.custom || op === 'DELETE') return;
     fillZeroValues(t, obj);
     defaulterFor(t)?.(obj, op);
+    if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
   }
 }
 
