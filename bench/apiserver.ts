@@ -2,11 +2,15 @@
 //   npx tsx bench/apiserver.ts [--objects 100000] [--creates 20000]
 // The server runs as a real `flowops apiserver` child process; clients are in this process.
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { VendoredOpenApi } from '../src/apiserver/openapi/vendored.js';
+import { VENDOR_DIR } from '../src/apiserver/openapi/vendor-files.js';
+import { dropUnknownFields } from '../src/apiserver/openapi/builtin-fields.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,6 +21,8 @@ const CREATES = arg('creates', 20_000);
 const CONCURRENCY = 16;
 const WATCHERS = 100;
 const WATCH_WRITES = 200;
+const STALLED = 50;
+const STALLED_CREATES = arg('stalled-creates', 10_000);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -112,8 +118,115 @@ async function watchLatency(base: string): Promise<{ p50: number; p99: number; d
   return { p50: pct(latencies, 50), p99: pct(latencies, 99), delivered: latencies.length };
 }
 
+/** What the vendored OpenAPI costs: in the server (RSS, first and second fetch) and per built-in create. */
+async function openapiCost(base: string, rssOf: () => number): Promise<string[]> {
+  const idle = rssOf();
+  const fetchAll = async (): Promise<number> => {
+    const t = performance.now();
+    const index = JSON.parse((await call(`${base}/openapi/v3`, 'GET')).text) as { paths: Record<string, { serverRelativeURL: string }> };
+    for (const { serverRelativeURL } of Object.values(index.paths)) await call(`${base}${serverRelativeURL}`, 'GET');
+    await call(`${base}/openapi/v2`, 'GET');
+    return performance.now() - t;
+  };
+  const cold = await fetchAll();
+  const loaded = rssOf();
+  const warm = await fetchAll();
+  // In this process: what reading every file eagerly at startup would cost, and the per-create check.
+  const fresh = new VendoredOpenApi(VENDOR_DIR);
+  const t0 = performance.now();
+  for (const path of Object.keys(fresh.manifest().v3)) fresh.v3Text(path);
+  fresh.crdMeta();
+  fresh.swagger();
+  const eager = performance.now() - t0;
+  const perCall = (kind: string, group: string, obj: () => Record<string, never>): number => {
+    const s = fresh.kindSchema(group, 'v1', kind)!;
+    const n = 20_000;
+    const t = performance.now();
+    for (let i = 0; i < n; i++) dropUnknownFields(obj(), s.root, s.schemas);
+    return ((performance.now() - t) / n) * 1000;
+  };
+  const cm = perCall('ConfigMap', '', () => JSON.parse(configMap(1)) as Record<string, never>);
+  const deploy = perCall('Deployment', 'apps', () => JSON.parse(DEPLOYMENT) as Record<string, never>);
+  const parseOnly = (() => {
+    const n = 20_000;
+    const t = performance.now();
+    for (let i = 0; i < n; i++) JSON.parse(DEPLOYMENT);
+    return ((performance.now() - t) / n) * 1000;
+  })();
+  const f = (n: number, d = 0): string => n.toFixed(d);
+  return [
+    `OpenAPI (lazy, per group-version): server RSS ${f(idle / 1024)} MiB idle, ${f(loaded / 1024)} MiB after every v3 document and v2 were served once (+${f((loaded - idle) / 1024)} MiB)`,
+    `OpenAPI fetch of every document: first ${f(cold)} ms, again ${f(warm)} ms (ratio ${f(cold / warm, 1)})`,
+    `OpenAPI eager load of every vendored file (what startup would pay without laziness): ${f(eager)} ms`,
+    `unknown-field check per create: ConfigMap ${f(cm, 1)} µs, Deployment ${f(deploy, 1)} µs (JSON.parse of the same Deployment: ${f(parseOnly, 1)} µs, ratio ${f(deploy / parseOnly, 2)})`,
+  ];
+}
+
+const DEPLOYMENT = JSON.stringify({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+  spec: {
+    replicas: 3,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }], resources: { limits: { cpu: '1' } } }] },
+    },
+  },
+});
+
+/**
+ * The initial list of a watch from resourceVersion=0, written as the client drains it (not
+ * buffered whole): milliseconds until its last ADDED event arrives.
+ */
+async function initialListWatch(base: string, expected: number): Promise<number> {
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    let seen = 0;
+    let tail = '';
+    const req = request(`${base}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0`, { agent: false }, (res) => {
+      res.setEncoding('latin1');
+      res.on('data', (d: string) => {
+        const text = tail + d;
+        let i = -1;
+        while ((i = text.indexOf('\n', i + 1)) >= 0) seen++;
+        tail = text.slice(text.lastIndexOf('\n') + 1);
+        if (seen >= expected) {
+          req.destroy();
+          resolve();
+        }
+      });
+    });
+    req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+    req.end();
+  });
+  return performance.now() - t0;
+}
+
+/** Watches over raw sockets that read nothing, each from the current revision (so every write reaches it). */
+async function stalledWatchers(base: string, n: number): Promise<Socket[]> {
+  const rv = (JSON.parse((await call(`${base}/api/v1/namespaces/default/configmaps?limit=1`, 'GET')).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const { hostname, port } = new URL(base);
+  const sockets: Socket[] = [];
+  for (let i = 0; i < n; i++) {
+    sockets.push(
+      await new Promise<Socket>((resolve) => {
+        const s = connect(Number(port), hostname, () => s.write(`GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv} HTTP/1.1\r\nHost: x\r\n\r\n`));
+        s.once('data', () => {
+          s.pause();
+          resolve(s);
+        });
+        s.on('error', () => undefined);
+      }),
+    );
+  }
+  return sockets;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-apiserver-'));
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/flowops.js'), 'apiserver', '--listen', '127.0.0.1:0', '--data', dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -126,7 +239,10 @@ async function main(): Promise<void> {
     });
     child.on('exit', (c) => reject(new Error(`server exited ${c}`)));
   });
+  const startupMs = performance.now() - spawnedAt;
+  const rssOf = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]);
   try {
+    const openapi = await openapiCost(base, rssOf);
     const raw = rawInsertsPerSecond(CREATES);
 
     const t0 = performance.now();
@@ -134,7 +250,6 @@ async function main(): Promise<void> {
     const createsPerSec = CREATES / ((performance.now() - t0) / 1000);
 
     await createRange(base, CREATES, TOTAL);
-    const rssOf = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]);
     const rssAfterCreates = rssOf();
     const listTimes: number[] = [];
     let listed = 0;
@@ -152,6 +267,17 @@ async function main(): Promise<void> {
     }
     const rssKiB = rssOf();
 
+    const initialListMs = await initialListWatch(base, listed);
+
+    // Creates while stalled watchers (which fall behind and are dropped) are open, against the
+    // creates/s above: what a client that stops reading costs everyone else.
+    const stalled = await stalledWatchers(base, STALLED);
+    const t1 = performance.now();
+    await createRange(base, TOTAL, TOTAL + STALLED_CREATES);
+    const stalledCreatesPerSec = STALLED_CREATES / ((performance.now() - t1) / 1000);
+    const rssStalled = rssOf();
+    for (const s of stalled) s.destroy();
+
     await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } }));
     const watch = await watchLatency(base);
 
@@ -164,6 +290,10 @@ async function main(): Promise<void> {
     console.log(`list of ${listed} objects: median ${f(pct(listTimes, 50))} ms, min ${f(Math.min(...listTimes))} ms`);
     console.log(`label-selected list over ${listed} objects (1/16 match): median ${f(pct(selTimes, 50))} ms`);
     console.log(`server RSS at ${listed} objects: ${f(rssAfterCreates / 1024)} MiB after the creates, ${f(rssKiB / 1024)} MiB after ten full lists (uncollected garbage included)`);
+    console.log(`server start (spawn to listening, schemas loaded lazily): ${f(startupMs)} ms`);
+    for (const line of openapi) console.log(line);
+    console.log(`watch from resourceVersion=0 over ${listed} objects (initial list under back-pressure): ${f(initialListMs)} ms, ${f(initialListMs / pct(listTimes, 50), 2)}× the median full list`);
+    console.log(`HTTP creates/s with ${STALLED} stalled watchers open (${STALLED_CREATES} ConfigMaps): ${f(stalledCreatesPerSec)}, ${f(stalledCreatesPerSec / createsPerSec, 2)}× creates/s without; server RSS then ${f(rssStalled / 1024)} MiB`);
     console.log(`watch delivery to ${WATCHERS} watchers (${WATCH_WRITES} writes, ${watch.delivered} deliveries): p50 ${f(watch.p50, 2)} ms, p99 ${f(watch.p99, 2)} ms`);
   } finally {
     child.kill('SIGTERM');

@@ -7,6 +7,9 @@
 // deleted one at a time and the figure is the time from the delete to the child being back
 // (child event -> owner re-reconciled -> re-applied), with the process RSS and the heap a cached
 // child costs the child informers.
+// Third phase (impersonation): on a server with authentication and RBAC on, the same one-step
+// Flow with FlowOps' identity vs with serviceAccountName (every call impersonated and authorized
+// as the ServiceAccount), alternating rounds of --resources/2 Items each; goal ≥ 0.8×.
 import { Agent } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { startControllers } from '../src/runtime/controllers.js';
 import { renderManifest } from '../src/template/index.js';
 import { watchChildren } from './lib/watch-children.js';
 import { callJson } from './lib/http-call.js';
+import { impersonationPhase } from './lib/impersonation-phase.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -198,6 +202,8 @@ async function main(): Promise<void> {
     console.log(`child deleted -> put back (child event -> owner re-reconciled), ${healed.length} deletes one at a time: p50 ${pct(healed, 50).toFixed(1)} ms, p99 ${pct(healed, 99).toFixed(1)} ms`);
     console.log(`process RSS with ${OWNERS} owners and ${OWNERS * 3} children (API server included): ${rss.toFixed(0)} MiB`);
     console.log(`informer heap per cached child: ${perChildKiB.toFixed(2)} KiB${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for a steadier figure)'}; the child's JSON: ${jsonKiB.toFixed(2)} KiB`);
+    const imp = await impersonationPhase(CRD, Math.ceil(N / 4), 2, WORKERS, CLIENTS);
+    console.log(`impersonation (auth + RBAC on, ${Math.ceil(N / 4) * 2} Items each side, alternating): FlowOps' identity ${imp.plainPerSec.toFixed(0)} reconciles/s, as a ServiceAccount ${imp.impersonatingPerSec.toFixed(0)} reconciles/s; ratio ${(imp.impersonatingPerSec / imp.plainPerSec).toFixed(2)} (goal ≥ 0.8)`);
   } finally {
     agent.destroy();
     await server.close();

@@ -4,8 +4,9 @@
 control_plane_module_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # The version of a required module as go.mod pins it (no `go` needed, so down.sh works anywhere).
+# control_plane_module_version MODULE [GO_MOD]: GO_MOD defaults to the control plane's own.
 control_plane_module_version() {
-  sed -n "s|^[[:space:]]*$1 \(v[^ ]*\).*|\1|p" "$control_plane_module_dir/go.mod" | head -n1
+  sed -n "s|^[[:space:]]*$1 \(v[^ ]*\).*|\1|p" "${2:-$control_plane_module_dir/go.mod}" | head -n1
 }
 
 # One cache folder per pinned pair of versions: changing go.mod builds anew, never mixes binaries.
@@ -16,6 +17,14 @@ control_plane_version() {
 control_plane_bin_dir() {
   echo "${FLOWOPS_CACHE:-$HOME/.cache/flowops}/control-plane/$(control_plane_version)/bin"
 }
+
+# Flux's controllers come from a module of their own (flux/go.mod says why), cached beside it.
+flux_module_dir="$control_plane_module_dir/flux"
+flux_version() {
+  local m="$flux_module_dir/go.mod"
+  echo "flux-source-controller-$(control_plane_module_version github.com/fluxcd/source-controller "$m")-kustomize-controller-$(control_plane_module_version github.com/fluxcd/kustomize-controller "$m")"
+}
+flux_dir() { echo "${FLOWOPS_CACHE:-$HOME/.cache/flowops}/control-plane/$(flux_version)"; }
 
 # The version stamp Kubernetes' own release build puts in (hack/lib/version.sh): without it the
 # server reports v0.0.0-master, which kubectl cannot parse and Helm's kubeVersion checks refuse.
@@ -37,6 +46,8 @@ control_plane_package() {
     etcd) echo go.etcd.io/etcd/server/v3 ;;
     kube-apiserver) echo k8s.io/kubernetes/cmd/kube-apiserver ;;
     kube-controller-manager) echo k8s.io/kubernetes/cmd/kube-controller-manager ;;
+    source-controller) echo github.com/fluxcd/source-controller ;;
+    kustomize-controller) echo github.com/fluxcd/kustomize-controller ;;
     *) echo "control-plane: unknown component $1" >&2; return 1 ;;
   esac
 }
@@ -90,4 +101,46 @@ contexts:
 current-context: $5
 KUBECONFIG
   chmod 600 "$1"
+}
+
+# build_components MODULE_DIR BIN_DIR COMPONENT...: builds each component that is missing in
+# BIN_DIR (or was built by another recipe) from MODULE_DIR's go.mod/go.sum. Go is needed only for
+# what is missing: a machine with a filled cache runs without it.
+build_components() {
+  local module_dir=$1 bin=$2 component package ldflags recipe start
+  shift 2
+  (
+  cd "$module_dir"
+  # The build environment, set once before the first build. Small binaries (no symbol tables, no
+  # local paths) and a build that leaves a core to the others on the machine. CGO is off: the
+  # release builds of these components are static too. Only the module proxy, checked against
+  # go.sum: no fallback to fetching from version control (`direct`), no toolchain download.
+  go_env_ready=
+  prepare_go_env() {
+    [ -n "$go_env_ready" ] && return 0
+    local reason
+    reason=$("$control_plane_module_dir/check-go.sh" "$module_dir") || { echo "control-plane: cannot build here: $reason" >&2; exit 1; }
+    export CGO_ENABLED=0 GOMAXPROCS=${GOMAXPROCS:-2} GOTOOLCHAIN=local
+    GOPROXY=$(go env GOPROXY); GOPROXY=${GOPROXY%,direct}; GOPROXY=${GOPROXY%|direct}
+    if [ "$GOPROXY" = direct ] || [ "$GOPROXY" = off ]; then echo "control-plane: GOPROXY=$GOPROXY: set it to a Go module proxy" >&2; exit 1; fi
+    export GOPROXY GOFLAGS="-trimpath -buildvcs=false -mod=readonly"
+    go_env_ready=1
+  }
+
+  for component in "$@"; do
+    package=$(control_plane_package "$component")
+    ldflags="-s -w $(control_plane_version_ldflags "$component")"
+    # What the binary was built with sits beside it: a changed recipe (go.mod is already in the
+    # folder's name) builds it again instead of keeping a stale one.
+    recipe="$package $ldflags"
+    if [ -x "$bin/$component" ] && [ "$(cat "$bin/.$component.recipe" 2>/dev/null)" = "$recipe" ]; then continue; fi
+    prepare_go_env
+    echo "control-plane: building $component ($package) into $bin" >&2
+    start=$(date +%s)
+    go build -p 2 -ldflags="$ldflags" -o "$bin/.$component.tmp" "$package" >&2
+    mv "$bin/.$component.tmp" "$bin/$component"
+    echo "$recipe" > "$bin/.$component.recipe"
+    echo "control-plane: built $component in $(( $(date +%s) - start ))s" >&2
+  done
+  )
 }

@@ -1,6 +1,7 @@
 import { RESERVED_STATUS_FIELDS, STATUS_FIELD } from './flow.js';
 import type { FieldProblem } from './problem.js';
 import { duplicateNameProblems, isRaw, variantProblems } from './step-rules.js';
+import { scriptProblems } from './script-positions.js';
 import { checkTemplate, templateProblems } from './step-templates.js';
 
 /** The step lists of a Flow; each is checked on its own, as the engine runs each on its own. */
@@ -45,7 +46,7 @@ function stepListProblems(steps: readonly unknown[], at: readonly string[]): Fie
   steps.forEach((step, i) => {
     if (!isRaw(step)) return;
     const self = typeof step.name === 'string' ? step.name : undefined;
-    out.push(...variantProblems(step, [...at, i]), ...templateProblems(step, [...at, i], { before: new Set(before), all, self }));
+    out.push(...variantProblems(step, [...at, i]), ...templateProblems(step, [...at, i], { before: new Set(before), all, self }), ...scriptProblems(step, [...at, i]));
     if (self !== undefined) before.add(self);
   });
   return out;

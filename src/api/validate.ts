@@ -14,7 +14,8 @@ function flowProblems(obj: unknown): FieldProblem[] {
   const problems = [...(parsed.success ? [] : zodProblems(parsed.error.issues)), ...semanticProblems(obj)];
   const seen = new Set<string>();
   return problems.filter((p) => {
-    const key = `${formatPath(p.path)}\u0000${p.message}`;
+    // The same problem at two places in one script is two problems.
+    const key = `${formatPath(p.path)}\u0000${p.message}\u0000${p.inner?.line ?? ''}:${p.inner?.column ?? ''}`;
     return seen.has(key) ? false : (seen.add(key), true);
   });
 }

@@ -3,38 +3,56 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
-import { DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
+import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinValidation } from './objects/builtin-validation.js';
 import { BuiltinDefaulting, DefaultAdmissionPlugins, ServiceAllocation } from './defaults/index.js';
+import { BuiltinFieldAdmission } from './openapi/builtin-field-admission.js';
+import { EventAdmission } from './objects/event-admission.js';
+import { ReplicasValidation } from './validation/replicas.js';
 import { ServiceAllocator, type ServiceSource } from './defaults/service-allocator.js';
 import { ServiceCidr } from './defaults/service-cidr.js';
 import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
+import { EventExpiry } from './events/event-ttl.js';
 import { OpenApiV3 } from './http/openapi.js';
-import { createHttpServer } from './http/server.js';
+import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
+import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
 import { SqliteLogStore } from './storage/sqlite-log.js';
 import type { WatchSettings } from './http/watch.js';
+import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
+import { terminatedWatchersCounter } from './http/watch-metrics.js';
+import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
 
 export interface ApiServerOptions {
   host?: string;
   port?: number;
   dataDir: string;
-  /** What /version reports, e.g. "1.32.0"; the kubectl dispatcher picks its binary by the minor. */
+  /** What /version reports, e.g. "1.34.4"; the kubectl dispatcher picks its binary by the minor. */
   kubernetesVersion?: string;
   /** Revisions kept behind the current one when compacting. */
   compactRetain?: number;
   compactIntervalMs?: number;
   watch?: Partial<WatchSettings>;
+  /** Memory watch responses may hold for clients that read slower than the server writes. */
+  watchMemory?: Partial<WatchMemoryLimits>;
+  /** Where the server's own metrics go (`apiserver_terminated_watchers_total`); none when absent. */
+  metrics?: Registry;
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
   /** Serve only the API groups this accepts (e.g. the view API server: `*.view.dcontroller.io`); all are stored as usual. */
   serveGroup?: (group: string) => boolean;
-  /** PEM key and certificate: serve HTTPS. */
-  tls?: { key: string; cert: string };
+  /** PEM key and certificate: serve HTTPS; client certificates signed by clientCa authenticate (CN user, O groups). */
+  tls?: { key: string; cert: string; clientCa?: string };
+  /** With tls: plain HTTP on the same port too, for the routes browsers and git reach (see sharePort). */
+  plainHttpToo?: boolean;
+  /** Authentication and RBAC; without it every request is allowed (the in-process test servers). */
+  auth?: AuthOptions;
+  /** How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default 1 h). */
+  eventTtlMs?: number;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
 }
@@ -43,6 +61,8 @@ export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) =
 
 export interface ApiServer {
   readonly url: string;
+  /** Where the plain-HTTP routes (web view, Git, metrics) are: url itself unless plainHttpToo. */
+  readonly httpUrl: string;
   readonly host: string;
   readonly port: number;
   readonly registry: ResourceRegistry;
@@ -74,8 +94,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const objects = new ObjectStore(store);
   const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
   objects.onWrite(services.onWrite);
+  objects.addAdmission(new BuiltinFieldAdmission());
+  objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting());
   objects.addAdmission(new BuiltinValidation());
+  objects.addAdmission(new ReplicasValidation());
   objects.addStorageStep(new DefaultAdmissionPlugins());
   objects.addStorageStep(new ServiceAllocation(services));
   objects.addAdmission(new CrdAdmission(registry));
@@ -86,16 +109,22 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const gc = new GarbageCollector(registry, objects);
   objects.onWrite(gc.onWrite);
   gc.start();
+  const eventExpiry = new EventExpiry(objects, registry.lookup('', 'v1', 'events')!, opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS);
+  objects.onWrite(eventExpiry.onWrite);
+  eventExpiry.loadAll();
+  eventExpiry.start();
   ensureNamespaces(registry, objects);
 
   let address = `${host}:${opts.port ?? DEFAULT_PORT}`;
   const version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const [major, minor] = version.split('.');
   const extraRoutes: ExtraRoute[] = [];
-  const server: Server = createHttpServer({
+  const auth = opts.auth ? await createAuth(opts.auth, registry, objects) : undefined;
+  const ctx: HttpContext = {
     registry,
     objects,
     watch: { bookmarkIntervalMs: 60_000, defaultTimeoutSeconds: 1800, ...opts.watch },
+    watchBudget: new WatchBudget({ ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory }, terminatedWatchersCounter(opts.metrics)),
     discovery: new Discovery(registry, () => address),
     openapi: new OpenApiV3(registry),
     versionInfo: {
@@ -105,7 +134,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       gitCommit: 'flowops-embedded',
       gitTreeState: 'clean',
       buildDate: '2026-01-01T00:00:00Z',
-      goVersion: 'go1.23.0',
+      goVersion: 'go1.24.12',
       compiler: 'gc',
       platform: 'linux/amd64',
     },
@@ -113,26 +142,35 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     onInternalError: opts.onInternalError ?? ((err) => console.error(err)),
     ...(opts.serveGroup ? { serveGroup: opts.serveGroup } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
-  });
+    ...(auth ? { auth } : {}),
+  };
+  const server: Server = createHttpServer(ctx);
+  const { tls: _tls, ...plainCtx } = ctx;
+  const plain = opts.tls && opts.plainHttpToo ? createHttpServer(plainCtx) : undefined;
+  const listener = plain ? sharePort(server, plain) : server;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? DEFAULT_PORT, host, () => {
-      server.off('error', reject);
+    listener.once('error', reject);
+    listener.listen(opts.port ?? DEFAULT_PORT, host, () => {
+      listener.off('error', reject);
       resolve();
     });
   }).catch((e: unknown) => {
+    eventExpiry.stop();
     store.close();
     throw e;
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = (listener.address() as AddressInfo).port;
   address = `${host}:${port}`;
   ensureKubernetesService(registry, objects, serviceCidr, port);
   const retain = opts.compactRetain ?? 10_000;
   const compactor = setInterval(() => store.compact(store.currentRevision() - retain), opts.compactIntervalMs ?? 60_000);
   compactor.unref();
 
+  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${opts.tls ? 'https' : 'http'}://${hostPort}`;
   return {
-    url: `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url,
+    httpUrl: plain ? `http://${hostPort}` : url,
     host,
     port,
     registry,
@@ -141,12 +179,14 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     addRoute: (r) => extraRoutes.push(r),
     close: async () => {
       clearInterval(compactor);
+      eventExpiry.stop();
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
+      const servers = plain ? [server, plain] : [server];
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 2000).unref();
+        listener.close(() => resolve());
+        for (const s of servers) s.closeIdleConnections();
+        setTimeout(() => servers.forEach((s) => s.closeAllConnections()), 2000).unref();
       });
       store.close();
     },

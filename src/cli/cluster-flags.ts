@@ -3,7 +3,7 @@ import { parseDuration } from '../api/duration.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
-import type { MetricsServer } from '../metrics/server.js';
+import type { MetricsServer, MetricsServerOptions } from '../metrics/server.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';
@@ -74,7 +74,7 @@ export async function checkRedis(url: string): Promise<void> {
 }
 
 /** Starts the metrics listener and says where it is, on stdout (for people and tests) and in the log. */
-export async function serveMetrics(flags: ClusterFlags, metrics: FlowOpsMetrics, log: Logger, extra: { ready: () => boolean; beforeScrape?: () => Promise<void> }): Promise<MetricsServer> {
+export async function serveMetrics(flags: ClusterFlags, metrics: FlowOpsMetrics, log: Logger, extra: Pick<MetricsServerOptions, 'ready' | 'beforeScrape' | 'routes'>): Promise<MetricsServer> {
   const { host, port } = parseListen(flags.metricsListen);
   const { startMetricsServer } = await import('../metrics/server.js');
   const server = await startMetricsServer({ host, port, registry: metrics.registry, ...extra });

@@ -7,3 +7,6 @@ export function parseListen(value: string): { host: string; port: number } {
   if (port > 65535) throw new Error(`--listen: port ${port} is out of range`);
   return { host, port };
 }
+
+/** A listener only this machine reaches: the web view then answers only loopback Host names. */
+export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');

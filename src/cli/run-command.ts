@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { LeaderWork } from '../runtime/leader-work.js';
+import { startRunUi, type RunUiFlags } from './run-ui.js';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
-import { tenancyOf } from './tenancy-flags.js';
+import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 
-interface RunFlags extends ClusterFlags {
+interface RunFlags extends ClusterFlags, RunUiFlags {
   leaseDuration: number;
   renewDeadline: number;
   retryPeriod: number;
@@ -26,6 +27,8 @@ export function registerRunCommand(program: Command): void {
     .option('--retry-period <d>', 'how often candidates try and the leader renews', durationFlag, 2_000)
     .option('--resync-period <d>', 'how often the leader enqueues every watched key', durationFlag, 600_000)
     .option('--data <dir>', 'where Git sources are cloned (the leader polls them)', '/data')
+    .option('--ui-listen <host:port>', 'serve the web view on its own listener instead of the metrics one')
+    .option('--no-ui', 'do not serve the web view')
     .action(async (flags: RunFlags) => {
       const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'run' }, flags.logFormat);
@@ -39,6 +42,7 @@ export function registerRunCommand(program: Command): void {
         import('../operator/runtime.js'),
       ]);
       const kube = await kubeFrom(flags);
+      isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
       const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });
@@ -55,7 +59,7 @@ export function registerRunCommand(program: Command): void {
           // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
           const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
           // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
-          const operators = operatorsRunnable({ kube, log });
+          const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
           const w = await startLeaderWork(
             { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
             signal,
@@ -72,15 +76,18 @@ export function registerRunCommand(program: Command): void {
         onNewLeader: (identity) => log.info({ leader: identity }, 'another replica leads'),
       });
       metrics.leader.set({ identity: elector.identity }, 0);
+      const ui = await startRunUi(flags, kube, log.child({ part: 'ui' }));
       const server = await serveMetrics(flags, metrics, log, {
         ready: () => true,
         beforeScrape: async () => metrics.queueDepth.set(await producer.depthNow()),
+        ...(ui.route ? { routes: [ui.route] } : {}),
       });
       log.info({ identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'campaigning for leadership');
       const stop = new AbortController();
       const campaign = elector.run(stop.signal);
       const close = async (): Promise<void> => {
         await producer.close();
+        await ui.close();
         await server.close();
         kube.rest.close();
       };

@@ -2,19 +2,20 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
-import { addTenancyFlags, tenancyOf, type TenancyFlags } from './tenancy-flags.js';
+import { addTenancyFlags, isolateScripts, tenancyOf, type TenancyFlags } from './tenancy-flags.js';
 import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
+import { isLoopback } from './listen.js';
+import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 
-const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
-async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<MergeResult | undefined> {
+async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCredentials | undefined, log: Logger): Promise<MergeResult | undefined> {
   const [{ mergeKubeconfigContext }, { homedir }, { delimiter, join: joinPath }] = await Promise.all([import('../kube/kubeconfig-merge.js'), import('node:os'), import('node:path')]);
   const file = (process.env.KUBECONFIG ?? '').split(delimiter).find(Boolean) ?? joinPath(process.env.HOME ?? homedir(), '.kube', 'config');
   try {
-    return mergeKubeconfigContext(file, 'flowops', serverUrl);
+    return mergeKubeconfigContext(file, 'flowops', serverUrl, credentials);
   } catch (err) {
     log.warn({ err, file }, 'could not add the flowops context to the kubeconfig');
     return undefined;
@@ -25,10 +26,11 @@ async function mergeUserKubeconfig(serverUrl: string, log: Logger): Promise<Merg
 export function registerUpCommand(program: Command): void {
   addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
+    .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Loaded here, not at start-up, so that other commands and --help do not pay for them.
-      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }] = await Promise.all([
+      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard }] = await Promise.all([
         import('../log/index.js'),
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
@@ -38,10 +40,14 @@ export function registerUpCommand(program: Command): void {
         import('../ui-server/route.js'),
         import('../ui-server/commit-file.js'),
         import('../runtime/sources.js'),
+        import('../ui-server/token-guard.js'),
       ]);
       const log = createLogger({ command: 'up' }, flags.logFormat);
-      const { server, kubeconfig } = await startEmbedded(flags, log);
+      // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
+      const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
+      // Its data folder holds the admin kubeconfig and the server's database: never a script's to read.
+      isolateScripts(flags, [flags.data, kubeconfig]);
       // The web view, on the same loopback listener, mounted first so that an open page reconnects
       // as soon as the server is back; it reads as the admin kubeconfig of `up`.
       // "Sync now" reaches the Git poller once it has started (a click before that is a no-op: the
@@ -55,7 +61,8 @@ export function registerUpCommand(program: Command): void {
         syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
         commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
       });
-      server.addRoute((req, res, url) => ui.handle(req, res, url));
+      const guard = credentials ? uiTokenGuard(credentials.token) : undefined;
+      server.addRoute((req, res, url) => guard?.(req, res, url) || ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
@@ -67,13 +74,13 @@ export function registerUpCommand(program: Command): void {
       metrics.leader.set({ identity: 'up' }, 1);
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
-      const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, log) : undefined;
-      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir) });
+      const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
+      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}) });
       process.stdout.write(
         [
           `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
-          `Git repository (FlowSource ${git.source}): ${git.cloneUrl}`,
-          `  git clone ${git.cloneUrl} && edit a Flow && git push   # live within a second`,
+          `Git repository (FlowSource ${git.source}): ${git.cloneUrlWithCredentials}`,
+          `  git clone ${git.cloneUrlWithCredentials} && edit a Flow && git push   # live within a second`,
           '',
           'Use kubectl against it:',
           ...(merged ? [`  kubectl --context flowops get flows -A     # context "flowops" ${merged.created ? 'written to' : 'added to'} ${merged.file}`] : []),
@@ -82,8 +89,8 @@ export function registerUpCommand(program: Command): void {
           '  kubectl api-resources',
           '  kubectl get flows -A',
           '  kubectl get flowsources -A',
-          `Web view: ${server.url}/ui/`,
-          `Metrics: ${server.url}/metrics`,
+          `Web view: ${server.httpUrl}/ui/${credentials ? `?token=${credentials.token}` : ''}`,
+          `Metrics: ${server.httpUrl}/metrics`,
           simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
           'Stop with Ctrl-C.',

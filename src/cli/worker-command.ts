@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
-import { tenancyOf } from './tenancy-flags.js';
+import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 
 interface WorkerFlags extends ClusterFlags {
   concurrency: string;
@@ -31,6 +31,7 @@ export function registerWorkerCommand(program: Command): void {
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
       const kube = await kubeFrom(flags);
+      isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
       let ready = false;

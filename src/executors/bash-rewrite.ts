@@ -12,42 +12,23 @@
 //   inside '…'            '"${FLOWOPS_T0}"'     (close, expand quoted, reopen)
 //   inside $'…'           '"${FLOWOPS_T0}"$'
 //   unquoted heredoc body ${FLOWOPS_T0}         (expanded there, never split)
-//   quoted heredoc body   — nothing expands there: rejected with a hint
+//   quoted heredoc body   — nothing expands there: refused with a hint
 // so `if [[ {{ .Resource.spec.replicas }} -lt 1 ]]` keeps working.
 //
-// One hole remains in bash itself: ARITHMETIC evaluates the text of a variable as an expression,
-// and an array subscript in it runs command substitution — `[[ "$v" -lt 1 ]]` with
-// v='a[$(touch /tmp/x)]' runs touch, quotes or not. So actions in arithmetic positions (operands
-// of -eq/-lt/… inside [[ ]], (( )), $(( )), $[ ], let, array subscripts, ${s:offset}, and
-// assignments when the script declares integer variables) are reported to the caller, which
-// accepts only integer values there.
+// Quoting is not enough where bash itself re-reads a value: ARITHMETIC evaluates the text of a
+// variable as an expression, and an array subscript in it runs command substitution — `[[ "$v"
+// -lt 1 ]]` with v='a[$(touch /tmp/x)]' runs touch, quotes or not. So actions in arithmetic
+// positions (operands of -eq/-lt/… inside [[ ]], (( )), $(( )), $[ ], let, array subscripts,
+// ${s:offset}, and assignments when the script declares integer variables) are reported to the
+// caller, which accepts only integer values there. A variable NAME is read the same way, and some
+// positions are code outright (eval, bash -c, the command word): shell-commands.ts refuses
+// template values in every position it does not know to be data. The refusals depend only on the
+// script's text, so validation reports them before anything runs.
 
-import type { TemplatePart } from './template-actions.js';
+import { classifyCommand, UNSAFE, type Finding } from './shell-commands.js';
+import { ShellScanner } from './shell-scanner.js';
+import { sourceOffset, type SpannedPart } from './template-actions.js';
 
-interface Heredoc {
-  delim: string;
-  quoted: boolean;
-  stripTabs: boolean;
-}
-
-interface CodeFrame {
-  kind: 'code';
-  /** Closes when `parens` returns to 0 ($( … ), (( … )), $(( … ))). */
-  closesOnParen: boolean;
-  /** Closes on the `]` of `$[ … ]`. */
-  closesOnBracket: boolean;
-  backtick: boolean;
-  parens: number;
-  brackets: number;
-  arithmetic: boolean;
-  /** Inside `[[ … ]]`. */
-  test: boolean;
-  /** After `let` until the end of the command. */
-  letCommand: boolean;
-}
-type Frame = CodeFrame | { kind: 'double' };
-
-const HEREDOC = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([A-Za-z0-9_.\-]+))/;
 const ARITH_OP = '-(?:eq|ne|lt|le|gt|ge)';
 const OP_BEFORE = new RegExp(`(?:^|\\s)${ARITH_OP}\\s+["']?$`);
 const OP_AFTER = new RegExp(`^["']?\\s+${ARITH_OP}(?:\\s|$)`);
@@ -55,242 +36,65 @@ const SUBSCRIPT_BEFORE = /[A-Za-z_][A-Za-z0-9_]*\[["']?$/;
 const OFFSET_BEFORE = /\$\{[A-Za-z_][A-Za-z0-9_]*:["']?$/;
 const ASSIGN_BEFORE = /(?:^|[\s;&|(])[A-Za-z_][A-Za-z0-9_]*\+?=["']?$/;
 const INTEGER_DECL = /(?:^|[\s;&|(])(?:declare|typeset|local|readonly|export)\s+-[A-Za-z]*i/;
+const PARAM_NAME = '(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\\[[^\\]]*\\])?';
+/** ${name:-…} ${name#…} ${name/…/…} ${name^…}: the value is a default or a pattern, data. */
+const PARAM_VALUE = new RegExp(`^${PARAM_NAME}(?::?[-+=?]|##?|%%?|/[/#%]?|\\^\\^?|,,?)`);
+/** ${name:offset:length} and ${name[subscript]}: arithmetic. */
+const PARAM_ARITH = new RegExp(`^(?:${PARAM_NAME}:(?![-+=?])|[A-Za-z_][A-Za-z0-9_]*\\[[^\\]]*$)`);
 
-export class ShellRewriteError extends Error {}
-
-const code = (over: Partial<CodeFrame> = {}): CodeFrame => ({
-  kind: 'code',
-  closesOnParen: false,
-  closesOnBracket: false,
-  backtick: false,
-  parens: 0,
-  brackets: 0,
-  arithmetic: false,
-  test: false,
-  letCommand: false,
-  ...over,
-});
-
-type Place = 'code' | 'double' | 'single' | 'ansi' | 'comment' | 'heredoc';
-
-class ShellScanner {
-  private frames: Frame[] = [code()];
-  private quote: 'single' | 'ansi' | null = null;
-  private comment = false;
-  private wordStart = true;
-  private pending: Heredoc[] = [];
-  private heredoc: Heredoc | null = null;
-  private line = '';
-
-  private get top(): Frame {
-    return this.frames[this.frames.length - 1]!;
-  }
-
-  /** The innermost code frame (a "…" inside $(( … )) is still arithmetic). */
-  get codeFrame(): CodeFrame {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const f = this.frames[i]!;
-      if (f.kind === 'code') return f;
-    }
-    return this.frames[0] as CodeFrame;
-  }
-
-  feed(text: string): void {
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      const next = text[i + 1];
-      if (this.heredoc) {
-        if (c === '\n') this.endHeredocLine();
-        else this.line += c;
-        continue;
-      }
-      if (this.comment) {
-        if (c === '\n') this.newline();
-        continue;
-      }
-      if (this.quote === 'single') {
-        if (c === "'") this.quote = null;
-        continue;
-      }
-      if (this.quote === 'ansi') {
-        if (c === '\\') i++;
-        else if (c === "'") this.quote = null;
-        continue;
-      }
-      const top = this.top;
-      if (top.kind === 'double') {
-        if (c === '\\') i++;
-        else if (c === '"') this.frames.pop();
-        else if (c === '$' && next === '(') i += this.openDollarParen(text, i);
-        else if (c === '$' && next === '[') {
-          this.frames.push(code({ closesOnBracket: true, brackets: 1, arithmetic: true }));
-          i++;
-        } else if (c === '`') this.frames.push(code({ backtick: true }));
-        continue;
-      }
-      i += this.codeChar(text, i, top);
-    }
-  }
-
-  /** Handles one character in code; returns how many extra characters it consumed. */
-  private codeChar(text: string, i: number, top: CodeFrame): number {
-    const c = text[i]!;
-    const next = text[i + 1];
-    const atWordStart = this.wordStart;
-    this.wordStart = false;
-    if (c === '\\') return 1;
-    if (c === "'") {
-      this.quote = 'single';
-      return 0;
-    }
-    if (c === '$' && next === "'") {
-      this.quote = 'ansi';
-      return 1;
-    }
-    if (c === '"') {
-      this.frames.push({ kind: 'double' });
-      return 0;
-    }
-    if (c === '$' && next === '(') {
-      this.wordStart = true;
-      return this.openDollarParen(text, i);
-    }
-    if (c === '$' && next === '[') {
-      this.frames.push(code({ closesOnBracket: true, brackets: 1, arithmetic: true }));
-      return 1;
-    }
-    if (c === '`') {
-      if (top.backtick) this.frames.pop();
-      else this.frames.push(code({ backtick: true }));
-      this.wordStart = true;
-      return 0;
-    }
-    if (atWordStart && c === '(' && next === '(') {
-      this.frames.push(code({ closesOnParen: true, parens: 2, arithmetic: true }));
-      this.wordStart = true;
-      return 1;
-    }
-    if (atWordStart && c === '[' && next === '[' && /\s/.test(text[i + 2] ?? ' ')) {
-      top.test = true;
-      return 1;
-    }
-    if (atWordStart && c === ']' && next === ']') {
-      top.test = false;
-      return 1;
-    }
-    if (atWordStart && /^let\s/.test(text.slice(i, i + 4))) {
-      top.letCommand = true;
-      return 2;
-    }
-    if (c === '[') top.brackets++;
-    else if (c === ']') {
-      top.brackets--;
-      if (top.closesOnBracket && top.brackets === 0) this.frames.pop();
-    } else if (c === '(') {
-      top.parens++;
-      this.wordStart = true;
-    } else if (c === ')') {
-      top.parens--;
-      if (top.closesOnParen && top.parens === 0) this.frames.pop();
-      this.wordStart = true;
-    } else if (c === '#' && atWordStart) this.comment = true;
-    else if (c === '<' && next === '<' && text[i + 2] !== '<') {
-      const m = HEREDOC.exec(text.slice(i));
-      if (m) {
-        const quoted = m[2] !== undefined || m[3] !== undefined || m[0].includes('\\');
-        this.pending.push({ delim: (m[2] ?? m[3] ?? m[4]) as string, quoted, stripTabs: m[1] === '-' });
-        return m[0].length - 1;
-      }
-    } else if (c === '\n') this.newline();
-    else if (c === ';' || c === '&' || c === '|') {
-      top.letCommand = false;
-      this.wordStart = true;
-    } else this.wordStart = /\s|<|>/.test(c);
-    return 0;
-  }
-
-  private openDollarParen(text: string, i: number): number {
-    if (text[i + 2] === '(') {
-      this.frames.push(code({ closesOnParen: true, parens: 2, arithmetic: true }));
-      return 2;
-    }
-    this.frames.push(code({ closesOnParen: true, parens: 1 }));
-    return 1;
-  }
-
-  private newline(): void {
-    this.comment = false;
-    this.wordStart = true;
-    this.codeFrame.letCommand = false;
-    this.heredoc = this.pending.shift() ?? null;
-    this.line = '';
-  }
-
-  private endHeredocLine(): void {
-    const doc = this.heredoc!;
-    const line = doc.stripTabs ? this.line.replace(/^\t+/, '') : this.line;
-    this.line = '';
-    if (line === doc.delim) this.heredoc = this.pending.shift() ?? null;
-  }
-
-  place(): Place {
-    if (this.heredoc) return 'heredoc';
-    if (this.comment) return 'comment';
-    if (this.quote) return this.quote;
-    return this.top.kind;
-  }
-
-  /** The reference text for an action here; the action then counts as part of a word. */
-  reference(name: string): string {
-    const plain = '${' + name + '}';
-    switch (this.place()) {
-      case 'heredoc':
-        // Marks the line so that no delimiter line can be formed around an action.
-        this.line += '\u0000';
-        if (this.heredoc!.quoted) {
-          throw new ShellRewriteError(
-            `a template action inside a quoted heredoc (<<'${this.heredoc!.delim}') is never expanded; use an unquoted heredoc or pass the value through the step's env`,
-          );
-        }
-        return plain;
-      case 'comment':
-      case 'double':
-        return plain;
-      case 'single':
-        return `'"${plain}"'`;
-      case 'ansi':
-        return `'"${plain}"$'`;
-      case 'code':
-        this.wordStart = false;
-        return `"${plain}"`;
-    }
-  }
+export interface ShellRefusal {
+  /** Source offset of the action or construct. */
+  offset: number;
+  message: string;
+  unsupported?: true;
 }
 
 export interface ShellRewrite {
   script: string;
   /** Indexes (among the actions) whose value bash evaluates as arithmetic. */
   arithmetic: number[];
+  /** Actions (and constructs) in positions that are not known to be data, in source order. */
+  refusals: ShellRefusal[];
+}
+
+export interface ShellRewriteOptions {
+  /** Values reach the script some other way too (templated env): expansions may be tainted. */
+  templated?: boolean;
 }
 
 /** `names[i]` is the variable for the i-th action part. */
-export function rewriteShell(parts: TemplatePart[], names: string[]): ShellRewrite {
-  const scanner = new ShellScanner();
+export function rewriteShell(parts: readonly SpannedPart[], names: readonly string[], opts: ShellRewriteOptions = {}): ShellRewrite {
+  const offsets = parts.flatMap((p) => (p.kind === 'action' ? [p.offset] : []));
+  const templated = offsets.length > 0 || opts.templated === true;
+  const findings: Finding[] = [];
+  const arithmetic = new Set<number>();
+  const scanner = new ShellScanner({
+    command(cmd) {
+      const verdict = classifyCommand(cmd, templated);
+      cmd.stdinIsCode = verdict.stdinIsCode;
+      findings.push(...verdict.findings);
+      for (const a of verdict.arithmetic) arithmetic.add(a);
+    },
+    construct(what, at) {
+      if (templated) findings.push({ at, message: what === 'indirect' ? UNSAFE.indirect : UNSAFE.dynamicCode });
+    },
+  });
   const integerVars = parts.some((p) => p.kind === 'text' && INTEGER_DECL.test(p.text));
-  const arithmetic: number[] = [];
   let out = '';
   let n = 0;
   parts.forEach((part, k) => {
     if (part.kind === 'text') {
-      scanner.feed(part.text);
+      scanner.feed(part.text, (i) => sourceOffset(part.spans ?? [], i));
       out += part.text;
       return;
     }
+    const index = n++;
     const before = parts[k - 1]?.kind === 'text' ? (parts[k - 1] as { text: string }).text : '';
     const after = parts[k + 1]?.kind === 'text' ? (parts[k + 1] as { text: string }).text : '';
     const place = scanner.place();
     const frame = scanner.codeFrame;
     const expanded = place === 'code' || place === 'double' || place === 'heredoc';
+    const param = place === 'code' || place === 'double' ? scanner.param : undefined;
     const inArithmetic =
       expanded &&
       (frame.arithmetic ||
@@ -298,11 +102,55 @@ export function rewriteShell(parts: TemplatePart[], names: string[]): ShellRewri
         (frame.test && (OP_BEFORE.test(before) || OP_AFTER.test(after))) ||
         SUBSCRIPT_BEFORE.test(before) ||
         OFFSET_BEFORE.test(before) ||
+        (param !== undefined && PARAM_ARITH.test(param.text)) ||
         (integerVars && place !== 'heredoc' && ASSIGN_BEFORE.test(before)));
-    if (inArithmetic) arithmetic.push(n);
-    out += scanner.reference(names[n++]!);
+    if (inArithmetic) arithmetic.add(index);
+    else if (param && !PARAM_VALUE.test(param.text)) findings.push({ action: index, message: `${UNSAFE.unknown} (inside \${…}, only a default value or a pattern is)` });
+    if (place === 'heredoc') {
+      const doc = scanner.heredoc!;
+      if (doc.quoted) {
+        findings.push({
+          action: index,
+          message: `a template action inside a quoted heredoc (<<'${doc.delim}') is never expanded; use an unquoted heredoc or pass the value through the step's env`,
+          unsupported: true,
+        });
+      } else if (doc.owner.stdinIsCode) findings.push({ action: index, message: `${UNSAFE.code} (this heredoc is the code of the command it feeds)` });
+    }
+    scanner.action(index, part.offset);
+    out += reference(place, names[index]!);
   });
-  return { script: out, arithmetic };
+  scanner.finish();
+  return { script: out, arithmetic: [...arithmetic].sort((a, b) => a - b), refusals: refusals(findings, offsets) };
+}
+
+/** One refusal per action (the first found), in source order. */
+function refusals(findings: readonly Finding[], offsets: readonly number[]): ShellRefusal[] {
+  const seen = new Set<string>();
+  const out: ShellRefusal[] = [];
+  for (const f of findings) {
+    const offset = f.action === undefined ? (f.at ?? 0) : offsets[f.action]!;
+    const key = f.action === undefined ? `at ${offset} ${f.message}` : `action ${f.action}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(f.unsupported ? { offset, message: f.message, unsupported: true } : { offset, message: f.message });
+  }
+  return out.sort((a, b) => a.offset - b.offset);
+}
+
+function reference(place: ReturnType<ShellScanner['place']>, name: string): string {
+  const plain = '${' + name + '}';
+  switch (place) {
+    case 'heredoc':
+    case 'comment':
+    case 'double':
+      return plain;
+    case 'single':
+      return `'"${plain}"'`;
+    case 'ansi':
+      return `'"${plain}"$'`;
+    case 'code':
+      return `"${plain}"`;
+  }
 }
 
 /** What bash arithmetic can take without evaluating names: an integer, or nothing (0). */

@@ -6,10 +6,10 @@ import type { HttpStep } from '../api/flow.js';
 import { jsonPathOutput, JsonPathError, parseJsonPath, toOutputValue } from './json-path.js';
 import { Masker } from './mask.js';
 import { buildBody, buildHeaders } from './http-request.js';
-import { renderText } from './render.js';
 import { abortError, invalid, isPlainObject } from './step-errors.js';
 import { StepError, type Outputs, type StepContext, type StepExecutor, type StepResult } from './types.js';
 import { checkUrl, displayUrl } from './url-guard.js';
+import { renderUrl } from './url-render.js';
 
 const MAX_READ = 1024 * 1024;
 const MAX_BODY_OUTPUT = 64 * 1024;
@@ -97,7 +97,7 @@ async function run(step: HttpStep, ctx: StepContext): Promise<StepResult> {
     }
   }
   const masker = new Masker();
-  const url = checkUrl(step.url, renderText(step.url, ctx.data, `${step.name}.url`), `${step.name}.url`);
+  const url = checkUrl(step.url, renderUrl(step.url, ctx.data, `${step.name}.url`), `${step.name}.url`);
   const { headers, secret } = await buildHeaders(step, ctx, masker);
   const body = buildBody(step, ctx);
   const method = step.method ?? (body ? 'POST' : 'GET');

@@ -42,21 +42,42 @@ function actionEnd(src: string, from: number): { bodyEnd: number; next: number; 
   throw new Error('unclosed action: missing "}}"');
 }
 
+/** Where a text part's characters come from: from index `from` on, `src + (index - from)`. */
+export interface TextSpan {
+  from: number;
+  src: number;
+}
+
+export type SpannedPart = TemplatePart & { spans?: TextSpan[] };
+
 export function splitActions(src: string): TemplatePart[] {
-  const parts: TemplatePart[] = [];
+  return splitActionsWithSpans(src).map(({ spans: _spans, ...part }) => part as TemplatePart);
+}
+
+/** splitActions, with each text part's source offsets (for messages that point into the source). */
+export function splitActionsWithSpans(src: string): SpannedPart[] {
+  const parts: SpannedPart[] = [];
   let i = 0;
   let trimNext = false;
   let pending = '';
+  let spans: TextSpan[] = [];
   const flushText = (): void => {
-    if (pending) parts.push({ kind: 'text', text: pending });
+    if (pending) parts.push({ kind: 'text', text: pending, spans });
     pending = '';
+    spans = [];
   };
   while (i <= src.length) {
     const open = src.indexOf('{{', i);
     let text = src.slice(i, open === -1 ? src.length : open);
-    if (trimNext) text = text.replace(/^[ \t\r\n]+/, '');
+    let start = i;
+    if (trimNext) {
+      const trimmed = text.replace(/^[ \t\r\n]+/, '');
+      start += text.length - trimmed.length;
+      text = trimmed;
+    }
     const leftTrim = open !== -1 && src[open + 2] === '-' && isSpace(src[open + 3]);
     if (leftTrim) text = text.replace(/[ \t\r\n]+$/, '');
+    if (text) spans.push({ from: pending.length, src: start });
     pending += text;
     if (open === -1) break;
     const inner = open + (leftTrim ? 3 : 2);
@@ -78,6 +99,13 @@ export function splitActions(src: string): TemplatePart[] {
   }
   flushText();
   return parts;
+}
+
+/** The source offset of character `index` of a text part. */
+export function sourceOffset(spans: readonly TextSpan[], index: number): number {
+  let at = spans[0] ?? { from: 0, src: 0 };
+  for (const span of spans) if (span.from <= index) at = span;
+  return at.src + (index - at.from);
 }
 
 /** 1-based line and column of an offset, for messages that point into a step field. */

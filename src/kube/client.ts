@@ -44,6 +44,23 @@ export class KubeClient {
     return new KubeClient(this.config, rest, this.discovery);
   }
 
+  /**
+   * A client of the same cluster (server, CA, TLS settings) that authenticates with someone
+   * else's bearer token and nothing of this client's credentials: the web view acts as its user.
+   */
+  withBearerToken(token: string): KubeClient {
+    const cluster = this.config.getCurrentCluster();
+    if (!cluster) throw new Error('the kubeconfig has no current cluster');
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [cluster],
+      users: [{ name: 'bearer', token }],
+      contexts: [{ name: 'bearer', cluster: cluster.name, user: 'bearer' }],
+      currentContext: 'bearer',
+    });
+    return new KubeClient(kc);
+  }
+
   static fromKubeconfig(file?: string): KubeClient {
     const kc = new KubeConfig();
     if (file) kc.loadFromFile(file);

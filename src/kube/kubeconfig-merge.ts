@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
+import { embeddedEntries, type EmbeddedCredentials } from './kubeconfig.js';
 
 export interface MergeResult {
   file: string;
@@ -28,12 +29,13 @@ function upsert(doc: Document, key: string, name: string, entry: Record<string, 
   else seq.items.push(node);
 }
 
-export function mergeKubeconfigContext(file: string, name: string, serverUrl: string): MergeResult {
+export function mergeKubeconfigContext(file: string, name: string, serverUrl: string, creds?: EmbeddedCredentials): MergeResult {
   const created = !existsSync(file);
   const doc = created ? parseDocument('apiVersion: v1\nkind: Config\npreferences: {}\n') : parseDocument(readFileSync(file, 'utf8'));
   if (doc.errors.length) throw new Error(`${file} is not valid YAML: ${doc.errors[0]!.message}`);
-  upsert(doc, 'clusters', name, { cluster: { server: serverUrl, 'insecure-skip-tls-verify': true } });
-  upsert(doc, 'users', name, { user: {} });
+  const { cluster, user } = embeddedEntries(serverUrl, creds);
+  upsert(doc, 'clusters', name, { cluster });
+  upsert(doc, 'users', name, { user });
   upsert(doc, 'contexts', name, { context: { cluster: name, user: name, namespace: 'default' } });
   const current = doc.get('current-context');
   const madeCurrent = typeof current !== 'string' || current === '';

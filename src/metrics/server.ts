@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { writeMetrics } from './route.js';
@@ -11,6 +11,8 @@ export interface MetricsServerOptions {
   ready?: () => boolean;
   /** Runs before each scrape, for gauges read from elsewhere (queue depth). */
   beforeScrape?: () => Promise<void>;
+  /** Further routes on the same listener (the web view on `flowops run`); true when one answered. */
+  routes?: Array<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>>;
 }
 
 export interface MetricsServer {
@@ -30,7 +32,11 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
       const ok = opts.ready?.() ?? true;
       return void res.writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
     }
-    res.writeHead(404).end('not found');
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://metrics.invalid');
+      for (const route of opts.routes ?? []) if (await route(req, res, url)) return;
+      res.writeHead(404).end('not found');
+    })();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

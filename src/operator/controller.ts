@@ -18,6 +18,8 @@ export interface ControllerDeps {
   fieldManager: string;
   /** The health changed: the owner writes status. */
   onChange(): void;
+  /** Why this controller may not run at all (its Operator's identity); reported as a critical error. */
+  refused?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export class DeclarativeController {
   }
 
   private async setup(): Promise<void> {
+    if (this.deps.refused) throw new Error(this.deps.refused);
     const spec = checkController(this.spec);
     const { kube, views, operator } = this.deps;
     const target = await resolveResource(kube, operator, spec.target);

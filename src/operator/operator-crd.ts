@@ -68,7 +68,17 @@ export function operatorCrd(): CustomResourceDefinition {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
                 metadata: { type: 'object' },
-                spec: { type: 'object', required: ['controllers'], properties: { controllers: { type: 'array', minItems: 1, maxItems: 255, items: controller } } },
+                spec: {
+                  type: 'object',
+                  required: ['controllers'],
+                  properties: {
+                    controllers: { type: 'array', minItems: 1, maxItems: 255, items: controller },
+                    // FlowOps' addition: the identity its controllers read and write with (an Operator is
+                    // cluster-scoped, so the ServiceAccount's namespace is named too).
+                    serviceAccountName: { type: 'string', description: 'Watch sources and write targets as this ServiceAccount (impersonation), not with FlowOps\' rights.' },
+                    serviceAccountNamespace: { type: 'string', description: 'The namespace of serviceAccountName.' },
+                  },
+                },
                 status: { type: 'object', ...OPEN },
               },
               required: ['spec'],

@@ -11,6 +11,11 @@ export interface OperatorManagerDeps {
   kube: KubeClient;
   views: ViewBackend;
   log: Logger;
+  /**
+   * Set with --default-service-account: an Operator must name the ServiceAccount it acts as
+   * (there is no namespace of its own to find a default in), or none of its controllers runs.
+   */
+  requireServiceAccount?: boolean;
 }
 
 interface Running {
@@ -76,10 +81,12 @@ export class OperatorManager {
       await this.stopControllers(entry);
       if (this.running.get(name) !== entry) return;
       const log = this.deps.log.child({ operator: name });
+      const identity = this.identityOf(obj);
       entry.controllers = controllersOf(obj.spec).map(
         (spec) =>
           new DeclarativeController(spec, {
-            kube: this.deps.kube,
+            kube: identity.kube,
+            ...(identity.refused ? { refused: identity.refused } : {}),
             views: this.deps.views,
             log,
             operator: name,
@@ -90,6 +97,21 @@ export class OperatorManager {
       await Promise.all(entry.controllers.map((c) => c.start()));
       entry.status.schedule();
     });
+  }
+
+  /**
+   * Sources and targets are read and written as spec.serviceAccountName in
+   * spec.serviceAccountNamespace (impersonation: RBAC decides as for that ServiceAccount); views
+   * and the Operator's own status stay FlowOps' (they are its bookkeeping, not the cluster's).
+   */
+  private identityOf(obj: KubeObject): { kube: KubeClient; refused?: string } {
+    const spec = (obj.spec ?? {}) as { serviceAccountName?: unknown; serviceAccountNamespace?: unknown };
+    const name = typeof spec.serviceAccountName === 'string' && spec.serviceAccountName ? spec.serviceAccountName : undefined;
+    const namespace = typeof spec.serviceAccountNamespace === 'string' && spec.serviceAccountNamespace ? spec.serviceAccountNamespace : undefined;
+    if (name && namespace) return { kube: this.deps.kube.asServiceAccount(namespace, name) };
+    if (name || namespace) return { kube: this.deps.kube, refused: 'spec.serviceAccountName and spec.serviceAccountNamespace go together: an Operator is cluster-scoped, so its ServiceAccount\'s namespace must be named' };
+    if (this.deps.requireServiceAccount) return { kube: this.deps.kube, refused: 'spec.serviceAccountName and spec.serviceAccountNamespace are required: FlowOps runs with --default-service-account, so nothing acts with its own rights' };
+    return { kube: this.deps.kube };
   }
 
   private remove(obj: KubeObject, dropViews: boolean): void {

@@ -12,6 +12,8 @@ export interface OperatorRuntimeOptions {
   installCrd?: boolean;
   /** Where views live (default: CRD-backed views on the same server). */
   views?: ViewBackend;
+  /** --default-service-account is set: Operators must name their ServiceAccount. */
+  requireServiceAccount?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function startOperators(opts: OperatorRuntimeOptions): Promise<Oper
     await opts.kube.apply(operatorCrd() as unknown as KubeObject, { fieldManager: 'flowops', force: true });
     opts.kube.discovery.invalidate();
   }
-  const manager = new OperatorManager({ kube: opts.kube, views: opts.views ?? crdViewBackend(opts.kube), log: opts.log.child({ part: 'operators' }) });
+  const manager = new OperatorManager({ kube: opts.kube, views: opts.views ?? crdViewBackend(opts.kube), log: opts.log.child({ part: 'operators' }), ...(opts.requireServiceAccount ? { requireServiceAccount: true } : {}) });
   manager.start();
   return manager;
 }

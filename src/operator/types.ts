@@ -6,7 +6,8 @@ export const OPERATOR_GROUP = 'dcontroller.io';
 export const OPERATOR_VERSION = 'v1alpha1';
 export const OPERATOR_API_VERSION = `${OPERATOR_GROUP}/${OPERATOR_VERSION}`;
 export const OPERATOR_KIND = 'Operator';
-export const VIEW_GROUP_SUFFIX = 'view.dcontroller.io';
+export { VIEW_GROUP_SUFFIX, isViewGroup } from '../apiserver/crd/view-groups.js';
+import { VIEW_GROUP_SUFFIX } from '../apiserver/crd/view-groups.js';
 export const VIEW_VERSION = 'v1alpha1';
 
 export type SourceType = 'Watcher' | 'OneShot' | 'Periodic';
@@ -54,7 +55,6 @@ export interface ResolvedResource {
 }
 
 export const viewGroup = (operator: string): string => `${operator}.${VIEW_GROUP_SUFFIX}`;
-export const isViewGroup = (group: string): boolean => group === VIEW_GROUP_SUFFIX || group.endsWith(`.${VIEW_GROUP_SUFFIX}`);
 
 /** The controllers list, with only the shape checks the controller needs; per-controller problems surface in status. */
 export function controllersOf(spec: unknown): Array<Partial<ControllerSpec> & Record<string, unknown>> {

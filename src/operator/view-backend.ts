@@ -22,8 +22,9 @@ export const VIEW_FIELD_MANAGER = 'flowops-views';
 /**
  * The CRD that stores one view kind. The resource name is the lower-case kind, not pluralised
  * (spec §6), so `kubectl get <kind>.<op>.view.dcontroller.io` works as with the original. The
- * schema is open (views are schemaless) and there is no status subresource: an Updater writes a
- * view, status included, in one call.
+ * schema is open (views are schemaless). Views have a status subresource, as in the original, yet
+ * an Updater still writes a view, status included, in one call: the API server serves view groups
+ * with Δ-controller's rules (src/apiserver/crd/view-groups.ts), names included.
  */
 export function viewCrd(group: string, kind: string): CustomResourceDefinition {
   const plural = kind.toLowerCase();
@@ -40,6 +41,7 @@ export function viewCrd(group: string, kind: string): CustomResourceDefinition {
           name: VIEW_VERSION,
           served: true,
           storage: true,
+          subresources: { status: {} },
           schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
         },
       ],

@@ -71,7 +71,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
   });
   queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
   flows.start();
-  const operators = opts.operators ? await startOperators({ kube, log, installCrd: opts.installCrds === true }) : undefined;
+  const operators = opts.operators ? await startOperators({ kube, log, installCrd: opts.installCrds === true, ...(opts.tenancy?.defaultServiceAccount ? { requireServiceAccount: true } : {}) }) : undefined;
   const sources = opts.sources ? startSources(kube, log, opts.sources) : undefined;
   return {
     flows,

@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +22,29 @@ export interface EmbeddedGitOptions {
   seedFrom: string;
   repoName?: string;
   namespace?: string;
+  /**
+   * With the API server's auth on: the admin token, which fetches and pushes must present (HTTP
+   * Basic password, any username). A push is applied by the FlowSource, so it is as strong a right
+   * as the admin's.
+   */
+  token?: string;
 }
 
 export interface EmbeddedGit {
   cloneUrl: string;
+  /** cloneUrl with the credentials in it, for `git clone` (the same as cloneUrl without a token). */
+  cloneUrlWithCredentials: string;
   source: string;
+}
+
+const GIT_USER = 'flowops';
+
+function gitAuthorized(req: IncomingMessage, token: string): boolean {
+  const m = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
+  const password = Buffer.from(decoded.slice(decoded.indexOf(':') + 1));
+  const want = Buffer.from(token);
+  return decoded.includes(':') && password.length === want.length && timingSafeEqual(password, want);
 }
 
 const SEED_ENV = { ...process.env, GIT_AUTHOR_NAME: 'FlowOps', GIT_AUTHOR_EMAIL: 'flowops@localhost', GIT_COMMITTER_NAME: 'FlowOps', GIT_COMMITTER_EMAIL: 'flowops@localhost', GIT_CONFIG_NOSYSTEM: '1' };
@@ -58,19 +78,33 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
   const namespace = opts.namespace ?? 'default';
   const projectRoot = opts.dataDir;
   seedRepository(join(projectRoot, `${name}.git`), opts.seedFrom);
-  const cloneUrl = `${opts.server.url}/git/${name}.git`;
+  const cloneUrl = `${opts.server.httpUrl}/git/${name}.git`;
+  const token = opts.token;
   opts.server.addRoute((req, res, url) => {
     if (!url.pathname.startsWith('/git/')) return false;
+    if (token && !gitAuthorized(req, token)) {
+      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="flowops"' }).end('the Git endpoint needs the admin token as the password\n');
+      return true;
+    }
     serveGit({ projectRoot, prefix: '/git', allowPush: true, onPush: (repo) => void triggerFollowers(opts, `/git/${repo}.git`) }, req, res, url);
     return true;
   });
   opts.server.addRoute(webhookReceiver({ kube: opts.kube, log: opts.log.child({ part: 'webhook' }), trigger: (ns, n) => opts.sources.trigger(ns, n) }));
+  const secretName = `${name}-git-credentials`;
+  if (token) {
+    await opts.kube.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: secretName, namespace }, stringData: { username: GIT_USER, password: token } }, { fieldManager: 'flowops-up', force: true });
+  }
   // The port may differ from the last start: the FlowSource always points at this listener.
   await opts.kube.apply(
-    { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url: cloneUrl, ref: { branch: 'main' }, path: '.', interval: '1m' } },
+    { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url: cloneUrl, ref: { branch: 'main' }, path: '.', interval: '1m', ...(token ? { secretRef: { name: secretName } } : {}) } },
     { fieldManager: 'flowops-up', force: true },
   );
-  return { cloneUrl, source: `${namespace}/${name}` };
+  const withCredentials = new URL(cloneUrl);
+  if (token) {
+    withCredentials.username = GIT_USER;
+    withCredentials.password = token;
+  }
+  return { cloneUrl, cloneUrlWithCredentials: withCredentials.toString(), source: `${namespace}/${name}` };
 }
 
 async function triggerFollowers(opts: EmbeddedGitOptions, path: string): Promise<void> {

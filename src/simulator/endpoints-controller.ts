@@ -11,7 +11,7 @@ import type { Pod } from './types.js';
 const MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
 const CONTROLLER = 'endpoint-controller';
 
-interface ServicePort {
+export interface ServicePort {
   name?: string;
   port: number;
   targetPort?: number | string;
@@ -19,7 +19,7 @@ interface ServicePort {
   appProtocol?: string;
 }
 
-interface Service extends KubeObject {
+export interface Service extends KubeObject {
   spec?: { selector?: Record<string, string>; type?: string; ports?: ServicePort[]; publishNotReadyAddresses?: boolean };
 }
 
@@ -72,8 +72,8 @@ export class EndpointsController implements SimulatedController {
       if (ep && ep.metadata.labels?.[MANAGED_BY] === CONTROLLER) await this.kube.delete({ apiVersion: 'v1', kind: 'Endpoints', namespace: ns, name });
       return;
     }
-    if (!svc.spec?.selector || !Object.keys(svc.spec.selector).length || svc.spec.type === 'ExternalName') return;
-    const selected = (this.pods.list() as Pod[]).filter((p) => p.metadata.namespace === ns && selects(svc, p) && isActive(p) && typeof p.status?.podIP === 'string' && p.status.podIP !== '');
+    if (!hasEndpoints(svc)) return;
+    const selected = endpointPods(svc, this.pods);
     const subsets = subsetsFor(svc, selected);
     const labels = { ...svc.metadata.labels, [MANAGED_BY]: CONTROLLER };
     if (!ep) {
@@ -89,7 +89,17 @@ export class EndpointsController implements SimulatedController {
   }
 }
 
-function selects(svc: Service, pod: KubeObject): boolean {
+/** Whether the endpoints controllers manage this Service's endpoints: it selects pods and is not an ExternalName. */
+export function hasEndpoints(svc: Service): boolean {
+  return !!svc.spec?.selector && Object.keys(svc.spec.selector).length > 0 && svc.spec.type !== 'ExternalName';
+}
+
+/** The active pods with an IP that the Service selects. */
+export function endpointPods(svc: Service, pods: SharedInformer): Pod[] {
+  return (pods.list() as Pod[]).filter((p) => p.metadata.namespace === svc.metadata.namespace && selects(svc, p) && isActive(p) && typeof p.status?.podIP === 'string' && p.status.podIP !== '');
+}
+
+export function selects(svc: Service, pod: KubeObject): boolean {
   const sel = svc.spec?.selector;
   return !!sel && Object.keys(sel).length > 0 && labelsMatch(sel, pod.metadata.labels);
 }
@@ -118,7 +128,7 @@ function subsetsFor(svc: Service, pods: Pod[]): Array<Record<string, unknown>> {
     }));
 }
 
-function resolveTargetPort(p: ServicePort, pod: Pod): number | undefined {
+export function resolveTargetPort(p: ServicePort, pod: Pod): number | undefined {
   const target = p.targetPort ?? p.port;
   if (typeof target === 'number') return target;
   if (/^\d+$/.test(target)) return Number(target);

@@ -7,6 +7,7 @@ import { CronJobController } from './cronjob-controller.js';
 import { DaemonSetController } from './daemonset-controller.js';
 import { DeploymentController } from './deployment-controller.js';
 import { EndpointsController } from './endpoints-controller.js';
+import { EndpointSliceController } from './endpointslice-controller.js';
 import { JobController } from './job-controller.js';
 import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer-controller.js';
@@ -57,6 +58,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
     new LoadBalancerController(services, writer, hostIP, log),
     new EndpointsController(kube, services, pods, informers.for({ apiVersion: 'v1', kind: 'Endpoints' }), writer, log),
+    new EndpointSliceController(kube, services, pods, informers.for({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }), writer, log),
   ];
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();

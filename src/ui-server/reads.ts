@@ -7,7 +7,9 @@ import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
 import { readFailure } from '../engine/failure-state.js';
+import { readLastRun } from '../engine/last-run.js';
 import type { KubeClient } from '../kube/client.js';
+import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
@@ -28,6 +30,9 @@ const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): num
 export type CommitFileReader = (obj: KubeObject) => string | undefined;
 
 export class UiReads {
+  /** What the API server refused this reader (their RBAC), said on the page instead of shown as empty. */
+  private readonly forbidden: string[] = [];
+
   constructor(
     private readonly kube: KubeClient,
     private readonly commitFile: CommitFileReader = () => undefined,
@@ -48,6 +53,7 @@ export class UiReads {
       flows: flows.map(flowSummary).sort(byName),
       operators: operators.map(operatorSummary).sort((a, b) => a.name.localeCompare(b.name)),
       recent,
+      ...(this.forbidden.length ? { forbidden: [...new Set(this.forbidden)] } : {}),
     };
   }
 
@@ -102,6 +108,7 @@ export class UiReads {
     // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
     const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
+    const lastRun = readLastRun(obj);
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
@@ -112,6 +119,7 @@ export class UiReads {
       conditions: conditionsOf(obj).map((c) => ({ type: c.type, ...readinessOf(c) })),
       provenance: provenanceOf(obj),
       ...(failure ? { failure } : {}),
+      ...(lastRun ? { lastRun } : {}),
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
       watchedBy,
@@ -170,7 +178,8 @@ export class UiReads {
   private async listOrNone(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<KubeObject[]> {
     try {
       return (await this.kube.list(apiVersion, kind, opts)).items;
-    } catch {
+    } catch (err) {
+      if (err instanceof KubeApiError && err.statusCode === 403) this.forbidden.push(err.message);
       return [];
     }
   }

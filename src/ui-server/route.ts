@@ -6,10 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
+import { KubeApiError } from '../kube/rest.js';
+import { ChangeAccess } from './change-access.js';
 import { ChangeFeed } from './change-feed.js';
 import { UiReads, type CommitFileReader } from './reads.js';
 import { actionAllowed, hostAllowed } from './request-guard.js';
 import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
+import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
 import { ChangeStream } from './stream.js';
 import type { ObjectKey } from './types.js';
@@ -30,6 +33,12 @@ export interface UiRouteOptions {
   commitFile?: CommitFileReader;
   /** The Source page's "sync now"; without it that action answers 501. */
   syncNow?: (namespace: string, name: string) => void;
+  /**
+   * Who reads: `single-user` (`flowops up` on loopback: everything with `kube`, the admin) or
+   * `per-user` (`flowops run`: each person signs in with their own Kubernetes bearer token, and
+   * every read and action is made with it; `kube` only watches for changes and finds kinds).
+   */
+  access?: 'single-user' | 'per-user';
 }
 
 export interface UiRoute {
@@ -49,6 +58,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   const feed = new ChangeFeed(opts.kube, opts.log.child({ part: 'ui' }));
   const stream = new ChangeStream(feed);
   const files = new StaticFiles(opts.distDir ?? DEFAULT_UI_DIST);
+  const sessions = opts.access === 'per-user' ? new UiSessions(opts.kube) : undefined;
+  const changeAccess = sessions ? new ChangeAccess(opts.kube) : undefined;
   let started = false;
 
   const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
@@ -62,7 +73,15 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     } catch {
       return sendJson(res, 400, { error: 'malformed percent-encoding in the path' });
     }
-    if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, parts[1]!, parts[2]!);
+    if (parts[0] === 'session' && parts.length === 1) return answerSession(req, res);
+    // Who asks: the admin on `up`; on `run`, the signed-in user (or none yet: the page asks for a token).
+    let user: UiUser | undefined;
+    if (sessions && url.pathname.startsWith(API_PREFIX)) {
+      user = await sessions.userOf(req);
+      if (!user) return sendJson(res, 401, { error: 'sign in with a Kubernetes bearer token (kubectl create token …)', signIn: true });
+    }
+    const kube = user?.kube ?? opts.kube;
+    if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, kube, parts[1]!, parts[2]!);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD here; actions are POSTs to /ui/api/sources/<namespace>/<name>/actions\n');
       return;
@@ -76,22 +95,59 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       started = true;
       feed.start();
     }
-    if (parts[0] === 'stream' && parts.length === 1) return stream.serve(req, res);
+    if (parts[0] === 'stream' && parts.length === 1) {
+      const signedIn = user;
+      return stream.serve(req, res, signedIn && changeAccess ? (changes) => changeAccess.visible(signedIn, changes) : undefined);
+    }
     if (parts[0] === 'object') {
       const k = objectKeyOf(url.searchParams);
       if (k) feed.follow(k.apiVersion, k.kind);
     }
-    const body = await apiAnswer(reads, parts, url.searchParams);
-    if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
-    sendJson(res, 200, body);
+    try {
+      const body = await apiAnswer(user ? new UiReads(user.kube, opts.commitFile) : reads, parts, url.searchParams);
+      if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
+      sendJson(res, 200, body);
+    } catch (err) {
+      // The API server's refusal, as it said it: the page shows the message instead of data.
+      if (err instanceof KubeApiError && (err.statusCode === 401 || err.statusCode === 403)) return sendJson(res, err.statusCode, { error: err.message, ...(err.statusCode === 401 ? { signIn: true } : {}) });
+      throw err;
+    }
   };
 
-  const answerAction = async (req: IncomingMessage, res: ServerResponse, namespace: string, name: string): Promise<void> => {
+  /** GET: who is signed in; POST {token}: sign in; DELETE: sign out. `up` has nobody to sign in. */
+  const answerSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!sessions) return sendJson(res, req.method === 'GET' ? 200 : 404, req.method === 'GET' ? { user: 'admin', signInNeeded: false } : { error: 'this web view has no sign-in: it runs as FlowOps\' admin on loopback' });
+    if (req.method === 'GET') {
+      const user = await sessions.userOf(req).catch(() => undefined);
+      return user ? sendJson(res, 200, { user: user.username, signInNeeded: true }) : sendJson(res, 401, { error: 'not signed in', signIn: true });
+    }
+    const refused = actionAllowed(req);
+    if (refused) return sendJson(res, 403, { error: refused });
+    if (req.method === 'DELETE') {
+      sessions.signOut(req);
+      res.setHeader('Set-Cookie', clearedSessionCookie());
+      return sendJson(res, 200, { signedOut: true });
+    }
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'GET, POST or DELETE' });
+    try {
+      const body = (await readJson(req)) as { token?: unknown };
+      if (typeof body?.token !== 'string') return sendJson(res, 400, { error: 'expected {"token": "<a Kubernetes bearer token>"}' });
+      const { id, user } = await sessions.signIn(body.token.trim());
+      opts.log.info({ user: user.username }, 'web view sign-in');
+      res.setHeader('Set-Cookie', sessionCookie(id, (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https'));
+      sendJson(res, 200, { user: user.username, signInNeeded: true });
+    } catch (err) {
+      if (err instanceof SessionError || err instanceof ActionError) return sendJson(res, err.statusCode, { error: err.message });
+      throw err;
+    }
+  };
+
+  const answerAction = async (req: IncomingMessage, res: ServerResponse, kube: KubeClient, namespace: string, name: string): Promise<void> => {
     const refused = actionAllowed(req);
     if (refused) return sendJson(res, 403, { error: refused });
     try {
       const action = parseSourceAction(await readJson(req));
-      const result = await runSourceAction({ kube: opts.kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) }, namespace, name, action);
+      const result = await runSourceAction({ kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) }, namespace, name, action);
       opts.log.info({ source: `${namespace}/${name}`, action: action.action }, 'web view action');
       sendJson(res, 200, result);
     } catch (err) {

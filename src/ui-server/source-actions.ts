@@ -4,6 +4,7 @@
 
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, type FlowSourceStatus } from '../api/flowsource.js';
 import type { KubeClient } from '../kube/client.js';
+import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { ObjectRef } from '../kube/types.js';
 import { shaOfRevision } from '../source/revision.js';
@@ -64,8 +65,10 @@ export async function runSourceAction(opts: SourceActionsOptions, namespace: str
         await opts.kube.patch(ref, { spec: { suspend: null } }, 'merge');
         return { message: `${label} resumed` };
       case 'sync':
-        if (!opts.syncNow) throw new ActionError(501, 'sync now is not available in this process');
-        opts.syncNow(namespace, name);
+        if (opts.syncNow) opts.syncNow(namespace, name);
+        // Where the poller is another process (the leader of `flowops run`), the request goes the
+        // way `flowops reconcile` sends it, and with this reader's rights.
+        else await opts.kube.patch(ref, { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: new Date().toISOString() } } }, 'merge');
         return { message: `${label}: sync started` };
     }
   } catch (err) {

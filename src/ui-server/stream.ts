@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeFeed } from './change-feed.js';
+import type { ChangeMessage } from './types.js';
 
 const HEARTBEAT_MS = 15_000;
 /** How soon EventSource retries after the connection drops (its default is about 3 s). */
@@ -14,10 +15,14 @@ export class ChangeStream {
 
   constructor(private readonly feed: ChangeFeed) {}
 
-  serve(req: IncomingMessage, res: ServerResponse): void {
+  /** `visible` narrows each batch to what this reader may see (a signed-in user's RBAC). */
+  serve(req: IncomingMessage, res: ServerResponse, visible?: (changes: ChangeMessage[]) => Promise<ChangeMessage[]>): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     res.write(`retry: ${RETRY_MS}\nevent: hello\ndata: {}\n\n`);
-    const unsubscribe = this.feed.subscribe((changes) => res.write(`event: changes\ndata: ${JSON.stringify(changes)}\n\n`));
+    const send = (changes: ChangeMessage[]) => {
+      if (changes.length) res.write(`event: changes\ndata: ${JSON.stringify(changes)}\n\n`);
+    };
+    const unsubscribe = this.feed.subscribe((changes) => (visible ? void visible(changes).then(send, () => undefined) : send(changes)));
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     this.open.add(res);
     const close = (): void => {

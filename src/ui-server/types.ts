@@ -1,6 +1,8 @@
 // The JSON the web view's backend answers with. The UI (ui/) imports these types only, so the
 // browser bundle and the server agree on one shape without sharing any runtime code.
 
+import type { LastRun } from '../engine/last-run.js';
+
 export type HealthStatus = 'Current' | 'InProgress' | 'Failed' | 'Missing';
 
 export interface ObjectKey {
@@ -70,6 +72,8 @@ export interface Overview {
   operators: OperatorSummary[];
   /** What changed recently: the newest Events of any object, newest first. */
   recent: RecentEvent[];
+  /** The API server's refusals of this reader's lists (their RBAC), e.g. `flows.flowops.io is forbidden: …`. */
+  forbidden?: string[];
 }
 
 export interface WatchedObject {
@@ -135,6 +139,8 @@ export interface ObjectDetail {
   owner?: ObjectKey;
   /** The step its last reconcile failed at, while it is failing (flowops.io/failure). */
   failure?: { step: string; reason: string; message: string; terminal: boolean };
+  /** Its last run (flowops.io/last-run): the Flow and commit, each step's result and attempts, the error. */
+  lastRun?: LastRun;
   /** The tree below it: its inventory (what a Flow applied for it), then what those own. */
   children: ChildNode[];
   /** `namespace/name` of the Flows that watch its kind. */

@@ -25,7 +25,7 @@ describe.concurrent('flowops validate (a real process)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toEqual(want);
     // Two Flows in missing-watch and mixed-documents, four in spec-shape, none in yaml-syntax.
-    const flows = 17;
+    const flows = 18;
     expect(r.stdout).toBe(`${invalidFixtures().length} files, ${flows} Flows, ${want.length} errors\n`);
   });
 

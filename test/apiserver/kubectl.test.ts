@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
 import { WIDGET_CRD, widget } from '../fixtures/widgets.js';
+import { KUBERNETES_VERSION } from '../../src/apiserver/server-defaults.js';
 
 let ts: TestServer;
 let kubectl: Kubectl;
@@ -130,6 +131,6 @@ describe('embedded API server driven by the real kubectl', () => {
   it('reports health and version', async () => {
     expect(await kubectl.ok(['get', '--raw', '/healthz'])).toBe('ok');
     const v = JSON.parse(await kubectl.ok(['version', '-o', 'json'])) as { serverVersion: { gitVersion: string } };
-    expect(v.serverVersion.gitVersion).toBe('v1.32.0');
+    expect(v.serverVersion.gitVersion).toBe(`v${KUBERNETES_VERSION}`);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_V2_PROTOBUF } from '../../src/apiserver/http/openapi-v2/index.js';
+import { KUBERNETES_VERSION } from '../../src/apiserver/server-defaults.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { binaryVersion, kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 
@@ -57,8 +58,16 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
     const doc = Buffer.from(await res.arrayBuffer());
     expect(str(doc, 1)).toBe('2.0'); // Document.swagger
     expect(str(doc, 2, 1)).toBe('Kubernetes'); // Info.title
-    expect(str(doc, 2, 2)).toBe('v1.32.0'); // Info.version
-    expect(all(doc, 9)).toHaveLength(0); // no definitions
+    expect(str(doc, 2, 2)).toBe(`v${KUBERNETES_VERSION}`); // Info.version
+    // Document.definitions → Definitions.additional_properties → NamedSchema {name, value: Schema}
+    const definitions = new Map(all(one(doc, 9), 1).map((ns) => [str(ns, 1), one(ns, 2)]));
+    const deployment = definitions.get('io.k8s.api.apps.v1.Deployment')!;
+    expect(deployment).toBeDefined();
+    expect(str(deployment, 22, 1)).toBe('object'); // Schema.type → TypeItem.value
+    const spec = new Map(all(one(deployment, 25), 1).map((ns) => [str(ns, 1), one(ns, 2)])).get('spec')!; // Schema.properties
+    expect(str(spec, 1)).toBe('#/definitions/io.k8s.api.apps.v1.DeploymentSpec'); // Schema._ref
+    const gvkExt = all(deployment, 31).map((na) => [str(na, 1), str(na, 2, 2)]); // Schema.vendor_extension
+    expect(gvkExt).toContainEqual(['x-kubernetes-group-version-kind', '[{"group":"apps","kind":"Deployment","version":"v1"}]\n']);
     const paths = new Map(all(one(doc, 8), 2).map((np) => [str(np, 1), one(np, 2)])); // Paths.path → NamedPathItem
     for (const [path, kind, gvk] of [
       ['/api/v1/namespaces/{name}', 'Namespace', 'group: ""\nkind: Namespace\nversion: v1\n'],
@@ -72,7 +81,30 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
       expect(query.map((q) => str(q, 4))).toEqual(['dryRun', 'fieldManager', 'fieldValidation', 'force']);
       expect(query.map((q) => str(q, 2))).toEqual(['query', 'query', 'query', 'query']);
     }
-    expect([...paths.keys()].some((p) => p.includes('example.com'))).toBe(false);
+  });
+
+  it('carries each CRD’s schema and PATCH operation, as the v3 document does', async () => {
+    const crd = JSON.stringify({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'knobs.v2doc.example.com' },
+      spec: {
+        group: 'v2doc.example.com',
+        scope: 'Cluster',
+        names: { plural: 'knobs', singular: 'knob', kind: 'Knob' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { turns: { type: 'integer', nullable: true }, label: { type: 'string' } } } } } } }],
+      },
+    });
+    const created = await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', body: crd, headers: { 'Content-Type': 'application/json' } });
+    expect(created.status).toBe(201);
+    const json = (await (await get('/openapi/v2', 'application/json')).json()) as { paths: Record<string, { patch?: { parameters: Array<{ name: string }> } }>; definitions: Record<string, { properties: Record<string, { properties?: Record<string, object> }> }> };
+    expect(json.paths['/apis/v2doc.example.com/v1/knobs/{name}']!.patch!.parameters.map((p) => p.name)).toContain('fieldValidation');
+    const knob = json.definitions['v2doc.example.com'.split('.').reverse().join('.') + '.v1.Knob']!;
+    expect(knob.properties.metadata).toEqual(expect.objectContaining({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }));
+    // v2 has no nullable: the field is published untyped, as kube-apiserver's v2 conversion does.
+    expect(knob.properties.spec!.properties).toEqual({ turns: {}, label: { type: 'string' } });
+    const pb = Buffer.from(await (await get('/openapi/v2')).arrayBuffer());
+    expect(all(one(pb, 9), 1).some((ns) => str(ns, 1) === 'com.example.v2doc.v1.Knob')).toBe(true);
   });
 
   it('serves the same bytes on /swagger-2.0.0.pb-v1, JSON when only JSON is accepted, and 304 on a matching ETag', async () => {
@@ -169,9 +201,9 @@ describe.each(CASES)('kubectl %s with default validation, %s', (minor, mode, bin
     if (mode === 'v3 404' || minor !== '1.29') expect(requests.some((r) => r.startsWith('GET /openapi/v2?'))).toBe(true);
     requests.length = 0;
     const bad = await kubectl(['apply', '-f', '-'], gadget({ size: 500 }));
-    // The verifier lists CRDs only after finding fieldValidation on the Namespace PATCH op (the fallback for a GVK
-    // the document does not list). With v3 404 that op can only have come from the v2 document.
-    expect(requests).toContain('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions');
+    // The CRD's PATCH operation is in the document (v2, or v3 when served), so the verifier finds fieldValidation
+    // there, without its fallback of the Namespace operation plus a CRD listing.
+    expect(requests).not.toContain('GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('The Gadget "g1" is invalid');
     expect(bad.stderr).toContain('spec.size: Invalid value: 500');

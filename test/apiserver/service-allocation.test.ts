@@ -65,7 +65,7 @@ describe('cluster IPs', () => {
   it('gives a requested address once, and again after its Service is deleted', async () => {
     await created(ts.server, 'fixed', { clusterIP: '10.96.0.10', ports: [{ port: 80 }] });
     const taken = await refused(ts.server, 'fixed-2', { clusterIP: '10.96.0.10', ports: [{ port: 80 }] });
-    expect(taken.message).toBe('Service "fixed-2" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.10"}: failed to allocate IP 10.96.0.10: provided IP is already allocated');
+    expect(taken.message).toBe('Service "fixed-2" is invalid: spec.clusterIPs: Invalid value: ["10.96.0.10"]: failed to allocate IP 10.96.0.10: provided IP is already allocated');
     expect(taken.details!.causes![0]!.field).toBe('spec.clusterIPs');
     expect((await refused(ts.server, 'api', { clusterIP: '10.96.0.1', ports: [{ port: 80 }] })).message).toContain('provided IP is already allocated');
     await kubectl.ok(['delete', 'service', 'fixed', '-n', 'ips']);
@@ -75,9 +75,9 @@ describe('cluster IPs', () => {
   it('refuses an address outside the range or not an address, naming the field', async () => {
     const outside = await refused(ts.server, 'out', { clusterIP: '10.0.0.5', ports: [{ port: 80 }] });
     expect(outside.message).toBe(
-      'Service "out" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP 10.0.0.5 is not in the valid range',
+      'Service "out" is invalid: spec.clusterIPs: Invalid value: ["10.0.0.5"]: failed to allocate IP 10.0.0.5: the provided network does not match the current range',
     );
-    expect((await refused(ts.server, 'bcast', { clusterIP: '10.111.255.255', ports: [{ port: 80 }] })).message).toContain('is not in the valid range');
+    expect((await refused(ts.server, 'bcast', { clusterIP: '10.111.255.255', ports: [{ port: 80 }] })).message).toContain('the provided network does not match the current range');
     const bad = await refused(ts.server, 'bad', { clusterIP: '10.96.0.999', ports: [{ port: 80 }] });
     expect(bad.details!.causes![0]!.field).toBe('spec.clusterIPs[0]');
     expect(bad.message).toContain('must be a valid IP address');
@@ -102,7 +102,7 @@ describe('cluster IPs', () => {
     expect(after.spec.ports![0]!.port).toBe(81);
     const change = await kubectl(['patch', 'service', 'keep', '-n', 'ips', '--type', 'merge', '-p', JSON.stringify({ spec: { clusterIP: '10.96.0.77', clusterIPs: ['10.96.0.77'] } })]);
     expect(change.code).not.toBe(0);
-    expect(change.stderr).toContain('spec.clusterIPs[0]: Invalid value: []string{"10.96.0.77"}: may not change once set');
+    expect(change.stderr).toContain('spec.clusterIPs[0]: Invalid value: ["10.96.0.77"]: may not change once set');
     // Turning it into an ExternalName Service drops the address, which is then free.
     await kubectl.ok(['patch', 'service', 'keep', '-n', 'ips', '--type', 'merge', '-p', JSON.stringify({ spec: { type: 'ExternalName', externalName: 'example.com' } })]);
     const ext = JSON.parse(await kubectl.ok(['get', 'service', 'keep', '-n', 'ips', '-o', 'json'])) as Svc;

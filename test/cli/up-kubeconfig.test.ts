@@ -54,7 +54,9 @@ describe('flowops up and the user kubeconfig', { timeout: 120_000 }, () => {
       const cfg = parse(text) as { contexts: Array<{ name: string }>; clusters: Array<{ name: string; cluster: { server: string } }>; users: Array<{ name: string; user: Record<string, string> }>; 'current-context': string };
       expect(cfg['current-context']).toBe('prod');
       expect(cfg.contexts.map((c) => c.name)).toEqual(['prod', 'flowops']);
-      expect(cfg.clusters.find((c) => c.name === 'flowops')!.cluster.server).toBe(url);
+      // The API is HTTPS on the port the plain-HTTP routes share; the context carries the admin token.
+      expect(cfg.clusters.find((c) => c.name === 'flowops')!.cluster.server).toBe(url.replace('http://', 'https://'));
+      expect(cfg.users.find((u) => u.name === 'flowops')!.user.token).toBe(readFileSync(join(data, 'pki', 'admin.token'), 'utf8'));
       expect(cfg.users.find((u) => u.name === 'admin')!.user.token).toBe('keep-me');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const kubectl = kubectlFor(file, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));

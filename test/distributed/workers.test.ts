@@ -81,7 +81,9 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     const common = ['--kubeconfig', api.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--queue', queue];
     const leader = spawnFlowops('run', ['run', ...common, '--lease-namespace', 'default', '--lease-name', `w-${randomUUID().slice(0, 8)}`, '--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms']);
     // A short lock so the killed worker's job is recovered quickly.
-    const workerArgs = ['worker', ...common, '--concurrency', '2', '--lock-duration', '2s', '--stalled-interval', '1s'];
+    // The runs are told apart by the script's and the worker's host pids ($$, $PPID): no PID
+    // namespace for the scripts here (script-isolation.test.ts covers those).
+    const workerArgs = ['worker', ...common, '--concurrency', '2', '--lock-duration', '2s', '--stalled-interval', '1s', '--script-isolation', 'none'];
     const w1 = spawnFlowops('worker-1', workerArgs);
     const w2 = spawnFlowops('worker-2', workerArgs);
     procs.push(leader, w1, w2);

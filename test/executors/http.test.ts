@@ -208,3 +208,39 @@ describe('http: a value cannot change the host the url text fixes', () => {
     await expect(run({ url: '{{ .Resource.data.u }}' }, { resource: withData({ u: 'file:///etc/passwd' }) })).rejects.toMatchObject({ reason: 'InvalidURL' });
   });
 });
+
+describe('http: template values in the path and query are percent-encoded', () => {
+  const url = (): string => `${base}/items/{{ .Resource.data.v }}/x?q={{ .Resource.data.v }}&{{ .Resource.data.v }}=k&fixed=1`;
+
+  it.each([
+    ['#', 'a#b', '/items/a%23b/x?q=a%23b&a%23b=k&fixed=1'],
+    ['&', 'a&admin=1', '/items/a%26admin%3D1/x?q=a%26admin%3D1&a%26admin%3D1=k&fixed=1'],
+    ['?', 'a?b', '/items/a%3Fb/x?q=a%3Fb&a%3Fb=k&fixed=1'],
+    ['/..', '/../admin', '/items/%2F..%2Fadmin/x?q=%2F..%2Fadmin&%2F..%2Fadmin=k&fixed=1'],
+    ['%2F', '%2F', '/items/%252F/x?q=%252F&%252F=k&fixed=1'],
+    ['spaces and +', 'a b+c', '/items/a%20b%2Bc/x?q=a%20b%2Bc&a%20b%2Bc=k&fixed=1'],
+    ['unicode', 'é✓日', '/items/%C3%A9%E2%9C%93%E6%97%A5/x?q=%C3%A9%E2%9C%93%E6%97%A5&%C3%A9%E2%9C%93%E6%97%A5=k&fixed=1'],
+    ['a plain value', 'shop-1', '/items/shop-1/x?q=shop-1&shop-1=k&fixed=1'],
+  ])('%s: the server receives exactly one segment and one component', async (_what, v, requestTarget) => {
+    await run({ url: url() }, { resource: withData({ v }) });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ method: 'GET', url: requestTarget, host: `127.0.0.1:${port}` });
+  });
+
+  it('a value of . or .. as a path segment is refused before any request; in the query it is data', async () => {
+    for (const v of ['.', '..']) {
+      const err = await failure(() => run({ url: `${base}/items/{{ .Resource.data.v }}/x` }, { resource: withData({ v }) }));
+      expect(err).toMatchObject({ reason: 'InvalidURL', permanent: true });
+      expect(err.message).toContain('would move the request to another path');
+    }
+    expect(seen).toEqual([]);
+    await run({ url: `${base}/items?q={{ .Resource.data.v }}` }, { resource: withData({ v: '..' }) });
+    expect(seen[0]?.url).toBe('/items?q=..');
+  });
+
+  it('a templated host or a value glued onto the host stays as rendered, under the host guard', async () => {
+    await run({ url: 'http://{{ .Resource.data.host }}/echo?a={{ .Resource.data.v }}' }, { resource: withData({ host: `127.0.0.1:${port}`, v: 'x&y' }) });
+    await run({ url: `${base}{{ .Resource.data.v }}` }, { resource: withData({ v: '/echo?a=1&b=2' }) });
+    expect(seen.map((s) => s.url)).toEqual(['/echo?a=x%26y', '/echo?a=1&b=2']);
+  });
+});

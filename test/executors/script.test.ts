@@ -1,5 +1,5 @@
 // script executor: real bash, sh and python3; values arrive through the environment, never as code.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +9,18 @@ import { StepError } from '../../src/executors/types.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { embeddedKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
+import { processesRunning, sleepMarker } from '../helpers/process-scan.js';
 import { waitFor } from '../helpers/wait.js';
 import { failure, makeContext } from './context.js';
+import { hostile } from './hostile-values.js';
 
 // Scripts never call the API server; a client for a closed port is enough.
 let dir: string;
 let kube: KubeClient;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'script-test-'));
+  // Scripts may run as another uid (script-sandbox.ts): the markers they write go here.
+  chmodSync(dir, 0o1777);
   const file = join(dir, 'kubeconfig');
   writeFileSync(file, embeddedKubeconfig('http://127.0.0.1:1'));
   kube = KubeClient.fromKubeconfig(file);
@@ -39,20 +43,6 @@ function run(s: Record<string, unknown>, spec: Record<string, unknown> = { repli
 const unique = (prefix: string): string => join(dir, `${prefix}-${Math.random().toString(36).slice(2)}`);
 const markersLeft = (): string[] => readdirSync(dir).filter((f) => f.startsWith('pwned-'));
 
-/** Values that would run `touch <marker>` if they were ever parsed as shell or python code. */
-const hostile = (m: string): string[] => [
-  `$(touch ${m})`,
-  `\`touch ${m}\``,
-  `; touch ${m}`,
-  `a\nb; touch ${m}`,
-  `'"; touch ${m}; echo "'`,
-  `"); __import__("os").system("touch ${m}"); ("`,
-  `'''; __import__("os").system("touch ${m}"); '''`,
-  '*',
-  '  spaced  out  ',
-  '$HOME ${PATH}',
-  'a\\b\\n',
-];
 
 describe('script: the seed example', () => {
   const seed = `#!/bin/bash
@@ -238,39 +228,25 @@ describe('script: templates it cannot take', () => {
 });
 
 describe('script: process lifetime', () => {
-  const alive = (pid: number): boolean => {
-    try {
-      // A zombie waiting for its reaper is dead for our purposes.
-      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-    } catch {
-      return false;
-    }
-  };
-
   it('the step timeout kills the whole process group, background children included', async () => {
-    const pids = unique('pids');
+    const marker = sleepMarker();
     const controller = new AbortController();
-    const running = run(
-      { script: 'sleep 1000 & echo $! > "$PIDS.tmp"; sleep 1000 & echo $! >> "$PIDS.tmp"; mv "$PIDS.tmp" "$PIDS"; wait', env: { PIDS: pids } },
-      {},
-      { signal: controller.signal },
-    );
-    const children = (await waitFor(() => existsSync(pids) && readFileSync(pids, 'utf8').trim().split('\n').map(Number), { what: 'children started' })) as number[];
+    const running = run({ script: `sleep ${marker} & sleep ${marker} & echo started > "$READY"; wait`, env: { READY: unique('ready') } }, {}, { signal: controller.signal });
+    // Found by their command line: in a PID namespace the script's $! are not this process's pids.
+    const children = await waitFor(() => (processesRunning(marker).length === 2 ? processesRunning(marker) : undefined), { what: 'children started' });
     expect(children).toHaveLength(2);
-    expect(children.every(alive)).toBe(true);
     controller.abort(new DOMException('step timeout', 'TimeoutError'));
     const err = await failure(() => running);
     expect(err).toMatchObject({ reason: 'Timeout' });
     expect(err.message).toContain('timed out');
-    await waitFor(() => children.every((p) => !alive(p)), { what: 'children killed' });
+    await waitFor(() => processesRunning(marker).length === 0, { what: 'children killed' });
   });
 
   it('a script that exits leaves no background process behind', async () => {
-    const pids = unique('pid');
-    const { outputs } = await run({ script: 'sleep 1000 & echo $! > "$PIDS"; echo left', env: { PIDS: pids } });
+    const marker = sleepMarker();
+    const { outputs } = await run({ script: `sleep ${marker} & echo left` });
     expect(outputs.stdout).toBe('left');
-    const pid = Number(readFileSync(pids, 'utf8'));
-    await waitFor(() => !alive(pid), { what: 'background child killed' });
+    await waitFor(() => processesRunning(marker).length === 0, { what: 'background child killed' });
   });
 
   it('runs in a temp dir that is removed afterwards', async () => {

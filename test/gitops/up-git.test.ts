@@ -30,6 +30,12 @@ describe('flowops up: the embedded Git endpoint and FlowSource', () => {
       expect(row).toMatch(/^NAME\s+URL\s+REVISION\s+READY\s+AGE/);
       expect(row).toMatch(/flows\s+http:\/\/127\.0\.0\.1:\d+\/git\/flows\.git\s+main@sha1:[0-9a-f]{40}\s+True/);
 
+      // The endpoint is behind the admin token (the printed URL carries it): a push is applied as FlowOps.
+      expect(new URL(cloneUrl).password).toBe(readFileSync(join(dir, 'data', 'pki', 'admin.token'), 'utf8'));
+      const anonymous = new URL(cloneUrl);
+      anonymous.username = '';
+      anonymous.password = '';
+      await expect(gitAsync(dir, '-c', 'credential.helper=', 'clone', '-q', anonymous.toString(), join(dir, 'refused'))).rejects.toThrow(/401|Authentication failed|could not read Username/);
       const work = join(dir, 'work');
       await gitAsync(dir, 'clone', '-q', cloneUrl, work);
       const file = join(work, 'database-operator/flow.yaml');

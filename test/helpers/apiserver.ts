@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/apiserver/index.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
+import { ensureServerPki, type ServerPki } from '../../src/apiserver/auth/pki.js';
+import { ADMIN_USER } from '../../src/apiserver/auth/index.js';
 
 export interface TestServer {
   server: ApiServer;
@@ -21,6 +23,38 @@ export async function startTestServer(opts: Partial<ApiServerOptions> = {}): Pro
     server,
     dir,
     kubeconfig,
+    stop: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface AuthTestServer extends TestServer {
+  /** The CA, keys and admin token in `${dir}/pki`. */
+  pki: ServerPki;
+}
+
+/**
+ * An embedded API server with authentication and RBAC on, as `flowops up` runs it: HTTPS with its
+ * own CA, the bootstrap policy, and `kubeconfig` as the admin (a static token in system:masters).
+ */
+export async function startAuthTestServer(opts: { anonymous?: boolean } = {}): Promise<AuthTestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowops-auth-test-'));
+  const pki = await ensureServerPki(join(dir, 'pki'), ['127.0.0.1']);
+  const server = await startApiServer({
+    port: 0,
+    dataDir: join(dir, 'data'),
+    tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
+    auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], ...(opts.anonymous ? { anonymous: true } : {}) },
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeKubeconfig(kubeconfig, server.url, { caCert: pki.caCert, token: pki.adminToken });
+  return {
+    server,
+    dir,
+    kubeconfig,
+    pki,
     stop: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

@@ -55,6 +55,7 @@ describe('helm lint / template charts/flowops', () => {
         worker: 'flowops-worker',
         metricsService: 'flowops-metrics',
         webhooksService: 'flowops-webhooks',
+        uiService: 'flowops-ui',
         serviceAccount: 'flowops',
         leaseName: 'flowops-leader',
         redisUrl,

@@ -40,6 +40,7 @@ describe('kubectl kustomize config/default', () => {
       worker: 'flowops-worker',
       metricsService: 'flowops-metrics',
       webhooksService: 'flowops-webhooks',
+        uiService: 'flowops-ui',
       serviceAccount: 'flowops',
       leaseName: 'flowops-leader',
       redisUrl: 'redis://flowops-redis:6379',

@@ -94,6 +94,7 @@ export interface EngineNames {
   worker: string;
   metricsService: string;
   webhooksService: string;
+  uiService: string;
   serviceAccount: string;
   leaseName: string;
   redisUrl: string;
@@ -157,6 +158,11 @@ export function expectEngine(objs: K8sObject[], n: EngineNames): { controller: K
   expect(labelsMatch(metrics.spec.selector, podLabels(worker))).toBe(true);
   expect(labelsMatch(webhooks.spec.selector, podLabels(controller))).toBe(true);
   expect(labelsMatch(webhooks.spec.selector, podLabels(worker))).toBe(false);
+  // The web view: the controller pods' metrics port (`flowops run` serves /ui/ there), nothing else.
+  const ui = find(objs, 'Service', n.uiService);
+  expect(ui.spec.ports).toEqual([expect.objectContaining({ name: 'http-ui', port: 80, targetPort: 'metrics' })]);
+  expect(labelsMatch(ui.spec.selector, podLabels(controller))).toBe(true);
+  expect(labelsMatch(ui.spec.selector, podLabels(worker))).toBe(false);
   // No other pods (e.g. the bundled Redis) behind the metrics Service.
   for (const d of ofKind(objs, 'Deployment').filter((x) => x !== controller && x !== worker)) {
     expect(labelsMatch(metrics.spec.selector, podLabels(d)), `${d.metadata.name} is not behind the metrics Service`).toBe(false);

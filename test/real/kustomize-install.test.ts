@@ -113,7 +113,70 @@ describeReal("FlowOps as config/default's ServiceAccount: the leader killed", ()
     expect(pod.metadata.annotations['dcontroller.io/container-num']).toBe('3');
   });
 
+  it('a Δ-controller Operator with a join of Pods and Services, and a Patcher of a Deployment\'s container by name', async () => {
+    await cp.kubectl.ok(['apply', '-f', '-'], JOIN_AND_PATCH_OPERATOR);
+    for (const [pod, app] of [['j-a1', 'j-a'], ['j-a2', 'j-a'], ['j-b1', 'j-b']]) await cp.kubectl.ok(['run', pod!, '-n', 'default', '--image=x', `--labels=app=${app}`]);
+    await cp.kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: Service\nmetadata: {name: svc-a, namespace: default}\nspec: {selector: {app: j-a}, ports: [{port: 80}]}\n');
+    const rows = async () => (await cp.kubectl.ok(['get', 'configmap', '-n', 'default', '-l', 'join=svc-pods', '-o', 'jsonpath={.items[*].metadata.name}'])).split(' ').filter(Boolean).sort().join();
+    await waitFor(async () => (await rows()) === 'svc-a--j-a1,svc-a--j-a2', { what: `one ConfigMap per joined (Service, Pod) pair\n${flowops!.logs()}`, timeoutMs: 30_000 });
+    await cp.kubectl.ok(['label', 'pod', 'j-b1', '-n', 'default', 'app=j-a', '--overwrite']);
+    await waitFor(async () => (await rows()) === 'svc-a--j-a1,svc-a--j-a2,svc-a--j-b1', { what: `a relabelled Pod joins\n${flowops!.logs()}`, timeoutMs: 30_000 });
+
+    await cp.kubectl.ok(['apply', '-f', '-'], SHOP_DEPLOYMENT);
+    type Container = { name: string; image: string; env?: Array<{ name: string; value: string }> };
+    const containers = async () => ((await getJson(cp, ['get', 'deployment', 'shop', '-n', 'default']))?.spec.template.spec.containers ?? []) as Container[];
+    await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'patched', { what: `the Patcher's env on the sidecar container\n${flowops!.logs()}`, timeoutMs: 30_000 });
+    // Merged by container name on the real server's strategic merge, not by position.
+    expect((await containers()).map((c) => [c.name, c.image, c.env?.length ?? 0])).toEqual([['app', 'shop:1', 0], ['sidecar', 'proxy:1', 1]]);
+  });
+
   it('the real server refused FlowOps nothing (audit log: no 400/401/403/415/422)', () => {
     expect(refusedRequests(cp, SA)).toEqual([]);
   });
 });
+
+const JOIN_AND_PATCH_OPERATOR = `apiVersion: dcontroller.io/v1alpha1
+kind: Operator
+metadata: {name: svc-pods}
+spec:
+  controllers:
+    - name: join
+      sources:
+        - {apiGroup: "", kind: Pod, namespace: default}
+        - {apiGroup: "", kind: Service, namespace: default}
+      pipeline:
+        - "@join": {"@eq": ["$.Service.spec.selector.app", "$.Pod.metadata.labels.app"]}
+        - "@project":
+            metadata:
+              name: {"@concat": ["$.Service.metadata.name", "--", "$.Pod.metadata.name"]}
+              namespace: "$.Pod.metadata.namespace"
+              labels: {join: svc-pods}
+            data: {service: "$.Service.metadata.name", pod: "$.Pod.metadata.name"}
+      target: {apiGroup: "", kind: ConfigMap}
+    - name: patch-sidecar
+      sources:
+        - {apiGroup: apps, kind: Deployment, namespace: default, labelSelector: {matchLabels: {sidecar: managed}}}
+      pipeline:
+        "@project":
+          metadata: {name: "$.metadata.name", namespace: "$.metadata.namespace"}
+          spec:
+            template:
+              spec:
+                containers:
+                  - name: sidecar
+                    env: [{name: MODE, value: patched}]
+      target: {apiGroup: apps, kind: Deployment, type: Patcher}
+`;
+
+const SHOP_DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: shop, namespace: default, labels: {sidecar: managed}}
+spec:
+  selector: {matchLabels: {app: shop}}
+  template:
+    metadata: {labels: {app: shop}}
+    spec:
+      containers:
+      - {name: app, image: shop:1}
+      - {name: sidecar, image: proxy:1}
+`;

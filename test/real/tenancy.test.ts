@@ -7,6 +7,7 @@ import { describeReal, realControlPlane, type RealControlPlane } from './control
 import { startFlowOps, type FlowOpsCluster } from './flowops-processes.js';
 import { getJson, helmIn } from './kube-json.js';
 import { serviceAccountKubeconfig } from './service-account.js';
+import { serviceAccountWithRole } from '../fixtures/tenant-rbac.js';
 
 // Lockdown on the real server: the chart with tenancy.defaultServiceAccount gives FlowOps read
 // rights and `impersonate` on ServiceAccounts only; every write for a Flow is made as the
@@ -33,27 +34,12 @@ spec:
           data: { engine: "{{ .Resource.spec.engine }}" }
 `;
 
-const TEAM_A_RBAC = `apiVersion: v1
-kind: ServiceAccount
-metadata: { name: flow-runner, namespace: team-a }
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: { name: flow-runner, namespace: team-a }
-rules:
-  - apiGroups: [""]
+const TEAM_A_RBAC = serviceAccountWithRole('team-a', 'flow-runner', `  - apiGroups: [""]
     resources: [configmaps]
     verbs: [get, list, watch, create, update, patch, delete]
   - apiGroups: [example.com]
     resources: [databases, databases/status, databases/finalizers]
-    verbs: [get, list, watch, update, patch]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: RoleBinding
-metadata: { name: flow-runner, namespace: team-a }
-roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: flow-runner }
-subjects: [{ kind: ServiceAccount, name: flow-runner, namespace: team-a }]
-`;
+    verbs: [get, list, watch, update, patch]`);
 
 describeReal('lockdown: a Flow acts as its namespace\'s ServiceAccount on the real server', () => {
   let cp: RealControlPlane;

@@ -169,7 +169,9 @@ describe('the web view backend', () => {
     expect(await env.kubectl.ok(['get', 'flowsource', 'repo', '-o', 'jsonpath={.spec.suspend}'])).toBe('');
     const unknownCommit = await post({ action: 'pin', commit: 'a'.repeat(40) });
     expect([unknownCommit.status, ((await unknownCommit.json()) as { error: string }).error]).toEqual([400, 'aaaaaaaa is not in the history of default/repo']);
-    expect((await post({ action: 'sync' })).status).toBe(501);
+    // No Git poller in this process: "sync now" is the reconcile annotation, as `flowops reconcile` sends it.
+    expect((await post({ action: 'sync' })).status).toBe(200);
+    expect(await env.kubectl.ok(['get', 'flowsource', 'repo', '-o', 'jsonpath={.metadata.annotations.flowops\\.io/reconcile-requested-at}'])).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect((await post({ action: 'explode' })).status).toBe(400);
     expect((await post({ action: 'suspend' }, { Origin: 'http://evil.example' })).status).toBe(403);
     const form = await fetch(`${base}/ui/api/sources/default/repo/actions`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'action=suspend' });

@@ -38,6 +38,8 @@ const stopUp = async (): Promise<void> => {
   await up.exited;
 };
 
+const adminToken = (): string => readFileSync(join(dir, 'data', 'pki', 'admin.token'), 'utf8');
+
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
@@ -60,6 +62,15 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
   afterAll(async () => {
     await browser?.close();
     if (up && up.child.exitCode === null) await stopUp();
+  });
+
+  it('asks for the admin token, and the printed link carries it', async () => {
+    expect((await fetch(`${url}/ui/`)).status).toBe(401);
+    const link = (/Web view: (\S+)/.exec(up.stdout()) ?? [])[1]!;
+    expect(link).toBe(`${url}/ui/?token=${adminToken()}`);
+    // The link's token becomes a cookie and leaves the address bar.
+    await page.goto(link);
+    expect(page.url()).toBe(`${url}/ui/`);
   });
 
   it('the overview lists the flows FlowSource and the seed Flows, all ready, and updates live', async () => {
@@ -155,7 +166,7 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }, 90_000);
 
-  it('names the failing step on a broken object\'s page', async () => {
+  it('names the failing step on a broken object\'s page, and shows its last run', async () => {
     await kubectl.ok(['apply', '-f', '-'], [
       'apiVersion: flowops.io/v1',
       'kind: Flow',
@@ -177,6 +188,11 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     const failure = page.locator('[data-failure-step="check-input"]');
     await failure.waitFor({ timeout: 20_000 });
     expect(await failure.innerText()).toContain('step "check-input" failed');
+    // The last run: its outcome, the step with its attempts, the error.
+    const lastRun = page.locator('[data-last-run="Stalled"]');
+    await lastRun.waitFor({ timeout: 20_000 });
+    expect(await lastRun.innerText()).toContain('Flow default/input-checker');
+    expect(await page.getByRole('table', { name: 'Last run' }).innerText()).toMatch(/check-input\s+failed\s+1/);
     await shot('object-failing');
   });
 
@@ -216,7 +232,7 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(html).toContain('password: (hidden)');
     expect(html).not.toContain('s3cr3t-value');
     expect(html).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
-    const api = await (await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`)).text();
+    const api = await (await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`, { headers: { authorization: `Bearer ${adminToken()}` } })).text();
     expect(api).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
   });
 

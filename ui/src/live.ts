@@ -55,7 +55,7 @@ export function useConnection(): Connection {
   return c;
 }
 
-export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'missing' } | { state: 'error'; message: string };
+export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'signIn' };
 
 /** Changes a page cares about; without one, every change refetches. */
 export type Relevant = (change: ChangeMessage) => boolean;
@@ -81,7 +81,12 @@ export function useLive<T>(url: string, relevant?: Relevant): Loaded<T> {
         const res = await fetch(url, { headers: { Accept: 'application/json' } });
         if (cancelled) return;
         if (res.status === 404) setLoaded({ state: 'missing' });
-        else if (!res.ok) setLoaded({ state: 'error', message: `${res.status} ${((await res.json().catch(() => ({}))) as { error?: string }).error ?? res.statusText}` });
+        else if (!res.ok) {
+          const body = (await res.json().catch(() => ({}))) as { error?: string; signIn?: boolean };
+          // `flowops run`: nobody signed in yet (or the token ended): the page asks for one.
+          if (res.status === 401 && body.signIn) setLoaded({ state: 'signIn' });
+          else setLoaded({ state: 'error', message: `${res.status} ${body.error ?? res.statusText}` });
+        }
         else setLoaded({ state: 'ok', data: (await res.json()) as T });
       } catch (err) {
         // The server is restarting: keep showing the last data; the stream's hello refetches.

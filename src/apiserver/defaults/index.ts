@@ -12,6 +12,7 @@ import {
   defaultReplicationController,
   defaultSecret,
 } from './core-v1.js';
+import { defaultEndpointSlice, defaultStorageClass } from './discovery-storage-v1.js';
 import { defaultPod } from './pod.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
@@ -45,6 +46,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
+  'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
+  'storage.k8s.io/v1/StorageClass': defaultStorageClass,
 };
 
 /**

@@ -107,8 +107,9 @@ export class ServiceAllocator {
       causes.push(invalidValue('spec.clusterIPs[0]', ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
       return;
     } else if (!this.cidr.contains(ip)) {
-      // ipallocator.ErrNotInRange (pkg/registry/core/service/ipallocator/interfaces.go) names no range.
-      causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP ${ip} is not in the valid range`));
+      // kube-apiserver v1.34's ServiceCIDR allocator (ipallocator.ErrMismatchedNetwork); the network
+      // and broadcast addresses of the range get the same answer.
+      causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: the provided network does not match the current range`));
       return;
     } else if (this.ipOwner.has(ip) && this.ipOwner.get(ip) !== key) {
       causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP is already allocated`));
@@ -231,9 +232,9 @@ function isIPv4Text(ip: string): boolean {
   return /^(?:(?:0|[1-9]\d{0,2})\.){3}(?:0|[1-9]\d{0,2})$/.test(ip) && ip.split('.').every((p) => Number(p) <= 255);
 }
 
-/** Go's %#v of the value field.Invalid shows: a quoted string, a []string{…}, a number. */
+/** The value as kube-apiserver v1.34's field.Invalid shows it: a quoted string, a list as JSON (["10.96.0.5"]), a number. */
 function goValue(v: JsonValue): string {
-  if (Array.isArray(v)) return `[]string{${v.map((x) => JSON.stringify(x)).join(', ')}}`;
+  if (Array.isArray(v)) return JSON.stringify(v);
   return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
 

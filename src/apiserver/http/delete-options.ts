@@ -46,7 +46,8 @@ function bodyObject(req: IncomingMessage, raw: Buffer): JsonObject {
       throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
     }
   }
-  const value = type === 'application/yaml' ? parseYamlBody(raw) : parseJsonBody(raw);
+  const site = { object: 'DeleteOptions' };
+  const value = type === 'application/yaml' ? parseYamlBody(raw, site) : parseJsonBody(raw, site);
   if (!isObject(value)) throw errors.badRequest('the DeleteOptions body must be an object');
   return value;
 }
@@ -109,7 +110,7 @@ function validate(o: DeleteOptionsRequest): void {
   if (o.propagationPolicy !== undefined && !POLICIES.includes(o.propagationPolicy)) {
     causes.push(unsupported('propagationPolicy', JSON.stringify(o.propagationPolicy), [...POLICIES, 'nil']));
   }
-  if (o.dryRun.some((d) => d !== 'All')) causes.push(unsupported('dryRun', `[]string{${o.dryRun.map((d) => JSON.stringify(d)).join(', ')}}`, ['All']));
+  if (o.dryRun.some((d) => d !== 'All')) causes.push(unsupported('dryRun', JSON.stringify(o.dryRun), ['All']));
   if (!causes.length) return;
   // NewInvalid(GroupKind{meta.k8s.io, DeleteOptions}, "", errs), as delete.go answers.
   const parts = causes.map((c) => `${c.field}: ${c.message}`);

@@ -1,62 +1,55 @@
-import { createHash } from 'node:crypto';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/types.js';
+import { crdDocument } from '../openapi/crd-document.js';
+import { documentHash, gvPath } from '../openapi/vendor-files.js';
+import { vendoredOpenApi, type VendoredOpenApi } from '../openapi/vendored.js';
 
 /**
- * The smallest OpenAPI v3 that lets the default `kubectl apply` (validation on) hand validation to
- * the server: each built-in group/version declares a PATCH operation per kind with a
- * `fieldValidation` parameter. CRD groups are left out on purpose: kubectl then checks the
- * Namespace PATCH operation in api/v1 instead (research/kube-api-surface.md §4).
+ * OpenAPI v3 per group-version, as kube-apiserver serves it under /openapi/v3: the built-in
+ * group-versions are kube-apiserver's own documents (vendored, read on first request), the CRD ones
+ * are built from the CRDs' openAPIV3Schema and rebuilt when a CRD changes. `kubectl explain`, its
+ * field validation and the apply patcher all read these.
  */
 export class OpenApiV3 {
-  private cache: { version: number; docs: Map<string, { text: string; hash: string }> } | undefined;
+  private crdCache: { version: number; docs: Map<string, { text: string; hash: string }> } | undefined;
 
-  constructor(private readonly registry: ResourceRegistry) {}
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly vendored: VendoredOpenApi = vendoredOpenApi,
+  ) {}
 
   index(): object {
     const paths: Record<string, { serverRelativeURL: string }> = {};
-    for (const [path, doc] of this.docs()) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
+    for (const path of this.builtinPaths()) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${this.vendored.manifest().v3[path]!.hash}` };
+    for (const [path, doc] of this.crdDocs()) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
     return { paths };
   }
 
   document(path: string): string | undefined {
-    return this.docs().get(path)?.text;
+    if (this.builtinPaths().has(path)) return this.vendored.v3Text(path);
+    return this.crdDocs().get(path)?.text;
   }
 
-  private docs(): Map<string, { text: string; hash: string }> {
-    if (this.cache?.version === this.registry.version) return this.cache.docs;
+  /** Built-in group-versions the registry serves and the vendored files cover (a test keeps the two equal). */
+  private builtinPaths(): Set<string> {
+    const manifest = this.vendored.manifest().v3;
+    return new Set(this.registry.all().filter((t) => !t.custom && gvPath(t) in manifest).map(gvPath));
+  }
+
+  private crdDocs(): Map<string, { text: string; hash: string }> {
+    if (this.crdCache?.version === this.registry.version) return this.crdCache.docs;
     const byGv = new Map<string, ResourceType[]>();
-    for (const t of this.registry.all()) {
-      if (t.custom) continue;
-      const path = t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`;
-      byGv.set(path, [...(byGv.get(path) ?? []), t]);
-    }
+    for (const t of this.registry.all()) if (t.custom) byGv.set(gvPath(t), [...(byGv.get(gvPath(t)) ?? []), t]);
     const docs = new Map<string, { text: string; hash: string }>();
-    for (const [path, types] of byGv) {
-      const paths: Record<string, object> = {};
-      for (const t of types) paths[itemPath(t)] = { patch: patchOperation(t) };
-      const text = JSON.stringify({ openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.0' }, components: { schemas: {} }, paths });
-      docs.set(path, { text, hash: createHash('sha512').update(text).digest('hex').slice(0, 32).toUpperCase() });
+    if (byGv.size) {
+      const meta = this.vendored.crdMeta();
+      const version = this.vendored.manifest().kubernetesVersion;
+      for (const [path, types] of byGv) {
+        const text = JSON.stringify(crdDocument(types, meta, version));
+        docs.set(path, { text, hash: documentHash(text) });
+      }
     }
-    this.cache = { version: this.registry.version, docs };
+    this.crdCache = { version: this.registry.version, docs };
     return docs;
   }
-}
-
-function itemPath(t: ResourceType): string {
-  const base = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;
-  return t.namespaced ? `${base}/namespaces/{namespace}/${t.plural}/{name}` : `${base}/${t.plural}/{name}`;
-}
-
-function patchOperation(t: ResourceType): object {
-  return {
-    'x-kubernetes-group-version-kind': { group: t.group, version: t.version, kind: t.kind },
-    parameters: [
-      { name: 'dryRun', in: 'query', schema: { type: 'string' } },
-      { name: 'fieldManager', in: 'query', schema: { type: 'string' } },
-      { name: 'fieldValidation', in: 'query', schema: { type: 'string' } },
-      { name: 'force', in: 'query', schema: { type: 'boolean' } },
-    ],
-    responses: { '200': { description: 'OK' } },
-  };
 }

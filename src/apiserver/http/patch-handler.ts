@@ -7,6 +7,7 @@ import { strategicMergePatch, supportsStrategicMerge, PatchError } from '../patc
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { parseJsonBody, parseYamlBody } from './body.js';
+import { checkJsonNesting, type DecodeSite } from './nesting.js';
 import { booleanParam } from './query.js';
 import { checkNamespaceOpen, type ResourceContext } from './resource-handlers.js';
 import { ApiError, errors } from './status.js';
@@ -27,17 +28,17 @@ export function applyPatchBody(
 ): { code: number; object: JsonObject } {
   switch (type) {
     case 'application/merge-patch+json': {
-      const patch = parsePatchBody(raw);
+      const patch = parsePatchBody(raw, 'patch');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts) };
     }
     case 'application/json-patch+json': {
-      const ops = parsePatchBody(raw);
+      const ops = parsePatchBody(raw, 'patch');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => jsonPatch(cur, ops), opts) };
     }
     case 'application/strategic-merge-patch+json': {
       if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind })) throw errors.unsupportedMediaType();
-      const patch = parsePatchBody(raw);
+      const patch = parsePatchBody(raw, 'strategic');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => strategic(cur, patch, t), opts) };
     }
@@ -49,7 +50,8 @@ export function applyPatchBody(
 }
 
 /** A patch body that is no JSON: kube-apiserver's patch handler words it `error decoding patch: …`. */
-function parsePatchBody(raw: Buffer): unknown {
+function parsePatchBody(raw: Buffer, site: DecodeSite): unknown {
+  checkJsonNesting(raw, site);
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (e) {
@@ -79,7 +81,7 @@ function apply(
 ): { code: number; object: JsonObject } {
   const manager = q.get('fieldManager');
   if (!manager) throw errors.invalidOptions('PatchOptions', { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' });
-  const applied = raw[0] === 0x7b ? parseJsonBody(raw) : parseYamlBody(raw);
+  const applied = raw[0] === 0x7b ? parseJsonBody(raw, 'apply') : parseYamlBody(raw, 'apply');
   if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
   // The configuration's own type decides how it is decoded: without apiVersion and kind there is none.
   if (typeof applied.apiVersion !== 'string' || !applied.apiVersion || typeof applied.kind !== 'string' || !applied.kind) {

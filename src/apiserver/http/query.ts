@@ -15,6 +15,27 @@ const EXTRA_FIELDS: Record<string, string[]> = {
 };
 
 /**
+ * Kinds served from another's storage select by their own field names, mapped onto the stored form's
+ * (k8s.io/kubernetes pkg/apis/events/v1/conversion.go AddFieldLabelConversionsForEvent); nothing else.
+ */
+const FIELD_LABEL_CONVERSIONS: Record<string, Record<string, string>> = {
+  'events.k8s.io/Event': {
+    reason: 'reason',
+    'regarding.kind': 'involvedObject.kind',
+    'regarding.namespace': 'involvedObject.namespace',
+    'regarding.name': 'involvedObject.name',
+    'regarding.uid': 'involvedObject.uid',
+    'regarding.apiVersion': 'involvedObject.apiVersion',
+    'regarding.resourceVersion': 'involvedObject.resourceVersion',
+    'regarding.fieldPath': 'involvedObject.fieldPath',
+    reportingController: 'reportingComponent',
+    type: 'type',
+    'metadata.namespace': 'metadata.namespace',
+    'metadata.name': 'metadata.name',
+  },
+};
+
+/**
  * A boolean query parameter read as kube-apiserver reads every one (apimachinery's
  * `Convert_Slice_string_To_bool`, k8s.io/apimachinery/pkg/runtime/conversion.go): absent is false;
  * otherwise only the first value counts, and it is false when it is `0` or `false` in any letter
@@ -70,8 +91,9 @@ export function selectorFilter(t: ResourceType, q: URLSearchParams): ((obj: Json
   } catch (e) {
     throw errors.badRequest((e as Error).message);
   }
+  const converted = FIELD_LABEL_CONVERSIONS[`${t.group}/${t.kind}`];
   if (fieldSel) {
-    const allowed = new Set(['metadata.name', 'metadata.namespace', ...(EXTRA_FIELDS[t.kind] ?? [])]);
+    const allowed = new Set(converted ? Object.keys(converted) : ['metadata.name', 'metadata.namespace', ...(EXTRA_FIELDS[t.kind] ?? [])]);
     for (const f of fieldSelectorFields(fieldSel)) {
       if (allowed.has(f)) continue;
       // A kind with a field label conversion of its own names the label; the rest get the default conversion's text.
@@ -79,9 +101,10 @@ export function selectorFilter(t: ResourceType, q: URLSearchParams): ((obj: Json
       throw errors.badRequest(`${JSON.stringify(f)} is not a known field selector: only "metadata.name", "metadata.namespace"`);
     }
   }
+  const stored = (f: string): string => converted?.[f] ?? f;
   return (obj) => {
     if (labelSel && !matchesLabels(labelSel, labelsOf(obj))) return false;
-    if (fieldSel && !matchesFields(fieldSel, (f) => fieldValue(obj, f))) return false;
+    if (fieldSel && !matchesFields(fieldSel, (f) => fieldValue(obj, stored(f)))) return false;
     return true;
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asStored, type ObjectStore, type WriteOptions, type DeleteOptions } from '../objects/object-store.js';
+import { asStored, presented, type ObjectStore, type WriteOptions, type DeleteOptions } from '../objects/object-store.js';
 import { metadataOf, stringField } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
@@ -12,14 +12,19 @@ import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { JsonParts, sendJson } from './respond.js';
 import type { ResourceRequest } from './request-info.js';
+import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
+import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
+import { userOf } from '../auth/gate.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
   objects: ObjectStore;
   watch: WatchSettings;
+  /** Bounds the memory watch responses to slow clients hold (shared by every watch of the server). */
+  watchBudget: WatchBudget;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
@@ -47,15 +52,19 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
   const metadataOnly = !table && wantsMetadataOnly(req.headers.accept);
-  if (method === 'GET' && !name) return { code: 200, body: list(ctx, t, namespace, q, table, metadataOnly) };
+  if (method === 'GET' && !name) {
+    const rv = resourceVersionParam(q);
+    if (rv !== undefined && !q.get('continue')) await awaitResourceVersion(ctx.objects.store, rv);
+    return { code: 200, body: list(ctx, t, namespace, q, table, metadataOnly) };
+  }
   if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
     if (!table) {
       // The stored text as it is: no parse and re-serialise per read.
       const stored = ctx.objects.getStored(t, namespace, name!);
       if (!stored) throw errors.notFound(t, name!);
-      if (metadataOnly && !subresource) return { code: 200, body: partialMetadata(stored.value) };
-      return { code: 200, body: t.custom ? asVersion(stored.value, t) : stored.value };
+      if (metadataOnly && !subresource) return { code: 200, body: partialMetadata(presented(t, stored.value)) };
+      return { code: 200, body: presented(t, stored.value) };
     }
     const obj = ctx.objects.get(t, namespace, name!);
     if (t.custom) obj.apiVersion = apiVersionOf(t);
@@ -64,13 +73,13 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const opts = writeOptions(req, q, subresource);
   if (subresource === 'scale' && name) return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
   if (method === 'POST' && !name) {
-    const obj = decodeObject(req, await readBody(req));
+    const obj = decodeObject(req, await readBody(req), t.kind);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
     return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
-    const obj = decodeObject(req, await readBody(req));
+    const obj = decodeObject(req, await readBody(req), t.kind);
     return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
@@ -120,6 +129,8 @@ function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: str
   const fieldValidation = (q.get('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
   const opts: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation, warnings: [] };
   opts.fieldManager = q.get('fieldManager') ?? defaultManager(req);
+  const requester = userOf(req);
+  if (requester) opts.requester = requester;
   if (subresource) opts.subresource = subresource;
   return opts;
 }
@@ -148,7 +159,7 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
     ...(q.get('resourceVersionMatch') ? { resourceVersionMatch: q.get('resourceVersionMatch')! } : {}),
   });
   if (table) {
-    const objects = page.items.map((i) => JSON.parse(t.custom ? asVersion(i, t) : i) as JsonObject);
+    const objects = page.items.map((i) => JSON.parse(presented(t, i)) as JsonObject);
     return toTable(t, objects, {
         includeObject: includeObjectParam(q),
         withColumns: true,
@@ -159,8 +170,8 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
   }
   const meta: Record<string, unknown> = listMeta(t, page.resourceVersion, page.continueToken);
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
-  if (metadataOnly) return partialMetadataList(meta, page.items);
-  const items = t.custom ? page.items.map((i) => asVersion(i, t)) : page.items.map((i) => withoutTypeMeta(i, t));
+  if (metadataOnly) return partialMetadataList(meta, page.items.map((i) => presented(t, i)));
+  const items = t.custom ? page.items.map((i) => presented(t, i)) : page.items.map((i) => withoutTypeMeta(t.storage ? presented(t, i) : i, t));
   return listBody(t, meta, items);
 }
 
@@ -196,16 +207,6 @@ function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[
   return new JsonParts(parts);
 }
 
-/** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
-export function asVersion(text: string, t: ResourceType): string {
-  const want = `"apiVersion":${JSON.stringify(apiVersionOf(t))}`;
-  // Only a leading apiVersion is known to be the object's own: the same text inside (an owner
-  // reference, a nested object) says nothing about the top level, so anything else is parsed.
-  if (text.startsWith(`{${want}`)) return text;
-  const obj = JSON.parse(text) as JsonObject;
-  obj.apiVersion = apiVersionOf(t);
-  return JSON.stringify(obj);
-}
 
 function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, opts: DeleteOptions): JsonParts {
   const filter = selectorFilter(t, q);

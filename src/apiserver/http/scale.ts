@@ -12,7 +12,9 @@ import { mergePatch } from '../patch/merge-patch.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 import { labelSelectorFromMatch, labelSelectorToString } from '../selectors/index.js';
 import { mediaType, readBody } from './body.js';
+import { checkJsonNesting } from './nesting.js';
 import { errors } from './status.js';
+import { negativeReplicas } from '../validation/replicas.js';
 
 const SCALABLE = new Set(['apps/deployments', 'apps/statefulsets', 'apps/replicasets', '/replicationcontrollers']);
 
@@ -69,13 +71,23 @@ export function toScale(t: ResourceType, obj: JsonObject): JsonObject {
   };
 }
 
+const SCALE_KIND = { group: 'autoscaling', kind: 'Scale' };
+
 function scaleSelector(selector: string): { selector?: string } {
   return selector ? { selector } : {};
 }
 
-function replicasOf(scale: JsonValue): number {
+function replicasOf(scale: JsonValue, name: string): number {
   const r = ((scale as JsonObject | null)?.spec as JsonObject | undefined)?.replicas;
-  if (typeof r !== 'number' || !Number.isInteger(r) || r < 0) throw errors.unprocessable(`Scale.autoscaling "spec.replicas": Invalid value: ${JSON.stringify(r)}: must be greater than or equal to 0`);
+  const negative = negativeReplicas(r);
+  if (negative) throw errors.invalid(SCALE_KIND, name, [negative]);
+  if (typeof r !== 'number' || !Number.isInteger(r)) {
+    // kube-apiserver's 422 quotes the whole patched Scale; the reason is the same decode error.
+    const got = typeof r === 'number' ? `number ${r}` : r === undefined ? 'nothing' : typeof r === 'object' ? (r === null ? 'null' : Array.isArray(r) ? 'array' : 'object') : typeof r;
+    throw errors.invalid(SCALE_KIND, name, [
+      { reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(r ?? null)}: json: cannot unmarshal ${got} into Go struct field ScaleSpec.spec.replicas of type int32`, field: 'spec.replicas' },
+    ]);
+  }
   return r;
 }
 
@@ -84,17 +96,18 @@ export async function answerScale(objects: ObjectStore, t: ResourceType, namespa
   const method = req.method ?? 'GET';
   if (method === 'GET') return toScale(t, objects.get(t, namespace, name));
   if (method !== 'PUT' && method !== 'PATCH') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-  const body = (await readBody(req)).toString('utf8');
+  const raw = await readBody(req);
+  checkJsonNesting(raw, method === 'PUT' ? { object: 'Scale' } : 'patch');
   let parsed: JsonValue;
   try {
-    parsed = JSON.parse(body) as JsonValue;
+    parsed = JSON.parse(raw.toString('utf8')) as JsonValue;
   } catch {
     throw errors.badRequest('the Scale body could not be decoded as JSON');
   }
   const current = toScale(t, objects.get(t, namespace, name));
   const type = mediaType(req);
   const next = method === 'PUT' ? parsed : type === 'application/json-patch+json' ? jsonPatch(current, parsed) : mergePatch(current, parsed);
-  const replicas = replicasOf(next);
+  const replicas = replicasOf(next, name);
   const updated = objects.patch(t, namespace, name, (obj) => setPath(obj, (t.scaleSubresource ?? BUILTIN_PATHS).specReplicasPath, replicas), opts);
   return toScale(t, updated);
 }

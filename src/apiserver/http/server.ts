@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import type { AuthGate } from '../auth/index.js';
 import type { Discovery } from './discovery.js';
 import type { OpenApiV3 } from './openapi.js';
 import { OPENAPI_V2_PATHS, serveOpenApiV2 } from './openapi-v2/index.js';
@@ -18,8 +20,10 @@ export interface HttpContext extends ResourceContext {
   onInternalError: (err: unknown, req: IncomingMessage) => void;
   /** Serve only these API groups ("" is core); the rest answer 404 and leave discovery (a view-only server). */
   serveGroup?: (group: string) => boolean;
-  /** Serve HTTPS with this PEM key and certificate instead of plain HTTP. */
-  tls?: { key: string; cert: string };
+  /** Serve HTTPS with this PEM key and certificate instead of plain HTTP; client certificates signed by clientCa authenticate. */
+  tls?: { key: string; cert: string; clientCa?: string };
+  /** Authentication and authorization; without it every request is allowed. */
+  auth?: AuthGate;
 }
 
 const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
@@ -27,7 +31,7 @@ const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
 export function createHttpServer(ctx: HttpContext): Server {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     route(ctx, req, res).catch((err: unknown) => {
-      const apiErr = err instanceof ApiError ? err : undefined;
+      const apiErr = err instanceof ApiError ? err : stackOverflow(err) ? tooDeepToProcess() : undefined;
       if (!apiErr) ctx.onInternalError(err, req);
       if (res.headersSent) {
         res.end();
@@ -36,9 +40,36 @@ export function createHttpServer(ctx: HttpContext): Server {
       sendError(res, apiErr ?? errors.internal(err instanceof Error ? err.message : String(err)));
     });
   };
-  const server: Server = ctx.tls ? createHttpsServer({ key: ctx.tls.key, cert: ctx.tls.cert }, handler) : createServer(handler);
+  const tls = ctx.tls;
+  // A client certificate is asked for but not required: a request without one may still carry a token.
+  const clientCerts = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
+  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert, ...clientCerts }, handler) : createServer(handler);
   server.keepAliveTimeout = 65_000;
   return server;
+}
+
+/**
+ * One port for HTTPS and plain HTTP, told apart by the first byte (a TLS handshake starts with
+ * 0x16): the API on HTTPS, where clients send their credentials, and the same listener's web
+ * view, Git and metrics routes still reachable at http:// for browsers and git. Plain-HTTP API
+ * requests go through the same authentication (without credentials: 401).
+ */
+export function sharePort(tlsServer: Server, plain: Server): NetServer {
+  const listener = createNetServer((socket: Socket) => {
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.unshift(first);
+      (first[0] === 0x16 ? tlsServer : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
+  // An http.Server tracks its connections (for closeIdleConnections at shutdown, and its request
+  // timeouts) from its 'listening' event on; these two never listen themselves.
+  listener.on('listening', () => {
+    tlsServer.emit('listening');
+    plain.emit('listening');
+  });
+  return listener;
 }
 
 async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -46,6 +77,7 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (prettyPrint(url.searchParams, req.headers['user-agent'])) answerIndented(res);
   for (const extra of ctx.extraRoutes) if (await extra(req, res, url)) return;
+  if (ctx.auth && (await ctx.auth.handle(req, res, url))) return;
   if (path === '/version') return sendJson(res, 200, ctx.versionInfo);
   if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) {
     return sendText(res, 200, url.searchParams.has('verbose') ? `[+]ping ok\n[+]storage ok\n${path.slice(1)} check passed\n` : 'ok');
@@ -72,6 +104,18 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   // A path in no served group is not the API's: Go's mux answers it in plain text.
   if (!info || !ctx.discovery.servesGroup(info.group)) return sendText(res, 404, '404 page not found\n');
   return handleResource(ctx, req, res, info, url.searchParams);
+}
+
+/**
+ * Bodies are refused at decode past the depth every walk is tested at (nesting.ts); should a walk
+ * still run out of stack on what a client sent, the client hears so and the server log stays quiet.
+ */
+function stackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && err.message === 'Maximum call stack size exceeded';
+}
+
+function tooDeepToProcess(): ApiError {
+  return errors.badRequest('the request could not be processed: its body nests too deeply for this server');
 }
 
 function servedGroups(list: object, serves: (group: string) => boolean): object {

@@ -68,7 +68,7 @@ export const errors = {
   /** A DELETE precondition that does not hold: named by kind, as the generic registry's NewConflict does. */
   preconditionFailed: (t: ResourceType, name: string, why: string) =>
     new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedKind(t)} "${name}": ${why}`, t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind }),
-  invalid: (t: ResourceType, name: string, causes: StatusCause[]) => {
+  invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
     const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
     const details: StatusDetails = { name, group: t.group, kind: t.kind, causes };
@@ -85,6 +85,7 @@ export const errors = {
   /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
+  entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
   methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message, {}),
   notAcceptable: () =>
     new ApiError(

@@ -4,8 +4,10 @@ import { apiVersionOf, collectionPrefix } from '../registry/types.js';
 import { CompactedError, type StoreEvent } from '../storage/types.js';
 import { booleanParam, selectorFilter } from './query.js';
 import type { ResourceContext } from './resource-handlers.js';
-import { asVersion } from './resource-handlers.js';
+import { presented } from '../objects/object-store.js';
+import { resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
+import type { BudgetedWatch } from './watch-budget.js';
 import { includeObjectParam, toTable } from '../table/table.js';
 
 export interface WatchSettings {
@@ -15,8 +17,11 @@ export interface WatchSettings {
   defaultTimeoutSeconds: number;
 }
 
-/** A slow client whose unsent events pass this is cut off and must re-watch, as kine drops slow watchers. */
-const MAX_BUFFERED = 32 * 1024 * 1024;
+/**
+ * How much of the initial list is written ahead of the client before waiting for it to drain:
+ * enough to keep the socket busy, little enough that a client which stops reading pins no more.
+ */
+const INITIAL_LIST_WINDOW = 1024 * 1024;
 
 export function serveWatch(
   ctx: ResourceContext,
@@ -28,12 +33,11 @@ export function serveWatch(
   table: boolean,
 ): void {
   const filter = selectorFilter(t, q);
-  const rv = q.get('resourceVersion') ?? '';
+  const rv = resourceVersionParam(q);
   const initialEvents = booleanParam(q, 'sendInitialEvents');
   if (initialEvents && q.get('resourceVersionMatch') !== 'NotOlderThan') {
     throw errors.invalidListOptions('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
   }
-  if (rv && !/^\d+$/.test(rv)) throw errors.badRequest(`invalid resource version: ${rv}`);
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   // Without an immediate flush client-node's fetch waits for the first event and informers never start.
@@ -46,13 +50,39 @@ export function serveWatch(
     columnsSent = true;
     return JSON.stringify(tbl);
   };
+
+  let handle: { cancel(): void } | undefined;
+  let closed = false;
+  const timers: NodeJS.Timeout[] = [];
+  const stop = (): void => {
+    closed = true;
+    handle?.cancel();
+    for (const tm of timers) clearTimeout(tm);
+    unregister();
+  };
+  const budgeted: BudgetedWatch = {
+    res,
+    resource: t.group ? `${t.plural}.${t.group}` : t.plural,
+    drop: () => {
+      if (closed) return;
+      stop();
+      res.destroy();
+    },
+  };
+  const unregister = ctx.watchBudget.add(budgeted);
+  function close(): void {
+    if (closed) return;
+    stop();
+    res.end();
+  }
+
   let corked = false;
   const uncork = (): void => {
     corked = false;
     res.uncork();
   };
   const send = (type: string, objectJson: string): void => {
-    if (res.writableLength > MAX_BUFFERED) return close();
+    if (closed) return;
     const body = table && type !== 'BOOKMARK' && type !== 'ERROR' ? asTable(objectJson) : objectJson;
     // A group commit publishes many events in one turn: corking until the turn ends sends them in
     // one write instead of one system call per event (measured as the server's largest cost under load).
@@ -61,9 +91,9 @@ export function serveWatch(
       res.cork();
       process.nextTick(uncork);
     }
-    res.write(`{"type":"${type}","object":${body}}\n`);
+    if (!res.write(`{"type":"${type}","object":${body}}\n`)) ctx.watchBudget.check(budgeted);
   };
-  const versioned = (text: string): string => (t.custom ? asVersion(text, t) : text);
+  const versioned = (text: string): string => presented(t, text);
   const matches = (text: string | undefined): boolean => text !== undefined && (!filter || filter(JSON.parse(text) as JsonObject));
 
   const onEvent = (e: StoreEvent): void => {
@@ -79,41 +109,53 @@ export function serveWatch(
   };
 
   const store = ctx.objects.store;
-  let from: number;
-  if (!rv || rv === '0' || initialEvents) {
-    const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
-    for (const item of page.items) send('ADDED', versioned(item));
-    from = Number(page.resourceVersion);
-    if (initialEvents) send('BOOKMARK', bookmark(t, from, true));
-  } else {
-    from = Number(rv);
-  }
-
-  let handle: { cancel(): void } | undefined;
-  let closed = false;
-  const timers: NodeJS.Timeout[] = [];
-  function close(): void {
+  const subscribe = (from: number): void => {
     if (closed) return;
-    closed = true;
-    handle?.cancel();
-    for (const tm of timers) clearTimeout(tm);
-    res.end();
-  }
-  try {
-    handle = store.watch(collectionPrefix(t, namespace), from, onEvent, close);
-  } catch (e) {
-    if (!(e instanceof CompactedError)) throw e;
-    send('ERROR', JSON.stringify(errors.expired(e.message).toStatus()));
-    return close();
-  }
+    try {
+      handle = store.watch(collectionPrefix(t, namespace), from, onEvent, close);
+    } catch (e) {
+      if (!(e instanceof CompactedError)) throw e;
+      send('ERROR', JSON.stringify(errors.expired(e.message).toStatus()));
+      return close();
+    }
+    if (booleanParam(q, 'allowWatchBookmarks')) {
+      const tick = setInterval(() => send('BOOKMARK', bookmark(t, store.currentRevision(), false)), ctx.watch.bookmarkIntervalMs);
+      timers.push(tick);
+    }
+  };
+
   const timeout = Number(q.get('timeoutSeconds') ?? 0) || ctx.watch.defaultTimeoutSeconds * (1 + Math.random());
   timers.push(setTimeout(close, timeout * 1000));
-  if (booleanParam(q, 'allowWatchBookmarks')) {
-    const tick = setInterval(() => send('BOOKMARK', bookmark(t, store.currentRevision(), false)), ctx.watch.bookmarkIntervalMs);
-    timers.push(tick);
-  }
   req.on('close', close);
   res.on('close', close);
+
+  if (rv && !initialEvents) return subscribe(rv);
+  // The initial list is written as the client takes it, never all at once; what is written
+  // meanwhile is replayed from the log when the watch subscribes at the list's revision.
+  const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
+  const from = Number(page.resourceVersion);
+  void (async () => {
+    for (const item of page.items) {
+      if (closed) return;
+      send('ADDED', versioned(item));
+      if (res.writableLength >= INITIAL_LIST_WINDOW) await drained(res);
+    }
+    if (initialEvents) send('BOOKMARK', bookmark(t, from, true));
+    subscribe(from);
+  })().catch(() => budgeted.drop());
+}
+
+/** Resolves once the response has sent what it buffered, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function bookmark(t: ResourceType, revision: number, initialEventsEnd: boolean): string {

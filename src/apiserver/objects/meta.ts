@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../registry/types.js';
+import { cloneJson } from './json-clone.js';
 
 export function metadataOf(obj: JsonObject): JsonObject {
   const m = obj.metadata;
@@ -66,9 +67,7 @@ export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   return ak.every((k) => deepEqual(a[k], (b as JsonObject)[k]));
 }
 
-export function clone<T extends JsonValue>(v: T): T {
-  return structuredClone(v);
-}
+export const clone = cloneJson;
 
 /** Reads a dotted field path (`involvedObject.name`, `spec.nodeName`) as a selector string. */
 export function fieldAt(obj: JsonObject, path: string): string | undefined {

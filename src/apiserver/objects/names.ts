@@ -1,4 +1,5 @@
 import { errors } from '../http/status.js';
+import { isViewGroup } from '../crd/view-groups.js';
 import type { ResourceType } from '../registry/types.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -11,7 +12,8 @@ const LABEL_NAMED = new Set(['Namespace', 'Service']);
 const PATH_SEGMENT_NAMED = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 
 export function validateName(t: ResourceType, name: string): void {
-  if (PATH_SEGMENT_NAMED.has(t.kind) && t.group === 'rbac.authorization.k8s.io') {
+  // Δ-controller views take any name that can be a URL path segment (kube-apiserver's REST layer rule).
+  if ((PATH_SEGMENT_NAMED.has(t.kind) && t.group === 'rbac.authorization.k8s.io') || (t.custom && isViewGroup(t.group))) {
     if (name === '.' || name === '..' || /[/%]/.test(name)) {
       throw errors.invalid(t, name, [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": may not contain '/' or '%'`, field: 'metadata.name' }]);
     }

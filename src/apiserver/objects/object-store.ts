@@ -1,4 +1,5 @@
 import { zeroValueOf } from '../defaults/zero-values.js';
+import type { UserInfo } from '../auth/user-info.js';
 import { ApiError, errors } from '../http/status.js';
 import type { Store, StoreEvent, StoredValue } from '../storage/types.js';
 import { CompactedError } from '../storage/types.js';
@@ -20,6 +21,8 @@ export interface WriteOptions {
   warnings?: string[];
   /** The write computed managedFields itself (server-side apply); do not track it as an Update. */
   managedFieldsSet?: boolean;
+  /** Who asks for the write, when the server authenticates (RBAC escalation checks); absent for the server's own writes. */
+  requester?: UserInfo;
 }
 
 export interface DeleteOptions {
@@ -79,6 +82,7 @@ export class ObjectStore {
     this.listeners.push(l);
   }
 
+  /** The stored text, in the storage's form (see `presented` for a resource kept in another's storage). */
   getStored(t: ResourceType, namespace: string | undefined, name: string): StoredValue | undefined {
     return this.store.get(storageKey(t, namespace, name));
   }
@@ -86,9 +90,10 @@ export class ObjectStore {
   get(t: ResourceType, namespace: string | undefined, name: string): JsonObject {
     const s = this.getStored(t, namespace, name);
     if (!s) throw errors.notFound(t, name);
-    return JSON.parse(s.value) as JsonObject;
+    return fromStorage(t, s.value);
   }
 
+  /** Items as stored texts, in the storage's form; `q.filter` sees that form too. */
   list(t: ResourceType, namespace: string | undefined, q: ListQuery = {}): ListPage {
     const prefix = collectionPrefix(t, namespace);
     let revision: number | undefined;
@@ -148,7 +153,7 @@ export class ObjectStore {
     this.trackManager(t, zeroValueOf(t), obj, opts);
     for (const a of this.storageSteps) a.admit(t, 'CREATE', obj, undefined, opts);
     if (opts.dryRun) return obj;
-    const stored = this.store.create(key, (rev) => stamp(obj, rev));
+    const stored = this.store.create(key, (rev) => stamp(t, obj, rev));
     this.notify(t, stored, obj, 'create', undefined);
     return obj;
   }
@@ -170,13 +175,13 @@ export class ObjectStore {
   patch(t: ResourceType, namespace: string | undefined, name: string, mutate: (current: JsonObject) => JsonObject, opts: WriteOptions = {}): JsonObject {
     const current = this.getStored(t, namespace, name);
     if (!current) throw errors.notFound(t, name);
-    const next = mutate(JSON.parse(current.value) as JsonObject);
+    const next = mutate(fromStorage(t, current.value));
     const rv = stringField(metadataOf(next), 'resourceVersion');
     return this.write(t, current, next, rv, opts);
   }
 
   private write(t: ResourceType, current: StoredValue, next: JsonObject, precondition: string | undefined, opts: WriteOptions): JsonObject {
-    const old = JSON.parse(current.value) as JsonObject;
+    const old = fromStorage(t, current.value);
     const name = String(metadataOf(old).name);
     const bodyName = stringField(metadataOf(next), 'name');
     if (bodyName !== undefined && bodyName !== name) {
@@ -194,7 +199,7 @@ export class ObjectStore {
       metadataOf(object).resourceVersion = String(current.modRevision);
       return object;
     }
-    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(object, rev));
+    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(t, object, rev));
     this.notify(t, stored, object, 'update', current.value);
     return object;
   }
@@ -202,7 +207,7 @@ export class ObjectStore {
   delete(t: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): JsonObject {
     const current = this.getStored(t, namespace, name);
     if (!current) throw errors.notFound(t, name);
-    const obj = JSON.parse(current.value) as JsonObject;
+    const obj = fromStorage(t, current.value);
     const meta = metadataOf(obj);
     const pre = opts.preconditions ?? {};
     if (pre.uid && pre.uid !== meta.uid) {
@@ -233,7 +238,7 @@ export class ObjectStore {
       markDeleted(meta);
     }
     if (opts.dryRun) return obj;
-    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(obj, rev));
+    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(t, obj, rev));
     this.notify(t, stored, obj, 'update', current.value);
     return obj;
   }
@@ -261,14 +266,14 @@ export class ObjectStore {
     const victims = this.store.list(prefix).items;
     for (const v of victims) {
       const current = this.store.get(v.key);
-      if (current) this.remove(t, current, JSON.parse(current.value) as JsonObject, false);
+      if (current) this.remove(t, current, fromStorage(t, current.value), false);
     }
     return victims.length;
   }
 
   private remove(t: ResourceType, current: StoredValue, last: JsonObject, dryRun: boolean): JsonObject {
     if (dryRun) return last;
-    const stored = this.store.delete(current.key, current.modRevision, (rev) => stamp(last, rev));
+    const stored = this.store.delete(current.key, current.modRevision, (rev) => stamp(t, last, rev));
     this.notify(t, stored, last, 'delete', current.value);
     return last;
   }
@@ -295,12 +300,41 @@ function markDeleted(meta: JsonObject): void {
 /** The text each written object was stored as, so the reply to the write need not serialise it again. */
 const storedText = new WeakMap<JsonObject, string>();
 
-/** Sets metadata.resourceVersion to the revision of the write and serialises once. */
-function stamp(obj: JsonObject, revision: number): string {
+/**
+ * Sets metadata.resourceVersion to the revision of the write and serialises once; returns the text to
+ * store (converted to the storage's form for a resource kept in another's storage).
+ */
+function stamp(t: ResourceType, obj: JsonObject, revision: number): string {
   metadataOf(obj).resourceVersion = String(revision);
   const text = JSON.stringify(obj);
   storedText.set(obj, text);
-  return text;
+  return t.storage ? JSON.stringify(t.storage.toStorage(obj)) : text;
+}
+
+/** A stored text as the object `t` serves. */
+function fromStorage(t: ResourceType, text: string): JsonObject {
+  const obj = JSON.parse(text) as JsonObject;
+  return t.storage ? t.storage.fromStorage(obj) : obj;
+}
+
+/**
+ * A stored text as `t` answers it: another version's CRD object under the requested version
+ * (conversion "None"), an object of another resource's storage converted. Most texts go out as they are.
+ */
+export function presented(t: ResourceType, text: string): string {
+  if (t.storage) return JSON.stringify(fromStorage(t, text));
+  return t.custom ? asVersion(text, t) : text;
+}
+
+/** A CRD object stored under another served version is shown under the requested one (conversion "None"). */
+export function asVersion(text: string, t: ResourceType): string {
+  const want = `"apiVersion":${JSON.stringify(apiVersionOf(t))}`;
+  // Only a leading apiVersion is known to be the object's own: the same text inside (an owner
+  // reference, a nested object) says nothing about the top level, so anything else is parsed.
+  if (text.startsWith(`{${want}`)) return text;
+  const obj = JSON.parse(text) as JsonObject;
+  obj.apiVersion = apiVersionOf(t);
+  return JSON.stringify(obj);
 }
 
 /**

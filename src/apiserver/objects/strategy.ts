@@ -3,7 +3,9 @@ import { errors } from '../http/status.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { deepEqual, dropEmptyMetadataFields, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import { isViewGroup } from '../crd/view-groups.js';
 import { validateName } from './names.js';
+import { cloneJson } from './json-clone.js';
 
 /** Fields the server owns: whatever a client sends for them is replaced. */
 const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'selfLink'];
@@ -47,7 +49,7 @@ export function prepareForCreate(t: ResourceType, namespace: string | undefined,
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
   if (t.tracksGeneration || t.custom) meta.generation = 1;
-  if (t.statusSubresource) delete obj.status;
+  if (splitsStatus(t)) delete obj.status;
   // The `kubernetes` finalizer is added after the field manager (admission-plugins.ts).
   if (!t.group && t.kind === 'Namespace') obj.status = { phase: 'Active' };
 }
@@ -79,14 +81,14 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
   const oldMeta = metadataOf(old);
   let object: JsonObject;
   if (subresource === 'status') {
-    object = structuredClone(old);
+    object = cloneJson(old);
     const nextMeta = metadataOf(next);
     if (next.status !== undefined) object.status = next.status;
     else delete object.status;
     if (nextMeta.managedFields !== undefined) metadataOf(object).managedFields = nextMeta.managedFields;
   } else {
     object = next;
-    if (t.statusSubresource) {
+    if (splitsStatus(t)) {
       if (old.status !== undefined) object.status = old.status;
       else delete object.status;
     }
@@ -123,6 +125,15 @@ export function bumpGeneration(t: ResourceType, old: JsonObject, object: JsonObj
   if (!annotationsMove && !specSideChanged(t, old, object)) return;
   const oldGeneration = metadataOf(old).generation;
   metadataOf(object).generation = (typeof oldGeneration === 'number' ? oldGeneration : 0) + 1;
+}
+
+/**
+ * Whether a write to the object itself keeps the stored status (the status subresource's rule).
+ * Views have the subresource but, as in Δ-controller's view storage, a write of the whole object
+ * (an Updater's) carries its status too.
+ */
+function splitsStatus(t: ResourceType): boolean {
+  return t.statusSubresource && !(t.custom && isViewGroup(t.group));
 }
 
 function specSideChanged(t: ResourceType, a: JsonObject, b: JsonObject): boolean {

@@ -2,6 +2,7 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { ApiError, errors } from '../http/status.js';
 import type { JsonObject } from '../registry/types.js';
+import { cloneJson } from '../objects/json-clone.js';
 
 const { applyPatch, getValueByPointer, JsonPatchError } = fastJsonPatch;
 
@@ -9,7 +10,7 @@ const { applyPatch, getValueByPointer, JsonPatchError } = fastJsonPatch;
 export function jsonPatch(target: JsonObject, ops: unknown): JsonObject {
   if (!Array.isArray(ops)) throw errors.badRequest(`error decoding patch: json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type []handlers.jsonPatchOp`);
   try {
-    let doc = structuredClone(target);
+    let doc = cloneJson(target);
     // One at a time: a replace of a key an object lacks adds it, as kube-apiserver's json-patch does.
     for (const op of ops as Operation[]) doc = applyPatch(doc, [replaceOfMissingKeyAsAdd(doc, op)], true, true).newDocument as JsonObject;
     return doc;

@@ -3,6 +3,7 @@ import { mapEntry, nonEmpty, nonEmptyObject, objectMetaOf, OrderedObject } from 
 import { boolOf, messageOf, stringOf, type Field } from './reader.js';
 import type { MessageType } from './schema.js';
 import { APPS_V1 } from './api/apps-v1.js';
+import { AUTH_V1 } from './api/auth-v1.js';
 import { BATCH_V1 } from './api/batch-v1.js';
 import { CORE_V1 } from './api/core-v1.js';
 import { NETWORKING_V1 } from './api/networking-v1.js';
@@ -85,7 +86,7 @@ export const KIND_DECODERS: Record<string, KindDecoder> = {
   'v1/Namespace': namespace,
   'v1/ConfigMap': configMap,
   'v1/Secret': secret,
-  ...tables({ ...CORE_V1, ...APPS_V1, ...BATCH_V1, ...RBAC_V1, ...POLICY_V1, ...NETWORKING_V1, ...SCHEDULING_V1 }),
+  ...tables({ ...CORE_V1, ...APPS_V1, ...BATCH_V1, ...RBAC_V1, ...POLICY_V1, ...NETWORKING_V1, ...SCHEDULING_V1, ...AUTH_V1 }),
 };
 
 function tables(kinds: Record<string, MessageType>): Record<string, KindDecoder> {

@@ -1,4 +1,5 @@
-import type { ResourceType } from './types.js';
+import { EVENTS_V1_STORAGE } from '../objects/event-conversion.js';
+import type { ResourceType, StorageConversion } from './types.js';
 
 type Builtin = [group: string, version: string, kind: string, plural: string, namespaced: boolean, opts?: BuiltinOpts];
 interface BuiltinOpts {
@@ -6,6 +7,7 @@ interface BuiltinOpts {
   status?: boolean;
   generation?: boolean;
   categories?: string[];
+  storage?: StorageConversion;
 }
 
 const ALL = ['all'];
@@ -22,6 +24,8 @@ const TABLE: Builtin[] = [
   // Pods track their generation since 1.34 (PodObservedGenerationTracking, on by default).
   ['', 'v1', 'Pod', 'pods', true, { short: ['po'], status: true, categories: ALL, generation: true }],
   ['', 'v1', 'Endpoints', 'endpoints', true, { short: ['ep'] }],
+  ['', 'v1', 'ReplicationController', 'replicationcontrollers', true, { short: ['rc'], status: true, generation: true, categories: ALL }],
+  ['', 'v1', 'PodTemplate', 'podtemplates', true],
   ['', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { short: ['pvc'], status: true }],
   ['', 'v1', 'PersistentVolume', 'persistentvolumes', false, { short: ['pv'], status: true }],
   ['', 'v1', 'Node', 'nodes', false, { short: ['no'], status: true }],
@@ -38,6 +42,10 @@ const TABLE: Builtin[] = [
   ['policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { short: ['pdb'], status: true, generation: true }],
   ['networking.k8s.io', 'v1', 'Ingress', 'ingresses', true, { short: ['ing'], status: true, generation: true }],
   ['networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies', true, { short: ['netpol'], generation: true }],
+  ['networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', false],
+  ['discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', true],
+  ['storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, { short: ['sc'] }],
+  ['events.k8s.io', 'v1', 'Event', 'events', true, { short: ['ev'], storage: EVENTS_V1_STORAGE }],
   ['coordination.k8s.io', 'v1', 'Lease', 'leases', true],
   ['scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, { short: ['pc'], generation: true }],
   ['rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true],
@@ -60,4 +68,5 @@ export const BUILTIN_TYPES: readonly ResourceType[] = TABLE.map(([group, version
   statusSubresource: o.status ?? false,
   custom: false,
   tracksGeneration: o.generation ?? false,
+  ...(o.storage ? { storage: o.storage } : {}),
 }));

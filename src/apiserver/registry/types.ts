@@ -31,7 +31,21 @@ export interface ResourceType {
   printerColumns?: PrinterColumn[];
   /** Built-ins whose strategy tracks metadata.generation. */
   tracksGeneration: boolean;
+  /** Kept in another group's storage, converted on the way in and out (events.k8s.io Events are core Events). */
+  storage?: StorageConversion;
 }
+
+/**
+ * How a resource shares another's storage, as kube-apiserver serves events.k8s.io/v1 Events from the
+ * core Events' registry: objects are stored in `group`'s form and converted at the store's boundary.
+ */
+export interface StorageConversion {
+  group: string;
+  toStorage(obj: JsonObject): JsonObject;
+  fromStorage(obj: JsonObject): JsonObject;
+}
+
+type StorageLocation = Pick<ResourceType, 'group' | 'plural' | 'namespaced'> & { storage?: Pick<StorageConversion, 'group'> };
 
 export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
   return t.group ? `${t.group}/${t.version}` : t.version;
@@ -46,12 +60,12 @@ export function qualifiedKind(t: Pick<ResourceType, 'group' | 'kind'>): string {
   return t.group ? `${t.kind}.${t.group}` : t.kind;
 }
 
-export function storageKey(t: Pick<ResourceType, 'group' | 'plural' | 'namespaced'>, namespace: string | undefined, name: string): string {
+export function storageKey(t: StorageLocation, namespace: string | undefined, name: string): string {
   return t.namespaced ? `${collectionPrefix(t, namespace ?? '')}${name}` : `${collectionPrefix(t, undefined)}${name}`;
 }
 
 /** Prefix of every key of this resource, optionally within one namespace. */
-export function collectionPrefix(t: Pick<ResourceType, 'group' | 'plural' | 'namespaced'>, namespace: string | undefined): string {
-  const base = `/registry/${t.group || 'core'}/${t.plural}/`;
+export function collectionPrefix(t: StorageLocation, namespace: string | undefined): string {
+  const base = `/registry/${(t.storage ? t.storage.group : t.group) || 'core'}/${t.plural}/`;
   return t.namespaced && namespace ? `${base}${namespace}/` : base;
 }

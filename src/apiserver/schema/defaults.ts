@@ -1,5 +1,6 @@
 import { additionalOf, isObject, itemsOf, propertiesOf, propertyOf } from './access.js';
 import type { JsonObject, JsonSchemaProps, JsonValue } from './types.js';
+import { cloneJson } from '../objects/json-clone.js';
 
 /**
  * structuraldefaulting.Default: a property with a `default` is filled in when it is missing or a null
@@ -7,7 +8,7 @@ import type { JsonObject, JsonSchemaProps, JsonValue } from './types.js';
  * just defaulted. Parents are never created. Returns a copy.
  */
 export function applyDefaults(obj: JsonObject, schema: JsonSchemaProps): JsonObject {
-  const copy = structuredClone(obj);
+  const copy = cloneJson(obj);
   defaultValue(copy, schema);
   return copy;
 }

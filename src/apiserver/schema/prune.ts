@@ -1,6 +1,7 @@
 import { additionalOf, isEmbedded, isObject, itemsOf, preservesUnknown, propertyOf } from './access.js';
 import { compareGo } from './gofmt.js';
 import type { JsonObject, JsonSchemaProps, JsonValue } from './types.js';
+import { cloneJson } from '../objects/json-clone.js';
 
 /**
  * Structural pruning (apiextensions structuralpruning) plus the ObjectMeta coercion kube-apiserver
@@ -108,7 +109,7 @@ function pruneNonNullableNulls(x: JsonValue, s: JsonSchemaProps | undefined): vo
 
 /** Returns a pruned copy, as kube-apiserver stores it by default. Root apiVersion/kind/metadata stay. */
 export function pruneUnknownFields(obj: JsonObject, schema: JsonSchemaProps): JsonObject {
-  const copy = structuredClone(obj);
+  const copy = cloneJson(obj);
   new Pruner().prune(copy, schema, true, '');
   pruneNonNullableNulls(copy, schema);
   return copy;
@@ -121,6 +122,6 @@ export function pruneUnknownFields(obj: JsonObject, schema: JsonSchemaProps): Js
 export function findUnknownFields(obj: unknown, schema: JsonSchemaProps): string[] {
   if (!isObject(obj)) return [];
   const pruner = new Pruner();
-  pruner.prune(structuredClone(obj), schema, true, '');
+  pruner.prune(cloneJson(obj), schema, true, '');
   return [...new Set(pruner.pruned)].sort(compareGo);
 }

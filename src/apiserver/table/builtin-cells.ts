@@ -215,7 +215,79 @@ function hpaTargets(o: JsonObject): string {
     .join(', ');
 }
 
+const CORE_EVENT_CELLS: Record<string, Cell> = {
+  'Last Seen': (o) => (o.lastTimestamp ? ageOf(o.lastTimestamp) : eventFirstSeen(o)),
+  Type: (o) => text(o.type),
+  Reason: (o) => text(o.reason),
+  Object: (o) => {
+    const kind = text(get(o, 'involvedObject', 'kind')).toLowerCase();
+    const name = text(get(o, 'involvedObject', 'name'));
+    return name ? `${kind}/${name}` : kind;
+  },
+  Subobject: (o) => text(get(o, 'involvedObject', 'fieldPath')),
+  Source: eventSource,
+  Message: (o) => text(o.message).trim(),
+  'First Seen': eventFirstSeen,
+  Count: (o) => num(get(o, 'series', 'count') ?? o.count) || 1,
+  Name: (o) => text(get(o, 'metadata', 'name')),
+};
+
+/** An events.k8s.io/v1 Event in the core fields the one printer (of the internal type) reads. */
+function asCoreEvent(o: JsonObject): JsonObject {
+  const core: JsonObject = { ...o, involvedObject: o.regarding ?? {}, message: o.note ?? '', source: o.deprecatedSource ?? {} };
+  for (const [from, to] of [['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'], ['deprecatedCount', 'count']] as const) {
+    if (o[from] !== undefined) core[to] = o[from]!;
+  }
+  if (o.reportingController !== undefined) core.reportingComponent = o.reportingController;
+  return core;
+}
+
+/** printEndpointSlice's address and port lists: at most three, `<unset>` when empty. */
+function upToThree(values: string[]): string {
+  if (!values.length) return '<unset>';
+  return values.length > 3 ? `${values.slice(0, 3).join(',')} + ${values.length - 3} more...` : values.join(',');
+}
+
 export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
+  '/ReplicationController': {
+    Desired: (o) => num(get(o, 'spec', 'replicas')),
+    Current: (o) => num(get(o, 'status', 'replicas')),
+    Ready: (o) => num(get(o, 'status', 'readyReplicas')),
+    Age: age,
+    Containers: workloadWide.Containers!,
+    Images: workloadWide.Images!,
+    Selector: (o) => formatLabels(get(o, 'spec', 'selector')),
+  },
+  '/PodTemplate': {
+    Containers: (o) => list(get(o, 'template', 'spec', 'containers')).map((c) => text(c.name)).join(','),
+    Images: (o) => list(get(o, 'template', 'spec', 'containers')).map((c) => text(c.image)).join(','),
+    'Pod Labels': (o) => formatLabels(get(o, 'template', 'metadata', 'labels')),
+  },
+  'networking.k8s.io/IngressClass': {
+    Controller: (o) => text(get(o, 'spec', 'controller')),
+    Parameters: (o) => {
+      const p = get(o, 'spec', 'parameters');
+      if (!isMap(p)) return '<none>';
+      return `${text(p.kind)}${p.apiGroup ? `.${text(p.apiGroup)}` : ''}/${text(p.name)}`;
+    },
+    Age: age,
+  },
+  'discovery.k8s.io/EndpointSlice': {
+    AddressType: (o) => text(o.addressType),
+    Ports: (o) => upToThree(list(o.ports).map((p) => (p.port === undefined || p.port === null ? '<unset>' : text(p.port)))),
+    Endpoints: (o) => upToThree(list(o.endpoints).flatMap((e) => strings(e.addresses))),
+    Age: age,
+  },
+  'storage.k8s.io/StorageClass': {
+    // printStorageClass marks the default class after its name.
+    Name: (o) => `${text(get(o, 'metadata', 'name'))}${['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'].some((a) => get(o, 'metadata', 'annotations', a) === 'true') ? ' (default)' : ''}`,
+    Provisioner: (o) => text(o.provisioner),
+    ReclaimPolicy: (o) => text(o.reclaimPolicy ?? 'Delete'),
+    VolumeBindingMode: (o) => text(o.volumeBindingMode ?? 'Immediate'),
+    AllowVolumeExpansion: (o) => String(o.allowVolumeExpansion === true),
+    Age: age,
+  },
+  'events.k8s.io/Event': Object.fromEntries(Object.entries(CORE_EVENT_CELLS).map(([name, cell]) => [name, (o: JsonObject) => cell(asCoreEvent(o))])),
   '/Namespace': { Status: (o) => text(get(o, 'status', 'phase')), Age: age },
   '/ConfigMap': { Data: (o) => count(o.data) + count(o.binaryData), Age: age },
   '/Secret': { Type: (o) => text(o.type), Data: (o) => count(o.data), Age: age },
@@ -228,22 +300,7 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
     Selector: (o) => formatLabels(get(o, 'spec', 'selector')),
   },
   '/ServiceAccount': { Secrets: (o) => list(o.secrets).length, Age: age },
-  '/Event': {
-    'Last Seen': (o) => (o.lastTimestamp ? ageOf(o.lastTimestamp) : eventFirstSeen(o)),
-    Type: (o) => text(o.type),
-    Reason: (o) => text(o.reason),
-    Object: (o) => {
-      const kind = text(get(o, 'involvedObject', 'kind')).toLowerCase();
-      const name = text(get(o, 'involvedObject', 'name'));
-      return name ? `${kind}/${name}` : kind;
-    },
-    Subobject: (o) => text(get(o, 'involvedObject', 'fieldPath')),
-    Source: eventSource,
-    Message: (o) => text(o.message).trim(),
-    'First Seen': eventFirstSeen,
-    Count: (o) => num(get(o, 'series', 'count') ?? o.count) || 1,
-    Name: (o) => text(get(o, 'metadata', 'name')),
-  },
+  '/Event': CORE_EVENT_CELLS,
   '/Pod': {
     Ready: (o) => `${list(get(o, 'status', 'containerStatuses')).filter((s) => s.ready === true).length}/${list(get(o, 'spec', 'containers')).length}`,
     Status: podStatus,

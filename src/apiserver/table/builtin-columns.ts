@@ -31,7 +31,7 @@ export function builtinColumns(group: string, kind: string): Column[] | undefine
   if (!defs) return undefined;
   const cells = BUILTIN_CELLS[key] ?? {};
   return defs.map((d) => {
-    const cell = d.format === 'name' ? nameCell : cells[d.name];
+    const cell = cells[d.name] ?? (d.format === 'name' ? nameCell : undefined);
     if (!cell) throw new Error(`table column "${d.name}" of ${key} has no cell in builtin-cells.ts`);
     return { ...d, cell };
   });

@@ -95,7 +95,12 @@ export class FlowSourceReconciler {
       return {};
     }
     const spec = parsed.data;
-    if (spec.suspend) return {};
+    // Said in status as a Flow says it, for the generation that asked: kstatus (Flux's wait), the
+    // Argo CD health check and `flowops get sources` then read a suspended source as such.
+    if (spec.suspend) {
+      await writeStatus(this.deps.kube, src, withReady(statusOf(src), generation, true, 'Suspended', 'reconciliation is suspended; the applied objects stay'));
+      return {};
+    }
     const interval = jitter(spec.interval ? parseDuration(spec.interval) : DEFAULT_INTERVAL_MS);
     let status = statusOf(src);
     try {

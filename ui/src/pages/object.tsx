@@ -77,6 +77,23 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
             <h2 id="tree-h">Children</h2>
             <Tree d={d} />
           </section>
+          {d.lastRun ? (
+            <section>
+              <h2 id="last-run-h">Last run</h2>
+              <p class="summary" data-last-run={d.lastRun.outcome}>
+                {d.lastRun.outcome} · Flow {d.lastRun.flow} (generation {d.lastRun.flowGeneration}){d.lastRun.revision ? <> · <code>{d.lastRun.revision}</code></> : null}
+              </p>
+              <table aria-labelledby="last-run-h">
+                <thead><tr><th scope="col">Step</th><th scope="col">Result</th><th scope="col">Attempts</th></tr></thead>
+                <tbody>
+                  {d.lastRun.steps.map((s) => (
+                    <tr key={s.name}><td>{s.name}</td><td>{s.result}</td><td>{s.attempts}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+              {d.lastRun.error ? <pre class="message">{d.lastRun.error.step}: {d.lastRun.error.reason}: {d.lastRun.error.message}</pre> : null}
+            </section>
+          ) : null}
           <section>
             <h2 id="conditions-h">Conditions</h2>
             {d.conditions.length === 0 ? <p class="muted">None.</p> : (

@@ -115,6 +115,7 @@ export function OverviewPage() {
         return (
           <>
             <h1>Overview</h1>
+            {o.forbidden?.map((m) => <p class="notice bad" role="alert">{m}</p>)}
             <p class="summary" role="status">
               {plural(o.sources.length, 'source')}, {plural(o.flows.length, 'Flow')} · {notReady === 0 ? 'all ready' : `${notReady} not ready`}
             </p>

@@ -1,22 +1,28 @@
-import type { ResourceType } from '../../registry/types.js';
+import { KUBERNETES_VERSION } from '../../server-defaults.js';
+import { STRATEGIC_MERGE_PATCH } from '../../openapi/crd-document.js';
+import { crdSchemas } from '../../openapi/crd-schemas.js';
+import type { SwaggerDefinitions } from '../../openapi/vendored.js';
+import type { JsonObject, ResourceType } from '../../registry/types.js';
 import { ProtoWriter } from './proto-writer.js';
+import { writeNamedSchemas } from './schema-proto.js';
 
 /**
- * The smallest Swagger 2.0 document that kubectl 1.27–1.29 accept. They fetch `/openapi/v2` as the
- * gnostic `openapi_v2.Document` protobuf before every `apply`/`create`/`replace`/`edit` with validation
- * on, and cli-runtime's QueryParamVerifier looks for a PATCH operation whose
+ * The Swagger 2.0 document kubectl 1.27–1.29 read. They fetch `/openapi/v2` as the gnostic
+ * `openapi_v2.Document` protobuf before every `apply`/`create`/`replace`/`edit` with validation on,
+ * and cli-runtime's QueryParamVerifier looks for a PATCH operation whose
  * `x-kubernetes-group-version-kind` is the object's GVK and which declares a `fieldValidation` query
  * parameter. When found, kubectl sends `fieldValidation=Strict` and validates nothing itself.
  *
- * Only built-in kinds are listed, like the v3 stub: for a GVK that is not in the document kubectl
- * checks the Namespace PATCH operation and then whether a CRD defines the kind. There are no
- * `definitions`, so the client-side-apply patcher falls back to the Go types compiled into kubectl
- * (strategic merge for its own kinds, JSON merge patch for everything else).
+ * `definitions` are the v3 documents' schemas in v2 form: kube-apiserver's own for the built-ins
+ * (vendored from its swagger.json) and each CRD's, so the apply patcher and `explain
+ * --output=plaintext-openapiv2` see what a real server publishes. Paths carry only the PATCH
+ * operations, the one part of them kubectl reads; a client that wants every operation reads v3.
  */
 export interface SwaggerDocument {
   swagger: '2.0';
   info: { title: string; version: string };
   paths: Record<string, PathItem>;
+  definitions: JsonObject;
 }
 
 export interface PathItem {
@@ -52,22 +58,23 @@ export interface Parameter {
   uniqueItems?: boolean;
 }
 
-export const OPENAPI_V2_INFO = { title: 'Kubernetes', version: 'v1.32.0' };
+export const OPENAPI_V2_INFO = { title: 'Kubernetes', version: `v${KUBERNETES_VERSION}` };
 
 const PATCH_CONSUMES = [
   'application/json-patch+json',
   'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
+  STRATEGIC_MERGE_PATCH,
   'application/apply-patch+yaml',
 ];
 
-export function buildDocument(types: readonly ResourceType[]): SwaggerDocument {
+export function buildDocument(types: readonly ResourceType[], vendored: SwaggerDefinitions): SwaggerDocument {
   const paths: Record<string, PathItem> = {};
+  let definitions: JsonObject = { ...vendored.definitions };
   for (const t of types) {
-    if (t.custom) continue;
     paths[itemPath(t)] = { patch: patchOperation(t), parameters: pathParameters(t) };
+    if (t.custom) definitions = { ...definitions, ...crdSchemas(t, 'v2', vendored.properties) };
   }
-  return { swagger: '2.0', info: { ...OPENAPI_V2_INFO }, paths };
+  return { swagger: '2.0', info: { ...OPENAPI_V2_INFO }, paths, definitions };
 }
 
 function itemPath(t: ResourceType): string {
@@ -85,7 +92,7 @@ function patchOperation(t: ResourceType): Operation {
   const query = (name: string, type: Parameter['type'], description: string): Parameter => ({ name, in: 'query', type, uniqueItems: true, description });
   return {
     description: `partially update the specified ${t.kind}`,
-    consumes: PATCH_CONSUMES,
+    consumes: t.custom ? PATCH_CONSUMES.filter((c) => c !== STRATEGIC_MERGE_PATCH) : PATCH_CONSUMES,
     produces: ['application/json', 'application/yaml'],
     operationId: `patch${t.namespaced ? 'Namespaced' : ''}${t.kind}`,
     parameters: [
@@ -102,7 +109,7 @@ function patchOperation(t: ResourceType): Operation {
 
 // Field numbers from gnostic-models openapiv2/OpenAPIv2.proto (package openapi.v2).
 const F = {
-  Document: { swagger: 1, info: 2, paths: 8 },
+  Document: { swagger: 1, info: 2, paths: 8, definitions: 9 },
   Info: { title: 1, version: 2 },
   Paths: { vendorExtension: 1, path: 2 },
   NamedPathItem: { name: 1, value: 2 },
@@ -132,6 +139,7 @@ export function encodeDocument(doc: SwaggerDocument): Buffer {
       p.message(F.Paths.path, (np) => np.string(F.NamedPathItem.name, name).message(F.NamedPathItem.value, (pi) => writePathItem(pi, item)));
     }
   });
+  w.message(F.Document.definitions, (d) => writeNamedSchemas(d, 1, doc.definitions)); // Definitions.additional_properties
   return w.finish();
 }
 

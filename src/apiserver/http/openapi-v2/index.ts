@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
+import { vendoredOpenApi } from '../../openapi/vendored.js';
 import { buildDocument, encodeDocument, type SwaggerDocument } from './document.js';
 
 /**
@@ -18,7 +19,7 @@ interface Encoded {
   etag: string;
 }
 
-/** The OpenAPI v2 stub in both encodings, rebuilt when the registry changes (as the v3 stub is). */
+/** The OpenAPI v2 document in both encodings, built on first request and rebuilt when a CRD changes. */
 export class OpenApiV2 {
   private cache: { version: number; doc: SwaggerDocument; json: Encoded; protobuf: Encoded } | undefined;
 
@@ -38,7 +39,7 @@ export class OpenApiV2 {
 
   private current(): NonNullable<OpenApiV2['cache']> {
     if (this.cache?.version === this.registry.version) return this.cache;
-    const doc = buildDocument(this.registry.all());
+    const doc = buildDocument(this.registry.all(), vendoredOpenApi.swagger());
     this.cache = { version: this.registry.version, doc, json: withEtag(Buffer.from(JSON.stringify(doc))), protobuf: withEtag(encodeDocument(doc)) };
     return this.cache;
   }

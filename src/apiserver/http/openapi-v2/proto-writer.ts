@@ -27,6 +27,31 @@ export class ProtoWriter {
     return this;
   }
 
+  /** A bool inside a `oneof`, where presence is the point: `false` is written too. */
+  boolPresent(field: number, value: boolean): this {
+    this.tag(field, 0);
+    this.push(varint(value ? 1 : 0));
+    return this;
+  }
+
+  /** Field of type int64 holding a non-negative integer (wire type 0). Zero is skipped. */
+  int64(field: number, value: number | undefined): this {
+    if (!value) return this;
+    this.tag(field, 0);
+    this.push(varint(value));
+    return this;
+  }
+
+  /** Field of type double (wire type 1, little-endian). Zero is skipped. */
+  double(field: number, value: number | undefined): this {
+    if (!value) return this;
+    this.tag(field, 1);
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(value);
+    this.push(b);
+    return this;
+  }
+
   /** An embedded message (wire type 2); `build` fills it. Always written, even when empty. */
   message(field: number, build: (w: ProtoWriter) => void): this {
     const inner = new ProtoWriter();

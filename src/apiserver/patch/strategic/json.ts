@@ -1,5 +1,7 @@
 // Structurally identical to the registry's JSON types, so values flow between
-// modules without casts; kept here so the patch engines have no outside imports.
+// modules without casts; the one outside import is the stack-safe deep copy.
+import { cloneJson } from '../../objects/json-clone.js';
+
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export type JsonObject = { [key: string]: JsonValue };
@@ -25,9 +27,7 @@ export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   return ak.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
 }
 
-export function cloneJson<T extends JsonValue>(v: T): T {
-  return structuredClone(v);
-}
+export { cloneJson };
 
 /** Compact, human-readable rendering used inside error messages. */
 export function describe(v: unknown): string {

@@ -1,0 +1,103 @@
+// The engine's reconciles/s with and without impersonation, in the same run on the same server:
+// an embedded server with authentication and RBAC on (as `flowops up` runs it), FlowOps as the
+// admin; one Flow acts with FlowOps' identity, the other as a ServiceAccount (Impersonate-User on
+// every call, each one authorized by RBAC for the impersonated user). Rounds alternate, so
+// neither side gets all the warm-up.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { ADMIN_USER } from '../../src/apiserver/auth/index.js';
+import { ensureServerPki } from '../../src/apiserver/auth/pki.js';
+import { startApiServer } from '../../src/apiserver/index.js';
+import type { JsonObject } from '../../src/apiserver/registry/types.js';
+import { KubeClient } from '../../src/kube/client.js';
+import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
+import type { KubeObject } from '../../src/kube/types.js';
+import { startControllers } from '../../src/runtime/controllers.js';
+
+export interface ImpersonationFigures {
+  plainPerSec: number;
+  impersonatingPerSec: number;
+}
+
+const flow = (namespace: string, serviceAccountName?: string): KubeObject => ({
+  apiVersion: 'flowops.io/v1',
+  kind: 'Flow',
+  metadata: { name: 'bench', namespace },
+  spec: {
+    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
+    ...(serviceAccountName ? { serviceAccountName } : {}),
+    reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] },
+  },
+});
+
+const rbac = (ns: string): KubeObject[] => [
+  { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner', namespace: ns } },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'runner', namespace: ns },
+    rules: [
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] },
+      { apiGroups: ['bench.flowops.io'], resources: ['items', 'items/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+    ],
+  } as KubeObject,
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'runner', namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'runner' }, subjects: [{ kind: 'ServiceAccount', name: 'runner', namespace: ns }] } as KubeObject,
+];
+
+export async function impersonationPhase(crd: object, perRound: number, rounds: number, workers: number, clients: number): Promise<ImpersonationFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-impersonation-'));
+  const pki = await ensureServerPki(join(dir, 'pki'), ['127.0.0.1']);
+  const server = await startApiServer({
+    port: 0,
+    dataDir: join(dir, 'data'),
+    tls: { key: pki.serverKey, cert: pki.serverCert },
+    auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }] },
+  });
+  writeKubeconfig(join(dir, 'kubeconfig'), server.url, { caCert: pki.caCert, token: pki.adminToken });
+  const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
+  // Children are counted as the server stores them, in-process: no polling load on the server.
+  const children = new Map<string, number>();
+  server.objects.onWrite((t, e, obj: JsonObject) => {
+    if (t.plural !== 'configmaps' || e.type !== 'create') return;
+    const ns = String((obj.metadata as JsonObject).namespace);
+    children.set(ns, (children.get(ns) ?? 0) + 1);
+  });
+  const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true, concurrency: workers });
+  try {
+    await kube.create(crd as KubeObject);
+    for (const ns of ['plain', 'impersonating']) await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    for (const o of rbac('impersonating')) await kube.create(o);
+    await kube.create(flow('plain'));
+    await kube.create(flow('impersonating', 'runner'));
+    const seconds = { plain: 0, impersonating: 0 };
+    const deadline = Date.now() + 600_000;
+    for (let round = 0; round < rounds; round++) {
+      for (const ns of ['plain', 'impersonating'] as const) {
+        const target = (children.get(ns) ?? 0) + perRound;
+        const t0 = performance.now();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: clients }, async () => {
+            while (next < perRound) {
+              const i = round * perRound + next++;
+              await kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: ns }, spec: { size: i } } as KubeObject);
+            }
+          }),
+        );
+        while ((children.get(ns) ?? 0) < target) {
+          if (Date.now() > deadline) throw new Error(`${ns}: ${children.get(ns) ?? 0}/${target} children`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        seconds[ns] += (performance.now() - t0) / 1000;
+      }
+    }
+    const total = perRound * rounds;
+    return { plainPerSec: total / seconds.plain, impersonatingPerSec: total / seconds.impersonating };
+  } finally {
+    await controllers.stop();
+    await server.close();
+  }
+}

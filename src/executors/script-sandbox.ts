@@ -1,0 +1,135 @@
+// Where a script step runs: the most isolation this machine allows, found once per process.
+//
+// A Flow author's script runs on FlowOps' machine, beside FlowOps' own credentials (its
+// kubeconfig or ServiceAccount token, its data folder with Git clones and, for `up`, the admin
+// kubeconfig). The script gets its own credentials (identity-proxy.ts) and env (script-env.ts);
+// this keeps it away from FlowOps' files and processes, and bounds what it can use:
+//
+//   namespaces  `unshare` gives the script a mount namespace in which FlowOps' credential paths
+//               are covered (an empty tmpfs over a folder, /dev/null over a file), and a PID
+//               namespace with its own /proc: FlowOps' /proc/<pid>/environ (REDIS_URL, tokens) is
+//               not there, and when the script exits the kernel kills everything it left
+//               running, even a child that escaped the process group with setsid.
+//   uid         where FlowOps runs as root, the script runs as nobody (65534), with no
+//               supplementary groups and no_new_privs: files only root may read stay unread.
+//   rlimits     address space (--script-memory-limit), no core dumps, and a process count when
+//               the uid is the script's own; wall time is errorHandling.timeout (script.ts).
+//
+// Root gets all three; a non-root user with user namespaces gets the namespaces (inside a user
+// namespace it is root, so it may mount, but it cannot become another uid); otherwise only the
+// rlimits and the process group, and one warning says so. util-linux's unshare, setpriv and
+// prlimit do the work: no helper binary of ours, nothing compiled.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, join, resolve, sep } from 'node:path';
+
+export type SandboxLevel = 'namespaces+uid' | 'namespaces' | 'rlimits' | 'none';
+
+export interface SandboxOptions {
+  /** RLIMIT_AS of the script and everything it starts. */
+  memoryLimitBytes: number;
+  /** false (--script-isolation none): no namespaces and no uid change, whatever the machine allows. */
+  isolate: boolean;
+}
+
+/** The uid and gid of nobody: owns nothing FlowOps has. */
+const NOBODY = 65534;
+/** Processes (and threads) of the script's own uid at once: a fork bomb ends here. */
+const PROCESS_LIMIT = 1024;
+export const DEFAULT_SCRIPT_MEMORY_LIMIT = 1024 * 1024 * 1024;
+
+// Run inside the new namespaces, as root there: covers each path given before `--`, then drops to
+// the script's identity and limits and execs the interpreter. Fixed text; paths arrive as arguments.
+const STAGE = `set -e
+while [ "$1" != "--" ]; do
+  if [ -d "$1" ]; then mount -t tmpfs -o size=4k,mode=0 flowops-hidden "$1"; elif [ -e "$1" ]; then mount --bind /dev/null "$1"; fi
+  shift
+done
+shift
+exec "$@"`;
+
+class ScriptSandbox {
+  private readonly hidden = new Set<string>();
+  private level: SandboxLevel | undefined;
+  private options: SandboxOptions = { memoryLimitBytes: DEFAULT_SCRIPT_MEMORY_LIMIT, isolate: true };
+  private warned = false;
+
+  constructor() {
+    for (const file of (process.env.KUBECONFIG ?? '').split(delimiter)) if (file) this.hide(file);
+    this.hide(join(homedir(), '.kube'));
+    this.hide('/var/run/secrets/kubernetes.io');
+    this.hide('/run/secrets/kubernetes.io');
+  }
+
+  /** A path no script may read: FlowOps' data folder, its kubeconfig, a credentials file. */
+  hide(path: string): void {
+    this.hidden.add(resolve(path));
+  }
+
+  configure(options: Partial<SandboxOptions>): void {
+    if (options.isolate !== undefined && options.isolate !== this.options.isolate) this.level = undefined;
+    this.options = { ...this.options, ...options };
+  }
+
+  /** What this machine allows, probed once. */
+  detect(): SandboxLevel {
+    if (this.level) return this.level;
+    const works = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 10_000 }).status === 0;
+    const isRoot = process.getuid?.() === 0;
+    const namespaces = isRoot ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
+    // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
+    if (this.options.isolate && works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
+      this.level = isRoot && works('setpriv', [...dropToNobody(), '--', 'true']) ? 'namespaces+uid' : 'namespaces';
+    } else {
+      this.level = works('prlimit', ['--core=0', '--', 'true']) ? 'rlimits' : 'none';
+    }
+    return this.level;
+  }
+
+  /** The command line that runs `command args` in the sandbox, and the warning to log once, if any. */
+  wrap(command: string, args: string[], scriptDir: string): { command: string; args: string[]; warning?: string } {
+    const level = this.detect();
+    const limits = level === 'none' ? [] : ['prlimit', `--as=${this.options.memoryLimitBytes}`, '--core=0', ...(level === 'namespaces+uid' ? [`--nproc=${PROCESS_LIMIT}`] : []), '--'];
+    const identity = level === 'namespaces+uid' ? ['setpriv', ...dropToNobody(), '--'] : [];
+    const inner = [...identity, ...limits, command, ...args];
+    const warning = this.warnOnce(level);
+    if (level !== 'namespaces+uid' && level !== 'namespaces') {
+      const [first, ...rest] = inner;
+      return { command: first!, args: rest, ...(warning ? { warning } : {}) };
+    }
+    const namespaces = level === 'namespaces+uid' ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
+    return { command: 'unshare', args: [...namespaces, '--', 'sh', '-c', STAGE, 'flowops-sandbox', ...this.pathsToHide(scriptDir), '--', ...inner], ...(warning ? { warning } : {}) };
+  }
+
+  /** The script's folder (and its files) become the script's uid's, where it runs as another. */
+  async handOver(dir: string, files: string[]): Promise<void> {
+    if (this.detect() !== 'namespaces+uid') return;
+    for (const f of [dir, ...files]) await chown(f, NOBODY, NOBODY);
+  }
+
+  /** Never a path that holds the script's own folder (a data folder under the temp dir, in tests). */
+  private pathsToHide(scriptDir: string): string[] {
+    const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+    return [...this.hidden].filter((p) => existsSync(p) && !inside(scriptDir, p) && !inside(tmpdir(), p));
+  }
+
+  private warnOnce(level: SandboxLevel): string | undefined {
+    if (this.warned || level === 'namespaces+uid') return undefined;
+    this.warned = true;
+    if (level === 'namespaces') return 'scripts run in their own mount and PID namespaces but as FlowOps\' own uid (FlowOps is not root): files FlowOps can read outside the covered paths, the script can read too';
+    const why = this.options.isolate ? 'no usable unshare here: run FlowOps as root or allow user namespaces' : '--script-isolation none';
+    return `scripts are not isolated from FlowOps' files and processes (${why}); only their ${level === 'rlimits' ? 'rlimits, ' : ''}process group and timeout bound them`;
+  }
+}
+
+// A new mount namespace (private: nothing mounted in it reaches the host), and a PID namespace
+// whose init is the script, with a /proc of its own.
+const NAMESPACES = ['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'];
+const USER_NAMESPACE = ['--user', '--map-root-user'];
+const dropToNobody = () => [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs'];
+
+/** One per process: the hidden paths are FlowOps' own, whichever Flow runs. */
+export const scriptSandbox = new ScriptSandbox();

@@ -1,0 +1,318 @@
+// The injection corpus: every construct (a script with template values in one position) × every
+// hostile value. Each pair is either refused with the named error, or runs in the real
+// interpreter — bash, sh (dash) and python3 through the real script executor — leaving no marker
+// file and delivering the value verbatim. Allowed pairs are batched, one interpreter start per
+// language, each pair in its own subshell (bash/sh) or block (python).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptStepSchema, type ScriptStep } from '../../src/api/flow.js';
+import { rewriteShell } from '../../src/executors/bash-rewrite.js';
+import { scriptExecutor } from '../../src/executors/script.js';
+import { interpreterFor, prepareScript } from '../../src/executors/script-source.js';
+import { splitActionsWithSpans } from '../../src/executors/template-actions.js';
+import { StepError, type TemplateData } from '../../src/executors/types.js';
+import { KubeClient } from '../../src/kube/client.js';
+import { embeddedKubeconfig } from '../../src/kube/kubeconfig.js';
+import type { KubeObject } from '../../src/kube/types.js';
+import { failure, makeContext } from './context.js';
+import { hostile } from './hostile-values.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'injection-corpus-'));
+let kube: KubeClient;
+beforeAll(() => {
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(file, embeddedKubeconfig('http://127.0.0.1:1'));
+  kube = KubeClient.fromKubeconfig(file);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const markersLeft = (): string[] => readdirSync(dir).filter((f) => f.startsWith('pwned-'));
+
+/** The shared hostile values, and more that could become a name, an option, a glob or a delimiter. */
+const corpusValues = (m: string): string[] => [
+  ...hostile(m),
+  `a[$(touch ${m})]`,
+  `x[$(touch ${m})]=1`,
+  `-va[$(touch ${m})]`,
+  `a=b`,
+  `a-b=c`,
+  '-v',
+  '-n',
+  '-e',
+  '--',
+  '(',
+  '!',
+  `$'\\x41'; touch ${m}`,
+  `) ; touch ${m} ; (`,
+  `} ; touch ${m} ; {`,
+  `&& touch ${m}`,
+  `| touch ${m}`,
+  `\ntouch ${m}\n`,
+  `EOF\ntouch ${m}\nEOF`,
+  '?[a-z]*',
+  'a\\b\\n\\c',
+  '%s%n%(x)T%b',
+  'é ✓ 日本',
+  `__import__('os').system('touch ${m}')`,
+  `${'x'.repeat(5000)}$(touch ${m})`,
+];
+const VALUES = corpusValues(join(dir, 'pwned-0')).length;
+const valuesFor = (tag: string): string[] => corpusValues(join(dir, `pwned-${tag}`));
+
+type Lang = 'bash' | 'sh' | 'python';
+
+/** An allowed construct: `@V@` is the action; it writes `expect(value)` to the file $OUT (python: OUT). */
+interface Allowed {
+  id: string;
+  langs: Lang[];
+  script: string;
+  expect: (v: string) => string;
+}
+
+const same = (v: string): string => v;
+const shells: Lang[] = ['bash', 'sh'];
+const ALLOWED: Allowed[] = [
+  { id: 'argument', langs: shells, script: `printf '%s' @V@ > "$OUT"`, expect: same },
+  { id: 'argument after --', langs: ['bash'], script: `printf -- '%s' @V@ > "$OUT"`, expect: same },
+  { id: 'inside "…"', langs: shells, script: `printf '%s' "x@V@y" > "$OUT"`, expect: (v) => `x${v}y` },
+  { id: "inside '…'", langs: shells, script: `printf '%s' 'x@V@y' > "$OUT"`, expect: (v) => `x${v}y` },
+  { id: "inside $'…'", langs: ['bash'], script: `printf '%s' $'x@V@y' > "$OUT"`, expect: (v) => `x${v}y` },
+  { id: 'echo argument', langs: ['bash'], script: `echo "v=@V@" > "$OUT"`, expect: (v) => `v=${v}\n` },
+  { id: 'unquoted heredoc', langs: shells, script: `cat > "$OUT" <<EOF\n@V@\nEOF`, expect: (v) => `${v}\n` },
+  { id: 'heredoc into a pipeline', langs: shells, script: `cat <<EOF | cat > "$OUT"\n@V@\nEOF`, expect: (v) => `${v}\n` },
+  { id: 'here-string', langs: ['bash'], script: `cat <<< @V@ > "$OUT"`, expect: (v) => `${v}\n` },
+  { id: 'NAME=value', langs: shells, script: `v=@V@; printf '%s' "$v" > "$OUT"`, expect: same },
+  { id: 'export NAME=value', langs: shells, script: `export V1=@V@; printf '%s' "$V1" > "$OUT"`, expect: same },
+  { id: 'local NAME=value', langs: shells, script: `f() { local v=@V@; printf '%s' "$v" > "$OUT"; }; f`, expect: same },
+  { id: 'declare NAME=value', langs: ['bash'], script: `declare v="@V@"; printf '%s' "$v" > "$OUT"`, expect: same },
+  { id: 'readonly NAME=value', langs: shells, script: `readonly r=@V@; printf '%s' "$r" > "$OUT"`, expect: same },
+  { id: 'array element', langs: ['bash'], script: `a=(@V@ z); printf '%s' "\${a[0]}" > "$OUT"`, expect: same },
+  { id: 'default of ${:-}', langs: shells, script: `printf '%s' "\${nothing_here:-@V@}" > "$OUT"`, expect: same },
+  { id: 'comment', langs: shells, script: `# @V@\nprintf ok > "$OUT"`, expect: () => 'ok' },
+  { id: 'case subject', langs: shells, script: `v=@V@; case @V@ in "$v") printf '%s' "$v" > "$OUT";; esac`, expect: same },
+  { id: 'for list', langs: shells, script: `for x in @V@; do printf '%s' "$x" > "$OUT"; done`, expect: same },
+  { id: 'redirection target', langs: shells, script: `printf ok > "$OUT-@V@" 2>/dev/null; printf done > "$OUT"`, expect: () => 'done' },
+  { id: '[[ == ]] operand', langs: ['bash'], script: `if [[ @V@ == @V@ ]]; then printf same > "$OUT"; fi`, expect: () => 'same' },
+  { id: '[[ -n ]] operand', langs: ['bash'], script: `[[ -n @V@ ]] && printf n > "$OUT"`, expect: () => 'n' },
+  { id: '[ = ] operand', langs: shells, script: `if [ @V@ = @V@ ]; then printf same > "$OUT"; fi`, expect: () => 'same' },
+  { id: '[ -n ] operand', langs: shells, script: `[ -n @V@ ] && printf n > "$OUT"`, expect: () => 'n' },
+  { id: 'test -z operand', langs: shells, script: `test -z @V@ || printf nz > "$OUT"`, expect: () => 'nz' },
+  { id: '$( ) substitution', langs: shells, script: `x=$(printf '%s' @V@); printf '%s' "$x" > "$OUT"`, expect: (v) => v.replace(/\n+$/, '') },
+  { id: 'backtick substitution', langs: shells, script: 'x=`printf "%s" @V@`; printf \'%s\' "$x" > "$OUT"', expect: (v) => v.replace(/\n+$/, '') },
+  { id: 'bash -c positional argument', langs: shells, script: `bash -c 'printf "%s" "$1" > "$OUT"' _ @V@`, expect: same },
+  { id: 'env NAME=value', langs: shells, script: `env A=@V@ printenv A > "$OUT"`, expect: (v) => `${v}\n` },
+  { id: 'set -- arguments', langs: shells, script: `set -- @V@; printf '%s' "$1" > "$OUT"`, expect: same },
+  { id: 'python code', langs: ['python'], script: 'open(OUT, "w").write(@V@)', expect: same },
+  { id: 'python "…"', langs: ['python'], script: 'open(OUT, "w").write("x@V@y")', expect: (v) => `x${v}y` },
+  { id: "python r'…'", langs: ['python'], script: "open(OUT, \"w\").write(r'x@V@y')", expect: (v) => `x${v}y` },
+  { id: 'python """…"""', langs: ['python'], script: 'open(OUT, "w").write("""<@V@>""")', expect: (v) => `<${v}>` },
+  { id: 'python f"…"', langs: ['python'], script: 'open(OUT, "w").write(f"x{1}@V@y")', expect: (v) => `x1${v}y` },
+  { id: 'python comment', langs: ['python'], script: '# @V@\nopen(OUT, "w").write("ok")', expect: () => 'ok' },
+  { id: 'python list and str()', langs: ['python'], script: 'open(OUT, "w").write(str([@V@][0]))', expect: same },
+  { id: 'python argv list', langs: ['python'], script: 'subprocess.run(["printf", "%s", @V@], stdout=open(OUT, "w"), check=True)', expect: same },
+];
+
+/** A refused construct: any value, the same named refusal — before anything runs. */
+interface Refused {
+  langs: Lang[];
+  script: string;
+  message: string;
+  reason?: string;
+}
+
+const NAME = 'a template value cannot name a variable';
+const CODE = 'a template value cannot be code';
+const r = (message: string, scripts: string[], langs: Lang[] = shells, reason?: string): Refused[] =>
+  scripts.map((script) => (reason ? { langs, script, message, reason } : { langs, script, message }));
+
+/** The 14 forms of the bug report (9 of which ran code before). */
+const BUG_FORMS = [
+  'declare @V@=1',
+  'typeset @V@=1',
+  'f() { local @V@=1; }; f',
+  'declare -n ref=@V@; echo "$ref"',
+  'printf -v @V@ x',
+  'read @V@ <<< 1',
+  '[[ -v @V@ ]]',
+  '[ -v @V@ ]',
+  'test -v @V@',
+  'export @V@',
+  'readonly @V@',
+  'unset @V@',
+  'mapfile @V@ < /dev/null',
+  'getopts ab @V@',
+];
+const EXECUTED_BEFORE = BUG_FORMS.slice(0, 9);
+
+const REFUSED: Refused[] = [
+  ...BUG_FORMS.map((script) => ({ langs: shells, script, message: script.includes('-n') ? 'nameref' : NAME })),
+  ...r(NAME, ['declare @V@', 'typeset @V@', 'f() { local @V@; }; f', 'local -r @V@', 'readarray @V@ < /dev/null', 'unset -v @V@', 'for @V@ in a; do :; done', 'declare "$(echo @V@)"', 'read -a @V@ <<< 1', 'printf -v@V@ x', 'read -ra@V@ <<< 1']),
+  ...r('-a, -A, -n or -i', ['declare -i n=@V@', 'declare -a a=(@V@)', 'declare -A m=([k]=@V@)', 'local -a a="@V@"', 'typeset -i n="x@V@"']),
+  ...r('the command to run', ['@V@ arg', '@V@', './@V@', 'x@V@ --help', '"@V@"=1']),
+  ...r(CODE, [
+    'eval @V@',
+    'eval "echo @V@"',
+    'source @V@',
+    '. @V@',
+    'trap @V@ EXIT',
+    "trap 'echo @V@' EXIT",
+    'alias a=@V@',
+    'bash -c @V@',
+    "bash -c 'echo @V@'",
+    'sh -ec "echo @V@"',
+    'python3 -c @V@',
+    'sed "s/a/@V@/" /dev/null',
+    "awk '{ print \"@V@\" }' /dev/null",
+    'jq ".a == @V@" /dev/null',
+    'bash <<EOF\n@V@\nEOF',
+    'python3 - <<EOF\nprint("@V@")\nEOF',
+    'kubectl exec p -- sh -c @V@',
+    'find . -exec sh -c @V@ \\;',
+    'bash <(echo @V@)',
+    'env -S @V@',
+    'ssh host @V@',
+    'watch @V@',
+  ]),
+  ...r('reads its code from standard input', ["printf '%s' @V@ | bash", 'echo @V@ | sh -s']),
+  ...r("printf's first argument", ['printf @V@', 'printf "@V@" x']),
+  ...r('in test / [ … ]', ['[ @V@ ]', 'test @V@', '[ ! @V@ ]']),
+  ...r('indirect expansion', ['v=x; echo "${!v}"; echo @V@']),
+  ...r('a variable expansion cannot name a variable', ['v=@V@; declare "$v"', 'v=@V@; read "$v" <<< 1', 'v=@V@; printf -v "$v" x', 'v=@V@; [[ -v "$v" ]]', 'v=@V@; unset "$v"']),
+  ...r('a variable expansion cannot be code', ['v=@V@; bash <<EOF\necho $v\nEOF', 'v=@V@; eval "$v"', 'v=@V@; bash -c "$v"', 'v=@V@; source "$v"']),
+  ...r('option or operand', ["sed 's/a/b/' @V@", 'timeout @V@ true', 'xargs @V@ < /dev/null']),
+  ...r('not known to take a template value safely', ['wait @V@', 'hash @V@', 'set @V@']),
+  ...r('a template value cannot name a function', ['function @V@ { :; }']),
+  ...r('not in a position known to be safe', ['echo "${v@V@}"', 'case x in a) ;; esac; case @V@ in x) ;; esac; case @V@ @V@ in x) ;; esac']),
+  ...r('quoted heredoc', ["cat <<'EOF'\n@V@\nEOF"], shells, 'TemplateError'),
+  ...r(CODE, [
+    'eval(@V@)',
+    'exec("x = " + @V@)',
+    'compile(@V@, "x", "exec")',
+    'os.system("echo " + @V@)',
+    'os.system("echo @V@")',
+    'os.popen(@V@)',
+    'os.execvp("sh", ["sh", "-c", @V@])',
+    'subprocess.run(@V@, shell=True)',
+    'subprocess.check_output(["sh", "-c", "echo " + @V@])',
+    '__import__(@V@)',
+    'importlib.import_module(@V@)',
+    'pickle.loads(@V@.encode())',
+    'subprocess.getoutput(@V@)',
+  ], ['python']),
+  ...r('cannot be the program to run', ['subprocess.run(@V@)', 'subprocess.run([@V@, "-x"])', 'subprocess.Popen( [ @V@ ] )'], ['python']),
+  ...r('cannot name a variable or attribute', ['getattr(os, @V@)', 'setattr(os, @V@, 1)', 'delattr(os, @V@)', 'globals()[@V@] = 1', 'vars()[@V@]', 'os.__dict__[@V@]'], ['python']),
+];
+
+/** Positions bash evaluates as arithmetic: only an integer is accepted, every hostile value refused. */
+const ARITHMETIC = [
+  'echo $(( @V@ + 1 ))',
+  '(( x = @V@ ))',
+  'let "x = @V@"',
+  'arr=(1 2); echo "${arr[@V@]}"',
+  'arr[@V@]=1',
+  'a=([@V@]=1)',
+  '[[ @V@ -lt 1 ]]',
+  '[ @V@ -eq 1 ]',
+  'test 1 -ne "@V@"',
+  'echo "${v:@V@}"',
+  'declare -i n; n=@V@',
+];
+
+const data = (values: unknown[]): TemplateData => ({ Resource: resource(values), Steps: {}, Now: '', Flow: { name: 'corpus' } });
+const resource = (values: unknown[]): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'corpus', namespace: 'default', uid: 'u' }, spec: { v: values } });
+const step = (script: string, lang: Lang): ScriptStep =>
+  scriptStepSchema.parse({ name: 'corpus', type: 'script', ...(lang === 'python' ? { language: 'python', script } : { script: `#!/bin/${lang}\n${script}` }) });
+const at = (k: number): string => `{{ index .Resource.spec.v ${k} }}`;
+const fill = (script: string, k: number): string => script.replaceAll('@V@', at(k));
+
+const pairs = (list: { langs: Lang[] }[]): number => list.reduce((n, c) => n + c.langs.length, 0) * VALUES;
+const ALLOWED_PAIRS = pairs(ALLOWED);
+const REFUSED_PAIRS = pairs(REFUSED);
+const ARITH_PAIRS = ARITHMETIC.length * 2 * VALUES;
+
+describe('injection corpus', () => {
+  it.each(['bash', 'sh', 'python'] as const)(
+    `allowed positions (${ALLOWED_PAIRS} construct × value pairs in all): %s runs each, the value arrives verbatim, no marker`,
+    async (lang) => {
+      const values = valuesFor(`allowed-${lang}`);
+      const cases = ALLOWED.filter((c) => c.langs.includes(lang)).flatMap((c, ci) => values.map((v, vi) => ({ c, v, vi, out: join(dir, `${lang}-${ci}-${vi}`) })));
+      const body = cases.map(({ c, vi, out }) =>
+        lang === 'python' ? `OUT = ${JSON.stringify(out)}\n${fill(c.script, vi)}\n` : `(\nexport OUT=${JSON.stringify(out)}\n${fill(c.script, vi)}\n)\n`,
+      );
+      const script = lang === 'python' ? `import subprocess\n${body.join('')}print("done")` : `${body.join('')}echo done`;
+      const { outputs } = await scriptExecutor.run(step(script, lang), makeContext({ kube, resource: resource(values) }));
+      expect(outputs.stdout).toBe('done');
+      for (const { c, v, out } of cases) {
+        expect(existsSync(out), `${lang} ${c.id} ${JSON.stringify(v.slice(0, 40))}`).toBe(true);
+        expect(readFileSync(out, 'utf8'), `${lang} ${c.id} ${JSON.stringify(v.slice(0, 40))}`).toBe(c.expect(v));
+      }
+      expect(markersLeft()).toEqual([]);
+    },
+    120_000,
+  );
+
+  it(`refused positions (${REFUSED_PAIRS} construct × value pairs): each names its problem and runs nothing`, () => {
+    const values = valuesFor('refused');
+    for (const c of REFUSED) {
+      for (const lang of c.langs) {
+        const s = step(fill(c.script, 0), lang);
+        for (let vi = 0; vi < values.length; vi++) {
+          let err: unknown;
+          try {
+            prepareScript(step(fill(c.script, vi), lang), interpreterFor(s), data(values));
+          } catch (e) {
+            err = e;
+          }
+          expect(err, `${lang}: ${c.script}`).toBeInstanceOf(StepError);
+          expect((err as StepError).message, `${lang}: ${c.script}`).toContain(c.message);
+          expect(err, `${lang}: ${c.script}`).toMatchObject({ reason: c.reason ?? 'UnsafeTemplate', permanent: true });
+        }
+      }
+    }
+    expect(markersLeft()).toEqual([]);
+  });
+
+  it(`arithmetic positions (${ARITH_PAIRS} construct × value pairs): only integers, every hostile value refused`, async () => {
+    const values = valuesFor('arith');
+    for (const script of ARITHMETIC) {
+      for (const lang of ['bash', 'sh'] as const) {
+        for (let vi = 0; vi < values.length; vi++) {
+          const s = step(fill(script, vi), lang);
+          expect(() => prepareScript(s, interpreterFor(s), data(values)), script).toThrow(/arithmetic context/);
+        }
+      }
+      const s = step(fill(script, 0), 'bash');
+      expect(prepareScript(s, interpreterFor(s), data(['1'])).vars).toEqual({ FLOWOPS_T0: '1' });
+    }
+    expect(markersLeft()).toEqual([]);
+  });
+
+  it(`NUL bytes: refused in every allowed position (${ALLOWED.length} constructs)`, () => {
+    for (const c of ALLOWED) {
+      const s = step(fill(c.script, 0), c.langs[0]!);
+      expect(() => prepareScript(s, interpreterFor(s), data(['a\0b'])), c.id).toThrow(/NUL byte/);
+    }
+  });
+
+  it('the corpus is meaningful: without the refusal, 9 of the 14 forms of the bug run the subscript', async () => {
+    // The rewrite alone (quoted env references), as it was before names were refused.
+    const cases = EXECUTED_BEFORE.map((form, k) => {
+      const marker = join(dir, `unguarded-${k}`);
+      const parts = splitActionsWithSpans(form.replaceAll('@V@', '{{ .v }}'));
+      const { script } = rewriteShell(parts, ['FLOWOPS_T0']);
+      return { form, marker, script: `( FLOWOPS_T0='a[$(touch ${marker})]'\n${script}\n) >/dev/null 2>&1\n` };
+    });
+    const run = spawnSync('bash', ['-c', cases.map((c) => c.script).join('')], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: dir });
+    expect(run.error).toBeUndefined();
+    expect(cases.filter((c) => !existsSync(c.marker)).map((c) => c.form)).toEqual([]);
+  });
+
+  it('the refusal reaches the real executor: nothing runs, the error names line and column', async () => {
+    const err = await failure(() => scriptExecutor.run(step('echo start > "$OUT"\ndeclare {{ index .Resource.spec.v 0 }}', 'bash'), makeContext({ kube, resource: resource(['a[$(touch x)]']) })));
+    expect(err).toMatchObject({ reason: 'UnsafeTemplate', permanent: true });
+    expect(err.message).toBe('corpus.script: line 3, column 9: a template value cannot name a variable');
+  });
+});
