@@ -44,7 +44,7 @@ describe('DELETE with a protobuf DeleteOptions body', () => {
     const { uid } = await create('pre');
     const wrong = await del('/pre', options(msg(2, str(1, 'not-the-uid'))));
     expect(wrong.status).toBe(409);
-    expect(((await wrong.json()) as { message: string }).message).toContain('Precondition failed: UID in precondition: not-the-uid');
+    expect(((await wrong.json()) as { message: string }).message).toContain('the UID in the precondition (not-the-uid) does not match the UID in record');
     expect((await del('/pre', options(msg(2, str(1, uid))))).status).toBe(200);
   });
 

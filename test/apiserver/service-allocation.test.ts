@@ -156,10 +156,12 @@ describe('across a restart and with --service-cidr', () => {
       expect(k.spec.clusterIP).toBe('192.168.10.1');
       // 16 addresses: network, broadcast and the kubernetes Service's leave 13.
       const ips = new Set<string>();
-      for (let i = 0; i < 13; i++) ips.add((await created(small.server, `s${i}`, {})).spec.clusterIP!);
+      // A Service needs a port (kube-apiserver's validation).
+      const port = { ports: [{ port: 80 }] };
+      for (let i = 0; i < 13; i++) ips.add((await created(small.server, `s${i}`, port)).spec.clusterIP!);
       expect(ips.size).toBe(13);
       for (const ip of ips) expect(new ServiceCidr('192.168.10.0/28').contains(ip)).toBe(true);
-      const full = await post(small.server, 'one-too-many', {});
+      const full = await post(small.server, 'one-too-many', port);
       expect(full.status).toBe(500);
       expect(((await full.json()) as Status).message).toContain('range is full');
     } finally {

@@ -32,3 +32,8 @@ export function cachedFluxDir(): string | undefined {
   const dir = join(cacheRoot(), `flux-source-controller-${v('source-controller')}-kustomize-controller-${v('kustomize-controller')}`);
   return existsSync(join(dir, 'bin/source-controller')) && existsSync(join(dir, 'bin/kustomize-controller')) && existsSync(join(dir, 'crds')) ? dir : undefined;
 }
+
+/** DIR/env that up.sh writes: ports, bin dir, whether the controller-manager runs. */
+export function readControlPlaneEnv(dir: string): Record<string, string> {
+  return Object.fromEntries(readFileSync(join(dir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+}

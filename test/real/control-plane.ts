@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
-import { DOWN_SCRIPT, UP_SCRIPT } from './control-plane-paths.js';
+import { DOWN_SCRIPT, readControlPlaneEnv, UP_SCRIPT } from './control-plane-paths.js';
 
 const run = promisify(execFile);
 
@@ -53,7 +53,7 @@ export function realControlPlane(): () => RealControlPlane {
     } catch (e) {
       throw new Error(`up.sh ${dir} failed: ${(e as { stderr?: string }).stderr ?? e}`);
     }
-    const env = Object.fromEntries(readFileSync(join(dir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+    const env = readControlPlaneEnv(dir);
     const kubeconfig = join(dir, 'kubeconfig');
     cp = { dir, kubeconfig, server: env.CONTROL_PLANE_SERVER!, controllerManager: env.CONTROL_PLANE_CONTROLLER_MANAGER === '1', kubectl: kubectlFor(kubeconfig, join(dir, 'kubectl-cache')) };
   }, 240_000);

@@ -134,7 +134,15 @@ describe('simulated Deployment (ReplicaSets, pods, rollouts)', () => {
     // ReplicaSet (as the real one does), which is then already there.
     const replicaset = await rvAfter('replicaset', rs.metadata.name);
     const podRv = await rvAfter('pod', pod.metadata.name);
-    const expected = { deployment: await rvAfter('deployment', 'web'), replicaset, pod: podRv };
+    await rvAfter('deployment', 'web');
+    // kube-apiserver bumps a Deployment's generation when its annotations change, so the controller
+    // writes status.observedGeneration once; after that nothing more is written.
+    type DeploymentJson = { metadata: { resourceVersion: string; generation: number }; status?: { observedGeneration?: number } };
+    const settled = await waitFor(async () => {
+      const d = await c.getJson<DeploymentJson>('deployment', 'web');
+      return d.status?.observedGeneration === d.metadata.generation ? d.metadata.resourceVersion : undefined;
+    }, { what: 'the Deployment status following its new generation' });
+    const expected = { deployment: settled, replicaset, pod: podRv };
     // A witness instead of a sleep: the simulator handles events in the order the watches deliver
     // them, so once a Deployment created after the annotations has rolled out, those events were handled.
     await c.kubectl.ok(['create', 'deployment', 'probe', '--image=nginx']);

@@ -1,3 +1,4 @@
+import type { Operation } from '../objects/object-store.js';
 import type { JsonObject } from '../registry/types.js';
 import { applyRows, existingObject, objectAt, objectsIn, type DefaultRow } from './fields.js';
 import { defaultTemplateOf, PVC_SPEC } from './pod-spec.js';
@@ -69,8 +70,11 @@ export function defaultStatefulSet(obj: JsonObject): void {
   }
 }
 
-export function defaultDaemonSet(obj: JsonObject): void {
+export function defaultDaemonSet(obj: JsonObject, op: Operation): void {
   const spec = objectAt(obj, 'spec');
+  // daemonSetStrategy.PrepareForCreate: the template generation rollouts compare with; kube-apiserver
+  // records it as the creator's. (Its bump when an update changes the template is not done here.)
+  if (op === 'CREATE') objectAt(objectAt(obj, 'metadata'), 'annotations')['deprecated.daemonset.template.generation'] = '1';
   const strategy = objectAt(spec, 'updateStrategy');
   if (!strategy.type) strategy.type = 'RollingUpdate';
   if (strategy.type === 'RollingUpdate') applyRows(objectAt(strategy, 'rollingUpdate'), DAEMON_SET_ROLLING_UPDATE);

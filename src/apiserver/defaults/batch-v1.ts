@@ -1,4 +1,3 @@
-import type { Operation } from '../objects/object-store.js';
 import type { JsonObject } from '../registry/types.js';
 import { applyRows, existingObject, isObject, objectAt, objectsIn, type DefaultRow } from './fields.js';
 import { defaultTemplateOf } from './pod-spec.js';
@@ -26,11 +25,12 @@ const JOB_SPEC: readonly DefaultRow[] = [
   ['parallelism', 1, 'nil'],
   ['completionMode', 'NonIndexed', 'nil'],
   ['suspend', false, 'nil'],
+  ['manualSelector', false, 'nil'],
 ];
 
 const MAX_INT32 = 2147483647;
 
-export function defaultJob(obj: JsonObject, op: Operation): void {
+export function defaultJob(obj: JsonObject): void {
   const spec = objectAt(obj, 'spec');
   // SetDefaults_Job: a non-parallel job leaves both unset, and gets one of each.
   if (spec.completions == null && spec.parallelism == null) spec.completions = 1;
@@ -43,12 +43,19 @@ export function defaultJob(obj: JsonObject, op: Operation): void {
     for (const pattern of objectsIn(rule, 'onPodConditions')) if (!pattern.status) pattern.status = 'True';
   }
   defaultTemplateOf(spec);
-  if (op === 'CREATE' && spec.manualSelector !== true) {
-    generateSelector(obj, spec);
-    // kube-apiserver defaults the Job again when it decodes it from storage: a Job whose template
-    // had no labels of its own answers with the generated ones as its labels.
-    labelsFromTemplate(obj, spec);
-  }
+}
+
+/**
+ * jobStrategy.PrepareForCreate, after the field manager (a storage step): the generated selector
+ * and pod labels are owned by nobody.
+ */
+export function prepareNewJob(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (spec.manualSelector === true) return;
+  generateSelector(obj, spec);
+  // kube-apiserver defaults the Job again when it decodes it from storage: a Job whose template
+  // had no labels of its own answers with the generated ones as its labels.
+  labelsFromTemplate(obj, spec);
 }
 
 /** SetDefaults_Job: a Job without labels takes its pod template's. */

@@ -60,7 +60,11 @@ const PV_SPEC: readonly DefaultRow[] = [
 ];
 
 export function defaultPersistentVolume(obj: JsonObject): void {
-  applyRows(objectAt(obj, 'spec'), PV_SPEC);
+  const spec = objectAt(obj, 'spec');
+  applyRows(spec, PV_SPEC);
+  // SetDefaults_HostPathVolumeSource: an unset type is HostPathUnset, "".
+  const hostPath = existingObject(spec, 'hostPath');
+  if (hostPath && hostPath.type == null) hostPath.type = '';
   const status = objectAt(obj, 'status');
   if (!status.phase) status.phase = 'Pending';
 }

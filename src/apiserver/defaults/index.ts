@@ -16,6 +16,10 @@ import { defaultEndpointSlice, defaultStorageClass } from './discovery-storage-v
 import { defaultPod } from './pod.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
+import { fillZeroValues } from './zero-values.js';
+
+export { DefaultAdmissionPlugins } from './admission-plugins.js';
+import { defaultCustomResourceDefinition, defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
 export type Defaulter = (obj: JsonObject, op: Operation) => void;
@@ -37,9 +41,27 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/v1/ReplicaSet': defaultReplicaSet,
   'batch/v1/Job': defaultJob,
   'batch/v1/CronJob': defaultCronJob,
+  '/v1/LimitRange': defaultLimitRange,
+  'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
+  'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
+  'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
 };
+
+/**
+ * daemonSetStrategy.PrepareForUpdate: an update keeps the template generation annotation (a
+ * template change would bump it with the generation; not done here).
+ */
+function keepTemplateGeneration(obj: JsonObject, old: JsonObject): void {
+  const key = 'deprecated.daemonset.template.generation';
+  const was = ((old.metadata as JsonObject | undefined)?.annotations as JsonObject | undefined)?.[key];
+  if (was === undefined) return;
+  const meta = obj.metadata as JsonObject;
+  const annotations = (meta.annotations ??= {}) as JsonObject;
+  annotations[key] ??= was;
+}
 
 export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {
   const key = `${t.group}/${t.version}/${t.kind}`;
@@ -50,20 +72,25 @@ export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>
  * kube-apiserver defaults a built-in object when it decodes a request body (the generated
  * SetDefaults_* functions), so creates, updates, patches and server-side applies all store
  * defaulted objects. Here that is one admission step on the object about to be stored, after the
- * strategy has resolved generateName and reset what the server owns. Services then get what their
- * REST storage allocates (cluster IPs, node ports), from `services` when given.
+ * strategy has resolved generateName and reset what the server owns. What a Service's REST storage
+ * allocates is ServiceAllocation's, a storage step after the field manager.
  */
 export class BuiltinDefaulting implements Admission {
-  constructor(private readonly services?: ServiceAllocator) {}
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old?: JsonObject): void {
+    if (t.custom || op === 'DELETE') return;
+    fillZeroValues(t, obj);
+    defaulterFor(t)?.(obj, op);
+    if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
+  }
+}
+
+/** A Service's cluster IPs, allocated by its REST storage (a storage step: after the field manager). */
+export class ServiceAllocation implements Admission {
+  constructor(private readonly services: ServiceAllocator) {}
 
   admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined): void {
-    if (t.custom || op === 'DELETE') return;
-    const defaulter = defaulterFor(t);
-    if (!defaulter) return;
-    defaulter(obj, op);
-    if (this.services && t.group === '' && t.kind === 'Service') {
-      const meta = obj.metadata as JsonObject;
-      this.services.allocate(t, storageKey(t, String(meta.namespace), String(meta.name)), op, obj, old);
-    }
+    if (t.custom || op === 'DELETE' || t.group !== '' || t.kind !== 'Service') return;
+    const meta = obj.metadata as JsonObject;
+    this.services.allocate(t, storageKey(t, String(meta.namespace), String(meta.name)), op, obj, old);
   }
 }

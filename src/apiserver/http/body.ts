@@ -45,7 +45,9 @@ export function decodeObject(req: IncomingMessage, raw: Buffer, kind: string): J
     }
   }
   const site = { object: kind };
-  const value = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? parseYamlBody(raw, site) : parseJsonBody(raw, site);
+  const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
+  if (!yaml && type !== 'application/json') throw errors.unsupportedBodyType();
+  const value = yaml ? parseYamlBody(raw, site) : parseJsonBody(raw, site);
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('Object \'Kind\' is missing in the request body: expected a JSON object');
   }

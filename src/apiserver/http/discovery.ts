@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { hasScale } from './scale.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { ResourceType } from '../registry/types.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const SUB_VERBS = ['get', 'patch', 'update'];
+/** apiextensions-apiserver lists a custom resource's verbs in its own order. */
+const CUSTOM_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 /** Legacy discovery documents (kubectl falls back to them; client-node needs /apis/{g}/{v}). */
 export class Discovery {
@@ -52,8 +55,28 @@ export class Discovery {
       }
       if (hasScale(t)) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
     }
+    // kube-apiserver lists a built-in group-version's resources (subresources included) by name; a
+    // CRD's come as apiextensions-apiserver adds them: the resource, then status, then scale.
+    if (!types.some((t) => t.custom)) resources.sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
     return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
   }
+
+  /** Whether the group is served at all (else its paths are no API: a version it lacks is the API's 404). */
+  servesGroup(group: string): boolean {
+    return group === '' || this.registry.groups().some((g) => g.group === group);
+  }
+}
+
+/** Kinds kube-apiserver still stores in an older version than the one served here. */
+const STORAGE_VERSIONS: Record<string, string> = { 'apiextensions.k8s.io/CustomResourceDefinition': 'v1beta1' };
+
+/**
+ * apiserver/pkg/endpoints/discovery.StorageVersionHash: the first 8 bytes of the SHA-256 of
+ * `group/version/kind` of the storage version, base64. Served versions are stored as themselves here.
+ */
+function storageVersionHash(t: ResourceType): string {
+  const version = STORAGE_VERSIONS[`${t.group}/${t.kind}`] ?? t.version;
+  return createHash('sha256').update(`${t.group}/${version}/${t.kind}`).digest().subarray(0, 8).toString('base64');
 }
 
 function resourceEntry(t: ResourceType): object {
@@ -62,9 +85,10 @@ function resourceEntry(t: ResourceType): object {
     singularName: t.singular,
     namespaced: t.namespaced,
     kind: t.kind,
-    verbs: VERBS,
+    verbs: t.custom ? CUSTOM_VERBS : VERBS,
   };
   if (t.shortNames.length) entry.shortNames = t.shortNames;
   if (t.categories.length) entry.categories = t.categories;
+  entry.storageVersionHash = storageVersionHash(t);
   return entry;
 }

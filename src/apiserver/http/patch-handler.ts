@@ -7,6 +7,7 @@ import { strategicMergePatch, supportsStrategicMerge, PatchError } from '../patc
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { parseJsonBody, parseYamlBody } from './body.js';
+import { checkJsonNesting, type DecodeSite } from './nesting.js';
 import { booleanParam } from './query.js';
 import { checkNamespaceOpen, type ResourceContext } from './resource-handlers.js';
 import { ApiError, errors } from './status.js';
@@ -27,24 +28,36 @@ export function applyPatchBody(
 ): { code: number; object: JsonObject } {
   switch (type) {
     case 'application/merge-patch+json': {
-      const patch = parseJsonBody(raw, 'patch');
+      const patch = parsePatchBody(raw, 'patch');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts) };
     }
     case 'application/json-patch+json': {
-      const ops = parseJsonBody(raw, 'patch');
+      const ops = parsePatchBody(raw, 'patch');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => jsonPatch(cur, ops), opts) };
     }
     case 'application/strategic-merge-patch+json': {
       if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind })) throw errors.unsupportedMediaType();
-      const patch = parseJsonBody(raw, 'strategic');
+      const patch = parsePatchBody(raw, 'strategic');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => strategic(cur, patch, t), opts) };
     }
     case 'application/apply-patch+yaml':
       return apply(ctx, t, namespace, name, raw, q, opts);
     default:
-      throw errors.unsupportedMediaType();
+      throw errors.unsupportedPatchType();
+  }
+}
+
+/** A patch body that is no JSON: kube-apiserver's patch handler words it `error decoding patch: …`. */
+function parsePatchBody(raw: Buffer, site: DecodeSite): unknown {
+  checkJsonNesting(raw, site);
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    const message = (e as Error).message;
+    // Go's encoding/json says it in lower case; other syntax errors keep JavaScript's wording.
+    throw errors.badRequest(`error decoding patch: ${/^Unexpected end of JSON input/.test(message) ? 'unexpected end of JSON input' : message}`);
   }
 }
 
@@ -67,9 +80,15 @@ function apply(
   opts: WriteOptions,
 ): { code: number; object: JsonObject } {
   const manager = q.get('fieldManager');
-  if (!manager) throw errors.badRequest('PATCH, application/apply-patch+yaml requires fieldManager to be set');
+  if (!manager) throw errors.invalidOptions('PatchOptions', { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' });
   const applied = raw[0] === 0x7b ? parseJsonBody(raw, 'apply') : parseYamlBody(raw, 'apply');
   if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
+  // The configuration's own type decides how it is decoded: without apiVersion and kind there is none.
+  if (typeof applied.apiVersion !== 'string' || !applied.apiVersion || typeof applied.kind !== 'string' || !applied.kind) {
+    const apiVersion = typeof applied.apiVersion === 'string' ? applied.apiVersion : '';
+    const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
+    throw errors.badRequest(`invalid object type: ${groupVersion}, Kind=${typeof applied.kind === 'string' ? applied.kind : ''}`);
+  }
   const bodyName = metadataOf(applied).name;
   if (bodyName !== undefined && bodyName !== name) {
     throw errors.badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
@@ -91,7 +110,7 @@ function apply(
       metadataOf(result.object).managedFields = result.managedFields as unknown as JsonObject[];
       return result.object;
     } catch (e) {
-      if (e instanceof ApplyConflictError) throw conflict(t, name, e);
+      if (e instanceof ApplyConflictError) throw conflict(e);
       if (e instanceof InvalidApplyError || e instanceof ManagedFieldsError) throw errors.badRequest(e.message);
       throw e;
     }
@@ -106,9 +125,11 @@ function apply(
   return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => run(cur), applyOpts) };
 }
 
-/** SSA conflicts: 409 whose message is the apply error itself and whose causes name each field. */
-function conflict(t: ResourceType, name: string, e: ApplyConflictError): ApiError {
-  const causes = e.conflicts.map((c) => ({ type: 'FieldManagerConflict', message: c.message, field: c.field }));
-  const details = t.group ? { name, group: t.group, kind: t.plural, causes } : { name, kind: t.plural, causes };
-  return new ApiError(409, 'Conflict', e.message, details);
+/**
+ * SSA conflicts: 409 whose message is the apply error itself and whose details are only the
+ * causes naming each field (kube-apiserver's fieldmanager builds the Status without name or kind).
+ */
+function conflict(e: ApplyConflictError): ApiError {
+  const causes = e.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message, field: c.field }));
+  return new ApiError(409, 'Conflict', e.message, { causes });
 }

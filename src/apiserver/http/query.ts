@@ -95,7 +95,10 @@ export function selectorFilter(t: ResourceType, q: URLSearchParams): ((obj: Json
   if (fieldSel) {
     const allowed = new Set(converted ? Object.keys(converted) : ['metadata.name', 'metadata.namespace', ...(EXTRA_FIELDS[t.kind] ?? [])]);
     for (const f of fieldSelectorFields(fieldSel)) {
-      if (!allowed.has(f)) throw errors.badRequest(`field label not supported: ${f}`);
+      if (allowed.has(f)) continue;
+      // A kind with a field label conversion of its own names the label; the rest get the default conversion's text.
+      if (EXTRA_FIELDS[t.kind]) throw errors.badRequest(`field label not supported: ${f}`);
+      throw errors.badRequest(`${JSON.stringify(f)} is not a known field selector: only "metadata.name", "metadata.namespace"`);
     }
   }
   const stored = (f: string): string => converted?.[f] ?? f;

@@ -5,6 +5,7 @@ import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
 import { decodeObject, mediaType, readBody } from './body.js';
+import { deleteAnswer } from './delete-answer.js';
 import { readDeleteOptions } from './delete-options.js';
 import { answerScale, hasScale } from './scale.js';
 import { applyPatchBody } from './patch-handler.js';
@@ -28,6 +29,7 @@ export interface ResourceContext {
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
   const t = resolve(ctx, info);
+  if (!acceptable(req.headers.accept)) throw errors.notAcceptable();
   if (req.method === 'GET' && !info.name && booleanParam(q, 'watch')) {
     // A watch starts from what is committed: its initial list must not show unacknowledged writes.
     await ctx.objects.store.sync();
@@ -49,10 +51,11 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const { namespace, name, subresource } = info;
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
+  const metadataOnly = !table && wantsMetadataOnly(req.headers.accept);
   if (method === 'GET' && !name) {
     const rv = resourceVersionParam(q);
     if (rv !== undefined && !q.get('continue')) await awaitResourceVersion(ctx.objects.store, rv);
-    return { code: 200, body: list(ctx, t, namespace, q, table) };
+    return { code: 200, body: list(ctx, t, namespace, q, table, metadataOnly) };
   }
   if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
@@ -60,6 +63,7 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
       // The stored text as it is: no parse and re-serialise per read.
       const stored = ctx.objects.getStored(t, namespace, name!);
       if (!stored) throw errors.notFound(t, name!);
+      if (metadataOnly && !subresource) return { code: 200, body: partialMetadata(presented(t, stored.value)) };
       return { code: 200, body: presented(t, stored.value) };
     }
     const obj = ctx.objects.get(t, namespace, name!);
@@ -85,10 +89,20 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   }
   if (method === 'DELETE' && name) {
     const d = await readDeleteOptions(req, q);
-    return { code: 200, body: ctx.objects.delete(t, namespace, name, d) };
+    // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
+    if (!t.group && t.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(name)) throw errors.forbidden(t, name, 'this namespace may not be deleted');
+    return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)) };
   }
   if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+}
+
+/** Media types a resource is answered in (its JSON, or kube's YAML and protobuf, which clients also take JSON for). */
+const ACCEPTED = new Set(['*/*', 'application/*', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+
+function acceptable(accept: string | undefined): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((part) => ACCEPTED.has(part.split(';')[0]!.trim().toLowerCase()));
 }
 
 function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
@@ -101,13 +115,18 @@ function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
 
 function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: string | undefined): WriteOptions {
   const dryRun = q.getAll('dryRun');
-  for (const d of dryRun) if (d !== 'All') throw errors.badRequest(`Invalid dryRun value: ${d}; supported values: "All"`);
+  const optionsKind = req.method === 'POST' ? 'CreateOptions' : req.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
+  if (dryRun.some((d) => d !== 'All')) {
+    const shown = `[${dryRun.map((d) => JSON.stringify(d)).join(' ')}]`;
+    throw errors.invalidOptions(optionsKind, { reason: 'FieldValueNotSupported', message: `Unsupported value: ${shown}: supported values: "All"`, field: 'dryRun' });
+  }
   const validation = q.get('fieldValidation') ?? 'Strict';
-  if (!['Strict', 'Warn', 'Ignore'].includes(validation)) {
-    throw errors.badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict", got ${JSON.stringify(validation)}`);
+  if (!['', 'Strict', 'Warn', 'Ignore'].includes(validation)) {
+    const message = `Unsupported value: ${JSON.stringify(validation)}: supported values: "", "Ignore", "Strict", "Warn"`;
+    throw errors.invalidOptions(optionsKind, { reason: 'FieldValueNotSupported', message, field: 'fieldValidation' });
   }
   // Without a fieldValidation parameter kube-apiserver warns rather than rejects (the Warn default).
-  const fieldValidation = (q.has('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
+  const fieldValidation = (q.get('fieldValidation') ? validation : 'Warn') as WriteOptions['fieldValidation'];
   const opts: WriteOptions = { dryRun: dryRun.length > 0, fieldValidation, warnings: [] };
   opts.fieldManager = q.get('fieldManager') ?? defaultManager(req);
   const requester = userOf(req);
@@ -122,9 +141,16 @@ function defaultManager(req: IncomingMessage): string {
   return ua.split('/')[0]!.slice(0, 128) || 'unknown';
 }
 
-function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean): unknown {
+function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean, metadataOnly: boolean): unknown {
   const filter = selectorFilter(t, q);
-  const limit = Number(q.get('limit') ?? 0);
+  const limitText = q.get('limit') ?? '0';
+  if (!/^-?\d+$/.test(limitText)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(limitText)}: invalid syntax`);
+  if (q.get('resourceVersionMatch') && !q.get('resourceVersion')) {
+    throw errors.invalidListOptions('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+  }
+  // resourceVersion=0 (any version) is served whole from kube-apiserver's watch cache, limit or not.
+  const fromCache = q.get('resourceVersion') === '0' && q.get('resourceVersionMatch') !== 'Exact';
+  const limit = fromCache ? 0 : Number(limitText);
   const page = ctx.objects.list(t, namespace, {
     ...(filter ? { filter } : {}),
     ...(limit > 0 ? { limit } : {}),
@@ -142,11 +168,33 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
       ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
     });
   }
-  const meta: Record<string, unknown> = { resourceVersion: page.resourceVersion };
-  if (page.continueToken) meta.continue = page.continueToken;
+  const meta: Record<string, unknown> = listMeta(t, page.resourceVersion, page.continueToken);
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
-  const items = t.custom || t.storage ? page.items.map((i) => presented(t, i)) : page.items;
+  if (metadataOnly) return partialMetadataList(meta, page.items.map((i) => presented(t, i)));
+  const items = t.custom ? page.items.map((i) => presented(t, i)) : page.items.map((i) => withoutTypeMeta(t.storage ? presented(t, i) : i, t));
   return listBody(t, meta, items);
+}
+
+/** A list's metadata; a custom resource list (unstructured on kube-apiserver) always has `continue`, empty at the end. */
+function listMeta(t: ResourceType, resourceVersion: string, continueToken: string | undefined): Record<string, unknown> {
+  const meta: Record<string, unknown> = { resourceVersion };
+  if (continueToken) meta.continue = continueToken;
+  else if (t.custom) meta.continue = '';
+  return meta;
+}
+
+/** `Accept: …;as=PartialObjectMetadata(List);g=meta.k8s.io;v=v1`: only the objects' metadata (metadata informers ask for it). */
+function wantsMetadataOnly(accept: string | undefined): boolean {
+  return !!accept && /as=PartialObjectMetadata(List)?\b/.test(accept.split(',')[0] ?? '') && /g=meta\.k8s\.io/.test(accept.split(',')[0] ?? '');
+}
+
+function partialMetadata(text: string): JsonObject {
+  const obj = JSON.parse(text) as JsonObject;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+}
+
+function partialMetadataList(meta: Record<string, unknown>, items: string[]): unknown {
+  return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: items.map(partialMetadata) };
 }
 
 const LIST_CHUNK = 512;
@@ -169,10 +217,24 @@ function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: stri
     const meta = metadataOf(obj);
     deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), opts)));
   }
-  return listBody(t, {}, deleted);
+  return listBody(t, listMeta(t, String(ctx.objects.store.currentRevision()), undefined), t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)));
+}
+
+/**
+ * The items of a built-in kind's list carry no apiVersion and kind on kube-apiserver (they are
+ * typed Go structs whose TypeMeta the list encoder leaves empty); custom resources keep theirs.
+ */
+function withoutTypeMeta(text: string, t: ResourceType): string {
+  const prefix = `{"apiVersion":${JSON.stringify(apiVersionOf(t))},"kind":${JSON.stringify(t.kind)},`;
+  if (text.startsWith(prefix)) return `{${text.slice(prefix.length)}`;
+  const obj = JSON.parse(text) as JsonObject;
+  delete obj.apiVersion;
+  delete obj.kind;
+  return JSON.stringify(obj);
 }
 
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
   if (!t.namespaced || !namespace) return;
@@ -183,6 +245,8 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
   if (!ns.value.includes('"deletionTimestamp"')) return;
   const nsObj = JSON.parse(ns.value) as JsonObject;
   if (metadataOf(nsObj).deletionTimestamp !== undefined) {
-    throw errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
+    const e = errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
+    e.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+    throw e;
   }
 }

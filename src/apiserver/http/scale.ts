@@ -31,7 +31,7 @@ const BUILTIN_PATHS: ScalePaths = { specReplicasPath: '.spec.replicas', statusRe
 /** `.spec.replicas` → ['spec', 'replicas'] (CRD validation allows only such simple paths). */
 const segments = (path: string): string[] => path.replace(/^\./, '').split('.').filter(Boolean);
 
-function getPath(obj: JsonObject, path: string): JsonValue | undefined {
+export function getPath(obj: JsonObject, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
   for (const s of segments(path)) cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as JsonObject)[s] : undefined;
   return cur;
@@ -66,11 +66,16 @@ export function toScale(t: ResourceType, obj: JsonObject): JsonObject {
     metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp } as JsonObject,
     // Built-in workloads default replicas to 1; a CRD without the field has 0.
     spec: { replicas: typeof want === 'number' ? want : t.custom ? 0 : 1 },
-    status: { replicas: typeof have === 'number' ? have : 0, selector: t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec) },
+    // autoscaling/v1 ScaleStatus.selector is omitempty: a CRD whose selector path is empty has none.
+    status: { replicas: typeof have === 'number' ? have : 0, ...scaleSelector(t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec)) },
   };
 }
 
 const SCALE_KIND = { group: 'autoscaling', kind: 'Scale' };
+
+function scaleSelector(selector: string): { selector?: string } {
+  return selector ? { selector } : {};
+}
 
 function replicasOf(scale: JsonValue, name: string): number {
   const r = ((scale as JsonObject | null)?.spec as JsonObject | undefined)?.replicas;

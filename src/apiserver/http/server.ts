@@ -101,7 +101,8 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
     if (parts[0] === 'apis' && parts.length === 3) return sendDoc(res, ctx.discovery.resourceList(parts[1]!, parts[2]!));
   }
   const info = parseResourcePath(path);
-  if (!info) throw errors.pathNotFound();
+  // A path in no served group is not the API's: Go's mux answers it in plain text.
+  if (!info || !ctx.discovery.servesGroup(info.group)) return sendText(res, 404, '404 page not found\n');
   return handleResource(ctx, req, res, info, url.searchParams);
 }
 
@@ -123,6 +124,6 @@ function servedGroups(list: object, serves: (group: string) => boolean): object 
 }
 
 function sendDoc(res: ServerResponse, doc: object | undefined): void {
-  if (!doc) throw errors.pathNotFound();
+  if (!doc) return sendText(res, 404, '404 page not found\n');
   sendJson(res, 200, doc);
 }

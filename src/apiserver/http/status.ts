@@ -65,6 +65,9 @@ export const errors = {
       ...resourceDetails(t, name),
       ...(causes ? { causes } : {}),
     }),
+  /** A DELETE precondition that does not hold: named by kind, as the generic registry's NewConflict does. */
+  preconditionFailed: (t: ResourceType, name: string, why: string) =>
+    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedKind(t)} "${name}": ${why}`, t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind }),
   invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
     const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
@@ -72,11 +75,33 @@ export const errors = {
     if (!t.group) delete details.group;
     return new ApiError(422, 'Invalid', `${qualifiedKind(t)} "${name}" is invalid: ${summary}`, details);
   },
+  /** 422 for query parameters that contradict each other (apimachinery's ValidateListOptions). */
+  invalidListOptions: (field: string, why: string) =>
+    new ApiError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${field}: Forbidden: ${why}`, {
+      group: 'meta.k8s.io',
+      kind: 'ListOptions',
+      causes: [{ reason: 'FieldValueForbidden', message: `Forbidden: ${why}`, field }],
+    }),
   /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
   entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
-  methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message),
+  methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message, {}),
+  notAcceptable: () =>
+    new ApiError(
+      406,
+      'NotAcceptable',
+      '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch',
+      {},
+    ),
+  /** A PATCH whose Content-Type is no patch type at all (the handler's plain 415). */
+  unsupportedPatchType: () => new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}),
+  /** A POST or PUT body in a format no serializer reads. */
+  unsupportedBodyType: () =>
+    new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'),
+  /** 422 for a request's options (CreateOptions, UpdateOptions, PatchOptions) as ValidateCreateOptions words it. */
+  invalidOptions: (kind: string, cause: StatusCause & { field: string }) =>
+    new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${cause.field}: ${cause.message}`, { group: 'meta.k8s.io', kind, causes: [cause] }),
   unsupportedMediaType: () =>
     new ApiError(
       415,

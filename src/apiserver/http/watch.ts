@@ -36,7 +36,7 @@ export function serveWatch(
   const rv = resourceVersionParam(q);
   const initialEvents = booleanParam(q, 'sendInitialEvents');
   if (initialEvents && q.get('resourceVersionMatch') !== 'NotOlderThan') {
-    throw errors.invalid(t, '', [{ reason: 'FieldValueInvalid', message: "Invalid value: \"\": sendInitialEvents is allowed with resourceVersionMatch set to \"NotOlderThan\"", field: 'resourceVersionMatch' }]);
+    throw errors.invalidListOptions('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
   }
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });

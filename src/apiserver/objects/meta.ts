@@ -79,3 +79,14 @@ export function fieldAt(obj: JsonObject, path: string): string | undefined {
   if (cur === undefined || cur === null) return undefined;
   return typeof cur === 'object' ? JSON.stringify(cur) : String(cur);
 }
+
+/** ObjectMeta's maps and lists are `omitempty`: kube-apiserver never stores or answers them empty. */
+const OMIT_EMPTY_META = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+
+export function dropEmptyMetadataFields(meta: JsonValue | undefined): void {
+  if (!isObject(meta)) return;
+  for (const k of OMIT_EMPTY_META) {
+    const v = meta[k];
+    if ((Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)) delete meta[k];
+  }
+}

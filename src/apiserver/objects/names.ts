@@ -19,25 +19,15 @@ export function validateName(t: ResourceType, name: string): void {
     }
     return;
   }
-  if (!t.group && LABEL_NAMED.has(t.kind)) {
-    if (name.length > 63 || !DNS1123_LABEL.test(name)) {
-      throw errors.invalid(t, name, [
-        {
-          reason: 'FieldValueInvalid',
-          message: `Invalid value: "${name}": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
-          field: 'metadata.name',
-        },
-      ]);
-    }
-    return;
+  // Go's IsDNS1123Label/Subdomain: the length and the pattern are separate errors, each a cause.
+  const label = !t.group && LABEL_NAMED.has(t.kind);
+  const max = label ? 63 : 253;
+  const messages: string[] = [];
+  if (name.length > max) messages.push(`must be no more than ${max} characters`);
+  if (label && !DNS1123_LABEL.test(name)) {
+    messages.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  } else if (!label && !DNS1123_SUBDOMAIN.test(name)) {
+    messages.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
   }
-  if (name.length > 253 || !DNS1123_SUBDOMAIN.test(name)) {
-    throw errors.invalid(t, name, [
-      {
-        reason: 'FieldValueInvalid',
-        message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
-        field: 'metadata.name',
-      },
-    ]);
-  }
+  if (messages.length) throw errors.invalid(t, name, messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' })));
 }

@@ -1,3 +1,4 @@
+import { zeroValueOf } from '../defaults/zero-values.js';
 import type { UserInfo } from '../auth/user-info.js';
 import { ApiError, errors } from '../http/status.js';
 import type { Store, StoreEvent, StoredValue } from '../storage/types.js';
@@ -7,7 +8,7 @@ import { apiVersionOf, collectionPrefix, storageKey } from '../registry/types.js
 import { trackUpdate } from '../patch/apply/index.js';
 import { listTypeFor } from './list-types.js';
 import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
-import { isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+import { bumpGeneration, isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -60,12 +61,21 @@ export interface ListPage {
  */
 export class ObjectStore {
   private readonly admissions: Admission[] = [];
+  private readonly storageSteps: Admission[] = [];
   private readonly listeners: WriteListener[] = [];
 
   constructor(readonly store: Store) {}
 
   addAdmission(a: Admission): void {
     this.admissions.push(a);
+  }
+
+  /**
+   * A step of a kind's REST storage, run after the field manager has recorded who owns what: what
+   * it sets (a Service's allocated cluster IPs) is owned by nobody, as on kube-apiserver.
+   */
+  addStorageStep(a: Admission): void {
+    this.storageSteps.push(a);
   }
 
   onWrite(l: WriteListener): void {
@@ -88,9 +98,11 @@ export class ObjectStore {
     const prefix = collectionPrefix(t, namespace);
     let revision: number | undefined;
     let startAfter: string | undefined;
+    let seen = 0;
     if (q.continueToken) {
       const token = decodeContinue(q.continueToken);
       revision = token.rv;
+      seen = token.seen;
       startAfter = prefix + token.start;
     } else if (q.resourceVersionMatch === 'Exact' && q.resourceVersion) {
       revision = Number(q.resourceVersion);
@@ -123,8 +135,8 @@ export class ObjectStore {
     }
     const result: ListPage = { items, resourceVersion: String(revision) };
     if (more && lastKey !== undefined) {
-      result.continueToken = encodeContinue(revision!, lastKey.slice(prefix.length));
-      if (!q.filter) result.remainingItemCount = Math.max(0, this.store.count(prefix) - items.length);
+      result.continueToken = encodeContinue(revision!, lastKey.slice(prefix.length), seen + items.length);
+      if (!q.filter) result.remainingItemCount = Math.max(0, this.store.count(prefix) - seen - items.length);
     }
     return result;
   }
@@ -137,7 +149,9 @@ export class ObjectStore {
     const key = storageKey(t, ns, name);
     if (this.store.get(key)) throw errors.alreadyExists(t, name);
     for (const a of this.admissions) a.admit(t, 'CREATE', obj, undefined, opts);
-    this.trackManager(t, undefined, obj, opts);
+    // A create is compared with the kind's typed zero value, as the real field manager does.
+    this.trackManager(t, zeroValueOf(t), obj, opts);
+    for (const a of this.storageSteps) a.admit(t, 'CREATE', obj, undefined, opts);
     if (opts.dryRun) return obj;
     const stored = this.store.create(key, (rev) => stamp(t, obj, rev));
     this.notify(t, stored, obj, 'create', undefined);
@@ -176,7 +190,9 @@ export class ObjectStore {
     if (precondition && precondition !== String(current.modRevision)) throw errors.conflict(t, name);
     const { object, finalize } = prepareForUpdate(t, old, next, opts.subresource);
     for (const a of this.admissions) a.admit(t, 'UPDATE', object, old, opts);
+    bumpGeneration(t, old, object);
     this.trackManager(t, old, object, opts);
+    for (const a of this.storageSteps) a.admit(t, 'UPDATE', object, old, opts);
     if (finalize) return this.remove(t, current, object, opts.dryRun ?? false);
     if (isNoopUpdate(old, object)) return old;
     if (opts.dryRun) {
@@ -195,22 +211,32 @@ export class ObjectStore {
     const meta = metadataOf(obj);
     const pre = opts.preconditions ?? {};
     if (pre.uid && pre.uid !== meta.uid) {
-      throw errors.conflictWith(t, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`);
+      throw errors.preconditionFailed(t, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`);
     }
     if (pre.resourceVersion && pre.resourceVersion !== String(current.modRevision)) {
-      throw errors.conflictWith(t, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.modRevision}`);
+      throw errors.preconditionFailed(t, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.modRevision}). The object might have been modified`);
     }
-    const policy = opts.propagationPolicy;
+    // batch/v1 Jobs orphan their Pods unless told otherwise (jobStrategy.DefaultGarbageCollectionPolicy).
+    const policy = opts.propagationPolicy ?? (t.group === 'batch' && t.kind === 'Job' ? 'Orphan' : undefined);
     const extra = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const finalizers = finalizersOf(obj);
     const addsFinalizer = extra !== undefined && !finalizers.includes(extra);
     if (addsFinalizer) finalizers.push(extra);
-    if (finalizers.length === 0 && pendingFinalizers(obj).length === 0) return this.remove(t, current, obj, opts.dryRun ?? false);
+    if (finalizers.length === 0 && pendingFinalizers(obj).length === 0) {
+      // A Pod is deleted gracefully: BeforeDelete marks it, and one on no node goes at once, marked.
+      if (!t.group && t.kind === 'Pod') markDeleted(meta);
+      return this.remove(t, current, obj, opts.dryRun ?? false);
+    }
     if (meta.deletionTimestamp !== undefined && !addsFinalizer) return obj;
     if (finalizers.length) meta.finalizers = finalizers;
-    if (obj.kind === 'Namespace' && !t.group) obj.status = { phase: 'Terminating' };
-    meta.deletionTimestamp ??= nowTimestamp();
-    meta.deletionGracePeriodSeconds ??= 0;
+    if (obj.kind === 'Namespace' && !t.group) {
+      // The namespace registry marks it without a grace period.
+      obj.status = { phase: 'Terminating' };
+      if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number') meta.generation += 1;
+      meta.deletionTimestamp ??= nowTimestamp();
+    } else {
+      markDeleted(meta);
+    }
     if (opts.dryRun) return obj;
     const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(t, obj, rev));
     this.notify(t, stored, obj, 'update', current.value);
@@ -227,6 +253,7 @@ export class ObjectStore {
       apiVersion: apiVersionOf(t),
       now: nowTimestamp(),
       listType: listTypeFor(t),
+      statusSubresource: t.statusSubresource,
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
     });
     if (managedFields.length) metadataOf(after).managedFields = managedFields as unknown as JsonObject[];
@@ -261,6 +288,13 @@ export class ObjectStore {
       }
     }
   }
+}
+
+/** rest.BeforeDelete: the deletion timestamp and grace period set, and the generation moved with them. */
+function markDeleted(meta: JsonObject): void {
+  if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number') meta.generation += 1;
+  meta.deletionTimestamp ??= nowTimestamp();
+  meta.deletionGracePeriodSeconds ??= 0;
 }
 
 /** The text each written object was stored as, so the reply to the write need not serialise it again. */
@@ -311,14 +345,15 @@ export function asStored(obj: JsonObject): JsonObject | string {
   return storedText.get(obj) ?? obj;
 }
 
-function encodeContinue(rv: number, start: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+/** `seen`: the items earlier pages answered, so a later page's remainingItemCount counts only what is left. */
+function encodeContinue(rv: number, start: string, seen: number): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start, seen })).toString('base64url');
 }
 
-function decodeContinue(token: string): { rv: number; start: string } {
+function decodeContinue(token: string): { rv: number; start: string; seen: number } {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start };
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown; seen?: unknown };
+    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start, seen: typeof parsed.seen === 'number' ? parsed.seen : 0 };
   } catch {
     // fall through to the error below
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../http/status.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
-import { deepEqual, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import { deepEqual, dropEmptyMetadataFields, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
 import { isViewGroup } from '../crd/view-groups.js';
 import { validateName } from './names.js';
 import { cloneJson } from './json-clone.js';
@@ -19,7 +19,11 @@ export function checkTypeMeta(t: ResourceType, obj: JsonObject): void {
     throw errors.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(t)})`);
   }
   if (kind !== undefined && kind !== t.kind) {
-    throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
+    if (t.custom) throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
+    // The codec decodes the body as its own kind and finds no conversion into the internal type.
+    const version = (apiVersion ?? apiVersionOf(t)).split('/').pop()!;
+    const internal = t.group ? t.group.split('.')[0]! : 'core';
+    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${t.kind}: converting (${version}.${kind}) to (${internal}.${t.kind}): unknown conversion`);
   }
   obj.apiVersion = apiVersionOf(t);
   obj.kind = t.kind;
@@ -41,14 +45,13 @@ export function prepareForCreate(t: ResourceType, namespace: string | undefined,
   checkNamespace(t, namespace, meta);
   validateName(t, name);
   for (const f of SERVER_OWNED) delete meta[f];
+  dropEmptyMetadataFields(meta);
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
   if (t.tracksGeneration || t.custom) meta.generation = 1;
   if (splitsStatus(t)) delete obj.status;
-  if (!t.group && t.kind === 'Namespace') {
-    obj.status = { phase: 'Active' };
-    obj.spec = { finalizers: ['kubernetes'] };
-  }
+  // The `kubernetes` finalizer is added after the field manager (admission-plugins.ts).
+  if (!t.group && t.kind === 'Namespace') obj.status = { phase: 'Active' };
 }
 
 export function checkNamespace(t: ResourceType, namespace: string | undefined, meta: JsonObject): void {
@@ -70,8 +73,8 @@ export interface UpdateOutcome {
 }
 
 /**
- * Update-time rules: server-owned metadata kept from `old`, the status subresource split, generation
- * bumped only when the spec side changed, and deletion completing when the last finalizer goes.
+ * Update-time rules: server-owned metadata kept from `old`, the status subresource split, and
+ * deletion completing when the last finalizer goes (the generation is bumpGeneration's, after defaulting).
  */
 export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObject, subresource: string | undefined): UpdateOutcome {
   checkTypeMeta(t, next);
@@ -97,9 +100,7 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
   }
   meta.name = oldMeta.name!;
   if (t.namespaced) meta.namespace = oldMeta.namespace!;
-  if ((t.tracksGeneration || t.custom) && specSideChanged(t, old, object)) {
-    meta.generation = (typeof oldMeta.generation === 'number' ? oldMeta.generation : 0) + 1;
-  }
+  dropEmptyMetadataFields(meta);
   const deleting = oldMeta.deletionTimestamp !== undefined;
   if (deleting) {
     const before = new Set(finalizersOf(old));
@@ -111,6 +112,19 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
     }
   }
   return { object, finalize: deleting && pendingFinalizers(object).length === 0 };
+}
+
+/**
+ * The generation moves when the spec side changed, compared once defaulting has run (kube-apiserver
+ * compares defaulted objects: a PUT leaving defaulted fields out changes nothing). A Deployment's
+ * annotations count too (deploymentStrategy.PrepareForUpdate: they are copied to its ReplicaSets).
+ */
+export function bumpGeneration(t: ResourceType, old: JsonObject, object: JsonObject): void {
+  if (!t.tracksGeneration && !t.custom) return;
+  const annotationsMove = t.group === 'apps' && t.kind === 'Deployment' && !deepEqual(metadataOf(old).annotations ?? {}, metadataOf(object).annotations ?? {});
+  if (!annotationsMove && !specSideChanged(t, old, object)) return;
+  const oldGeneration = metadataOf(old).generation;
+  metadataOf(object).generation = (typeof oldGeneration === 'number' ? oldGeneration : 0) + 1;
 }
 
 /**

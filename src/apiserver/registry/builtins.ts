@@ -21,7 +21,8 @@ const TABLE: Builtin[] = [
   ['', 'v1', 'Service', 'services', true, { short: ['svc'], status: true, categories: ALL }],
   ['', 'v1', 'ServiceAccount', 'serviceaccounts', true, { short: ['sa'] }],
   ['', 'v1', 'Event', 'events', true, { short: ['ev'] }],
-  ['', 'v1', 'Pod', 'pods', true, { short: ['po'], status: true, categories: ALL }],
+  // Pods track their generation since 1.34 (PodObservedGenerationTracking, on by default).
+  ['', 'v1', 'Pod', 'pods', true, { short: ['po'], status: true, categories: ALL, generation: true }],
   ['', 'v1', 'Endpoints', 'endpoints', true, { short: ['ep'] }],
   ['', 'v1', 'ReplicationController', 'replicationcontrollers', true, { short: ['rc'], status: true, generation: true, categories: ALL }],
   ['', 'v1', 'PodTemplate', 'podtemplates', true],
@@ -46,12 +47,12 @@ const TABLE: Builtin[] = [
   ['storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, { short: ['sc'] }],
   ['events.k8s.io', 'v1', 'Event', 'events', true, { short: ['ev'], storage: EVENTS_V1_STORAGE }],
   ['coordination.k8s.io', 'v1', 'Lease', 'leases', true],
-  ['scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, { short: ['pc'] }],
+  ['scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', false, { short: ['pc'], generation: true }],
   ['rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true],
   ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false],
-  ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, { short: ['crd', 'crds'], status: true, generation: true }],
+  ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, { short: ['crd', 'crds'], status: true, generation: true, categories: ['api-extensions'] }],
 ];
 
 export const BUILTIN_TYPES: readonly ResourceType[] = TABLE.map(([group, version, kind, plural, namespaced, o = {}]) => ({

@@ -1,17 +1,13 @@
 import type { JsonObject, JsonValue, PrinterColumn, ResourceType } from '../registry/types.js';
-import { BUILTIN_COLUMNS, DEFAULT_COLUMNS, type Column } from './builtin-columns.js';
+import { builtinColumns, nameColumn, type Column } from './builtin-columns.js';
 import { ageOf } from './human-duration.js';
 import { evalJsonPath } from './json-path.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-const NAME_COLUMN: Column = {
-  name: 'Name',
-  type: 'string',
-  priority: 0,
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
-  cell: (o) => String((o.metadata as JsonObject | undefined)?.name ?? ''),
-};
+const NAME_COLUMN = nameColumn();
+/** What a CRD version without printer columns shows besides the name. */
+const CUSTOM_DEFAULT: PrinterColumn[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }];
 
 /** Does the Accept header ask for a meta.k8s.io Table (kubectl get does)? */
 export function wantsTable(accept: string | undefined): boolean {
@@ -19,17 +15,22 @@ export function wantsTable(accept: string | undefined): boolean {
 }
 
 export function columnsFor(t: ResourceType): Column[] {
-  if (t.custom) return [NAME_COLUMN, ...(t.printerColumns?.length ? t.printerColumns.map(fromPrinterColumn) : DEFAULT_COLUMNS)];
-  return [NAME_COLUMN, ...(BUILTIN_COLUMNS[t.kind] ?? DEFAULT_COLUMNS)];
+  if (!t.custom) {
+    const builtin = builtinColumns(t.group, t.kind);
+    if (builtin) return builtin;
+  }
+  return [NAME_COLUMN, ...(t.printerColumns?.length ? t.printerColumns : CUSTOM_DEFAULT).map(fromPrinterColumn)];
 }
 
 function fromPrinterColumn(c: PrinterColumn): Column {
-  const type = (['integer', 'number', 'boolean', 'date'].includes(c.type) ? c.type : 'string') as Column['type'];
+  const type = ['integer', 'number', 'boolean', 'date'].includes(c.type) ? c.type : 'string';
   return {
     name: c.name,
     type,
+    format: c.format ?? '',
     priority: c.priority ?? 0,
-    description: c.description ?? '',
+    // apiextensions-apiserver's tableconvertor describes an undescribed column by its path.
+    description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
     cell: (o) => {
       let values: JsonValue[];
       try {
@@ -59,8 +60,9 @@ export function toTable(t: ResourceType, objects: JsonObject[], opts: TableOptio
   const cols = columnsFor(t);
   const rows = objects.map((o) => {
     const row: JsonObject = { cells: cols.map((c) => c.cell(o) ?? null) };
-    if (opts.includeObject === 'Object') row.object = o;
-    else if (opts.includeObject === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+    if (opts.includeObject === 'None') row.object = null;
+    else if (opts.includeObject === 'Object') row.object = o;
+    else row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
     return row;
   });
   const metadata: JsonObject = {};
@@ -72,7 +74,7 @@ export function toTable(t: ResourceType, objects: JsonObject[], opts: TableOptio
     apiVersion: 'meta.k8s.io/v1',
     metadata,
     columnDefinitions: opts.withColumns
-      ? cols.map((c) => ({ name: c.name, type: c.type, format: c === NAME_COLUMN ? 'name' : '', description: c.description, priority: c.priority }))
+      ? cols.map((c) => ({ name: c.name, type: c.type, format: c.format, description: c.description, priority: c.priority }))
       : null,
     rows,
   };

@@ -14,6 +14,11 @@ export interface TrackUpdateOptions {
   now: string;
   listType: ListTypeResolver;
   subresource?: string;
+  /**
+   * The kind has a status subresource: a main-resource write's status is reset by the strategy,
+   * and the real field manager drops such reset fields from what the writer owns.
+   */
+  statusSubresource?: boolean;
 }
 
 /**
@@ -28,7 +33,7 @@ export interface TrackUpdateOptions {
  */
 export function trackUpdate(opts: TrackUpdateOptions): ManagedFieldsEntry[] {
   const subresource = opts.subresource || undefined;
-  const scope: Scope = { ignoreStatus: false, statusOnly: false };
+  const scope: Scope = { ignoreStatus: opts.statusSubresource === true && subresource === undefined, statusOnly: false };
   const managers = startingManagers(opts.before, opts.after, subresource);
 
   const diff = compareObjects(trackedPart(opts.before, scope), trackedPart(opts.after, scope), opts.listType);

@@ -118,6 +118,15 @@ const KINDS: Readonly<Record<string, FieldSchema>> = {
   },
   '/ServiceAccount': { fields: { secrets: byKey('name') } },
   '/Namespace': { fields: { status: conditionsOnly } },
+  // ObjectReference is `+structType=atomic`.
+  '/Event': { fields: { involvedObject: { atomicMap: true }, related: { atomicMap: true } } },
+  // A ControllerRevision's data is a RawExtension: one opaque value.
+  'apps/ControllerRevision': { fields: { data: { atomicMap: true } } },
+  // RoleRef is `+structType=atomic`.
+  'rbac.authorization.k8s.io/RoleBinding': { fields: { roleRef: { atomicMap: true } } },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': { fields: { roleRef: { atomicMap: true } } },
+  // ServiceBackendPort is `+structType=atomic`.
+  'networking.k8s.io/Ingress': { fields: { spec: { fields: { defaultBackend: { fields: { service: { fields: { port: { atomicMap: true } } } } } } } } },
   '/PersistentVolumeClaim': { fields: { status: conditionsOnly } },
   'apps/Deployment': workload,
   'apps/ReplicaSet': workload,

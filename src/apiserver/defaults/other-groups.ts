@@ -1,0 +1,60 @@
+import type { JsonObject } from '../registry/types.js';
+import { applyRows, objectAt, objectsIn } from './fields.js';
+
+// SetDefaults_* of the served kinds outside core/apps/batch, and LimitRange's (k8s.io/kubernetes
+// pkg/apis/*/v*/defaults.go, v1.34).
+
+/** autoscaling/v2 SetDefaults_HorizontalPodAutoscaler: one replica at least, 80 % CPU when no metric is given. */
+export function defaultHorizontalPodAutoscaler(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (spec.minReplicas == null) spec.minReplicas = 1;
+  if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
+    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  }
+}
+
+/** networking/v1 SetDefaults_NetworkPolicy: Ingress always, Egress when egress rules are given. */
+export function defaultNetworkPolicy(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (Array.isArray(spec.policyTypes) && spec.policyTypes.length) return;
+  spec.policyTypes = Array.isArray(spec.egress) && spec.egress.length ? ['Ingress', 'Egress'] : ['Ingress'];
+}
+
+/** scheduling/v1 SetDefaults_PriorityClass. */
+export function defaultPriorityClass(obj: JsonObject): void {
+  applyRows(obj, [['preemptionPolicy', 'PreemptLowerPriority', 'nil']]);
+}
+
+/**
+ * core/v1 SetDefaults_LimitRangeItem: for a Container item the default limit falls back to max,
+ * and the default request to the default limit, then to min.
+ */
+export function defaultLimitRange(obj: JsonObject): void {
+  for (const item of objectsIn(objectAt(obj, 'spec'), 'limits')) {
+    if (item.type !== 'Container') continue;
+    const fallback = (into: string, from: string): void => {
+      const source = item[from];
+      if (!source || typeof source !== 'object' || Array.isArray(source)) return;
+      const target = objectAt(item, into);
+      for (const [k, v] of Object.entries(source)) if (target[k] === undefined) target[k] = v;
+    };
+    fallback('default', 'max');
+    fallback('defaultRequest', 'default');
+    fallback('defaultRequest', 'min');
+    for (const k of ['default', 'defaultRequest']) {
+      const v = item[k];
+      if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) delete item[k];
+    }
+  }
+}
+
+/** apiextensions/v1 SetDefaults_CustomResourceDefinitionSpec: conversion None, singular and listKind from kind. */
+export function defaultCustomResourceDefinition(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (spec.conversion == null) spec.conversion = { strategy: 'None' };
+  const names = objectAt(spec, 'names');
+  if (typeof names.kind === 'string' && names.kind) {
+    if (!names.singular) names.singular = names.kind.toLowerCase();
+    if (!names.listKind) names.listKind = `${names.kind}List`;
+  }
+}

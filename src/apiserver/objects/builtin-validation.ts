@@ -1,0 +1,133 @@
+import { errors } from '../http/status.js';
+import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
+import { forbidden, invalid, required } from '../schema/field-errors.js';
+import type { FieldCause } from '../schema/types.js';
+import { labelSelectorFromMatch, matchesLabels, type LabelSelectorObject } from '../selectors/index.js';
+import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
+import type { Admission, Operation } from './object-store.js';
+import { deepEqual, isObject, metadataOf } from './meta.js';
+
+/**
+ * Part of kube-apiserver's validation of objects (pkg/apis/core/validation, apimachinery's
+ * ValidateObjectMeta), with its field paths and texts: label keys and values, annotation keys,
+ * ConfigMap and Secret keys, immutable ConfigMaps and Secrets, a Secret's type and the keys its
+ * type requires, a workload's selector against its template and its containers, a Service's
+ * ports. What else each kind validates is not done here (docs/embedded-apiserver.md).
+ */
+export class BuiltinValidation implements Admission {
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined): void {
+    if (op === 'DELETE') return;
+    const causes = [...objectMetaCauses(metadataOf(obj)), ...(t.custom ? [] : kindCauses(t, obj, op === 'UPDATE' ? old : undefined))];
+    if (causes.length) throw errors.invalid(t, String(metadataOf(obj).name ?? ''), causes);
+  }
+}
+
+/** ValidateLabels and ValidateAnnotations (keys only; the 256 KiB total is not checked). */
+export function objectMetaCauses(meta: JsonObject): FieldCause[] {
+  const causes: FieldCause[] = [];
+  const labels = meta.labels;
+  if (isObject(labels)) {
+    for (const [k, v] of Object.entries(labels)) {
+      for (const m of qualifiedNameErrors(k)) causes.push(invalid('metadata.labels', k, m));
+      if (typeof v === 'string') for (const m of labelValueErrors(v)) causes.push(invalid('metadata.labels', v, m));
+    }
+  }
+  const annotations = meta.annotations;
+  if (isObject(annotations)) for (const k of Object.keys(annotations)) for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push(invalid('metadata.annotations', k, m));
+  return causes;
+}
+
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/** IsConfigMapKey, which Secret keys share. */
+function configKeyErrors(key: string): string[] {
+  const errs: string[] = [];
+  if (key.length > 253) errs.push('must be no more than 253 characters');
+  if (!CONFIG_KEY.test(key)) {
+    errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+  }
+  if (key === '.') errs.push("must not be '.'");
+  else if (key === '..') errs.push("must not be '..'");
+  else if (key.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
+function keyCauses(obj: JsonObject, fields: string[]): FieldCause[] {
+  const causes: FieldCause[] = [];
+  for (const f of fields) {
+    const m = obj[f];
+    if (isObject(m)) for (const k of Object.keys(m)) for (const e of configKeyErrors(k)) causes.push(invalid(`${f}[${k}]`, k, e));
+  }
+  return causes;
+}
+
+/** ValidateConfigMapUpdate / ValidateSecretUpdate: nothing but metadata moves once `immutable` is true. */
+function immutableCauses(obj: JsonObject, old: JsonObject, dataFields: string[]): FieldCause[] {
+  if (old.immutable !== true) return [];
+  const causes: FieldCause[] = [];
+  if (obj.immutable !== true) causes.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
+  for (const f of dataFields) if (!deepEqual(obj[f] ?? {}, old[f] ?? {})) causes.push(forbidden(f, 'field is immutable when `immutable` is set'));
+  return causes;
+}
+
+/** The data keys a Secret of a well-known type must have (ValidateSecret). */
+const SECRET_TYPE_KEYS: Record<string, string[]> = {
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+  'kubernetes.io/basic-auth': [],
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+};
+
+/** The workloads whose selector must select their own pod template (ValidateDeploymentSpec and its siblings). */
+const SELECTING_WORKLOADS = new Set(['apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', 'apps/DaemonSet']);
+
+function workloadCauses(obj: JsonObject): FieldCause[] {
+  const causes: FieldCause[] = [];
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const template = isObject(spec.template) ? spec.template : {};
+  const templateMeta = isObject(template.metadata) ? template.metadata : {};
+  const labels = isObject(templateMeta.labels) ? (templateMeta.labels as Record<string, string>) : undefined;
+  if (!isObject(spec.selector)) causes.push(required('spec.selector'));
+  let selects = false;
+  try {
+    selects = isObject(spec.selector) && matchesLabels(labelSelectorFromMatch(spec.selector as LabelSelectorObject), labels ?? {});
+  } catch {
+    // An unreadable selector selects nothing.
+  }
+  if (!selects) causes.push(invalid('spec.template.metadata.labels', labels ?? null, '`selector` does not match template `labels`'));
+  const podSpec = isObject(template.spec) ? template.spec : {};
+  if (!Array.isArray(podSpec.containers) || podSpec.containers.length === 0) causes.push(required('spec.template.spec.containers'));
+  return causes;
+}
+
+/** ValidateService's ports: required unless headless or ExternalName, each port and targetPort in 1–65535. */
+function serviceCauses(obj: JsonObject): FieldCause[] {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const ports = Array.isArray(spec.ports) ? spec.ports : [];
+  if (!ports.length) return spec.type === 'ExternalName' || spec.clusterIP === 'None' ? [] : [required('spec.ports')];
+  const causes: FieldCause[] = [];
+  ports.forEach((p, i) => {
+    if (!isObject(p)) return;
+    for (const f of ['port', 'targetPort']) {
+      const v = p[f];
+      if (typeof v === 'number' && (v < 1 || v > 65535)) causes.push(invalid(`spec.ports[${i}].${f}`, v, 'must be between 1 and 65535, inclusive'));
+    }
+  });
+  return causes;
+}
+
+function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  if (SELECTING_WORKLOADS.has(`${t.group}/${t.kind}`)) return workloadCauses(obj);
+  if (t.group !== '') return [];
+  if (t.kind === 'Service') return serviceCauses(obj);
+  if (t.kind === 'ConfigMap') return [...keyCauses(obj, ['data', 'binaryData']), ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : [])];
+  if (t.kind !== 'Secret') return [];
+  const causes = keyCauses(obj, ['data']);
+  if (old) {
+    if (typeof old.type === 'string' && obj.type !== old.type) causes.push(invalid('type', obj.type ?? '', 'field is immutable'));
+    causes.push(...immutableCauses(obj, old, ['data']));
+  }
+  const data: JsonValue | undefined = obj.data;
+  for (const k of SECRET_TYPE_KEYS[String(obj.type)] ?? []) if (!isObject(data) || data[k] === undefined) causes.push(required(`data[${k}]`));
+  return causes;
+}
