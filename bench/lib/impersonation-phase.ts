@@ -15,6 +15,7 @@ import { KubeClient } from '../../src/kube/client.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startControllers } from '../../src/runtime/controllers.js';
+import { alternatingRounds } from './alternating-rounds.js';
 
 export interface ImpersonationFigures {
   plainPerSec: number;
@@ -72,30 +73,8 @@ export async function impersonationPhase(crd: object, perRound: number, rounds: 
     for (const o of rbac('impersonating')) await kube.create(o);
     await kube.create(flow('plain'));
     await kube.create(flow('impersonating', 'runner'));
-    const seconds = { plain: 0, impersonating: 0 };
-    const deadline = Date.now() + 600_000;
-    for (let round = 0; round < rounds; round++) {
-      for (const ns of ['plain', 'impersonating'] as const) {
-        const target = (children.get(ns) ?? 0) + perRound;
-        const t0 = performance.now();
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: clients }, async () => {
-            while (next < perRound) {
-              const i = round * perRound + next++;
-              await kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: ns }, spec: { size: i } } as KubeObject);
-            }
-          }),
-        );
-        while ((children.get(ns) ?? 0) < target) {
-          if (Date.now() > deadline) throw new Error(`${ns}: ${children.get(ns) ?? 0}/${target} children`);
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        seconds[ns] += (performance.now() - t0) / 1000;
-      }
-    }
-    const total = perRound * rounds;
-    return { plainPerSec: total / seconds.plain, impersonatingPerSec: total / seconds.impersonating };
+    const perSec = await alternatingRounds({ kube, sides: ['plain', 'impersonating'] as const, perRound, rounds, clients, children: (ns) => children.get(ns) ?? 0 });
+    return { plainPerSec: perSec.plain, impersonatingPerSec: perSec.impersonating };
   } finally {
     await controllers.stop();
     await server.close();

@@ -16,6 +16,7 @@ import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startControllers } from '../../src/runtime/controllers.js';
 import { uiRoute } from '../../src/ui-server/route.js';
+import { alternatingRounds } from './alternating-rounds.js';
 
 export interface UiStreamFigures {
   closedPerSec: number;
@@ -81,43 +82,31 @@ export async function uiStreamPhase(crd: object, perRound: number, rounds: numbe
   });
   const controllers = await startControllers({ kube, log, installCrds: true, concurrency: workers });
   const base = server.url.replace('localhost', '127.0.0.1');
-  let refetches = 0;
   try {
     await kube.create(crd as KubeObject);
     for (const ns of ['closed', 'open']) {
       await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
       await kube.create(flow(ns));
     }
-    const seconds = { closed: 0, open: 0 };
-    const deadline = Date.now() + 600_000;
-    for (let round = 0; round < rounds; round++) {
-      for (const ns of ['closed', 'open'] as const) {
-        // The page is open only during the "open" rounds (it connects, gets hello, fetches, follows).
-        const page = ns === 'open' ? openPage(base) : undefined;
-        const target = (children.get(ns) ?? 0) + perRound;
-        const t0 = performance.now();
-        let next = 0;
-        await Promise.all(
-          Array.from({ length: clients }, async () => {
-            while (next < perRound) {
-              const i = round * perRound + next++;
-              await kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: ns }, spec: { size: i } } as KubeObject);
-            }
-          }),
-        );
-        while ((children.get(ns) ?? 0) < target) {
-          if (Date.now() > deadline) throw new Error(`${ns}: ${children.get(ns) ?? 0}/${target} children`);
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        seconds[ns] += (performance.now() - t0) / 1000;
-        if (page) {
+    let refetches = 0;
+    // The page is open only during the "open" rounds (it connects, gets hello, fetches, follows).
+    const perSec = await alternatingRounds({
+      kube,
+      sides: ['closed', 'open'] as const,
+      perRound,
+      rounds,
+      clients,
+      children: (ns) => children.get(ns) ?? 0,
+      around: (ns) => {
+        if (ns !== 'open') return undefined;
+        const page = openPage(base);
+        return () => {
           refetches += page.refetches();
           page.close();
-        }
-      }
-    }
-    const total = perRound * rounds;
-    return { closedPerSec: total / seconds.closed, openPerSec: total / seconds.open, refetches };
+        };
+      },
+    });
+    return { closedPerSec: perSec.closed, openPerSec: perSec.open, refetches };
   } finally {
     await ui.stop();
     await controllers.stop();

@@ -1,0 +1,48 @@
+// Two sides of one measurement on one server, in alternating rounds so neither side gets all the
+// warm-up: each round creates `perRound` Items in the side's namespace and waits until the Flow
+// there has made a child for each (children counted as the server stores them, in-process).
+import type { KubeClient } from '../../src/kube/client.js';
+import type { KubeObject } from '../../src/kube/types.js';
+
+export interface RoundsOptions<S extends string> {
+  kube: KubeClient;
+  sides: readonly S[];
+  perRound: number;
+  rounds: number;
+  /** Concurrent creating clients. */
+  clients: number;
+  /** Children stored so far in a side's namespace. */
+  children: (side: S) => number;
+  /** Around each round of a side (e.g. open a page for it); its result is closed after. */
+  around?: (side: S) => (() => void) | undefined;
+}
+
+/** Reconciles per second of each side. */
+export async function alternatingRounds<S extends string>(o: RoundsOptions<S>): Promise<Record<S, number>> {
+  const seconds = Object.fromEntries(o.sides.map((s) => [s, 0])) as Record<S, number>;
+  const deadline = Date.now() + 600_000;
+  for (let round = 0; round < o.rounds; round++) {
+    for (const side of o.sides) {
+      const close = o.around?.(side);
+      const target = o.children(side) + o.perRound;
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: o.clients }, async () => {
+          while (next < o.perRound) {
+            const i = round * o.perRound + next++;
+            await o.kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: side }, spec: { size: i } } as KubeObject);
+          }
+        }),
+      );
+      while (o.children(side) < target) {
+        if (Date.now() > deadline) throw new Error(`${side}: ${o.children(side)}/${target} children`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      seconds[side] += (performance.now() - t0) / 1000;
+      close?.();
+    }
+  }
+  const total = o.perRound * o.rounds;
+  return Object.fromEntries(o.sides.map((s) => [s, total / seconds[s]])) as Record<S, number>;
+}
