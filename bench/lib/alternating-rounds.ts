@@ -1,8 +1,33 @@
 // Two sides of one measurement on one server, in alternating rounds so neither side gets all the
 // warm-up: each round creates `perRound` Items in the side's namespace and waits until the Flow
 // there has made a child for each (children counted as the server stores them, in-process).
+import type { ApiServer } from '../../src/apiserver/index.js';
+import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
+
+/** The one-step Flow each side runs: an Item of its namespace gets a ConfigMap child. */
+export const itemFlow = (namespace: string, serviceAccountName?: string): KubeObject => ({
+  apiVersion: 'flowops.io/v1',
+  kind: 'Flow',
+  metadata: { name: 'bench', namespace },
+  spec: {
+    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
+    ...(serviceAccountName ? { serviceAccountName } : {}),
+    reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] },
+  },
+});
+
+/** ConfigMaps created per namespace, counted as the server stores them, in-process: no polling load on it. */
+export function childCounter(server: ApiServer): (namespace: string) => number {
+  const children = new Map<string, number>();
+  server.objects.onWrite((t, e, obj: JsonObject) => {
+    if (t.plural !== 'configmaps' || e.type !== 'create') return;
+    const ns = String((obj.metadata as JsonObject).namespace);
+    children.set(ns, (children.get(ns) ?? 0) + 1);
+  });
+  return (namespace) => children.get(namespace) ?? 0;
+}
 
 export interface RoundsOptions<S extends string> {
   kube: KubeClient;

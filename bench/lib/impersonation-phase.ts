@@ -10,28 +10,16 @@ import pino from 'pino';
 import { ADMIN_USER } from '../../src/apiserver/auth/index.js';
 import { ensureServerPki } from '../../src/apiserver/auth/pki.js';
 import { startApiServer } from '../../src/apiserver/index.js';
-import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startControllers } from '../../src/runtime/controllers.js';
-import { alternatingRounds } from './alternating-rounds.js';
+import { alternatingRounds, childCounter, itemFlow } from './alternating-rounds.js';
 
 export interface ImpersonationFigures {
   plainPerSec: number;
   impersonatingPerSec: number;
 }
-
-const flow = (namespace: string, serviceAccountName?: string): KubeObject => ({
-  apiVersion: 'flowops.io/v1',
-  kind: 'Flow',
-  metadata: { name: 'bench', namespace },
-  spec: {
-    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
-    ...(serviceAccountName ? { serviceAccountName } : {}),
-    reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] },
-  },
-});
 
 const rbac = (ns: string): KubeObject[] => [
   { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner', namespace: ns } },
@@ -59,21 +47,15 @@ export async function impersonationPhase(crd: object, perRound: number, rounds: 
   });
   writeKubeconfig(join(dir, 'kubeconfig'), server.url, { caCert: pki.caCert, token: pki.adminToken });
   const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
-  // Children are counted as the server stores them, in-process: no polling load on the server.
-  const children = new Map<string, number>();
-  server.objects.onWrite((t, e, obj: JsonObject) => {
-    if (t.plural !== 'configmaps' || e.type !== 'create') return;
-    const ns = String((obj.metadata as JsonObject).namespace);
-    children.set(ns, (children.get(ns) ?? 0) + 1);
-  });
+  const children = childCounter(server);
   const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true, concurrency: workers });
   try {
     await kube.create(crd as KubeObject);
     for (const ns of ['plain', 'impersonating']) await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const o of rbac('impersonating')) await kube.create(o);
-    await kube.create(flow('plain'));
-    await kube.create(flow('impersonating', 'runner'));
-    const perSec = await alternatingRounds({ kube, sides: ['plain', 'impersonating'] as const, perRound, rounds, clients, children: (ns) => children.get(ns) ?? 0 });
+    await kube.create(itemFlow('plain'));
+    await kube.create(itemFlow('impersonating', 'runner'));
+    const perSec = await alternatingRounds({ kube, sides: ['plain', 'impersonating'] as const, perRound, rounds, clients, children });
     return { plainPerSec: perSec.plain, impersonatingPerSec: perSec.impersonating };
   } finally {
     await controllers.stop();

@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { startApiServer } from '../../src/apiserver/index.js';
-import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startControllers } from '../../src/runtime/controllers.js';
 import { uiRoute } from '../../src/ui-server/route.js';
-import { alternatingRounds } from './alternating-rounds.js';
+import { alternatingRounds, childCounter, itemFlow } from './alternating-rounds.js';
 
 export interface UiStreamFigures {
   closedPerSec: number;
@@ -24,16 +23,6 @@ export interface UiStreamFigures {
   /** Overview refetches the open page made. */
   refetches: number;
 }
-
-const flow = (namespace: string): KubeObject => ({
-  apiVersion: 'flowops.io/v1',
-  kind: 'Flow',
-  metadata: { name: 'bench', namespace },
-  spec: {
-    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
-    reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] },
-  },
-});
 
 /** The open page: the stream, and an overview refetch per batch of changes. */
 function openPage(base: string): { close(): void; refetches: () => number } {
@@ -74,19 +63,14 @@ export async function uiStreamPhase(crd: object, perRound: number, rounds: numbe
   const log = pino({ level: 'silent' });
   const ui = uiRoute({ kube, log, loopbackOnly: true });
   server.addRoute((req, res, url) => ui.handle(req, res, url));
-  const children = new Map<string, number>();
-  server.objects.onWrite((t, e, obj: JsonObject) => {
-    if (t.plural !== 'configmaps' || e.type !== 'create') return;
-    const ns = String((obj.metadata as JsonObject).namespace);
-    children.set(ns, (children.get(ns) ?? 0) + 1);
-  });
+  const children = childCounter(server);
   const controllers = await startControllers({ kube, log, installCrds: true, concurrency: workers });
   const base = server.url.replace('localhost', '127.0.0.1');
   try {
     await kube.create(crd as KubeObject);
     for (const ns of ['closed', 'open']) {
       await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      await kube.create(flow(ns));
+      await kube.create(itemFlow(ns));
     }
     let refetches = 0;
     // The page is open only during the "open" rounds (it connects, gets hello, fetches, follows).
@@ -96,7 +80,7 @@ export async function uiStreamPhase(crd: object, perRound: number, rounds: numbe
       perRound,
       rounds,
       clients,
-      children: (ns) => children.get(ns) ?? 0,
+      children,
       around: (ns) => {
         if (ns !== 'open') return undefined;
         const page = openPage(base);
