@@ -80,7 +80,7 @@ class ScriptSandbox {
     if (this.level) return this.level;
     const works = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 10_000 }).status === 0;
     const isRoot = process.getuid?.() === 0;
-    const namespaces = isRoot ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
+    const namespaces = namespaceArgs();
     // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
     if (this.options.isolate && works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
       // As nobody the script must still reach the kubectl/helm `npm ci` unpacks beside FlowOps: a
@@ -112,8 +112,7 @@ class ScriptSandbox {
       const [first, ...rest] = inner;
       return { command: first!, args: rest, ...(warning ? { warning } : {}) };
     }
-    const namespaces = level === 'namespaces+uid' ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES];
-    return { command: 'unshare', args: [...namespaces, '--', 'sh', '-c', STAGE, 'flowops-sandbox', ...this.pathsToHide(scriptDir), '--', ...inner], ...(warning ? { warning } : {}) };
+    return { command: 'unshare', args: [...namespaceArgs(), '--', 'sh', '-c', STAGE, 'flowops-sandbox', ...this.pathsToHide(scriptDir), '--', ...inner], ...(warning ? { warning } : {}) };
   }
 
   /** The script's folder (and its files) become the script's uid's, where it runs as another. */
@@ -144,6 +143,8 @@ class ScriptSandbox {
 // whose init is the script, with a /proc of its own.
 const NAMESPACES = ['--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc'];
 const USER_NAMESPACE = ['--user', '--map-root-user'];
+/** Root makes the namespaces itself; anyone else first becomes root of a user namespace (the probe's and every run's). */
+const namespaceArgs = (): string[] => (process.getuid?.() === 0 ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES]);
 /** Every folder given can be entered and listed (run as the script's uid). */
 const REACHABLE = 'for d; do [ -x "$d" ] && [ -r "$d" ] || exit 1; done';
 /** Where `npm ci` puts kubectl and helm (as executors/tools.ts finds them). */
