@@ -38,15 +38,19 @@ async function timeUp(): Promise<{ healthz: number; child: number }> {
   up.stderr.resume();
   const deadline = Date.now() + 60_000;
   let url: string | undefined;
+  let token: string | undefined;
   let healthz = 0;
   let child = 0;
   try {
     while (Date.now() < deadline && !child) {
-      url ??= /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      // The first line names the API server as soon as it listens (HTTPS, and plain HTTP on the
+      // same loopback port); the web view's link, printed once all is up, carries the admin token.
+      url ??= /https:\/\/(127\.0\.0\.1:\d+)/.exec(out)?.[1]?.replace(/^/, 'http://');
+      token ??= /\/ui\/\?token=([\w-]+)/.exec(out)?.[1];
       if (url) {
         try {
           if (!healthz && (await fetch(`${url}/healthz`)).status === 200) healthz = performance.now() - t0;
-          if (healthz && (await fetch(`${url}/apis/apps/v1/namespaces/default/statefulsets/my-postgres`)).status === 200) child = performance.now() - t0;
+          if (healthz && token && (await fetch(`${url}/apis/apps/v1/namespaces/default/statefulsets/my-postgres`, { headers: { Authorization: `Bearer ${token}` } })).status === 200) child = performance.now() - t0;
         } catch {
           // not listening yet
         }

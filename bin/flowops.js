@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the compiled JavaScript in dist/ (built by `npm ci` through `prepare`, or `npm run build`)
+// Runs the bundled JavaScript in dist/ (built by `npm ci` through `prepare`, or `npm run build`)
 // when it is current, and the TypeScript sources through tsx otherwise: a stale build is never
 // what runs, and working on src/ needs no build step.
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ function buildIsCurrent() {
 }
 
 if (process.env.FLOWOPS_FROM_SOURCE !== '1' && buildIsCurrent()) {
-  await import('../dist/cli/main.js');
+  await import('../dist/main.js');
 } else {
   const { register } = await import('tsx/esm/api');
   register();

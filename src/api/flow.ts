@@ -198,11 +198,7 @@ export type PipelineStep = z.infer<typeof pipelineStepSchema>;
 export type ErrorHandling = z.infer<typeof errorHandlingSchema>;
 export type StepType = Step['type'];
 
-export const FLOW_GROUP = 'flowops.io';
-export const FLOW_VERSION = 'v1';
-export const FLOW_API_VERSION = `${FLOW_GROUP}/${FLOW_VERSION}`;
-export const FLOW_KIND = 'Flow';
-export const FLOW_PLURAL = 'flows';
+export { FLOW_API_VERSION, FLOW_GROUP, FLOW_KIND, FLOW_PLURAL, FLOW_VERSION } from './names.js';
 /** The step types in the order the schema lists them; error messages and the CRD enum use this order. */
 export const STEP_TYPES: readonly StepType[] = stepSchema.options.map((o) => o.shape.type.value);
 export type { Condition, FlowStatus } from './status.js';

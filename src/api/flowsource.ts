@@ -7,9 +7,8 @@ import { conditionSchema } from './status.js';
  * FlowOps applies, commit by commit. One zod schema gives the TypeScript type and the CRD schema.
  */
 
-export const FLOWSOURCE_KIND = 'FlowSource';
-export const FLOWSOURCE_PLURAL = 'flowsources';
-export const FLOWSOURCE_API_VERSION = 'flowops.io/v1';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from './names.js';
+export { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, FLOWSOURCE_PLURAL } from './names.js';
 
 const duration = z.string().refine(isDuration, { message: 'expected a duration such as "30s", "5m" or "1h30m"' });
 const localRef = z.object({ name: z.string().min(1) }).strict();

@@ -8,6 +8,7 @@ import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';
 import { onShutdown } from './shutdown.js';
+import { summaryOf } from './command-table.js';
 
 export interface ServerFlags extends LogFlags {
   listen: string;
@@ -92,7 +93,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
 
 /** `flowops apiserver`: only the embedded API server, in the foreground. */
 export function registerApiserverCommand(program: Command): void {
-  addServerFlags(program.command('apiserver').description('run the embedded Kubernetes-compatible API server in the foreground'))
+  addServerFlags(program.command('apiserver').description(summaryOf('apiserver')))
     .option('--auth', 'serve HTTPS with authentication and RBAC, the kubeconfig carrying an admin token (what `up` does; default: plain HTTP, every request allowed)')
     .action(async (flags: ServerFlags) => {
     const { createLogger } = await import('../log/index.js');

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { PolicyRule } from '../viewapi/tokens.js';
+import { summaryOf } from './command-table.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -19,7 +20,7 @@ function parseRules(text: string | undefined): PolicyRule[] {
  * generate-keys` and `generate-config`). Tokens are RS256 JWTs signed with the server key.
  */
 export function registerAuthCommand(program: Command): void {
-  const auth = program.command('auth').description('keys and kubeconfigs for the view API server');
+  const auth = program.command('auth').description(summaryOf('auth'));
   auth
     .command('generate-keys')
     .description('write apiserver.key and a self-signed apiserver.crt (needs the openssl CLI)')

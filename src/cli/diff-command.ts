@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { DiffFlags } from './diff-run.js';
+import { summaryOf } from './command-table.js';
 
 /** `flowops diff`: what a push would change in the live cluster; see diff-run.ts. */
 export function registerDiffCommand(program: Command): void {
   program
     .command('diff')
-    .description("show what syncing local definitions would change in the cluster (server-side dry run against the live objects, and what a prune would delete); exit 0 no change, 1 changes, 2 invalid")
+    .description(summaryOf('diff'))
     .argument('[dir]', "folder holding the FlowSource's path (a checkout of it); default: the current folder")
     .option('--source <namespace/name>', 'the FlowSource to compare with (default: the only one in the cluster)')
     .option('--commit <sha>', 'read the definitions from this commit of the Git repository in the current folder instead of a folder')

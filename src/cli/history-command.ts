@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { FlowSourceStatus } from '../api/flowsource.js';
 import { loadSource } from './source-arg.js';
+import { summaryOf } from './command-table.js';
 
 /** Left-aligned columns separated by three spaces, like kubectl's tables. */
 export function renderTable(rows: string[][]): string {
@@ -12,7 +13,7 @@ export function renderTable(rows: string[][]): string {
 export function registerHistoryCommand(program: Command): void {
   program
     .command('history')
-    .description('list the commits a FlowSource applied (or rejected), newest first')
+    .description(summaryOf('history'))
     .argument('<source>', 'FlowSource as [namespace/]name')
     .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')
     .action(async (arg: string, flags: { kubeconfig?: string }) => {

@@ -36,7 +36,7 @@ export function kubeconfigSource(flag: string | undefined, env: NodeJS.ProcessEn
 /** A client for the cluster kubectl would use; SetupError for a missing kubeconfig or one without a usable current context. */
 export async function kubeClientFor(flag: string | undefined): Promise<KubeClient> {
   const source = kubeconfigSource(flag);
-  const [{ KubeClient }, { KubeConfig }] = await Promise.all([import('../kube/client.js'), import('@kubernetes/client-node')]);
+  const [{ KubeClient }, { KubeConfig }] = await Promise.all([import('../kube/client.js'), import('../kube/kube-config.js')]);
   const kc = new KubeConfig();
   try {
     if (source === 'in-cluster') kc.loadFromCluster();

@@ -1,20 +1,8 @@
-// The flowops CLI. Each command's module loads what its action needs only when it runs, so
-// `flowops --help` and quick commands start in about the time node itself takes.
-import { Command } from 'commander';
-import { registerApiserverCommand } from './apiserver-command.js';
-import { registerAuthCommand } from './auth-command.js';
-import { registerHistoryCommand } from './history-command.js';
-import { registerDiffCommand } from './diff-command.js';
-import { registerRenderCommand } from './render-command.js';
-import { registerPipelineCommand } from './pipeline-command.js';
-import { registerRollbackCommand } from './rollback-command.js';
-import { registerRunCommand } from './run-command.js';
-import { registerTreeCommand } from './tree-command.js';
-import { registerUpCommand } from './up-command.js';
-import { registerVerbCommands } from './verbs-command.js';
-import { registerValidateCommand } from './validate-command.js';
-import { registerViewServerCommand } from './view-server-command.js';
-import { registerWorkerCommand } from './worker-command.js';
+// The flowops CLI. Only the module of the command being run is loaded (see command-table.ts), and
+// each command's module loads what its action needs only when it runs, so `flowops --help` and
+// quick commands start in about the time node itself takes.
+import { Command, Help } from 'commander';
+import { COMMANDS, type CommandEntry } from './command-table.js';
 import { asSetupError, SetupError } from './setup-error.js';
 
 const program = new Command('flowops')
@@ -22,20 +10,31 @@ const program = new Command('flowops')
   .version('0.1.0')
   .showHelpAfterError();
 
-registerApiserverCommand(program);
-registerUpCommand(program);
-registerValidateCommand(program);
-registerRenderCommand(program);
-registerDiffCommand(program);
-registerHistoryCommand(program);
-registerRollbackCommand(program);
-registerTreeCommand(program);
-registerVerbCommands(program);
-registerPipelineCommand(program);
-registerAuthCommand(program);
-registerViewServerCommand(program);
-registerRunCommand(program);
-registerWorkerCommand(program);
+/** The command a command line runs: its first word that is not an option (`help X` runs X's help). */
+function commandOf(args: string[]): CommandEntry | undefined {
+  const words = args.filter((a) => !a.startsWith('-'));
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return COMMANDS.find((c) => c.name === name);
+}
+
+const chosen = commandOf(process.argv.slice(2));
+if (chosen && chosen.name !== 'completion') {
+  (await chosen.load())(program);
+} else if (chosen) {
+  // A completion script lists every command's options, so it needs them all.
+  for (const register of new Set(await Promise.all(COMMANDS.map((c) => c.load())))) register(program);
+} else {
+  // Top-level help, --version or an unknown command: the table is enough to list the commands.
+  const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
+  const standard = new Help();
+  for (const c of COMMANDS) program.command(c.name).description(c.summary);
+  program.configureHelp({
+    subcommandTerm: (cmd: Command): string => {
+      const term = terms.get(cmd.name());
+      return term === undefined ? standard.subcommandTerm(cmd) : [cmd.name(), term].filter(Boolean).join(' ');
+    },
+  });
+}
 
 program.parseAsync(process.argv).catch(async (err: unknown) => {
   // A connection failure that reached here is the cluster not answering: say so in one line.

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { summaryOf } from './command-table.js';
 
 /**
  * `flowops pipeline eval|graph`: try an Operator before deploying it. `eval` prints what each
@@ -6,7 +7,7 @@ import type { Command } from 'commander';
  * prints a Mermaid diagram of its controllers, sources, views and targets.
  */
 export function registerPipelineCommand(program: Command): void {
-  const cmd = program.command('pipeline').description('dry-run and visualise Δ-controller Operators');
+  const cmd = program.command('pipeline').description(summaryOf('pipeline'));
   cmd
     .command('eval')
     .description('print what each controller of an Operator produces for a set of objects')

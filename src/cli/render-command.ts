@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { RenderFlags } from './render-run.js';
+import { summaryOf } from './command-table.js';
 
 /** `flowops render`: Flows run against sample objects with no cluster; see render-run.ts. */
 export function registerRenderCommand(program: Command): void {
   program
     .command('render')
-    .description('run Flows against sample objects on a throwaway in-memory API server and print what each object gets (children, status) as YAML; exit 1 when --expect golden files differ, 2 on invalid input')
+    .description(summaryOf('render'))
     .argument('<paths...>', 'Flow and CRD files, or directories of them (Helm charts and kustomize bases inside are left to the steps)')
     .requiredOption('--objects <dir|file>', 'sample watched objects to reconcile (YAML); repeat for more', (v: string, all: string[] = []) => [...all, v])
     .option('--stub <file>', 'outputs of script and http steps: "<step>: {key: value}" or "<flow>/<step>: {...}"')

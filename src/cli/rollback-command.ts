@@ -4,6 +4,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import { isFullSha, shaOfRevision } from '../source/revision.js';
 import { loadSource } from './source-arg.js';
+import { summaryOf } from './command-table.js';
 
 /**
  * A short sha is expanded against the commits the source has synced; anything else must be a
@@ -34,7 +35,7 @@ async function waitSynced(kube: KubeClient, ref: ObjectRef, generation: number, 
 export function registerRollbackCommand(program: Command): void {
   program
     .command('rollback')
-    .description('pin a FlowSource to a commit (--to) or follow its branch again (--unpin)')
+    .description(summaryOf('rollback'))
     .argument('<source>', 'FlowSource as [namespace/]name')
     .option('--to <sha>', 'commit to apply and stay on')
     .option('--unpin', 'follow the branch again')

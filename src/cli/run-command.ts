@@ -4,6 +4,7 @@ import { startRunUi, type RunUiFlags } from './run-ui.js';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
+import { summaryOf } from './command-table.js';
 
 interface RunFlags extends ClusterFlags, RunUiFlags {
   leaseDuration: number;
@@ -21,7 +22,7 @@ interface RunFlags extends ClusterFlags, RunUiFlags {
  * releases the lease (so a standby takes over at once) and exits 0.
  */
 export function registerRunCommand(program: Command): void {
-  addClusterFlags(program.command('run').description('run the leader-elected controllers (watches and enqueueing) against a cluster and Redis'))
+  addClusterFlags(program.command('run').description(summaryOf('run')))
     .option('--lease-duration <d>', 'how long a lease is valid after its last renewal', durationFlag, 15_000)
     .option('--renew-deadline <d>', 'the leader gives up if it cannot renew within this', durationFlag, 10_000)
     .option('--retry-period <d>', 'how often candidates try and the leader renews', durationFlag, 2_000)

@@ -1,4 +1,4 @@
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/names.js';
 import type { KubeClient } from '../kube/client.js';
 import { kubeFrom } from './cluster-flags.js';
 import { contextNamespace } from './context-namespace.js';

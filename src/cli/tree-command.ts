@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { summaryOf } from './command-table.js';
 
 interface TreeFlags {
   namespace?: string;
@@ -11,13 +12,10 @@ interface TreeFlags {
  * a Flow — FlowSource → commit → Flow → object → last run → children with their health.
  */
 export function registerTreeCommand(program: Command): void {
-  for (const [name, description] of [
-    ['tree', 'show the causal chain of an object or a Flow: source, commit, Flow, object, last run, children and their health'],
-    ['why', 'the same as tree: why an object is (not) ready'],
-  ] as const) {
+  for (const name of ['tree', 'why']) {
     program
       .command(name)
-      .description(description)
+      .description(summaryOf(name))
       .argument('<object>', 'KIND/NAME, e.g. database/my-postgres or flow/database-operator')
       .option('-n, --namespace <ns>', 'namespace of the object', 'default')
       .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')

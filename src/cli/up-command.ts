@@ -8,6 +8,7 @@ import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
 import { isLoopback } from './listen.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
+import { summaryOf } from './command-table.js';
 
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
@@ -24,14 +25,19 @@ async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCrede
 
 /** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
 export function registerUpCommand(program: Command): void {
-  addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description('run FlowOps in one process on the embedded API server (what `npm start` runs)'))))
+  addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up')))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
     .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
     .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
-      // Loaded here, not at start-up, so that other commands and --help do not pay for them.
-      const [{ createLogger }, { KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard }] = await Promise.all([
-        import('../log/index.js'),
+      // The API server first, so that /healthz answers before the controllers' modules are loaded;
+      // those are loaded here, not at start-up, so that other commands and --help do not pay for them.
+      const { createLogger } = await import('../log/index.js');
+      const log = createLogger({ command: 'up' }, flags.logFormat);
+      // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
+      const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
+      process.stdout.write(`Embedded Kubernetes API listening on ${server.url}; starting the controllers and the Git source…\n`);
+      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard }] = await Promise.all([
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
@@ -42,9 +48,6 @@ export function registerUpCommand(program: Command): void {
         import('../runtime/sources.js'),
         import('../ui-server/token-guard.js'),
       ]);
-      const log = createLogger({ command: 'up' }, flags.logFormat);
-      // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
-      const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
       // Its data folder holds the admin kubeconfig and the server's database: never a script's to read.
       isolateScripts(flags, [flags.data, kubeconfig]);

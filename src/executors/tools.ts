@@ -2,8 +2,8 @@
 // then the copies `npm ci` unpacks into <repo>/.tools/bin, then PATH.
 
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
+import { REPO_TOOLS } from '../package-root.js';
 import { StepError } from './types.js';
 
 export type Tool = 'helm' | 'kubectl' | 'kustomize';
@@ -16,7 +16,6 @@ const HOW_TO_INSTALL: Record<Tool, string> = {
   kustomize: 'install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl',
 };
 
-const REPO_TOOLS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools', 'bin');
 
 function executable(path: string): boolean {
   try {

@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from './kube-config.js';
 import { Discovery, resourcePath, type ApiResource } from './discovery.js';
 import { KubeApiError, RestClient } from './rest.js';
 import type { KubeObject, ObjectRef } from './types.js';

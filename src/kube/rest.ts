@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from './kube-config.js';
 
 export interface RestResponse {
   status: number;

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ApiServer } from '../apiserver/index.js';
 import type { FlowSourceController } from '../controller/flowsource/controller.js';
 import type { KubeClient } from '../kube/client.js';
@@ -49,21 +49,23 @@ function gitAuthorized(req: IncomingMessage, token: string): boolean {
 
 const SEED_ENV = { ...process.env, GIT_AUTHOR_NAME: 'FlowOps', GIT_AUTHOR_EMAIL: 'flowops@localhost', GIT_COMMITTER_NAME: 'FlowOps', GIT_COMMITTER_EMAIL: 'flowops@localhost', GIT_CONFIG_NOSYSTEM: '1' };
 
-/** Creates `<name>.git` from the seed folder once; later starts keep whatever was pushed since. */
+/**
+ * Creates `<name>.git` from the seed folder once; later starts keep whatever was pushed since. The
+ * seed folder is the work tree of one commit made straight into the bare repository (an index
+ * file of its own, no copy and no push): three git runs on `flowops up`'s first start.
+ */
 function seedRepository(bare: string, seedFrom: string): void {
   if (existsSync(bare)) return;
-  const run = (cwd: string, ...args: string[]): void => void execFileSync('git', ['-C', cwd, ...args], { env: SEED_ENV, stdio: 'ignore' });
   mkdirSync(bare, { recursive: true });
-  run(bare, 'init', '--bare', '-q', '-b', 'main');
-  const work = mkdtempSync(join(tmpdir(), 'flowops-seed-'));
+  const index = join(mkdtempSync(join(tmpdir(), 'flowops-seed-')), 'index');
+  const env = { ...SEED_ENV, GIT_INDEX_FILE: index };
+  const git = (...args: string[]): void => void execFileSync('git', ['--git-dir', bare, '--work-tree', seedFrom, ...args], { env, stdio: 'ignore' });
   try {
-    cpSync(seedFrom, work, { recursive: true });
-    run(work, 'init', '-q', '-b', 'main');
-    run(work, 'add', '-A');
-    run(work, 'commit', '-q', '-m', 'Seed from repos-example');
-    run(work, 'push', '-q', bare, 'HEAD:refs/heads/main');
+    execFileSync('git', ['init', '--bare', '-q', '-b', 'main', bare], { env, stdio: 'ignore' });
+    git('add', '-A');
+    git('commit', '-q', '-m', 'Seed from repos-example');
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    rmSync(dirname(index), { recursive: true, force: true });
   }
 }
 

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package-root.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import { KubeApiError } from '../kube/rest.js';
@@ -21,7 +21,7 @@ export const UI_PREFIX = '/ui/';
 const API_PREFIX = '/ui/api/';
 
 /** ui/dist beside src/ (and beside dist/ once compiled: both are two levels below the root). */
-export const DEFAULT_UI_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'ui', 'dist');
+export const DEFAULT_UI_DIST = join(PACKAGE_ROOT, 'ui', 'dist');
 
 export interface UiRouteOptions {
   kube: KubeClient;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '../kube/kube-config.js';
 import { startApiServer, type ApiServer } from '../apiserver/index.js';
 import type { JsonObject } from '../apiserver/registry/types.js';
 import { KubeClient } from '../kube/client.js';

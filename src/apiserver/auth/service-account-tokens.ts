@@ -24,7 +24,7 @@ export interface IssuedToken {
 export type ServiceAccountUid = (namespace: string, name: string) => string | undefined;
 
 /**
- * Signs and verifies ServiceAccount tokens shaped as kube-apiserver's bound tokens (RS256, iss,
+ * Signs and verifies ServiceAccount tokens shaped as kube-apiserver's bound tokens (ES256, or RS256 for an RSA key; iss,
  * aud, sub `system:serviceaccount:ns:name`, the `kubernetes.io` claim, exp/iat/nbf/jti, kid = the
  * key's SHA-256 as kube-apiserver derives it). A token is valid while its ServiceAccount exists
  * with the uid it was issued for, as for kube-apiserver's bound tokens.
@@ -34,6 +34,7 @@ export class ServiceAccountTokens {
     private readonly privateKey: CryptoKey,
     private readonly publicKey: CryptoKey,
     private readonly keyId: string,
+    private readonly alg: 'RS256' | 'ES256',
     readonly issuer: string,
     private readonly uidOf: ServiceAccountUid,
   ) {}
@@ -42,8 +43,9 @@ export class ServiceAccountTokens {
     const spki = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'pem' }).toString();
     const der = createPublicKey(privateKeyPem).export({ type: 'spki', format: 'der' });
     const kid = createHash('sha256').update(der).digest('base64url');
-    const [priv, pub] = await Promise.all([importPKCS8(privateKeyPem, 'RS256'), importSPKI(spki, 'RS256')]);
-    return new ServiceAccountTokens(priv, pub, kid, issuer, uidOf);
+    const alg = createPublicKey(privateKeyPem).asymmetricKeyType === 'rsa' ? 'RS256' : 'ES256';
+    const [priv, pub] = await Promise.all([importPKCS8(privateKeyPem, alg), importSPKI(spki, alg)]);
+    return new ServiceAccountTokens(priv, pub, kid, alg, issuer, uidOf);
   }
 
   /** The API server's own audience: what a TokenRequest without audiences gets. */
@@ -56,7 +58,7 @@ export class ServiceAccountTokens {
     const exp = now + expirationSeconds;
     const claim: KubernetesClaim = { namespace: sa.namespace, serviceaccount: { name: sa.name, uid: sa.uid } };
     const token = await new SignJWT({ 'kubernetes.io': claim as unknown as JWTPayload[string] })
-      .setProtectedHeader({ alg: 'RS256', kid: this.keyId })
+      .setProtectedHeader({ alg: this.alg, kid: this.keyId })
       .setIssuer(this.issuer)
       .setAudience(audiences)
       .setSubject(serviceAccountUsername(sa.namespace, sa.name))
@@ -72,7 +74,7 @@ export class ServiceAccountTokens {
   async authenticate(token: string, audiences: string[] = this.defaultAudiences): Promise<UserInfo | undefined> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.publicKey, { issuer: this.issuer, audience: audiences, algorithms: ['RS256'] }));
+      ({ payload } = await jwtVerify(token, this.publicKey, { issuer: this.issuer, audience: audiences, algorithms: [this.alg] }));
     } catch {
       return undefined;
     }

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../package-root.js';
 
 /**
  * Where scripts/gen-openapi.ts writes the vendored kube-apiserver schemas. Under src/ so the image
- * (which copies src/) has them; found from src/ or dist/ alike, as both sit one level below the root.
+ * (which copies src/) has them; found from src/, dist/ or the CLI bundle alike.
  */
-export const VENDOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'apiserver', 'openapi', 'vendor');
+export const VENDOR_DIR = join(PACKAGE_ROOT, 'src', 'apiserver', 'openapi', 'vendor');
 
 /** A group-version's path under /openapi/v3: `api/v1`, `apis/apps/v1`. */
 export const gvPath = (t: { group: string; version: string }): string => (t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`);
