@@ -83,7 +83,7 @@ export function flowCrd(): CustomResourceDefinition {
 }
 
 /** A namespaced flowops.io/v1 CRD with a status subresource: the shape every FlowOps kind shares. */
-export function flowopsCrd(o: { kind: string; plural: string; singular: string; shortNames: string[]; columns: PrinterColumn[]; schema: CustomResourceDefinition['spec']['versions'][number]['schema']['openAPIV3Schema'] }): CustomResourceDefinition {
+export function flowopsCrd(o: { kind: string; plural: string; singular: string; shortNames: string[]; columns: PrinterColumn[]; statusSubresource?: boolean; schema: CustomResourceDefinition['spec']['versions'][number]['schema']['openAPIV3Schema'] }): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -97,7 +97,7 @@ export function flowopsCrd(o: { kind: string; plural: string; singular: string; 
           name: FLOW_VERSION,
           served: true,
           storage: true,
-          subresources: { status: {} },
+          ...(o.statusSubresource === false ? {} : { subresources: { status: {} } }),
           additionalPrinterColumns: o.columns,
           schema: { openAPIV3Schema: o.schema },
         },

@@ -17,3 +17,13 @@ export function isDuration(text: string): boolean {
     return false;
   }
 }
+
+/** A measured wall time as parseDuration reads it back: "42ms" below a second, "1.25s", "2m5s". */
+export function formatDuration(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1000) return `${whole}ms`;
+  if (whole < 60_000) return `${Number((whole / 1000).toFixed(2))}s`;
+  const minutes = Math.floor(whole / 60_000);
+  const seconds = Math.round((whole % 60_000) / 1000);
+  return seconds ? `${minutes}m${seconds}s` : `${minutes}m`;
+}

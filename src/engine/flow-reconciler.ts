@@ -15,6 +15,9 @@ import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/finalizer.js
 import { deleteChildren, type PruneScope } from './prune-children.js';
 import { writeOwnerAnnotations, writeResourceStatus } from './resource-status.js';
 import { encodeLastRun, LAST_RUN_ANNOTATION, type LastRun } from './last-run.js';
+import type { RunHistoryWriter } from './run-history.js';
+import type { Run } from '../api/run-history.js';
+import { formatDuration } from '../api/duration.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
 
@@ -75,6 +78,8 @@ export interface ReconcilerDeps {
   ownNamespaceOnly?: boolean;
   /** Reads the watched object from an informer cache (controller-runtime's cached client); falls back to a GET. */
   read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined | Promise<KubeObject | undefined>;
+  /** Keeps each watched object's last runs (its RunHistory). */
+  history?: RunHistoryWriter;
   /** What templates see as `{{ .Now }}` (`flowops render` pins it so golden files stay stable); default the clock. */
   now?: () => string;
 }
@@ -116,9 +121,10 @@ export class FlowReconciler {
     const children = new ChildCollector();
     const data = templateData(flow, obj, this.deps.now);
     const trace: StepTrace[] = [];
+    const started = { at: nowRfc3339(), t0: performance.now() };
     const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer, trace);
     const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
-    if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace);
+    if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace, started);
 
     let verdicts;
     let fields;
@@ -128,7 +134,7 @@ export class FlowReconciler {
     } catch (err) {
       if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
       const failure: StepFailure = { step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1, terminal: true };
-      return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log, trace);
+      return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log, trace, started);
     }
     const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
     current = await this.withFinalizer(flow, current, needsFinalizer(flow, inventory));
@@ -145,6 +151,7 @@ export class FlowReconciler {
     const transitioned = await writeResourceStatus(this.kubeFor(flow), obj, { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields }, this.deps.fieldManager);
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
     if (transitioned && ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
+    await this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
     log.info({ steps: steps.length, children: verdicts.length, ready }, 'reconciled');
     const resync = flow.spec.resyncInterval ? jittered(parseDuration(flow.spec.resyncInterval)) : undefined;
     return { outcome: 'success', ready, children: verdicts.length, ...(resync ? { requeueAfterMs: resync } : {}) };
@@ -175,7 +182,7 @@ export class FlowReconciler {
    * success, or since the object or the Flow changed), not on every retry. A terminal failure also
    * sets Stalled=True and is not retried; any other is retried by the queue with backoff.
    */
-  private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log, trace: StepTrace[] = []): Promise<never> {
+  private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log, trace: StepTrace[] = [], started?: RunStart): Promise<never> {
     log.warn({ step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message }, 'reconcile failed');
     if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
     const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, { step: failure.step, reason: failure.reason, message: failure.message });
@@ -188,6 +195,7 @@ export class FlowReconciler {
     const message = `step "${failure.step}" failed: ${failure.message}`;
     await writeResourceStatus(this.kubeFor(flow), obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
     await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
+    if (started) await this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
     throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
   }
 
@@ -276,6 +284,24 @@ const needsFinalizer = (flow: FlowDefinition, inventory: readonly ChildEntry[]):
 
 function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: StepTrace[], error?: LastRun['error']): LastRun {
   return { flow: `${flow.namespace}/${flow.name}`, flowGeneration: flow.generation, ...(flow.revision ? { revision: flow.revision } : {}), outcome, steps, ...(error ? { error } : {}) };
+}
+
+interface RunStart {
+  at: string;
+  t0: number;
+}
+
+/** A RunHistory entry: what lastRunOf says, with the start time and the durations. */
+function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[], started: RunStart, error?: Run['error']): Run {
+  return {
+    startTime: started.at,
+    duration: formatDuration(performance.now() - started.t0),
+    outcome,
+    flowGeneration: flow.generation,
+    ...(flow.revision ? { revision: flow.revision } : {}),
+    steps: steps.map((s) => ({ name: s.name, result: s.result, attempts: s.attempts, duration: formatDuration(s.ms) })),
+    ...(error ? { error } : {}),
+  };
 }
 
 /** ±10 %, so that objects created together do not resync together. */

@@ -1,7 +1,8 @@
 // The record of a watched object's last run, kept on the object (an annotation, beside the
 // inventory, so any process and `flowops tree` can read it): which Flow and commit ran, each
-// step's result and attempts, and the error. No times or durations — those are in the metrics and
-// Events — so an unchanged run leaves the record, and the object, unchanged: no write.
+// step's result and attempts, and the error. No times or durations — those are in the object's
+// RunHistory (run-history.ts), the metrics and Events — so an unchanged run leaves the record, and
+// the object, unchanged: no write.
 
 import type { KubeObject } from '../kube/types.js';
 import type { StepTrace } from './run-steps.js';
@@ -14,7 +15,7 @@ export interface LastRun {
   flowGeneration: number;
   revision?: string;
   outcome: 'Succeeded' | 'Failed' | 'Stalled';
-  steps: StepTrace[];
+  steps: Array<Omit<StepTrace, 'ms'>>;
   error?: { step: string; reason: string; message: string };
 }
 
@@ -22,7 +23,8 @@ export interface LastRun {
 const MAX_MESSAGE = 1024;
 
 export function encodeLastRun(run: LastRun): string {
-  return JSON.stringify(run.error ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } } : run);
+  const steps = run.steps.map(({ name, result, attempts }) => ({ name, result, attempts }));
+  return JSON.stringify(run.error ? { ...run, steps, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } } : { ...run, steps });
 }
 
 export function readLastRun(obj: KubeObject): LastRun | undefined {

@@ -25,6 +25,8 @@ export interface StepTrace {
   name: string;
   result: 'succeeded' | 'skipped' | 'failed';
   attempts: number;
+  /** Wall time of the step with its retries and their backoff. */
+  ms: number;
 }
 
 export interface StepObserver {
@@ -49,12 +51,12 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
       } catch (e) {
         const err = asStepError(e, false);
         observer.attempt?.(step, 'failure', performance.now() - started, err);
-        trace?.push({ name: step.name, result: 'failed', attempts: 1 });
+        trace?.push({ name: step.name, result: 'failed', attempts: 1, ms: performance.now() - started });
         return { ok: false, failure: failureOf(step, err, 1) };
       }
       if (!go) {
         observer.attempt?.(step, 'skipped', 0);
-        trace?.push({ name: step.name, result: 'skipped', attempts: 0 });
+        trace?.push({ name: step.name, result: 'skipped', attempts: 0, ms: performance.now() - started });
         continue;
       }
     }
@@ -67,13 +69,13 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
         const result = await executorFor(step.type).run(step as never, { ...ctx, signal });
         ctx.data.Steps[step.name] = { Outputs: result.outputs };
         observer.attempt?.(step, 'success', performance.now() - t0);
-        trace?.push({ name: step.name, result: 'succeeded', attempts: attempt });
+        trace?.push({ name: step.name, result: 'succeeded', attempts: attempt, ms: performance.now() - started });
         break;
       } catch (e) {
         const err = asStepError(e, timeout.aborted && !cancel.aborted);
         observer.attempt?.(step, 'failure', performance.now() - t0, err);
         if (cancel.aborted || attempt > limit || !shouldRetry(step.errorHandling, err)) {
-          trace?.push({ name: step.name, result: 'failed', attempts: attempt });
+          trace?.push({ name: step.name, result: 'failed', attempts: attempt, ms: performance.now() - started });
           return { ok: false, failure: failureOf(step, err, attempt) };
         }
         ctx.log.info({ step: step.name, attempt, reason: err.reason, statusCode: err.statusCode, exitCode: err.exitCode }, 'step failed; retrying');

@@ -18,6 +18,7 @@ import type { Logger } from '../log/index.js';
 import { reconcileMetrics, stepMetrics } from '../metrics/observers.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { WorkQueue } from '../queue/types.js';
+import { RunHistoryWriter } from '../engine/run-history.js';
 
 export interface FlowPartsOptions {
   kube: KubeClient;
@@ -69,6 +70,7 @@ function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: strin
     events: new EventRecorder(p.kube, 'flowops'),
     log: p.log.child({ part: 'engine' }),
     fieldManager: FIELD_MANAGER,
+    history: new RunHistoryWriter(p.kube, p.log.child({ part: 'engine' })),
     ...(read ? { read } : {}),
     ...(p.now ? { now: p.now } : {}),
     ...(p.metrics ? { observer: stepMetrics(p.metrics) } : {}),

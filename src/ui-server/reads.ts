@@ -8,6 +8,7 @@ import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
 import { readFailure } from '../engine/failure-state.js';
 import { readLastRun } from '../engine/last-run.js';
+import { readRuns } from '../engine/run-history.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
@@ -109,6 +110,7 @@ export class UiReads {
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
     const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
     const lastRun = readLastRun(obj);
+    const runs = await readRuns(this.kube, obj, lastRun?.flow.split('/')[0]);
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
@@ -120,6 +122,7 @@ export class UiReads {
       provenance: provenanceOf(obj),
       ...(failure ? { failure } : {}),
       ...(lastRun ? { lastRun } : {}),
+      runs,
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
       watchedBy,

@@ -2,6 +2,7 @@
 // browser bundle and the server agree on one shape without sharing any runtime code.
 
 import type { LastRun } from '../engine/last-run.js';
+import type { Run } from '../api/run-history.js';
 
 export type HealthStatus = 'Current' | 'InProgress' | 'Failed' | 'Missing';
 
@@ -141,6 +142,8 @@ export interface ObjectDetail {
   failure?: { step: string; reason: string; message: string; terminal: boolean };
   /** Its last run (flowops.io/last-run): the Flow and commit, each step's result and attempts, the error. */
   lastRun?: LastRun;
+  /** Its RunHistory, newest first: when each of the last runs started, how long it and its steps took. */
+  runs: Run[];
   /** The tree below it: its inventory (what a Flow applied for it), then what those own. */
   children: ChildNode[];
   /** `namespace/name` of the Flows that watch its kind. */

@@ -49,7 +49,8 @@ describe('flowops tree', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Flow default/cache-operator  Ready=True');
     expect(r.stdout).toContain('Cache default/fast  Ready=False ChildrenNotReady: StatefulSet fast: 0/3 replicas ready');
-    expect(r.stdout).toContain(['   ├─ last run: Succeeded (Flow generation 1)', '   │  ├─ step workload  succeeded', '   │  ├─ step shards  succeeded', '   │  └─ step extra  skipped'].join('\n'));
+    // The durations and the start come from the object's RunHistory.
+    expect(r.stdout).toMatch(/ {3}├─ last run: Succeeded in \d+(\.\d+)?m?s, \d+[smh]\S* ago \(Flow generation 1\)\n {3}│ {2}├─ step workload {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}├─ step shards {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}└─ step extra {2}skipped\n/);
     expect(r.stdout).toContain('─ StatefulSet default/fast  InProgress: 0/3 replicas ready');
     expect(r.stdout).toContain('─ ConfigMap default/fast-shard-1  Current');
   });
@@ -59,7 +60,7 @@ describe('flowops tree', () => {
     await p.exited;
     expect(p.stdout()).toContain('Flow default/broken-operator');
     expect(p.stdout()).toContain('Stalled: step "render" failed:');
-    expect(p.stdout()).toMatch(/last run: Stalled \(Flow generation 1\)\n\s+│?\s*├─ step fine  succeeded\n\s+│?\s*└─ step render  failed: TemplateError: .*spec\.size is required/);
+    expect(p.stdout()).toMatch(/last run: Stalled in \S+, \S+ ago \(Flow generation 1\)\n\s+│?\s*├─ step fine  succeeded \S+\n\s+│?\s*└─ step render  failed \S+: TemplateError: .*spec\.size is required/);
   });
 
   it('leads from a child to its owner', async () => {
@@ -70,15 +71,23 @@ describe('flowops tree', () => {
 
   it('gives tools JSON with -o json', async () => {
     const r = await tree('cache/fast', '-o', 'json');
-    const t = JSON.parse(r.stdout) as { flow: { name: string; objects: Array<{ children: Array<{ kind: string; health: string; message: string }>; lastRun: { outcome: string } }> } };
+    const t = JSON.parse(r.stdout) as { flow: { name: string; objects: Array<{ children: Array<{ kind: string; health: string; message: string }>; lastRun: { outcome: string }; runs: Array<{ outcome: string; duration: string }> }> } };
     expect(t.flow.name).toBe('cache-operator');
     expect(t.flow.objects[0]!.lastRun.outcome).toBe('Succeeded');
+    expect(t.flow.objects[0]!.runs[0]).toMatchObject({ outcome: 'Succeeded', duration: expect.stringMatching(/^\d+(\.\d+)?m?s$/) });
     expect(t.flow.objects[0]!.children).toContainEqual({ kind: 'StatefulSet', namespace: 'default', name: 'fast', health: 'InProgress', message: '0/3 replicas ready' });
   });
 
   it('lists every watched object of a Flow', async () => {
     const r = await tree('flow/broken-operator');
     expect(r.stdout).toContain('Cache default/bad  Ready=False TemplateError');
+  });
+
+  it('lists the earlier runs after the last one', async () => {
+    await env.kubectl.ok(['patch', 'cache', 'fast', '--type', 'merge', '-p', '{"spec":{"replicas":2}}']);
+    await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'runhistory', 'cache-fast', '-o', 'json'])).status.total >= 2, { what: 'a second run of fast' });
+    const r = await tree('cache/fast');
+    expect(r.stdout).toMatch(/├─ earlier runs: Succeeded \d+(\.\d+)?m?s \d+[smh]\S* ago/);
   });
 
   it('says what is wrong with a bad argument, exit 2', async () => {

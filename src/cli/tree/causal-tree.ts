@@ -3,12 +3,14 @@
 // sync and the engine leave on the objects (provenance annotations, the inventory, the run record,
 // conditions). Rendering is render-tree.ts's job.
 
-import { FLOW_API_VERSION } from '../../api/flow.js';
+import { FLOW_API_VERSION } from '../../api/names.js';
 import type { FlowSourceStatus } from '../../api/flowsource.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/flowsource.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
 import { readInventory, refOfChild } from '../../engine/child-inventory.js';
 import { ownerOf } from '../../controller/child-watches.js';
 import { readLastRun, type LastRun } from '../../engine/last-run.js';
+import { readRuns } from '../../engine/run-history.js';
+import type { Run } from '../../api/run-history.js';
 import type { KubeClient } from '../../kube/client.js';
 import { findCondition } from '../../kube/conditions.js';
 import { healthOf, type HealthStatus } from '../../kube/readiness.js';
@@ -36,6 +38,8 @@ export interface ObjectNode {
   ready?: ReadyState;
   stalled?: ReadyState;
   lastRun?: LastRun;
+  /** Its RunHistory, newest first: start times and durations of the last runs. */
+  runs: Run[];
   children: ChildNode[];
 }
 
@@ -73,6 +77,7 @@ export async function objectNode(kube: KubeClient, obj: KubeObject): Promise<Obj
   const ready = conditionOf(obj, 'Ready');
   const stalled = conditionOf(obj, 'Stalled');
   const lastRun = readLastRun(obj);
+  const runs = await readRuns(kube, obj, lastRun?.flow.split('/')[0]);
   return {
     kind: obj.kind,
     ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
@@ -80,6 +85,7 @@ export async function objectNode(kube: KubeClient, obj: KubeObject): Promise<Obj
     ...(ready ? { ready } : {}),
     ...(stalled?.status === 'True' ? { stalled } : {}),
     ...(lastRun ? { lastRun } : {}),
+    runs,
     children,
   };
 }

@@ -1,6 +1,8 @@
 // Draws a CausalTree as an indented tree, like `kubectl tree` or `flux tree`: one line per node,
 // health in words (and colour on a terminal), the reason where something is not ready.
 
+import type { Run } from '../../api/run-history.js';
+import { humanDuration } from '../../apiserver/table/human-duration.js';
 import type { CausalTree, ChildNode, ObjectNode, ReadyState } from './causal-tree.js';
 
 interface Line {
@@ -33,19 +35,28 @@ function objectLine(o: ObjectNode, paint: Paint): Line {
   if (o.lastRun) {
     const run = o.lastRun;
     const tone = run.outcome === 'Succeeded' ? 'good' : 'bad';
+    // The RunHistory's newest entry is this run when they agree; it adds the times.
+    const timed = o.runs[0] && o.runs[0].outcome === run.outcome && o.runs[0].flowGeneration === run.flowGeneration ? o.runs[0] : undefined;
+    const when = timed ? ` in ${timed.duration}, ${ago(timed)}` : '';
     children.push({
-      text: `last run: ${paint(run.outcome, tone)} (Flow generation ${run.flowGeneration}${run.revision ? `, ${run.revision}` : ''})`,
+      text: `last run: ${paint(run.outcome, tone)}${when} (Flow generation ${run.flowGeneration}${run.revision ? `, ${run.revision}` : ''})`,
       children: run.steps.map((s) => {
         const failed = run.error && run.error.step === s.name;
         const attempts = s.attempts > 1 ? `, ${s.attempts} attempts` : '';
-        return { text: `step ${s.name}  ${paint(s.result, s.result === 'failed' ? 'bad' : s.result === 'skipped' ? 'dim' : 'good')}${attempts}${failed ? `: ${run.error!.reason}: ${run.error!.message}` : ''}`, children: [] };
+        const took = s.result === 'skipped' ? undefined : timed?.steps.find((t) => t.name === s.name)?.duration;
+        return { text: `step ${s.name}  ${paint(s.result, s.result === 'failed' ? 'bad' : s.result === 'skipped' ? 'dim' : 'good')}${took ? ` ${paint(took, 'dim')}` : ''}${attempts}${failed ? `: ${run.error!.reason}: ${run.error!.message}` : ''}`, children: [] };
       }),
     });
+    const earlier = o.runs.slice(timed ? 1 : 0, 6);
+    if (earlier.length) children.push({ text: `earlier runs: ${earlier.map((r) => `${paint(r.outcome, r.outcome === 'Succeeded' ? 'good' : 'bad')} ${r.duration} ${ago(r)}`).join(', ')}`, children: [] });
   }
   children.push(...o.children.map((c) => childLine(c, paint)));
   if (!o.children.length) children.push({ text: paint('no children', 'dim'), children: [] });
   return { text: `${o.kind} ${nameOf(o)}  ${readyText(o.ready, paint)}`, children };
 }
+
+/** How long ago a run started, as kubectl prints ages. */
+const ago = (r: Run): string => `${humanDuration(Date.now() - Date.parse(r.startTime))} ago`;
 
 function linesOf(t: CausalTree, paint: Paint): Line {
   if (t.unwatched) return { text: `${objectLine(t.unwatched, paint).text}  ${paint('(no Flow watches this kind)', 'dim')}`, children: objectLine(t.unwatched, paint).children };

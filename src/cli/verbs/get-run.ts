@@ -3,7 +3,7 @@
 // FlowOps' own view: every watched object with its last run.
 
 import { stringify } from 'yaml';
-import { FLOW_API_VERSION } from '../../api/flow.js';
+import { FLOW_API_VERSION } from '../../api/names.js';
 import { readLastRun } from '../../engine/last-run.js';
 import { resourcePath } from '../../kube/discovery.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -13,6 +13,9 @@ import { renderTable } from '../history-command.js';
 import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
 import { kindOf, targetKind } from './targets.js';
+import { RUNHISTORY_KIND } from '../../api/names.js';
+import type { RunHistory } from '../../api/run-history.js';
+import { humanDuration } from '../../apiserver/table/human-duration.js';
 
 export interface GetFlags {
   namespace?: string;
@@ -66,15 +69,20 @@ async function getRuns(kube: KubeClient, namespace: string | undefined, flags: G
     const { items } = await kube.list(w.apiVersion, w.kind, w.namespace ? { namespace: w.namespace } : {}).catch(() => ({ items: [] as KubeObject[] }));
     for (const object of items) runs.push({ flow: `${flow.metadata.namespace}/${flow.metadata.name}`, object });
   }
+  // One list of the RunHistories gives every object's times and durations.
+  const histories = await kube.list(FLOW_API_VERSION, RUNHISTORY_KIND, namespace ? { namespace } : {}).catch(() => ({ items: [] as KubeObject[] }));
+  const runsOf = new Map((histories.items as unknown as RunHistory[]).map((h) => [h.spec.object.uid, h.status?.runs ?? []]));
+  const idOf = (object: KubeObject): string => `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
   if (flags.output) {
-    return format(runs.map(({ flow, object }) => ({ flow, object: `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`, lastRun: readLastRun(object) ?? null, ready: readyOf(object) ?? null })), flags.output);
+    return format(runs.map(({ flow, object }) => ({ flow, object: idOf(object), lastRun: readLastRun(object) ?? null, ready: readyOf(object) ?? null, runs: runsOf.get(object.metadata.uid ?? '') ?? [] })), flags.output);
   }
   if (!runs.length) return 'No watched objects found.\n';
-  const rows = [['FLOW', 'OBJECT', 'RUN', 'READY', 'REASON', 'REVISION']];
+  const rows = [['FLOW', 'OBJECT', 'RUN', 'DURATION', 'RAN', 'READY', 'REASON', 'REVISION']];
   for (const { flow, object } of runs) {
     const run = readLastRun(object);
+    const timed = runsOf.get(object.metadata.uid ?? '')?.[0];
     const ready = readyOf(object);
-    rows.push([flow, `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`, run?.outcome ?? '<none>', ready?.status ?? 'Unknown', ready?.reason ?? '', (run?.revision ?? '').replace(/@sha1:([0-9a-f]{8})[0-9a-f]*/, '@sha1:$1')]);
+    rows.push([flow, idOf(object), run?.outcome ?? '<none>', timed?.duration ?? '', timed ? humanDuration(Date.now() - Date.parse(timed.startTime)) : '', ready?.status ?? 'Unknown', ready?.reason ?? '', (run?.revision ?? '').replace(/@sha1:([0-9a-f]{8})[0-9a-f]*/, '@sha1:$1')]);
   }
   return renderTable(rows);
 }

@@ -77,23 +77,7 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
             <h2 id="tree-h">Children</h2>
             <Tree d={d} />
           </section>
-          {d.lastRun ? (
-            <section>
-              <h2 id="last-run-h">Last run</h2>
-              <p class="summary" data-last-run={d.lastRun.outcome}>
-                {d.lastRun.outcome} · Flow {d.lastRun.flow} (generation {d.lastRun.flowGeneration}){d.lastRun.revision ? <> · <code>{d.lastRun.revision}</code></> : null}
-              </p>
-              <table aria-labelledby="last-run-h">
-                <thead><tr><th scope="col">Step</th><th scope="col">Result</th><th scope="col">Attempts</th></tr></thead>
-                <tbody>
-                  {d.lastRun.steps.map((s) => (
-                    <tr key={s.name}><td>{s.name}</td><td>{s.result}</td><td>{s.attempts}</td></tr>
-                  ))}
-                </tbody>
-              </table>
-              {d.lastRun.error ? <pre class="message">{d.lastRun.error.step}: {d.lastRun.error.reason}: {d.lastRun.error.message}</pre> : null}
-            </section>
-          ) : null}
+          {d.lastRun ? <LastRunSection d={d} /> : null}
           <section>
             <h2 id="conditions-h">Conditions</h2>
             {d.conditions.length === 0 ? <p class="muted">None.</p> : (
@@ -127,5 +111,44 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
         </>
       )}
     </WhenLoaded>
+  );
+}
+
+/** The last run (its record on the object), timed by the RunHistory's newest entry when they agree, then the earlier runs. */
+function LastRunSection({ d }: { d: ObjectDetail }) {
+  const run = d.lastRun!;
+  const newest = d.runs[0];
+  const timed = newest && newest.outcome === run.outcome && newest.flowGeneration === run.flowGeneration ? newest : undefined;
+  const earlier = d.runs.slice(timed ? 1 : 0);
+  return (
+    <section>
+      <h2 id="last-run-h">Last run</h2>
+      <p class="summary" data-last-run={run.outcome}>
+        {run.outcome}
+        {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null} · Flow {run.flow} (generation {run.flowGeneration}){run.revision ? <> · <code>{run.revision}</code></> : null}
+      </p>
+      <table aria-labelledby="last-run-h">
+        <thead><tr><th scope="col">Step</th><th scope="col">Result</th><th scope="col">Attempts</th><th scope="col">Duration</th></tr></thead>
+        <tbody>
+          {run.steps.map((s) => (
+            <tr key={s.name}><td>{s.name}</td><td>{s.result}</td><td>{s.attempts}</td><td>{s.result === 'skipped' ? '' : (timed?.steps.find((t) => t.name === s.name)?.duration ?? '')}</td></tr>
+          ))}
+        </tbody>
+      </table>
+      {run.error ? <pre class="message">{run.error.step}: {run.error.reason}: {run.error.message}</pre> : null}
+      {earlier.length ? (
+        <>
+          <h3 id="earlier-runs-h">Earlier runs</h3>
+          <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length}>
+            <thead><tr><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Revision</th><th scope="col">Error</th></tr></thead>
+            <tbody>
+              {earlier.map((r) => (
+                <tr key={r.startTime}><td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td><td><code>{r.revision ?? ''}</code></td><td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+    </section>
   );
 }

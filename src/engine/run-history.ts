@@ -1,0 +1,112 @@
+// Writes each watched object's RunHistory (src/api/run-history.ts): the newest run first, at most
+// RUN_HISTORY_LIMIT. Bookkeeping of FlowOps' own, like Events: written with FlowOps' identity, and
+// a failure to write it is logged, never the run's failure.
+//
+// One apply per run. The record last written is cached with its resourceVersion and the apply is
+// made conditional on it, so that another worker's run in between (runs of one object are
+// serialised by the queue, not pinned to a worker) is read and kept rather than overwritten.
+
+import { LRUCache } from 'lru-cache';
+import { FLOW_API_VERSION, RUNHISTORY_KIND } from '../api/names.js';
+import { RUN_HISTORY_LIMIT, type Run, type RunHistory } from '../api/run-history.js';
+import type { KubeClient } from '../kube/client.js';
+import { KubeApiError } from '../kube/rest.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+
+export const RUN_HISTORY_FIELD_MANAGER = 'flowops-run-history';
+/** Messages are cut so that ten runs stay a small object. */
+const MAX_MESSAGE = 1024;
+const MAX_NAME = 253;
+
+interface Cached {
+  resourceVersion: string;
+  runs: Run[];
+  total: number;
+}
+
+/** The record's name: `<kind>-<name>` of the watched object, lower case, cut to a valid name. */
+export function runHistoryName(obj: Pick<KubeObject, 'kind' | 'metadata'>): string {
+  const name = `${obj.kind.toLowerCase()}-${obj.metadata.name ?? ''}`;
+  return name.length <= MAX_NAME ? name : name.slice(0, MAX_NAME).replace(/[-.]+$/, '');
+}
+
+export class RunHistoryWriter {
+  private readonly cache = new LRUCache<string, Cached>({ max: 10_000 });
+  private warned = false;
+
+  constructor(
+    private readonly kube: KubeClient,
+    private readonly log: Logger,
+  ) {}
+
+  /** Adds `run` to the record of `obj` (a cluster-scoped object's record lives in the Flow's namespace). */
+  async record(obj: KubeObject, flow: { namespace: string; name: string }, run: Run): Promise<void> {
+    const namespace = obj.metadata.namespace ?? flow.namespace;
+    const name = runHistoryName(obj);
+    const key = `${namespace}/${name}/${obj.metadata.uid ?? ''}`;
+    const cut: Run = run.error ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } } : run;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const previous = this.cache.get(key) ?? (await this.read(namespace, name, obj.metadata.uid));
+        const runs = [cut, ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);
+        const total = (previous?.total ?? 0) + 1;
+        try {
+          const written = await this.kube.apply(this.recordOf(obj, flow, namespace, name, runs, total, previous?.resourceVersion) as unknown as KubeObject, { fieldManager: RUN_HISTORY_FIELD_MANAGER, force: true });
+          this.cache.set(key, { resourceVersion: written.metadata.resourceVersion ?? '', runs, total });
+          return;
+        } catch (err) {
+          // Another worker wrote in between: read what it wrote and add to that.
+          if (!(err instanceof KubeApiError && err.statusCode === 409) || attempt >= 2) throw err;
+          this.cache.delete(key);
+        }
+      }
+    } catch (err) {
+      // Once at warn (a cluster without the RunHistory CRD, or without the RBAC for it, says so on
+      // every run otherwise), then at debug.
+      const fields = { err, runHistory: `${namespace}/${name}` };
+      if (this.warned) this.log.debug(fields, 'could not write the run history');
+      else this.log.warn(fields, 'could not write the run history (install the runhistories.flowops.io CRD and its RBAC from config/ or the chart); said once');
+      this.warned = true;
+    }
+  }
+
+  private async read(namespace: string, name: string, uid: string | undefined): Promise<Cached | undefined> {
+    const found = (await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name })) as unknown as RunHistory | undefined;
+    if (!found) return undefined;
+    // A record of an earlier object of the same name starts over (its owner was another uid).
+    const runs = found.spec.object.uid === uid ? (found.status?.runs ?? []) : [];
+    const total = found.spec.object.uid === uid ? (found.status?.total ?? runs.length) : 0;
+    return { resourceVersion: (found.metadata as { resourceVersion?: string }).resourceVersion ?? '', runs, total };
+  }
+
+  private recordOf(obj: KubeObject, flow: { namespace: string; name: string }, namespace: string, name: string, runs: Run[], total: number, resourceVersion: string | undefined): RunHistory {
+    const uid = obj.metadata.uid ?? '';
+    // Owned by the watched object (garbage-collected with it) where an owner reference can reach it.
+    const owned = obj.metadata.namespace === undefined || obj.metadata.namespace === namespace;
+    return {
+      apiVersion: FLOW_API_VERSION,
+      kind: RUNHISTORY_KIND,
+      metadata: {
+        name,
+        namespace,
+        ...(resourceVersion ? { resourceVersion } : {}),
+        ...(owned && uid ? { ownerReferences: [{ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', uid }] } : {}),
+        labels: { 'flowops.io/flow': flow.name, 'flowops.io/flow-namespace': flow.namespace },
+      },
+      spec: {
+        object: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}), uid },
+        flow: `${flow.namespace}/${flow.name}`,
+      },
+      status: { runs, total },
+    };
+  }
+}
+
+/** The runs recorded for `obj`, newest first; [] when it has no record (or the record is of an earlier object of its name). */
+export async function readRuns(kube: KubeClient, obj: KubeObject, flowNamespace: string | undefined): Promise<Run[]> {
+  const namespace = obj.metadata.namespace ?? flowNamespace;
+  if (!namespace) return [];
+  const found = (await kube.get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name: runHistoryName(obj) }).catch(() => undefined)) as unknown as RunHistory | undefined;
+  return found && found.spec.object.uid === obj.metadata.uid ? (found.status?.runs ?? []) : [];
+}
