@@ -68,8 +68,13 @@ export interface ApiServer {
   readonly registry: ResourceRegistry;
   readonly objects: ObjectStore;
   readonly store: SqliteLogStore;
-  /** Mounts handlers beside the Kubernetes API on the same listener. */
-  addRoute(route: ExtraRoute): void;
+  /**
+   * Mounts handlers beside the Kubernetes API on the same listener. They see a request before the
+   * API server's authentication (the web view and Git have guards of their own) unless
+   * `behindAuth`: then, as kube-apiserver's /metrics, only an authenticated user whom RBAC allows
+   * the path (a nonResourceURL) reaches it.
+   */
+  addRoute(route: ExtraRoute, opts?: { behindAuth?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -119,6 +124,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
   const [major, minor] = version.split('.');
   const extraRoutes: ExtraRoute[] = [];
+  const authenticatedRoutes: ExtraRoute[] = [];
   const auth = opts.auth ? await createAuth(opts.auth, registry, objects) : undefined;
   const ctx: HttpContext = {
     registry,
@@ -139,6 +145,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       platform: 'linux/amd64',
     },
     extraRoutes,
+    authenticatedRoutes,
     onInternalError: opts.onInternalError ?? ((err) => console.error(err)),
     ...(opts.serveGroup ? { serveGroup: opts.serveGroup } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
@@ -176,7 +183,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     objects,
     store,
-    addRoute: (r) => extraRoutes.push(r),
+    addRoute: (r, o) => void (o?.behindAuth ? authenticatedRoutes : extraRoutes).push(r),
     close: async () => {
       clearInterval(compactor);
       eventExpiry.stop();

@@ -101,7 +101,7 @@ export function registerApiserverCommand(program: Command): void {
     const { server, kubeconfig } = await startEmbedded(flags, log);
     // /metrics on the API server's own listener, as kube-apiserver serves its own.
     const [{ processMetrics }, { metricsRoute }] = await Promise.all([import('../metrics/registry.js'), import('../metrics/route.js')]);
-    server.addRoute(metricsRoute(processMetrics().registry));
+    server.addRoute(metricsRoute(processMetrics().registry), { behindAuth: true });
     process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
     onShutdown(log, () => server.close());
   });

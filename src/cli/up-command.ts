@@ -75,7 +75,7 @@ export function registerUpCommand(program: Command): void {
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
-      server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())));
+      server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())), { behindAuth: true });
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
       const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}) });
@@ -93,7 +93,7 @@ export function registerUpCommand(program: Command): void {
           '  kubectl get flows -A',
           '  kubectl get flowsources -A',
           `Web view: ${server.httpUrl}/ui/${credentials ? `?token=${credentials.token}` : ''}`,
-          `Metrics: ${server.httpUrl}/metrics`,
+          `Metrics: ${server.httpUrl}/metrics${credentials ? ` (behind authentication, as kube-apiserver's: the admin token is in ${join(dataDir, 'pki', 'admin.token')})` : ''}`,
           simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
           'Stop with Ctrl-C.',

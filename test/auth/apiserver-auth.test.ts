@@ -69,6 +69,16 @@ describe('authentication', () => {
     expect((await call('/api/v1/namespaces', { Authorization: 'Bearer not-a-token' })).status).toBe(401);
   });
 
+  it('serves a route mounted behind authentication (/metrics) only to a user RBAC allows its path', async () => {
+    ts.server.addRoute((_req, res, url) => (url.pathname === '/metrics' ? (res.writeHead(200, { 'content-type': 'text/plain' }).end('flowops_up 1\n'), true) : false), { behindAuth: true });
+    expect((await call('/metrics')).status).toBe(401);
+    const token = (await kubectl.ok(['create', 'token', 'builder', '-n', 'team-a'])).trim();
+    const refused = await call('/metrics', { Authorization: `Bearer ${token}` });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ reason: 'Forbidden', message: 'forbidden: User "system:serviceaccount:team-a:builder" cannot get path "/metrics"' });
+    expect(await call('/metrics', { Authorization: `Bearer ${ts.pki.adminToken}` })).toEqual({ status: 200, body: 'flowops_up 1\n' });
+  });
+
   it('the admin kubeconfig is system:masters', async () => {
     const who = JSON.parse(await kubectl.ok(['auth', 'whoami', '-o', 'json']));
     expect(who.status.userInfo).toEqual({ username: 'flowops-admin', groups: ['system:masters', 'system:authenticated'] });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,9 +28,12 @@ describe('flowops up (what npm start runs)', () => {
       // The run logs "reconciled" after its last write, a moment after the StatefulSet exists.
       const logLine = await waitFor(() => up.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"') && l.includes('database-operator')), { what: 'the reconciled log line' });
       expect(JSON.parse(logLine)).toMatchObject({ level: 30, flow: 'default/database-operator', resource: 'Database/default/my-postgres' });
-      // Prometheus metrics on the API server's listener, beside /healthz and /readyz.
+      // Prometheus metrics on the API server's listener, beside /healthz and /readyz, behind its
+      // authentication and RBAC as kube-apiserver's are.
+      expect((await fetch(`${url}/metrics`)).status).toBe(401);
+      const token = readFileSync(join(dir, 'data', 'pki', 'admin.token'), 'utf8').trim();
       const metrics = await waitFor(async () => {
-        const text = await (await fetch(`${url}/metrics`)).text();
+        const text = await (await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
         return /^flowops_reconcile_total\{flow="default\/database-operator",result="success"\} [1-9]/m.test(text) ? text : undefined;
       }, { what: 'the reconcile counted in /metrics' });
       expect(metrics).toMatch(/^flowops_leader\{identity="up"\} 1$/m);

@@ -73,6 +73,13 @@ describeReal("the seed walkthrough, FlowOps running as the chart's ServiceAccoun
     const wait = await cp.kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '-n', 'default', '--timeout=60s']);
     expect(wait.code, `${wait.stderr}\n${logs()}`).toBe(0);
     await waitFor(async () => (await database())?.status?.readyReplicas === 3, { what: 'status.readyReplicas projected as the number 3' });
+    // The runs are recorded beside the Database with the chart's CRD and RBAC, and kubectl shows them.
+    const runs = await waitFor(async () => {
+      const r = await cp.kubectl(['get', 'runs', '-n', 'default']);
+      return /database-my-postgres\s+Database\s+my-postgres\s+default\/database-operator\s+Succeeded\s+\S+\s+\S+/.test(r.stdout) ? r.stdout : undefined;
+    }, { what: `kubectl get runs shows the Database's last run\n${logs()}`, timeoutMs: 30_000 });
+    expect(runs.split('\n')[0]).toMatch(/^NAME\s+KIND\s+OBJECT\s+FLOW\s+LAST-RUN\s+DURATION\s+RAN$/);
+    expect(logs()).not.toContain('could not write the run history');
   });
 
   it('a deleted StatefulSet comes back; an edited spec.replicas is put back', async () => {

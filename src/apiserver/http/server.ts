@@ -17,6 +17,8 @@ export interface HttpContext extends ResourceContext {
   versionInfo: object;
   /** Extra handlers mounted beside the Kubernetes API (Git endpoints, webhooks); return true when handled. */
   extraRoutes: Array<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
+  /** The same, reached only through authentication and RBAC (/metrics). */
+  authenticatedRoutes: Array<(req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean>;
   onInternalError: (err: unknown, req: IncomingMessage) => void;
   /** Serve only these API groups ("" is core); the rest answer 404 and leave discovery (a view-only server). */
   serveGroup?: (group: string) => boolean;
@@ -78,6 +80,7 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   if (prettyPrint(url.searchParams, req.headers['user-agent'])) answerIndented(res);
   for (const extra of ctx.extraRoutes) if (await extra(req, res, url)) return;
   if (ctx.auth && (await ctx.auth.handle(req, res, url))) return;
+  for (const extra of ctx.authenticatedRoutes) if (await extra(req, res, url)) return;
   if (path === '/version') return sendJson(res, 200, ctx.versionInfo);
   if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) {
     return sendText(res, 200, url.searchParams.has('verbose') ? `[+]ping ok\n[+]storage ok\n${path.slice(1)} check passed\n` : 'ok');
