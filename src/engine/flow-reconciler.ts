@@ -151,7 +151,8 @@ export class FlowReconciler {
     const transitioned = await writeResourceStatus(this.kubeFor(flow), obj, { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields }, this.deps.fieldManager);
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
     if (transitioned && ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
-    await this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
+    // Bookkeeping off the run's path: the writer keeps each record's writes in order.
+    void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
     log.info({ steps: steps.length, children: verdicts.length, ready }, 'reconciled');
     const resync = flow.spec.resyncInterval ? jittered(parseDuration(flow.spec.resyncInterval)) : undefined;
     return { outcome: 'success', ready, children: verdicts.length, ...(resync ? { requeueAfterMs: resync } : {}) };
@@ -195,7 +196,7 @@ export class FlowReconciler {
     const message = `step "${failure.step}" failed: ${failure.message}`;
     await writeResourceStatus(this.kubeFor(flow), obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
     await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
-    if (started) await this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
+    if (started) void this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
     throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
   }
 
@@ -222,6 +223,11 @@ export class FlowReconciler {
     await setFinalizer(flow ? this.kubeFor(flow) : this.deps.kube, obj, false, this.deps.fieldManager);
     log.info('deletion finished; finalizer removed');
     return { outcome: 'deleted' };
+  }
+
+  /** The run records still being written, done (a process stopping). */
+  async drain(): Promise<void> {
+    await this.deps.history?.drain();
   }
 
   /** Releases an object whose Flow can no longer run (deleted or invalid): no onDelete, just the finalizer. */

@@ -114,7 +114,7 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
     },
     stop: async () => {
       handler.cancel();
-      await Promise.all([registry.stop(), watches.stop(), reporter.stop()]);
+      await Promise.all([registry.stop(), watches.stop(), reporter.stop(), reconciler.drain()]);
     },
   };
 }
@@ -155,7 +155,7 @@ export function workerFlows(p: FlowPartsOptions): WorkerFlows {
     start: () => registry.start(),
     stop: async () => {
       handler.cancel();
-      await Promise.all([registry.stop(), cache.stop()]);
+      await Promise.all([registry.stop(), cache.stop(), reconciler.drain()]);
     },
   };
 }
