@@ -25,7 +25,7 @@
 // template values in every position it does not know to be data. The refusals depend only on the
 // script's text, so validation reports them before anything runs.
 
-import { classifyCommand, UNSAFE, type Finding } from './shell-commands.js';
+import { classifyCommand, UNSAFE, type Finding, type LeadingArgument } from './shell-commands.js';
 import { ShellScanner } from './shell-scanner.js';
 import { sourceOffset, type SpannedPart } from './template-actions.js';
 
@@ -53,6 +53,8 @@ export interface ShellRewrite {
   script: string;
   /** Indexes (among the actions) whose value bash evaluates as arithmetic. */
   arithmetic: number[];
+  /** Actions that start an argument of an ordinary program: their value must not start with `-`. */
+  leading: LeadingArgument[];
   /** Actions (and constructs) in positions that are not known to be data, in source order. */
   refusals: ShellRefusal[];
 }
@@ -68,12 +70,14 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
   const templated = offsets.length > 0 || opts.templated === true;
   const findings: Finding[] = [];
   const arithmetic = new Set<number>();
+  const leading: LeadingArgument[] = [];
   const scanner = new ShellScanner({
     command(cmd) {
       const verdict = classifyCommand(cmd, templated);
       cmd.stdinIsCode = verdict.stdinIsCode;
       findings.push(...verdict.findings);
       for (const a of verdict.arithmetic) arithmetic.add(a);
+      leading.push(...verdict.leading);
     },
     construct(what, at) {
       if (templated) findings.push({ at, message: what === 'indirect' ? UNSAFE.indirect : UNSAFE.dynamicCode });
@@ -120,7 +124,7 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
     out += reference(place, names[index]!);
   });
   scanner.finish();
-  return { script: out, arithmetic: [...arithmetic].sort((a, b) => a - b), refusals: refusals(findings, offsets) };
+  return { script: out, arithmetic: [...arithmetic].sort((a, b) => a - b), leading, refusals: refusals(findings, offsets) };
 }
 
 /** One refusal per action (the first found), in source order. */

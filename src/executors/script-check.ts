@@ -6,6 +6,7 @@
 import { rewriteShell } from './bash-rewrite.js';
 import { rewritePython } from './python-rewrite.js';
 import type { Interpreter } from './script-interpreter.js';
+import type { LeadingArgument } from './shell-commands.js';
 import { positionOf, splitActionsWithSpans, type SpannedPart } from './template-actions.js';
 
 export interface UnsafePosition {
@@ -27,6 +28,8 @@ export interface CheckedScript {
   text: string;
   /** Actions whose value must be an integer (bash arithmetic). */
   arithmetic: number[];
+  /** Actions that start an ordinary program's argument: a value starting with `-` is refused. */
+  leading: LeadingArgument[];
   unsafe: UnsafePosition[];
 }
 
@@ -36,11 +39,11 @@ export function checkScript(step: ScriptStepText, interpreter: Interpreter, part
   if (interpreter.family === 'python') {
     const actions = parts.filter((p) => p.kind === 'action');
     const py = rewritePython([...parts], [...names], [...values]);
-    return { text: py.script, arithmetic: [], unsafe: py.refusals.map(({ action, ...r }) => at(actions[action]!.offset, r)) };
+    return { text: py.script, arithmetic: [], leading: [], unsafe: py.refusals.map(({ action, ...r }) => at(actions[action]!.offset, r)) };
   }
   const templatedEnv = Object.values(step.env ?? {}).some((v) => v.includes('{{'));
   const shell = rewriteShell(parts, names, { templated: templatedEnv });
-  return { text: shell.script, arithmetic: shell.arithmetic, unsafe: shell.refusals.map(({ offset, ...r }) => at(offset, r)) };
+  return { text: shell.script, arithmetic: shell.arithmetic, leading: shell.leading, unsafe: shell.refusals.map(({ offset, ...r }) => at(offset, r)) };
 }
 
 export const controlMessage = (keyword: string): string =>

@@ -82,5 +82,15 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
       );
     }
   }
+  for (const { action, command } of checked.leading) {
+    const text = rendered[action]!.text;
+    if (text.startsWith('-')) {
+      const at = positionOf(src, actions[action]!.offset);
+      throw invalid(
+        `${name}: the action at line ${at.line}, column ${at.column} starts an argument of ${command}, which would read its value ${JSON.stringify(text.slice(0, 60))} as an option; put -- before the operands, or give the value as an option's own argument (--name={{ … }})`,
+        'InvalidValue',
+      );
+    }
+  }
   return { text: checked.text, vars };
 }

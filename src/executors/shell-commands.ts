@@ -37,8 +37,16 @@ export interface Finding {
   unsupported?: true;
 }
 
+/** An action that starts an argument of an ordinary program before any `--`: a value beginning with `-` would be an option. */
+export interface LeadingArgument {
+  action: number;
+  command: string;
+}
+
 export interface CommandVerdict {
   findings: Finding[];
+  /** Checked at run time, when the values are known (script-source.ts). */
+  leading: LeadingArgument[];
   /** Actions whose value bash evaluates as arithmetic here (operands of -eq … in [ ], subscripts in NAME=( … )). */
   arithmetic: number[];
   stdinIsCode: boolean;
@@ -176,7 +184,7 @@ function assignmentWord(ctx: Ctx, w: Word, evaluates: boolean): boolean {
 }
 
 export function classifyCommand(cmd: Command, templated: boolean): CommandVerdict {
-  const ctx: Ctx = { findings: [], arithmetic: [], stdinIsCode: false, templated };
+  const ctx: Ctx = { findings: [], leading: [], arithmetic: [], stdinIsCode: false, templated };
   if (cmd.pattern) return ctx;
   if (cmd.test) {
     testOperands(ctx, cmd.words, true);
@@ -239,7 +247,11 @@ function commandArgs(ctx: Ctx, first: Word, args: Word[]): void {
     const verb = literal(args.find((w) => !isOption(w)));
     if (dashes !== -1 && (verb === 'exec' || verb === 'debug' || verb === 'run') && args[dashes + 1]) commandArgs(ctx, args[dashes + 1]!, args.slice(dashes + 2));
   }
-  // Any other program: its arguments are data.
+  // Any other program: its arguments are data, but one a value starts could be an option
+  // (`curl {{ .url }}` with a value of `-o/etc/x`, `git clone {{ .repo }}` with `--upload-pack=…`):
+  // those are checked when the values are known. After `--` every word is an operand.
+  const dashes = args.findIndex((w) => literal(w) === '--');
+  for (const w of dashes === -1 ? args : args.slice(0, dashes)) if (w.actions.length && w.text.startsWith('\u0001')) ctx.leading.push({ action: w.actions[0]!, command: name });
 }
 
 function declareArgs(ctx: Ctx, first: Word, args: Word[]): void {

@@ -312,6 +312,26 @@ describe('injection corpus', () => {
     expect(cases.filter((c) => !existsSync(c.marker)).map((c) => c.form)).toEqual([]);
   });
 
+  it('a value that starts an ordinary program\'s argument may not start with - (it would be an option); after -- or inside an option it may', () => {
+    const OPTION_VALUES = ['--upload-pack=touch /tmp/x', '-o/etc/passwd', '--config=/dev/stdin', '-'];
+    const starts = ['curl @V@', 'curl "@V@"', "git clone '@V@' dir", 'timeout 5 curl -s @V@', 'kubectl get configmap @V@', 'env A=1 grep @V@ file', 'ls x && rm @V@'];
+    for (const script of starts) {
+      for (const v of OPTION_VALUES) {
+        const s = step(fill(script, 0), 'bash');
+        expect(() => prepareScript(s, interpreterFor(s), data([v])), `${script} with ${v}`).toThrow(/starts an argument of (curl|git|kubectl|grep|rm), which would read its value .* as an option; put -- before the operands/);
+      }
+      const s = step(fill(script, 0), 'bash');
+      expect(prepareScript(s, interpreterFor(s), data(['my-value'])).vars, script).toEqual({ FLOWOPS_T0: 'my-value' });
+    }
+    // Not the start of an argument, after --, or a builtin that only prints: the value is data.
+    for (const script of ['curl -- @V@', 'curl --url=@V@', 'curl "x@V@"', 'echo @V@', 'printf \'%s\\n\' @V@', 'git clone -- "@V@" dir']) {
+      for (const v of OPTION_VALUES) {
+        const s = step(fill(script, 0), 'bash');
+        expect(prepareScript(s, interpreterFor(s), data([v])).vars, `${script} with ${v}`).toEqual({ FLOWOPS_T0: v });
+      }
+    }
+  });
+
   it('the refusal reaches the real executor: nothing runs, the error names line and column', async () => {
     const err = await failure(() => scriptExecutor.run(step('echo start > "$OUT"\ndeclare {{ index .Resource.spec.v 0 }}', 'bash'), makeContext({ kube, resource: resource(['a[$(touch x)]']) })));
     expect(err).toMatchObject({ reason: 'UnsafeTemplate', permanent: true });
