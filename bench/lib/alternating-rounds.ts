@@ -1,6 +1,9 @@
 // Two sides of one measurement on one server, in alternating rounds so neither side gets all the
 // warm-up: each round creates `perRound` Items in the side's namespace and waits until the Flow
-// there has made a child for each (children counted as the server stores them, in-process).
+// there has made a child for each (children counted as the server stores them, in-process). The
+// order flips every round (A B, B A, A B …) so a drift of the machine's speed (other work, a GC)
+// lands on both sides, and the ratio is the median of the rounds' own ratios: one slow round moves
+// it less than it moves the totals.
 import type { ApiServer } from '../../src/apiserver/index.js';
 import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import type { KubeClient } from '../../src/kube/client.js';
@@ -42,12 +45,20 @@ export interface RoundsOptions<S extends string> {
   around?: (side: S) => (() => void) | undefined;
 }
 
-/** Reconciles per second of each side. */
-export async function alternatingRounds<S extends string>(o: RoundsOptions<S>): Promise<Record<S, number>> {
+export interface RoundsResult<S extends string> {
+  /** Reconciles per second of each side over all its rounds. */
+  perSec: Record<S, number>;
+  /** The median over rounds of (the second side's rate ÷ the first side's) within each round. */
+  ratio: number;
+}
+
+export async function alternatingRounds<S extends string>(o: RoundsOptions<S>): Promise<RoundsResult<S>> {
   const seconds = Object.fromEntries(o.sides.map((s) => [s, 0])) as Record<S, number>;
+  const ratios: number[] = [];
   const deadline = Date.now() + 600_000;
   for (let round = 0; round < o.rounds; round++) {
-    for (const side of o.sides) {
+    const took = {} as Record<S, number>;
+    for (const side of round % 2 === 0 ? o.sides : [...o.sides].reverse()) {
       const close = o.around?.(side);
       const target = o.children(side) + o.perRound;
       const t0 = performance.now();
@@ -64,10 +75,16 @@ export async function alternatingRounds<S extends string>(o: RoundsOptions<S>): 
         if (Date.now() > deadline) throw new Error(`${side}: ${o.children(side)}/${target} children`);
         await new Promise((r) => setTimeout(r, 10));
       }
-      seconds[side] += (performance.now() - t0) / 1000;
+      took[side] = (performance.now() - t0) / 1000;
+      seconds[side] += took[side];
       close?.();
     }
+    const [first, second] = o.sides as readonly [S, S];
+    ratios.push(took[first] / took[second]);
   }
   const total = o.perRound * o.rounds;
-  return Object.fromEntries(o.sides.map((s) => [s, total / seconds[s]])) as Record<S, number>;
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  const ratio = sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { perSec: Object.fromEntries(o.sides.map((s) => [s, total / seconds[s]])) as Record<S, number>, ratio };
 }

@@ -19,6 +19,8 @@ import { alternatingRounds, childCounter, itemFlow } from './alternating-rounds.
 export interface ImpersonationFigures {
   plainPerSec: number;
   impersonatingPerSec: number;
+  /** Median over the rounds of impersonating ÷ plain. */
+  ratio: number;
 }
 
 const rbac = (ns: string): KubeObject[] => [
@@ -55,8 +57,8 @@ export async function impersonationPhase(crd: object, perRound: number, rounds: 
     for (const o of rbac('impersonating')) await kube.create(o);
     await kube.create(itemFlow('plain'));
     await kube.create(itemFlow('impersonating', 'runner'));
-    const perSec = await alternatingRounds({ kube, sides: ['plain', 'impersonating'] as const, perRound, rounds, clients, children });
-    return { plainPerSec: perSec.plain, impersonatingPerSec: perSec.impersonating };
+    const { perSec, ratio } = await alternatingRounds({ kube, sides: ['plain', 'impersonating'] as const, perRound, rounds, clients, children });
+    return { plainPerSec: perSec.plain, impersonatingPerSec: perSec.impersonating, ratio };
   } finally {
     await controllers.stop();
     await server.close();

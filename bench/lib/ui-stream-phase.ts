@@ -22,6 +22,8 @@ export interface UiStreamFigures {
   openPerSec: number;
   /** Overview refetches the open page made. */
   refetches: number;
+  /** Median over the rounds of open ÷ closed. */
+  ratio: number;
 }
 
 /** The open page: the stream, and an overview refetch per batch of changes. */
@@ -74,7 +76,7 @@ export async function uiStreamPhase(crd: object, perRound: number, rounds: numbe
     }
     let refetches = 0;
     // The page is open only during the "open" rounds (it connects, gets hello, fetches, follows).
-    const perSec = await alternatingRounds({
+    const { perSec, ratio } = await alternatingRounds({
       kube,
       sides: ['closed', 'open'] as const,
       perRound,
@@ -90,7 +92,7 @@ export async function uiStreamPhase(crd: object, perRound: number, rounds: numbe
         };
       },
     });
-    return { closedPerSec: perSec.closed, openPerSec: perSec.open, refetches };
+    return { closedPerSec: perSec.closed, openPerSec: perSec.open, refetches, ratio };
   } finally {
     await ui.stop();
     await controllers.stop();

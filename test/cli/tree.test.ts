@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_CRD, CACHE_FLOW, cache } from '../fixtures/cache-operator.js';
+import { CACHE_CRD, CACHE_FLOW, cache, requiresSizeFlow, sizelessCache } from '../fixtures/cache-operator.js';
 import { runFlowops } from '../helpers/cli.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
@@ -12,26 +12,8 @@ beforeAll(async () => {
   await env.kubectl.ok(['apply', '-f', '-'], CACHE_CRD);
   await env.kubectl.ok(['apply', '-f', '-'], CACHE_FLOW);
   await env.kubectl.ok(['apply', '-f', '-'], cache({ replicas: 3, shards: [1], extra: false }));
-  await env.kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
-kind: Flow
-metadata: { name: broken-operator, namespace: default }
-spec:
-  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchLabels: { mode: broken } } }
-  reconcile:
-    steps:
-      - name: fine
-        type: pipeline
-        expression: { ok: true }
-      - name: render
-        type: kubectl
-        action: apply
-        manifests: |
-          apiVersion: v1
-          kind: ConfigMap
-          metadata: { name: "{{ .Resource.metadata.name }}-x" }
-          data: { v: "{{ required "spec.size is required" .Resource.spec.size }}" }
-`);
-  await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'bad', namespace: 'default', labels: { mode: 'broken' } }, spec: {} }));
+  await env.kubectl.ok(['apply', '-f', '-'], requiresSizeFlow('broken-operator', 'broken', true));
+  await env.kubectl.ok(['apply', '-f', '-'], sizelessCache('bad', 'broken'));
   await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cache', 'fast', '-o', 'json'])).metadata.annotations?.['flowops.io/last-run'], { what: 'a run record on fast' });
   await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cache', 'bad', '-o', 'json'])).metadata.annotations?.['flowops.io/last-run'], { what: 'a run record on bad' });
 });

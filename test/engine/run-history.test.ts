@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/api/duration.js';
 import { RUN_HISTORY_LIMIT, type RunHistory } from '../../src/api/run-history.js';
-import { CACHE_CRD, CACHE_FLOW, cache } from '../fixtures/cache-operator.js';
+import { CACHE_CRD, CACHE_FLOW, cache, requiresSizeFlow, sizelessCache } from '../fixtures/cache-operator.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -23,7 +23,7 @@ afterAll(async () => env?.stop());
 
 describe('RunHistory', () => {
   it('records a run with its start, its duration and each step with its own, owned by the watched object', async () => {
-    await env.kubectl.ok(['apply', '-f', '-'], cache({ replicas: 1, shards: [1], extra: false }).replace('"name":"fast"', '"name":"timed"'));
+    await env.kubectl.ok(['apply', '-f', '-'], cache({ replicas: 1, shards: [1], extra: false }, 'timed'));
     const h = await waitFor(async () => (await historyOf('cache-timed'))?.status?.runs.length ? historyOf('cache-timed') : undefined, { what: 'the RunHistory of cache timed' });
     const obj = JSON.parse(await env.kubectl.ok(['get', 'cache', 'timed', '-o', 'json'])) as { metadata: { uid: string } };
     expect(h!.spec).toEqual({ object: { apiVersion: 'example.com/v1', kind: 'Cache', name: 'timed', namespace: 'default', uid: obj.metadata.uid }, flow: 'default/cache-operator' });
@@ -52,23 +52,8 @@ describe('RunHistory', () => {
   });
 
   it('records a failed run with the failing step and its error', async () => {
-    await env.kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
-kind: Flow
-metadata: { name: failing-operator, namespace: default }
-spec:
-  watch: { apiVersion: example.com/v1, kind: Cache, labelSelector: { matchLabels: { mode: failing } } }
-  reconcile:
-    steps:
-      - name: render
-        type: kubectl
-        action: apply
-        manifests: |
-          apiVersion: v1
-          kind: ConfigMap
-          metadata: { name: "{{ .Resource.metadata.name }}-x" }
-          data: { v: "{{ required "spec.size is required" .Resource.spec.size }}" }
-`);
-    await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Cache', metadata: { name: 'failing', namespace: 'default', labels: { mode: 'failing' } }, spec: {} }));
+    await env.kubectl.ok(['apply', '-f', '-'], requiresSizeFlow('failing-operator', 'failing', false));
+    await env.kubectl.ok(['apply', '-f', '-'], sizelessCache('failing', 'failing'));
     const h = await waitFor(async () => ((await historyOf('cache-failing'))?.status?.runs.length ? historyOf('cache-failing') : undefined), { what: 'the RunHistory of cache failing' });
     const run = h!.status!.runs[0]!;
     expect(run.outcome).toBe('Stalled');
