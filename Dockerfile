@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # FlowOps image: `flowops run` (leader-elected controllers) and `flowops worker` (reconcile workers).
-# bin/flowops.js runs src/ through tsx (a production dependency), so there is no build step: the
-# image is production node_modules + bin/ + src/ + package*.json, plus the helm and kustomize
-# binaries that `template` steps run and python3/bash for `script` steps.
+# The build stage bundles the CLI into dist/ and the web view into ui/dist (`npm run build`, with
+# the dev dependencies); the image is production node_modules + bin/ + dist/ + ui/dist + the
+# vendored OpenAPI schemas + package*.json, plus the helm and kustomize binaries that `template`
+# steps run and python3/bash for `script` steps. With no src/ beside it, bin/flowops.js runs dist/.
 #
 #   docker build -t ghcr.io/flowops/flowops:0.1.0 .
 #   docker buildx build --platform linux/amd64,linux/arm64 -t ghcr.io/flowops/flowops:0.1.0 .
@@ -43,6 +44,20 @@ RUN arch="${TARGETARCH:-$(dpkg --print-architecture)}" \
  && chmod 0755 helm kustomize \
  && ./helm version --short && ./kustomize version
 
+# ---- build: dist/ (the CLI bundled by esbuild) and ui/dist (Vite), with the dev dependencies ----
+FROM ${NODE_IMAGE} AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json ./
+COPY scripts ./scripts
+COPY bin ./bin
+COPY src ./src
+COPY ui ./ui
+RUN npm ci --no-audit --no-fund \
+ && test -f dist/main.js && test -f ui/dist/index.html
+
 # ---- deps: production node_modules -----------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
 # better-sqlite3 downloads a prebuilt binary in its install script; the toolchain is the fallback
@@ -52,9 +67,10 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # The root postinstall (scripts/install-tools.mjs) runs too; it exits quietly because the
-# devDependency holding kubectl/helm is not installed with --omit=dev.
+# devDependency holding kubectl/helm is not installed with --omit=dev. So does `prepare`
+# (scripts/build.mjs), which has no src/ here and leaves the building to the build stage.
 COPY package.json package-lock.json ./
-COPY scripts/install-tools.mjs ./scripts/install-tools.mjs
+COPY scripts ./scripts
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
@@ -76,9 +92,11 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY bin ./bin
-COPY src ./src
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/ui/dist ./ui/dist
+COPY src/apiserver/openapi/vendor ./src/apiserver/openapi/vendor
 # The root filesystem is read-only in the shipped manifests; /tmp and /data are emptyDir volumes.
-# tsx's transform cache lives in os.tmpdir(); helm keeps its cache/config under the XDG dirs.
+# helm keeps its cache/config under the XDG dirs.
 ENV NODE_ENV=production \
     HOME=/home/flowops \
     XDG_CACHE_HOME=/tmp/.cache \
