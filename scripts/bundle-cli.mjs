@@ -19,7 +19,7 @@ const external = Object.keys(dependencies).filter((d) => !BUNDLED.has(d));
 
 const outdir = join(root, 'dist');
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { main: join(root, 'src', 'cli', 'main.ts') },
   outdir,
   bundle: true,
@@ -31,6 +31,18 @@ await build({
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
+  metafile: true,
   // CommonJS code inside the bundle (yaml, client-node's dependencies) calls require().
   banner: { js: "import { createRequire as flowopsCreateRequire } from 'node:module'; const require = flowopsCreateRequire(import.meta.url);" },
 });
+
+// With splitting, a dynamic import() of a bundled CommonJS package (yaml, client-node's
+// dependencies) gets only a default export, where node would give its named ones: refuse it here
+// rather than as "is not a function" at run time. Import such a package statically instead.
+const dynamicCjs = Object.entries(result.metafile.inputs).flatMap(([file, input]) =>
+  input.imports.filter((i) => i.kind === 'dynamic-import' && !i.external && i.path.includes('node_modules/') && result.metafile.inputs[i.path]?.format === 'cjs').map((i) => `${file} imports ${i.path}`),
+);
+if (dynamicCjs.length) {
+  process.stderr.write(`flowops build: dynamic import of a CommonJS package, which the bundle cannot give named exports:\n  ${dynamicCjs.join('\n  ')}\n`);
+  process.exit(1);
+}

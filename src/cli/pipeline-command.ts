@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { summaryOf } from './command-table.js';
+// Static: this module is loaded only for `flowops pipeline`, and the bundle cannot give a dynamic
+// import of a CommonJS package (yaml) its named exports.
+import { stringify } from 'yaml';
 
 /**
  * `flowops pipeline eval|graph`: try an Operator before deploying it. `eval` prints what each
@@ -16,7 +19,7 @@ export function registerPipelineCommand(program: Command): void {
     .option('-o, --output <format>', 'yaml or json', 'yaml')
     .action(async (opts: { operator: string; input: string; output: string }) => {
       // Loaded on use, so other commands do not pay for the pipeline engine at start-up.
-      const [{ stringify }, { dryRun }, { loadObjects, loadOperators }] = await Promise.all([import('yaml'), import('../operator/dry-run.js'), import('../operator/load.js')]);
+      const [{ dryRun }, { loadObjects, loadOperators }] = await Promise.all([import('../operator/dry-run.js'), import('../operator/load.js')]);
       const results = await dryRun(loadOperators(opts.operator), loadObjects(opts.input));
       if (opts.output === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       else {
