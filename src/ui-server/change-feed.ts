@@ -21,6 +21,7 @@ const BATCH_MS = 100;
 
 export class ChangeFeed {
   private readonly informers = new Map<string, Informer>();
+  private readonly synced = new Set<string>();
   private readonly listeners = new Set<Listener>();
   private pending: ChangeMessage[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -41,6 +42,16 @@ export class ChangeFeed {
   /** Also watch this kind (an object page of a kind no Flow names), and the kinds its controller makes. */
   follow(apiVersion: string, kind: string): void {
     this.watch(apiVersion, kind);
+  }
+
+  /**
+   * Every Event, from this feed's own watch once it has listed them (else undefined): the overview's
+   * recent Events without listing them all from the API server on every refetch. Seen with the
+   * feed's identity, so only for a reader with the same (the admin view of `up`).
+   */
+  events(): KubeObject[] | undefined {
+    const id = `v1\u001fEvent`;
+    return this.synced.has(id) ? this.informers.get(id)?.list() : undefined;
   }
 
   /** Returns the unsubscribe function. */
@@ -76,7 +87,7 @@ export class ChangeFeed {
     const informer = new Informer(
       this.kube,
       { apiVersion, kind, log: this.log, transform: dropManagedFields },
-      { add: seen, update: seen, delete: seen, error: (err) => this.log.debug({ err, kind }, 'web view watch retrying') },
+      { add: seen, update: seen, delete: seen, synced: () => void this.synced.add(id), error: (err) => this.log.debug({ err, kind }, 'web view watch retrying') },
     );
     this.informers.set(id, informer);
     informer.start();

@@ -37,6 +37,8 @@ export class UiReads {
   constructor(
     private readonly kube: KubeClient,
     private readonly commitFile: CommitFileReader = () => undefined,
+    /** Events from a watch made with this reader's own identity, when it has them (ChangeFeed.events). */
+    private readonly cachedEvents: () => KubeObject[] | undefined = () => undefined,
   ) {}
 
   async overview(): Promise<Overview> {
@@ -44,7 +46,7 @@ export class UiReads {
       this.listOrNone(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND),
       this.listOrNone(FLOW_API_VERSION, FLOW_KIND),
       this.listOrNone(OPERATOR_API_VERSION, OPERATOR_KIND),
-      this.listOrNone('v1', 'Event'),
+      this.cachedEvents() ?? this.listOrNone('v1', 'Event'),
     ]);
     const recent = newestFirst(events)
       .slice(0, RECENT_EVENTS)

@@ -54,8 +54,10 @@ const SECURITY_HEADERS = {
 };
 
 export function uiRoute(opts: UiRouteOptions): UiRoute {
-  const reads = new UiReads(opts.kube, opts.commitFile);
   const feed = new ChangeFeed(opts.kube, opts.log.child({ part: 'ui' }));
+  // The shared reader has the feed's identity, so it may take the Events the feed already watches;
+  // a signed-in user's reader lists them with their own token.
+  const reads = new UiReads(opts.kube, opts.commitFile, () => feed.events());
   const stream = new ChangeStream(feed);
   const files = new StaticFiles(opts.distDir ?? DEFAULT_UI_DIST);
   const sessions = opts.access === 'per-user' ? new UiSessions(opts.kube) : undefined;
