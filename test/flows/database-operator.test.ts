@@ -42,6 +42,8 @@ describe('the seed walkthrough: a Database becomes a StatefulSet', () => {
     const status = { observedGeneration: s.metadata.generation, replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3 };
     await env.kubectl.ok(['patch', 'statefulset', 'my-postgres', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
     await waitFor(async () => (await readyOf())?.status === 'True', { what: 'Database Ready=True' });
+    // The seed's CRD shows the last run as a printer column (its Ready reason).
+    expect(await env.kubectl.ok(['get', 'databases'])).toMatch(/^my-postgres\s+postgres\s+3\s+True\s+Reconciled\s+\S+$/m);
   });
 
   it('shows the Flow as Ready with its counts in kubectl get flows', async () => {
