@@ -13,6 +13,7 @@ import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import { readLastRun } from './last-run.js';
 
 export const RUN_HISTORY_FIELD_MANAGER = 'flowops-run-history';
 /** Messages are cut so that ten runs stay a small object. */
@@ -126,9 +127,13 @@ export class RunHistoryWriter {
   }
 }
 
-/** The runs recorded for `obj`, newest first; [] when it has no record (or the record is of an earlier object of its name). */
-export async function readRuns(kube: KubeClient, obj: KubeObject, flowNamespace: string | undefined): Promise<Run[]> {
-  const namespace = obj.metadata.namespace ?? flowNamespace;
+/**
+ * The runs recorded for `obj`, newest first; [] when it has no record (or the record is of an
+ * earlier object of its name). A cluster-scoped object's record is in the namespace of the Flow
+ * its last run names.
+ */
+export async function readRuns(kube: KubeClient, obj: KubeObject): Promise<Run[]> {
+  const namespace = obj.metadata.namespace ?? readLastRun(obj)?.flow.split('/')[0];
   if (!namespace) return [];
   const found = (await kube.get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name: runHistoryName(obj) }).catch(() => undefined)) as unknown as RunHistory | undefined;
   return found && found.spec.object.uid === obj.metadata.uid ? (found.status?.runs ?? []) : [];

@@ -18,6 +18,8 @@ type Listener = (changes: ChangeMessage[]) => void;
 
 /** Changes are sent in batches this far apart: a reconcile touches several objects at once. */
 const BATCH_MS = 100;
+/** A kind's key among the feed's informers. */
+const kindId = (apiVersion: string, kind: string): string => `${apiVersion}\u001f${kind}`;
 
 export class ChangeFeed {
   private readonly informers = new Map<string, Informer>();
@@ -50,7 +52,7 @@ export class ChangeFeed {
    * feed's identity, so only for a reader with the same (the admin view of `up`).
    */
   events(): KubeObject[] | undefined {
-    const id = `v1\u001fEvent`;
+    const id = kindId('v1', 'Event');
     return this.synced.has(id) ? this.informers.get(id)?.list() : undefined;
   }
 
@@ -78,7 +80,7 @@ export class ChangeFeed {
 
   /** One informer per kind, started once; `inspect` sees every object it delivers. */
   private watch(apiVersion: string, kind: string, inspect?: (obj: KubeObject) => void): void {
-    const id = `${apiVersion}\u001f${kind}`;
+    const id = kindId(apiVersion, kind);
     if (this.stopped || this.informers.has(id)) return;
     const seen = (obj: KubeObject): void => {
       inspect?.(obj);

@@ -106,13 +106,12 @@ export class UiReads {
     if (!obj) return undefined;
     const ready = conditionsOf(obj).find((c) => c.type === 'Ready');
     const owner = obj.metadata.ownerReferences?.find((r) => r.controller) ?? obj.metadata.ownerReferences?.[0];
-    const [children, events, watchedBy] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj)]);
+    const [children, events, watchedBy, runs] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj), readRuns(this.kube, obj)]);
     const failed = readFailure(obj);
     // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
     const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
     const lastRun = readLastRun(obj);
-    const runs = await readRuns(this.kube, obj, lastRun?.flow.split('/')[0]);
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),

@@ -3,9 +3,8 @@
 // sync and the engine leave on the objects (provenance annotations, the inventory, the run record,
 // conditions). Rendering is render-tree.ts's job.
 
-import { FLOW_API_VERSION } from '../../api/names.js';
 import type { FlowSourceStatus } from '../../api/flowsource.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
+import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
 import { readInventory, refOfChild } from '../../engine/child-inventory.js';
 import { ownerOf } from '../../controller/child-watches.js';
 import { readLastRun, type LastRun } from '../../engine/last-run.js';
@@ -77,7 +76,7 @@ export async function objectNode(kube: KubeClient, obj: KubeObject): Promise<Obj
   const ready = conditionOf(obj, 'Ready');
   const stalled = conditionOf(obj, 'Stalled');
   const lastRun = readLastRun(obj);
-  const runs = await readRuns(kube, obj, lastRun?.flow.split('/')[0]);
+  const runs = await readRuns(kube, obj);
   return {
     kind: obj.kind,
     ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),

@@ -3,7 +3,7 @@
 // FlowOps' own view: every watched object with its last run.
 
 import { stringify } from 'yaml';
-import { FLOW_API_VERSION } from '../../api/names.js';
+import { FLOW_API_VERSION, RUNHISTORY_KIND } from '../../api/names.js';
 import { readLastRun } from '../../engine/last-run.js';
 import { resourcePath } from '../../kube/discovery.js';
 import type { KubeClient } from '../../kube/client.js';
@@ -13,7 +13,6 @@ import { renderTable } from '../history-command.js';
 import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
 import { kindOf, targetKind } from './targets.js';
-import { RUNHISTORY_KIND } from '../../api/names.js';
 import type { RunHistory } from '../../api/run-history.js';
 import { humanDuration } from '../../apiserver/table/human-duration.js';
 

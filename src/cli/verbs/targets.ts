@@ -1,7 +1,6 @@
 // The two kinds the everyday verbs act on, by the words users type (`flowops suspend source flows`).
 
-import { FLOW_API_VERSION } from '../../api/names.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
+import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { ObjectRef } from '../../kube/types.js';
 import { contextNamespace } from '../context-namespace.js';
