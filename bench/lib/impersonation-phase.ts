@@ -3,17 +3,11 @@
 // admin; one Flow acts with FlowOps' identity, the other as a ServiceAccount (Impersonate-User on
 // every call, each one authorized by RBAC for the impersonated user). Rounds alternate, so
 // neither side gets all the warm-up.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
-import { ADMIN_USER } from '../../src/apiserver/auth/index.js';
-import { ensureServerPki } from '../../src/apiserver/auth/pki.js';
-import { startApiServer } from '../../src/apiserver/index.js';
 import { KubeClient } from '../../src/kube/client.js';
-import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startControllers } from '../../src/runtime/controllers.js';
+import { startAuthTestServer } from '../../test/helpers/apiserver.js';
 import { alternatingRounds, childCounter, itemFlow } from './alternating-rounds.js';
 
 export interface ImpersonationFigures {
@@ -39,17 +33,10 @@ const rbac = (ns: string): KubeObject[] => [
 ];
 
 export async function impersonationPhase(crd: object, perRound: number, rounds: number, workers: number, clients: number): Promise<ImpersonationFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-impersonation-'));
-  const pki = await ensureServerPki(join(dir, 'pki'), ['127.0.0.1']);
-  const server = await startApiServer({
-    port: 0,
-    dataDir: join(dir, 'data'),
-    tls: { key: pki.serverKey, cert: pki.serverCert },
-    auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }] },
-  });
-  writeKubeconfig(join(dir, 'kubeconfig'), server.url, { caCert: pki.caCert, token: pki.adminToken });
-  const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
-  const children = childCounter(server);
+  // Authentication and RBAC on, as `flowops up` runs them (the tests' server of that kind).
+  const ts = await startAuthTestServer();
+  const kube = KubeClient.fromKubeconfig(ts.kubeconfig);
+  const children = childCounter(ts.server);
   const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true, concurrency: workers });
   try {
     await kube.create(crd as KubeObject);
@@ -61,6 +48,6 @@ export async function impersonationPhase(crd: object, perRound: number, rounds: 
     return { plainPerSec: perSec.plain, impersonatingPerSec: perSec.impersonating, ratio };
   } finally {
     await controllers.stop();
-    await server.close();
+    await ts.stop();
   }
 }

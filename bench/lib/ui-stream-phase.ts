@@ -4,17 +4,13 @@
 // every batch of changes, refetches the overview (one request in flight, the last change wins).
 // The stream's watches follow the Flow's watched kind, so every reconcile it sees costs a refetch.
 // Rounds alternate, so neither side gets all the warm-up.
-import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
-import { startApiServer } from '../../src/apiserver/index.js';
 import { KubeClient } from '../../src/kube/client.js';
-import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startControllers } from '../../src/runtime/controllers.js';
 import { uiRoute } from '../../src/ui-server/route.js';
+import { startTestServer } from '../../test/helpers/apiserver.js';
 import { alternatingRounds, childCounter, itemFlow } from './alternating-rounds.js';
 
 export interface UiStreamFigures {
@@ -58,10 +54,9 @@ function openPage(base: string): { close(): void; refetches: () => number } {
 }
 
 export async function uiStreamPhase(crd: object, perRound: number, rounds: number, workers: number, clients: number): Promise<UiStreamFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-ui-stream-'));
-  const server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
-  writeKubeconfig(join(dir, 'kubeconfig'), server.url);
-  const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
+  const ts = await startTestServer();
+  const server = ts.server;
+  const kube = KubeClient.fromKubeconfig(ts.kubeconfig);
   const log = pino({ level: 'silent' });
   const ui = uiRoute({ kube, log, loopbackOnly: true });
   server.addRoute((req, res, url) => ui.handle(req, res, url));
@@ -96,6 +91,6 @@ export async function uiStreamPhase(crd: object, perRound: number, rounds: numbe
   } finally {
     await ui.stop();
     await controllers.stop();
-    await server.close();
+    await ts.stop();
   }
 }

@@ -17,8 +17,13 @@ export interface TestServer {
 export async function startTestServer(opts: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-test-'));
   const server = await startApiServer({ port: 0, dataDir: join(dir, 'data'), ...opts });
+  return served(server, dir);
+}
+
+/** The server with a kubeconfig for it in `dir` (admin credentials when given), and a stop that removes `dir`. */
+function served(server: ApiServer, dir: string, credentials?: { caCert: string; token: string }): TestServer {
   const kubeconfig = join(dir, 'kubeconfig');
-  writeKubeconfig(kubeconfig, server.url);
+  writeKubeconfig(kubeconfig, server.url, credentials);
   return {
     server,
     dir,
@@ -48,16 +53,5 @@ export async function startAuthTestServer(opts: { anonymous?: boolean } = {}): P
     tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
     auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], ...(opts.anonymous ? { anonymous: true } : {}) },
   });
-  const kubeconfig = join(dir, 'kubeconfig');
-  writeKubeconfig(kubeconfig, server.url, { caCert: pki.caCert, token: pki.adminToken });
-  return {
-    server,
-    dir,
-    kubeconfig,
-    pki,
-    stop: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...served(server, dir, { caCert: pki.caCert, token: pki.adminToken }), pki };
 }
