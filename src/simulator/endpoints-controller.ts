@@ -53,15 +53,7 @@ export class EndpointsController implements SimulatedController {
         this.loop.enqueue(keyOf(ep));
       },
     });
-    pods.addListener({
-      changed: (pod, old) => {
-        for (const svc of this.services.list() as Service[]) {
-          if (svc.metadata.namespace !== pod.metadata.namespace || !selects(svc, pod)) continue;
-          this.loop.enqueue(keyOf(svc));
-        }
-        if (old) for (const svc of this.services.list() as Service[]) if (svc.metadata.namespace === old.metadata.namespace && selects(svc, old)) this.loop.enqueue(keyOf(svc));
-      },
-    });
+    pods.addListener({ changed: (pod, old) => enqueueSelecting(this.services, this.loop, pod, old) });
   }
 
   private async reconcile(key: string): Promise<void> {
@@ -102,6 +94,13 @@ export function endpointPods(svc: Service, pods: SharedInformer): Pod[] {
 export function selects(svc: Service, pod: KubeObject): boolean {
   const sel = svc.spec?.selector;
   return !!sel && Object.keys(sel).length > 0 && labelsMatch(sel, pod.metadata.labels);
+}
+
+/** A pod changed: every Service that selects it, or selected it before the change, is enqueued. */
+export function enqueueSelecting(services: SharedInformer, loop: ControlLoop, pod: KubeObject, old: KubeObject | undefined): void {
+  for (const p of old ? [pod, old] : [pod]) {
+    for (const svc of services.list() as Service[]) if (svc.metadata.namespace === p.metadata.namespace && selects(svc, p)) loop.enqueue(keyOf(svc));
+  }
 }
 
 /** Pods grouped by how the Service's ports resolve on them (one subset per distinct port set, as the real controller repacks them). */

@@ -3,7 +3,7 @@ import { isConflict, type KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
-import { endpointPods, hasEndpoints, resolveTargetPort, selects, type Service } from './endpoints-controller.js';
+import { endpointPods, enqueueSelecting, hasEndpoints, resolveTargetPort, type Service } from './endpoints-controller.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
 import { isDeleting, isPodReady } from './pods.js';
 import { keyOf, splitKey, type SharedInformer } from './shared-informers.js';
@@ -41,13 +41,7 @@ export class EndpointSliceController implements SimulatedController {
         if (svc && slice.metadata.labels?.[MANAGED_BY] === CONTROLLER) this.loop.enqueue(`${slice.metadata.namespace ?? ''}/${svc}`);
       },
     });
-    pods.addListener({
-      changed: (pod, old) => {
-        for (const p of old ? [pod, old] : [pod]) {
-          for (const svc of this.services.list() as Service[]) if (svc.metadata.namespace === p.metadata.namespace && selects(svc, p)) this.loop.enqueue(keyOf(svc));
-        }
-      },
-    });
+    pods.addListener({ changed: (pod, old) => enqueueSelecting(this.services, this.loop, pod, old) });
   }
 
   private async reconcile(key: string): Promise<void> {
