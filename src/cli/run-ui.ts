@@ -3,7 +3,7 @@
 // chart's Service points at it), on a listener of its own with --ui-listen, or off with --no-ui.
 
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../listen-on.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { UiRoute } from '../ui-server/route.js';
@@ -35,12 +35,7 @@ export async function startRunUi(flags: RunUiFlags, kube: KubeClient, log: Logge
       if (!answered) res.writeHead(404, { 'Content-Type': 'text/plain' }).end('the web view is at /ui/\n');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, resolve);
-  });
-  const a = server.address() as AddressInfo;
-  const address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  const address = await listenOn(server, listen.host, listen.port);
   log.info({ address }, 'web view listening');
   process.stdout.write(`web view on http://${address}/ui/\n`);
   return {

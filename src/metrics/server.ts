@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../listen-on.js';
 import type { Registry } from 'prom-client';
 import { writeMetrics } from './route.js';
 
@@ -38,12 +38,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
       res.writeHead(404).end('not found');
     })();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, resolve);
-  });
-  const a = server.address() as AddressInfo;
-  const address = `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  const address = await listenOn(server, opts.host, opts.port);
   return {
     server,
     address,
