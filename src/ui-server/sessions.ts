@@ -7,6 +7,7 @@
 // A request may also carry `Authorization: Bearer …` itself (curl, a port-forward with a token).
 
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import { KubeApiError } from '../kube/rest.js';
 import type { KubeClient } from '../kube/client.js';
@@ -31,12 +32,9 @@ export class SessionError extends Error {
   }
 }
 
-interface Session extends UiUser {
-  expires: number;
-}
-
 export class UiSessions {
-  private readonly sessions = new Map<string, Session>();
+  /** Each session lives SESSION_TTL_MS from sign-in; past MAX_SESSIONS the least recently used goes. */
+  private readonly sessions = new LRUCache<string, UiUser>({ max: MAX_SESSIONS, ttl: SESSION_TTL_MS });
 
   /** `cluster` gives the server and CA; its own credentials are never used for a user's request. */
   constructor(private readonly cluster: KubeClient) {}
@@ -44,10 +42,8 @@ export class UiSessions {
   /** Checks the token with the API server and opens a session; returns its id and the user. */
   async signIn(token: string): Promise<{ id: string; user: UiUser }> {
     const user = await this.authenticate(token);
-    this.expire();
-    if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     const id = randomBytes(32).toString('base64url');
-    this.sessions.set(id, { ...user, expires: Date.now() + SESSION_TTL_MS });
+    this.sessions.set(id, user);
     return { id, user };
   }
 
@@ -61,13 +57,7 @@ export class UiSessions {
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (bearer) return this.authenticate(bearer);
     const id = sessionIdOf(req);
-    const session = id ? this.sessions.get(id) : undefined;
-    if (!session) return undefined;
-    if (session.expires < Date.now()) {
-      this.sessions.delete(id!);
-      return undefined;
-    }
-    return session;
+    return id ? this.sessions.get(id) : undefined;
   }
 
   private async authenticate(token: string): Promise<UiUser> {
@@ -90,10 +80,6 @@ export class UiSessions {
     }
   }
 
-  private expire(): void {
-    const now = Date.now();
-    for (const [id, s] of this.sessions) if (s.expires < now) this.sessions.delete(id);
-  }
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {
