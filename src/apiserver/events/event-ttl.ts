@@ -1,7 +1,7 @@
 import { ApiError } from '../http/status.js';
 import type { ObjectStore, WriteListener } from '../objects/object-store.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
-import { collectionPrefix } from '../registry/types.js';
+import { collectionPrefix, storageKey } from '../registry/types.js';
 
 interface Pending {
   key: string;
@@ -44,7 +44,7 @@ export class EventExpiry {
     for (const text of this.objects.list(this.events, undefined).items) {
       const obj = JSON.parse(text) as JsonObject;
       const meta = obj.metadata as JsonObject;
-      const key = `${this.prefix}${String(meta.namespace)}/${String(meta.name)}`;
+      const key = storageKey(this.events, String(meta.namespace), String(meta.name));
       this.schedule(key, Number(meta.resourceVersion), lastWrite(obj) ?? this.now());
     }
   }
