@@ -4,7 +4,7 @@ import { StepError, type StepContext, type TemplateData } from '../executors/typ
 import { KubeApiError } from '../kube/rest.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';
-import { abortableDelay } from '../util/abortable-delay.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isTerminal, maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
 
 export interface StepFailure {
@@ -79,7 +79,8 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
           return { ok: false, failure: failureOf(step, err, attempt) };
         }
         ctx.log.info({ step: step.name, attempt, reason: err.reason, statusCode: err.statusCode, exitCode: err.exitCode }, 'step failed; retrying');
-        await abortableDelay(retryDelayMs(step.errorHandling, attempt), cancel);
+        // An abort ends the wait early (it rejects); the loop then sees cancel.aborted.
+        await sleep(retryDelayMs(step.errorHandling, attempt), undefined, { signal: cancel }).catch(() => undefined);
       }
     }
   }

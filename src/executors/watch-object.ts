@@ -8,7 +8,7 @@ import type { KubeObject } from '../kube/types.js';
 import { abortError, kubeError } from './step-errors.js';
 import type { ResolvedTarget } from './target.js';
 import type { StepContext } from './types.js';
-import { abortableDelay } from '../util/abortable-delay.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -47,7 +47,7 @@ export async function waitForObject(
       ctx.log.debug({ err: err instanceof Error ? err.message : String(err) }, 'watch failed; listing again');
     }
     // A watch that ends at once (expired resourceVersion, server error) must not spin.
-    if (Date.now() - started < 1000) await abortableDelay(250, ctx.signal);
+    if (Date.now() - started < 1000) await sleep(250, undefined, { signal: ctx.signal }).catch(() => undefined);
   }
 }
 

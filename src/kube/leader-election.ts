@@ -4,7 +4,7 @@ import type { Logger } from '../log/index.js';
 import type { KubeClient } from './client.js';
 import { microTime, parseMicroTime } from './micro-time.js';
 import { KubeApiError } from './rest.js';
-import { abortableDelay } from '../util/abortable-delay.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -86,7 +86,7 @@ export class LeaderElector {
   async run(stop: AbortSignal): Promise<'lost' | 'stopped'> {
     while (!stop.aborted) {
       if (await this.tryAcquireOrRenew()) break;
-      await abortableDelay(jitter(this.retryMs), stop);
+      await sleep(jitter(this.retryMs), undefined, { signal: stop }).catch(() => undefined);
     }
     if (stop.aborted) return 'stopped';
     this.leading = true;
@@ -112,7 +112,8 @@ export class LeaderElector {
   private async renewLoop(stop: AbortSignal): Promise<boolean> {
     let lastRenew = Date.now();
     while (!stop.aborted) {
-      await abortableDelay(this.retryMs, stop);
+      // An abort ends the wait early (it rejects); both loops then see stop.aborted.
+      await sleep(this.retryMs, undefined, { signal: stop }).catch(() => undefined);
       if (stop.aborted) return false;
       // The renewTime written is taken before the call, so lastRenew never runs ahead of it; the
       // call may not outlive the deadline.

@@ -8,9 +8,18 @@ const utc = (s: string): number => Date.parse(`${s}Z`);
 describe('cron schedules', () => {
   it('fields, ranges, steps, lists, names and shortcuts', () => {
     const s = parseCron('*/15 9-17 * jan,JUL mon-fri');
-    expect([...s.minutes]).toEqual([0, 15, 30, 45]);
-    expect(s.hours.size).toBe(9);
-    expect([...s.months]).toEqual([1, 7]);
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    const at = (hour: number, minute: number): Date => new Date(utc(`2026-07-01T${pad(hour)}:${pad(minute)}:00`));
+    expect(Array.from({ length: 60 }, (_, m) => m).filter((m) => matches(s, at(9, m)))).toEqual([0, 15, 30, 45]);
+    const hours = Array.from({ length: 24 }, (_, h) => h).filter((h) => matches(s, at(h, 0)));
+    expect(hours).toEqual([9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    // A month is in the schedule when its own first run falls inside it.
+    const runsIn = (m: number): boolean => {
+      const next = nextAfter(s, utc(`2026-${pad(m)}-01T00:00:00`));
+      return next !== undefined && new Date(next).getUTCMonth() + 1 === m;
+    };
+    const months = Array.from({ length: 12 }, (_, m) => m + 1).filter(runsIn);
+    expect(months).toEqual([1, 7]);
     expect(matches(s, new Date(utc('2026-07-01T09:30:00')))).toBe(true); // a Wednesday
     expect(matches(s, new Date(utc('2026-07-04T09:30:00')))).toBe(false); // a Saturday
     expect(nextAfter(parseCron('@hourly'), utc('2026-12-01T09:10:00'))).toBe(utc('2026-12-01T10:00:00'));
@@ -19,7 +28,7 @@ describe('cron schedules', () => {
     const either = parseCron('0 0 13 * 5');
     expect(matches(either, new Date(utc('2026-12-04T00:00:00')))).toBe(true);
     expect(matches(either, new Date(utc('2026-12-13T00:00:00')))).toBe(true);
-    expect(() => parseCron('61 * * * *')).toThrow(/not in 0-59/);
+    expect(() => parseCron('61 * * * *')).toThrow(/Invalid value for minute: 61/);
     expect(() => parseCron('* * *')).toThrow(/5 fields/);
   });
 
