@@ -1,5 +1,6 @@
 import type { ErrorHandling } from '../api/flow.js';
 import { parseDuration } from '../api/duration.js';
+import { exponentialBackoff } from '../util/backoff.js';
 import { StepError } from '../executors/types.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
@@ -54,8 +55,8 @@ export function retryDelayMs(eh: ErrorHandling | undefined, attempt: number): nu
   const base = eh?.retryDelay ? parseDuration(eh.retryDelay) : DEFAULT_RETRY_DELAY_MS;
   const cap = eh?.maxDelay ? parseDuration(eh.maxDelay) : DEFAULT_MAX_DELAY_MS;
   const backoff = eh?.backoff ?? 'exponential';
-  const raw = backoff === 'fixed' ? base : backoff === 'linear' ? base * attempt : base * 2 ** (attempt - 1);
-  return Math.min(cap, raw);
+  if (backoff === 'exponential') return exponentialBackoff(attempt, { baseMs: base, maxMs: cap });
+  return Math.min(cap, backoff === 'fixed' ? base : base * attempt);
 }
 
 export function maxRetries(eh: ErrorHandling | undefined): number {

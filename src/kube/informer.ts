@@ -2,6 +2,7 @@ import type { Logger } from '../log/index.js';
 import type { KubeClient } from './client.js';
 import { resourcePath } from './discovery.js';
 import type { KubeObject } from './types.js';
+import { exponentialBackoff } from '../util/backoff.js';
 
 export interface InformerOptions {
   apiVersion: string;
@@ -34,7 +35,8 @@ export class Informer {
   private readonly cache = new Map<string, KubeObject>();
   private stopped = false;
   private abort: AbortController | undefined;
-  private backoffMs = 0;
+  /** Failures in a row, for the reconnect backoff. */
+  private failures = 0;
   private done: Promise<void> | undefined;
 
   constructor(
@@ -74,13 +76,13 @@ export class Informer {
           }
         }
         rv = await this.watch(rv);
-        this.backoffMs = 0;
+        this.failures = 0;
       } catch (err) {
         if (this.stopped) break;
         this.handlers.error?.(err);
         this.opts.log.debug({ err, kind: this.opts.kind }, 'informer retrying');
-        this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs ? this.backoffMs * 2 : 250);
-        await pause(this.backoffMs, () => this.stopped);
+        this.failures++;
+        await pause(exponentialBackoff(this.failures, { baseMs: 250, maxMs: MAX_BACKOFF_MS }), () => this.stopped);
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { OutputEvent } from '../pipeline/index.js';
+import { exponentialBackoff } from '../util/backoff.js';
 
 export interface WriteQueueOptions {
   write(event: OutputEvent): Promise<void>;
@@ -70,7 +71,7 @@ export class WriteQueue {
   private retryLater(key: string, event: OutputEvent): void {
     const n = (this.attempts.get(key) ?? 0) + 1;
     this.attempts.set(key, n);
-    const delay = Math.min(this.opts.maxBackoffMs ?? 30_000, (this.opts.backoffMs ?? 200) * 2 ** (n - 1));
+    const delay = exponentialBackoff(n, { baseMs: this.opts.backoffMs ?? 200, maxMs: this.opts.maxBackoffMs ?? 30_000 });
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       // A newer output for the key supersedes the failed one.

@@ -1,3 +1,5 @@
+import { exponentialBackoff, type BackoffOptions } from '../util/backoff.js';
+
 /** What a reconcile returned: nothing (done), or ask to be run again after a delay. */
 export interface ReconcileResult {
   requeueAfterMs?: number;
@@ -27,13 +29,11 @@ export interface WorkQueue {
   depth(): number;
 }
 
-export interface BackoffOptions {
-  baseMs: number;
-  maxMs: number;
-}
+export type { BackoffOptions } from '../util/backoff.js';
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 5 * 60_000 };
 
+/** A failing key's delay before its next run. */
 export function backoffDelay(failures: number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
-  return Math.min(opts.maxMs, opts.baseMs * 2 ** Math.max(0, failures - 1));
+  return exponentialBackoff(failures, opts);
 }
