@@ -28,7 +28,8 @@ import { isMap as isYamlMap, isPair, isScalar, isSeq, parseAllDocuments, type Do
 import type { Expr, Pipeline } from './ast.js';
 import { strval, text } from './convert.js';
 import type { ActionNode, FinalCall } from './evaluate.js';
-import { instantiate, PlanBuilder, PlanCache, type Plan } from './manifest-plan.js';
+import { LRUCache } from 'lru-cache';
+import { instantiate, PlanBuilder, type Plan } from './manifest-plan.js';
 import { compileCached, type TemplateOptions } from './template.js';
 import { formatValue, isNil } from './values.js';
 
@@ -52,7 +53,12 @@ const PLAN_ENTRIES = 512;
 const PLAN_CHARS = 8 * 1024 * 1024;
 const PLAN_MAX_TEXT = 256 * 1024;
 const UNPLANNABLE = 'unplannable';
-const plans = new PlanCache<Plan | typeof UNPLANNABLE>(PLAN_ENTRIES, PLAN_CHARS);
+// Bounded by entries and by the total length of the texts (a plan's size follows its text's).
+const plans = new LRUCache<string, Plan | typeof UNPLANNABLE>({
+  max: PLAN_ENTRIES,
+  maxSize: PLAN_CHARS,
+  sizeCalculation: (_plan, text) => Math.max(1, text.length),
+});
 
 /** For tests: forget every cached plan. */
 export function clearManifestPlanCache(): void {

@@ -1,6 +1,7 @@
 // Compiling, caching and the text/value entry points. Errors leave here as TemplateParseError or
 // TemplateRenderError carrying the caller's template name and a line/column.
 
+import { LRUCache } from 'lru-cache';
 import type { Node } from './ast.js';
 import { asParseError, LineIndex, PositionedError, TemplateRenderError, type SourcePosition } from './errors.js';
 import { Executor, type Emitter } from './evaluate.js';
@@ -118,25 +119,21 @@ export function compileTemplate(src: string, opts: TemplateOptions = {}): Templa
 // by name as well as source because the name appears in error messages; caller-supplied function
 // tables get their own cache (by object identity) so that two callers cannot see each other's.
 const CACHE_LIMIT = 1000;
-const sharedCache = new Map<string, Template>();
-const perFunctions = new WeakMap<object, Map<string, Template>>();
+const newCache = (): LRUCache<string, Template> => new LRUCache<string, Template>({ max: CACHE_LIMIT });
+const sharedCache = newCache();
+const perFunctions = new WeakMap<object, LRUCache<string, Template>>();
 
 export function compileCached(src: string, opts: TemplateOptions = {}): Template {
   let cache = sharedCache;
   if (opts.functions) {
-    cache = perFunctions.get(opts.functions) ?? new Map<string, Template>();
+    cache = perFunctions.get(opts.functions) ?? newCache();
     perFunctions.set(opts.functions, cache);
   }
   const key = `${opts.name ?? DEFAULT_NAME}\u0000${src}`;
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const tpl = compileTemplate(src, opts);
   cache.set(key, tpl);
-  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   return tpl;
 }
 
