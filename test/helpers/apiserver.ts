@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { startApiServer, type ApiServer, type ApiServerOptions } from '../../src/apiserver/index.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import { ensureServerPki, type ServerPki } from '../../src/apiserver/auth/pki.js';
 import { ADMIN_USER } from '../../src/apiserver/auth/index.js';
+import { kubectlFor, type Kubectl } from './kubectl.js';
 
 export interface TestServer {
   server: ApiServer;
@@ -54,4 +56,36 @@ export async function startAuthTestServer(opts: { anonymous?: boolean } = {}): P
     auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], ...(opts.anonymous ? { anonymous: true } : {}) },
   });
   return { ...served(server, dir, { caCert: pki.caCert, token: pki.adminToken }), pki };
+}
+
+export interface ServerFixture {
+  /** Set once the file's beforeAll has run. */
+  readonly ts: TestServer;
+  readonly kubectl: Kubectl;
+}
+
+/**
+ * The setup most API server test files share: one embedded server and a real kubectl for it,
+ * started before the file's tests and stopped after them. Read `ts` and `kubectl` inside tests.
+ */
+export function useTestServer(opts: Partial<ApiServerOptions> = {}): ServerFixture {
+  let ts: TestServer | undefined;
+  let kubectl: Kubectl | undefined;
+  beforeAll(async () => {
+    ts = await startTestServer(opts);
+    kubectl = kubectlFor(ts.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
+  });
+  afterAll(async () => ts?.stop());
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useTestServer: read ts and kubectl inside a test, after beforeAll');
+    return value;
+  };
+  return {
+    get ts() {
+      return started(ts);
+    },
+    get kubectl() {
+      return started(kubectl);
+    },
+  };
 }
