@@ -1,37 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flowCrd } from '../../src/api/crd.js';
-import { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { waitFor } from '../helpers/wait.js';
-import { apiserverProcess, leaderGauge, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
+import { apiServerFixture, leaderGauge, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
 
 // Short timings keep the test fast; the ratios are client-go's (renew < lease, retry ≪ renew).
 const LEASE = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
 
-let api: { proc: Proc; kubeconfig: string };
-let kube: KubeClient;
-const procs: Proc[] = [];
-
-beforeAll(async () => {
-  api = await apiserverProcess();
-  kube = KubeClient.fromKubeconfig(api.kubeconfig);
+const cluster = apiServerFixture(async (kube) => {
   await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
-});
-afterAll(async () => {
-  for (const p of procs) p.kill9();
-  kube?.rest.close();
-  if (api) await stopGracefully(api.proc);
 });
 
 function runReplica(name: string, leaseName: string, queue: string): Proc {
-  const p = spawnFlowops(name, ['run', '--kubeconfig', api.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--lease-namespace', 'default', '--lease-name', leaseName, '--queue', queue, ...LEASE]);
-  procs.push(p);
-  return p;
+  const p = spawnFlowops(name, ['run', '--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--lease-namespace', 'default', '--lease-name', leaseName, '--queue', queue, ...LEASE]);
+  return cluster.track(p);
 }
 
 async function holder(leaseName: string): Promise<string | undefined> {
-  const lease = await kube.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: leaseName });
+  const lease = await cluster.kube().get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: leaseName });
   return (lease?.spec as { holderIdentity?: string } | undefined)?.holderIdentity || undefined;
 }
 

@@ -3,29 +3,17 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flowCrd } from '../../src/api/crd.js';
-import { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { WIDGET_CRD } from '../fixtures/widgets.js';
 import { waitFor } from '../helpers/wait.js';
-import { apiserverProcess, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
+import { apiServerFixture, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
 
-let api: { proc: Proc; kubeconfig: string };
-let kube: KubeClient;
-const procs: Proc[] = [];
-
-beforeAll(async () => {
-  api = await apiserverProcess();
-  kube = KubeClient.fromKubeconfig(api.kubeconfig);
+const cluster = apiServerFixture(async (kube) => {
   await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
   await kube.apply(parse(WIDGET_CRD) as KubeObject, { fieldManager: 'test', force: true });
   await waitFor(async () => (await kube.list('example.com/v1', 'Widget').then(() => true, () => false)), { what: 'Widget served' });
-});
-afterAll(async () => {
-  for (const p of procs) p.kill9();
-  kube?.rest.close();
-  if (api) await stopGracefully(api.proc);
 });
 
 /** Each run appends "start|end <key> <ns> <bash pid> <worker pid>" to the log file. */
@@ -78,7 +66,7 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-workers-'));
     const log = join(dir, 'runs.log');
     const queue = `workers-${randomUUID()}`;
-    const common = ['--kubeconfig', api.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--queue', queue];
+    const common = ['--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--queue', queue];
     const leader = spawnFlowops('run', ['run', ...common, '--lease-namespace', 'default', '--lease-name', `w-${randomUUID().slice(0, 8)}`, '--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms']);
     // A short lock so the killed worker's job is recovered quickly.
     // The runs are told apart by the script's and the worker's host pids ($$, $PPID): no PID
@@ -86,14 +74,14 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     const workerArgs = ['worker', ...common, '--concurrency', '2', '--lock-duration', '2s', '--stalled-interval', '1s', '--script-isolation', 'none'];
     const w1 = spawnFlowops('worker-1', workerArgs);
     const w2 = spawnFlowops('worker-2', workerArgs);
-    procs.push(leader, w1, w2);
+    for (const p of [leader, w1, w2]) cluster.track(p);
     const metrics = await metricsAddressOf(w1);
     await Promise.all([metricsAddressOf(w2), metricsAddressOf(leader)]);
     await waitFor(async () => (await fetch(`${metrics}/readyz`)).status === 200, { what: 'worker ready', timeoutMs: 20_000 });
 
-    await kube.create(flow(log));
+    await cluster.kube().create(flow(log));
     const names = ['w0', 'w1', 'w2'];
-    for (const n of names) await kube.create(widget(n, 1));
+    for (const n of names) await cluster.kube().create(widget(n, 1));
 
     // Kill the worker running the first job once its script has started.
     const first = await waitFor(() => runsOf(log)[0], { what: 'a job started', timeoutMs: 30_000 });
@@ -109,7 +97,7 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     const survivor = victim === w1 ? w2 : w1;
 
     // Changes while keys run: each causes one more run, never a parallel one.
-    for (const n of names) await kube.patch({ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: n }, { spec: { size: 2 } }, 'merge');
+    for (const n of names) await cluster.kube().patch({ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: n }, { spec: { size: 2 } }, 'merge');
 
     await waitFor(
       () => names.every((n) => runsOf(log).some((r) => r.key === n && r.end !== undefined && r.start > killedAt)),
@@ -135,7 +123,7 @@ describe('flowops worker: two workers, one killed mid-job', () => {
 
     // The leader's Flow status counts what the workers reported on the Widgets.
     await waitFor(async () => {
-      const f = await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'slow' });
+      const f = await cluster.kube().get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'slow' });
       const r = (f?.status as { resources?: { watched: number; succeeded: number } } | undefined)?.resources;
       return r?.watched === 3 && r.succeeded === 3;
     }, { what: 'Flow status: 3 of 3 succeeded' });
