@@ -57,7 +57,7 @@ export class SqliteLogStore implements Store {
     this.db.pragma('locking_mode = EXCLUSIVE');
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a committed write survives a killed process (not a power cut) and is
-    // several times faster than FULL (research/library-probe.md, SQLite addendum).
+    // several times faster than FULL (SQLite's own documentation of synchronous; kine uses it too).
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS kine (
