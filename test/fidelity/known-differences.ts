@@ -4,11 +4,11 @@
  * has become identical, so the list stays truthful; docs/embedded-apiserver.md explains them.
  */
 export type DifferenceArea =
-  /** OpenAPI schemas, events.k8s.io/v1, EndpointSlice and Δ-controller views (another helper's work). */
+  /** OpenAPI schemas, events.k8s.io/v1, EndpointSlice and Δ-controller views. */
   | 'openapi-and-surface'
-  /** Watch memory bounds, deep JSON, event TTL, 413, resourceVersion errors, scale/clusterIP 422 (another helper's work). */
+  /** Watch memory bounds, deep JSON, event TTL, 413, resourceVersion errors, scale/clusterIP 422. */
   | 'bad-input'
-  /** Authentication and authorization: RBAC, tokens, ServiceAccount admission (another helper's work). */
+  /** Authentication and authorization: RBAC, tokens, ServiceAccount admission. */
   | 'auth'
   /** Not served by the embedded server on purpose (kinds and groups FlowOps does not need). */
   | 'not-served'
