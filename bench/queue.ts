@@ -25,7 +25,7 @@ import { writeKubeconfig } from '../src/kube/kubeconfig.js';
 import type { KubeObject } from '../src/kube/types.js';
 import { BullQueue } from '../src/queue/bullmq-queue.js';
 import { BullProducer } from '../src/queue/bullmq-producer.js';
-import { redisOptions, redisUrl } from '../src/queue/redis-connection.js';
+import { createRedis, redisUrl } from '../src/queue/redis-connection.js';
 import { startLeaderWork } from '../src/runtime/leader-work.js';
 import { watchChildren } from './lib/watch-children.js';
 import { callJson } from './lib/http-call.js';
@@ -47,15 +47,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function rawBullmq(): Promise<number> {
   const name = `raw-${randomUUID()}`;
-  const q = new Queue(name, { connection: redisOptions(URL_), prefix: PREFIX });
+  // BullMQ is handed clients (redis-connection.ts); they are disconnected after the queue closes.
+  const clients = [createRedis(URL_), createRedis(URL_), createRedis(URL_)];
+  const q = new Queue(name, { connection: clients[0]!, prefix: PREFIX });
   q.on('error', () => undefined);
   let done = 0;
   let finished: () => void = () => undefined;
   const all = new Promise<void>((r) => (finished = r));
-  const workers = [0, 1].map(() => {
+  const workers = [1, 2].map((c) => {
     const w = new Worker(name, async () => {
       if (++done === N) finished();
-    }, { connection: redisOptions(URL_), prefix: PREFIX, concurrency: 50 });
+    }, { connection: clients[c]!, prefix: PREFIX, concurrency: 50 });
     w.on('error', () => undefined);
     return w;
   });
@@ -66,6 +68,7 @@ async function rawBullmq(): Promise<number> {
   await Promise.all(workers.map((w) => w.close()));
   await q.obliterate({ force: true });
   await q.close();
+  for (const c of clients) c.disconnect();
   return perSec;
 }
 

@@ -24,7 +24,7 @@ export interface ClusterFlags extends LogFlags, TenancyFlags {
 export function addClusterFlags(cmd: Command): Command {
   return addTenancyFlags(addLogFlags(cmd))
     .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG, ~/.kube/config or the in-cluster service account)')
-    .option('--redis-url <url>', 'Redis for the reconcile queue (default: REDIS_URL or redis://127.0.0.1:6379)')
+    .option('--redis-url <url>', 'Redis for the reconcile queue: redis://, rediss://, redis+sentinel://h:p,…/master or redis+cluster://h:p,… (default: REDIS_URL or redis://127.0.0.1:6379)')
     .option('--queue <name>', 'BullMQ queue name', process.env.FLOWOPS_QUEUE ?? DEFAULT_QUEUE_NAME)
     .option('--redis-prefix <prefix>', 'Redis key prefix of the queue', DEFAULT_PREFIX)
     .option('--metrics-listen <host:port>', 'address for /metrics, /healthz and /readyz (port 0 picks a free one)', '0.0.0.0:8080')
@@ -53,10 +53,9 @@ export function redisUrlFrom(flags: ClusterFlags): string {
  * background. The password in the URL is never shown.
  */
 export async function checkRedis(url: string): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const { redisOptions } = await import('../queue/redis-connection.js');
-  const shown = url.replace(/\/\/[^@/]*@/, '//***@');
-  const client = new Redis({ ...redisOptions(url), lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const { createRedis, redactRedisUrl } = await import('../queue/redis-connection.js');
+  const shown = redactRedisUrl(url);
+  const client = createRedis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
   // ioredis rejects connect() with "Connection is closed."; the socket's own error says why.
   let socketError: unknown;
   client.on('error', (e: unknown) => void (socketError ??= e));

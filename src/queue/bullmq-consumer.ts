@@ -2,7 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from '../log/index.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, type BullProducer, type BullQueueOptions, type ReconcileJobData } from './bullmq-producer.js';
 import { isPermanent } from './errors.js';
-import { redisOptions } from './redis-connection.js';
+import { createRedis, queuePrefix, type RedisClient } from './redis-connection.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions, type ReconcileHandler, type ReconcileResult } from './types.js';
 
 export interface BullConsumerOptions extends BullQueueOptions {
@@ -21,6 +21,8 @@ export interface BullConsumerOptions extends BullQueueOptions {
  */
 export class BullConsumer {
   private worker: Worker<ReconcileJobData, ReconcileResult | undefined> | undefined;
+  /** The worker's connection: ours to disconnect once the worker has closed. */
+  private redis: RedisClient | undefined;
 
   constructor(
     private readonly opts: BullConsumerOptions,
@@ -40,8 +42,8 @@ export class BullConsumer {
       }
     };
     const worker = new Worker<ReconcileJobData, ReconcileResult | undefined>(this.opts.name ?? DEFAULT_QUEUE_NAME, process, {
-      connection: redisOptions(this.opts.redisUrl),
-      prefix: this.opts.prefix ?? DEFAULT_PREFIX,
+      connection: (this.redis = createRedis(this.opts.redisUrl)),
+      prefix: queuePrefix(this.opts.redisUrl, this.opts.prefix ?? DEFAULT_PREFIX),
       concurrency: Math.max(1, opts.concurrency),
       lockDuration,
       stalledInterval: this.opts.stalledIntervalMs ?? lockDuration,
@@ -60,5 +62,6 @@ export class BullConsumer {
   /** Stops taking jobs and waits for the running ones to finish (SIGTERM). */
   async stop(): Promise<void> {
     await this.worker?.close();
+    this.redis?.disconnect();
   }
 }

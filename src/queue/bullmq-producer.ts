@@ -1,7 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../log/index.js';
-import { createRedis } from './redis-connection.js';
+import { createRedis, queuePrefix, type RedisClient } from './redis-connection.js';
 
 export const RECONCILE_JOB = 'reconcile';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME } from './names.js';
@@ -50,7 +49,7 @@ function jobOptions(key: string, delayMs: number): JobsOptions {
 export class BullProducer {
   readonly queue: Queue<ReconcileJobData>;
   /** Our own connection, so reconnects are visible (see Resync). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   private lastDepth = 0;
   /** Immediate adds of the current event-loop turn, sent together by `flush`. */
   private readonly batch: Array<{ name: string; data: ReconcileJobData; opts: JobsOptions }> = [];
@@ -58,7 +57,7 @@ export class BullProducer {
   constructor(readonly opts: BullQueueOptions) {
     this.redis = createRedis(opts.redisUrl);
     this.redis.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'redis connection error (producer)'));
-    this.queue = new Queue<ReconcileJobData>(opts.name ?? DEFAULT_QUEUE_NAME, { connection: this.redis, prefix: opts.prefix ?? DEFAULT_PREFIX });
+    this.queue = new Queue<ReconcileJobData>(opts.name ?? DEFAULT_QUEUE_NAME, { connection: this.redis, prefix: queuePrefix(opts.redisUrl, opts.prefix ?? DEFAULT_PREFIX) });
     this.queue.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'queue error'));
   }
 

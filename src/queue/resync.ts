@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from '../log/index.js';
 import type { BullProducer } from './bullmq-producer.js';
-import { redisOptions } from './redis-connection.js';
+import { createRedis, type RedisClient } from './redis-connection.js';
 
 export interface ResyncOptions {
   producer: BullProducer;
@@ -23,6 +23,9 @@ const SCHEDULER_ID = 'resync-all';
 export class Resync {
   private readonly control: Queue;
   private worker: Worker | undefined;
+  /** The control queue's and the worker's connections, disconnected after they close. */
+  private readonly controlRedis: RedisClient;
+  private workerRedis: RedisClient | undefined;
   private readonly onReady = (): void => {
     this.opts.log.info('redis reconnected; resyncing every key');
     void this.ensureScheduler().then(() => this.run('reconnect'));
@@ -30,7 +33,8 @@ export class Resync {
 
   constructor(private readonly opts: ResyncOptions) {
     const { producer } = opts;
-    this.control = new Queue(`${producer.queue.name}-resync`, { connection: redisOptions(producer.opts.redisUrl), prefix: producer.queue.opts.prefix ?? 'bull' });
+    this.controlRedis = createRedis(producer.opts.redisUrl);
+    this.control = new Queue(`${producer.queue.name}-resync`, { connection: this.controlRedis, prefix: producer.queue.opts.prefix ?? 'bull' });
     this.control.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'resync queue error'));
   }
 
@@ -39,7 +43,7 @@ export class Resync {
     // ioredis emits "ready" again after every reconnect.
     producer.redis.on('ready', this.onReady);
     this.worker = new Worker(this.control.name, () => this.run('scheduled'), {
-      connection: redisOptions(producer.opts.redisUrl),
+      connection: (this.workerRedis = createRedis(producer.opts.redisUrl)),
       prefix: this.control.opts.prefix ?? 'bull',
       concurrency: 1,
     });
@@ -52,6 +56,8 @@ export class Resync {
     this.opts.producer.redis.off('ready', this.onReady);
     await this.worker?.close();
     await this.control.close();
+    this.workerRedis?.disconnect();
+    this.controlRedis.disconnect();
   }
 
   /** Enqueues every known key now. */
