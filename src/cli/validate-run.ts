@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareValidationErrors, formatValidationError, validateFlowFile, type ValidationError } from '../api/validate.js';
+import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
 
 /**
  * `flowops validate PATH...`: the check a CI job or a pre-commit hook runs on a repository of
  * Flows before anything reaches a cluster. Errors go to stderr as `file:line: field: problem`,
  * sorted, so editors and CI annotate the right line; the exit code says whether any were found.
+ * Files whose Flows are well-formed are then type-checked (templates and manifests against the
+ * schemas of the CRDs among the given paths and of the built-in kinds): its errors count, its
+ * warnings are printed but leave the exit code 0.
  */
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -52,6 +56,8 @@ export function runValidate(paths: readonly string[], out: ValidateOutput): numb
   for (const p of paths) collect(p, files, errors);
   const unique = [...new Set(files)];
   let flows = 0;
+  const read: SourceFile[] = [];
+  const wellFormed: SourceFile[] = [];
   for (const file of unique) {
     let text: string;
     try {
@@ -63,8 +69,14 @@ export function runValidate(paths: readonly string[], out: ValidateOutput): numb
     const result = validateFlowFile(text, file);
     flows += result.flows;
     errors.push(...result.errors);
+    read.push({ path: file, text });
+    if (result.flows > 0 && result.errors.length === 0) wellFormed.push({ path: file, text });
   }
-  for (const e of errors.sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);
-  out.stdout(`${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(errors.length, 'error')}\n`);
-  return errors.length ? 1 : 0;
+  const typed = typecheckFiles(wellFormed, read.filter((f) => !wellFormed.includes(f)));
+  for (const e of [...errors, ...typed].sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);
+  const typeErrors = typed.filter((f) => f.severity === 'error').length;
+  const warnings = typed.length - typeErrors;
+  const total = errors.length + typeErrors;
+  out.stdout(`${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(total, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
+  return total ? 1 : 0;
 }

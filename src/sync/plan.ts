@@ -2,6 +2,7 @@ import { isMap, parseAllDocuments } from 'yaml';
 import type { InventoryEntry } from '../api/flowsource.js';
 import { validateFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
+import { typecheckFiles } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 
 /** One definition file of the commit, by its path in the repository. */
@@ -21,6 +22,8 @@ export interface PlanInput {
   inventory: readonly InventoryEntry[];
   /** Namespace for namespaced objects that name none: the FlowSource's. */
   defaultNamespace: string;
+  /** Other definition files of the commit, read only for the CRDs the type check needs. */
+  context?: readonly DefinitionFile[];
 }
 
 export interface DesiredObject {
@@ -36,6 +39,8 @@ export type Plan =
       apply: DesiredObject[];
       /** Inventory entries from files the commit did not touch: still applied, unchanged. */
       keep: InventoryEntry[];
+      /** The type check's warnings (a field that may be absent): they do not reject the commit. */
+      warnings: ValidationError[];
     };
 
 const error = (file: string, line: number, field: string, message: string): ValidationError => ({ file, line, column: 1, field, message });
@@ -48,16 +53,22 @@ const error = (file: string, line: number, field: string, message: string): Vali
 export function planCommit(input: PlanInput): Plan {
   const errors: ValidationError[] = [];
   const apply: DesiredObject[] = [];
+  const wellFormed: DefinitionFile[] = [];
   for (const file of input.files) {
     const result = validateFlowFile(file.text, file.path);
     errors.push(...result.errors);
     if (result.errors.length === 0) apply.push(...objectsOf(file, input.defaultNamespace, errors));
+    if (result.errors.length === 0 && result.flows > 0) wellFormed.push(file);
   }
+  // A type error anywhere rejects the commit like any other error; warnings ride along.
+  const typed = typecheckFiles(wellFormed, [...input.files.filter((f) => !wellFormed.includes(f)), ...(input.context ?? [])]);
+  errors.push(...typed.filter((f) => f.severity === 'error'));
+  const warnings: ValidationError[] = typed.filter((f) => f.severity === 'warning');
   const touched = new Set([...input.files.map((f) => f.path), ...input.removed]);
   const keep = input.full ? [] : input.inventory.filter((e) => !touched.has(e.path));
   checkDuplicates(apply, keep, errors);
-  if (errors.length) return { ok: false, errors: errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)) };
-  return { ok: true, apply, keep };
+  if (errors.length) return { ok: false, errors: errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column)) };
+  return { ok: true, apply, keep, warnings };
 }
 
 /**

@@ -1,0 +1,99 @@
+// Every templated string of one Flow, checked with the type of the data it is rendered with: the
+// steps of a list see the outputs of the steps before them, `status:` sees every reconcile step and
+// the children, onError sees `.Error`, readyWhen sees `.Child`.
+
+import type { FieldPath } from '../api/problem.js';
+import { NOT_TEMPLATED } from '../api/step-templates.js';
+import type { Node } from '../template/ast.js';
+import { LineIndex } from '../template/errors.js';
+import { BUILTINS } from '../template/functions.js';
+import { parse } from '../template/parser.js';
+import { checkManifest, manifestKinds } from './check-manifest.js';
+import { checkTemplate, type Mode } from './check-template.js';
+import { childrenTy, dataTy, outputsOf, servedObject, type DataContext } from './data-types.js';
+import type { SchemaRegistry } from './registry.js';
+import { isJson, type Json } from './schema.js';
+import { UNKNOWN, type ObjectTy } from './types.js';
+
+export interface TypeProblem {
+  path: FieldPath;
+  /** 1-based line/column inside the field's string. */
+  inner: { line: number; column: number };
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+const LISTS = ['reconcile', 'onDelete', 'onError'] as const;
+/** Fields rendered as a value (a single action keeps its type); the others are rendered as text. */
+const VALUE_FIELDS = new Set(['when', 'readyWhen', 'body', 'values']);
+
+function parsed(text: string): Node[] | undefined {
+  try {
+    return parse(text, (fn) => BUILTINS.has(fn));
+  } catch {
+    // A template that does not parse is the structural check's to report.
+    return undefined;
+  }
+}
+
+function* stringLeaves(value: unknown, path: FieldPath): Generator<[FieldPath, string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringLeaves(v, [...path, i]);
+  else if (isJson(value)) for (const [k, v] of Object.entries(value)) yield* stringLeaves(v, [...path, k]);
+}
+
+function stepsOf(spec: Json, list: string): Json[] {
+  const holder = spec[list];
+  return isJson(holder) && Array.isArray(holder.steps) ? holder.steps.filter(isJson) : [];
+}
+
+export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[] {
+  const spec = isJson(flow) && isJson(flow.spec) ? flow.spec : undefined;
+  if (!spec) return [];
+  const watch = isJson(spec.watch) ? spec.watch : {};
+  const resource = typeof watch.apiVersion === 'string' && typeof watch.kind === 'string' ? servedObject(registry.tyOf(watch.apiVersion, watch.kind)) : UNKNOWN;
+  const out: TypeProblem[] = [];
+  const check = (text: string, path: FieldPath, ctx: DataContext, mode: Mode): void => {
+    if (!text.includes('{{')) return;
+    const nodes = parsed(text);
+    if (!nodes) return;
+    const result = checkTemplate(nodes, dataTy(ctx), mode);
+    if (mode === 'manifest') checkManifest(nodes, result.actionTypes, registry, result.findings);
+    if (result.findings.list.length === 0) return;
+    const lines = new LineIndex(text);
+    for (const f of result.findings.list) out.push({ path, inner: lines.position(f.offset), severity: f.severity, message: f.message });
+  };
+
+  const kinds = new Map<string, string>();
+  for (const step of stepsOf(spec, 'reconcile')) {
+    if (step.type !== 'kubectl' || typeof step.manifests !== 'string') continue;
+    const nodes = parsed(step.manifests);
+    for (const k of nodes ? manifestKinds(nodes) : []) kinds.set(k.kind, k.apiVersion);
+  }
+
+  for (const list of LISTS) {
+    const before: Array<{ name: string; outputs: ObjectTy }> = [];
+    stepsOf(spec, list).forEach((step, i) => {
+      const at: FieldPath = ['spec', list, 'steps', i];
+      for (const [key, value] of Object.entries(step)) {
+        if (NOT_TEMPLATED.has(key)) continue;
+        const ctx: DataContext = { resource, steps: [...before], error: list === 'onError', child: key === 'readyWhen' };
+        const manifest = key === 'manifests' && step.type === 'kubectl' && typeof value === 'string';
+        if (manifest) {
+          // Manifests written with a plain template value (no kubectl YAML, no rendering) fall through to text.
+          check(value, [...at, key], ctx, 'manifest');
+          continue;
+        }
+        for (const [path, text] of stringLeaves(value, [...at, key])) check(text, path, ctx, VALUE_FIELDS.has(key) ? 'value' : 'text');
+      }
+      if (typeof step.name === 'string') before.push({ name: step.name, outputs: outputsOf(step, registry) });
+    });
+  }
+
+  if (isJson(spec.status)) {
+    const steps = stepsOf(spec, 'reconcile').flatMap((s) => (typeof s.name === 'string' ? [{ name: s.name, outputs: outputsOf(s, registry) }] : []));
+    const ctx: DataContext = { resource, steps, children: childrenTy(kinds, registry) };
+    for (const [key, value] of Object.entries(spec.status)) if (typeof value === 'string') check(value, ['spec', 'status', key], ctx, 'value');
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// The template type checker: every template of a Flow checked against the schemas of what it reads
+// (the watched kind, earlier steps' outputs, the children), and every kubectl manifest against its
+// kind's schema. Used by `flowops validate`, a Git commit's validation and `flowops render`.
+
+import { isMap, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { formatPath } from '../api/problem.js';
+import { formatValidationError, type ValidationError } from '../api/validation-error.js';
+import { YamlLocator } from '../api/yaml-positions.js';
+import { checkFlow } from './check-flow.js';
+import { SchemaRegistry } from './registry.js';
+
+export { SchemaRegistry } from './registry.js';
+
+export interface TypeFinding extends ValidationError {
+  severity: 'error' | 'warning';
+}
+
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+interface ParsedFile {
+  path: string;
+  text: string;
+  counter: LineCounter;
+  docs: Document[];
+}
+
+function parseFile(file: SourceFile): ParsedFile {
+  const counter = new LineCounter();
+  const docs = parseAllDocuments(file.text, { lineCounter: counter, merge: true });
+  return { ...file, counter, docs: Array.isArray(docs) ? docs : [] };
+}
+
+function isFlow(doc: Document): boolean {
+  return isMap(doc.contents) && doc.contents.get('kind') === 'Flow' && String(doc.contents.get('apiVersion') ?? 'flowops.io/v1').startsWith('flowops.io/');
+}
+
+/** The CRDs among the files' documents (only those are turned into data: a chart's templates may not be plain YAML). */
+function crdsOf(files: readonly ParsedFile[]): unknown[] {
+  return files.flatMap((f) =>
+    f.docs.filter((d) => d.errors.length === 0 && isMap(d.contents) && d.contents.get('kind') === 'CustomResourceDefinition').map((d) => d.toJS({ maxAliasCount: 100 }) as unknown),
+  );
+}
+
+/**
+ * Type-checks the Flows of `files`. CRDs are taken from `files` and `context` (the rest of the
+ * commit or of the paths given); built-in kinds from the vendored kube-apiserver documents.
+ */
+export function typecheckFiles(files: readonly SourceFile[], context: readonly SourceFile[] = []): TypeFinding[] {
+  const parsedFiles = files.map(parseFile);
+  const registry = new SchemaRegistry([...crdsOf(parsedFiles), ...crdsOf(context.map(parseFile))]);
+  const out: TypeFinding[] = [];
+  for (const file of parsedFiles) {
+    const locator = new YamlLocator(file.text, file.counter);
+    for (const doc of file.docs) {
+      if (doc.errors.length || !isFlow(doc)) continue;
+      for (const p of checkFlow(doc.toJS({ maxAliasCount: 100 }), registry)) {
+        const { line, column } = locator.locate(doc, p);
+        const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;
+        out.push({ file: file.path, line, column, columnExact: true, field: formatPath(p.path), message, severity: p.severity });
+      }
+    }
+  }
+  return out;
+}
+
+/** `file:line:column: field: problem`, a warning's problem starting `warning: `. */
+export function formatTypeFinding(f: TypeFinding): string {
+  return formatValidationError(f);
+}
