@@ -115,7 +115,8 @@ class Checker {
       this.findings.error(pipe.pos, `range can't iterate over ${describeTy(ty)}${v.path ? ` (${v.path})` : ''}: expected a list or a map`);
     }
     const inner: Env = { ...env, vars: new Map(env.vars) };
-    const elemVal = known(elem);
+    // An element is read from the same object as the list: its fields' paths go on from `spec.users[]`.
+    const elemVal: Val = { ty: elem, path: null, rel: v.rel ? `${v.rel}[]` : '', absent: null };
     if (pipe.decls.length === 2) this.declare(pipe, [known(key), elemVal], inner);
     else this.declare(pipe, [elemVal], inner);
     this.walk(list, { ...inner, dot: elemVal });

@@ -9,6 +9,7 @@ import { YamlLocator } from '../api/yaml-positions.js';
 import { checkFlow } from './check-flow.js';
 import { SchemaRegistry } from './registry.js';
 
+export { checkFlow, type TypeProblem } from './check-flow.js';
 export { SchemaRegistry } from './registry.js';
 
 export interface TypeFinding extends ValidationError {
@@ -37,11 +38,36 @@ function isFlow(doc: Document): boolean {
   return isMap(doc.contents) && doc.contents.get('kind') === 'Flow' && String(doc.contents.get('apiVersion') ?? 'flowops.io/v1').startsWith('flowops.io/');
 }
 
+const CRD_KIND = 'CustomResourceDefinition';
+
 /** The CRDs among the files' documents (only those are turned into data: a chart's templates may not be plain YAML). */
 function crdsOf(files: readonly ParsedFile[]): unknown[] {
   return files.flatMap((f) =>
-    f.docs.filter((d) => d.errors.length === 0 && isMap(d.contents) && d.contents.get('kind') === 'CustomResourceDefinition').map((d) => d.toJS({ maxAliasCount: 100 }) as unknown),
+    f.docs
+      .filter((d) => d.errors.length === 0 && isMap(d.contents) && d.contents.get('kind') === CRD_KIND)
+      .map((d) => d.toJS({ maxAliasCount: 100 }) as unknown),
   );
+}
+
+/**
+ * The CRDs of files read for their schemas only. A JSON file is read as JSON: the YAML parser takes
+ * seconds on a large flow-style document, JSON.parse milliseconds.
+ */
+function contextCrds(files: readonly SourceFile[]): unknown[] {
+  const out: unknown[] = [];
+  for (const f of files) {
+    if (!f.text.includes(CRD_KIND)) continue;
+    if (f.text.trimStart().startsWith('{')) {
+      try {
+        out.push(JSON.parse(f.text) as unknown);
+        continue;
+      } catch {
+        // Not JSON after all: read as YAML below.
+      }
+    }
+    out.push(...crdsOf([parseFile(f)]));
+  }
+  return out;
 }
 
 /**
@@ -50,7 +76,7 @@ function crdsOf(files: readonly ParsedFile[]): unknown[] {
  */
 export function typecheckFiles(files: readonly SourceFile[], context: readonly SourceFile[] = []): TypeFinding[] {
   const parsedFiles = files.map(parseFile);
-  const registry = new SchemaRegistry([...crdsOf(parsedFiles), ...crdsOf(context.map(parseFile))]);
+  const registry = new SchemaRegistry([...crdsOf(parsedFiles), ...contextCrds(context)]);
   const out: TypeFinding[] = [];
   for (const file of parsedFiles) {
     const locator = new YamlLocator(file.text, file.counter);

@@ -48,10 +48,12 @@ export class SchemaRegistry {
     const key = `${group}/${version}/${kind}`;
     if (this.crds.has(key)) {
       const node = this.crds.get(key);
-      if (!node) return undefined;
+      // A root that is not an object schema says nothing usable: the kind's type is unknown.
+      if (!node || (node.type !== undefined && node.type !== 'object') || (node.properties !== undefined && !isJson(node.properties))) return undefined;
       const props = isJson(node.properties) ? node.properties : {};
+      const open = node.properties === undefined ? { 'x-kubernetes-preserve-unknown-fields': true } : {};
       // The API server gives every custom object apiVersion, kind and a full ObjectMeta, whatever the CRD says.
-      const root = { ...node, type: 'object', properties: { ...props, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: OBJECT_META } } };
+      const root = { ...node, ...open, type: 'object', properties: { ...props, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: OBJECT_META } } };
       return { node: root, defs: vendoredOpenApi.crdMeta().schemas };
     }
     if (group.includes('.') && !group.endsWith('.k8s.io')) return undefined;

@@ -3,7 +3,7 @@ import { distance } from 'fastest-levenshtein';
 /** The known name closest to `name`, when it is near enough to be a typo (case is ignored). */
 export function suggest(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDistance = Math.min(3, Math.max(1, Math.floor(name.length / 3))) + 1;
+  let bestDistance = Math.min(name.length, Math.min(3, Math.max(2, Math.floor(name.length / 3))) + 1);
   const lower = name.toLowerCase();
   for (const k of known) {
     const d = distance(lower, k.toLowerCase());

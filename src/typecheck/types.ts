@@ -57,7 +57,7 @@ export function isScalar(ty: Ty): boolean {
 export function describeTy(ty: Ty): string {
   switch (ty.kind) {
     case 'object':
-      return ty.fieldNames().length === 0 && ty.rest ? 'a map' : `an object (${ty.what})`;
+      return ty.fieldNames().length === 0 && ty.rest ? 'a map' : 'an object';
     case 'array':
       return 'a list';
     case 'integer':
