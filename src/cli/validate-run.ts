@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareValidationErrors, formatValidationError, validateFlowFile, type ValidationError } from '../api/validate.js';
+import { compareValidationErrors, formatValidationError, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
 
 /**
@@ -66,11 +66,12 @@ export function runValidate(paths: readonly string[], out: ValidateOutput): numb
       errors.push(problem(file, (e as Error).message));
       continue;
     }
-    const result = validateFlowFile(text, file);
+    const result = validateParsedFlowFile(text, file);
     flows += result.flows;
     errors.push(...result.errors);
-    read.push({ path: file, text });
-    if (result.flows > 0 && result.errors.length === 0) wellFormed.push({ path: file, text });
+    const source: SourceFile = { path: file, text, parsed: result.parsed };
+    read.push(source);
+    if (result.flows > 0 && result.errors.length === 0) wellFormed.push(source);
   }
   const typed = typecheckFiles(wellFormed, read.filter((f) => !wellFormed.includes(f)));
   for (const e of [...errors, ...typed].sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isMap, parseAllDocuments } from 'yaml';
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
-import { validateFlowFile, type ValidationError } from '../api/validate.js';
+import { validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
 import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
 import { findYamlFiles } from './yaml-files.js';
@@ -40,11 +40,12 @@ export function readDefinitions(paths: readonly string[]): Definitions {
       out.errors.push(problem(file, (e as Error).message));
       continue;
     }
-    const checked = validateFlowFile(text, file);
+    const checked = validateParsedFlowFile(text, file);
     out.errors.push(...checked.errors);
-    read.push({ path: file, text });
+    const source: SourceFile = { path: file, text, parsed: checked.parsed };
+    read.push(source);
     if (checked.errors.length) continue;
-    if (checked.flows > 0) wellFormed.push({ path: file, text });
+    if (checked.flows > 0) wellFormed.push(source);
     for (const doc of parseAllDocuments(text, { merge: true })) {
       if (!isMap(doc.contents)) continue;
       const obj = doc.toJS() as KubeObject;

@@ -1,8 +1,8 @@
 import { isMap, parseAllDocuments } from 'yaml';
 import type { InventoryEntry } from '../api/flowsource.js';
-import { validateFlowFile, type ValidationError } from '../api/validate.js';
+import { validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
-import { typecheckFiles } from '../typecheck/index.js';
+import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 
 /** One definition file of the commit, by its path in the repository. */
@@ -24,6 +24,8 @@ export interface PlanInput {
   defaultNamespace: string;
   /** Other definition files of the commit, read only for the CRDs the type check needs. */
   context?: readonly DefinitionFile[];
+  /** false: skip the template type check (bench/typecheck.ts measures what it adds). */
+  typecheck?: boolean;
 }
 
 export interface DesiredObject {
@@ -53,17 +55,19 @@ const error = (file: string, line: number, field: string, message: string): Vali
 export function planCommit(input: PlanInput): Plan {
   const errors: ValidationError[] = [];
   const apply: DesiredObject[] = [];
-  const wellFormed: DefinitionFile[] = [];
+  const wellFormed: SourceFile[] = [];
   for (const file of input.files) {
-    const result = validateFlowFile(file.text, file.path);
+    const result = validateParsedFlowFile(file.text, file.path);
     errors.push(...result.errors);
     if (result.errors.length === 0) apply.push(...objectsOf(file, input.defaultNamespace, errors));
-    if (result.errors.length === 0 && result.flows > 0) wellFormed.push(file);
+    if (result.errors.length === 0 && result.flows > 0) wellFormed.push({ ...file, parsed: result.parsed });
   }
   // A type error anywhere rejects the commit like any other error; warnings ride along.
-  const typed = typecheckFiles(wellFormed, [...input.files.filter((f) => !wellFormed.includes(f)), ...(input.context ?? [])]);
-  errors.push(...typed.filter((f) => f.severity === 'error'));
-  const warnings: ValidationError[] = typed.filter((f) => f.severity === 'warning');
+  const typed = new Set(wellFormed.map((f) => f.path));
+  const others = [...input.files.filter((f) => !typed.has(f.path)), ...(input.context ?? [])];
+  const findings = input.typecheck === false ? [] : typecheckFiles(wellFormed, others);
+  errors.push(...findings.filter((f) => f.severity === 'error'));
+  const warnings: ValidationError[] = findings.filter((f) => f.severity === 'warning');
   const touched = new Set([...input.files.map((f) => f.path), ...input.removed]);
   const keep = input.full ? [] : input.inventory.filter((e) => !touched.has(e.path));
   checkDuplicates(apply, keep, errors);

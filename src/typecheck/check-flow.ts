@@ -8,7 +8,7 @@ import type { Node } from '../template/ast.js';
 import { LineIndex } from '../template/errors.js';
 import { BUILTINS } from '../template/functions.js';
 import { parse } from '../template/parser.js';
-import { checkManifest, manifestKinds } from './check-manifest.js';
+import { checkManifest, manifestKinds, manifestShape, type ManifestShape } from './check-manifest.js';
 import { checkTemplate, type Mode } from './check-template.js';
 import { childrenTy, dataTy, outputsOf, servedObject, type DataContext } from './data-types.js';
 import type { SchemaRegistry } from './registry.js';
@@ -51,49 +51,84 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
   const spec = isJson(flow) && isJson(flow.spec) ? flow.spec : undefined;
   if (!spec) return [];
   const watch = isJson(spec.watch) ? spec.watch : {};
-  const resource = typeof watch.apiVersion === 'string' && typeof watch.kind === 'string' ? servedObject(registry.tyOf(watch.apiVersion, watch.kind)) : UNKNOWN;
+  const resource =
+    typeof watch.apiVersion === 'string' && typeof watch.kind === 'string'
+      ? servedObject(registry.tyOf(watch.apiVersion, watch.kind))
+      : UNKNOWN;
   const out: TypeProblem[] = [];
-  const check = (text: string, path: FieldPath, ctx: DataContext, mode: Mode): void => {
+  // Each template is parsed once, each manifest's YAML shape read once, though several checks use them.
+  const trees = new Map<string, Node[] | undefined>();
+  const treeOf = (text: string): Node[] | undefined => {
+    if (!trees.has(text)) trees.set(text, parsed(text));
+    return trees.get(text);
+  };
+  const shapes = new Map<string, ManifestShape | undefined>();
+  const shapeOf = (text: string): ManifestShape | undefined => {
+    if (!shapes.has(text)) {
+      const nodes = treeOf(text);
+      shapes.set(text, nodes && manifestShape(nodes));
+    }
+    return shapes.get(text);
+  };
+  const outputs = new Map<Json, ObjectTy>();
+  const outputsOfStep = (step: Json): ObjectTy => {
+    let o = outputs.get(step);
+    if (!o) outputs.set(step, (o = outputsOf(step, registry)));
+    return o;
+  };
+  const check = (text: string, path: FieldPath, root: () => ObjectTy, mode: Mode): void => {
     if (!text.includes('{{')) return;
-    const nodes = parsed(text);
+    const nodes = treeOf(text);
     if (!nodes) return;
-    const result = checkTemplate(nodes, dataTy(ctx), mode);
-    if (mode === 'manifest') checkManifest(nodes, result.actionTypes, registry, result.findings);
+    const result = checkTemplate(nodes, root(), mode);
+    const shape = mode === 'manifest' ? shapeOf(text) : undefined;
+    if (shape) checkManifest(shape, result.actionTypes, registry, result.findings);
     if (result.findings.list.length === 0) return;
     const lines = new LineIndex(text);
-    for (const f of result.findings.list) out.push({ path, inner: lines.position(f.offset), severity: f.severity, message: f.message });
+    for (const f of result.findings.list)
+      out.push({ path, inner: lines.position(f.offset), severity: f.severity, message: f.message });
   };
 
   const kinds = new Map<string, string>();
   for (const step of stepsOf(spec, 'reconcile')) {
     if (step.type !== 'kubectl' || typeof step.manifests !== 'string') continue;
-    const nodes = parsed(step.manifests);
-    for (const k of nodes ? manifestKinds(nodes) : []) kinds.set(k.kind, k.apiVersion);
+    const shape = shapeOf(step.manifests);
+    for (const k of shape ? manifestKinds(shape) : []) kinds.set(k.kind, k.apiVersion);
   }
 
   for (const list of LISTS) {
     const before: Array<{ name: string; outputs: ObjectTy }> = [];
     stepsOf(spec, list).forEach((step, i) => {
       const at: FieldPath = ['spec', list, 'steps', i];
+      // The data's type is built once per step (and once more for readyWhen, which also sees .Child).
+      const ctx: DataContext = { resource, steps: [...before], error: list === 'onError' };
+      const roots = new Map<boolean, ObjectTy>();
+      const rootFor = (child: boolean) => (): ObjectTy => {
+        let r = roots.get(child);
+        if (!r) roots.set(child, (r = dataTy({ ...ctx, child })));
+        return r;
+      };
       for (const [key, value] of Object.entries(step)) {
         if (NOT_TEMPLATED.has(key)) continue;
-        const ctx: DataContext = { resource, steps: [...before], error: list === 'onError', child: key === 'readyWhen' };
-        const manifest = key === 'manifests' && step.type === 'kubectl' && typeof value === 'string';
-        if (manifest) {
-          // Manifests written with a plain template value (no kubectl YAML, no rendering) fall through to text.
-          check(value, [...at, key], ctx, 'manifest');
+        const root = rootFor(key === 'readyWhen');
+        if (key === 'manifests' && step.type === 'kubectl' && typeof value === 'string') {
+          check(value, [...at, key], root, 'manifest');
           continue;
         }
-        for (const [path, text] of stringLeaves(value, [...at, key])) check(text, path, ctx, VALUE_FIELDS.has(key) ? 'value' : 'text');
+        for (const [path, text] of stringLeaves(value, [...at, key]))
+          check(text, path, root, VALUE_FIELDS.has(key) ? 'value' : 'text');
       }
-      if (typeof step.name === 'string') before.push({ name: step.name, outputs: outputsOf(step, registry) });
+      if (typeof step.name === 'string') before.push({ name: step.name, outputs: outputsOfStep(step) });
     });
   }
 
   if (isJson(spec.status)) {
-    const steps = stepsOf(spec, 'reconcile').flatMap((s) => (typeof s.name === 'string' ? [{ name: s.name, outputs: outputsOf(s, registry) }] : []));
-    const ctx: DataContext = { resource, steps, children: childrenTy(kinds, registry) };
-    for (const [key, value] of Object.entries(spec.status)) if (typeof value === 'string') check(value, ['spec', 'status', key], ctx, 'value');
+    const steps = stepsOf(spec, 'reconcile').flatMap((s) =>
+      typeof s.name === 'string' ? [{ name: s.name, outputs: outputsOfStep(s) }] : [],
+    );
+    const root = dataTy({ resource, steps, children: childrenTy(kinds, registry) });
+    for (const [key, value] of Object.entries(spec.status))
+      if (typeof value === 'string') check(value, ['spec', 'status', key], () => root, 'value');
   }
   return out;
 }

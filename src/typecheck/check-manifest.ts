@@ -3,11 +3,29 @@
 // patterns. A kind without a schema, a templated apiVersion or kind, or structure that is built
 // from text (toYaml) is left alone: nothing is claimed about what cannot be known.
 
-import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type Scalar, type YAMLMap } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+  type Scalar,
+  type YAMLMap,
+} from 'yaml';
 import type { Node } from '../template/ast.js';
 import type { Findings } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
-import { additional, child, kindOf, properties, requiredOf, type Schema, type SchemaKind, MAX_DEPTH } from './schema.js';
+import {
+  additional,
+  child,
+  kindOf,
+  properties,
+  requiredOf,
+  type Schema,
+  type SchemaKind,
+  MAX_DEPTH,
+} from './schema.js';
 import { skeletonOf, type Skeleton } from './skeleton.js';
 import { didYouMean } from './suggest.js';
 import type { Ty } from './types.js';
@@ -24,30 +42,51 @@ interface Ctx {
 const ONLY_PLACEHOLDER = /^__ftc_(\d+)__$/;
 const TEMPLATED = /__ftc_/;
 
-export function checkManifest(nodes: readonly Node[], types: ReadonlyMap<number, Ty>, registry: SchemaRegistry, findings: Findings): void {
+/** A manifest template's skeleton and its YAML documents, parsed once for every check that reads them. */
+export interface ManifestShape {
+  skel: Skeleton;
+  docs: Document[];
+}
+
+export function manifestShape(nodes: readonly Node[]): ManifestShape {
   const skel = skeletonOf(nodes);
   const docs = parseAllDocuments(skel.text, { version: '1.1', uniqueKeys: true });
-  for (const doc of docs) {
-    if (doc.errors.length || !isMap(doc.contents)) continue;
-    const apiVersion = doc.contents.get('apiVersion');
-    const kind = doc.contents.get('kind');
-    if (typeof apiVersion !== 'string' || typeof kind !== 'string' || TEMPLATED.test(`${apiVersion}${kind}`)) continue;
-    const schema = registry.schemaOf(apiVersion, kind);
-    if (!schema) continue;
-    checkNode(doc.contents, schema, '', { skel, types, findings, kind }, 0, doc.contents.range[0]);
+  return { skel, docs: Array.isArray(docs) ? docs : [] };
+}
+
+function appliedKind(doc: Document): { apiVersion: string; kind: string } | undefined {
+  if (doc.errors.length || !isMap(doc.contents)) return undefined;
+  const apiVersion = doc.contents.get('apiVersion');
+  const kind = doc.contents.get('kind');
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || TEMPLATED.test(`${apiVersion}${kind}`))
+    return undefined;
+  return { apiVersion, kind };
+}
+
+export function checkManifest(
+  shape: ManifestShape,
+  types: ReadonlyMap<number, Ty>,
+  registry: SchemaRegistry,
+  findings: Findings,
+): void {
+  for (const doc of shape.docs) {
+    const k = appliedKind(doc);
+    const schema = k && registry.schemaOf(k.apiVersion, k.kind);
+    if (!k || !schema || !isMap(doc.contents)) continue;
+    checkNode(
+      doc.contents,
+      schema,
+      '',
+      { skel: shape.skel, types, findings, kind: k.kind },
+      0,
+      doc.contents.range?.[0] ?? 0,
+    );
   }
 }
 
 /** The kinds a manifest template applies, for `.Children.<Kind>`. */
-export function manifestKinds(nodes: readonly Node[]): Array<{ apiVersion: string; kind: string }> {
-  const out: Array<{ apiVersion: string; kind: string }> = [];
-  for (const doc of parseAllDocuments(skeletonOf(nodes).text, { version: '1.1' })) {
-    if (doc.errors.length || !isMap(doc.contents)) continue;
-    const apiVersion = doc.contents.get('apiVersion');
-    const kind = doc.contents.get('kind');
-    if (typeof apiVersion === 'string' && typeof kind === 'string' && !TEMPLATED.test(`${apiVersion}${kind}`)) out.push({ apiVersion, kind });
-  }
-  return out;
+export function manifestKinds(shape: ManifestShape): Array<{ apiVersion: string; kind: string }> {
+  return shape.docs.flatMap((d) => appliedKind(d) ?? []);
 }
 
 function at(ctx: Ctx, offset: number): number {
@@ -58,7 +97,14 @@ function where(ctx: Ctx, path: string): string {
   return path ? `${ctx.kind} ${path}` : ctx.kind;
 }
 
-function checkNode(node: YamlNode | null, schema: Schema, path: string, ctx: Ctx, depth: number, keyOffset: number): void {
+function checkNode(
+  node: YamlNode | null,
+  schema: Schema,
+  path: string,
+  ctx: Ctx,
+  depth: number,
+  keyOffset: number,
+): void {
   if (!node || depth > MAX_DEPTH) return;
   const expected = kindOf(schema);
   if (expected === 'unknown') return;
@@ -71,7 +117,8 @@ function checkNode(node: YamlNode | null, schema: Schema, path: string, ctx: Ctx
     const items = child(schema, schema.node.items);
     if (!items) return;
     node.items.forEach((item, i) => {
-      if (item && (isMap(item) || isSeq(item) || isScalar(item))) checkNode(item, items, `${path}[${i}]`, ctx, depth + 1, item.range?.[0] ?? keyOffset);
+      if (item && (isMap(item) || isSeq(item) || isScalar(item)))
+        checkNode(item, items, `${path}[${i}]`, ctx, depth + 1, item.range?.[0] ?? keyOffset);
     });
     return;
   }
@@ -110,7 +157,11 @@ function checkMap(node: YAMLMap, schema: Schema, path: string, ctx: Ctx, depth: 
   }
   if (open || ctx.skel.partial) return;
   for (const name of requiredOf(schema)) {
-    if (!seen.has(name)) ctx.findings.error(at(ctx, keyOffset), `${where(ctx, path ? `${path}.${name}` : name)}: required field is missing`);
+    if (!seen.has(name))
+      ctx.findings.error(
+        at(ctx, keyOffset),
+        `${where(ctx, path ? `${path}.${name}` : name)}: required field is missing`,
+      );
   }
 }
 
@@ -155,7 +206,10 @@ function checkScalar(node: Scalar, schema: Schema, expected: SchemaKind, path: s
       const slot = ctx.skel.slots[Number(m[1])];
       const ty = slot && !slot.raw ? ctx.types.get(slot.pos) : undefined;
       if (ty && (ty.kind === 'object' || ty.kind === 'array')) {
-        ctx.findings.error(slot ? slot.pos : at(ctx, offset), `${where(ctx, path)}: prints ${ty.kind === 'object' ? 'a map' : 'a list'} as text inside a string`);
+        ctx.findings.error(
+          slot ? slot.pos : at(ctx, offset),
+          `${where(ctx, path)}: prints ${ty.kind === 'object' ? 'a map' : 'a list'} as text inside a string`,
+        );
       }
     }
     if (!fits(expected, 'string')) mismatch(ctx, offset, path, expected, 'string', ' (text around a template value)');
@@ -166,7 +220,11 @@ function checkScalar(node: Scalar, schema: Schema, expected: SchemaKind, path: s
   if (!fits(expected, got)) return mismatch(ctx, offset, path, expected, got, ` (${JSON.stringify(value)})`);
   const allowed = schema.node.enum;
   if (Array.isArray(allowed) && got !== 'null' && !allowed.some((a) => a === value)) {
-    ctx.findings.error(at(ctx, offset), `${where(ctx, path)}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${JSON.stringify(value)}`);
+    ctx.findings.error(
+      at(ctx, offset),
+      `${where(ctx, path)}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, ` +
+        `got ${JSON.stringify(value)}`,
+    );
     return;
   }
   const pattern = schema.node.pattern;
@@ -177,7 +235,10 @@ function checkScalar(node: Scalar, schema: Schema, expected: SchemaKind, path: s
     } catch {
       re = undefined;
     }
-    if (re && !re.test(value)) ctx.findings.error(at(ctx, offset), `${where(ctx, path)}: ${JSON.stringify(value)} does not match the pattern ${pattern}`);
+    if (re && !re.test(value))
+      ctx.findings.error(
+        at(ctx, offset),
+        `${where(ctx, path)}: ${JSON.stringify(value)} does not match the pattern ${pattern}`,
+      );
   }
 }
-

@@ -46,7 +46,9 @@ const known = (ty: Ty): Val => ({ ty, path: null, rel: '', absent: null });
 export function checkTemplate(nodes: readonly Node[], root: Ty, mode: Mode): TemplateCheck {
   const checker = new Checker(mode);
   const rootVal: Val = { ty: root, path: '', rel: '', absent: null };
-  const single = nodes.filter((n) => n.kind !== 'text' || n.text.trim() !== '').length === 1 && nodes.some((n) => n.kind === 'action');
+  const single =
+    nodes.filter((n) => n.kind !== 'text' || n.text.trim() !== '').length === 1 &&
+    nodes.some((n) => n.kind === 'action');
   checker.singleAction = single;
   checker.walk(nodes, { dot: rootVal, vars: new Map([['$', rootVal]]), guards: new Set() });
   return { findings: checker.findings, actionTypes: checker.actionTypes };
@@ -81,7 +83,11 @@ class Checker {
       case 'if':
       case 'with': {
         const v = this.pipeline(node.pipe, env, true);
-        const inner: Env = { ...env, vars: new Map(env.vars), guards: new Set([...env.guards, ...guardsOf(node.pipe, env, this)]) };
+        const inner: Env = {
+          ...env,
+          vars: new Map(env.vars),
+          guards: new Set([...env.guards, ...guardsOf(node.pipe, env, this)]),
+        };
         const narrowed: Val = { ...v, absent: null };
         this.declare(node.pipe, [narrowed], inner);
         this.walk(node.list, node.kind === 'with' ? { ...inner, dot: narrowed } : inner);
@@ -110,9 +116,13 @@ class Checker {
     else if (ty.kind === 'object') [key, elem] = [STRING, ty.fieldNames().length === 0 && ty.rest ? ty.rest : UNKNOWN];
     else if (ty.kind === 'integer') {
       [key, elem] = [INTEGER, INTEGER];
-      if (pipe.decls.length > 1) this.findings.error(pos, `can't use ${pipe.decls.length} variables when ranging over an integer`);
+      if (pipe.decls.length > 1)
+        this.findings.error(pos, `can't use ${pipe.decls.length} variables when ranging over an integer`);
     } else if (ty.kind === 'string' || ty.kind === 'boolean' || ty.kind === 'number') {
-      this.findings.error(pipe.pos, `range can't iterate over ${describeTy(ty)}${v.path ? ` (${v.path})` : ''}: expected a list or a map`);
+      this.findings.error(
+        pipe.pos,
+        `range can't iterate over ${describeTy(ty)}${v.path ? ` (${v.path})` : ''}: expected a list or a map`,
+      );
     }
     const inner: Env = { ...env, vars: new Map(env.vars) };
     // An element is read from the same object as the list: its fields' paths go on from `spec.users[]`.
@@ -134,7 +144,12 @@ class Checker {
 
   /** A value that reaches output, a variable or a function that needs it set. */
   private use(v: Val): void {
-    if (v.absent) this.findings.warning(v.absent.offset, `${v.absent.text} may be absent (${v.absent.why}): the template then fails; give it a default or guard it with if/with`);
+    if (v.absent)
+      this.findings.warning(
+        v.absent.offset,
+        `${v.absent.text} may be absent (${v.absent.why}): the template then fails; ` +
+          'give it a default or guard it with if/with',
+      );
   }
 
   private output(pos: number, v: Val): void {
@@ -142,7 +157,10 @@ class Checker {
     if (this.mode === 'manifest') return;
     if (this.mode === 'value' && this.singleAction) return;
     if (v.ty.kind === 'object' || v.ty.kind === 'array') {
-      this.findings.error(pos, `prints ${describeTy(v.ty)}${v.path ? ` (${v.path})` : ''} as text; pick a field, or use toJson/toYaml`);
+      this.findings.error(
+        pos,
+        `prints ${describeTy(v.ty)}${v.path ? ` (${v.path})` : ''} as text; pick a field, or use toJson/toYaml`,
+      );
     }
   }
 
@@ -170,7 +188,8 @@ class Checker {
         return this.fields(base, e.path, e.pos, e.text, env);
       }
       case 'chain': {
-        const base = e.base.kind === 'ident' ? this.call(e.base.name, e.base.pos, [], env, undefined) : this.expr(e.base, env);
+        const base =
+          e.base.kind === 'ident' ? this.call(e.base.name, e.base.pos, [], env, undefined) : this.expr(e.base, env);
         this.use(base);
         return this.fields({ ...base, absent: null }, e.path, e.pos, e.text, env);
       }
@@ -202,7 +221,10 @@ class Checker {
     let cur = base;
     for (const [i, seg] of path.entries()) {
       const ty = cur.ty;
-      const upTo = text.split('.').slice(0, i + 2).join('.');
+      const upTo = text
+        .split('.')
+        .slice(0, i + 2)
+        .join('.');
       const nextPath = cur.path === null ? null : `${cur.path}.${seg}`;
       const rel = cur.rel ? `${cur.rel}.${seg}` : seg;
       if (ty.kind === 'unknown' || ty.kind === 'null') return { ty: UNKNOWN, path: nextPath, rel, absent: cur.absent };
@@ -249,7 +271,10 @@ class Checker {
       const hint = a.ty.kind === 'string' ? ': convert it with int or atoi' : '';
       this.findings.error(pos, `${name} takes numbers, got ${describeTy(a.ty)}${shown}${hint}`);
     } else if (rule === 'text' && (a.ty.kind === 'object' || a.ty.kind === 'array')) {
-      this.findings.error(pos, `${name} takes text, got ${describeTy(a.ty)}${shown}; pick a field, or use toJson/toYaml`);
+      this.findings.error(
+        pos,
+        `${name} takes text, got ${describeTy(a.ty)}${shown}; pick a field, or use toJson/toYaml`,
+      );
     }
   }
 

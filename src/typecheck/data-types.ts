@@ -14,25 +14,43 @@ export function servedObject(ty: Ty): Ty {
   if (ty.kind !== 'object') return ty;
   return override(ty, (name, f) => {
     if (name === 'spec') return { ...f, mayBeAbsent: false };
-    if (name === 'metadata') return { ty: f.ty.kind === 'object' ? override(f.ty, (n, g) => (ALWAYS_SET_METADATA.has(n) ? { ...g, mayBeAbsent: false } : g)) : f.ty, mayBeAbsent: false };
+    if (name === 'metadata')
+      return {
+        ty:
+          f.ty.kind === 'object'
+            ? override(f.ty, (n, g) => (ALWAYS_SET_METADATA.has(n) ? { ...g, mayBeAbsent: false } : g))
+            : f.ty,
+        mayBeAbsent: false,
+      };
     return f;
   });
 }
 
 function override(ty: ObjectTy, change: (name: string, f: Field) => Field): ObjectTy {
-  return { ...ty, field: (n) => { const f = ty.field(n); return f && change(n, f); } };
+  return {
+    ...ty,
+    field: (n) => {
+      const f = ty.field(n);
+      return f && change(n, f);
+    },
+  };
 }
 
-const OBJECT_OUTPUTS = { name: present(STRING), namespace: present(STRING), uid: present(STRING), resourceVersion: present(STRING) };
+const OBJECT_OUTPUTS = {
+  name: present(STRING),
+  namespace: present(STRING),
+  uid: present(STRING),
+  resourceVersion: present(STRING),
+};
 
-/** `.spec.replicas` or `{.spec.replicas}`: a plain field path, typed from the target's schema; anything else is unknown. */
+/** `.spec.replicas` or `{.spec.replicas}`: a plain field path, typed from the target's schema; else unknown. */
 function jsonPathTy(target: Ty, path: string): Ty {
   const m = /^\{?\.?([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\}?$/.exec(path.trim());
   if (!m?.[1]) return UNKNOWN;
   let ty: Ty = target;
   for (const seg of m[1].split('.')) {
     if (ty.kind !== 'object') return UNKNOWN;
-    ty = ty.field(seg)?.ty ?? (ty.rest ?? UNKNOWN);
+    ty = ty.field(seg)?.ty ?? ty.rest ?? UNKNOWN;
   }
   return ty;
 }
@@ -63,7 +81,10 @@ export function outputsOf(step: Json, registry: SchemaRegistry): ObjectTy {
           const target = av && kind ? servedObject(registry.tyOf(av, kind)) : UNKNOWN;
           if (declared.length === 0) return record(what, { object: present(target) });
           const outputs = isJson(step.outputs) ? step.outputs : {};
-          return record(what, Object.fromEntries(declared.map((k) => [k, present(jsonPathTy(target, String(outputs[k])))])));
+          return record(
+            what,
+            Object.fromEntries(declared.map((k) => [k, present(jsonPathTy(target, String(outputs[k])))])),
+          );
         }
         default:
           return record(what, {}, UNKNOWN);
@@ -76,7 +97,15 @@ export function outputsOf(step: Json, registry: SchemaRegistry): ObjectTy {
       return record(what, { exitCode: present(INTEGER), stdout: present(STRING) }, STRING);
     case 'http':
       // The JSON answer's own top-level fields are outputs too, so any other name may exist.
-      return record(what, { status: present(INTEGER), headers: present(record('the response headers', {}, STRING)), body: present(UNKNOWN) }, UNKNOWN);
+      return record(
+        what,
+        {
+          status: present(INTEGER),
+          headers: present(record('the response headers', {}, STRING)),
+          body: present(UNKNOWN),
+        },
+        UNKNOWN,
+      );
     default:
       return record(what, {}, UNKNOWN);
   }
@@ -94,7 +123,9 @@ export interface DataContext {
 export function dataTy(ctx: DataContext): ObjectTy {
   const steps = record(
     'the steps run before this one',
-    Object.fromEntries(ctx.steps.map((s) => [s.name, present(record(`step "${s.name}"`, { Outputs: present(s.outputs) }))])),
+    Object.fromEntries(
+      ctx.steps.map((s) => [s.name, present(record(`step "${s.name}"`, { Outputs: present(s.outputs) }))]),
+    ),
     // A step that does not exist or runs later is reported by the structural check already.
     UNKNOWN,
   );
@@ -104,16 +135,20 @@ export function dataTy(ctx: DataContext): ObjectTy {
     Now: present(STRING),
     Flow: present(record('the Flow', { name: present(STRING), namespace: { ty: STRING, mayBeAbsent: false } })),
   };
-  if (ctx.error) fields.Error = present(record('the error', { step: present(STRING), reason: present(STRING), message: present(STRING) }));
+  if (ctx.error)
+    fields.Error = present(
+      record('the error', { step: present(STRING), reason: present(STRING), message: present(STRING) }),
+    );
   if (ctx.children) fields.Children = present(ctx.children);
   if (ctx.child) fields.Child = present(UNKNOWN);
   return record('the template data', fields);
 }
 
-/** `.Children.<Kind>`: a map of name to object for each kind the Flow applies (by its manifests, or a common built-in). */
+/** `.Children.<Kind>`: name to object, for each kind the Flow's manifests apply (or a common built-in). */
 export function childrenTy(kinds: ReadonlyMap<string, string>, registry: SchemaRegistry): ObjectTy {
   const fields: Record<string, Field> = {};
-  for (const [kind, apiVersion] of kinds) fields[kind] = present(record(`the ${kind} children`, {}, servedObject(registry.tyOf(apiVersion, kind))));
+  for (const [kind, apiVersion] of kinds)
+    fields[kind] = present(record(`the ${kind} children`, {}, servedObject(registry.tyOf(apiVersion, kind))));
   const other = new Map<string, ObjectTy>();
   const base = record('the children', fields, UNKNOWN);
   return {

@@ -5,6 +5,7 @@
 import { isMap, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { formatPath } from '../api/problem.js';
 import { formatValidationError, type ValidationError } from '../api/validation-error.js';
+import type { ParsedYaml } from '../api/validate.js';
 import { YamlLocator } from '../api/yaml-positions.js';
 import { checkFlow } from './check-flow.js';
 import { SchemaRegistry } from './registry.js';
@@ -19,6 +20,8 @@ export interface TypeFinding extends ValidationError {
 export interface SourceFile {
   path: string;
   text: string;
+  /** The file as validateFlowFile parsed it: not parsed again. */
+  parsed?: ParsedYaml;
 }
 
 interface ParsedFile {
@@ -29,13 +32,18 @@ interface ParsedFile {
 }
 
 function parseFile(file: SourceFile): ParsedFile {
+  if (file.parsed) return { path: file.path, text: file.text, ...file.parsed };
   const counter = new LineCounter();
   const docs = parseAllDocuments(file.text, { lineCounter: counter, merge: true });
-  return { ...file, counter, docs: Array.isArray(docs) ? docs : [] };
+  return { path: file.path, text: file.text, counter, docs: Array.isArray(docs) ? docs : [] };
 }
 
 function isFlow(doc: Document): boolean {
-  return isMap(doc.contents) && doc.contents.get('kind') === 'Flow' && String(doc.contents.get('apiVersion') ?? 'flowops.io/v1').startsWith('flowops.io/');
+  return (
+    isMap(doc.contents) &&
+    doc.contents.get('kind') === 'Flow' &&
+    String(doc.contents.get('apiVersion') ?? 'flowops.io/v1').startsWith('flowops.io/')
+  );
 }
 
 const CRD_KIND = 'CustomResourceDefinition';
@@ -85,7 +93,15 @@ export function typecheckFiles(files: readonly SourceFile[], context: readonly S
       for (const p of checkFlow(doc.toJS({ maxAliasCount: 100 }), registry)) {
         const { line, column } = locator.locate(doc, p);
         const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;
-        out.push({ file: file.path, line, column, columnExact: true, field: formatPath(p.path), message, severity: p.severity });
+        out.push({
+          file: file.path,
+          line,
+          column,
+          columnExact: true,
+          field: formatPath(p.path),
+          message,
+          severity: p.severity,
+        });
       }
     }
   }

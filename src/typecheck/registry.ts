@@ -10,16 +10,32 @@ const OBJECT_META = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.O
 
 /** Where `.Children.<Kind>` looks when no manifest of the Flow names the kind's apiVersion. */
 const COMMON_BUILTINS: Record<string, string> = {
-  ConfigMap: 'v1', Secret: 'v1', Service: 'v1', Pod: 'v1', ServiceAccount: 'v1', PersistentVolumeClaim: 'v1',
-  Namespace: 'v1', Deployment: 'apps/v1', StatefulSet: 'apps/v1', DaemonSet: 'apps/v1', ReplicaSet: 'apps/v1',
-  Job: 'batch/v1', CronJob: 'batch/v1', Ingress: 'networking.k8s.io/v1', NetworkPolicy: 'networking.k8s.io/v1',
-  Role: 'rbac.authorization.k8s.io/v1', RoleBinding: 'rbac.authorization.k8s.io/v1',
-  HorizontalPodAutoscaler: 'autoscaling/v2', PodDisruptionBudget: 'policy/v1',
+  ConfigMap: 'v1',
+  Secret: 'v1',
+  Service: 'v1',
+  Pod: 'v1',
+  ServiceAccount: 'v1',
+  PersistentVolumeClaim: 'v1',
+  Namespace: 'v1',
+  Deployment: 'apps/v1',
+  StatefulSet: 'apps/v1',
+  DaemonSet: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+  Job: 'batch/v1',
+  CronJob: 'batch/v1',
+  Ingress: 'networking.k8s.io/v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
+  Role: 'rbac.authorization.k8s.io/v1',
+  RoleBinding: 'rbac.authorization.k8s.io/v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  PodDisruptionBudget: 'policy/v1',
 };
 
 function splitApiVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 export class SchemaRegistry {
@@ -49,11 +65,26 @@ export class SchemaRegistry {
     if (this.crds.has(key)) {
       const node = this.crds.get(key);
       // A root that is not an object schema says nothing usable: the kind's type is unknown.
-      if (!node || (node.type !== undefined && node.type !== 'object') || (node.properties !== undefined && !isJson(node.properties))) return undefined;
+      if (
+        !node ||
+        (node.type !== undefined && node.type !== 'object') ||
+        (node.properties !== undefined && !isJson(node.properties))
+      )
+        return undefined;
       const props = isJson(node.properties) ? node.properties : {};
       const open = node.properties === undefined ? { 'x-kubernetes-preserve-unknown-fields': true } : {};
       // The API server gives every custom object apiVersion, kind and a full ObjectMeta, whatever the CRD says.
-      const root = { ...node, ...open, type: 'object', properties: { ...props, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { $ref: OBJECT_META } } };
+      const root = {
+        ...node,
+        ...open,
+        type: 'object',
+        properties: {
+          ...props,
+          apiVersion: { type: 'string' },
+          kind: { type: 'string' },
+          metadata: { $ref: OBJECT_META },
+        },
+      };
       return { node: root, defs: vendoredOpenApi.crdMeta().schemas };
     }
     if (group.includes('.') && !group.endsWith('.k8s.io')) return undefined;
@@ -64,7 +95,11 @@ export class SchemaRegistry {
   tyOf(apiVersion: string, kind: string): Ty {
     const key = `${apiVersion}/${kind}`;
     let ty = this.types.get(key);
-    if (!ty) this.types.set(key, (ty = this.schemaOf(apiVersion, kind) ? tyOf(this.schemaOf(apiVersion, kind), kind) : UNKNOWN));
+    if (!ty)
+      this.types.set(
+        key,
+        (ty = this.schemaOf(apiVersion, kind) ? tyOf(this.schemaOf(apiVersion, kind), kind) : UNKNOWN),
+      );
     return ty;
   }
 

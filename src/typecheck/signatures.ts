@@ -18,15 +18,57 @@ const OPEN_MAP = record('a dict', {}, UNKNOWN);
 
 const INT_MATH = ['add', 'add1', 'sub', 'mul', 'div', 'mod', 'max', 'min'];
 const FLOAT_MATH = ['addf', 'subf', 'mulf', 'divf'];
-const TEXT_IN = ['upper', 'lower', 'title', 'trim', 'trimPrefix', 'trimSuffix', 'b64enc', 'b64dec', 'quote', 'squote', 'replace', 'hasPrefix', 'hasSuffix', 'contains'];
-const STRING_OUT = ['upper', 'lower', 'title', 'trim', 'trimPrefix', 'trimSuffix', 'b64enc', 'b64dec', 'quote', 'squote', 'replace', 'printf', 'print', 'println', 'toString', 'indent', 'nindent', 'join', 'toJson', 'toYaml'];
+const TEXT_IN = [
+  'upper',
+  'lower',
+  'title',
+  'trim',
+  'trimPrefix',
+  'trimSuffix',
+  'b64enc',
+  'b64dec',
+  'quote',
+  'squote',
+  'replace',
+  'hasPrefix',
+  'hasSuffix',
+  'contains',
+];
+const STRING_OUT = [
+  'upper',
+  'lower',
+  'title',
+  'trim',
+  'trimPrefix',
+  'trimSuffix',
+  'b64enc',
+  'b64dec',
+  'quote',
+  'squote',
+  'replace',
+  'printf',
+  'print',
+  'println',
+  'toString',
+  'indent',
+  'nindent',
+  'join',
+  'toJson',
+  'toYaml',
+];
 const BOOL_OUT = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'not', 'empty', 'hasKey', 'contains', 'hasPrefix', 'hasSuffix'];
 
 export const SIGNATURES: ReadonlyMap<string, Signature> = new Map<string, Signature>([
   ...INT_MATH.map((n): [string, Signature] => [n, { result: is(INTEGER), args: 'number' }]),
   ...FLOAT_MATH.map((n): [string, Signature] => [n, { result: is(NUMBER), args: 'number' }]),
-  ...STRING_OUT.map((n): [string, Signature] => [n, { result: is(STRING), ...(TEXT_IN.includes(n) ? { args: 'text' as const } : {}) }]),
-  ...BOOL_OUT.map((n): [string, Signature] => [n, { result: is(BOOLEAN), ...(TEXT_IN.includes(n) ? { args: 'text' as const } : {}) }]),
+  ...STRING_OUT.map((n): [string, Signature] => [
+    n,
+    { result: is(STRING), ...(TEXT_IN.includes(n) ? { args: 'text' as const } : {}) },
+  ]),
+  ...BOOL_OUT.map((n): [string, Signature] => [
+    n,
+    { result: is(BOOLEAN), ...(TEXT_IN.includes(n) ? { args: 'text' as const } : {}) },
+  ]),
   ['int', { result: is(INTEGER) }],
   ['int64', { result: is(INTEGER) }],
   ['atoi', { result: is(INTEGER) }],
@@ -37,7 +79,15 @@ export const SIGNATURES: ReadonlyMap<string, Signature> = new Map<string, Signat
   ['coalesce', { result: joinAll }],
   ['ternary', { result: (a) => join(a[0] ?? UNKNOWN, a[1] ?? UNKNOWN) }],
   // `x | default d` is x when set: its type, unless x's is unknown.
-  ['default', { result: (a) => (a.length > 1 && last(a).kind !== 'unknown' && last(a).kind !== 'null' ? last(a) : join(a[0] ?? UNKNOWN, last(a))) }],
+  [
+    'default',
+    {
+      result: (a) =>
+        a.length > 1 && last(a).kind !== 'unknown' && last(a).kind !== 'null'
+          ? last(a)
+          : join(a[0] ?? UNKNOWN, last(a)),
+    },
+  ],
   ['required', { result: last }],
   ['list', { result: () => arrayOf(UNKNOWN) }],
   ['dict', { result: () => OPEN_MAP }],

@@ -20,7 +20,6 @@ export interface Skeleton {
   sourceOffset(at: number): number;
 }
 
-
 const RAW = new Set(['toYaml', 'toJson', 'indent', 'nindent']);
 
 function lastCall(pipe: Pipeline): { name: string; width: number | null } | null {

@@ -19,11 +19,7 @@ export interface ObjectTy {
   rest: Ty | null;
 }
 
-export type Ty =
-  | { kind: 'unknown' }
-  | { kind: ScalarKind }
-  | ObjectTy
-  | { kind: 'array'; items: Ty };
+export type Ty = { kind: 'unknown' } | { kind: ScalarKind } | ObjectTy | { kind: 'array'; items: Ty };
 
 export const UNKNOWN: Ty = { kind: 'unknown' };
 export const STRING: Ty = { kind: 'string' };

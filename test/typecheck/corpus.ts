@@ -37,7 +37,10 @@ function tsFiles(dir: string, out: string[] = []): string[] {
  * The Flows and CRDs the other tests write inline, as template literals: `${…}` parts are
  * replaced by a plain word, which keeps every such Flow readable as YAML.
  */
-export function inlineDocuments(): { flows: Array<{ path: string; text: string }>; crds: Array<{ path: string; text: string }> } {
+export function inlineDocuments(): {
+  flows: Array<{ path: string; text: string }>;
+  crds: Array<{ path: string; text: string }>;
+} {
   const flows: Array<{ path: string; text: string }> = [];
   const crds: Array<{ path: string; text: string }> = [];
   for (const file of tsFiles(join(ROOT, 'test'))) {
