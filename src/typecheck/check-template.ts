@@ -166,13 +166,13 @@ class Checker {
 
   pipeline(pipe: Pipeline, env: Env, condition = false): Val {
     let final: Val | undefined;
-    for (const cmd of pipe.cmds) final = this.command(cmd, env, final, condition && pipe.cmds.length === 1);
+    for (const cmd of pipe.cmds) final = this.command(cmd, env, final);
     const v = final ?? known(UNKNOWN);
     // In a condition a missing field is simply false.
     return condition ? { ...v, absent: null } : v;
   }
 
-  private command(cmd: Command, env: Env, final: Val | undefined, _condition: boolean): Val {
+  private command(cmd: Command, env: Env, final: Val | undefined): Val {
     const head = cmd.args[0];
     if (!head) return known(UNKNOWN);
     if (head.kind === 'ident') return this.call(head.name, head.pos, cmd.args.slice(1), env, final);
