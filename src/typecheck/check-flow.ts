@@ -26,6 +26,11 @@ export interface TypeProblem {
 const LISTS = ['reconcile', 'onDelete', 'onError'] as const;
 /** Fields rendered as a value (a single action keeps its type); the others are rendered as text. */
 const VALUE_FIELDS = new Set(['when', 'readyWhen', 'body', 'values']);
+/**
+ * Fields rendered as YAML documents (renderManifest): a value there may be a map. Only documents
+ * with a literal apiVersion and kind of known schema (kubectl manifests) are checked against it.
+ */
+const RENDERED_AS_YAML = new Set(['manifests', 'patch', 'body', 'values']);
 
 function parsed(text: string): Node[] | undefined {
   try {
@@ -111,7 +116,7 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
       for (const [key, value] of Object.entries(step)) {
         if (NOT_TEMPLATED.has(key)) continue;
         const root = rootFor(key === 'readyWhen');
-        if (key === 'manifests' && step.type === 'kubectl' && typeof value === 'string') {
+        if (typeof value === 'string' && RENDERED_AS_YAML.has(key)) {
           check(value, [...at, key], root, 'manifest');
           continue;
         }
