@@ -1,4 +1,4 @@
-import { isTemplated, parseTemplate, templateRefs, TemplateParseError } from '../template/index.js';
+import { isTemplated, parsedTemplate, templateRefs, TemplateParseError } from '../template/index.js';
 import type { FieldPath, FieldProblem } from './problem.js';
 import { isRaw, type Raw } from './step-rules.js';
 
@@ -39,7 +39,8 @@ function* stringLeaves(value: unknown, path: FieldPath): Generator<[FieldPath, s
 
 export function checkTemplate(text: string, path: FieldPath, names: StepNames): FieldProblem[] {
   try {
-    parseTemplate(text);
+    // Kept by text: the type check reads the same tree after this check.
+    parsedTemplate(text);
   } catch (e) {
     if (!(e instanceof TemplateParseError)) throw e;
     return [{ path, message: `template: ${e.detail}`, inner: { line: e.line, column: e.column } }];

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareValidationErrors, formatValidationError, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
-import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
+import { schemaRegistryOf, typecheckFile, type SourceFile, type TypeFinding } from '../typecheck/index.js';
 
 /**
  * `flowops validate PATH...`: the check a CI job or a pre-commit hook runs on a repository of
@@ -57,27 +57,28 @@ export function runValidate(paths: readonly string[], out: ValidateOutput): numb
   const unique = [...new Set(files)];
   let flows = 0;
   const read: SourceFile[] = [];
-  const wellFormed: SourceFile[] = [];
   for (const file of unique) {
-    let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      read.push({ path: file, text: readFileSync(file, 'utf8') });
     } catch (e) {
       errors.push(problem(file, (e as Error).message));
-      continue;
     }
-    const result = validateParsedFlowFile(text, file);
+  }
+  const registry = schemaRegistryOf(read);
+  const typed: TypeFinding[] = [];
+  for (const source of read) {
+    const result = validateParsedFlowFile(source.text, source.path);
     flows += result.flows;
     errors.push(...result.errors);
-    const source: SourceFile = { path: file, text, parsed: result.parsed };
-    read.push(source);
-    if (result.flows > 0 && result.errors.length === 0) wellFormed.push(source);
+    if (result.flows > 0 && result.errors.length === 0) {
+      typed.push(...typecheckFile({ ...source, parsed: result.parsed }, registry));
+    }
   }
-  const typed = typecheckFiles(wellFormed, read.filter((f) => !wellFormed.includes(f)));
   for (const e of [...errors, ...typed].sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);
   const typeErrors = typed.filter((f) => f.severity === 'error').length;
   const warnings = typed.length - typeErrors;
   const total = errors.length + typeErrors;
-  out.stdout(`${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(total, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
+  const counts = `${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(total, 'error')}`;
+  out.stdout(`${counts}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
   return total ? 1 : 0;
 }

@@ -1,8 +1,8 @@
 import { isMap, parseAllDocuments } from 'yaml';
 import type { InventoryEntry } from '../api/flowsource.js';
-import { validateParsedFlowFile, type ValidationError } from '../api/validate.js';
+import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
-import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
+import { schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 
 /** One definition file of the commit, by its path in the repository. */
@@ -54,24 +54,24 @@ const error = (file: string, line: number, field: string, message: string): Vali
  */
 export function planCommit(input: PlanInput): Plan {
   const errors: ValidationError[] = [];
+  const warnings: ValidationError[] = [];
   const apply: DesiredObject[] = [];
-  const wellFormed: SourceFile[] = [];
+  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])]);
   for (const file of input.files) {
     const result = validateParsedFlowFile(file.text, file.path);
     errors.push(...result.errors);
     if (result.errors.length === 0) apply.push(...objectsOf(file, input.defaultNamespace, errors));
-    if (result.errors.length === 0 && result.flows > 0) wellFormed.push({ ...file, parsed: result.parsed });
+    // Right after the structural check, whose parsed templates it reads again. A type error
+    // anywhere rejects the commit like any other error; warnings ride along.
+    if (!registry || result.errors.length > 0 || result.flows === 0) continue;
+    for (const f of typecheckFile({ ...file, parsed: result.parsed }, registry)) {
+      (f.severity === 'error' ? errors : warnings).push(f);
+    }
   }
-  // A type error anywhere rejects the commit like any other error; warnings ride along.
-  const typed = new Set(wellFormed.map((f) => f.path));
-  const others = [...input.files.filter((f) => !typed.has(f.path)), ...(input.context ?? [])];
-  const findings = input.typecheck === false ? [] : typecheckFiles(wellFormed, others);
-  errors.push(...findings.filter((f) => f.severity === 'error'));
-  const warnings: ValidationError[] = findings.filter((f) => f.severity === 'warning');
   const touched = new Set([...input.files.map((f) => f.path), ...input.removed]);
   const keep = input.full ? [] : input.inventory.filter((e) => !touched.has(e.path));
   checkDuplicates(apply, keep, errors);
-  if (errors.length) return { ok: false, errors: errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column)) };
+  if (errors.length) return { ok: false, errors: errors.sort(compareValidationErrors) };
   return { ok: true, apply, keep, warnings };
 }
 

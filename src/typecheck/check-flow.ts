@@ -6,8 +6,7 @@ import type { FieldPath } from '../api/problem.js';
 import { NOT_TEMPLATED } from '../api/step-templates.js';
 import type { Node } from '../template/ast.js';
 import { LineIndex } from '../template/errors.js';
-import { BUILTINS } from '../template/functions.js';
-import { parse } from '../template/parser.js';
+import { parsedTemplate } from '../template/parse-cache.js';
 import { checkManifest, manifestKinds, manifestShape, type ManifestShape } from './check-manifest.js';
 import { checkTemplate, type Mode } from './check-template.js';
 import { childrenTy, dataTy, outputsOf, servedObject, type DataContext } from './data-types.js';
@@ -34,7 +33,7 @@ const RENDERED_AS_YAML = new Set(['manifests', 'patch', 'body', 'values']);
 
 function parsed(text: string): Node[] | undefined {
   try {
-    return parse(text, (fn) => BUILTINS.has(fn));
+    return parsedTemplate(text);
   } catch {
     // A template that does not parse is the structural check's to report.
     return undefined;

@@ -65,7 +65,7 @@ function contextCrds(files: readonly SourceFile[]): unknown[] {
   const out: unknown[] = [];
   for (const f of files) {
     if (!f.text.includes(CRD_KIND)) continue;
-    if (f.text.trimStart().startsWith('{')) {
+    if (!f.parsed && f.text.trimStart().startsWith('{')) {
       try {
         out.push(JSON.parse(f.text) as unknown);
         continue;
@@ -78,34 +78,35 @@ function contextCrds(files: readonly SourceFile[]): unknown[] {
   return out;
 }
 
+/** The schemas for a set of files: the CRDs among them, and the vendored built-in kinds. */
+export function schemaRegistryOf(files: readonly SourceFile[]): SchemaRegistry {
+  return new SchemaRegistry(contextCrds(files));
+}
+
+/** Type-checks the Flows of one file against `registry`. */
+export function typecheckFile(file: SourceFile, registry: SchemaRegistry): TypeFinding[] {
+  const parsedFile = parseFile(file);
+  const locator = new YamlLocator(parsedFile.text, parsedFile.counter);
+  const out: TypeFinding[] = [];
+  for (const doc of parsedFile.docs) {
+    if (doc.errors.length || !isFlow(doc)) continue;
+    for (const p of checkFlow(doc.toJS({ maxAliasCount: 100 }), registry)) {
+      const { line, column } = locator.locate(doc, p);
+      const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;
+      const field = formatPath(p.path);
+      out.push({ file: file.path, line, column, columnExact: true, field, message, severity: p.severity });
+    }
+  }
+  return out;
+}
+
 /**
  * Type-checks the Flows of `files`. CRDs are taken from `files` and `context` (the rest of the
  * commit or of the paths given); built-in kinds from the vendored kube-apiserver documents.
  */
 export function typecheckFiles(files: readonly SourceFile[], context: readonly SourceFile[] = []): TypeFinding[] {
-  const parsedFiles = files.map(parseFile);
-  const registry = new SchemaRegistry([...crdsOf(parsedFiles), ...contextCrds(context)]);
-  const out: TypeFinding[] = [];
-  for (const file of parsedFiles) {
-    const locator = new YamlLocator(file.text, file.counter);
-    for (const doc of file.docs) {
-      if (doc.errors.length || !isFlow(doc)) continue;
-      for (const p of checkFlow(doc.toJS({ maxAliasCount: 100 }), registry)) {
-        const { line, column } = locator.locate(doc, p);
-        const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;
-        out.push({
-          file: file.path,
-          line,
-          column,
-          columnExact: true,
-          field: formatPath(p.path),
-          message,
-          severity: p.severity,
-        });
-      }
-    }
-  }
-  return out;
+  const registry = schemaRegistryOf([...files, ...context]);
+  return files.flatMap((f) => typecheckFile(f, registry));
 }
 
 /** `file:line:column: field: problem`, a warning's problem starting `warning: `. */
