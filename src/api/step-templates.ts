@@ -1,4 +1,4 @@
-import { isTemplated, parseTemplate, templateRefs, TemplateParseError } from '../template/index.js';
+import { isTemplated, parsedTemplate, templateRefs, TemplateParseError } from '../template/index.js';
 import type { FieldPath, FieldProblem } from './problem.js';
 import { isRaw, type Raw } from './step-rules.js';
 
@@ -10,7 +10,7 @@ import { isRaw, type Raw } from './step-rules.js';
  */
 
 /** Step fields that are never rendered: identifiers, enums, error handling, JSONPaths, expressions. */
-const NOT_TEMPLATED = new Set(['name', 'type', 'action', 'engine', 'language', 'method', 'patchType', 'errorHandling', 'timeout', 'outputs', 'expression', 'ownerReference']);
+export const NOT_TEMPLATED: ReadonlySet<string> = new Set(['name', 'type', 'action', 'engine', 'language', 'method', 'patchType', 'errorHandling', 'timeout', 'outputs', 'expression', 'ownerReference']);
 
 export interface StepNames {
   /** Names of the steps before this one in its list. */
@@ -39,7 +39,8 @@ function* stringLeaves(value: unknown, path: FieldPath): Generator<[FieldPath, s
 
 export function checkTemplate(text: string, path: FieldPath, names: StepNames): FieldProblem[] {
   try {
-    parseTemplate(text);
+    // Kept by text: the type check reads the same tree after this check.
+    parsedTemplate(text);
   } catch (e) {
     if (!(e instanceof TemplateParseError)) throw e;
     return [{ path, message: `template: ${e.detail}`, inner: { line: e.line, column: e.column } }];

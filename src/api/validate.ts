@@ -38,6 +38,16 @@ export interface FileValidation {
   errors: ValidationError[];
 }
 
+export interface ParsedFileValidation extends FileValidation {
+  /** The file as parsed, for checks that run after this one (the type check) to reuse. */
+  parsed: ParsedYaml;
+}
+
+export interface ParsedYaml {
+  docs: Document[];
+  counter: LineCounter;
+}
+
 /**
  * Only Flows are checked: a repository of operators also holds their CRDs and examples. A
  * document counts as a Flow by `kind: Flow` in flowops.io (or with no apiVersion at all, which
@@ -55,11 +65,18 @@ function yamlMessage(message: string): string {
 }
 
 export function validateFlowFile(text: string, file: string): FileValidation {
+  const { flows, errors } = validateParsedFlowFile(text, file);
+  return { flows, errors };
+}
+
+export function validateParsedFlowFile(text: string, file: string): ParsedFileValidation {
   const counter = new LineCounter();
   const locator = new YamlLocator(text, counter);
   const errors: ValidationError[] = [];
   let flows = 0;
-  for (const doc of parseAllDocuments(text, { lineCounter: counter, merge: true })) {
+  const docs = parseAllDocuments(text, { lineCounter: counter, merge: true });
+  const parsed: ParsedYaml = { docs: Array.isArray(docs) ? docs : [], counter };
+  for (const doc of parsed.docs) {
     if (doc.errors.length) {
       for (const e of doc.errors) {
         const { line, col } = counter.linePos(e.pos[0]);
@@ -74,7 +91,7 @@ export function validateFlowFile(text: string, file: string): FileValidation {
       errors.push({ file, line, column, field: formatPath(p.path), message: p.message });
     }
   }
-  return { flows, errors: errors.sort(compareValidationErrors) };
+  return { flows, errors: errors.sort(compareValidationErrors), parsed };
 }
 
 /** Every problem in the Flows of a multi-document YAML file, sorted by line. */

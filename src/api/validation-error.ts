@@ -5,11 +5,14 @@ export interface ValidationError {
   column: number;
   field: string;
   message: string;
+  /** The column is exact (a template's type error): shown as `file:line:column`. */
+  columnExact?: boolean;
 }
 
 /** `file:line: field: problem`, the shape editors and CI annotations recognise. */
 export function formatValidationError(e: ValidationError): string {
-  const where = e.file ? (e.line > 0 ? `${e.file}:${e.line}: ` : `${e.file}: `) : '';
+  const at = e.columnExact && e.column > 0 ? `${e.line}:${e.column}` : `${e.line}`;
+  const where = e.file ? (e.line > 0 ? `${e.file}:${at}: ` : `${e.file}: `) : '';
   return `${where}${e.field ? `${e.field}: ` : ''}${e.message}`;
 }
 

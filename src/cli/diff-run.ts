@@ -59,6 +59,9 @@ export async function runDiff(dir: string | undefined, flags: DiffFlags, out: Di
       out.stderr(`flowops diff: ${plan.errors.length} error(s); a push of ${defs.origin} would be rejected as a whole, nothing applied\n`);
       return 2;
     }
+    for (const w of plan.warnings) {
+      out.stderr(`${formatValidationError({ ...w, file: defs.localPath.get(w.file) ?? w.file })}\n`);
+    }
     const preview = await previewSync({ kube, source: key, revision: status.lastAppliedRevision ?? 'local', items: plan.apply, inventory: status.inventory ?? [], origin: defs.origin });
     for (const c of preview.changes) out.stdout(c.diff);
     for (const s of preview.skipped) out.stderr(`${s}\n`);

@@ -58,7 +58,8 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   const limit = timeoutMs(flags.timeout);
   if (Number.isNaN(Date.parse(flags.now))) throw new SetupError(`--now: expected an RFC 3339 time such as 2025-01-01T00:00:00Z, got "${flags.now}"`);
   const defs = readDefinitions(paths);
-  if (defs.errors.length) return invalid(out, defs.errors.sort(compareValidationErrors).map(formatValidationError));
+  if (defs.errors.length) return invalid(out, [...defs.errors, ...defs.warnings].sort(compareValidationErrors).map(formatValidationError));
+  for (const w of defs.warnings.sort(compareValidationErrors)) out.stderr(`${formatValidationError(w)}\n`);
   if (!defs.flows.length) return invalid(out, [`${paths.join(', ')}: no Flow found (a document with apiVersion: flowops.io/v1, kind: Flow)`]);
   const flows = defs.flows.map((f) => ({ ...f, spec: parseFlow(f.flow).spec, name: f.flow.metadata.name! }));
 

@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareValidationErrors, formatValidationError, validateFlowFile, type ValidationError } from '../api/validate.js';
+import { compareValidationErrors, formatValidationError, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
+import { schemaRegistryOf, typecheckFile, type SourceFile, type TypeFinding } from '../typecheck/index.js';
 
 /**
  * `flowops validate PATH...`: the check a CI job or a pre-commit hook runs on a repository of
  * Flows before anything reaches a cluster. Errors go to stderr as `file:line: field: problem`,
  * sorted, so editors and CI annotate the right line; the exit code says whether any were found.
+ * Files whose Flows are well-formed are then type-checked (templates and manifests against the
+ * schemas of the CRDs among the given paths and of the built-in kinds): its errors count, its
+ * warnings are printed but leave the exit code 0.
  */
 
 const YAML_FILE = /\.ya?ml$/i;
@@ -52,19 +56,29 @@ export function runValidate(paths: readonly string[], out: ValidateOutput): numb
   for (const p of paths) collect(p, files, errors);
   const unique = [...new Set(files)];
   let flows = 0;
+  const read: SourceFile[] = [];
   for (const file of unique) {
-    let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      read.push({ path: file, text: readFileSync(file, 'utf8') });
     } catch (e) {
       errors.push(problem(file, (e as Error).message));
-      continue;
     }
-    const result = validateFlowFile(text, file);
+  }
+  const registry = schemaRegistryOf(read);
+  const typed: TypeFinding[] = [];
+  for (const source of read) {
+    const result = validateParsedFlowFile(source.text, source.path);
     flows += result.flows;
     errors.push(...result.errors);
+    if (result.flows > 0 && result.errors.length === 0) {
+      typed.push(...typecheckFile({ ...source, parsed: result.parsed }, registry));
+    }
   }
-  for (const e of errors.sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);
-  out.stdout(`${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(errors.length, 'error')}\n`);
-  return errors.length ? 1 : 0;
+  for (const e of [...errors, ...typed].sort(compareValidationErrors)) out.stderr(`${formatValidationError(e)}\n`);
+  const typeErrors = typed.filter((f) => f.severity === 'error').length;
+  const warnings = typed.length - typeErrors;
+  const total = errors.length + typeErrors;
+  const counts = `${plural(unique.length, 'file')}, ${plural(flows, 'Flow')}, ${plural(total, 'error')}`;
+  out.stdout(`${counts}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
+  return total ? 1 : 0;
 }

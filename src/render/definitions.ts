@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { isMap, parseAllDocuments } from 'yaml';
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
-import { validateFlowFile, type ValidationError } from '../api/validate.js';
+import { validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
+import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
 import { findYamlFiles } from './yaml-files.js';
 
 export interface FlowFile {
@@ -19,6 +20,8 @@ export interface Definitions {
   crds: KubeObject[];
   flows: FlowFile[];
   errors: ValidationError[];
+  /** The type check's warnings; its errors are in `errors`. */
+  warnings: ValidationError[];
 }
 
 const problem = (file: string, message: string): ValidationError => ({ file, line: 0, column: 0, field: '', message });
@@ -26,7 +29,9 @@ const problem = (file: string, message: string): ValidationError => ({ file, lin
 /** Every CRD and Flow in the YAML under `paths`; other objects there (samples, Secrets) are not loaded. */
 export function readDefinitions(paths: readonly string[]): Definitions {
   const found = findYamlFiles(paths);
-  const out: Definitions = { crds: [], flows: [], errors: found.missing.map((m) => problem(m.path, m.message)) };
+  const out: Definitions = { crds: [], flows: [], errors: found.missing.map((m) => problem(m.path, m.message)), warnings: [] };
+  const read: SourceFile[] = [];
+  const wellFormed: SourceFile[] = [];
   for (const file of found.files) {
     let text: string;
     try {
@@ -35,9 +40,12 @@ export function readDefinitions(paths: readonly string[]): Definitions {
       out.errors.push(problem(file, (e as Error).message));
       continue;
     }
-    const checked = validateFlowFile(text, file);
+    const checked = validateParsedFlowFile(text, file);
     out.errors.push(...checked.errors);
+    const source: SourceFile = { path: file, text, parsed: checked.parsed };
+    read.push(source);
     if (checked.errors.length) continue;
+    if (checked.flows > 0) wellFormed.push(source);
     for (const doc of parseAllDocuments(text, { merge: true })) {
       if (!isMap(doc.contents)) continue;
       const obj = doc.toJS() as KubeObject;
@@ -45,5 +53,7 @@ export function readDefinitions(paths: readonly string[]): Definitions {
       else if (obj.kind === FLOW_KIND && (obj.apiVersion ?? FLOW_API_VERSION) === FLOW_API_VERSION) out.flows.push({ flow: obj, file });
     }
   }
+  // The same type check as `flowops validate`: a Flow that validate refuses is not rendered either.
+  for (const f of typecheckFiles(wellFormed, read.filter((r) => !wellFormed.includes(r)))) (f.severity === 'error' ? out.errors : out.warnings).push(f);
   return out;
 }

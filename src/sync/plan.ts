@@ -1,7 +1,8 @@
 import { isMap, parseAllDocuments } from 'yaml';
 import type { InventoryEntry } from '../api/flowsource.js';
-import { validateFlowFile, type ValidationError } from '../api/validate.js';
+import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
+import { schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 
 /** One definition file of the commit, by its path in the repository. */
@@ -21,6 +22,10 @@ export interface PlanInput {
   inventory: readonly InventoryEntry[];
   /** Namespace for namespaced objects that name none: the FlowSource's. */
   defaultNamespace: string;
+  /** Other definition files of the commit, read only for the CRDs the type check needs. */
+  context?: readonly DefinitionFile[];
+  /** false: skip the template type check (bench/typecheck.ts measures what it adds). */
+  typecheck?: boolean;
 }
 
 export interface DesiredObject {
@@ -36,6 +41,8 @@ export type Plan =
       apply: DesiredObject[];
       /** Inventory entries from files the commit did not touch: still applied, unchanged. */
       keep: InventoryEntry[];
+      /** The type check's warnings (a field that may be absent): they do not reject the commit. */
+      warnings: ValidationError[];
     };
 
 const error = (file: string, line: number, field: string, message: string): ValidationError => ({ file, line, column: 1, field, message });
@@ -47,17 +54,25 @@ const error = (file: string, line: number, field: string, message: string): Vali
  */
 export function planCommit(input: PlanInput): Plan {
   const errors: ValidationError[] = [];
+  const warnings: ValidationError[] = [];
   const apply: DesiredObject[] = [];
+  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])]);
   for (const file of input.files) {
-    const result = validateFlowFile(file.text, file.path);
+    const result = validateParsedFlowFile(file.text, file.path);
     errors.push(...result.errors);
     if (result.errors.length === 0) apply.push(...objectsOf(file, input.defaultNamespace, errors));
+    // Right after the structural check, whose parsed templates it reads again. A type error
+    // anywhere rejects the commit like any other error; warnings ride along.
+    if (!registry || result.errors.length > 0 || result.flows === 0) continue;
+    for (const f of typecheckFile({ ...file, parsed: result.parsed }, registry)) {
+      (f.severity === 'error' ? errors : warnings).push(f);
+    }
   }
   const touched = new Set([...input.files.map((f) => f.path), ...input.removed]);
   const keep = input.full ? [] : input.inventory.filter((e) => !touched.has(e.path));
   checkDuplicates(apply, keep, errors);
-  if (errors.length) return { ok: false, errors: errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)) };
-  return { ok: true, apply, keep };
+  if (errors.length) return { ok: false, errors: errors.sort(compareValidationErrors) };
+  return { ok: true, apply, keep, warnings };
 }
 
 /**

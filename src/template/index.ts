@@ -4,6 +4,7 @@
 export { TemplateParseError, TemplateRenderError } from './errors.js';
 export type { UserFunction } from './functions.js';
 export { renderManifest } from './manifest.js';
+export { parsedTemplate } from './parse-cache.js';
 export { templateRefs } from './refs.js';
 export {
   isTemplated,

@@ -1,0 +1,244 @@
+// Checks a kubectl manifest template's objects against their kinds' schemas: unknown fields, wrong
+// types (a literal, or a template value whose type is known), missing required fields, enums and
+// patterns. A kind without a schema, a templated apiVersion or kind, or structure that is built
+// from text (toYaml) is left alone: nothing is claimed about what cannot be known.
+
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+  type Scalar,
+  type YAMLMap,
+} from 'yaml';
+import type { Node } from '../template/ast.js';
+import type { Findings } from './problems.js';
+import type { SchemaRegistry } from './registry.js';
+import {
+  additional,
+  child,
+  kindOf,
+  properties,
+  requiredOf,
+  type Schema,
+  type SchemaKind,
+  MAX_DEPTH,
+} from './schema.js';
+import { skeletonOf, type Skeleton } from './skeleton.js';
+import { didYouMean } from './suggest.js';
+import type { Ty } from './types.js';
+
+type ValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'unknown';
+
+interface Ctx {
+  skel: Skeleton;
+  types: ReadonlyMap<number, Ty>;
+  findings: Findings;
+  kind: string;
+}
+
+const ONLY_PLACEHOLDER = /^__ftc_(\d+)__$/;
+const TEMPLATED = /__ftc_/;
+
+/** A manifest template's skeleton and its YAML documents, parsed once for every check that reads them. */
+export interface ManifestShape {
+  skel: Skeleton;
+  docs: Document[];
+}
+
+export function manifestShape(nodes: readonly Node[]): ManifestShape {
+  const skel = skeletonOf(nodes);
+  const docs = parseAllDocuments(skel.text, { version: '1.1', uniqueKeys: true });
+  return { skel, docs: Array.isArray(docs) ? docs : [] };
+}
+
+function appliedKind(doc: Document): { apiVersion: string; kind: string } | undefined {
+  if (doc.errors.length || !isMap(doc.contents)) return undefined;
+  const apiVersion = doc.contents.get('apiVersion');
+  const kind = doc.contents.get('kind');
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || TEMPLATED.test(`${apiVersion}${kind}`))
+    return undefined;
+  return { apiVersion, kind };
+}
+
+export function checkManifest(
+  shape: ManifestShape,
+  types: ReadonlyMap<number, Ty>,
+  registry: SchemaRegistry,
+  findings: Findings,
+): void {
+  for (const doc of shape.docs) {
+    const k = appliedKind(doc);
+    const schema = k && registry.schemaOf(k.apiVersion, k.kind);
+    if (!k || !schema || !isMap(doc.contents)) continue;
+    checkNode(
+      doc.contents,
+      schema,
+      '',
+      { skel: shape.skel, types, findings, kind: k.kind },
+      0,
+      doc.contents.range?.[0] ?? 0,
+    );
+  }
+}
+
+/** The kinds a manifest template applies, for `.Children.<Kind>`. */
+export function manifestKinds(shape: ManifestShape): Array<{ apiVersion: string; kind: string }> {
+  return shape.docs.flatMap((d) => appliedKind(d) ?? []);
+}
+
+function at(ctx: Ctx, offset: number): number {
+  return ctx.skel.sourceOffset(offset);
+}
+
+function where(ctx: Ctx, path: string): string {
+  return path ? `${ctx.kind} ${path}` : ctx.kind;
+}
+
+function checkNode(
+  node: YamlNode | null,
+  schema: Schema,
+  path: string,
+  ctx: Ctx,
+  depth: number,
+  keyOffset: number,
+): void {
+  if (!node || depth > MAX_DEPTH) return;
+  const expected = kindOf(schema);
+  if (expected === 'unknown') return;
+  if (isMap(node)) {
+    if (expected !== 'object') return mismatch(ctx, node.range?.[0] ?? keyOffset, path, expected, 'object');
+    return checkMap(node, schema, path, ctx, depth, keyOffset);
+  }
+  if (isSeq(node)) {
+    if (expected !== 'array') return mismatch(ctx, node.range?.[0] ?? keyOffset, path, expected, 'array');
+    const items = child(schema, schema.node.items);
+    if (!items) return;
+    node.items.forEach((item, i) => {
+      if (item && (isMap(item) || isSeq(item) || isScalar(item)))
+        checkNode(item, items, `${path}[${i}]`, ctx, depth + 1, item.range?.[0] ?? keyOffset);
+    });
+    return;
+  }
+  if (isScalar(node)) checkScalar(node, schema, expected, path, ctx);
+}
+
+function checkMap(node: YAMLMap, schema: Schema, path: string, ctx: Ctx, depth: number, keyOffset: number): void {
+  const props = properties(schema);
+  const extra = additional(schema);
+  const seen = new Set<string>();
+  let open = false;
+  for (const pair of node.items) {
+    if (!isScalar(pair.key)) {
+      open = true;
+      continue;
+    }
+    const key = String(pair.key.value);
+    const keyAt = pair.key.range?.[0] ?? keyOffset;
+    if (TEMPLATED.test(key)) {
+      // A key made by a template, or structure inserted as text: any field may be set by it.
+      open = true;
+      continue;
+    }
+    seen.add(key);
+    const sub = path ? `${path}.${key}` : key;
+    const value = pair.value as YamlNode | null;
+    if (Object.prototype.hasOwnProperty.call(props, key)) {
+      const s = child(schema, props[key]);
+      if (s) checkNode(value, s, sub, ctx, depth + 1, keyAt);
+    } else if (extra === null) {
+      if (path === '' && key === 'status') continue;
+      ctx.findings.error(at(ctx, keyAt), `${where(ctx, sub)}: unknown field${didYouMean(key, Object.keys(props))}`);
+    } else if (extra !== 'any') {
+      checkNode(value, extra, sub, ctx, depth + 1, keyAt);
+    }
+  }
+  if (open || ctx.skel.partial) return;
+  for (const name of requiredOf(schema)) {
+    if (!seen.has(name))
+      ctx.findings.error(
+        at(ctx, keyOffset),
+        `${where(ctx, path ? `${path}.${name}` : name)}: required field is missing`,
+      );
+  }
+}
+
+function literalKind(v: unknown): ValueKind {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'boolean';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'bigint') return 'integer';
+  return 'unknown';
+}
+
+function fits(expected: SchemaKind, got: ValueKind): boolean {
+  if (got === 'unknown' || got === 'null' || expected === 'unknown') return true;
+  if (expected === 'number') return got === 'integer' || got === 'number';
+  return expected === got;
+}
+
+const article = (k: string): string => (/^[aeiou]/.test(k) ? `an ${k}` : `a ${k}`);
+
+function mismatch(ctx: Ctx, offset: number, path: string, expected: SchemaKind, got: ValueKind, detail = ''): void {
+  const shownGot = got === 'object' ? 'a mapping' : got === 'array' ? 'a list' : article(got);
+  const shownWant = expected === 'object' ? 'a mapping' : expected === 'array' ? 'a list' : article(expected);
+  ctx.findings.error(at(ctx, offset), `${where(ctx, path)}: expected ${shownWant}, got ${shownGot}${detail}`);
+}
+
+function checkScalar(node: Scalar, schema: Schema, expected: SchemaKind, path: string, ctx: Ctx): void {
+  const offset = node.range?.[0] ?? 0;
+  const source = typeof node.source === 'string' ? node.source : String(node.value ?? '');
+  const whole = node.type === 'PLAIN' ? ONLY_PLACEHOLDER.exec(source) : null;
+  if (whole) {
+    const slot = ctx.skel.slots[Number(whole[1])];
+    if (!slot || slot.raw) return;
+    const ty = ctx.types.get(slot.pos);
+    const got: ValueKind = ty ? ty.kind : 'unknown';
+    if (!fits(expected, got)) mismatch(ctx, offset, path, expected, got, ' from the template');
+    return;
+  }
+  if (TEMPLATED.test(source)) {
+    // Text around a template value: a string whatever the value is.
+    for (const m of source.matchAll(/__ftc_(\d+)__/g)) {
+      const slot = ctx.skel.slots[Number(m[1])];
+      const ty = slot && !slot.raw ? ctx.types.get(slot.pos) : undefined;
+      if (ty && (ty.kind === 'object' || ty.kind === 'array')) {
+        ctx.findings.error(
+          slot ? slot.pos : at(ctx, offset),
+          `${where(ctx, path)}: prints ${ty.kind === 'object' ? 'a map' : 'a list'} as text inside a string`,
+        );
+      }
+    }
+    if (!fits(expected, 'string')) mismatch(ctx, offset, path, expected, 'string', ' (text around a template value)');
+    return;
+  }
+  const value: unknown = node.value;
+  const got = literalKind(value);
+  if (!fits(expected, got)) return mismatch(ctx, offset, path, expected, got, ` (${JSON.stringify(value)})`);
+  const allowed = schema.node.enum;
+  if (Array.isArray(allowed) && got !== 'null' && !allowed.some((a) => a === value)) {
+    ctx.findings.error(
+      at(ctx, offset),
+      `${where(ctx, path)}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, ` +
+        `got ${JSON.stringify(value)}`,
+    );
+    return;
+  }
+  const pattern = schema.node.pattern;
+  if (typeof pattern === 'string' && typeof value === 'string') {
+    let re: RegExp | undefined;
+    try {
+      re = new RegExp(pattern, 'u');
+    } catch {
+      re = undefined;
+    }
+    if (re && !re.test(value))
+      ctx.findings.error(
+        at(ctx, offset),
+        `${where(ctx, path)}: ${JSON.stringify(value)} does not match the pattern ${pattern}`,
+      );
+  }
+}

@@ -1,0 +1,115 @@
+// The template type checker: every template of a Flow checked against the schemas of what it reads
+// (the watched kind, earlier steps' outputs, the children), and every kubectl manifest against its
+// kind's schema. Used by `flowops validate`, a Git commit's validation and `flowops render`.
+
+import { isMap, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { formatPath } from '../api/problem.js';
+import { formatValidationError, type ValidationError } from '../api/validation-error.js';
+import type { ParsedYaml } from '../api/validate.js';
+import { YamlLocator } from '../api/yaml-positions.js';
+import { checkFlow } from './check-flow.js';
+import { SchemaRegistry } from './registry.js';
+
+export { checkFlow, type TypeProblem } from './check-flow.js';
+export { SchemaRegistry } from './registry.js';
+
+export interface TypeFinding extends ValidationError {
+  severity: 'error' | 'warning';
+}
+
+export interface SourceFile {
+  path: string;
+  text: string;
+  /** The file as validateFlowFile parsed it: not parsed again. */
+  parsed?: ParsedYaml;
+}
+
+interface ParsedFile {
+  path: string;
+  text: string;
+  counter: LineCounter;
+  docs: Document[];
+}
+
+function parseFile(file: SourceFile): ParsedFile {
+  if (file.parsed) return { path: file.path, text: file.text, ...file.parsed };
+  const counter = new LineCounter();
+  const docs = parseAllDocuments(file.text, { lineCounter: counter, merge: true });
+  return { path: file.path, text: file.text, counter, docs: Array.isArray(docs) ? docs : [] };
+}
+
+function isFlow(doc: Document): boolean {
+  return (
+    isMap(doc.contents) &&
+    doc.contents.get('kind') === 'Flow' &&
+    String(doc.contents.get('apiVersion') ?? 'flowops.io/v1').startsWith('flowops.io/')
+  );
+}
+
+const CRD_KIND = 'CustomResourceDefinition';
+
+/** The CRDs among the files' documents (only those are turned into data: a chart's templates may not be plain YAML). */
+function crdsOf(files: readonly ParsedFile[]): unknown[] {
+  return files.flatMap((f) =>
+    f.docs
+      .filter((d) => d.errors.length === 0 && isMap(d.contents) && d.contents.get('kind') === CRD_KIND)
+      .map((d) => d.toJS({ maxAliasCount: 100 }) as unknown),
+  );
+}
+
+/**
+ * The CRDs of files read for their schemas only. A JSON file is read as JSON: the YAML parser takes
+ * seconds on a large flow-style document, JSON.parse milliseconds.
+ */
+function contextCrds(files: readonly SourceFile[]): unknown[] {
+  const out: unknown[] = [];
+  for (const f of files) {
+    if (!f.text.includes(CRD_KIND)) continue;
+    if (!f.parsed && f.text.trimStart().startsWith('{')) {
+      try {
+        out.push(JSON.parse(f.text) as unknown);
+        continue;
+      } catch {
+        // Not JSON after all: read as YAML below.
+      }
+    }
+    out.push(...crdsOf([parseFile(f)]));
+  }
+  return out;
+}
+
+/** The schemas for a set of files: the CRDs among them, and the vendored built-in kinds. */
+export function schemaRegistryOf(files: readonly SourceFile[]): SchemaRegistry {
+  return new SchemaRegistry(contextCrds(files));
+}
+
+/** Type-checks the Flows of one file against `registry`. */
+export function typecheckFile(file: SourceFile, registry: SchemaRegistry): TypeFinding[] {
+  const parsedFile = parseFile(file);
+  const locator = new YamlLocator(parsedFile.text, parsedFile.counter);
+  const out: TypeFinding[] = [];
+  for (const doc of parsedFile.docs) {
+    if (doc.errors.length || !isFlow(doc)) continue;
+    for (const p of checkFlow(doc.toJS({ maxAliasCount: 100 }), registry)) {
+      const { line, column } = locator.locate(doc, p);
+      const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;
+      const field = formatPath(p.path);
+      out.push({ file: file.path, line, column, columnExact: true, field, message, severity: p.severity });
+    }
+  }
+  return out;
+}
+
+/**
+ * Type-checks the Flows of `files`. CRDs are taken from `files` and `context` (the rest of the
+ * commit or of the paths given); built-in kinds from the vendored kube-apiserver documents.
+ */
+export function typecheckFiles(files: readonly SourceFile[], context: readonly SourceFile[] = []): TypeFinding[] {
+  const registry = schemaRegistryOf([...files, ...context]);
+  return files.flatMap((f) => typecheckFile(f, registry));
+}
+
+/** `file:line:column: field: problem`, a warning's problem starting `warning: `. */
+export function formatTypeFinding(f: TypeFinding): string {
+  return formatValidationError(f);
+}
