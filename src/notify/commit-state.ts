@@ -41,8 +41,10 @@ interface Pending {
 const isFlow = (e: { apiVersion: string; kind: string }): boolean => e.apiVersion === FLOW_API_VERSION && e.kind === FLOW_KIND;
 const nameOf = (e: { kind: string; namespace?: string | undefined; name: string }): string => `${e.kind}/${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
 
-/** The first line of a rejection, which validation words as `file:line: field: what was expected`. */
 const firstLine = (message: string): string => message.split('\n')[0] ?? message;
+
+/** The first problem of a rejection, which validation words as `file:line: field: what was expected`; first, since forges cut descriptions short. */
+const firstProblem = (message: string): string => firstLine(message).replace(/^commit rejected, nothing applied: /, '');
 
 /**
  * Follows each commit a FlowSource syncs through pending → success | failure, or straight to
@@ -82,7 +84,7 @@ export class CommitTracker {
     const settled = known && known.state !== 'pending' && Date.parse(known.time) >= Date.parse(last.time);
     if (settled) return;
     const base = { source: key, revision: last.revision, sha };
-    if (last.outcome === 'Rejected') return this.finish(base, 'error', `rejected: ${firstLine(last.message ?? 'the commit did not validate')}`);
+    if (last.outcome === 'Rejected') return this.finish(base, 'error', `rejected: ${firstProblem(last.message ?? 'the commit did not validate')}`);
     if (last.outcome === 'Failed') return this.finish(base, 'failure', `apply failed: ${firstLine(last.message ?? '')}`);
     const inventory = status.inventory ?? [];
     this.pending.set(key, { ...base, inventory, deadline: Date.now() + (this.opts.deadlineMs ?? 5 * 60_000), checking: false });
