@@ -43,6 +43,11 @@ export class Grouper {
     this.groups.set(id, { key, events: [e], timer });
   }
 
+  /** The reasons of the events held for a commit, over all Alerts (tests wait on it before flushing). */
+  held(revision: string | undefined): string[] {
+    return [...this.groups.values()].filter((g) => g.key.revision === revision).flatMap((g) => g.events.map((e) => `${e.involved.kind}:${e.reason}`));
+  }
+
   /** Sends every open group now (on shutdown, so nothing collected is lost). */
   flushAll(): void {
     for (const id of [...this.groups.keys()]) this.flushGroup(id);

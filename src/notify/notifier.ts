@@ -141,7 +141,17 @@ export class Notifier {
     await Promise.all(this.informers.map((i) => i.stop()));
   }
 
-  /** Nothing grouped is waiting to be sent or retried (for tests and the bench). */
+  /** `Kind:Reason` of each event held for the commit, waiting for its group's window to end. */
+  held(revision: string | undefined): string[] {
+    return this.grouper.held(revision);
+  }
+
+  /** Sends every open group now instead of at the end of its window (tests and the bench; shutdown does it too). */
+  flush(): void {
+    this.grouper.flushAll();
+  }
+
+  /** Nothing is waiting to be sent or retried (tests and the bench wait on it after flush()). */
   idle(): boolean {
     return this.delivery.idle();
   }

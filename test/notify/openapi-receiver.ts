@@ -73,7 +73,7 @@ function closed(schema: unknown): unknown {
 
 export async function startOpenApiReceiver(doc: OpenApiDocument, opts: { stripPrefix?: string } = {}): Promise<OpenApiReceiver> {
   const ajv = new Ajv({ strict: false, allErrors: true });
-  addFormats(ajv);
+  addFormats.default(ajv);
   ajv.addSchema({ components: doc.components ?? {} }, 'doc');
   const routes = routesOf(doc);
   const validators = new Map<string, ValidateFunction>();
