@@ -141,6 +141,11 @@ export class Notifier {
     await Promise.all(this.informers.map((i) => i.stop()));
   }
 
+  /** The Event and Flow informers have listed: from now on what FlowOps records is seen (the bench waits on it). */
+  synced(): boolean {
+    return this.eventsSynced && this.flowsSynced;
+  }
+
   /** `Kind:Reason` of each event held for the commit, waiting for its group's window to end. */
   held(revision: string | undefined): string[] {
     return this.grouper.held(revision);
