@@ -36,7 +36,15 @@ const CRD = {
     group: 'bench.flowops.io',
     scope: 'Namespaced',
     names: { kind: 'Item', plural: 'items', singular: 'item' },
-    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
   },
 };
 
@@ -72,7 +80,12 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30
 
 const providerAndAlert = (ns: string, name: string, type: string, url: string, window: string): KubeObject[] => [
   { apiVersion: 'flowops.io/v1', kind: 'Provider', metadata: { name, namespace: ns }, spec: { type, address: url } },
-  { apiVersion: 'flowops.io/v1', kind: 'Alert', metadata: { name, namespace: ns }, spec: { providerRef: { name }, eventSources: [{ kind: '*' }], groupWindow: window, suppressWindow: '1h' } },
+  {
+    apiVersion: 'flowops.io/v1',
+    kind: 'Alert',
+    metadata: { name, namespace: ns },
+    spec: { providerRef: { name }, eventSources: [{ kind: '*' }], groupWindow: window, suppressWindow: '1h' },
+  },
 ];
 
 async function main(): Promise<void> {
@@ -92,19 +105,46 @@ async function main(): Promise<void> {
       Array.from({ length: CLIENTS }, async () => {
         while (next < N) {
           const i = next++;
-          await kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: 'storm' }, spec: { size: i } } as KubeObject);
+          await kube.create({
+            apiVersion: 'bench.flowops.io/v1',
+            kind: 'Item',
+            metadata: { name: `item-${i}`, namespace: 'storm' },
+            spec: { size: i },
+          } as KubeObject);
         }
       }),
     );
     await until('every Item reconciled', () => children('storm') >= N);
-    for (const [type, h] of Object.entries(hooks)) for (const o of providerAndAlert('storm', type, type, h.url, `${WINDOW_S}s`)) await kube.create(o);
+    for (const [type, h] of Object.entries(hooks))
+      for (const o of providerAndAlert('storm', type, type, h.url, `${WINDOW_S}s`)) await kube.create(o);
     const notifier = new Notifier({ kube, log });
     notifier.start();
     await until('the notifier has listed', () => notifier.synced());
     const t0 = performance.now();
     // A child name the API server refuses (422): terminal, so every Item stalls.
-    await kube.patch({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'storm', name: 'bench' }, { spec: { reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Not_Valid_{{ .Resource.metadata.name }}\n' }] } } }, 'merge');
-    const stalledEvents = async (): Promise<number> => (await kube.list('v1', 'Event', { namespace: 'storm' })).items.filter((e) => (e as { reason?: string }).reason === 'ReconcileStalled').length;
+    await kube.patch(
+      { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'storm', name: 'bench' },
+      {
+        spec: {
+          reconcile: {
+            steps: [
+              {
+                name: 'child',
+                type: 'kubectl',
+                action: 'apply',
+                manifests:
+                  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Not_Valid_{{ .Resource.metadata.name }}\n',
+              },
+            ],
+          },
+        },
+      },
+      'merge',
+    );
+    const stalledEvents = async (): Promise<number> =>
+      (await kube.list('v1', 'Event', { namespace: 'storm' })).items.filter(
+        (e) => (e as { reason?: string }).reason === 'ReconcileStalled',
+      ).length;
     await until('every Item stalled', async () => (await stalledEvents()) >= N);
     const allStalled = (performance.now() - t0) / 1000;
     await until('a message at each provider', () => Object.values(hooks).every((h) => h.got.length > 0), 120_000);
@@ -135,17 +175,28 @@ async function main(): Promise<void> {
       },
     });
 
-    console.log('FlowOps notification benchmark (one process: embedded API server + controllers + worker pool + notifier)');
-    console.log(`storm: ${N} watched Items stalled at once (${await stalledEvents()} ReconcileStalled Events, all written ${allStalled.toFixed(2)} s after the Flow changed); grouping window ${WINDOW_S} s`);
+    console.log(
+      'FlowOps notification benchmark (one process: embedded API server + controllers + worker pool + notifier)',
+    );
+    console.log(
+      `storm: ${N} watched Items stalled at once (${await stalledEvents()} ReconcileStalled Events, ` +
+        `all written ${allStalled.toFixed(2)} s after the Flow changed); grouping window ${WINDOW_S} s`,
+    );
     for (const [name, h] of Object.entries(hooks)) {
-      const storm = h.got.slice(0, name === 'generic' ? h.got.length - (hooks.generic.got.length - messagesBefore) : h.got.length);
+      const storm = h.got.slice(
+        0,
+        name === 'generic' ? h.got.length - (hooks.generic.got.length - messagesBefore) : h.got.length,
+      );
       const when = storm.map((m) => `${((m.at - t0) / 1000).toFixed(2)} s (${m.total} events)`).join(', ');
       console.log(`  provider ${name}: ${storm.length} message(s) at ${when}`);
     }
     console.log(`reconcile rate, ${ROUNDS} alternating rounds of ${PER_ROUND} Items, ${WORKERS} workers:`);
     console.log(`  alerts off (no notifier):                 ${perSec.off.toFixed(1)} reconciles/s`);
     console.log(`  alerts on (notifier + Alert on every Event): ${perSec.on.toFixed(1)} reconciles/s`);
-    console.log(`  on / off, median of rounds: ${ratio.toFixed(3)} (goal ≥ 0.95); messages sent during the on rounds: ${hooks.generic.got.length - messagesBefore}`);
+    console.log(
+      `  on / off, median of rounds: ${ratio.toFixed(3)} (goal ≥ 0.95); ` +
+        `messages sent during the on rounds: ${hooks.generic.got.length - messagesBefore}`,
+    );
   } finally {
     await controllers.stop();
     for (const h of Object.values(hooks)) h.server.close();

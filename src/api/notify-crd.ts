@@ -25,7 +25,11 @@ export function providerCrd(): CustomResourceDefinition {
     singular: 'provider',
     shortNames: ['fprov'],
     columns: PROVIDER_COLUMNS,
-    schema: crdSchemaOf(providerSchema, 'A Provider is where FlowOps sends notifications: a webhook, chat, Alertmanager, Grafana, or commit statuses on a forge.'),
+    schema: crdSchemaOf(
+      providerSchema,
+      'A Provider is where FlowOps sends notifications: a webhook, chat, Alertmanager, Grafana, ' +
+        'or commit statuses on a forge.',
+    ),
   });
 }
 
@@ -37,6 +41,9 @@ export function alertCrd(): CustomResourceDefinition {
     singular: 'alert',
     shortNames: ['falert'],
     columns: ALERT_COLUMNS,
-    schema: crdSchemaOf(alertSchema, 'An Alert sends the events of the FlowSources, Flows and watched objects it selects to a Provider.'),
+    schema: crdSchemaOf(
+      alertSchema,
+      'An Alert sends the events of the FlowSources, Flows and watched objects it selects to a Provider.',
+    ),
   });
 }

@@ -31,7 +31,11 @@ export const COMMIT_STATUS_TYPES: ReadonlySet<ProviderType> = new Set(['github',
 
 export const providerSpecSchema = z
   .object({
-    type: z.enum(PROVIDER_TYPES).describe('Where notifications go: a message to a webhook, chat, Alertmanager or Grafana, or a commit status on a forge.'),
+    type: z
+      .enum(PROVIDER_TYPES)
+      .describe(
+        'Where notifications go: a message to a webhook, chat, Alertmanager or Grafana, or a commit status on a forge.',
+      ),
     address: z
       .string()
       .regex(/^https?:\/\//, 'expected an http:// or https:// URL')
@@ -47,8 +51,14 @@ export const providerSpecSchema = z
           '`address` (a webhook URL kept secret), `hmacKey` (generic: signs the body with HMAC-SHA256).',
       )
       .optional(),
-    certSecretRef: localRef.describe('Secret whose `ca.crt` is the CA bundle the provider\'s TLS certificate is checked against.').optional(),
-    proxy: z.string().regex(/^https?:\/\//, 'expected an http:// or https:// proxy URL').describe('HTTP(S) proxy to send through.').optional(),
+    certSecretRef: localRef
+      .describe("Secret whose `ca.crt` is the CA bundle the provider's TLS certificate is checked against.")
+      .optional(),
+    proxy: z
+      .string()
+      .regex(/^https?:\/\//, 'expected an http:// or https:// proxy URL')
+      .describe('HTTP(S) proxy to send through.')
+      .optional(),
     timeout: duration.describe('Per request (default "15s").').optional(),
     suspend: z.boolean().describe('Send nothing while true.').optional(),
   })
@@ -56,9 +66,17 @@ export const providerSpecSchema = z
 
 export const providerStatusSchema = z.object({
   observedGeneration: z.number().int().min(0).optional(),
-  conditions: z.array(conditionSchema).meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }).optional(),
+  conditions: z
+    .array(conditionSchema)
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+    .optional(),
   lastSent: z.string().describe('RFC 3339 time the last notification was delivered.').optional(),
-  failures: z.number().int().min(0).describe('Deliveries that failed for good (after every retry) since the provider was last Ready.').optional(),
+  failures: z
+    .number()
+    .int()
+    .min(0)
+    .describe('Deliveries that failed for good (after every retry) since the provider was last Ready.')
+    .optional(),
 });
 
 export const providerSchema = z.object({
@@ -93,11 +111,21 @@ export const alertSpecSchema = z
   .object({
     providerRef: localRef.describe('Provider in the same namespace.'),
     eventSources: z.array(eventSourceSchema).min(1).describe('The objects whose events this Alert sends.'),
-    eventSeverity: z.enum(['info', 'error']).describe('info (default) sends every event; error only failures.').optional(),
+    eventSeverity: z
+      .enum(['info', 'error'])
+      .describe('info (default) sends every event; error only failures.')
+      .optional(),
     inclusionList: z.array(regex).describe('Send only events whose message matches one of these.').optional(),
     exclusionList: z.array(regex).describe('Never send events whose message matches one of these.').optional(),
-    groupWindow: duration.describe('Events of one commit within this window go as one message (default "10s").').optional(),
-    suppressWindow: duration.describe('The same event again within this window is not sent again (default "10m").').optional(),
+    groupWindow: duration
+      .describe(
+        'Events of one commit go as one message, sent once no new one came for this long ' +
+          '(at most six windows after the first; default "10s").',
+      )
+      .optional(),
+    suppressWindow: duration
+      .describe('The same event again within this window is not sent again (default "10m").')
+      .optional(),
     summary: z.string().max(255).describe('A line put at the top of every message.').optional(),
     suspend: z.boolean().describe('Send nothing while true.').optional(),
   })
@@ -105,7 +133,10 @@ export const alertSpecSchema = z
 
 export const alertStatusSchema = z.object({
   observedGeneration: z.number().int().min(0).optional(),
-  conditions: z.array(conditionSchema).meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }).optional(),
+  conditions: z
+    .array(conditionSchema)
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+    .optional(),
 });
 
 export const alertSchema = z.object({

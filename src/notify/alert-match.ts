@@ -1,10 +1,15 @@
 import type { AlertSpec, EventSource } from '../api/notify.js';
 import type { NotifyEvent } from './event.js';
 
-const matchesName = (pattern: string | undefined, value: string): boolean => pattern === undefined || pattern === '*' || pattern === value;
+const matchesName = (pattern: string | undefined, value: string): boolean =>
+  pattern === undefined || pattern === '*' || pattern === value;
 
 function matchesSource(s: EventSource, alertNamespace: string, e: Pick<NotifyEvent, 'involved'>): boolean {
-  return (s.kind === '*' || s.kind === e.involved.kind) && matchesName(s.name, e.involved.name) && matchesName(s.namespace ?? alertNamespace, e.involved.namespace);
+  return (
+    (s.kind === '*' || s.kind === e.involved.kind) &&
+    matchesName(s.name, e.involved.name) &&
+    matchesName(s.namespace ?? alertNamespace, e.involved.namespace)
+  );
 }
 
 /** Compiled once per Alert generation: the regexes of its lists. */
@@ -16,7 +21,12 @@ export interface AlertFilter {
 }
 
 export function alertFilter(namespace: string, spec: AlertSpec): AlertFilter {
-  return { spec, namespace, include: (spec.inclusionList ?? []).map((r) => new RegExp(r)), exclude: (spec.exclusionList ?? []).map((r) => new RegExp(r)) };
+  return {
+    spec,
+    namespace,
+    include: (spec.inclusionList ?? []).map((r) => new RegExp(r)),
+    exclude: (spec.exclusionList ?? []).map((r) => new RegExp(r)),
+  };
 }
 
 /** Whether the Alert selects this object (commit statuses go to the forge providers of Alerts selecting the source). */

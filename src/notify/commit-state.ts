@@ -38,12 +38,17 @@ interface Pending {
   checking: boolean;
 }
 
-const isFlow = (e: { apiVersion: string; kind: string }): boolean => e.apiVersion === FLOW_API_VERSION && e.kind === FLOW_KIND;
-const nameOf = (e: { kind: string; namespace?: string | undefined; name: string }): string => `${e.kind}/${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
+const isFlow = (e: { apiVersion: string; kind: string }): boolean =>
+  e.apiVersion === FLOW_API_VERSION && e.kind === FLOW_KIND;
+const nameOf = (e: { kind: string; namespace?: string | undefined; name: string }): string =>
+  `${e.kind}/${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
 
 const firstLine = (message: string): string => message.split('\n')[0] ?? message;
 
-/** The first problem of a rejection, which validation words as `file:line: field: what was expected`; first, since forges cut descriptions short. */
+/**
+ * The first problem of a rejection, which validation words as `file:line: field: what was expected`;
+ * it goes first since forges cut descriptions short.
+ */
 const firstProblem = (message: string): string => firstLine(message).replace(/^commit rejected, nothing applied: /, '');
 
 /**
@@ -69,7 +74,7 @@ export class CommitTracker {
     this.pending.clear();
   }
 
-  /** A FlowSource was listed or changed. `initial`: from the first list, when commits already finished are left alone. */
+  /** A FlowSource was listed or changed; a commit whose final state it already records is left alone. */
   onSource(src: KubeObject): void {
     const key = `${src.metadata.namespace ?? 'default'}/${src.metadata.name}`;
     const status = (src.status ?? {}) as FlowSourceStatus;
@@ -84,11 +89,22 @@ export class CommitTracker {
     const settled = known && known.state !== 'pending' && Date.parse(known.time) >= Date.parse(last.time);
     if (settled) return;
     const base = { source: key, revision: last.revision, sha };
-    if (last.outcome === 'Rejected') return this.finish(base, 'error', `rejected: ${firstProblem(last.message ?? 'the commit did not validate')}`);
-    if (last.outcome === 'Failed') return this.finish(base, 'failure', `apply failed: ${firstLine(last.message ?? '')}`);
+    if (last.outcome === 'Rejected')
+      return this.finish(base, 'error', `rejected: ${firstProblem(last.message ?? 'the commit did not validate')}`);
+    if (last.outcome === 'Failed')
+      return this.finish(base, 'failure', `apply failed: ${firstLine(last.message ?? '')}`);
     const inventory = status.inventory ?? [];
-    this.pending.set(key, { ...base, inventory, deadline: Date.now() + (this.opts.deadlineMs ?? 5 * 60_000), checking: false });
-    this.opts.onTransition({ ...base, state: 'pending', description: `applied; waiting for ${inventory.length} object(s) to be Ready` });
+    this.pending.set(key, {
+      ...base,
+      inventory,
+      deadline: Date.now() + (this.opts.deadlineMs ?? 5 * 60_000),
+      checking: false,
+    });
+    this.opts.onTransition({
+      ...base,
+      state: 'pending',
+      description: `applied; waiting for ${inventory.length} object(s) to be Ready`,
+    });
     void this.check(key);
   }
 
@@ -108,14 +124,20 @@ export class CommitTracker {
     for (const p of this.pending.values()) {
       const hit = p.inventory.some(
         (i) =>
-          (i.kind === e.involved.kind && i.name === e.involved.name && (i.namespace ?? e.involved.namespace) === e.involved.namespace) ||
+          (i.kind === e.involved.kind &&
+            i.name === e.involved.name &&
+            (i.namespace ?? e.involved.namespace) === e.involved.namespace) ||
           (flow !== undefined && isFlow(i) && i.name === flow),
       );
       if (hit) this.finish(p, 'failure', `${nameOf(e.involved)} stalled: ${e.message}`);
     }
   }
 
-  private finish(p: { source: string; revision: string; sha: string }, state: CommitStateName, description: string): void {
+  private finish(
+    p: { source: string; revision: string; sha: string },
+    state: CommitStateName,
+    description: string,
+  ): void {
     const current = this.pending.get(p.source);
     if (current?.revision === p.revision) this.pending.delete(p.source);
     this.opts.onTransition({ source: p.source, revision: p.revision, sha: p.sha, state, description });
@@ -125,7 +147,7 @@ export class CommitTracker {
     for (const key of this.pending.keys()) void this.check(key);
   }
 
-  /** success when every object is Ready; failure on the first Failed one, or at the deadline on the first still not Ready. */
+  /** success when every object is Ready; failure on the first Failed one, or at the deadline on the first not Ready. */
   private async check(key: string): Promise<void> {
     const p = this.pending.get(key);
     if (!p || p.checking) return;
@@ -152,7 +174,12 @@ export class CommitTracker {
    * generation and said Ready=True (a Flow just applied has no status, which kstatus reads as Current).
    */
   private async readiness(entry: InventoryEntry): Promise<{ ready: boolean; failed: boolean; message: string }> {
-    const obj = await this.opts.kube.get({ apiVersion: entry.apiVersion, kind: entry.kind, name: entry.name, ...(entry.namespace ? { namespace: entry.namespace } : {}) });
+    const obj = await this.opts.kube.get({
+      apiVersion: entry.apiVersion,
+      kind: entry.kind,
+      name: entry.name,
+      ...(entry.namespace ? { namespace: entry.namespace } : {}),
+    });
     if (!obj) return { ready: false, failed: false, message: 'not found' };
     const health = healthOf(obj);
     if (health.status === 'Failed') return { ready: false, failed: true, message: health.message };
@@ -160,7 +187,12 @@ export class CommitTracker {
       const status = (obj.status ?? {}) as { observedGeneration?: number; conditions?: Condition[] };
       const ready = status.conditions?.find((c) => c.type === 'Ready');
       const current = status.observedGeneration === obj.metadata.generation;
-      if (!current || ready?.status !== 'True') return { ready: false, failed: false, message: ready?.message || (current ? 'not Ready yet' : 'not reconciled yet') };
+      if (!current || ready?.status !== 'True')
+        return {
+          ready: false,
+          failed: false,
+          message: ready?.message || (current ? 'not Ready yet' : 'not reconciled yet'),
+        };
       return { ready: true, failed: false, message: '' };
     }
     return { ready: health.status === 'Current', failed: false, message: health.message };

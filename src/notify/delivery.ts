@@ -107,8 +107,13 @@ export class Delivery {
         const last = attempt === attempts || err.code === 'InvalidProvider';
         this.opts.metrics.deliveries.inc({ namespace, provider: name, type, result: last ? 'failed' : 'retried' });
         this.opts.metrics.providerReady.set({ namespace, provider: name, type }, 0);
-        const message = last ? `${err.message}; gave up on ${what} after ${attempt} attempt(s)` : `${err.message}; retrying ${what} (attempt ${attempt}/${attempts})`;
-        log.warn({ code: err.code, statusCode: err.statusCode, attempt }, last ? 'notification failed' : 'notification failed; retrying');
+        const message = last
+          ? `${err.message}; gave up on ${what} after ${attempt} attempt(s)`
+          : `${err.message}; retrying ${what} (attempt ${attempt}/${attempts})`;
+        log.warn(
+          { code: err.code, statusCode: err.statusCode, attempt },
+          last ? 'notification failed' : 'notification failed; retrying',
+        );
         if (last) this.failures.set(`${namespace}/${name}`, (this.failures.get(`${namespace}/${name}`) ?? 0) + 1);
         await this.writeReady(obj, false, err.code, message);
         if (last) return;
@@ -125,13 +130,34 @@ export class Delivery {
     this.written.set(id, mark);
     const prev = ((obj.status ?? {}) as { conditions?: Condition[] }).conditions;
     const generation = obj.metadata.generation ?? 0;
-    const conditions = setCondition(prev, { type: 'Ready', status: ready ? 'True' : 'False', reason, message: message.slice(0, 1024), observedGeneration: generation });
-    const status = { observedGeneration: generation, conditions, failures: this.failures.get(id) ?? 0, ...(ready ? { lastSent: nowRfc3339() } : {}) };
+    const conditions = setCondition(prev, {
+      type: 'Ready',
+      status: ready ? 'True' : 'False',
+      reason,
+      message: message.slice(0, 1024),
+      observedGeneration: generation,
+    });
+    const status = {
+      observedGeneration: generation,
+      conditions,
+      failures: this.failures.get(id) ?? 0,
+      ...(ready ? { lastSent: nowRfc3339() } : {}),
+    };
     try {
-      await this.opts.kube.sendPatch({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' }, { status }, 'merge', { subresource: 'status', fieldManager: 'flowops-notify' });
+      await this.opts.kube.sendPatch(
+        {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          namespace: obj.metadata.namespace,
+          name: obj.metadata.name ?? '',
+        },
+        { status },
+        'merge',
+        { subresource: 'status', fieldManager: 'flowops-notify' },
+      );
     } catch (err) {
       this.written.delete(id);
-      this.opts.log.debug({ err, provider: id }, 'could not write the Provider\'s status');
+      this.opts.log.debug({ err, provider: id }, "could not write the Provider's status");
     }
   }
 }

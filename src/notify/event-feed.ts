@@ -25,7 +25,12 @@ export function fromCoreEvent(obj: KubeObject): NotifyEvent | undefined {
   if (!io?.kind || !io.name) return undefined;
   const { revision, rest } = splitRevision(ev.message ?? '');
   return {
-    involved: { apiVersion: io.apiVersion ?? '', kind: io.kind, name: io.name, namespace: io.namespace ?? obj.metadata.namespace ?? 'default' },
+    involved: {
+      apiVersion: io.apiVersion ?? '',
+      kind: io.kind,
+      name: io.name,
+      namespace: io.namespace ?? obj.metadata.namespace ?? 'default',
+    },
     severity: ev.type === 'Warning' ? 'error' : 'info',
     reason: ev.reason ?? '',
     message: rest,
@@ -34,7 +39,12 @@ export function fromCoreEvent(obj: KubeObject): NotifyEvent | undefined {
   };
 }
 
-const involvedOf = (o: KubeObject): NotifyEvent['involved'] => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', namespace: o.metadata.namespace ?? 'default' });
+const involvedOf = (o: KubeObject): NotifyEvent['involved'] => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name ?? '',
+  namespace: o.metadata.namespace ?? 'default',
+});
 const pinOf = (o: KubeObject): string | undefined => (o.spec as { ref?: { commit?: string } } | undefined)?.ref?.commit;
 
 /** A FlowSource pinned to a commit (`flowops rollback --to`) or following its branch again. */
@@ -43,8 +53,21 @@ export function pinTransition(now: KubeObject, old: KubeObject): NotifyEvent | u
   const after = pinOf(now);
   if (before === after) return undefined;
   const time = new Date().toISOString();
-  if (after) return { involved: involvedOf(now), severity: 'info', reason: 'Pinned', message: `pinned to commit ${after}`, time };
-  return { involved: involvedOf(now), severity: 'info', reason: 'Unpinned', message: `follows its branch again (was pinned to ${before})`, time };
+  if (after)
+    return {
+      involved: involvedOf(now),
+      severity: 'info',
+      reason: 'Pinned',
+      message: `pinned to commit ${after}`,
+      time,
+    };
+  return {
+    involved: involvedOf(now),
+    severity: 'info',
+    reason: 'Unpinned',
+    message: `follows its branch again (was pinned to ${before})`,
+    time,
+  };
 }
 
 /** A Flow's Ready or Stalled condition changed: Ready, NotReady or Stalled, with the commit the Flow came from. */
@@ -56,7 +79,8 @@ export function flowTransition(now: KubeObject, old: KubeObject | undefined): No
   const wasStalled = old ? findCondition(old, 'Stalled') : undefined;
   const revision = now.metadata.annotations?.['flowops.io/revision'];
   const base = { involved: involvedOf(now), time: new Date().toISOString(), ...(revision ? { revision } : {}) };
-  if (stalled?.status === 'True' && wasStalled?.status !== 'True') return { ...base, severity: 'error', reason: 'Stalled', message: stalled.message || stalled.reason || 'stalled' };
+  if (stalled?.status === 'True' && wasStalled?.status !== 'True')
+    return { ...base, severity: 'error', reason: 'Stalled', message: stalled.message || stalled.reason || 'stalled' };
   if (!ready || ready.status === wasReady?.status) return undefined;
   if (ready.status === 'True') return { ...base, severity: 'info', reason: 'Ready', message: ready.message || 'Ready' };
   return { ...base, severity: 'error', reason: 'NotReady', message: ready.message || ready.reason || 'not Ready' };

@@ -9,9 +9,10 @@ export interface Message {
   revision?: string;
   /** error when any event is. */
   severity: 'info' | 'error';
-  /** The first events, at most MAX_EVENTS; `total` counts all. */
+  /** The first events, at most MAX_EVENTS; `total` and `errors` count all. */
   events: NotifyEvent[];
   total: number;
+  errors: number;
   /** The web view's page for the commit or object, when FlowOps knows its own URL. */
   link?: string;
 }
@@ -35,15 +36,19 @@ export const shortRevision = (revision: string | undefined): string | undefined 
 };
 
 export function title(m: Message): string {
-  const errors = m.events.filter((e) => e.severity === 'error').length;
+  const errors = m.errors;
   const head = m.summary ? `${m.summary}: ` : '';
   const rev = shortRevision(m.revision);
-  const what = m.total === 1 && m.events[0] ? `${m.events[0].reason} ${objectName(m.events[0])}` : `${m.total} events${errors ? ` (${errors} errors)` : ''}`;
+  const what =
+    m.total === 1 && m.events[0]
+      ? `${m.events[0].reason} ${objectName(m.events[0])}`
+      : `${m.total} events${errors ? ` (${errors} errors)` : ''}`;
   return `${head}${rev ? `${rev}: ` : ''}${what}`;
 }
 
 export function lines(m: Message): string[] {
-  const out = m.events.map((e) => `${e.severity === 'error' ? '✖' : '✔'} ${objectName(e)} ${e.reason}: ${e.message}`);
+  const mark = (e: NotifyEvent): string => (e.severity === 'error' ? '✖' : '✔');
+  const out = m.events.map((e) => `${mark(e)} ${objectName(e)} ${e.reason}: ${e.message}`);
   if (m.total > m.events.length) out.push(`… and ${m.total - m.events.length} more`);
   return out;
 }

@@ -17,9 +17,24 @@ export function notifyMetrics(registry: Registry): NotifyMetrics {
   if (!m) {
     const registers = [registry];
     m = {
-      deliveries: new Counter({ name: 'flowops_notification_deliveries_total', help: 'Notification and commit status deliveries by provider and result (sent, retried, failed).', labelNames: ['namespace', 'provider', 'type', 'result'], registers }),
-      providerReady: new Gauge({ name: 'flowops_notification_provider_ready', help: '1 while the provider\'s last delivery succeeded, else 0.', labelNames: ['namespace', 'provider', 'type'], registers }),
-      dropped: new Counter({ name: 'flowops_notification_dropped_total', help: 'Notifications dropped because a failing provider\'s queue was full.', labelNames: ['namespace', 'provider'], registers }),
+      deliveries: new Counter({
+        name: 'flowops_notification_deliveries_total',
+        help: 'Notification and commit status deliveries by provider and result (sent, retried, failed).',
+        labelNames: ['namespace', 'provider', 'type', 'result'],
+        registers,
+      }),
+      providerReady: new Gauge({
+        name: 'flowops_notification_provider_ready',
+        help: "1 while the provider's last delivery succeeded, else 0.",
+        labelNames: ['namespace', 'provider', 'type'],
+        registers,
+      }),
+      dropped: new Counter({
+        name: 'flowops_notification_dropped_total',
+        help: "Notifications dropped because a failing provider's queue was full.",
+        labelNames: ['namespace', 'provider'],
+        registers,
+      }),
     };
     byRegistry.set(registry, m);
   }

@@ -14,7 +14,7 @@ import { CommitTracker, type CommitTransition } from './commit-state.js';
 import { Delivery } from './delivery.js';
 import type { NotifyEvent } from './event.js';
 import { flowTransition, fromCoreEvent, pinTransition } from './event-feed.js';
-import { Grouper, type GroupKey } from './grouper.js';
+import { Grouper, type Group } from './grouper.js';
 import { MAX_EVENTS, type Message } from './message.js';
 import { notifyMetrics } from './metrics.js';
 import { commitStatusRequest, messageRequest } from './providers/index.js';
@@ -72,7 +72,11 @@ export class Notifier {
   constructor(private readonly opts: NotifierOptions) {
     const log = opts.log;
     const metrics = notifyMetrics(opts.registry ?? processMetrics().registry);
-    this.providers = new Informer(opts.kube, { apiVersion: FLOW_API_VERSION, kind: PROVIDER_KIND, log, transform: dropManagedFields }, { add() {}, update() {}, delete() {} });
+    this.providers = new Informer(
+      opts.kube,
+      { apiVersion: FLOW_API_VERSION, kind: PROVIDER_KIND, log, transform: dropManagedFields },
+      { add() {}, update() {}, delete() {} },
+    );
     this.delivery = new Delivery({
       kube: opts.kube,
       log,
@@ -81,7 +85,7 @@ export class Notifier {
       ...(opts.backoff ? { backoff: opts.backoff } : {}),
       ...(opts.attempts ? { attempts: opts.attempts } : {}),
     });
-    this.grouper = new Grouper((key, events) => this.sendGroup(key, events));
+    this.grouper = new Grouper((group) => this.sendGroup(group));
     this.tracker = new CommitTracker({
       kube: opts.kube,
       log,
@@ -89,43 +93,59 @@ export class Notifier {
       ...(opts.commitDeadlineMs ? { deadlineMs: opts.commitDeadlineMs } : {}),
       ...(opts.commitCheckEveryMs ? { checkEveryMs: opts.commitCheckEveryMs } : {}),
     });
-    const alerts = new Informer(opts.kube, { apiVersion: FLOW_API_VERSION, kind: ALERT_KIND, log, transform: dropManagedFields }, {
-      add: (o) => this.setAlert(o),
-      update: (o) => this.setAlert(o),
-      delete: (o) => void this.alerts.delete(keyOf(o)),
-    });
-    this.sources = new Informer(opts.kube, { apiVersion: FLOW_API_VERSION, kind: FLOWSOURCE_KIND, log, transform: dropManagedFields }, {
-      add: (o) => this.onSource(o),
-      update: (o, old) => {
-        const pin = pinTransition(o, old);
-        if (pin) this.emit(pin);
-        this.onSource(o);
+    const alerts = new Informer(
+      opts.kube,
+      { apiVersion: FLOW_API_VERSION, kind: ALERT_KIND, log, transform: dropManagedFields },
+      {
+        add: (o) => this.setAlert(o),
+        update: (o) => this.setAlert(o),
+        delete: (o) => void this.alerts.delete(keyOf(o)),
       },
-      delete: (o) => {
-        this.tracker.onSourceDeleted(o);
-        this.commits.delete(keyOf(o));
+    );
+    this.sources = new Informer(
+      opts.kube,
+      { apiVersion: FLOW_API_VERSION, kind: FLOWSOURCE_KIND, log, transform: dropManagedFields },
+      {
+        add: (o) => this.onSource(o),
+        update: (o, old) => {
+          const pin = pinTransition(o, old);
+          if (pin) this.emit(pin);
+          this.onSource(o);
+        },
+        delete: (o) => {
+          this.tracker.onSourceDeleted(o);
+          this.commits.delete(keyOf(o));
+        },
       },
-    });
-    const flows = new Informer(opts.kube, { apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, log, transform: dropManagedFields }, {
-      add: () => {},
-      update: (o, old) => {
-        const e = this.flowsSynced ? flowTransition(o, old) : undefined;
-        if (e) this.emit(e);
+    );
+    const flows = new Informer(
+      opts.kube,
+      { apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, log, transform: dropManagedFields },
+      {
+        add: () => {},
+        update: (o, old) => {
+          const e = this.flowsSynced ? flowTransition(o, old) : undefined;
+          if (e) this.emit(e);
+        },
+        delete: () => {},
+        synced: () => void (this.flowsSynced = true),
       },
-      delete: () => {},
-      synced: () => void (this.flowsSynced = true),
-    });
+    );
     // Events already there when the notifier starts were sent (or not) by the one before it.
     const onEvent = (o: KubeObject): void => {
       const e = this.eventsSynced ? fromCoreEvent(o) : undefined;
       if (e) this.emit(e);
     };
-    const events = new Informer(opts.kube, { apiVersion: 'v1', kind: 'Event', log, transform: dropManagedFields }, {
-      add: onEvent,
-      update: onEvent,
-      delete: () => {},
-      synced: () => void (this.eventsSynced = true),
-    });
+    const events = new Informer(
+      opts.kube,
+      { apiVersion: 'v1', kind: 'Event', log, transform: dropManagedFields },
+      {
+        add: onEvent,
+        update: onEvent,
+        delete: () => {},
+        synced: () => void (this.eventsSynced = true),
+      },
+    );
     this.informers.push(this.providers, alerts, this.sources, flows, events);
   }
 
@@ -166,7 +186,10 @@ export class Notifier {
     if (!parsed.success) {
       this.alerts.delete(keyOf(o));
       const issue = parsed.error.issues[0];
-      this.opts.log.warn({ alert: keyOf(o), field: `spec.${issue?.path.join('.') ?? ''}`, err: issue?.message }, 'Alert ignored: invalid spec');
+      this.opts.log.warn(
+        { alert: keyOf(o), field: `spec.${issue?.path.join('.') ?? ''}`, err: issue?.message },
+        'Alert ignored: invalid spec',
+      );
       return;
     }
     const spec = parsed.data;
@@ -189,32 +212,38 @@ export class Notifier {
     for (const [key, a] of this.alerts) {
       const type = this.providerType(a.namespace, a.filter.spec.providerRef.name);
       if (type && COMMIT_STATUS_TYPES.has(type)) continue;
-      if (alertMatches(a.filter, e)) this.grouper.add({ alert: key, ...(e.revision ? { revision: e.revision } : {}) }, e, a.groupMs, a.suppressMs);
+      if (alertMatches(a.filter, e))
+        this.grouper.add({ alert: key, ...(e.revision ? { revision: e.revision } : {}) }, e, a.groupMs, a.suppressMs);
     }
   }
 
-  private sendGroup(key: GroupKey, events: NotifyEvent[]): void {
+  private sendGroup({ key, events, total, errors }: Group): void {
     const a = this.alerts.get(key.alert);
     if (!a) return;
     const first = events[0];
-    const sourceLink = first?.involved.kind === FLOWSOURCE_KIND ? this.link(first.involved.namespace, first.involved.name, key.revision) : undefined;
+    const sourceLink =
+      first?.involved.kind === FLOWSOURCE_KIND
+        ? this.link(first.involved.namespace, first.involved.name, key.revision)
+        : undefined;
     const message: Message = {
       alert: key.alert,
-      severity: events.some((e) => e.severity === 'error') ? 'error' : 'info',
+      severity: errors > 0 ? 'error' : 'info',
       events: events.slice(0, MAX_EVENTS),
-      total: events.length,
+      total,
+      errors,
       ...(a.filter.spec.summary ? { summary: a.filter.spec.summary } : {}),
       ...(key.revision ? { revision: key.revision } : {}),
       ...(sourceLink ? { link: sourceLink } : {}),
     };
-    const what = `${events.length} event(s)${key.revision ? ` of ${key.revision}` : ''}`;
+    const what = `${total} event(s)${key.revision ? ` of ${key.revision}` : ''}`;
     this.delivery.enqueue(a.namespace, a.filter.spec.providerRef.name, what, (p) => messageRequest(p, message));
   }
 
   private link(namespace: string, name: string, revision: string | undefined): string | undefined {
     if (!this.opts.viewUrl) return undefined;
     const sha = revision ? /sha1:([0-9a-f]{40})$/.exec(revision)?.[1] : undefined;
-    return `${this.opts.viewUrl.replace(/\/+$/, '')}/ui/sources/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${sha ? `#${sha}` : ''}`;
+    const base = this.opts.viewUrl.replace(/\/+$/, '');
+    return `${base}/ui/sources/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${sha ? `#${sha}` : ''}`;
   }
 
   private onSource(o: KubeObject): void {
@@ -228,18 +257,34 @@ export class Notifier {
   private onCommit(t: CommitTransition): void {
     const src = this.sources.get(...splitKey(t.source));
     const before = this.commits.get(t.source) ?? ((src?.status ?? {}) as FlowSourceStatus).commits ?? [];
-    const entry: CommitState = { revision: t.revision, state: t.state, description: t.description.slice(0, 1000), time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    const entry: CommitState = {
+      revision: t.revision,
+      state: t.state,
+      description: t.description.slice(0, 1000),
+      time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
     const list = [entry, ...before.filter((c) => c.revision !== t.revision)].slice(0, COMMITS_KEPT);
     this.commits.set(t.source, list);
     if (src) void this.writeCommits(src, list);
-    this.opts.log.info({ source: t.source, revision: t.revision, state: t.state, description: t.description }, 'commit state');
+    this.opts.log.info(
+      { source: t.source, revision: t.revision, state: t.state, description: t.description },
+      'commit state',
+    );
     const [namespace, name] = splitKey(t.source);
-    const update = { sha: t.sha, state: t.state, description: t.description, context: `flowops/${namespace}/${name}`, ...this.targetUrl(namespace, name, t.revision) };
+    const update = {
+      sha: t.sha,
+      state: t.state,
+      description: t.description,
+      context: `flowops/${namespace}/${name}`,
+      ...this.targetUrl(namespace, name, t.revision),
+    };
     const involved = { apiVersion: FLOW_API_VERSION, kind: FLOWSOURCE_KIND, name, namespace };
     for (const a of this.alerts.values()) {
       const type = this.providerType(a.namespace, a.filter.spec.providerRef.name);
       if (!type || !COMMIT_STATUS_TYPES.has(type) || !alertSelects(a.filter, involved)) continue;
-      this.delivery.enqueue(a.namespace, a.filter.spec.providerRef.name, `${t.state} status of ${t.revision}`, (p) => commitStatusRequest(p, update));
+      this.delivery.enqueue(a.namespace, a.filter.spec.providerRef.name, `${t.state} status of ${t.revision}`, (p) =>
+        commitStatusRequest(p, update),
+      );
     }
   }
 
@@ -250,7 +295,17 @@ export class Notifier {
 
   private async writeCommits(src: KubeObject, commits: CommitState[]): Promise<void> {
     try {
-      await this.opts.kube.sendPatch({ apiVersion: src.apiVersion, kind: src.kind, namespace: src.metadata.namespace, name: src.metadata.name ?? '' }, { status: { commits } }, 'merge', { subresource: 'status', fieldManager: 'flowops-notify' });
+      await this.opts.kube.sendPatch(
+        {
+          apiVersion: src.apiVersion,
+          kind: src.kind,
+          namespace: src.metadata.namespace,
+          name: src.metadata.name ?? '',
+        },
+        { status: { commits } },
+        'merge',
+        { subresource: 'status', fieldManager: 'flowops-notify' },
+      );
     } catch (err) {
       this.opts.log.debug({ err, source: keyOf(src) }, 'could not record the commit state on the FlowSource');
     }

@@ -9,7 +9,12 @@ import { defaultAddress } from './providers/index.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-async function secretData(kube: KubeClient, namespace: string, name: string, field: string): Promise<Record<string, string>> {
+async function secretData(
+  kube: KubeClient,
+  namespace: string,
+  name: string,
+  field: string,
+): Promise<Record<string, string>> {
   const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
   if (!secret) throw new NotifyError('SecretNotFound', `${field}: Secret ${namespace}/${name} not found`);
   const data = ((secret as { data?: Record<string, string> }).data ?? {}) as Record<string, string>;
@@ -20,7 +25,10 @@ async function secretData(kube: KubeClient, namespace: string, name: string, fie
 }
 
 /** A Provider object with its Secret read: the address and token to send with, and how to connect. */
-export async function resolveProvider(kube: KubeClient, obj: KubeObject): Promise<{ provider: ResolvedProvider; connection: Connection }> {
+export async function resolveProvider(
+  kube: KubeClient,
+  obj: KubeObject,
+): Promise<{ provider: ResolvedProvider; connection: Connection }> {
   const namespace = obj.metadata.namespace ?? 'default';
   const name = obj.metadata.name ?? '';
   const parsed = providerSpecSchema.safeParse(obj.spec);
@@ -32,9 +40,19 @@ export async function resolveProvider(kube: KubeClient, obj: KubeObject): Promis
   const secret = spec.secretRef ? await secretData(kube, namespace, spec.secretRef.name, 'spec.secretRef') : {};
   const token = secret.token;
   const address = spec.address ?? secret.address ?? defaultAddress(spec.type, token);
-  if (!address) throw new NotifyError('InvalidProvider', `spec.address: a ${spec.type} provider needs an address (in the spec or the Secret's \`address\` key)`);
-  const ca = spec.certSecretRef ? (await secretData(kube, namespace, spec.certSecretRef.name, 'spec.certSecretRef'))['ca.crt'] : undefined;
-  if (spec.certSecretRef && !ca) throw new NotifyError('InvalidProvider', `spec.certSecretRef: Secret ${namespace}/${spec.certSecretRef.name} has no ca.crt key`);
+  if (!address)
+    throw new NotifyError(
+      'InvalidProvider',
+      `spec.address: a ${spec.type} provider needs an address (in the spec or the Secret's \`address\` key)`,
+    );
+  const ca = spec.certSecretRef
+    ? (await secretData(kube, namespace, spec.certSecretRef.name, 'spec.certSecretRef'))['ca.crt']
+    : undefined;
+  if (spec.certSecretRef && !ca)
+    throw new NotifyError(
+      'InvalidProvider',
+      `spec.certSecretRef: Secret ${namespace}/${spec.certSecretRef.name} has no ca.crt key`,
+    );
   const connection: Connection = {
     timeoutMs: spec.timeout ? parseDuration(spec.timeout) : DEFAULT_TIMEOUT_MS,
     ...(ca ? { ca } : {}),

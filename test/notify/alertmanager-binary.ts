@@ -10,7 +10,13 @@ import { waitFor } from '../helpers/wait.js';
 export function cachedAlertmanager(): string | undefined {
   const goMod = readFileSync(join(ROOT, 'scripts/control-plane/alertmanager/go.mod'), 'utf8');
   const version = /^\s*github\.com\/prometheus\/alertmanager (v\S+)/m.exec(goMod)?.[1];
-  const bin = join(process.env.FLOWOPS_CACHE ?? join(homedir(), '.cache/flowops'), 'control-plane', `alertmanager-${version ?? 'unknown'}`, 'bin', 'alertmanager');
+  const bin = join(
+    process.env.FLOWOPS_CACHE ?? join(homedir(), '.cache/flowops'),
+    'control-plane',
+    `alertmanager-${version ?? 'unknown'}`,
+    'bin',
+    'alertmanager',
+  );
   return existsSync(bin) ? bin : undefined;
 }
 
@@ -24,9 +30,21 @@ export async function startAlertmanager(bin: string): Promise<RunningAlertmanage
   const dir = mkdtempSync(join(tmpdir(), 'alertmanager-'));
   writeFileSync(join(dir, 'alertmanager.yml'), 'route:\n  receiver: keep\nreceivers:\n  - name: keep\n');
   const port = await freePort();
-  const proc: ChildProcess = spawn(bin, [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address='], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn(
+    bin,
+    [
+      `--config.file=${join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+    ],
+    { stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/-/ready`).catch(() => undefined))?.ok, { what: 'Alertmanager to be ready', timeoutMs: 30_000 });
+  await waitFor(async () => (await fetch(`${url}/-/ready`).catch(() => undefined))?.ok, {
+    what: 'Alertmanager to be ready',
+    timeoutMs: 30_000,
+  });
   return {
     url,
     stop: async () => {

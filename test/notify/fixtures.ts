@@ -46,8 +46,18 @@ export const secret = (name: string, data: Record<string, string>, namespace = '
   data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
 });
 
-export const provider = (name: string, spec: Record<string, unknown>, namespace = 'default'): KubeObject => ({ apiVersion: 'flowops.io/v1', kind: 'Provider', metadata: { name, namespace }, spec });
-export const alert = (name: string, spec: Record<string, unknown>, namespace = 'default'): KubeObject => ({ apiVersion: 'flowops.io/v1', kind: 'Alert', metadata: { name, namespace }, spec });
+export const provider = (name: string, spec: Record<string, unknown>, namespace = 'default'): KubeObject => ({
+  apiVersion: 'flowops.io/v1',
+  kind: 'Provider',
+  metadata: { name, namespace },
+  spec,
+});
+export const alert = (name: string, spec: Record<string, unknown>, namespace = 'default'): KubeObject => ({
+  apiVersion: 'flowops.io/v1',
+  kind: 'Alert',
+  metadata: { name, namespace },
+  spec,
+});
 
 /** A logger whose every line is kept, so a test can assert a token never reached one. */
 export function capturedLog(): { log: Logger; lines: string[] } {
@@ -67,5 +77,7 @@ const require = createRequire(import.meta.url);
 
 /** GitHub's REST API description as @octokit/openapi publishes it (not dereferenced: 13 MB, read once). */
 export function githubOpenApi(): OpenApiDocument {
-  return JSON.parse(readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8')) as OpenApiDocument;
+  return JSON.parse(
+    readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8'),
+  ) as OpenApiDocument;
 }

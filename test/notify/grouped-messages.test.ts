@@ -20,7 +20,12 @@ interface WebhookBody {
 }
 
 /** A webhook receiver that checks X-Signature (HMAC-SHA256 of the raw body) before it accepts anything. */
-async function startWebhookReceiver(): Promise<{ url: string; bodies: WebhookBody[]; badSignatures: number; server: Server }> {
+async function startWebhookReceiver(): Promise<{
+  url: string;
+  bodies: WebhookBody[];
+  badSignatures: number;
+  server: Server;
+}> {
   const r = { url: '', bodies: [] as WebhookBody[], badSignatures: 0, server: createServer() };
   r.server.on('request', (req, res) => {
     const chunks: Buffer[] = [];
@@ -67,8 +72,13 @@ describe('grouped messages per commit', () => {
     notifier.start();
     await env.kube.create(secret('hook', { token: HMAC_KEY }));
     await env.kube.create(provider('hook', { type: 'generic', address: hook.url, secretRef: { name: 'hook' } }));
-    const sources = [{ kind: 'FlowSource', name: 'flows' }, { kind: 'Flow', name: '*' }];
-    await env.kube.create(alert('to-hook', { providerRef: { name: 'hook' }, eventSources: sources, groupWindow: '1h', summary: 'team-a' }));
+    const sources = [
+      { kind: 'FlowSource', name: 'flows' },
+      { kind: 'Flow', name: '*' },
+    ];
+    await env.kube.create(
+      alert('to-hook', { providerRef: { name: 'hook' }, eventSources: sources, groupWindow: '1h', summary: 'team-a' }),
+    );
     if (am) {
       await env.kube.create(provider('am', { type: 'alertmanager', address: am.url }));
       await env.kube.create(alert('to-am', { providerRef: { name: 'am' }, eventSources: sources, groupWindow: '1h' }));
@@ -89,38 +99,61 @@ describe('grouped messages per commit', () => {
     else env.controllers.sources!.trigger('default', 'flows');
     shas.push(sha);
     await attempted(env.kube, 'flows', sha);
-    await waitFor(async () => {
-      const f = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flow });
-      const ready = (f?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions?.find((c) => c.type === 'Ready');
-      return f?.metadata.annotations?.['flowops.io/revision']?.endsWith(sha) && ready?.status === 'True';
-    }, { what: `Flow ${flow} Ready at ${sha}` });
+    await waitFor(
+      async () => {
+        const f = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flow });
+        const ready = (
+          f?.status as { conditions?: Array<{ type: string; status: string }> } | undefined
+        )?.conditions?.find((c) => c.type === 'Ready');
+        return f?.metadata.annotations?.['flowops.io/revision']?.endsWith(sha) && ready?.status === 'True';
+      },
+      { what: `Flow ${flow} Ready at ${sha}` },
+    );
     // The Flow's Ready reaches the notifier through its informer: wait until it is held with the
     // source's Applied in the commit's group, then close the group rather than wait out its window.
     const revision = `main@sha1:${sha}`;
-    await waitFor(() => ['FlowSource:Applied', 'Flow:Ready'].every((r) => notifier.held(revision).includes(r)), { what: `both events of ${sha} grouped` });
+    await waitFor(() => ['FlowSource:Applied', 'Flow:Ready'].every((r) => notifier.held(revision).includes(r)), {
+      what: `both events of ${sha} grouped`,
+    });
     notifier.flush();
-    await waitFor(() => notifier.idle() && hook.bodies.some((b) => b.revision?.endsWith(sha)), { what: `the webhook message of ${sha}` });
+    await waitFor(() => notifier.idle() && hook.bodies.some((b) => b.revision?.endsWith(sha)), {
+      what: `the webhook message of ${sha}`,
+    });
     return sha;
   }
 
   it('sends each commit as one signed message to the webhook', async () => {
-    const a = await commitAndSettle({ 'flows/a.yaml': configMapFlow('alpha', 'a'), 'objects/x.yaml': configMapYaml('x', 'a') }, 'alpha');
-    const b = await commitAndSettle({ 'flows/b.yaml': configMapFlow('beta', 'b'), 'objects/y.yaml': configMapYaml('y', 'b') }, 'beta');
+    const a = await commitAndSettle(
+      { 'flows/a.yaml': configMapFlow('alpha', 'a'), 'objects/x.yaml': configMapYaml('x', 'a') },
+      'alpha',
+    );
+    const b = await commitAndSettle(
+      { 'flows/b.yaml': configMapFlow('beta', 'b'), 'objects/y.yaml': configMapYaml('y', 'b') },
+      'beta',
+    );
     expect(hook.badSignatures).toBe(0);
     for (const sha of [a, b]) {
       const forCommit = hook.bodies.filter((m) => m.revision?.endsWith(sha));
       expect(forCommit).toHaveLength(1);
-      expect(forCommit[0]!.events.map((e) => `${e.involved.kind}:${e.reason}`)).toEqual(expect.arrayContaining(['FlowSource:Applied', 'Flow:Ready']));
+      expect(forCommit[0]!.events.map((e) => `${e.involved.kind}:${e.reason}`)).toEqual(
+        expect.arrayContaining(['FlowSource:Applied', 'Flow:Ready']),
+      );
     }
     expect(captured.lines.join('')).not.toContain(HMAC_KEY);
   });
 
   it.skipIf(!amBin)('gives the real Alertmanager one alert per commit (API v2)', async () => {
-    const alerts = await waitFor(async () => {
-      const res = await fetch(`${am!.url}/api/v2/alerts`);
-      const list = (await res.json()) as Array<{ labels: Record<string, string>; annotations: Record<string, string> }>;
-      return shas.every((sha) => list.some((x) => x.labels.revision?.endsWith(sha))) ? list : undefined;
-    }, { what: 'Alertmanager to hold both commits\' alerts' });
+    const alerts = await waitFor(
+      async () => {
+        const res = await fetch(`${am!.url}/api/v2/alerts`);
+        const list = (await res.json()) as Array<{
+          labels: Record<string, string>;
+          annotations: Record<string, string>;
+        }>;
+        return shas.every((sha) => list.some((x) => x.labels.revision?.endsWith(sha))) ? list : undefined;
+      },
+      { what: "Alertmanager to hold both commits' alerts" },
+    );
     for (const sha of shas) {
       const forCommit = alerts.filter((x) => x.labels.revision?.endsWith(sha));
       expect(forCommit).toHaveLength(1);

@@ -66,12 +66,19 @@ function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' && v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, closed(s)])) : closed(v);
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties' && v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, closed(s)]))
+        : closed(v);
   if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
   return out;
 }
 
-export async function startOpenApiReceiver(doc: OpenApiDocument, opts: { stripPrefix?: string } = {}): Promise<OpenApiReceiver> {
+export async function startOpenApiReceiver(
+  doc: OpenApiDocument,
+  opts: { stripPrefix?: string } = {},
+): Promise<OpenApiReceiver> {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
   ajv.addSchema({ components: doc.components ?? {} }, 'doc');
@@ -104,7 +111,9 @@ export async function startOpenApiReceiver(doc: OpenApiDocument, opts: { stripPr
         const id = `${method} ${route.template}`;
         let validate = validators.get(id);
         if (!validate) {
-          validate = ajv.compile(JSON.parse(JSON.stringify(closed(schema)).replaceAll('"#/components/', '"doc#/components/')) as object);
+          validate = ajv.compile(
+            JSON.parse(JSON.stringify(closed(schema)).replaceAll('"#/components/', '"doc#/components/')) as object,
+          );
           validators.set(id, validate);
         }
         if (!validate(body)) {
@@ -112,7 +121,14 @@ export async function startOpenApiReceiver(doc: OpenApiDocument, opts: { stripPr
           return void res.writeHead(422).end();
         }
       }
-      const recorded: RecordedRequest = { operationId: op.operationId ?? route.template, method, path, params, headers: req.headers, body };
+      const recorded: RecordedRequest = {
+        operationId: op.operationId ?? route.template,
+        method,
+        path,
+        params,
+        headers: req.headers,
+        body,
+      };
       receiver.requests.push(recorded);
       const answer = receiver.answer(recorded);
       if (answer === 'hang') return;

@@ -14,7 +14,8 @@ import { commitStatusRequest, messageRequest } from '../../src/notify/providers/
 const SCHEMAS = join(import.meta.dirname, 'schemas');
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
-const schema = (file: string): ValidateFunction => ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')) as object);
+const schema = (file: string): ValidateFunction =>
+  ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')) as object);
 
 const REVISION = `main@sha1:${'a'.repeat(40)}`;
 const event = (i: number, severity: NotifyEvent['severity'] = 'error'): NotifyEvent => ({
@@ -26,9 +27,23 @@ const event = (i: number, severity: NotifyEvent['severity'] = 'error'): NotifyEv
   time: '2026-12-01T21:00:00Z',
 });
 // 25 events: more than a message lists, so the "… and N more" line is in every payload too.
-const message: Message = { alert: 'default/team', severity: 'error', summary: 'team-a', revision: REVISION, events: Array.from({ length: 20 }, (_, i) => event(i)), total: 25, link: 'http://127.0.0.1:7777/ui/sources/default/flows#aaaa' };
+const message: Message = {
+  alert: 'default/team',
+  severity: 'error',
+  summary: 'team-a',
+  revision: REVISION,
+  events: Array.from({ length: 20 }, (_, i) => event(i)),
+  total: 25,
+  errors: 25,
+  link: 'http://127.0.0.1:7777/ui/sources/default/flows#aaaa',
+};
 
-const provider = (type: ProviderSpec['type'], address: string, token?: string, extra: Partial<ProviderSpec> = {}): ResolvedProvider => ({
+const provider = (
+  type: ProviderSpec['type'],
+  address: string,
+  token?: string,
+  extra: Partial<ProviderSpec> = {},
+): ResolvedProvider => ({
   name: type,
   namespace: 'default',
   spec: { type, ...extra },
@@ -42,7 +57,13 @@ const send = (p: ResolvedProvider): OutgoingRequest => {
   return r;
 };
 const status = (p: ResolvedProvider, state: 'pending' | 'success' | 'failure' | 'error'): OutgoingRequest => {
-  const r = commitStatusRequest(p, { sha: 'b'.repeat(40), state, description: 'x'.repeat(300), context: 'flowops/default/flows', targetUrl: 'http://127.0.0.1:7777/ui/sources/default/flows#bbbb' });
+  const r = commitStatusRequest(p, {
+    sha: 'b'.repeat(40),
+    state,
+    description: 'x'.repeat(300),
+    context: 'flowops/default/flows',
+    targetUrl: 'http://127.0.0.1:7777/ui/sources/default/flows#bbbb',
+  });
   if (!r) throw new Error(`no status request for ${p.spec.type}`);
   return r;
 };
@@ -52,7 +73,7 @@ function expectValid(validate: ValidateFunction, body: unknown): void {
   expect(ok ? [] : validate.errors).toEqual([]);
 }
 
-describe('message payloads against the vendors\' documented schemas', () => {
+describe("message payloads against the vendors' documented schemas", () => {
   it('Slack: incoming webhook and chat.postMessage with a bot token', () => {
     const validate = schema('slack-message.schema.json');
     const hook = send(provider('slack', 'https://hooks.slack.com/services/T/B/X'));
@@ -63,7 +84,7 @@ describe('message payloads against the vendors\' documented schemas', () => {
     expectValid(validate, body);
     expect(body.channel).toBe('#deploys');
     expect(bot.headers.authorization).toBe('Bearer xoxb-1');
-    expect(body.text).toBe('team-a: main@aaaaaaa: 25 events (20 errors)');
+    expect(body.text).toBe('team-a: main@aaaaaaa: 25 events (25 errors)');
   });
 
   it('Microsoft Teams Workflows: a message with one Adaptive Card', () => {
@@ -78,7 +99,11 @@ describe('message payloads against the vendors\' documented schemas', () => {
   });
 
   it('Alertmanager: POST /api/v2/alerts with postableAlerts, per its own OpenAPI description', () => {
-    const doc = parse(readFileSync(join(SCHEMAS, 'alertmanager-v2-openapi.yaml'), 'utf8')) as { basePath: string; paths: Record<string, Record<string, unknown>>; definitions: object };
+    const doc = parse(readFileSync(join(SCHEMAS, 'alertmanager-v2-openapi.yaml'), 'utf8')) as {
+      basePath: string;
+      paths: Record<string, Record<string, unknown>>;
+      definitions: object;
+    };
     const am = new Ajv({ strict: false, allErrors: true });
     addFormats.default(am);
     am.addSchema({ definitions: doc.definitions }, 'am');
@@ -102,7 +127,8 @@ describe('message payloads against the vendors\' documented schemas', () => {
  * documentation says: the path, the verb, the state names and the body fields.
  *   GitLab:    https://docs.gitlab.com/api/commits/#set-the-pipeline-status-of-a-commit
  *   Gitea:     https://gitea.com/api/swagger#/repository/repoCreateStatus
- *   Bitbucket: https://developer.atlassian.com/cloud/bitbucket/rest/api-group-commit-statuses/#api-repositories-workspace-repo-slug-commit-commit-statuses-build-post
+ *   Bitbucket: https://developer.atlassian.com/cloud/bitbucket/rest/api-group-commit-statuses/
+ *              (#api-repositories-workspace-repo-slug-commit-commit-statuses-build-post)
  */
 describe('commit status requests of the other forges, by their documentation', () => {
   const sha = 'b'.repeat(40);
@@ -115,10 +141,12 @@ describe('commit status requests of the other forges, by their documentation', (
     const body = JSON.parse(r.body) as Record<string, string>;
     expect(Object.keys(body).sort()).toEqual(['description', 'name', 'state', 'target_url']);
     expect(body.state).toBe('failed');
-    expect(['pending', 'running', 'success', 'failed', 'canceled']).toContain(JSON.parse(status(provider('gitlab', 'https://g/a/b'), 'pending').body).state);
+    expect(['pending', 'running', 'success', 'failed', 'canceled']).toContain(
+      JSON.parse(status(provider('gitlab', 'https://g/a/b'), 'pending').body).state,
+    );
   });
 
-  it('Gitea/Forgejo: POST /api/v1/repos/{owner}/{repo}/statuses/{sha}, GitHub\'s states, token auth', () => {
+  it("Gitea/Forgejo: POST /api/v1/repos/{owner}/{repo}/statuses/{sha}, GitHub's states, token auth", () => {
     const r = status(provider('gitea', 'https://gitea.example.com/acme/flows', 'tok'), 'error');
     expect(r.url).toBe(`https://gitea.example.com/api/v1/repos/acme/flows/statuses/${sha}`);
     expect(r.headers.authorization).toBe('token tok');
@@ -127,7 +155,7 @@ describe('commit status requests of the other forges, by their documentation', (
     expect(body.state).toBe('error');
   });
 
-  it('Bitbucket Cloud: POST …/commit/{commit}/statuses/build with key, state, url; basic auth from user:app-password', () => {
+  it('Bitbucket Cloud: POST …/commit/{commit}/statuses/build with key, state, url; basic auth', () => {
     const r = status(provider('bitbucket', 'https://bitbucket.org/workspace/repo', 'me:app-pass'), 'success');
     expect(r.url).toBe(`https://api.bitbucket.org/2.0/repositories/workspace/repo/commit/${sha}/statuses/build`);
     expect(r.headers.authorization).toBe(`Basic ${Buffer.from('me:app-pass').toString('base64')}`);
@@ -144,6 +172,8 @@ describe('commit status requests of the other forges, by their documentation', (
   });
 
   it('an address without owner/repo is a clear error naming the field', () => {
-    expect(() => status(provider('gitea', 'https://gitea.example.com/'), 'success')).toThrow(/spec\.address: expected the repository URL/);
+    expect(() => status(provider('gitea', 'https://gitea.example.com/'), 'success')).toThrow(
+      /spec\.address: expected the repository URL/,
+    );
   });
 });

@@ -2,7 +2,12 @@ import { createHmac } from 'node:crypto';
 import type { OutgoingRequest } from '../http-send.js';
 import { lines, plainText, title, type Message, type ResolvedProvider } from '../message.js';
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}): OutgoingRequest => ({ method: 'POST', url, headers, body: JSON.stringify(body) });
+const post = (url: string, body: unknown, headers: Record<string, string> = {}): OutgoingRequest => ({
+  method: 'POST',
+  url,
+  headers,
+  body: JSON.stringify(body),
+});
 
 /**
  * The generic webhook: the whole group as JSON; with a token, `X-Signature: sha256=<hex>` is the
@@ -16,9 +21,12 @@ export function genericRequest(p: ResolvedProvider, m: Message): OutgoingRequest
     ...(m.summary ? { summary: m.summary } : {}),
     ...(m.link ? { link: m.link } : {}),
     total: m.total,
+    errors: m.errors,
     events: m.events,
   });
-  const headers: Record<string, string> = p.token ? { 'x-signature': `sha256=${createHmac('sha256', p.token).update(body).digest('hex')}` } : {};
+  const headers: Record<string, string> = p.token
+    ? { 'x-signature': `sha256=${createHmac('sha256', p.token).update(body).digest('hex')}` }
+    : {};
   return { method: 'POST', url: p.address, headers, body };
 }
 
@@ -33,7 +41,8 @@ export function slackRequest(p: ResolvedProvider, m: Message): OutgoingRequest {
     ...(m.link ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: `<${m.link}|Open in FlowOps>` }] }] : []),
   ];
   const text = title(m);
-  if (p.token) return post(p.address, { channel: p.spec.channel ?? '', text, blocks }, { authorization: `Bearer ${p.token}` });
+  if (p.token)
+    return post(p.address, { channel: p.spec.channel ?? '', text, blocks }, { authorization: `Bearer ${p.token}` });
   return post(p.address, { text, blocks });
 }
 
@@ -44,12 +53,22 @@ export function teamsRequest(p: ResolvedProvider, m: Message): OutgoingRequest {
     type: 'AdaptiveCard',
     version: '1.4',
     body: [
-      { type: 'TextBlock', text: title(m), weight: 'Bolder', size: 'Medium', wrap: true, ...(m.severity === 'error' ? { color: 'Attention' } : {}) },
+      {
+        type: 'TextBlock',
+        text: title(m),
+        weight: 'Bolder',
+        size: 'Medium',
+        wrap: true,
+        ...(m.severity === 'error' ? { color: 'Attention' } : {}),
+      },
       ...lines(m).map((text) => ({ type: 'TextBlock', text, wrap: true })),
     ],
     ...(m.link ? { actions: [{ type: 'Action.OpenUrl', title: 'Open in FlowOps', url: m.link }] } : {}),
   };
-  return post(p.address, { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] });
+  return post(p.address, {
+    type: 'message',
+    attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }],
+  });
 }
 
 /** Discord's execute-webhook: one embed, red for errors. */
@@ -71,7 +90,12 @@ export function alertmanagerRequest(p: ResolvedProvider, m: Message): OutgoingRe
   const labels: Record<string, string> = { alertname: 'FlowOps', severity: m.severity, flowops_alert: m.alert };
   if (m.revision) labels.revision = m.revision;
   const first = m.events[0];
-  if (first) Object.assign(labels, { kind: first.involved.kind, namespace: first.involved.namespace, ...(m.total === 1 ? { name: first.involved.name, reason: first.reason } : {}) });
+  if (first)
+    Object.assign(labels, {
+      kind: first.involved.kind,
+      namespace: first.involved.namespace,
+      ...(m.total === 1 ? { name: first.involved.name, reason: first.reason } : {}),
+    });
   const alert = {
     labels,
     annotations: { summary: title(m), description: lines(m).join('\n') },
@@ -86,5 +110,9 @@ export function alertmanagerRequest(p: ResolvedProvider, m: Message): OutgoingRe
 export function grafanaRequest(p: ResolvedProvider, m: Message): OutgoingRequest {
   const tags = ['flowops', m.severity, ...(m.revision ? [m.revision] : [])];
   const headers: Record<string, string> = p.token ? { authorization: `Bearer ${p.token}` } : {};
-  return post(`${p.address.replace(/\/+$/, '')}/api/annotations`, { time: Date.now(), tags, text: plainText(m) }, headers);
+  return post(
+    `${p.address.replace(/\/+$/, '')}/api/annotations`,
+    { time: Date.now(), tags, text: plainText(m) },
+    headers,
+  );
 }
