@@ -122,6 +122,28 @@ export class Delivery {
     }
   }
 
+  /**
+   * A Provider's spec or Secret checked when it appears or changes, before anything is sent: a
+   * missing Secret or address is said at once. A valid one is Ready=True only until a delivery says otherwise.
+   */
+  async check(obj: KubeObject): Promise<void> {
+    const ready = ((obj.status ?? {}) as { conditions?: Condition[] }).conditions?.find((c) => c.type === 'Ready');
+    try {
+      await resolveProvider(this.opts.kube, obj);
+      if (
+        !ready ||
+        ready.observedGeneration !== obj.metadata.generation ||
+        ready.reason === 'InvalidProvider' ||
+        ready.reason === 'SecretNotFound'
+      ) {
+        await this.writeReady(obj, true, 'Validated', 'the spec and its Secrets are valid; nothing sent yet');
+      }
+    } catch (err) {
+      if (!(err instanceof NotifyError)) throw err;
+      await this.writeReady(obj, false, err.code, err.message);
+    }
+  }
+
   /** Ready on the Provider's status, written only when it changes (a success after a success writes nothing). */
   private async writeReady(obj: KubeObject, ready: boolean, reason: string, message: string): Promise<void> {
     const id = `${obj.metadata.namespace}/${obj.metadata.name}`;

@@ -75,7 +75,11 @@ export class Notifier {
     this.providers = new Informer(
       opts.kube,
       { apiVersion: FLOW_API_VERSION, kind: PROVIDER_KIND, log, transform: dropManagedFields },
-      { add() {}, update() {}, delete() {} },
+      {
+        add: (o) => void this.delivery.check(o),
+        update: (o, old) => void (o.metadata.generation !== old.metadata.generation && this.delivery.check(o)),
+        delete: () => {},
+      },
     );
     this.delivery = new Delivery({
       kube: opts.kube,

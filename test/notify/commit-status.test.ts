@@ -204,4 +204,32 @@ describe('commit status on the forge (GitHub)', () => {
     for (const text of [captured.lines.join(''), JSON.stringify(events), JSON.stringify(statuses)])
       expect(text).not.toContain(TOKEN);
   });
+
+  it('says at once that a Provider whose Secret is missing is not Ready, naming the field', async () => {
+    await env.kube.create(
+      provider('no-secret', { type: 'github', address: `${github.url}/acme/flows`, secretRef: { name: 'absent' } }),
+    );
+    const ready = await waitFor(
+      async () => {
+        const p = await env.kube.get({
+          apiVersion: 'flowops.io/v1',
+          kind: 'Provider',
+          namespace: 'default',
+          name: 'no-secret',
+        });
+        const conditions = (
+          (p?.status ?? {}) as {
+            conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+          }
+        ).conditions;
+        return conditions?.find((c) => c.type === 'Ready');
+      },
+      { what: "the Provider's Ready condition" },
+    );
+    expect(ready).toMatchObject({
+      status: 'False',
+      reason: 'SecretNotFound',
+      message: 'spec.secretRef: Secret default/absent not found',
+    });
+  });
 });
