@@ -26,7 +26,7 @@ describe('the Grafana dashboard', () => {
     const registered = new Set<string>();
     for (const metric of await m.registry.getMetricsAsJSON()) {
       registered.add(metric.name);
-      if (metric.type === 'histogram')
+      if (String(metric.type) === 'histogram')
         for (const s of ['_bucket', '_sum', '_count']) registered.add(`${metric.name}${s}`);
     }
     const used = new Set(dashboardQueries().flatMap((q) => q.match(/\bflowops_[a-z_]+/g) ?? []));
