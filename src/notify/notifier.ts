@@ -5,7 +5,8 @@ import { alertSpecSchema, COMMIT_STATUS_TYPES, type ProviderType } from '../api/
 import { parseDuration } from '../api/duration.js';
 import type { KubeClient } from '../kube/client.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/types.js';
+import type { Condition, KubeObject } from '../kube/types.js';
+import { setCondition } from '../kube/conditions.js';
 import type { Logger } from '../log/index.js';
 import { processMetrics } from '../metrics/registry.js';
 import type { BackoffOptions } from '../queue/types.js';
@@ -190,12 +191,12 @@ export class Notifier {
     if (!parsed.success) {
       this.alerts.delete(keyOf(o));
       const issue = parsed.error.issues[0];
-      this.opts.log.warn(
-        { alert: keyOf(o), field: `spec.${issue?.path.join('.') ?? ''}`, err: issue?.message },
-        'Alert ignored: invalid spec',
-      );
+      const field = `spec.${issue?.path.join('.') ?? ''}`;
+      this.opts.log.warn({ alert: keyOf(o), field, err: issue?.message }, 'Alert ignored: invalid spec');
+      void this.writeAlertReady(o, false, 'InvalidSpec', `${field}: ${issue?.message ?? 'invalid'}`);
       return;
     }
+    void this.writeAlertReady(o, true, 'Valid', 'the Alert is in effect');
     const spec = parsed.data;
     const namespace = o.metadata.namespace ?? 'default';
     this.alerts.set(keyOf(o), {
@@ -205,6 +206,29 @@ export class Notifier {
       groupMs: spec.groupWindow ? parseDuration(spec.groupWindow) : DEFAULT_GROUP_MS,
       suppressMs: spec.suppressWindow ? parseDuration(spec.suppressWindow) : DEFAULT_SUPPRESS_MS,
     });
+  }
+
+  /** The Alert's Ready condition, written only when it would change (its own status write comes back as an update). */
+  private async writeAlertReady(o: KubeObject, ready: boolean, reason: string, message: string): Promise<void> {
+    const generation = o.metadata.generation ?? 0;
+    const prev = ((o.status ?? {}) as { conditions?: Condition[] }).conditions;
+    const current = prev?.find((c) => c.type === 'Ready');
+    const status = ready ? 'True' : 'False';
+    const same = current?.status === status && current.reason === reason && current.message === message;
+    if (same && current.observedGeneration === generation) return;
+    const conditions = setCondition(prev, { type: 'Ready', status, reason, message, observedGeneration: generation });
+    const ref = {
+      apiVersion: o.apiVersion,
+      kind: o.kind,
+      namespace: o.metadata.namespace,
+      name: o.metadata.name ?? '',
+    };
+    const patch = { status: { observedGeneration: generation, conditions } };
+    try {
+      await this.opts.kube.sendPatch(ref, patch, 'merge', { subresource: 'status', fieldManager: 'flowops-notify' });
+    } catch (err) {
+      this.opts.log.debug({ err, alert: keyOf(o) }, "could not write the Alert's status");
+    }
   }
 
   private providerType(namespace: string, name: string): ProviderType | undefined {

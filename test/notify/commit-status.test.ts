@@ -232,4 +232,33 @@ describe('commit status on the forge (GitHub)', () => {
       message: 'spec.secretRef: Secret default/absent not found',
     });
   });
+
+  it('says on the Alert when its spec is not usable, naming the field', async () => {
+    await env.kube.create(
+      alert('bad-regex', {
+        providerRef: { name: 'github' },
+        eventSources: [{ kind: 'Flow' }],
+        inclusionList: ['(unclosed'],
+      }),
+    );
+    const ready = await waitFor(
+      async () => {
+        const a = await env.kube.get({
+          apiVersion: 'flowops.io/v1',
+          kind: 'Alert',
+          namespace: 'default',
+          name: 'bad-regex',
+        });
+        return ((a?.status ?? {}) as { conditions?: Array<{ type: string; status: string }> }).conditions?.find(
+          (c) => c.type === 'Ready',
+        );
+      },
+      { what: "the Alert's Ready condition" },
+    );
+    expect(ready).toMatchObject({
+      status: 'False',
+      reason: 'InvalidSpec',
+      message: expect.stringMatching(/^spec\.inclusionList\.0: /),
+    });
+  });
 });
