@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { flowCrd, renderCrdYaml, type CustomResourceDefinition } from '../src/api/crd.js';
 import { flowSourceCrd } from '../src/api/flowsource-crd.js';
+import { alertCrd, providerCrd } from '../src/api/notify-crd.js';
 import { runHistoryCrd } from '../src/api/run-history-crd.js';
 import { operatorCrd } from '../src/operator/operator-crd.js';
 
@@ -16,6 +17,8 @@ const CRDS: Array<{ file: string; crd: () => CustomResourceDefinition }> = [
   { file: 'flowops.io_flows.yaml', crd: flowCrd },
   { file: 'flowops.io_flowsources.yaml', crd: flowSourceCrd },
   { file: 'flowops.io_runhistories.yaml', crd: runHistoryCrd },
+  { file: 'flowops.io_providers.yaml', crd: providerCrd },
+  { file: 'flowops.io_alerts.yaml', crd: alertCrd },
   // Δ-controller Operators; `flowops run` runs them on the leader, `flowops up` installs this itself.
   { file: 'dcontroller.io_operators.yaml', crd: operatorCrd },
 ];

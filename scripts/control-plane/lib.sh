@@ -26,6 +26,14 @@ flux_version() {
 }
 flux_dir() { echo "${FLOWOPS_CACHE:-$HOME/.cache/flowops}/control-plane/$(flux_version)"; }
 
+# Alertmanager (the notification tests' receiver) from a module of its own too, cached beside them.
+alertmanager_module_dir="$control_plane_module_dir/alertmanager"
+alertmanager_dir() {
+  local v
+  v=$(control_plane_module_version github.com/prometheus/alertmanager "$alertmanager_module_dir/go.mod")
+  echo "${FLOWOPS_CACHE:-$HOME/.cache/flowops}/control-plane/alertmanager-$v"
+}
+
 # The version stamp Kubernetes' own release build puts in (hack/lib/version.sh): without it the
 # server reports v0.0.0-master, which kubectl cannot parse and Helm's kubeVersion checks refuse.
 control_plane_version_ldflags() {
@@ -48,6 +56,7 @@ control_plane_package() {
     kube-controller-manager) echo k8s.io/kubernetes/cmd/kube-controller-manager ;;
     source-controller) echo github.com/fluxcd/source-controller ;;
     kustomize-controller) echo github.com/fluxcd/kustomize-controller ;;
+    alertmanager) echo github.com/prometheus/alertmanager/cmd/alertmanager ;;
     *) echo "control-plane: unknown component $1" >&2; return 1 ;;
   esac
 }

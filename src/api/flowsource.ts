@@ -65,6 +65,15 @@ export const historyEntrySchema = z.object({
   message: z.string().optional(),
 });
 
+export const COMMIT_STATES = ['pending', 'success', 'failure', 'error'] as const;
+
+export const commitStateSchema = z.object({
+  revision: z.string(),
+  state: z.enum(COMMIT_STATES),
+  description: z.string().optional(),
+  time: z.iso.datetime({ offset: true }),
+});
+
 export const skippedEntrySchema = z.object({
   apiVersion: z.string(),
   kind: z.string(),
@@ -81,6 +90,10 @@ export const flowSourceStatusSchema = z.object({
   inventory: z.array(inventoryEntrySchema).describe('Objects applied from the last applied commit; only these are ever pruned.').optional(),
   skipped: z.array(skippedEntrySchema).describe('Objects left alone because another tool (Argo CD, Flux) tracks them.').optional(),
   history: z.array(historyEntrySchema).describe('The last commits synced, newest first.').optional(),
+  commits: z
+    .array(commitStateSchema)
+    .describe('The state each recent commit reached, as sent to the forge (pending, success, failure, error); newest first.')
+    .optional(),
   lastHandledReconcileAt: z.string().describe('The flowops.io/reconcile-requested-at value the last sync answered (flowops reconcile source --wait).').optional(),
 });
 
@@ -96,4 +109,5 @@ export type FlowSourceSpec = z.infer<typeof flowSourceSpecSchema>;
 export type FlowSourceStatus = z.infer<typeof flowSourceStatusSchema>;
 export type InventoryEntry = z.infer<typeof inventoryEntrySchema>;
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export type CommitState = z.infer<typeof commitStateSchema>;
 export type SkippedEntry = z.infer<typeof skippedEntrySchema>;

@@ -13,3 +13,10 @@ export const FLOWSOURCE_API_VERSION = FLOW_API_VERSION;
 /** One per watched object: its last runs (src/engine/run-history.ts writes them). */
 export const RUNHISTORY_KIND = 'RunHistory';
 export const RUNHISTORY_PLURAL = 'runhistories';
+
+/** Where notifications go (src/notify/): a webhook, chat, Alertmanager, Grafana or a forge's commit status. */
+export const PROVIDER_KIND = 'Provider';
+export const PROVIDER_PLURAL = 'providers';
+/** Which events go to a Provider, filtered, grouped per commit and de-duplicated. */
+export const ALERT_KIND = 'Alert';
+export const ALERT_PLURAL = 'alerts';

@@ -9,7 +9,7 @@ export function renderTable(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('   ').trimEnd()).join('\n') + '\n';
 }
 
-/** `flowops history <source>`: the commits a FlowSource synced, newest first, with outcome; `*` marks the live one. */
+/** `flowops history <source>`: the commits a FlowSource synced, newest first, with outcome and the state each reached; `*` marks the live one. */
 export function registerHistoryCommand(program: Command): void {
   program
     .command('history')
@@ -19,9 +19,11 @@ export function registerHistoryCommand(program: Command): void {
     .action(async (arg: string, flags: { kubeconfig?: string }) => {
       const { source } = await loadSource(arg, flags.kubeconfig);
       const status = (source.status ?? {}) as FlowSourceStatus;
-      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'MESSAGE']];
+      // STATE: what the commit reached once applied (src/notify): pending, success, failure or error.
+      const states = new Map((status.commits ?? []).map((c) => [c.revision, c.state]));
+      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', 'MESSAGE']];
       for (const h of status.history ?? []) {
-        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, (h.message ?? '').slice(0, 120)]);
+        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, states.get(h.revision) ?? '-', (h.message ?? '').slice(0, 120)]);
       }
       const pin = (source.spec as { ref?: { commit?: string } }).ref?.commit;
       process.stdout.write(renderTable(rows));

@@ -7,6 +7,8 @@ import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
 
 interface RunFlags extends ClusterFlags, RunUiFlags {
+  /** --view-url: links in notifications and commit statuses. */
+  viewUrl?: string;
   leaseDuration: number;
   renewDeadline: number;
   retryPeriod: number;
@@ -30,17 +32,19 @@ export function registerRunCommand(program: Command): void {
     .option('--data <dir>', 'where Git sources are cloned (the leader polls them)', '/data')
     .option('--ui-listen <host:port>', 'serve the web view on its own listener instead of the metrics one')
     .option('--no-ui', 'do not serve the web view')
+    .option('--view-url <url>', "the web view's public URL: notifications and commit statuses link to its pages")
     .action(async (flags: RunFlags) => {
       const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'run' }, flags.logFormat);
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }] = await Promise.all([
+      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }] = await Promise.all([
         import('../kube/leader-election.js'),
         import('../metrics/registry.js'),
         import('../queue/bullmq-producer.js'),
         import('../runtime/leader-work.js'),
         import('../runtime/sources.js'),
         import('../operator/runtime.js'),
+        import('../notify/index.js'),
       ]);
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
@@ -61,8 +65,10 @@ export function registerRunCommand(program: Command): void {
           const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
           // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
           const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
+          // Providers and Alerts: reads what the others record, so it never sits on a reconcile.
+          const notify = notifyRunnable({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, ...(flags.viewUrl ? { viewUrl: flags.viewUrl } : {}) });
           const w = await startLeaderWork(
-            { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
+            { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators, notify], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
             signal,
           );
           // Leadership may have ended while the work was starting.

@@ -72,6 +72,10 @@ export function registerUpCommand(program: Command): void {
       const simulator = await startSimulatorIfWanted(flags, kube, log);
       const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
       syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
+      // Providers and Alerts, beside the controllers: it reads their Events and status, never waits on them.
+      const { Notifier } = await import('../notify/index.js');
+      const notifier = new Notifier({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, viewUrl: server.httpUrl });
+      notifier.start();
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
@@ -102,6 +106,7 @@ export function registerUpCommand(program: Command): void {
       );
       onShutdown(log, async () => {
         await ui.stop();
+        await notifier.stop();
         await controllers.stop();
         await simulator?.stop();
         await server.close();

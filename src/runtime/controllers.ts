@@ -14,6 +14,7 @@ import { embeddedFlows, type EmbeddedFlows } from './flow-parts.js';
 import type { OperatorManager } from '../operator/operator-manager.js';
 import { startOperators } from '../operator/runtime.js';
 import { runHistoryCrd } from '../api/run-history-crd.js';
+import { alertCrd, providerCrd } from '../api/notify-crd.js';
 
 export interface ControllersOptions {
   kube: KubeClient;
@@ -56,7 +57,7 @@ export interface Controllers {
 export async function startControllers(opts: ControllersOptions): Promise<Controllers> {
   const { kube, log } = opts;
   if (opts.installCrds) {
-    for (const crd of [flowCrd(), flowSourceCrd(), runHistoryCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
+    for (const crd of [flowCrd(), flowSourceCrd(), runHistoryCrd(), providerCrd(), alertCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
   }
   const queue = opts.queue ?? new MemoryQueue(log.child({ part: 'queue' }), opts.backoff);
   const sourcesDir = opts.sources?.dataDir;

@@ -65,7 +65,7 @@ describe('commit-pinned rollback, unpin and history', () => {
     const r = await flowops(['history', 'ops'], env.ts.kubeconfig);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^\s+REVISION\s+TIME\s+OUTCOME\s+MESSAGE$/);
+    expect(lines[0]).toMatch(/^\s+REVISION\s+TIME\s+OUTCOME\s+STATE\s+MESSAGE$/);
     expect(lines[1]).toMatch(new RegExp(`^\\*\\s+main@sha1:${shas[0]}\\s+\\S+Z\\s+Applied\\s+`));
     expect(lines[2]).toMatch(new RegExp(`main@sha1:${shas[1]}\\s+\\S+\\s+Applied`));
     expect(r.stdout).toContain(`pinned to ${shas[0]}`);
