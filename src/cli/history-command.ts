@@ -19,9 +19,12 @@ export function registerHistoryCommand(program: Command): void {
     .action(async (arg: string, flags: { kubeconfig?: string }) => {
       const { source } = await loadSource(arg, flags.kubeconfig);
       const status = (source.status ?? {}) as FlowSourceStatus;
-      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'MESSAGE']];
+      // SIGNER only for a source with spec.verify: a Refused row's MESSAGE says why it was refused.
+      const signed = (status.history ?? []).some((h) => h.signer);
+      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', ...(signed ? ['SIGNER'] : []), 'MESSAGE']];
       for (const h of status.history ?? []) {
-        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, (h.message ?? '').slice(0, 120)]);
+        const signer = signed ? [h.signer ?? ''] : [];
+        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, ...signer, (h.message ?? '').slice(0, 240)]);
       }
       const pin = (source.spec as { ref?: { commit?: string } }).ref?.commit;
       process.stdout.write(renderTable(rows));

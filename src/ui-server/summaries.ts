@@ -58,7 +58,7 @@ export function commitHistory(obj: KubeObject): CommitEntry[] {
     const commit = commitOf(h.revision);
     const isLive = !liveSeen && h.revision === live && h.outcome === 'Applied';
     liveSeen ||= isLive;
-    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: isLive };
+    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), ...(h.signer ? { signer: h.signer } : {}), live: isLive };
   });
 }
 

@@ -41,8 +41,10 @@ export interface CommitEntry {
   /** The 40-hex commit of the revision, for links and short display. */
   commit?: string;
   time: string;
-  outcome: 'Applied' | 'Rejected' | 'Failed';
+  outcome: 'Applied' | 'Rejected' | 'Failed' | 'Refused';
   message?: string;
+  /** Who signed it (spec.verify): key fingerprint and user or principals, or "unsigned". */
+  signer?: string;
   /** This is the revision that is live. */
   live: boolean;
 }

@@ -18,6 +18,6 @@ export function ReadyBadge({ ready }: { ready: Readiness }) {
   );
 }
 
-export function OutcomeBadge({ outcome }: { outcome: 'Applied' | 'Rejected' | 'Failed' }) {
+export function OutcomeBadge({ outcome }: { outcome: 'Applied' | 'Rejected' | 'Failed' | 'Refused' }) {
   return <span class={`badge ${outcome === 'Applied' ? 'ok' : 'bad'}`}>{outcome}</span>;
 }

@@ -45,7 +45,7 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
                         <td class="nowrap"><code title={h.revision}>{shortSha(h.commit) || h.revision}</code>{h.live ? <span class="badge ok live"> live</span> : null}</td>
                         <td class="nowrap"><Ago iso={h.time} /></td>
                         <td><OutcomeBadge outcome={h.outcome} /></td>
-                        <td><pre class="message">{h.message ?? ''}</pre></td>
+                        <td><pre class="message">{h.message ?? ''}</pre>{h.signer ? <p class="signer">Signer: <code>{h.signer}</code></p> : null}</td>
                         <td>{h.commit && h.outcome === 'Applied' && h.commit !== liveCommit ? <PinButton commit={h.commit} /> : null}</td>
                       </tr>
                     ))}

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Signing keys made by the real tools: gpg (its own GNUPGHOME, no passphrase) and ssh-keygen. A
+ * key's `configure(git)` sets a test repository up so that `git commit` signs with it, as a user
+ * would with user.signingkey / gpg.format.
+ */
+export interface SigningKey {
+  /** What goes in the trusted-keys Secret: an armored OpenPGP public key, or an allowed-signers line. */
+  trusted: string;
+  /** The part of `trusted` that is key material (asserted never to reach logs, status or Events). */
+  material: string;
+  /** The private key file's content, for the same assertion. */
+  secret: string;
+  configure(git: (...args: string[]) => string): void;
+}
+
+export interface Keyring {
+  /** An OpenPGP key; `fakedTime` (YYYYMMDDTHHMMSS) makes gpg create and sign as of that time. */
+  gpgKey(name: string, opts?: { expire?: string; fakedTime?: string }): SigningKey;
+  sshKey(principal: string, type?: 'ed25519' | 'ecdsa' | 'rsa'): SigningKey;
+  stop(): void;
+}
+
+export function keyring(): Keyring {
+  const root = mkdtempSync(join(tmpdir(), 'flowops-keys-'));
+  const homes: string[] = [];
+  let n = 0;
+  return {
+    gpgKey(name, opts = {}) {
+      const home = join(root, `gnupg${n++}`);
+      execFileSync('mkdir', ['-m', '700', home]);
+      homes.push(home);
+      const faked = opts.fakedTime ? ['--faked-system-time', opts.fakedTime] : [];
+      const gpg = (...args: string[]): string => execFileSync('gpg', ['--homedir', home, '--batch', '--quiet', ...faked, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const uid = `${name} <${name.toLowerCase()}@example.com>`;
+      gpg('--passphrase', '', '--quick-gen-key', uid, 'ed25519', 'sign', opts.expire ?? '1y');
+      const fpr = /^fpr:+([0-9A-F]{40}):/m.exec(gpg('--with-colons', '--list-keys', uid))?.[1] ?? '';
+      const armored = gpg('--armor', '--export', fpr);
+      const secret = gpg('--armor', '--pinentry-mode', 'loopback', '--passphrase', '', '--export-secret-keys', fpr);
+      // git runs gpg.program with its own arguments: the wrapper adds this key's home (and time).
+      const program = join(root, `gpg-${fpr}.sh`);
+      writeFileSync(program, `#!/bin/sh\nexec gpg --homedir '${home}' ${faked.join(' ')} "$@"\n`);
+      chmodSync(program, 0o755);
+      return {
+        trusted: armored,
+        material: armored.split('\n').filter((l) => l.length > 40)[1] ?? armored,
+        secret: secret.split('\n').filter((l) => l.length > 40)[1] ?? secret,
+        configure: (git) => {
+          git('config', 'gpg.format', 'openpgp');
+          git('config', 'gpg.program', program);
+          git('config', 'user.signingkey', fpr);
+          git('config', 'commit.gpgsign', 'true');
+        },
+      };
+    },
+    sshKey(principal, type = 'ed25519') {
+      const file = join(root, `ssh${n++}`);
+      execFileSync('ssh-keygen', ['-q', '-t', type, '-N', '', '-C', principal, '-f', file]);
+      const pub = readFileSync(`${file}.pub`, 'utf8').trim();
+      const [keyType, b64] = pub.split(' ');
+      return {
+        trusted: `${principal} namespaces="git" ${keyType} ${b64}`,
+        material: b64 ?? pub,
+        secret: readFileSync(file, 'utf8').split('\n')[1] ?? '',
+        configure: (git) => {
+          git('config', 'gpg.format', 'ssh');
+          git('config', 'user.signingkey', file);
+          git('config', 'commit.gpgsign', 'true');
+        },
+      };
+    },
+    stop() {
+      for (const home of homes) execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent'], { stdio: 'ignore' });
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Stops signing: the next `git commit` is unsigned. */
+export function unsigned(git: (...args: string[]) => string): void {
+  git('config', 'commit.gpgsign', 'false');
+}
