@@ -15,7 +15,13 @@ export interface SigningKey {
   material: string;
   /** The private key file's content, for the same assertion. */
   secret: string;
+  /** The git config that makes `git commit` sign with this key. */
+  config: Array<[string, string]>;
   configure(git: (...args: string[]) => string): void;
+}
+
+function signingKey(k: Omit<SigningKey, 'configure'>): SigningKey {
+  return { ...k, configure: (git) => k.config.forEach(([key, value]) => git('config', key, value)) };
 }
 
 export interface Keyring {
@@ -45,33 +51,24 @@ export function keyring(): Keyring {
       const program = join(root, `gpg-${fpr}.sh`);
       writeFileSync(program, `#!/bin/sh\nexec gpg --homedir '${home}' ${faked.join(' ')} "$@"\n`);
       chmodSync(program, 0o755);
-      return {
+      return signingKey({
         trusted: armored,
         material: armored.split('\n').filter((l) => l.length > 40)[1] ?? armored,
         secret: secret.split('\n').filter((l) => l.length > 40)[1] ?? secret,
-        configure: (git) => {
-          git('config', 'gpg.format', 'openpgp');
-          git('config', 'gpg.program', program);
-          git('config', 'user.signingkey', fpr);
-          git('config', 'commit.gpgsign', 'true');
-        },
-      };
+        config: [['gpg.format', 'openpgp'], ['gpg.program', program], ['user.signingkey', fpr], ['commit.gpgsign', 'true']],
+      });
     },
     sshKey(principal, type = 'ed25519') {
       const file = join(root, `ssh${n++}`);
       execFileSync('ssh-keygen', ['-q', '-t', type, '-N', '', '-C', principal, '-f', file]);
       const pub = readFileSync(`${file}.pub`, 'utf8').trim();
       const [keyType, b64] = pub.split(' ');
-      return {
+      return signingKey({
         trusted: `${principal} namespaces="git" ${keyType} ${b64}`,
         material: b64 ?? pub,
         secret: readFileSync(file, 'utf8').split('\n')[1] ?? '',
-        configure: (git) => {
-          git('config', 'gpg.format', 'ssh');
-          git('config', 'user.signingkey', file);
-          git('config', 'commit.gpgsign', 'true');
-        },
-      };
+        config: [['gpg.format', 'ssh'], ['user.signingkey', file], ['commit.gpgsign', 'true']],
+      });
     },
     stop() {
       for (const home of homes) execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent'], { stdio: 'ignore' });
