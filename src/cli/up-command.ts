@@ -87,7 +87,12 @@ export function registerUpCommand(program: Command): void {
           `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
           `Git repository (FlowSource ${git.source}): ${git.cloneUrlWithCredentials}`,
           `  git clone ${git.cloneUrlWithCredentials} && edit a Flow && git push   # live within a second`,
-          ...(verify ? [`  Only commits signed by the --verify-keys keys are applied (mode ${verify.mode}); the seed commit is unsigned, so push a signed one (git commit -S).`] : []),
+          ...(verify
+            ? [
+                `  Only commits signed by the --verify-keys keys are applied (mode ${verify.mode}); ` +
+                  'the seed commit is unsigned, so push a signed one (git commit -S).',
+              ]
+            : []),
           '',
           'Use kubectl against it:',
           ...(merged ? [`  kubectl --context flowops get flows -A     # context "flowops" ${merged.created ? 'written to' : 'added to'} ${merged.file}`] : []),

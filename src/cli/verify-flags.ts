@@ -22,11 +22,24 @@ export interface EmbeddedVerify {
  */
 export function addVerifyFlags(cmd: Command): Command {
   return cmd
-    .option('--verify-keys <file>', 'require commits of the embedded repository to be signed by these keys: an armored OpenPGP public key or an SSH allowed_signers file (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .addOption(new Option('--verify-mode <mode>', 'with --verify-keys: head checks the commit applied, all every commit since the last verified one').choices(['head', 'all']).default('head'));
+    .option(
+      '--verify-keys <file>',
+      'require commits of the embedded repository to be signed by these keys: ' +
+        'an armored OpenPGP public key or an SSH allowed_signers file (repeatable)',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .addOption(
+      new Option(
+        '--verify-mode <mode>',
+        'with --verify-keys: head checks the commit applied, all every commit since the last verified one',
+      )
+        .choices(['head', 'all'])
+        .default('head'),
+    );
 }
 
-/** Reads and checks the files at start-up, so that a wrong file stops `up` with its name rather than refusing every push. */
+/** Reads and checks the files at start-up: a wrong file stops `up` with its name rather than refusing every push. */
 export async function embeddedVerifyOf(flags: VerifyFlags): Promise<EmbeddedVerify | undefined> {
   if (!flags.verifyKeys.length) return undefined;
   const secretData: Record<string, string> = {};
@@ -38,11 +51,21 @@ export async function embeddedVerifyOf(flags: VerifyFlags): Promise<EmbeddedVeri
     } catch (e) {
       throw new SetupError(`--verify-keys ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-    if (text.includes('-----BEGIN PGP PUBLIC KEY BLOCK-----')) secretData[`${i}-${basename(file).replace(/[^-._a-zA-Z0-9]/g, '_').replace(/\.asc$/, '')}.asc`] = b64(text);
+    if (text.includes('-----BEGIN PGP PUBLIC KEY BLOCK-----'))
+      secretData[
+        `${i}-${basename(file)
+          .replace(/[^-._a-zA-Z0-9]/g, '_')
+          .replace(/\.asc$/, '')}.asc`
+      ] = b64(text);
     else signers.push(text.trimEnd());
-    const alone: Record<string, string> = text.includes('-----BEGIN PGP') ? { 'key.asc': b64(text) } : { [ALLOWED_SIGNERS_KEY]: b64(text) };
+    const alone: Record<string, string> = text.includes('-----BEGIN PGP')
+      ? { 'key.asc': b64(text) }
+      : { [ALLOWED_SIGNERS_KEY]: b64(text) };
     const checked = await trustedKeysFromSecretData(alone);
-    if (!checked.ok) throw new SetupError(`--verify-keys ${file}: ${checked.problems.join('; ').replace(/^(key\.asc|allowed_signers):? /, '')}`);
+    if (!checked.ok)
+      throw new SetupError(
+        `--verify-keys ${file}: ${checked.problems.join('; ').replace(/^(key\.asc|allowed_signers):? /, '')}`,
+      );
   }
   if (signers.length) secretData[ALLOWED_SIGNERS_KEY] = b64(`${signers.join('\n')}\n`);
   return { secretData, mode: flags.verifyMode };

@@ -101,7 +101,8 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
   const keysName = `${name}-verify-keys`;
   if (opts.verify) {
     // Server-side apply by one manager: keys left out of this start's --verify-keys are removed, no longer trusted.
-    await opts.kube.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: keysName, namespace }, data: opts.verify.secretData }, { fieldManager: 'flowops-up', force: true });
+    const keys = { apiVersion: 'v1', kind: 'Secret', metadata: { name: keysName, namespace }, data: opts.verify.secretData };
+    await opts.kube.apply(keys, { fieldManager: 'flowops-up', force: true });
   }
   const verify = opts.verify ? { verify: { mode: opts.verify.mode, secretRef: { name: keysName } } } : {};
   // The port may differ from the last start: the FlowSource always points at this listener.

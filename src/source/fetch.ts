@@ -85,7 +85,8 @@ async function cloneTag(opts: FetchOptions): Promise<string> {
   const { ctx, url } = opts;
   await git.init({ fs: ctx.fs, dir: ctx.dir, gitdir: ctx.gitdir, defaultBranch: DEFAULT_BRANCH });
   await git.setConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.url', value: url });
-  await git.setConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.fetch', value: '+refs/heads/*:refs/remotes/origin/*' });
+  const refspec = '+refs/heads/*:refs/remotes/origin/*';
+  await git.setConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.fetch', value: refspec });
   await transfer(opts, { depth: 1 }).catch((e: unknown) => {
     rmSync(ctx.dir, { recursive: true, force: true });
     throw e;

@@ -13,7 +13,10 @@ import { keyring, unsigned, type Keyring, type SigningKey } from '../helpers/sig
 import { waitFor } from '../helpers/wait.js';
 import { attempted, flowNames, flowSource, flowYaml, ready, sourceStatus, type SourceStatus } from './fixtures.js';
 
-type Status = SourceStatus & { lastVerifiedCommit?: string; history?: Array<{ revision: string; outcome: string; message?: string; signer?: string }> };
+type Status = SourceStatus & {
+  lastVerifiedCommit?: string;
+  history?: Array<{ revision: string; outcome: string; message?: string; signer?: string }>;
+};
 
 const keySecret = (name: string, data: Record<string, string>): KubeObject => ({
   apiVersion: 'v1',
@@ -39,7 +42,10 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
 
   beforeAll(async () => {
     const sink = new Writable({ write: (chunk: Buffer, _e, cb) => ((logs += chunk.toString()), cb()) });
-    env = await startFlowOps({ log: pino({ level: 'debug' }, sink), sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
+    env = await startFlowOps({
+      log: pino({ level: 'debug' }, sink),
+      sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) },
+    });
     gitServer = await startGitServer();
     keys = keyring();
     alice = keys.gpgKey('Alice');
@@ -48,7 +54,9 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
     const past = new Date(Date.now() - 2 * 365 * 86_400_000).toISOString().replace(/[-:]/g, '').slice(0, 15);
     old = keys.gpgKey('Old', { expire: '1y', fakedTime: past });
     ssh = keys.sshKey('carol@example.com');
-    await env.kube.create(keySecret('trusted', { 'alice.asc': alice.trusted, 'old.asc': old.trusted, allowed_signers: `${ssh.trusted}\n` }));
+    await env.kube.create(
+      keySecret('trusted', { 'alice.asc': alice.trusted, 'old.asc': old.trusted, allowed_signers: `${ssh.trusted}\n` }),
+    );
   });
   afterAll(async () => {
     await env?.stop();
@@ -62,14 +70,27 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
   /** Requests a reconcile and waits until it has been answered (whatever its outcome). */
   async function reconcileAndWait(name: string): Promise<void> {
     const at = new Date().toISOString();
-    await env.kube.patch({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name }, { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: at } } }, 'merge');
+    await env.kube.patch(
+      { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name },
+      { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: at } } },
+      'merge',
+    );
     sync(name);
-    await waitFor(async () => ((await sourceStatus(env.kube, name)) as { lastHandledReconcileAt?: string }).lastHandledReconcileAt === at, { what: `${name} to answer ${at}` });
+    await waitFor(
+      async () =>
+        ((await sourceStatus(env.kube, name)) as { lastHandledReconcileAt?: string }).lastHandledReconcileAt === at,
+      { what: `${name} to answer ${at}` },
+    );
   }
 
   async function verificationEvents(name: string): Promise<Array<{ reason?: string; message?: string }>> {
-    const events = await env.kube.list('v1', 'Event', { namespace: 'default', fieldSelector: `involvedObject.name=${name}` });
-    return (events.items as Array<KubeObject & { reason?: string; message?: string }>).filter((e) => e.reason === 'VerificationFailed');
+    const events = await env.kube.list('v1', 'Event', {
+      namespace: 'default',
+      fieldSelector: `involvedObject.name=${name}`,
+    });
+    return (events.items as Array<KubeObject & { reason?: string; message?: string }>).filter(
+      (e) => e.reason === 'VerificationFailed',
+    );
   }
 
   describe('OpenPGP (gpg), mode head', () => {
@@ -88,8 +109,14 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const s = (await attempted(env.kube, 'gpg', good)) as Status;
       expect(ready(s)).toMatchObject({ status: 'True', reason: 'Applied' });
       expect(s.lastVerifiedCommit).toBe(good);
-      expect(s.history?.[0]).toMatchObject({ outcome: 'Applied', signer: expect.stringMatching(/^OpenPGP key [0-9A-F]{40} \(Alice <alice@example\.com>\)$/) });
-      expect(s.conditions?.find((c) => c.type === 'SourceVerified')).toMatchObject({ status: 'True', reason: 'Succeeded' });
+      expect(s.history?.[0]).toMatchObject({
+        outcome: 'Applied',
+        signer: expect.stringMatching(/^OpenPGP key [0-9A-F]{40} \(Alice <alice@example\.com>\)$/),
+      });
+      expect(s.conditions?.find((c) => c.type === 'SourceVerified')).toMatchObject({
+        status: 'True',
+        reason: 'Succeeded',
+      });
       expect(await flowNames(env.kube)).toContain('alpha');
     });
 
@@ -98,11 +125,20 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const bad = await repo.commit({ 'a.yaml': flowYaml('alpha', 'v2'), 'evil.yaml': flowYaml('evil') });
       sync('gpg');
       const s = (await attempted(env.kube, 'gpg', bad)) as Status;
-      expect(ready(s)).toMatchObject({ status: 'False', reason: 'VerificationFailed', message: `commit ${bad} refused: unsigned: it carries no signature` });
+      expect(ready(s)).toMatchObject({
+        status: 'False',
+        reason: 'VerificationFailed',
+        message: `commit ${bad} refused: unsigned: it carries no signature`,
+      });
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
       expect(s.history?.[0]).toMatchObject({ outcome: 'Refused', signer: 'unsigned' });
       expect(await flowNames(env.kube)).not.toContain('evil');
-      const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'alpha' });
+      const alpha = await env.kube.get({
+        apiVersion: 'flowops.io/v1',
+        kind: 'Flow',
+        namespace: 'default',
+        name: 'alpha',
+      });
       expect(alpha?.metadata.annotations?.['flowops.io/revision']).toBe(`main@sha1:${good}`);
       expect(await verificationEvents('gpg')).toHaveLength(1);
       // Reconciled again with nothing new: still refused, no second Event.
@@ -116,7 +152,11 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const bad = await repo.commit({ 'evil.yaml': flowYaml('evil') });
       sync('gpg');
       const s = (await attempted(env.kube, 'gpg', bad)) as Status;
-      expect(ready(s)?.message).toMatch(new RegExp(`^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{16,40}: the key is not in the trusted keys$`));
+      expect(ready(s)?.message).toMatch(
+        new RegExp(
+          `^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{16,40}: the key is not in the trusted keys$`,
+        ),
+      );
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
       expect(await flowNames(env.kube)).not.toContain('evil');
     });
@@ -132,7 +172,11 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       repo.git('reset', '-q', '--hard', tampered);
       sync('gpg');
       const s = (await attempted(env.kube, 'gpg', tampered)) as Status;
-      expect(ready(s)?.message).toMatch(new RegExp(`^commit ${tampered} refused: signed by OpenPGP key [0-9A-F]{40} \\(Alice <alice@example.com>\\): the signature does not match`));
+      expect(ready(s)?.message).toMatch(
+        new RegExp(
+          `^commit ${tampered} refused: signed by OpenPGP key [0-9A-F]{40} \\(Alice <alice@example.com>\\): the signature does not match`,
+        ),
+      );
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
     });
 
@@ -141,8 +185,15 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const bad = await repo.commit({ 'evil.yaml': flowYaml('evil') });
       sync('gpg');
       const s = (await attempted(env.kube, 'gpg', bad)) as Status;
-      expect(ready(s)?.message).toMatch(new RegExp(`^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{40} \\(Old <old@example.com>\\): the key expired on `));
-      expect(s.conditions?.find((c) => c.type === 'SourceVerified')).toMatchObject({ status: 'False', reason: 'ExpiredKey' });
+      expect(ready(s)?.message).toMatch(
+        new RegExp(
+          `^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{40} \\(Old <old@example.com>\\): the key expired on `,
+        ),
+      );
+      expect(s.conditions?.find((c) => c.type === 'SourceVerified')).toMatchObject({
+        status: 'False',
+        reason: 'ExpiredKey',
+      });
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
       expect(await flowNames(env.kube)).not.toContain('evil');
     });
@@ -152,9 +203,27 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       expect((await p.exited).code).toBe(0);
       const lines = p.stdout().trimEnd().split('\n');
       expect(lines[0]).toMatch(/^\s+REVISION\s+TIME\s+OUTCOME\s+SIGNER\s+MESSAGE$/);
-      expect(lines[1]).toMatch(/main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+commit [0-9a-f]{40} refused: /);
+      expect(lines[1]).toMatch(
+        /main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+commit [0-9a-f]{40} refused: /,
+      );
       expect(p.stdout()).toMatch(/Refused\s+unsigned\s+commit [0-9a-f]{40} refused: unsigned/);
       expect(lines.find((l) => l.startsWith('*'))).toContain(`main@sha1:${good}`);
+    });
+
+    it('refuses a commit signed by a key revoked since', async () => {
+      const dave = keys.gpgKey('Dave');
+      dave.configure(repo.git);
+      const bad = await repo.commit({ 'evil.yaml': flowYaml('evil') });
+      const revoked = dave.revoke?.() ?? '';
+      const data = { 'dave.asc': Buffer.from(revoked).toString('base64') };
+      await env.kube.patch({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'trusted' }, { data }, 'merge');
+      sync('gpg');
+      const s = (await attempted(env.kube, 'gpg', bad)) as Status;
+      expect(ready(s)?.message).toMatch(
+        new RegExp(`^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{40} \\(Dave <dave@example.com>\\): the key is revoked$`),
+      );
+      expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
+      expect(await flowNames(env.kube)).not.toContain('evil');
     });
 
     it('applies the branch once its signer is trusted (the Secret is read again)', async () => {
@@ -162,11 +231,18 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const next = await repo.commit({ 'c.yaml': flowYaml('gamma') });
       sync('gpg');
       await attempted(env.kube, 'gpg', next);
-      await env.kube.patch({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'trusted' }, { data: { 'bob.asc': Buffer.from(bob.trusted).toString('base64') } }, 'merge');
+      await env.kube.patch(
+        { apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'trusted' },
+        { data: { 'bob.asc': Buffer.from(bob.trusted).toString('base64') } },
+        'merge',
+      );
       await reconcileAndWait('gpg');
       const s = await status('gpg');
       expect(s.lastAppliedRevision).toBe(`main@sha1:${next}`);
-      expect(s.history?.[0]).toMatchObject({ outcome: 'Applied', signer: expect.stringContaining('(Bob <bob@example.com>)') });
+      expect(s.history?.[0]).toMatchObject({
+        outcome: 'Applied',
+        signer: expect.stringContaining('(Bob <bob@example.com>)'),
+      });
       expect(await flowNames(env.kube)).toContain('gamma');
     });
   });
@@ -196,7 +272,9 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       sync('ssh');
       const s = (await attempted(env.kube, 'ssh', tip)) as Status;
       expect(ready(s)).toMatchObject({ status: 'False', reason: 'VerificationFailed' });
-      expect(ready(s)?.message).toBe(`commit ${middle} refused: unsigned: it carries no signature; ${tip} and the commits before it are not applied`);
+      expect(ready(s)?.message).toBe(
+        `commit ${middle} refused: unsigned: it carries no signature; ${tip} and the commits before it are not applied`,
+      );
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
       expect(s.lastVerifiedCommit).toBe(good);
       expect(await flowNames(env.kube)).not.toContain('ssh-two');
@@ -211,7 +289,9 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       alice.configure(repo.git);
       repo.git('tag', '-s', '-m', 'release 1', 'v1', first);
       await gitAsync(repo.work, 'push', '-q', 'origin', 'v1');
-      await env.kube.create(flowSource('tags', repo.url, { ref: { tag: 'v1' }, verify: { secretRef: { name: 'trusted' } } }));
+      await env.kube.create(
+        flowSource('tags', repo.url, { ref: { tag: 'v1' }, verify: { secretRef: { name: 'trusted' } } }),
+      );
       const s = (await attempted(env.kube, 'tags', first).catch(async (e: unknown) => {
         throw new Error(`${String(e)}: ${JSON.stringify(await status('tags'))}`);
       })) as Status;
@@ -222,9 +302,15 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const second = await repo.commit({ 'tag.yaml': flowYaml('tagged', 'v2') });
       repo.git('tag', 'v2', second);
       await gitAsync(repo.work, 'push', '-q', 'origin', 'v2');
-      await env.kube.patch({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'tags' }, { spec: { ref: { tag: 'v2' } } }, 'merge');
+      await env.kube.patch(
+        { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'tags' },
+        { spec: { ref: { tag: 'v2' } } },
+        'merge',
+      );
       const r = (await attempted(env.kube, 'tags', second)) as Status;
-      expect(ready(r)?.message).toBe(`tag v2 (commit ${second}) refused: unsigned (a lightweight tag carries no signature; use git tag -s)`);
+      expect(ready(r)?.message).toBe(
+        `tag v2 (commit ${second}) refused: unsigned (a lightweight tag carries no signature; use git tag -s)`,
+      );
       expect(r.lastAppliedRevision).toBe(`v1@sha1:${first}`);
     });
   });
@@ -234,8 +320,13 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
     await repo.commit({ 'x.yaml': flowYaml('nokeys') });
     await env.kube.create(keySecret('not-keys', { 'readme.txt': 'hello' }));
     await env.kube.create(flowSource('nokeys', repo.url, { verify: { secretRef: { name: 'not-keys' } } }));
-    const s = await waitFor(async () => (ready(await status('nokeys'))?.reason === 'VerifyKeysInvalid' ? status('nokeys') : undefined), { what: 'VerifyKeysInvalid' });
-    expect(ready(s)?.message).toBe('Secret default/not-keys (spec.verify.secretRef): no trusted keys: expected keys ending in .asc (armored OpenPGP public keys) or "allowed_signers"');
+    const s = await waitFor(
+      async () => (ready(await status('nokeys'))?.reason === 'VerifyKeysInvalid' ? status('nokeys') : undefined),
+      { what: 'VerifyKeysInvalid' },
+    );
+    expect(ready(s)?.message).toBe(
+      'Secret default/not-keys (spec.verify.secretRef): no trusted keys: expected keys ending in .asc (armored OpenPGP public keys) or "allowed_signers"',
+    );
     expect(await flowNames(env.kube)).not.toContain('nokeys');
   });
 
@@ -254,5 +345,8 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
 
 async function hashObject(repo: TestRepo, raw: string): Promise<string> {
   const { execFileSync } = await import('node:child_process');
-  return execFileSync('git', ['-C', repo.work, 'hash-object', '-t', 'commit', '-w', '--stdin'], { input: `${raw}\n`, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['-C', repo.work, 'hash-object', '-t', 'commit', '-w', '--stdin'], {
+    input: `${raw}\n`,
+    encoding: 'utf8',
+  }).trim();
 }

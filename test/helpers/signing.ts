@@ -15,6 +15,8 @@ export interface SigningKey {
   material: string;
   /** The private key file's content, for the same assertion. */
   secret: string;
+  /** OpenPGP only: revokes the key with the revocation certificate gpg made, and returns the revoked public key. */
+  revoke?(): string;
   /** The git config that makes `git commit` sign with this key. */
   config: Array<[string, string]>;
   configure(git: (...args: string[]) => string): void;
@@ -41,7 +43,11 @@ export function keyring(): Keyring {
       execFileSync('mkdir', ['-m', '700', home]);
       homes.push(home);
       const faked = opts.fakedTime ? ['--faked-system-time', opts.fakedTime] : [];
-      const gpg = (...args: string[]): string => execFileSync('gpg', ['--homedir', home, '--batch', '--quiet', ...faked, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const gpg = (...args: string[]): string =>
+        execFileSync('gpg', ['--homedir', home, '--batch', '--quiet', ...faked, ...args], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
       const uid = `${name} <${name.toLowerCase()}@example.com>`;
       gpg('--passphrase', '', '--quick-gen-key', uid, 'ed25519', 'sign', opts.expire ?? '1y');
       const fpr = /^fpr:+([0-9A-F]{40}):/m.exec(gpg('--with-colons', '--list-keys', uid))?.[1] ?? '';
@@ -51,11 +57,25 @@ export function keyring(): Keyring {
       const program = join(root, `gpg-${fpr}.sh`);
       writeFileSync(program, `#!/bin/sh\nexec gpg --homedir '${home}' ${faked.join(' ')} "$@"\n`);
       chmodSync(program, 0o755);
+      const revoke = (): string => {
+        // gpg writes the certificate with a ':' before its armor line so that it is not imported by accident.
+        const cert = readFileSync(join(home, 'openpgp-revocs.d', `${fpr}.rev`), 'utf8').replace(/^:-----BEGIN/m, '-----BEGIN');
+        const file = join(home, 'revoke.asc');
+        writeFileSync(file, cert);
+        gpg('--import', file);
+        return gpg('--armor', '--export', fpr);
+      };
       return signingKey({
+        revoke,
         trusted: armored,
         material: armored.split('\n').filter((l) => l.length > 40)[1] ?? armored,
         secret: secret.split('\n').filter((l) => l.length > 40)[1] ?? secret,
-        config: [['gpg.format', 'openpgp'], ['gpg.program', program], ['user.signingkey', fpr], ['commit.gpgsign', 'true']],
+        config: [
+          ['gpg.format', 'openpgp'],
+          ['gpg.program', program],
+          ['user.signingkey', fpr],
+          ['commit.gpgsign', 'true'],
+        ],
       });
     },
     sshKey(principal, type = 'ed25519') {
@@ -67,11 +87,16 @@ export function keyring(): Keyring {
         trusted: `${principal} namespaces="git" ${keyType} ${b64}`,
         material: b64 ?? pub,
         secret: readFileSync(file, 'utf8').split('\n')[1] ?? '',
-        config: [['gpg.format', 'ssh'], ['user.signingkey', file], ['commit.gpgsign', 'true']],
+        config: [
+          ['gpg.format', 'ssh'],
+          ['user.signingkey', file],
+          ['commit.gpgsign', 'true'],
+        ],
       });
     },
     stop() {
-      for (const home of homes) execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent'], { stdio: 'ignore' });
+      for (const home of homes)
+        execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent'], { stdio: 'ignore' });
       rmSync(root, { recursive: true, force: true });
     },
   };

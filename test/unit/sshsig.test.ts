@@ -23,12 +23,21 @@ describe('SSH signatures (SSHSIG) made by ssh-keygen', () => {
     return { line: `${type}@example.com ${kt} ${b64}`, sig };
   }
 
-  for (const [type, bits] of [['ed25519', []], ['ecdsa', ['-b', '256']], ['ecdsa', ['-b', '384']], ['ecdsa', ['-b', '521']], ['rsa', ['-b', '2048']]] as const) {
+  for (const [type, bits] of [
+    ['ed25519', []],
+    ['ecdsa', ['-b', '256']],
+    ['ecdsa', ['-b', '384']],
+    ['ecdsa', ['-b', '521']],
+    ['rsa', ['-b', '2048']],
+  ] as const) {
     it(`verifies ${type} ${bits.join(' ')} and refuses a changed message`, () => {
       const { line, sig } = signWith(type, [...bits]);
       const { signers, errors } = parseAllowedSigners(line);
       expect(errors).toEqual([]);
-      expect(verifySsh(message, sig, signers, undefined)).toMatchObject({ ok: true, signer: expect.stringMatching(/^SSH key SHA256:\S+ \(.+@example\.com\)$/) });
+      expect(verifySsh(message, sig, signers, undefined)).toMatchObject({
+        ok: true,
+        signer: expect.stringMatching(/^SSH key SHA256:\S+ \(.+@example\.com\)$/),
+      });
       const changed = Buffer.from(message.toString().replace('signed', 'Signed'));
       expect(verifySsh(changed, sig, signers, undefined)).toMatchObject({ ok: false, code: 'BadSignature' });
     });
@@ -38,16 +47,32 @@ describe('SSH signatures (SSHSIG) made by ssh-keygen', () => {
     const { line, sig } = signWith('ed25519', ['-a', '16']);
     const other = signWith('ed25519', ['-a', '17']);
     const [principal, ...rest] = line.split(' ');
-    expect(verifySsh(message, sig, parseAllowedSigners(other.line).signers, undefined)).toMatchObject({ ok: false, code: 'UntrustedSigner', signer: expect.stringMatching(/^SSH key SHA256:/) });
-    expect(verifySsh(message, sig, parseAllowedSigners(`${principal} namespaces="file,email" ${rest.join(' ')}`).signers, undefined)).toMatchObject({ ok: false, code: 'ExpiredKey' });
+    expect(verifySsh(message, sig, parseAllowedSigners(other.line).signers, undefined)).toMatchObject({
+      ok: false,
+      code: 'UntrustedSigner',
+      signer: expect.stringMatching(/^SSH key SHA256:/),
+    });
+    expect(
+      verifySsh(
+        message,
+        sig,
+        parseAllowedSigners(`${principal} namespaces="file,email" ${rest.join(' ')}`).signers,
+        undefined,
+      ),
+    ).toMatchObject({ ok: false, code: 'ExpiredKey' });
     const until = parseAllowedSigners(`${principal} valid-before="20200101Z",namespaces="git" ${rest.join(' ')}`);
     expect(until.errors).toEqual([]);
-    expect(verifySsh(message, sig, until.signers, Date.UTC(2021, 0, 1) / 1000)).toMatchObject({ ok: false, code: 'ExpiredKey' });
+    expect(verifySsh(message, sig, until.signers, Date.UTC(2021, 0, 1) / 1000)).toMatchObject({
+      ok: false,
+      code: 'ExpiredKey',
+    });
     expect(verifySsh(message, sig, until.signers, Date.UTC(2019, 0, 1) / 1000)).toMatchObject({ ok: true });
   });
 
   it('names the line and the problem for a malformed allowed_signers file, without the key', () => {
-    const { errors } = parseAllowedSigners('# comment\n\nalice@example.com ssh-ed25519 AAAAnotakey\nbob@example.com cert-authority ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOv\njust-one-token\n');
+    const { errors } = parseAllowedSigners(
+      '# comment\n\nalice@example.com ssh-ed25519 AAAAnotakey\nbob@example.com cert-authority ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOv\njust-one-token\n',
+    );
     expect(errors).toHaveLength(3);
     expect(errors[0]).toMatch(/^line 3: /);
     expect(errors[1]).toMatch(/^line 4: /);

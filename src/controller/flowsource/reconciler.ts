@@ -121,7 +121,8 @@ export class FlowSourceReconciler {
           return { requeueAfterMs: interval };
         }
         await writeStatus(this.deps.kube, src, refusedStatus(status, generation, revision, verified));
-        this.deps.log.warn({ source: key, revision, code: verified.code, signer: verified.signer, err: verified.message }, 'revision refused: no trusted signature');
+        const refusal = { source: key, revision, code: verified.code, signer: verified.signer, err: verified.message };
+        this.deps.log.warn(refusal, 'revision refused: no trusted signature');
         await this.deps.events.record(src, 'Warning', 'VerificationFailed', verified.message);
         return { requeueAfterMs: interval };
       }
@@ -293,8 +294,15 @@ function upToDate(status: FlowSourceStatus, generation: number, revision: string
   return last?.revision === revision && last.outcome !== 'Failed' && last.outcome !== 'Refused';
 }
 
-function summarise(status: FlowSourceStatus, generation: number, revision: string, outcome: SyncOutcome, signer?: string): FlowSourceStatus {
-  const history = withHistory(status.history, { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(signer ? { signer } : {}) });
+function summarise(
+  status: FlowSourceStatus,
+  generation: number,
+  revision: string,
+  outcome: SyncOutcome,
+  signer?: string,
+): FlowSourceStatus {
+  const entry = { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(signer ? { signer } : {}) };
+  const history = withHistory(status.history, entry);
   if (outcome.outcome === 'Rejected') {
     return withReady({ ...status, lastAttemptedRevision: revision, history }, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);
   }

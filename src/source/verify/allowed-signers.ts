@@ -46,7 +46,14 @@ const isKeyType = (t: string): boolean => /^(ssh-|ecdsa-sha2-|sk-)/.test(t);
 function sshTime(v: string): number | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(\d{2})?)?(Z)?$/.exec(v);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ms = m[7] ? Date.UTC(y, mo - 1, d, h, mi, s) : new Date(y, mo - 1, d, h, mi, s).getTime();
   return ms / 1000;
 }
@@ -79,11 +86,13 @@ export function parseAllowedSigners(text: string): AllowedSignersParse {
     const hasOptions = t[1] !== undefined && !isKeyType(t[1]);
     const type = t[hasOptions ? 2 : 1];
     const b64 = t[hasOptions ? 3 : 2];
-    if (!principals || !type || !b64) return void errors.push(`line ${i + 1}: expected "principals [options] keytype base64-key"`);
+    if (!principals || !type || !b64)
+      return void errors.push(`line ${i + 1}: expected "principals [options] keytype base64-key"`);
     try {
       const blob = Buffer.from(b64, 'base64');
       const parsed = parseSshPublicKey(blob);
-      if (parsed.type !== type) return void errors.push(`line ${i + 1}: key type ${type} does not match the key (${parsed.type})`);
+      if (parsed.type !== type)
+        return void errors.push(`line ${i + 1}: key type ${type} does not match the key (${parsed.type})`);
       const signer: AllowedSigner = { principals: principals.split(','), blob, fingerprint: sshFingerprint(blob) };
       const bad = hasOptions && t[1] ? applyOptions(signer, t[1]) : undefined;
       if (bad) return void errors.push(`line ${i + 1}: ${bad}`);

@@ -89,7 +89,9 @@ export function parseSshPublicKey(blob: Buffer): SshPublicKey {
     const n = unsignedInt(r.string());
     return { type, blob, key: createPublicKey({ key: { kty: 'RSA', n: b64url(n), e: b64url(e) }, format: 'jwk' }) };
   }
-  throw new RangeError(`unsupported SSH key type ${type} (supported: ssh-ed25519, ecdsa-sha2-nistp256/384/521, ssh-rsa)`);
+  throw new RangeError(
+    `unsupported SSH key type ${type} (supported: ssh-ed25519, ecdsa-sha2-nistp256/384/521, ssh-rsa)`,
+  );
 }
 
 /** An ECDSA signature's two mpints as the fixed-width r||s node:crypto reads with dsaEncoding ieee-p1363. */

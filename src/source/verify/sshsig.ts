@@ -4,7 +4,14 @@
  * the signature itself is checked by node:crypto (Ed25519, ECDSA, RSA PKCS#1 v1.5).
  */
 import { createHash, constants, verify } from 'node:crypto';
-import { ecdsaP1363, parseSshPublicKey, sshFingerprint, WireReader, wireString, type SshPublicKey } from './ssh-wire.js';
+import {
+  ecdsaP1363,
+  parseSshPublicKey,
+  sshFingerprint,
+  WireReader,
+  wireString,
+  type SshPublicKey,
+} from './ssh-wire.js';
 
 const MAGIC = Buffer.from('SSHSIG');
 const BEGIN = '-----BEGIN SSH SIGNATURE-----';
@@ -38,7 +45,15 @@ export function parseSshSignature(armored: string): SshSignature {
   const sig = new WireReader(r.string());
   const sigFormat = sig.text();
   const sigBlob = sig.string();
-  return { publicKey: parseSshPublicKey(keyBlob), fingerprint: sshFingerprint(keyBlob), namespace, hashAlgorithm, sigFormat, sigBlob, reserved };
+  return {
+    publicKey: parseSshPublicKey(keyBlob),
+    fingerprint: sshFingerprint(keyBlob),
+    namespace,
+    hashAlgorithm,
+    sigFormat,
+    sigBlob,
+    reserved,
+  };
 }
 
 /** Whether `sig` is a valid signature over `message` by the key it names, in the given namespace. */
@@ -46,14 +61,29 @@ export function verifySshSignature(sig: SshSignature, message: Uint8Array, names
   if (sig.namespace !== namespace) return false;
   if (sig.hashAlgorithm !== 'sha256' && sig.hashAlgorithm !== 'sha512') return false;
   const digest = createHash(sig.hashAlgorithm).update(message).digest();
-  const signed = Buffer.concat([MAGIC, wireString(sig.namespace), wireString(sig.reserved), wireString(sig.hashAlgorithm), wireString(digest)]);
+  const signed = Buffer.concat([
+    MAGIC,
+    wireString(sig.namespace),
+    wireString(sig.reserved),
+    wireString(sig.hashAlgorithm),
+    wireString(digest),
+  ]);
   const { publicKey: pk } = sig;
   if (pk.type === 'ssh-ed25519') return sig.sigFormat === 'ssh-ed25519' && verify(null, signed, pk.key, sig.sigBlob);
   if (pk.ecdsaHash && pk.curveBytes) {
     if (sig.sigFormat !== pk.type) return false;
-    return verify(pk.ecdsaHash, signed, { key: pk.key, dsaEncoding: 'ieee-p1363' }, ecdsaP1363(sig.sigBlob, pk.curveBytes));
+    return verify(
+      pk.ecdsaHash,
+      signed,
+      { key: pk.key, dsaEncoding: 'ieee-p1363' },
+      ecdsaP1363(sig.sigBlob, pk.curveBytes),
+    );
   }
   // ssh-rsa (SHA-1) signatures are refused, as ssh-keygen -Y verify refuses them.
   const rsaHash = sig.sigFormat === 'rsa-sha2-512' ? 'sha512' : sig.sigFormat === 'rsa-sha2-256' ? 'sha256' : undefined;
-  return pk.type === 'ssh-rsa' && rsaHash !== undefined && verify(rsaHash, signed, { key: pk.key, padding: constants.RSA_PKCS1_PADDING }, sig.sigBlob);
+  return (
+    pk.type === 'ssh-rsa' &&
+    rsaHash !== undefined &&
+    verify(rsaHash, signed, { key: pk.key, padding: constants.RSA_PKCS1_PADDING }, sig.sigBlob)
+  );
 }

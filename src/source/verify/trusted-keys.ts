@@ -30,7 +30,8 @@ export async function trustedKeysFromSecretData(data: Record<string, string> | u
       try {
         const read = await readKeys({ armoredKeys: text });
         // A private key here is a mistake that must not be used, nor repeated anywhere.
-        if (read.some((k) => k.isPrivate())) problems.push(`${name}: holds a private key; put only public keys in the Secret`);
+        if (read.some((k) => k.isPrivate()))
+          problems.push(`${name}: holds a private key; put only public keys in the Secret`);
         else keys.openpgp.push(...read);
       } catch {
         problems.push(`${name}: not an armored OpenPGP public key block`);
@@ -38,7 +39,9 @@ export async function trustedKeysFromSecretData(data: Record<string, string> | u
     }
   }
   if (!problems.length && !keys.openpgp.length && !keys.ssh.length) {
-    problems.push(`no trusted keys: expected keys ending in .asc (armored OpenPGP public keys) or "${ALLOWED_SIGNERS_KEY}"`);
+    problems.push(
+      `no trusted keys: expected keys ending in .asc (armored OpenPGP public keys) or "${ALLOWED_SIGNERS_KEY}"`,
+    );
   }
   return problems.length ? { ok: false, problems } : { ok: true, keys };
 }

@@ -3,6 +3,13 @@
  * be told without trusting the signature (an OpenPGP fingerprint or key id, an SSH key fingerprint
  * and its principals) or "unsigned"; it never holds key material.
  */
-export type RefusalCode = 'Unsigned' | 'UntrustedSigner' | 'BadSignature' | 'ExpiredKey' | 'RevokedKey' | 'UnsupportedSignature' | 'HistoryTooLong';
+export type RefusalCode =
+  | 'Unsigned'
+  | 'UntrustedSigner'
+  | 'BadSignature'
+  | 'ExpiredKey'
+  | 'RevokedKey'
+  | 'UnsupportedSignature'
+  | 'HistoryTooLong';
 
 export type Verdict = { ok: true; signer: string } | { ok: false; code: RefusalCode; signer: string; detail: string };

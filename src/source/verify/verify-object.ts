@@ -19,6 +19,12 @@ export async function verifyObject(ctx: GitContext, oid: string, keys: TrustedKe
 export async function verifySigned(signed: SignedObject, keys: TrustedKeys): Promise<Verdict> {
   if (!signed.signature) return { ok: false, code: 'Unsigned', signer: 'unsigned', detail: 'it carries no signature' };
   if (isSshSignature(signed.signature)) return verifySsh(signed.payload, signed.signature, keys.ssh, signed.time);
-  if (signed.signature.trimStart().startsWith('-----BEGIN PGP SIGNATURE-----')) return verifyOpenPgp(signed.payload, signed.signature, keys.openpgp);
-  return { ok: false, code: 'UnsupportedSignature', signer: 'unknown', detail: 'the signature is neither OpenPGP nor SSH (X.509 signatures are not verified)' };
+  if (signed.signature.trimStart().startsWith('-----BEGIN PGP SIGNATURE-----'))
+    return verifyOpenPgp(signed.payload, signed.signature, keys.openpgp);
+  return {
+    ok: false,
+    code: 'UnsupportedSignature',
+    signer: 'unknown',
+    detail: 'the signature is neither OpenPGP nor SSH (X.509 signatures are not verified)',
+  };
 }

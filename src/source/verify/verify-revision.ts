@@ -36,14 +36,30 @@ const MAX_ANCESTRY = 20_000;
 export async function verifyRevision(input: VerifyRevisionInput): Promise<VerifyRevisionOutcome> {
   const { ctx, commit, keys } = input;
   if (input.tag) return verifyTag(input);
-  const commits = input.mode === 'all' && input.lastVerified ? await commitsSince(ctx, commit, input.lastVerified) : [commit];
+  const commits =
+    input.mode === 'all' && input.lastVerified ? await commitsSince(ctx, commit, input.lastVerified) : [commit];
   if (!commits) {
-    return { ok: false, code: 'HistoryTooLong', commit, signer: 'unknown', message: `commit ${commit} refused: more than ${MAX_COMMITS} commits since the last verified commit ${input.lastVerified}; verify mode all checks them all or applies none` };
+    return {
+      ok: false,
+      code: 'HistoryTooLong',
+      commit,
+      signer: 'unknown',
+      message:
+        `commit ${commit} refused: more than ${MAX_COMMITS} commits since the last verified commit ` +
+        `${input.lastVerified}; verify mode all checks them all or applies none`,
+    };
   }
   let signer = '';
   for (const oid of commits) {
     const v = await verifyObject(ctx, oid, keys);
-    if (!v.ok) return { ok: false, code: v.code, commit: oid, signer: v.signer, message: refusal(`commit ${oid}`, v.signer, v.detail, oid === commit ? undefined : commit) };
+    if (!v.ok)
+      return {
+        ok: false,
+        code: v.code,
+        commit: oid,
+        signer: v.signer,
+        message: refusal(`commit ${oid}`, v.signer, v.detail, oid === commit ? undefined : commit),
+      };
     signer = v.signer;
   }
   return { ok: true, signer, checked: commits.length };
@@ -53,9 +69,25 @@ async function verifyTag(input: VerifyRevisionInput): Promise<VerifyRevisionOutc
   const { ctx, commit } = input;
   const tag = input.tag ?? '';
   const oid = await git.resolveRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/tags/${tag}` });
-  if (oid === commit) return { ok: false, code: 'Unsigned', commit, signer: 'unsigned', message: `tag ${tag} (commit ${commit}) refused: unsigned (a lightweight tag carries no signature; use git tag -s)` };
+  if (oid === commit)
+    return {
+      ok: false,
+      code: 'Unsigned',
+      commit,
+      signer: 'unsigned',
+      message:
+        `tag ${tag} (commit ${commit}) refused: unsigned ` +
+        '(a lightweight tag carries no signature; use git tag -s)',
+    };
   const v = await verifyObject(ctx, oid, input.keys);
-  if (!v.ok) return { ok: false, code: v.code, commit, signer: v.signer, message: refusal(`tag ${tag} (commit ${commit})`, v.signer, v.detail) };
+  if (!v.ok)
+    return {
+      ok: false,
+      code: v.code,
+      commit,
+      signer: v.signer,
+      message: refusal(`tag ${tag} (commit ${commit})`, v.signer, v.detail),
+    };
   return { ok: true, signer: v.signer, checked: 1 };
 }
 
