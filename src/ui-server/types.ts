@@ -49,10 +49,20 @@ export interface CommitEntry {
   live: boolean;
 }
 
+/** spec.verify of a source and where it stands: the SourceVerified condition and the last verified commit. */
+export interface SourceVerification {
+  mode: 'head' | 'all';
+  /** Unknown until the first commit has been checked. */
+  state: Readiness;
+  lastVerifiedCommit?: string;
+}
+
 export interface SourceDetail {
   source: SourceSummary;
   path?: string;
   interval?: string;
+  /** Set when the source requires signed commits. */
+  verification?: SourceVerification;
   history: CommitEntry[];
   /** The objects of the applied commit, with the file each came from. */
   objects: Array<ObjectKey & { path: string }>;

@@ -6,6 +6,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECONCILE_REQUEST_ANNOTATION } from '../../src/api/reconcile-request.js';
 import type { KubeObject } from '../../src/kube/types.js';
+import { uiRoute } from '../../src/ui-server/route.js';
+import type { SourceDetail } from '../../src/ui-server/types.js';
 import { runFlowops } from '../helpers/cli.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { gitAsync, startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
@@ -39,6 +41,7 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
   let old: SigningKey;
   let ssh: SigningKey;
   let logs = '';
+  let webView = '';
 
   beforeAll(async () => {
     const sink = new Writable({ write: (chunk: Buffer, _e, cb) => ((logs += chunk.toString()), cb()) });
@@ -330,11 +333,31 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
     expect(await flowNames(env.kube)).not.toContain('nokeys');
   });
 
+  it('shows the verification state and each commit\'s signer in the web view', async () => {
+    const ui = uiRoute({ kube: env.kube, log: pino({ level: 'silent' }), distDir: mkdtempSync(join(tmpdir(), 'ui-dist-')) });
+    env.ts.server.addRoute((req, res, url) => ui.handle(req, res, url));
+    try {
+      const res = await fetch(`${env.ts.server.url}/ui/api/sources/default/ssh`);
+      expect(res.status).toBe(200);
+      const d = (await res.json()) as SourceDetail;
+      expect(d.verification).toMatchObject({ mode: 'all', state: { status: 'False', reason: 'Unsigned' } });
+      expect(d.verification?.lastVerifiedCommit).toMatch(/^[0-9a-f]{40}$/);
+      expect(d.history[0]).toMatchObject({ outcome: 'Refused', signer: 'unsigned' });
+      expect(d.history[1]?.signer).toMatch(/^SSH key SHA256:\S+ \(carol@example\.com\)$/);
+      const gpg = (await (await fetch(`${env.ts.server.url}/ui/api/sources/default/gpg`)).json()) as SourceDetail;
+      expect(gpg.verification?.state).toMatchObject({ status: 'True', reason: 'Succeeded' });
+      webView = JSON.stringify([d, gpg]);
+    } finally {
+      await ui.stop();
+    }
+  });
+
   it('puts no key material in any log, status or Event', async () => {
     const events = await env.kube.list('v1', 'Event', { namespace: 'default' });
     const sources = await env.kube.list('flowops.io/v1', 'FlowSource', { namespace: 'default' });
     expect(logs).toContain('revision refused');
-    for (const text of [logs, JSON.stringify(events.items), JSON.stringify(sources.items)]) {
+    expect(webView).toContain('carol@example.com');
+    for (const text of [logs, JSON.stringify(events.items), JSON.stringify(sources.items), webView]) {
       for (const key of [alice, bob, old, ssh]) {
         expect(text).not.toContain(key.material);
         expect(text).not.toContain(key.secret);
