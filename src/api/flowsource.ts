@@ -42,6 +42,16 @@ export const verifySchema = z
   })
   .strict();
 
+export const decryptionSchema = z
+  .object({
+    provider: z.literal('sops').describe('sops: files encrypted with SOPS (age or OpenPGP recipients) are decrypted at apply time.'),
+    secretRef: localRef.describe(
+      'Secret in the same namespace with the private keys: age identities under keys ending in .agekey, ' +
+        'armored OpenPGP private keys under keys ending in .asc.',
+    ),
+  })
+  .strict();
+
 export const flowSourceSpecSchema = z
   .object({
     url: z
@@ -58,6 +68,9 @@ export const flowSourceSpecSchema = z
         'Apply only commits signed by a trusted key (Flux GitRepository.spec.verify); ' +
           'a source following a tag verifies the signed tag instead.',
       )
+      .optional(),
+    decryption: decryptionSchema
+      .describe('Decrypt SOPS-encrypted files in memory before applying them (Flux Kustomization.spec.decryption).')
       .optional(),
     suspend: z.boolean().describe('Stop polling and applying (the applied objects stay).').optional(),
     serviceAccountName: z

@@ -19,7 +19,7 @@ import { formatRevision, shaOfRevision } from '../../source/revision.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { pruneObjects } from '../../sync/prune-objects.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
-import { sourceCredentials } from './credentials.js';
+import { decryptionKeys, sourceCredentials } from './credentials.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
 import { isRepeatedRefusal, refusedStatus, verifySourceRevision, withVerified } from './verification.js';
 
@@ -137,7 +137,7 @@ export class FlowSourceReconciler {
       if (e instanceof RetryError) throw e;
       if (!(e instanceof SourceError)) throw e;
       this.deps.log.warn({ source: key, code: e.code, err: e.message }, 'fetch failed');
-      await writeStatus(this.deps.kube, src, withReady(status, generation, false, e.code, e.message, e.code === 'AuthFailed' || e.code === 'AuthRequired' || e.code === 'VerifyKeysInvalid'));
+      await writeStatus(this.deps.kube, src, withReady(status, generation, false, e.code, e.message, e.code === 'AuthFailed' || e.code === 'AuthRequired' || e.code === 'VerifyKeysInvalid' || e.code === 'DecryptionKeysInvalid'));
       await this.deps.events.record(src, 'Warning', e.code, e.message);
       return { requeueAfterMs: interval };
     }
@@ -179,6 +179,7 @@ export class FlowSourceReconciler {
       full: true,
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
+      decryption: await decryptionKeys(this.deps.kube, key.split('/')[0] ?? '', spec),
     });
     if (outcome.outcome === 'Applied') return void this.deps.log.debug({ source: key, revision, applied: outcome.applied }, 'drift check: last applied revision re-applied');
     this.deps.log.warn({ source: key, revision, outcome: outcome.outcome, err: outcome.message }, 'drift correction failed');
@@ -256,6 +257,7 @@ export class FlowSourceReconciler {
       full: full || inputsChanged,
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
+      decryption: await decryptionKeys(this.deps.kube, key.split('/')[0] ?? '', spec),
     });
   }
 
