@@ -3,7 +3,9 @@ import type { ValidationError } from '../api/validation-error.js';
 import { decryptSopsDocument, isSopsDocument, SopsError } from '../source/sops/sops-document.js';
 import type { SopsKeys } from '../source/sops/sops-keys.js';
 
-export type DecryptOutcome = { ok: true; files: Array<{ path: string; text: string }> } | { ok: false; errors: ValidationError[] };
+export type DecryptOutcome =
+  | { ok: true; files: Array<{ path: string; text: string }> }
+  | { ok: false; errors: ValidationError[] };
 
 const mentionsSops = (text: string): boolean => /(^|\n)\s*"?sops"?\s*:/.test(text);
 
@@ -13,7 +15,10 @@ const mentionsSops = (text: string): boolean => /(^|\n)\s*"?sops"?\s*:/.test(tex
  * (file and reason, never a value); so does a SOPS file in a source without spec.decryption, rather
  * than applying ciphertext.
  */
-export async function decryptFiles(files: ReadonlyArray<{ path: string; text: string }>, keys: SopsKeys | undefined): Promise<DecryptOutcome> {
+export async function decryptFiles(
+  files: ReadonlyArray<{ path: string; text: string }>,
+  keys: SopsKeys | undefined,
+): Promise<DecryptOutcome> {
   const errors: ValidationError[] = [];
   const out: Array<{ path: string; text: string }> = [];
   for (const file of files) {
@@ -27,7 +32,8 @@ export async function decryptFiles(files: ReadonlyArray<{ path: string; text: st
       out.push(file);
       continue;
     }
-    const fail = (message: string): void => void errors.push({ file: file.path, line: 0, column: 0, field: '', message });
+    const fail = (message: string): void =>
+      void errors.push({ file: file.path, line: 0, column: 0, field: '', message });
     if (!keys) {
       fail('encrypted with SOPS, but the FlowSource has no spec.decryption to decrypt it');
       continue;

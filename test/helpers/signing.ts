@@ -15,6 +15,10 @@ export interface SigningKey {
   material: string;
   /** The private key file's content, for the same assertion. */
   secret: string;
+  /** OpenPGP only: the key's GNUPGHOME, fingerprint and whole armored private key (for sops --pgp). */
+  gnupgHome?: string;
+  fingerprint?: string;
+  privateKey?: string;
   /** OpenPGP only: revokes the key with the revocation certificate gpg made, and returns the revoked public key. */
   revoke?(): string;
   /** The git config that makes `git commit` sign with this key. */
@@ -28,7 +32,7 @@ function signingKey(k: Omit<SigningKey, 'configure'>): SigningKey {
 
 export interface Keyring {
   /** An OpenPGP key; `fakedTime` (YYYYMMDDTHHMMSS) makes gpg create and sign as of that time. */
-  gpgKey(name: string, opts?: { expire?: string; fakedTime?: string }): SigningKey;
+  gpgKey(name: string, opts?: { expire?: string; fakedTime?: string; encrypt?: boolean }): SigningKey;
   sshKey(principal: string, type?: 'ed25519' | 'ecdsa' | 'rsa'): SigningKey;
   stop(): void;
 }
@@ -51,6 +55,8 @@ export function keyring(): Keyring {
       const uid = `${name} <${name.toLowerCase()}@example.com>`;
       gpg('--passphrase', '', '--quick-gen-key', uid, 'ed25519', 'sign', opts.expire ?? '1y');
       const fpr = /^fpr:+([0-9A-F]{40}):/m.exec(gpg('--with-colons', '--list-keys', uid))?.[1] ?? '';
+      // An encryption subkey, for sops --pgp.
+      if (opts.encrypt) gpg('--passphrase', '', '--quick-add-key', fpr, 'cv25519', 'encr', opts.expire ?? '1y');
       const armored = gpg('--armor', '--export', fpr);
       const secret = gpg('--armor', '--pinentry-mode', 'loopback', '--passphrase', '', '--export-secret-keys', fpr);
       // git runs gpg.program with its own arguments: the wrapper adds this key's home (and time).
@@ -67,6 +73,9 @@ export function keyring(): Keyring {
       };
       return signingKey({
         revoke,
+        gnupgHome: home,
+        fingerprint: fpr,
+        privateKey: secret,
         trusted: armored,
         material: armored.split('\n').filter((l) => l.length > 40)[1] ?? armored,
         secret: secret.split('\n').filter((l) => l.length > 40)[1] ?? secret,

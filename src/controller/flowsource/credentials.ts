@@ -14,7 +14,11 @@ export async function sourceCredentials(kube: KubeClient, namespace: string, spe
 }
 
 /** The SOPS decryption keys spec.decryption.secretRef names; undefined without spec.decryption. */
-export async function decryptionKeys(kube: KubeClient, namespace: string, spec: FlowSourceSpec): Promise<SopsKeys | undefined> {
+export async function decryptionKeys(
+  kube: KubeClient,
+  namespace: string,
+  spec: FlowSourceSpec,
+): Promise<SopsKeys | undefined> {
   if (!spec.decryption) return undefined;
   const where = `Secret ${namespace}/${spec.decryption.secretRef.name} (spec.decryption.secretRef)`;
   const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.decryption.secretRef.name });

@@ -53,9 +53,11 @@ export async function decryptSopsDocument(doc: Tree, keys: SopsKeys): Promise<Tr
       try {
         value = decryptValue(node, dataKey, `${path.join(':')}:`);
       } catch (e) {
-        throw new SopsError(`${path.join('.')}: ${e instanceof RangeError ? e.message : 'cannot be decrypted (changed after encryption?)'}`);
+        const why = e instanceof RangeError ? e.message : 'cannot be decrypted (changed after encryption?)';
+        throw new SopsError(`${path.join('.')}: ${why}`);
       }
-    } else if (isEnc && node !== '' && node !== null) throw new SopsError(`${path.join('.')}: expected an encrypted value`);
+    } else if (isEnc && node !== '' && node !== null)
+      throw new SopsError(`${path.join('.')}: expected an encrypted value`);
     if (isEnc || !meta.mac_only_encrypted) hash.update(macBytes(value), 'utf8');
     return value;
   };
@@ -104,12 +106,15 @@ async function dataKeyOf(meta: Metadata, keys: SopsKeys): Promise<Buffer> {
  * encrypted_suffix or encrypted_regex asks for. Without any rule, sops' default suffix applies.
  */
 function rulesOf(meta: Metadata): { keep(key: string): boolean; matched(path: string[]): boolean } {
-  const unencSuffix = meta.unencrypted_suffix ?? (meta.encrypted_suffix || meta.encrypted_regex || meta.unencrypted_regex ? undefined : '_unencrypted');
+  const unencSuffix =
+    meta.unencrypted_suffix ??
+    (meta.encrypted_suffix || meta.encrypted_regex || meta.unencrypted_regex ? undefined : '_unencrypted');
   const unencRegex = meta.unencrypted_regex ? new RegExp(meta.unencrypted_regex) : undefined;
   const encRegex = meta.encrypted_regex ? new RegExp(meta.encrypted_regex) : undefined;
   const encSuffix = meta.encrypted_suffix;
   return {
     keep: (key) => !(unencSuffix && key.endsWith(unencSuffix)) && !(unencRegex && unencRegex.test(key)),
-    matched: (path) => (!encRegex || path.some((k) => encRegex.test(k))) && (!encSuffix || path.some((k) => k.endsWith(encSuffix))),
+    matched: (path) =>
+      (!encRegex || path.some((k) => encRegex.test(k))) && (!encSuffix || path.some((k) => k.endsWith(encSuffix))),
   };
 }

@@ -19,7 +19,10 @@ export async function sopsKeysFromSecretData(data: Record<string, string> | unde
   for (const [name, value] of Object.entries(data ?? {})) {
     const text = Buffer.from(value, 'base64').toString('utf8');
     if (name.endsWith('.agekey')) {
-      const ids = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+      const ids = text
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'));
       if (!ids.length || ids.some((l) => !l.startsWith('AGE-SECRET-KEY-1'))) {
         problems.push(`${name}: expected age identities (AGE-SECRET-KEY-1…), one a line`);
       } else keys.age.push(...ids);
@@ -34,7 +37,9 @@ export async function sopsKeysFromSecretData(data: Record<string, string> | unde
     }
   }
   if (!problems.length && !keys.age.length && !keys.openpgp.length) {
-    problems.push('no decryption keys: expected keys ending in .agekey (age identities) or .asc (OpenPGP private keys)');
+    problems.push(
+      'no decryption keys: expected keys ending in .agekey (age identities) or .asc (OpenPGP private keys)',
+    );
   }
   return problems.length ? { ok: false, problems } : { ok: true, keys };
 }
