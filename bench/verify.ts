@@ -1,16 +1,24 @@
 // Signature verification benchmark (spec.verify): prints figures, asserts nothing.
-//   npx tsx bench/verify.ts [--commits 100] [--files 1000] [--rounds 2]
+//   npx tsx bench/verify.ts [--commits 100] [--files 1000] [--rounds 2] [--sops-files 1000]
+// (FLOWOPS_SOPS or `sops` on PATH for part 3; --rounds 0 skips part 2)
 // Signatures are made by the real git with gpg (OpenPGP) and ssh-keygen (gpg.format=ssh).
 //  1. verification cost per commit (read the raw object, split the signature, verify), OpenPGP and
 //     SSH, mode head and mode all over --commits commits, beside reading the same commits unverified;
 //  2. one commit of --files Flows synced end to end (FlowSource created → applied), with spec.verify
-//     and without, in the same run (two repositories with the same files, two namespaces).
+//     and without, in the same run (two repositories with the same files, two namespaces);
+//  3. SOPS decryption of a --sops-files commit of Secrets encrypted by the real sops (age), in
+//     memory as the sync does it, beside the same pass over the same Secrets unencrypted.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
 import pino from 'pino';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { startApiServer } from '../src/apiserver/index.js';
+import { sopsKeysFromSecretData } from '../src/source/sops/sops-keys.js';
+import { decryptFiles } from '../src/sync/decrypt-files.js';
 import { KubeClient } from '../src/kube/client.js';
 import { writeKubeconfig } from '../src/kube/kubeconfig.js';
 import type { KubeObject } from '../src/kube/types.js';
@@ -29,6 +37,8 @@ const COMMITS = arg('commits', 100);
 const FILES = arg('files', 1000);
 const ROUNDS = 50;
 const E2E_ROUNDS = arg('rounds', 2);
+const SOPS_FILES = arg('sops-files', 1000);
+const SOPS = process.env.FLOWOPS_SOPS ?? 'sops';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ms = (x: number): string => `${x.toFixed(2)} ms`;
@@ -89,10 +99,12 @@ async function perCommit(label: string, repo: TestRepo, key: SigningKey, keys: T
     for (const c of log) await read(c.oid);
   });
   process.stdout.write(
-    `${label.padEnd(8)} mode head: ${ms(median(head))} per commit (reading it unverified: ${ms(median(unverified))}; median of ${ROUNDS})\n`,
+    `${label.padEnd(8)} mode head: ${ms(median(head))} per commit ` +
+      `(reading it unverified: ${ms(median(unverified))}; median of ${ROUNDS})\n`,
   );
   process.stdout.write(
-    `${label.padEnd(8)} mode all:  ${ms(all / COMMITS)} per commit over ${COMMITS} commits (${ms(all)} total; reading them unverified: ${ms(readAll)})\n`,
+    `${label.padEnd(8)} mode all:  ${ms(all / COMMITS)} per commit over ${COMMITS} commits ` +
+      `(${ms(all)} total; reading them unverified: ${ms(readAll)})\n`,
   );
 }
 
@@ -110,6 +122,42 @@ async function appliedOrThrow(kube: KubeClient, ns: string, sha: string, mode: s
   }
 }
 
+async function sopsPhase(dir: string): Promise<void> {
+  const identity = await generateIdentity();
+  const recipient = await identityToRecipient(identity);
+  const keys = await sopsKeysFromSecretData({ 'bench.agekey': b64(`${identity}\n`) });
+  if (!keys.ok) throw new Error(keys.problems.join('; '));
+  const plain: Array<{ path: string; text: string }> = [];
+  const encrypted: Array<{ path: string; text: string }> = [];
+  const t0 = performance.now();
+  for (let i = 0; i < SOPS_FILES; i++) {
+    const text =
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s-${i}\n` +
+      `stringData:\n  password: pw-${i}\n  user: u-${i}\n`;
+    const file = join(dir, `s-${i}.yaml`);
+    writeFileSync(file, text);
+    const args = ['--encrypt', '--age', recipient, '--encrypted-regex', '^(data|stringData)$', file];
+    encrypted.push({ path: `secrets/s-${i}.yaml`, text: execFileSync(SOPS, args, { encoding: 'utf8' }) });
+    plain.push({ path: `secrets/s-${i}.yaml`, text });
+  }
+  process.stdout.write(`\n(${SOPS_FILES} files encrypted by sops in ${(performance.now() - t0).toFixed(0)} ms)\n`);
+  const rounds: Array<[number, number]> = [];
+  for (let r = 0; r < 3; r++) {
+    const p = await timed(() => decryptFiles(plain, keys.keys));
+    const e = await timed(async () => {
+      const out = await decryptFiles(encrypted, keys.keys);
+      if (!out.ok) throw new Error(JSON.stringify(out.errors[0]));
+    });
+    rounds.push([p, e]);
+  }
+  const plainMs = median(rounds.map((x) => x[0]));
+  const encMs = median(rounds.map((x) => x[1]));
+  process.stdout.write(
+    `SOPS: ${SOPS_FILES}-file commit decrypted in ${encMs.toFixed(0)} ms (${ms(encMs / SOPS_FILES)} per file); ` +
+      `the same pass over the unencrypted files ${plainMs.toFixed(1)} ms (median of 3)\n`,
+  );
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-bench-verify-'));
   const ring = keyring();
@@ -124,6 +172,12 @@ async function main(): Promise<void> {
   await perCommit('OpenPGP', gitServer.repo('pgp'), gpgKey, trusted.keys);
   await perCommit('SSH', gitServer.repo('ssh'), sshKey, trusted.keys);
 
+  if (SOPS_FILES > 0) await sopsPhase(mkdtempSync(join(tmpdir(), 'flowops-bench-sops-')));
+  if (E2E_ROUNDS === 0) {
+    await gitServer.stop();
+    ring.stop();
+    return;
+  }
   const server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, server.url);
@@ -162,7 +216,8 @@ async function main(): Promise<void> {
   }
   const results = Object.entries(took).map(
     ([mode, xs]) =>
-      `${FILES} Flows in one commit, FlowSource created → applied, ${mode.padEnd(14)}: ${xs.map((x) => `${x.toFixed(0)} ms`).join(', ')} (rounds)`,
+      `${FILES} Flows in one commit, FlowSource created → applied, ${mode.padEnd(14)}: ` +
+        `${xs.map((x) => `${x.toFixed(0)} ms`).join(', ')} (rounds)`,
   );
   process.stdout.write(`\n${results.join('\n')}\n`);
   await controllers.stop();

@@ -156,7 +156,8 @@ describe.skipIf(!haveSops)('FlowSource spec.decryption: SOPS files made by the r
   });
 
   it('decrypts a file encrypted to an OpenPGP recipient', async () => {
-    const yaml = sops(['--pgp', pgp.fingerprint ?? '', '--encrypted-regex', '^(data|stringData)$'], secretYaml('pgp-creds', password));
+    const args = ['--pgp', pgp.fingerprint ?? '', '--encrypted-regex', '^(data|stringData)$'];
+    const yaml = sops(args, secretYaml('pgp-creds', password));
     expect(yaml).toContain('-----BEGIN PGP MESSAGE-----');
     const sha = await repo.commit({ 'pgp.yaml': yaml });
     env.controllers.sources!.trigger('default', 'sops');
@@ -176,7 +177,8 @@ describe.skipIf(!haveSops)('FlowSource spec.decryption: SOPS files made by the r
     const s = await attempted(env.kube, 'sops', sha);
     expect(ready(s)).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
     expect(ready(s)?.message).toBe(
-      `main@sha1:${sha}: commit rejected, nothing applied: tampered.yaml: cannot be decrypted: MAC mismatch: the file was changed after sops encrypted it`,
+      `main@sha1:${sha}: commit rejected, nothing applied: tampered.yaml: cannot be decrypted: ` +
+        'MAC mismatch: the file was changed after sops encrypted it',
     );
     expect(await secretData('mac-creds-evil')).toBeUndefined();
     await repo.commit({ 'tampered.yaml': null });
@@ -193,7 +195,8 @@ describe.skipIf(!haveSops)('FlowSource spec.decryption: SOPS files made by the r
     env.controllers.sources!.trigger('default', 'sops');
     const s = await attempted(env.kube, 'sops', sha);
     expect(ready(s)?.message).toContain(
-      'other.yaml: cannot be decrypted: none of the decryption keys opens the data key (the file has 1 age and 0 OpenPGP recipient(s))',
+      'other.yaml: cannot be decrypted: none of the decryption keys opens the data key ' +
+        '(the file has 1 age and 0 OpenPGP recipient(s))',
     );
     expect(await secretData('other-creds')).toBeUndefined();
   });

@@ -177,7 +177,8 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const s = (await attempted(env.kube, 'gpg', tampered)) as Status;
       expect(ready(s)?.message).toMatch(
         new RegExp(
-          `^commit ${tampered} refused: signed by OpenPGP key [0-9A-F]{40} \\(Alice <alice@example.com>\\): the signature does not match`,
+          `^commit ${tampered} refused: signed by OpenPGP key [0-9A-F]{40} \\(Alice <alice@example.com>\\): ` +
+            'the signature does not match',
         ),
       );
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
@@ -207,7 +208,10 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const lines = p.stdout().trimEnd().split('\n');
       expect(lines[0]).toMatch(/^\s+REVISION\s+TIME\s+OUTCOME\s+SIGNER\s+MESSAGE$/);
       expect(lines[1]).toMatch(
-        /main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+commit [0-9a-f]{40} refused: /,
+        new RegExp(
+          String.raw`main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+` +
+            String.raw`commit [0-9a-f]{40} refused: `,
+        ),
       );
       expect(p.stdout()).toMatch(/Refused\s+unsigned\s+commit [0-9a-f]{40} refused: unsigned/);
       expect(lines.find((l) => l.startsWith('*'))).toContain(`main@sha1:${good}`);
@@ -219,11 +223,15 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const bad = await repo.commit({ 'evil.yaml': flowYaml('evil') });
       const revoked = dave.revoke?.() ?? '';
       const data = { 'dave.asc': Buffer.from(revoked).toString('base64') };
-      await env.kube.patch({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'trusted' }, { data }, 'merge');
+      const trusted = { apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'trusted' };
+      await env.kube.patch(trusted, { data }, 'merge');
       sync('gpg');
       const s = (await attempted(env.kube, 'gpg', bad)) as Status;
       expect(ready(s)?.message).toMatch(
-        new RegExp(`^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{40} \\(Dave <dave@example.com>\\): the key is revoked$`),
+        new RegExp(
+          `^commit ${bad} refused: signed by OpenPGP key [0-9A-F]{40} ` +
+            '\\(Dave <dave@example.com>\\): the key is revoked$',
+        ),
       );
       expect(s.lastAppliedRevision).toBe(`main@sha1:${good}`);
       expect(await flowNames(env.kube)).not.toContain('evil');
@@ -328,13 +336,15 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       { what: 'VerifyKeysInvalid' },
     );
     expect(ready(s)?.message).toBe(
-      'Secret default/not-keys (spec.verify.secretRef): no trusted keys: expected keys ending in .asc (armored OpenPGP public keys) or "allowed_signers"',
+      'Secret default/not-keys (spec.verify.secretRef): no trusted keys: ' +
+        'expected keys ending in .asc (armored OpenPGP public keys) or "allowed_signers"',
     );
     expect(await flowNames(env.kube)).not.toContain('nokeys');
   });
 
   it('shows the verification state and each commit\'s signer in the web view', async () => {
-    const ui = uiRoute({ kube: env.kube, log: pino({ level: 'silent' }), distDir: mkdtempSync(join(tmpdir(), 'ui-dist-')) });
+    const distDir = mkdtempSync(join(tmpdir(), 'ui-dist-'));
+    const ui = uiRoute({ kube: env.kube, log: pino({ level: 'silent' }), distDir });
     env.ts.server.addRoute((req, res, url) => ui.handle(req, res, url));
     try {
       const res = await fetch(`${env.ts.server.url}/ui/api/sources/default/ssh`);

@@ -65,7 +65,8 @@ export function keyring(): Keyring {
       chmodSync(program, 0o755);
       const revoke = (): string => {
         // gpg writes the certificate with a ':' before its armor line so that it is not imported by accident.
-        const cert = readFileSync(join(home, 'openpgp-revocs.d', `${fpr}.rev`), 'utf8').replace(/^:-----BEGIN/m, '-----BEGIN');
+        const stored = readFileSync(join(home, 'openpgp-revocs.d', `${fpr}.rev`), 'utf8');
+        const cert = stored.replace(/^:-----BEGIN/m, '-----BEGIN');
         const file = join(home, 'revoke.asc');
         writeFileSync(file, cert);
         gpg('--import', file);

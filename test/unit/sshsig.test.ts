@@ -71,7 +71,8 @@ describe('SSH signatures (SSHSIG) made by ssh-keygen', () => {
 
   it('names the line and the problem for a malformed allowed_signers file, without the key', () => {
     const { errors } = parseAllowedSigners(
-      '# comment\n\nalice@example.com ssh-ed25519 AAAAnotakey\nbob@example.com cert-authority ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOv\njust-one-token\n',
+      '# comment\n\nalice@example.com ssh-ed25519 AAAAnotakey\n' +
+        'bob@example.com cert-authority ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOv\njust-one-token\n',
     );
     expect(errors).toHaveLength(3);
     expect(errors[0]).toMatch(/^line 3: /);
