@@ -26,6 +26,32 @@ export const sourceRefSchema = z
   .strict()
   .refine((r) => !(r.branch && r.tag), { message: 'set branch or tag, not both' });
 
+export const verifySchema = z
+  .object({
+    mode: z
+      .enum(['head', 'all'])
+      .describe(
+        'head (default): the commit to apply must be signed by a trusted key. all: so must every commit ' +
+          'since the last verified one (the first sync checks the head only).',
+      )
+      .optional(),
+    secretRef: localRef.describe(
+      'Secret in the same namespace with the trusted keys: armored OpenPGP public keys under keys ending in .asc, ' +
+        'SSH allowed-signers lines under allowed_signers.',
+    ),
+  })
+  .strict();
+
+export const decryptionSchema = z
+  .object({
+    provider: z.literal('sops').describe('sops: files encrypted with SOPS (age or OpenPGP recipients) are decrypted at apply time.'),
+    secretRef: localRef.describe(
+      'Secret in the same namespace with the private keys: age identities under keys ending in .agekey, ' +
+        'armored OpenPGP private keys under keys ending in .asc.',
+    ),
+  })
+  .strict();
+
 export const flowSourceSpecSchema = z
   .object({
     url: z
@@ -37,6 +63,15 @@ export const flowSourceSpecSchema = z
     interval: duration.describe('How often to poll (default "1m"; a webhook or push triggers at once).').optional(),
     secretRef: localRef.describe('Secret in the same namespace with username + password, or bearerToken, for HTTP auth.').optional(),
     webhookSecretRef: localRef.describe('Secret whose `token` key checks webhook calls (HMAC for GitHub and Gitea, token for GitLab).').optional(),
+    verify: verifySchema
+      .describe(
+        'Apply only commits signed by a trusted key (Flux GitRepository.spec.verify); ' +
+          'a source following a tag verifies the signed tag instead.',
+      )
+      .optional(),
+    decryption: decryptionSchema
+      .describe('Decrypt SOPS-encrypted files in memory before applying them (Flux Kustomization.spec.decryption).')
+      .optional(),
     suspend: z.boolean().describe('Stop polling and applying (the applied objects stay).').optional(),
     serviceAccountName: z
       .string()
@@ -61,8 +96,14 @@ export const inventoryEntrySchema = z.object({
 export const historyEntrySchema = z.object({
   revision: z.string(),
   time: z.iso.datetime({ offset: true }),
-  outcome: z.enum(['Applied', 'Rejected', 'Failed']),
+  outcome: z
+    .enum(['Applied', 'Rejected', 'Failed', 'Refused'])
+    .describe('Refused: spec.verify found no trusted signature; nothing applied.'),
   message: z.string().optional(),
+  signer: z
+    .string()
+    .describe('Who signed the commit (key fingerprint and user or principals), or "unsigned"; set with spec.verify.')
+    .optional(),
 });
 
 export const COMMIT_STATES = ['pending', 'success', 'failure', 'error'] as const;
@@ -87,6 +128,10 @@ export const flowSourceStatusSchema = z.object({
   conditions: z.array(conditionSchema).meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }).optional(),
   lastAppliedRevision: z.string().optional(),
   lastAttemptedRevision: z.string().optional(),
+  lastVerifiedCommit: z
+    .string()
+    .describe('The last commit whose signature spec.verify accepted; mode all checks every commit after it.')
+    .optional(),
   inventory: z.array(inventoryEntrySchema).describe('Objects applied from the last applied commit; only these are ever pruned.').optional(),
   skipped: z.array(skippedEntrySchema).describe('Objects left alone because another tool (Argo CD, Flux) tracks them.').optional(),
   history: z.array(historyEntrySchema).describe('The last commits synced, newest first.').optional(),
@@ -105,6 +150,7 @@ export const flowSourceSchema = z.object({
   status: flowSourceStatusSchema.optional(),
 });
 
+export type VerifySpec = z.infer<typeof verifySchema>;
 export type FlowSourceSpec = z.infer<typeof flowSourceSpecSchema>;
 export type FlowSourceStatus = z.infer<typeof flowSourceStatusSchema>;
 export type InventoryEntry = z.infer<typeof inventoryEntrySchema>;

@@ -21,9 +21,13 @@ export function registerHistoryCommand(program: Command): void {
       const status = (source.status ?? {}) as FlowSourceStatus;
       // STATE: what the commit reached once applied (src/notify): pending, success, failure or error.
       const states = new Map((status.commits ?? []).map((c) => [c.revision, c.state]));
-      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', 'MESSAGE']];
+      // SIGNER only for a source with spec.verify: a Refused row's MESSAGE says why it was refused.
+      const signed = (status.history ?? []).some((h) => h.signer);
+      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', ...(signed ? ['SIGNER'] : []), 'MESSAGE']];
       for (const h of status.history ?? []) {
-        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, states.get(h.revision) ?? '-', (h.message ?? '').slice(0, 120)]);
+        const signer = signed ? [h.signer ?? ''] : [];
+        const state = states.get(h.revision) ?? '-';
+        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, state, ...signer, (h.message ?? '').slice(0, 240)]);
       }
       const pin = (source.spec as { ref?: { commit?: string } }).ref?.commit;
       process.stdout.write(renderTable(rows));

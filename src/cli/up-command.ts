@@ -9,6 +9,7 @@ import type { MergeResult } from '../kube/kubeconfig-merge.js';
 import { isLoopback } from './listen.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 import { summaryOf } from './command-table.js';
+import { addVerifyFlags, embeddedVerifyOf, type VerifyFlags } from './verify-flags.js';
 
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
@@ -25,11 +26,13 @@ async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCrede
 
 /** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
 export function registerUpCommand(program: Command): void {
-  addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up')))))
+  addVerifyFlags(addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up'))))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
     .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
-    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
+    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
+      // Checked before anything starts: a wrong keys file is a usage error, not a refused push later.
+      const verify = await embeddedVerifyOf(flags);
       // The API server first, so that /healthz answers before the controllers' modules are loaded;
       // those are loaded here, not at start-up, so that other commands and --help do not pay for them.
       const { createLogger } = await import('../log/index.js');
@@ -82,12 +85,18 @@ export function registerUpCommand(program: Command): void {
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())), { behindAuth: true });
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
-      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}) });
+      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}), verify });
       process.stdout.write(
         [
           `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
           `Git repository (FlowSource ${git.source}): ${git.cloneUrlWithCredentials}`,
           `  git clone ${git.cloneUrlWithCredentials} && edit a Flow && git push   # live within a second`,
+          ...(verify
+            ? [
+                `  Only commits signed by the --verify-keys keys are applied (mode ${verify.mode}); ` +
+                  'the seed commit is unsigned, so push a signed one (git commit -S).',
+              ]
+            : []),
           '',
           'Use kubectl against it:',
           ...(merged ? [`  kubectl --context flowops get flows -A     # context "flowops" ${merged.created ? 'written to' : 'added to'} ${merged.file}`] : []),

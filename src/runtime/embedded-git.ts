@@ -28,6 +28,8 @@ export interface EmbeddedGitOptions {
    * as the admin's.
    */
   token?: string;
+  /** `--verify-keys`: the FlowSource gets spec.verify with these trusted keys (Secret data, base64). */
+  verify?: { secretData: Record<string, string>; mode: 'head' | 'all' } | undefined;
 }
 
 export interface EmbeddedGit {
@@ -96,9 +98,16 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
   if (token) {
     await opts.kube.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: secretName, namespace }, stringData: { username: GIT_USER, password: token } }, { fieldManager: 'flowops-up', force: true });
   }
+  const keysName = `${name}-verify-keys`;
+  if (opts.verify) {
+    // Server-side apply by one manager: keys left out of this start's --verify-keys are removed, no longer trusted.
+    const keys = { apiVersion: 'v1', kind: 'Secret', metadata: { name: keysName, namespace }, data: opts.verify.secretData };
+    await opts.kube.apply(keys, { fieldManager: 'flowops-up', force: true });
+  }
+  const verify = opts.verify ? { verify: { mode: opts.verify.mode, secretRef: { name: keysName } } } : {};
   // The port may differ from the last start: the FlowSource always points at this listener.
   await opts.kube.apply(
-    { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url: cloneUrl, ref: { branch: 'main' }, path: '.', interval: '1m', ...(token ? { secretRef: { name: secretName } } : {}) } },
+    { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url: cloneUrl, ref: { branch: 'main' }, path: '.', interval: '1m', ...(token ? { secretRef: { name: secretName } } : {}), ...verify } },
     { fieldManager: 'flowops-up', force: true },
   );
   const withCredentials = new URL(cloneUrl);

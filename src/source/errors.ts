@@ -2,7 +2,8 @@
  * The closed list of ways fetching a source fails. Messages name the URL without credentials and
  * never carry a secret, because they end up in status conditions, Events and logs.
  */
-export type SourceErrorCode = 'AuthRequired' | 'AuthFailed' | 'FetchFailed' | 'RefNotFound' | 'CommitNotFound';
+export type SourceErrorCode = 'AuthRequired' | 'AuthFailed' | 'FetchFailed' | 'RefNotFound' | 'CommitNotFound' | 'VerifyKeysInvalid'
+  | 'DecryptionKeysInvalid';
 
 export class SourceError extends Error {
   override readonly name = 'SourceError';

@@ -60,6 +60,7 @@ async function cloneOrFetch(opts: FetchOptions): Promise<string> {
   if (existing !== url) {
     // A new URL is a new repository: start over rather than mix objects of two remotes.
     rmSync(ctx.dir, { recursive: true, force: true });
+    if (opts.ref.tag && !opts.ref.branch) return cloneTag(opts);
     const hooks = authHooks(opts.credentials);
     await git.clone({
       fs: ctx.fs, http: ctx.http, dir: ctx.dir, gitdir: ctx.gitdir, url,
@@ -73,6 +74,23 @@ async function cloneOrFetch(opts: FetchOptions): Promise<string> {
     return tipOf(ctx, opts.ref);
   }
   await transfer(opts, {});
+  return tipOf(ctx, opts.ref);
+}
+
+/**
+ * git.clone of a tag runs its checkout step (even with noCheckout) against `origin/<tag>`, which a
+ * tag never has: a tag source is an empty repository with the remote set, then one shallow fetch.
+ */
+async function cloneTag(opts: FetchOptions): Promise<string> {
+  const { ctx, url } = opts;
+  await git.init({ fs: ctx.fs, dir: ctx.dir, gitdir: ctx.gitdir, defaultBranch: DEFAULT_BRANCH });
+  await git.setConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.url', value: url });
+  const refspec = '+refs/heads/*:refs/remotes/origin/*';
+  await git.setConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.fetch', value: refspec });
+  await transfer(opts, { depth: 1 }).catch((e: unknown) => {
+    rmSync(ctx.dir, { recursive: true, force: true });
+    throw e;
+  });
   return tipOf(ctx, opts.ref);
 }
 

@@ -1,7 +1,9 @@
 import type { InventoryEntry, SkippedEntry } from '../api/flowsource.js';
 import { formatValidationError, type ValidationError } from '../api/validate.js';
 import type { KubeClient } from '../kube/client.js';
+import type { SopsKeys } from '../source/sops/sops-keys.js';
 import { applyObjects } from './apply-objects.js';
+import { decryptFiles } from './decrypt-files.js';
 import { describeEntry, objectId } from './inventory.js';
 import { entryOf, planCommit, pruneCandidates, type PlanInput } from './plan.js';
 import { pruneObjects } from './prune-objects.js';
@@ -14,6 +16,8 @@ export interface SyncCommitOptions extends PlanInput {
   /** `<ref>@sha1:<sha>`. */
   revision: string;
   concurrency?: number;
+  /** spec.decryption's keys: SOPS files are decrypted in memory; without them a SOPS file rejects the commit. */
+  decryption?: SopsKeys | undefined;
 }
 
 export type SyncOutcome =
@@ -33,12 +37,10 @@ export type SyncOutcome =
  * object nothing is pruned (the next attempt starts from the same inventory plus what did apply).
  */
 export async function syncCommit(opts: SyncCommitOptions): Promise<SyncOutcome> {
-  const plan = planCommit(opts);
-  if (!plan.ok) {
-    const shown = plan.errors.slice(0, 5).map(formatValidationError).join('; ');
-    const more = plan.errors.length > 5 ? ` (and ${plan.errors.length - 5} more)` : '';
-    return { outcome: 'Rejected', errors: plan.errors, message: `commit rejected, nothing applied: ${shown}${more}` };
-  }
+  const decrypted = await decryptFiles(opts.files, opts.decryption);
+  if (!decrypted.ok) return rejected(decrypted.errors);
+  const plan = planCommit({ ...opts, files: decrypted.files });
+  if (!plan.ok) return rejected(plan.errors);
   const applied = await applyObjects({ kube: opts.kube, fieldManager: opts.fieldManager, source: opts.source, revision: opts.revision, items: plan.apply, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
   if (applied.failures.length) {
     return {
@@ -60,6 +62,12 @@ export async function syncCommit(opts: SyncCommitOptions): Promise<SyncOutcome> 
     return { outcome: 'Failed', inventory, skipped, applied: applied.applied.length, pruned: pruned.pruned.length, message: `${counts}; ${pruned.failures.slice(0, 3).join('; ')}` };
   }
   return { outcome: 'Applied', inventory, skipped, applied: applied.applied.length, pruned: pruned.pruned.length, message: counts };
+}
+
+function rejected(errors: ValidationError[]): SyncOutcome {
+  const shown = errors.slice(0, 5).map(formatValidationError).join('; ');
+  const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
+  return { outcome: 'Rejected', errors, message: `commit rejected, nothing applied: ${shown}${more}` };
 }
 
 function union(...lists: ReadonlyArray<readonly InventoryEntry[]>): InventoryEntry[] {

@@ -17,7 +17,7 @@ import { operatorControllers, operatorSummary } from './operator-graph.js';
 import { involvedObjectOf, newestFirst } from './event-entries.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import { redacted } from './redact.js';
-import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
+import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary, sourceVerification } from './summaries.js';
 import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
 
 const MAX_EVENTS = 50;
@@ -70,10 +70,12 @@ export class UiReads {
     const obj = await this.kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
     if (!obj) return undefined;
     const spec = (obj.spec ?? {}) as { path?: string; interval?: string };
+    const verification = sourceVerification(obj);
     return {
       source: sourceSummary(obj),
       ...(spec.path ? { path: spec.path } : {}),
       ...(spec.interval ? { interval: spec.interval } : {}),
+      ...(verification ? { verification } : {}),
       history: commitHistory(obj),
       objects: sourceObjects(obj),
     };

@@ -5,7 +5,7 @@ import type { HistoryEntry, InventoryEntry } from '../api/flowsource.js';
 import type { FlowStatus } from '../api/status.js';
 import { healthOf } from '../kube/readiness.js';
 import type { Condition, KubeObject } from '../kube/types.js';
-import type { CommitEntry, FlowSummary, ObjectKey, Provenance, Readiness, SourceSummary } from './types.js';
+import type { CommitEntry, FlowSummary, ObjectKey, Provenance, Readiness, SourceSummary, SourceVerification } from './types.js';
 
 const UNKNOWN: Readiness = { status: 'Unknown', reason: '', message: '' };
 
@@ -58,8 +58,19 @@ export function commitHistory(obj: KubeObject): CommitEntry[] {
     const commit = commitOf(h.revision);
     const isLive = !liveSeen && h.revision === live && h.outcome === 'Applied';
     liveSeen ||= isLive;
-    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: isLive };
+    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), ...(h.signer ? { signer: h.signer } : {}), live: isLive };
   });
+}
+
+/** Whether a source requires signatures (spec.verify) and its SourceVerified condition; undefined without verify. */
+export function sourceVerification(obj: KubeObject): SourceVerification | undefined {
+  const verify = record(record(obj.spec).verify);
+  if (!Object.keys(verify).length) return undefined;
+  const condition = conditionsOf(obj).find((c) => c.type === 'SourceVerified');
+  const status = condition?.status === 'True' || condition?.status === 'False' ? condition.status : 'Unknown';
+  const state: Readiness = { status, reason: condition?.reason ?? 'NotChecked', message: condition?.message ?? '' };
+  const last = str(record(obj.status).lastVerifiedCommit);
+  return { mode: verify.mode === 'all' ? 'all' : 'head', state, ...(last ? { lastVerifiedCommit: last } : {}) };
 }
 
 export function sourceObjects(obj: KubeObject): Array<ObjectKey & { path: string }> {

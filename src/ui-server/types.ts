@@ -41,16 +41,28 @@ export interface CommitEntry {
   /** The 40-hex commit of the revision, for links and short display. */
   commit?: string;
   time: string;
-  outcome: 'Applied' | 'Rejected' | 'Failed';
+  outcome: 'Applied' | 'Rejected' | 'Failed' | 'Refused';
   message?: string;
+  /** Who signed it (spec.verify): key fingerprint and user or principals, or "unsigned". */
+  signer?: string;
   /** This is the revision that is live. */
   live: boolean;
+}
+
+/** spec.verify of a source and where it stands: the SourceVerified condition and the last verified commit. */
+export interface SourceVerification {
+  mode: 'head' | 'all';
+  /** Unknown until the first commit has been checked. */
+  state: Readiness;
+  lastVerifiedCommit?: string;
 }
 
 export interface SourceDetail {
   source: SourceSummary;
   path?: string;
   interval?: string;
+  /** Set when the source requires signed commits. */
+  verification?: SourceVerification;
   history: CommitEntry[];
   /** The objects of the applied commit, with the file each came from. */
   objects: Array<ObjectKey & { path: string }>;

@@ -2,6 +2,7 @@ import type { FlowSourceSpec } from '../../api/flowsource.js';
 import type { KubeClient } from '../../kube/client.js';
 import { credentialsFromSecretData, type GitCredentials } from '../../source/auth.js';
 import { SourceError } from '../../source/errors.js';
+import { sopsKeysFromSecretData, type SopsKeys } from '../../source/sops/sops-keys.js';
 
 /** The Git credentials a FlowSource names in spec.secretRef (a Secret in its own namespace). */
 export async function sourceCredentials(kube: KubeClient, namespace: string, spec: FlowSourceSpec): Promise<GitCredentials | undefined> {
@@ -10,4 +11,19 @@ export async function sourceCredentials(kube: KubeClient, namespace: string, spe
   const creds = credentialsFromSecretData(secret?.data as Record<string, string> | undefined);
   if (!creds) throw new SourceError('AuthRequired', `Secret ${namespace}/${spec.secretRef.name} ${secret ? 'has neither username/password nor bearerToken' : 'not found'}`);
   return creds;
+}
+
+/** The SOPS decryption keys spec.decryption.secretRef names; undefined without spec.decryption. */
+export async function decryptionKeys(
+  kube: KubeClient,
+  namespace: string,
+  spec: FlowSourceSpec,
+): Promise<SopsKeys | undefined> {
+  if (!spec.decryption) return undefined;
+  const where = `Secret ${namespace}/${spec.decryption.secretRef.name} (spec.decryption.secretRef)`;
+  const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.decryption.secretRef.name });
+  if (!secret) throw new SourceError('DecryptionKeysInvalid', `${where} not found`);
+  const keys = await sopsKeysFromSecretData(secret.data as Record<string, string> | undefined);
+  if (!keys.ok) throw new SourceError('DecryptionKeysInvalid', `${where}: ${keys.problems.slice(0, 5).join('; ')}`);
+  return keys.keys;
 }

@@ -19,8 +19,9 @@ import { formatRevision, shaOfRevision } from '../../source/revision.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { pruneObjects } from '../../sync/prune-objects.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
-import { sourceCredentials } from './credentials.js';
+import { decryptionKeys, sourceCredentials } from './credentials.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
+import { isRepeatedRefusal, refusedStatus, verifySourceRevision, withVerified } from './verification.js';
 
 export interface FlowSourceReconcilerDeps {
   kube: KubeClient;
@@ -112,8 +113,22 @@ export class FlowSourceReconciler {
         await this.correctDrift(key, ctx, spec, src, status);
         return { requeueAfterMs: interval };
       }
+      const verified = await verifySourceRevision({ kube: this.deps.kube, namespace, spec, ctx, commit: sha, status });
+      if (verified && !verified.ok) {
+        // Refused: the last verified commit keeps running (and is kept from drifting); one Event per refusal.
+        if (isRepeatedRefusal(status, generation, revision, verified)) {
+          await this.correctDrift(key, ctx, spec, src, status);
+          return { requeueAfterMs: interval };
+        }
+        await writeStatus(this.deps.kube, src, refusedStatus(status, generation, revision, verified));
+        const refusal = { source: key, revision, code: verified.code, signer: verified.signer, err: verified.message };
+        this.deps.log.warn(refusal, 'revision refused: no trusted signature');
+        await this.deps.events.record(src, 'Warning', 'VerificationFailed', verified.message);
+        return { requeueAfterMs: interval };
+      }
+      if (verified) status = withVerified(status, generation, verified, sha);
       const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
-      status = summarise(status, generation, revision, outcome);
+      status = summarise(status, generation, revision, outcome, verified?.signer);
       await writeStatus(this.deps.kube, src, status);
       await this.record(src, outcome, revision);
       if (outcome.outcome === 'Failed') throw new RetryError(outcome.message);
@@ -122,7 +137,7 @@ export class FlowSourceReconciler {
       if (e instanceof RetryError) throw e;
       if (!(e instanceof SourceError)) throw e;
       this.deps.log.warn({ source: key, code: e.code, err: e.message }, 'fetch failed');
-      await writeStatus(this.deps.kube, src, withReady(status, generation, false, e.code, e.message, e.code === 'AuthFailed' || e.code === 'AuthRequired'));
+      await writeStatus(this.deps.kube, src, withReady(status, generation, false, e.code, e.message, e.code === 'AuthFailed' || e.code === 'AuthRequired' || e.code === 'VerifyKeysInvalid' || e.code === 'DecryptionKeysInvalid'));
       await this.deps.events.record(src, 'Warning', e.code, e.message);
       return { requeueAfterMs: interval };
     }
@@ -164,6 +179,7 @@ export class FlowSourceReconciler {
       full: true,
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
+      decryption: await decryptionKeys(this.deps.kube, key.split('/')[0] ?? '', spec),
     });
     if (outcome.outcome === 'Applied') return void this.deps.log.debug({ source: key, revision, applied: outcome.applied }, 'drift check: last applied revision re-applied');
     this.deps.log.warn({ source: key, revision, outcome: outcome.outcome, err: outcome.message }, 'drift correction failed');
@@ -241,6 +257,7 @@ export class FlowSourceReconciler {
       full: full || inputsChanged,
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
+      decryption: await decryptionKeys(this.deps.kube, key.split('/')[0] ?? '', spec),
     });
   }
 
@@ -275,11 +292,19 @@ async function readDefinitions(ctx: GitContext, sha: string, prefix: string): Pr
 function upToDate(status: FlowSourceStatus, generation: number, revision: string): boolean {
   if (status.observedGeneration !== generation || status.lastAttemptedRevision !== revision) return false;
   const last = status.history?.[0];
-  return last?.revision === revision && last.outcome !== 'Failed';
+  // A refused revision is verified again each interval: the trusted keys may have changed.
+  return last?.revision === revision && last.outcome !== 'Failed' && last.outcome !== 'Refused';
 }
 
-function summarise(status: FlowSourceStatus, generation: number, revision: string, outcome: SyncOutcome): FlowSourceStatus {
-  const history = withHistory(status.history, { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000) });
+function summarise(
+  status: FlowSourceStatus,
+  generation: number,
+  revision: string,
+  outcome: SyncOutcome,
+  signer?: string,
+): FlowSourceStatus {
+  const entry = { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(signer ? { signer } : {}) };
+  const history = withHistory(status.history, entry);
   if (outcome.outcome === 'Rejected') {
     return withReady({ ...status, lastAttemptedRevision: revision, history }, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);
   }

@@ -18,6 +18,18 @@ export function ReadyBadge({ ready }: { ready: Readiness }) {
   );
 }
 
-export function OutcomeBadge({ outcome }: { outcome: 'Applied' | 'Rejected' | 'Failed' }) {
+export function OutcomeBadge({ outcome }: { outcome: 'Applied' | 'Rejected' | 'Failed' | 'Refused' }) {
   return <span class={`badge ${outcome === 'Applied' ? 'ok' : 'bad'}`}>{outcome}</span>;
+}
+
+/** spec.verify's state: Verified, Refused (with the refusal code) or Not checked yet. */
+export function VerifiedBadge({ state }: { state: Readiness }) {
+  const cls = state.status === 'True' ? 'ok' : state.status === 'False' ? 'bad' : 'unknown';
+  const label = state.status === 'True' ? 'Verified' : state.status === 'False' ? 'Refused' : 'Not checked yet';
+  return (
+    <span class={`badge ${cls}`} data-verified={state.status} title={state.message || undefined}>
+      {label}
+      {state.status === 'False' && state.reason ? <span class="reason"> · {state.reason}</span> : null}
+    </span>
+  );
 }

@@ -2,7 +2,7 @@
 // its applied commit holds.
 import { useEffect } from 'preact/hooks';
 import type { SourceDetail } from '../../../src/ui-server/types.ts';
-import { OutcomeBadge, ReadyBadge } from '../components/badges.tsx';
+import { OutcomeBadge, ReadyBadge, VerifiedBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
 import { useLive } from '../live.ts';
@@ -33,6 +33,7 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
               <dt>Interval</dt><dd>{d.interval ?? '1m'}</dd>
               <dt>Applied</dt><dd><code>{d.source.appliedRevision ?? 'none yet'}</code></dd>
               <dt>Ready</dt><dd><ReadyBadge ready={d.source.ready} /> <span class="message">{d.source.ready.message}</span></dd>
+              {d.verification ? <><dt>Signatures</dt><dd>required (mode {d.verification.mode}): <VerifiedBadge state={d.verification.state} /> <span class="message">{d.verification.state.message}</span></dd></> : null}
             </dl>
             <section>
               <h2 id="history-h">Commits</h2>
@@ -45,7 +46,7 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
                         <td class="nowrap"><code title={h.revision}>{shortSha(h.commit) || h.revision}</code>{h.live ? <span class="badge ok live"> live</span> : null}</td>
                         <td class="nowrap"><Ago iso={h.time} /></td>
                         <td><OutcomeBadge outcome={h.outcome} /></td>
-                        <td><pre class="message">{h.message ?? ''}</pre></td>
+                        <td><pre class="message">{h.message ?? ''}</pre>{h.signer ? <p class="signer">Signer: <code>{h.signer}</code></p> : null}</td>
                         <td>{h.commit && h.outcome === 'Applied' && h.commit !== liveCommit ? <PinButton commit={h.commit} /> : null}</td>
                       </tr>
                     ))}
