@@ -27,6 +27,7 @@
 
 import { classifyCommand, UNSAFE, type Finding, type LeadingArgument } from './shell-commands.js';
 import { ShellScanner } from './shell-scanner.js';
+import { ShellTaint, type TaintRequirement } from './shell-taint.js';
 import { sourceOffset, type SpannedPart } from './template-actions.js';
 
 const ARITH_OP = '-(?:eq|ne|lt|le|gt|ge)';
@@ -57,20 +58,35 @@ export interface ShellRewrite {
   leading: LeadingArgument[];
   /** Actions (and constructs) in positions that are not known to be data, in source order. */
   refusals: ShellRefusal[];
+  /** Variables carrying values from objects by direct copies into arithmetic: checked before the script runs. */
+  requirements: TaintRequirement[];
 }
 
 export interface ShellRewriteOptions {
-  /** Values reach the script some other way too (templated env): expansions may be tainted. */
-  templated?: boolean;
+  /** The step's env: entries holding a template carry values from objects into the script. */
+  env?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Variables FlowOps sets that carry an object's values (besides the actions and STEP_* outputs). */
+function taintedEnv(env: Readonly<Record<string, string>>): Map<string, string> {
+  const vars = new Map<string, string>([
+    ['RESOURCE_NAME', "the object's name"],
+    ['RESOURCE_NAMESPACE', "the object's namespace"],
+  ]);
+  for (const [key, value] of Object.entries(env)) if (value.includes('{{')) vars.set(key, `env ${key}: ${JSON.stringify(value)}`);
+  return vars;
 }
 
 /** `names[i]` is the variable for the i-th action part. */
 export function rewriteShell(parts: readonly SpannedPart[], names: readonly string[], opts: ShellRewriteOptions = {}): ShellRewrite {
   const offsets = parts.flatMap((p) => (p.kind === 'action' ? [p.offset] : []));
-  const templated = offsets.length > 0 || opts.templated === true;
+  const env = opts.env ?? {};
+  const templated = offsets.length > 0 || Object.values(env).some((v) => v.includes('{{'));
   const findings: Finding[] = [];
   const arithmetic = new Set<number>();
   const leading: LeadingArgument[] = [];
+  const actionTexts = parts.flatMap((p) => (p.kind === 'action' ? [`{{${p.body}}}`] : []));
+  const taint = new ShellTaint({ vars: taintedEnv(env), templated }, actionTexts);
   const scanner = new ShellScanner({
     command(cmd) {
       const verdict = classifyCommand(cmd, templated);
@@ -78,10 +94,13 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
       findings.push(...verdict.findings);
       for (const a of verdict.arithmetic) arithmetic.add(a);
       leading.push(...verdict.leading);
+      taint.command(cmd, verdict.dynamicNames, verdict.dynamicCode);
     },
     construct(what, at) {
       if (templated) findings.push({ at, message: what === 'indirect' ? UNSAFE.indirect : UNSAFE.dynamicCode });
     },
+    arithmetic: (text, at) => taint.arithmeticText(text, at),
+    param: (text, at) => taint.param(text, at),
   });
   const integerVars = parts.some((p) => p.kind === 'text' && INTEGER_DECL.test(p.text));
   let out = '';
@@ -89,6 +108,7 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
   parts.forEach((part, k) => {
     if (part.kind === 'text') {
       scanner.feed(part.text, (i) => sourceOffset(part.spans ?? [], i));
+      taint.feedText(part.text);
       out += part.text;
       return;
     }
@@ -121,10 +141,14 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
       } else if (doc.owner.stdinIsCode) findings.push({ action: index, message: `${UNSAFE.code} (this heredoc is the code of the command it feeds)` });
     }
     scanner.action(index, part.offset);
+    taint.feedText('\u0001');
     out += reference(place, names[index]!);
   });
   scanner.finish();
-  return { script: out, arithmetic: [...arithmetic].sort((a, b) => a - b), leading, refusals: refusals(findings, offsets) };
+  const followed = taint.finish();
+  findings.push(...followed.findings);
+  const sorted = [...arithmetic].sort((a, b) => a - b);
+  return { script: out, arithmetic: sorted, leading, refusals: refusals(findings, offsets), requirements: followed.requirements };
 }
 
 /** One refusal per action (the first found), in source order. */
