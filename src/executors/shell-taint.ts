@@ -213,6 +213,14 @@ export class ShellTaint {
     if (DECLARE.has(first)) {
       const k = args.findIndex((w) => !/^[-+]/.test(w.text) || w.element);
       if (k !== -1) this.assignmentWords(args, k, assignments, sinks, true);
+      // declare -n ref=$V: the value is the name the reference reads.
+      const nameref = args.slice(0, k === -1 ? undefined : k).some((w) => /^-[A-Za-z]*n/.test(w.text));
+      if (nameref && !this.sources.templated) {
+        for (const w of args.slice(k)) {
+          const m = ASSIGNMENT.exec(w.text);
+          if (m) sinks.push({ offset: w.start, kind: 'name', taint: () => this.wordTaint(this.tail(w, m[0].length)) });
+        }
+      }
     } else if (first === 'let') {
       for (const w of args) sinks.push(...this.arithmeticSinks(w.text, w.start, w.actions));
     } else if (first === 'read' || first === 'mapfile' || first === 'readarray') {
