@@ -100,4 +100,46 @@ describe('FlowSource: per-commit sync with provenance and prune', () => {
     expect(ready(s)!.message).toMatch(/flows\/e\.yaml:\d+: invalid YAML/);
     await repo.commit({ 'flows/e.yaml': null });
   });
+
+  it('rejects a commit whose script lets an object value reach bash arithmetic unchecked, whole, with file:line', async () => {
+    const before = await flowNames(env.kube);
+    const tainted = (count: string): string => `apiVersion: flowops.io/v1
+kind: Flow
+metadata:
+  name: tainted
+spec:
+  watch:
+    apiVersion: example.com/v1
+    kind: Widget
+  reconcile:
+    steps:
+      - name: count
+        type: script
+        script: |
+          #!/bin/bash
+          ${count}
+          if (( N > 0 )); then echo up; fi
+      - name: report
+        type: script
+        script: |
+          #!/bin/bash
+          eval "$STEP_COUNT_STDOUT"
+`;
+    // Through a command substitution FlowOps cannot check the value before the script runs.
+    const bad = await repo.commit({ 'flows/tainted.yaml': tainted('N=$(echo "{{ .Resource.spec.replicas }}")'), 'flows/epsilon.yaml': flowYaml('epsilon') });
+    sync();
+    const s = await attempted(env.kube, 'flows', bad);
+    expect(ready(s)).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
+    expect(ready(s)!.message).toMatch(/flows\/tainted\.yaml:16: spec\.reconcile\.steps\[0\]\.script: N reaches bash arithmetic, which evaluates a variable's content/);
+    expect(ready(s)!.message).toMatch(/flows\/tainted\.yaml:21: spec\.reconcile\.steps\[1\]\.script: a variable expansion that carries a value from an object \(STEP_COUNT_STDOUT/);
+    expect(s.history![0]).toMatchObject({ outcome: 'Rejected' });
+    expect(await flowNames(env.kube)).toEqual(before);
+
+    // A direct copy passes validation: the value is required to be an integer when the step runs.
+    const good = await repo.commit({ 'flows/tainted.yaml': tainted('N="{{ .Resource.spec.replicas }}"').replace('eval "$STEP_COUNT_STDOUT"', 'echo "$STEP_COUNT_STDOUT"') });
+    sync();
+    const s2 = await attempted(env.kube, 'flows', good);
+    expect(ready(s2)).toMatchObject({ status: 'True' });
+    expect(await flowNames(env.kube)).toEqual([...before, 'epsilon', 'tainted'].sort());
+  });
 });
