@@ -73,7 +73,9 @@ function taintedEnv(env: Readonly<Record<string, string>>): Map<string, string> 
     ['RESOURCE_NAME', "the object's name"],
     ['RESOURCE_NAMESPACE', "the object's namespace"],
   ]);
-  for (const [key, value] of Object.entries(env)) if (value.includes('{{')) vars.set(key, `env ${key}: ${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(env)) {
+    if (value.includes('{{')) vars.set(key, `env ${key}: ${JSON.stringify(value)}`);
+  }
   return vars;
 }
 
@@ -148,7 +150,8 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
   const followed = taint.finish();
   findings.push(...followed.findings);
   const sorted = [...arithmetic].sort((a, b) => a - b);
-  return { script: out, arithmetic: sorted, leading, refusals: refusals(findings, offsets), requirements: followed.requirements };
+  const refused = refusals(findings, offsets);
+  return { script: out, arithmetic: sorted, leading, refusals: refused, requirements: followed.requirements };
 }
 
 /** One refusal per action (the first found), in source order. */

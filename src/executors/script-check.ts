@@ -50,7 +50,8 @@ export function checkScript(step: ScriptStepText, interpreter: Interpreter, part
   if (interpreter.family === 'python') {
     const actions = parts.filter((p) => p.kind === 'action');
     const py = rewritePython([...parts], [...names], [...values]);
-    return { text: py.script, arithmetic: [], leading: [], tainted: [], unsafe: py.refusals.map(({ action, ...r }) => at(actions[action]!.offset, r)) };
+    const unsafe = py.refusals.map(({ action, ...r }) => at(actions[action]!.offset, r));
+    return { text: py.script, arithmetic: [], leading: [], tainted: [], unsafe };
   }
   const shell = rewriteShell(parts, names, { env: step.env });
   const tainted = shell.requirements.map(({ offset, ...r }) => ({ ...positionOf(step.script, offset), ...r }));

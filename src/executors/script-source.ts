@@ -73,7 +73,10 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
     if (r.text.includes('\0')) throw invalid(`${name}: the value of the action at line ${positionOf(src, actions[i]!.offset).line} contains a NUL byte`, 'InvalidValue');
     vars[names[i]!] = r.text;
   });
-  if (interpreter.family === 'python') return { text: checkScript(step, interpreter, parts, names, rendered.map((r) => r.value)).text, vars, tainted: [] };
+  if (interpreter.family === 'python') {
+    const values = rendered.map((r) => r.value);
+    return { text: checkScript(step, interpreter, parts, names, values).text, vars, tainted: [] };
+  }
   for (const i of checked.arithmetic) {
     const text = rendered[i]!.text;
     if (!isArithmeticSafe(text)) {
@@ -103,14 +106,20 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
  * action, a step env entry, an earlier step's output — must be an integer, checked on the
  * environment the script would get, before it starts.
  */
-export function checkTaintedValues(step: ScriptStep, prepared: PreparedScript, env: Readonly<Record<string, string>>): void {
+export function checkTaintedValues(
+  step: ScriptStep,
+  prepared: PreparedScript,
+  env: Readonly<Record<string, string>>,
+): void {
   for (const t of prepared.tainted) {
     for (const origin of t.origins) {
       const value = env[origin] ?? '';
       if (isArithmeticSafe(value)) continue;
       const what = origin.startsWith('FLOWOPS_T') ? 'the template value' : `$${origin}`;
       throw invalid(
-        `${step.name}.script: line ${t.line}, column ${t.column}: ${t.path} reaches bash arithmetic, which evaluates a variable's content as an expression; ${what} must be an integer, got ${JSON.stringify(value.slice(0, 60))}`,
+        `${step.name}.script: line ${t.line}, column ${t.column}: ${t.path} reaches bash arithmetic, ` +
+          `which evaluates a variable's content as an expression; ${what} must be an integer, ` +
+          `got ${JSON.stringify(value.slice(0, 60))}`,
         'InvalidValue',
       );
     }

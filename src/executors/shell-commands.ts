@@ -193,7 +193,15 @@ function assignmentWord(ctx: Ctx, w: Word, evaluates: boolean): boolean {
 }
 
 export function classifyCommand(cmd: Command, templated: boolean): CommandVerdict {
-  const ctx: Ctx = { findings: [], leading: [], arithmetic: [], stdinIsCode: false, dynamicNames: [], dynamicCode: [], templated };
+  const ctx: Ctx = {
+    findings: [],
+    leading: [],
+    arithmetic: [],
+    stdinIsCode: false,
+    dynamicNames: [],
+    dynamicCode: [],
+    templated,
+  };
   if (cmd.pattern) return ctx;
   if (cmd.test) {
     testOperands(ctx, cmd.words, true);

@@ -51,19 +51,25 @@ const FUNCTION_DEF = /(?:^|[\s;&|(){}])(?:function\s+([A-Za-z_][A-Za-z0-9_-]*)|(
 export const arithmeticMessage = (path: string, reason: string): string => {
   const v = path.split(' ← ')[0] ?? 'V';
   return (
-    `${v} reaches bash arithmetic, which evaluates a variable's content as an expression (a value of a[$(cmd)] runs cmd), ` +
-    `and it carries a value from an object through ${reason} (${path}), which FlowOps cannot check before the script starts. ` +
-    `Copy the template value itself (${v}={{ … }}): FlowOps then requires it to be an integer before the script runs; ` +
-    `or compare as strings ([[ $${v} == 3 ]]); or convert it into a variable of its own with printf -v N '%d' "$${v}". ` +
+    `${v} reaches bash arithmetic, which evaluates a variable's content as an expression ` +
+    `(a value of a[$(cmd)] runs cmd), and it carries a value from an object through ${reason} (${path}), ` +
+    'which FlowOps cannot check before the script starts. ' +
+    `Copy the template value itself (${v}={{ … }}): ` +
+    'FlowOps then requires it to be an integer before the script runs; ' +
+    `or compare as strings ([[ $${v} == 3 ]]); ` +
+    `or convert it into a variable of its own with printf -v N '%d' "$${v}". ` +
     `A guard such as [[ $${v} =~ ^[0-9]+$ ]] is not recognised`
   );
 };
 const nameMessage = (path: string): string =>
-  `a variable expansion that carries a value from an object (${path}) cannot name a variable: bash evaluates a subscript in a name (a[$(cmd)] runs cmd)`;
-const codeMessage = (path: string): string => `a variable expansion that carries a value from an object (${path}) cannot be code`;
+  `a variable expansion that carries a value from an object (${path}) cannot name a variable: ` +
+  'bash evaluates a subscript in a name (a[$(cmd)] runs cmd)';
+const codeMessage = (path: string): string =>
+  `a variable expansion that carries a value from an object (${path}) cannot be code`;
 
 const show = (t: Taint): string => t.path.join(' ← ');
-const literalText = (w: Word | undefined): string | undefined => (w && w.actions.length === 0 && !w.expands ? w.text : undefined);
+const literalText = (w: Word | undefined): string | undefined =>
+  w && w.actions.length === 0 && !w.expands ? w.text : undefined;
 
 interface Assignment {
   name: string;
@@ -200,7 +206,7 @@ export class ShellTaint {
     if (cmd.test) {
       words.forEach((w, k) => {
         if (TEST_ARITH.has(literalText(words[k - 1]) ?? '') || TEST_ARITH.has(literalText(words[k + 1]) ?? '')) {
-          sinks.push(...this.arithmeticSinks(w.text, w.start, w.actions));
+          sinks.push(...this.arithmeticSinks(w.text, w.start));
         }
       });
       return;
@@ -222,24 +228,34 @@ export class ShellTaint {
         }
       }
     } else if (first === 'let') {
-      for (const w of args) sinks.push(...this.arithmeticSinks(w.text, w.start, w.actions));
+      for (const w of args) sinks.push(...this.arithmeticSinks(w.text, w.start));
     } else if (first === 'read' || first === 'mapfile' || first === 'readarray') {
       const input = (): Taint | undefined => this.inputTaint(cmd);
-      for (const name of first === 'read' ? readNames(args) : [mapfileName(args)]) assignments.push({ name, value: input });
+      const names = first === 'read' ? readNames(args) : [mapfileName(args)];
+      for (const name of names) assignments.push({ name, value: input });
     } else if (first === 'printf' && literalText(args[0]) === '-v' && args[1]) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(args[1].text)?.[0];
       if (name) assignments.push({ name, value: () => this.printfTaint(args.slice(2)) });
     } else if (first === 'for' && args[0] && literalText(args[1]) === 'in') {
       const list = args.slice(2).filter((w) => !/^(?:;|do)$/.test(literalText(w) ?? ''));
-      assignments.push({ name: args[0].text, value: () => through(merge(list.map((w) => this.wordTaint(w))), 'a for list', undefined) });
+      const value = (): Taint | undefined => through(merge(list.map((w) => this.wordTaint(w))), 'a for list');
+      assignments.push({ name: args[0].text, value });
     } else if (this.functions.has(first) || (first === 'set' && args.some((w) => literalText(w) === '--'))) {
       const list = first === 'set' ? args.slice(args.findIndex((w) => literalText(w) === '--') + 1) : args;
-      assignments.push({ name: '@', value: () => through(merge(list.map((w) => this.wordTaint(w))), `the arguments of ${first}`) });
+      const hop = `the arguments of ${first}`;
+      const value = (): Taint | undefined => through(merge(list.map((w) => this.wordTaint(w))), hop);
+      assignments.push({ name: '@', value });
     }
   }
 
   /** NAME=value words from `from` on (and elements of NAME=( … )); returns the index after them. */
-  private assignmentWords(words: readonly Word[], from: number, assignments: Assignment[], sinks: Sink[], declared = false): number {
+  private assignmentWords(
+    words: readonly Word[],
+    from: number,
+    assignments: Assignment[],
+    sinks: Sink[],
+    declared = false,
+  ): number {
     let i = from;
     let array: string | undefined;
     for (; i < words.length; i++) {
@@ -247,7 +263,7 @@ export class ShellTaint {
       if (w.element && array !== undefined) {
         const name = array;
         const close = w.text.startsWith('[') ? w.text.indexOf(']=') : -1;
-        if (close !== -1 && !this.assoc.has(name)) sinks.push(...this.arithmeticSinks(w.text.slice(1, close), w.start, w.actions));
+        if (close !== -1 && !this.assoc.has(name)) sinks.push(...this.arithmeticSinks(w.text.slice(1, close), w.start));
         const value = close === -1 ? w : this.tail(w, close + 2);
         assignments.push({ name, value: () => this.wordTaint(value) });
         continue;
@@ -259,9 +275,9 @@ export class ShellTaint {
       }
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(m[0])![0];
       const sub = /\[([^\]]*)\]/.exec(m[0])?.[1];
-      if (sub !== undefined && !this.assoc.has(name)) sinks.push(...this.arithmeticSinks(sub, w.start, w.actions));
+      if (sub !== undefined && !this.assoc.has(name)) sinks.push(...this.arithmeticSinks(sub, w.start));
       const value = this.tail(w, m[0].length);
-      if (this.integers.has(name)) sinks.push(...this.arithmeticSinks(value.text, w.start, value.actions));
+      if (this.integers.has(name)) sinks.push(...this.arithmeticSinks(value.text, w.start));
       assignments.push({ name, value: () => this.wordTaint(value) });
       array = value.text === '' ? name : undefined;
     }
@@ -274,8 +290,8 @@ export class ShellTaint {
     return { ...w, text: w.text.slice(at), actions: w.actions.slice(skipped) };
   }
 
-  private arithmeticSinks(text: string, offset: number, actions: readonly number[] = []): Sink[] {
-    void actions; // actions written in arithmetic are checked where they stand (bash-rewrite.ts)
+  /** Actions written in arithmetic are checked where they stand (bash-rewrite.ts): only variables here. */
+  private arithmeticSinks(text: string, offset: number): Sink[] {
     return arithmeticRefs(text)
       .filter((r) => r.kind !== 'action')
       .map((r) => ({ offset, kind: 'arithmetic' as const, taint: () => this.refTaint(r) }));
@@ -291,7 +307,8 @@ export class ShellTaint {
     const sliced = /^[#!]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?:(?![-+=?])/.exec(text);
     if (sliced) return this.arithmeticSinks(text.slice(sliced[0].length), offset);
     const sub = /^[#!]?([A-Za-z_][A-Za-z0-9_]*)\[([^\]]*)\]/.exec(text);
-    if (sub && !this.assoc.has(sub[1] as string) && !/^[@*]$/.test(sub[2] as string)) return this.arithmeticSinks(sub[2] as string, offset);
+    const [, array = '', subscript = ''] = sub ?? [];
+    if (sub && !this.assoc.has(array) && !/^[@*]$/.test(subscript)) return this.arithmeticSinks(subscript, offset);
     return [];
   }
 
@@ -338,7 +355,9 @@ export class ShellTaint {
     const t = merge(taints);
     if (!t || t.unprovable) return t;
     // Integers side by side stay an expression of integers; any other text could make a name.
-    const direct = PLAIN_LITERAL.test(literal) && refs.every((r, k) => taints[k] !== undefined || r.kind === 'integer' || r.kind === 'arith');
+    const integerOnly = (r: Ref, k: number): boolean =>
+      taints[k] !== undefined || r.kind === 'integer' || r.kind === 'arith';
+    const direct = PLAIN_LITERAL.test(literal) && refs.every(integerOnly);
     return direct ? t : { ...t, unprovable: 'a concatenation with other text' };
   }
 
@@ -349,13 +368,16 @@ export class ShellTaint {
     const reads = this.readsObject(text);
     if (reads) return { origins: new Set(), path: [reads], unprovable: `the output of ${reads}` };
     const fn = [...this.functions].find((f) => new RegExp(`(?:^|[\\s;&|(])${f}(?:\\s|$)`).test(text));
-    if (fn && this.hasSources) return { origins: new Set(), path: [`$(${fn})`], unprovable: `the output of the function ${fn}` };
+    if (fn && this.hasSources) {
+      return { origins: new Set(), path: [`$(${fn})`], unprovable: `the output of the function ${fn}` };
+    }
     return undefined;
   }
 
   private readsObject(text: string): string | undefined {
     const refs = parseWord(text, []).refs;
-    if (refs.some((r) => r.kind === 'var' && OBJECT_VARS.has(r.name)) || OBJECT_FILES.test(text)) return 'a command that reads the object';
+    const objectVar = refs.some((r) => r.kind === 'var' && OBJECT_VARS.has(r.name));
+    if (objectVar || OBJECT_FILES.test(text)) return 'a command that reads the object';
     const fetcher = FETCHERS.exec(text)?.[0].trim().replace(/^[|;&(]/, '');
     return fetcher ? `${fetcher}, which reads from the cluster or the network` : undefined;
   }
@@ -372,7 +394,8 @@ export class ShellTaint {
   }
 
   private fileTaint(w: Word): Taint | undefined {
-    const t = this.wordTaint(w) ?? (this.readsObject(w.text) ? { origins: new Set<string>(), path: ['the object'] } : undefined);
+    const object = this.readsObject(w.text) ? { origins: new Set<string>(), path: ['the object'] } : undefined;
+    const t = this.wordTaint(w) ?? object;
     return t && { ...t, path: ['a file', ...t.path], unprovable: 'a read from a file' };
   }
 

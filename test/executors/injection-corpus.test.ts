@@ -464,13 +464,16 @@ const flowingSteps = (cases: readonly { f: Flowing; k: number }[], values: reado
 describe('injection corpus: values followed through variables into arithmetic', () => {
   const FLOWING_PAIRS = FLOWING.length * VALUES;
 
-  it(`every flow (${FLOWING.length} source × sink × shell, ${FLOWING_PAIRS} with each value) passes validation; each hostile value is refused before the script starts, naming the path`, async () => {
+  it(`every flow (${FLOWING.length} source × sink × shell, up to ${FLOWING_PAIRS} with the values) passes validation; each hostile value is refused before the script starts, naming the path`, async () => {
     const values = valuesFor('flowing');
     for (const f of FLOWING) {
       const cases = [{ f, k: 0 }];
       const s = step(flowing(f, 0), f.lang, flowingEnv(cases));
       expect(unsafeScriptPositions(s, interpreterFor(s)), `${f.lang} ${f.id}`).toEqual([]);
-      for (const [vi, v] of values.entries()) {
+      // The check is on the original value, whatever the path: the report's forms get every value,
+      // their neighbours those that would run a command.
+      const full = f.source.id === 'one variable' || f.source.via === 'env' || f.source.id === 'earlier step output';
+      for (const [vi, v] of (full ? values : values.filter((x) => /[[$`]/.test(x))).entries()) {
         const ctx = makeContext({ kube, resource: resource([v]), steps: flowingSteps(cases, [v]) });
         // The real executor for a few values; for the rest, the same calls it makes before it starts
         // anything (the temp dir and its files are what would cost the time).
@@ -478,6 +481,7 @@ describe('injection corpus: values followed through variables into arithmetic', 
           if (vi < 3) return scriptExecutor.run(s, ctx);
           const prepared = prepareScript(s, interpreterFor(s), ctx.data);
           checkTaintedValues(s, prepared, scriptEnv(s, ctx, scriptFiles(dir), prepared.vars));
+          return undefined;
         });
         expect(err, `${f.lang} ${f.id} ${JSON.stringify(v.slice(0, 30))}`).toMatchObject({ reason: 'InvalidValue', permanent: true });
         // declare -i also makes the action's own assignment an arithmetic position (checked where it stands).
