@@ -118,9 +118,11 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
     const before = parts[k - 1]?.kind === 'text' ? (parts[k - 1] as { text: string }).text : '';
     const after = parts[k + 1]?.kind === 'text' ? (parts[k + 1] as { text: string }).text : '';
     const place = scanner.place();
-    const frame = scanner.codeFrame;
+    // In an unquoted heredoc, where the action stands in the body: in $(( )), ${ }, $( ) or text.
+    const body = place === 'heredoc' ? scanner.body : null;
+    const frame = (body ?? scanner).codeFrame;
     const expanded = place === 'code' || place === 'double' || place === 'heredoc';
-    const param = place === 'code' || place === 'double' ? scanner.param : undefined;
+    const param = place === 'code' || place === 'double' ? scanner.param : body?.param;
     const inArithmetic =
       expanded &&
       (frame.arithmetic ||
@@ -142,9 +144,10 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
         });
       } else if (doc.owner.stdinIsCode) findings.push({ action: index, message: `${UNSAFE.code} (this heredoc is the code of the command it feeds)` });
     }
+    const inBody = body?.place();
     scanner.action(index, part.offset);
     taint.feedText('\u0001');
-    out += reference(place, names[index]!);
+    out += reference(inBody === undefined || inBody === 'double' ? place : inBody, names[index]!);
   });
   scanner.finish();
   const followed = taint.finish();

@@ -72,6 +72,8 @@ interface CodeFrame {
 interface DoubleFrame {
   kind: 'double';
   params: Param[];
+  /** The body of an unquoted heredoc: expanded like "…", but a `"` there is text. */
+  heredoc?: true;
 }
 type Frame = CodeFrame | DoubleFrame;
 
@@ -127,11 +129,42 @@ export class ShellScanner {
   private wordStart = true;
   private pending: Heredoc[] = [];
   heredoc: Heredoc | null = null;
+  /**
+   * An unquoted heredoc's body is expanded like a "…" string, $(( )), ${ } and $( ) included: a
+   * scanner of its own reads it (with the same hooks), so what stands there is seen too.
+   */
+  body: ShellScanner | null = null;
+  private bodyText = '';
+  private bodyFrom = 0;
+  private isBody = false;
   private line = '';
   /** Source offset of the character being read. */
   private offset: (i: number) => number = (i) => i;
 
   constructor(private readonly hooks: ScannerHooks) {}
+
+  private static forBody(hooks: ScannerHooks): ShellScanner {
+    const s = new ShellScanner(hooks);
+    s.isBody = true;
+    s.frames.push({ kind: 'double', params: [], heredoc: true });
+    return s;
+  }
+
+  private startHeredoc(doc: Heredoc | null): void {
+    this.body?.finish();
+    this.heredoc = doc;
+    this.body = doc && !doc.quoted ? ShellScanner.forBody(this.hooks) : null;
+  }
+
+  /** Hands the heredoc text read so far to the body's scanner (before an action, a newline, the end of a feed). */
+  private flushBody(extra = ''): void {
+    const text = this.bodyText + extra;
+    this.bodyText = '';
+    if (!this.body || !text) return;
+    const from = this.bodyFrom;
+    const offset = this.offset;
+    this.body.feed(text, (j) => offset(from + j));
+  }
 
   private get top(): Frame {
     return this.frames[this.frames.length - 1]!;
@@ -219,8 +252,14 @@ export class ShellScanner {
       const c = text[i]!;
       const next = text[i + 1];
       if (this.heredoc) {
-        if (c === '\n') this.endHeredocLine(offset(i));
-        else this.line += c;
+        if (this.body && !this.bodyText) this.bodyFrom = i;
+        if (c === '\n') {
+          this.flushBody('\n');
+          this.endHeredocLine(offset(i));
+        } else {
+          this.line += c;
+          if (this.body) this.bodyText += c;
+        }
         continue;
       }
       if (this.comment) {
@@ -250,6 +289,7 @@ export class ShellScanner {
       }
       i += this.codeChar(text, i, top);
     }
+    this.flushBody();
   }
 
   /** `${` opens a parameter expansion at this quoting level; `${!` reads a name from a value. */
@@ -276,7 +316,7 @@ export class ShellScanner {
       this.emit(next === '$' ? QUOTED_DOLLAR : c + (next ?? ''), true, this.offset(i));
       return 1;
     }
-    if (c === '"' && top.params.length === 0) {
+    if (c === '"' && top.params.length === 0 && !top.heredoc) {
       this.frames.pop();
       return 0;
     }
@@ -542,7 +582,7 @@ export class ShellScanner {
     top.letCommand = false;
     if (top.compound || top.test) this.endWord(top);
     else this.endCommand(top);
-    this.heredoc = this.pending.shift() ?? null;
+    this.startHeredoc(this.pending.shift() ?? null);
     this.line = '';
   }
 
@@ -550,15 +590,17 @@ export class ShellScanner {
     const doc = this.heredoc!;
     const line = doc.stripTabs ? this.line.replace(/^\t+/, '') : this.line;
     this.line = '';
-    if (line === doc.delim) this.heredoc = this.pending.shift() ?? null;
+    if (line === doc.delim) this.startHeredoc(this.pending.shift() ?? null);
     // `bash <<EOF` … `$v` … : the expansion becomes code.
     else if (!doc.quoted && doc.owner.stdinIsCode && /[$`]/.test(line)) this.hooks.construct('expanding-code-heredoc', at - line.length);
   }
 
   /** Ends the script: the last command is complete. */
   finish(): void {
+    this.body?.finish();
     while (this.frames.length > 1) this.popFrame();
-    this.endCommand(this.frames[0] as CodeFrame);
+    // A heredoc body's own text is not a command.
+    if (!this.isBody) this.endCommand(this.frames[0] as CodeFrame);
   }
 
   place(): Place {
@@ -574,6 +616,7 @@ export class ShellScanner {
     if (place === 'heredoc') {
       // Marks the line so that no delimiter line can be formed around an action.
       this.line += '\u0000';
+      this.body?.action(index, offset);
       return;
     }
     if (place === 'comment') return;

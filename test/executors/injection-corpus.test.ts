@@ -252,6 +252,9 @@ const ARITHMETIC = [
   'test 1 -ne "@V@"',
   'echo "${v:@V@}"',
   'declare -i n; n=@V@',
+  // An unquoted heredoc's body is expanded: arithmetic there evaluates too.
+  'cat <<EOF\n$(( @V@ + 1 ))\nEOF',
+  'cat <<EOF\nx $(echo "$(( @V@ ))")\nEOF',
 ];
 
 const data = (values: unknown[]): TemplateData => ({ Resource: resource(values), Steps: {}, Now: '', Flow: { name: 'corpus' } });
@@ -437,6 +440,8 @@ const SINKS: TaintSink[] = [
   { id: '${a[T]}', langs: ['bash'], script: 'a=(x y z); printf %s "${a[@T@]}" > "$OUT"', out: 'y' },
   { id: 'a[$T]=', langs: ['bash'], script: 'a=(); a[$@T@]=q; printf %s "${a[1]}" > "$OUT"', out: 'q' },
   { id: 'declare -i', langs: ['bash'], script: 'declare -i n; n=$@T@; printf %s "$n" > "$OUT"', out: '1' },
+  { id: 'heredoc $(( T + 1 ))', langs: shells, script: 'cat > "$OUT" <<EOF\n$(( @T@ + 1 ))\nEOF', out: '2\n' },
+  { id: 'heredoc ${S:$T}', langs: ['bash'], script: 'S=abc\ncat > "$OUT" <<EOF\n${S:$@T@}\nEOF', out: 'bc\n' },
   { id: 'for (( ))', langs: ['bash'], script: 'c=0; for (( i = 0; i < @T@; i++ )); do c=$((c + 1)); done; printf %s "$c" > "$OUT"', out: '1' },
 ];
 
