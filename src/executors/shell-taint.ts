@@ -297,8 +297,13 @@ export class ShellTaint {
       .map((r) => ({ offset, kind: 'arithmetic' as const, taint: () => this.refTaint(r) }));
   }
 
-  /** ${S:off:len}, ${a[sub]}: arithmetic; ${!V}: a name. */
+  /** ${S:off:len}, ${a[sub]}: arithmetic; ${!V}: a name; ${V@P}: code (prompt expansion runs $( )). */
   private paramSinks(text: string, offset: number): Sink[] {
+    const prompt = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:\[[^\]]*\])?@P$/.exec(text);
+    if (prompt) {
+      const name = prompt[1] as string;
+      return [{ offset, kind: 'code', taint: () => this.refTaint({ kind: 'var', name, op: '' }) }];
+    }
     const indirect = /^!([A-Za-z_][A-Za-z0-9_]*)/.exec(text);
     if (indirect && !this.sources.templated) {
       const name = indirect[1] as string;

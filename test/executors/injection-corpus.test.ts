@@ -218,7 +218,10 @@ const REFUSED: Refused[] = [
     'V=$STEP_PREV_V0; echo "${!V}"',
     'V=$STEP_PREV_V0; declare -n r=$V',
     'eval "$STEP_PREV_V0"',
+    'echo "${STEP_PREV_V0@P}"',
   ], ['bash']),
+  // ${V@P} expands V as a prompt, command substitution included.
+  ...r('cannot be code', ['V=@V@; echo "${V@P}"', 'U=@V@; V=$U; echo "${V@P}"'], ['bash']),
   ...r('a variable expansion cannot name a variable', ['V="@V@"; [[ -v $V ]]', 'U=@V@; V=$U; [[ -v $V ]]', 'V=@V@; read -r "$V" <<< 1']),
   ...r(CODE, [
     'eval(@V@)',
