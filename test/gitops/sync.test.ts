@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowNames, flowSource, flowYaml, ready, sourceStatus } from './fixtures.js';
+import { WIDGET_CRD } from '../fixtures/widgets.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('FlowSource: per-commit sync with provenance and prune', () => {
   let env: FlowOpsEnv;
@@ -110,7 +112,7 @@ metadata:
 spec:
   watch:
     apiVersion: example.com/v1
-    kind: Widget
+    kind: Gadget
   reconcile:
     steps:
       - name: count
@@ -126,7 +128,7 @@ spec:
           eval "$STEP_COUNT_STDOUT"
 `;
     // Through a command substitution FlowOps cannot check the value before the script runs.
-    const bad = await repo.commit({ 'flows/tainted.yaml': tainted('N=$(echo "{{ .Resource.spec.replicas }}")'), 'flows/epsilon.yaml': flowYaml('epsilon') });
+    const bad = await repo.commit({ 'flows/tainted.yaml': tainted('N=$(echo "{{ index .Resource.spec.tags 0 }}")'), 'flows/epsilon.yaml': flowYaml('epsilon') });
     sync();
     const s = await attempted(env.kube, 'flows', bad);
     expect(ready(s)).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
@@ -136,10 +138,30 @@ spec:
     expect(await flowNames(env.kube)).toEqual(before);
 
     // A direct copy passes validation: the value is required to be an integer when the step runs.
-    const good = await repo.commit({ 'flows/tainted.yaml': tainted('N="{{ .Resource.spec.replicas }}"').replace('eval "$STEP_COUNT_STDOUT"', 'echo "$STEP_COUNT_STDOUT"') });
+    const good = await repo.commit({ 'flows/tainted.yaml': tainted('N="{{ index .Resource.spec.tags 0 }}"').replace('eval "$STEP_COUNT_STDOUT"', 'echo "$STEP_COUNT_STDOUT"') });
     sync();
     const s2 = await attempted(env.kube, 'flows', good);
     expect(ready(s2)).toMatchObject({ status: 'True' });
     expect(await flowNames(env.kube)).toEqual([...before, 'epsilon', 'tainted'].sort());
+
+    // The applied Flow runs: an object whose value would run a command fails the step before the
+    // script starts (nothing runs); one with an integer runs.
+    const marks = mkdtempSync(join(tmpdir(), 'tainted-'));
+    chmodSync(marks, 0o1777);
+    const marker = join(marks, 'pwned');
+    await env.kubectl.ok(['apply', '-f', '-'], WIDGET_CRD.replaceAll('widgets', 'gadgets').replaceAll('widget', 'gadget').replace('Widget', 'Gadget').replace('[wd]', '[gd]'));
+    const gadget = (name: string, tag: string): string =>
+      JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name, namespace: 'default' }, spec: { size: 1, tags: [tag] } });
+    const condition = async (name: string): Promise<{ status: string; message?: string } | undefined> => {
+      const g = await env.kube.get({ apiVersion: 'example.com/v1', kind: 'Gadget', name, namespace: 'default' });
+      return (g?.status as { conditions?: { type: string; status: string; message?: string }[] } | undefined)?.conditions?.find((c) => c.type === 'Ready');
+    };
+    await waitFor(async () => (await env.kubectl(['apply', '-f', '-'], gadget('evil', `a[$(touch ${marker})]`))).code === 0, { what: 'the Gadget CRD served' });
+    await env.kubectl.ok(['apply', '-f', '-'], gadget('fine', '3'));
+    const evil = await waitFor(async () => ((await condition('evil'))?.status === 'False' ? condition('evil') : undefined), { what: 'evil Ready=False' });
+    expect(evil!.message).toContain('count.script: line 3, column 4: N ← {{ index .Resource.spec.tags 0 }} reaches bash arithmetic');
+    expect(evil!.message).toContain('the template value must be an integer, got "a[$(touch');
+    await waitFor(async () => (await condition('fine'))?.status === 'True', { what: 'fine Ready=True' });
+    expect(existsSync(marker)).toBe(false);
   });
 });
