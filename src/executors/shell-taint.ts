@@ -74,6 +74,18 @@ const literalText = (w: Word | undefined): string | undefined =>
 interface Assignment {
   name: string;
   value: () => Taint | undefined;
+  /** The variables its value may read (a superset), or every one (a read of stdin). */
+  reads: ReadonlySet<string> | 'all';
+}
+
+/** The variable names a text may expand; positional parameters are '@'. */
+function readsOf(texts: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts) {
+    for (const m of t.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) out.add(m[0]);
+    if (/\$(?:[0-9@*]|\{[0-9@*])/.test(t)) out.add('@');
+  }
+  return out;
 }
 
 interface Sink {
@@ -90,8 +102,13 @@ function merge(list: readonly (Taint | undefined)[]): Taint | undefined {
   return { origins: new Set(all.flatMap((t) => [...t.origins])), path: first.path, unprovable: bad?.unprovable };
 }
 
+/** One more hop; a long path keeps its first hops and its origin (messages stay short). */
 const through = (t: Taint | undefined, step: string, unprovable?: string): Taint | undefined =>
-  t && { origins: t.origins, path: [step, ...t.path], unprovable: t.unprovable ?? unprovable };
+  t && {
+    origins: t.origins,
+    path: t.path.length < 8 ? [step, ...t.path] : [step, ...t.path.slice(0, 4), '…', ...t.path.slice(-1)],
+    unprovable: t.unprovable ?? unprovable,
+  };
 
 export class ShellTaint {
   private readonly commands: Command[] = [];
@@ -162,21 +179,34 @@ export class ShellTaint {
     }
   }
 
+  /**
+   * A worklist: an assignment is evaluated again only when a variable it reads changed. A variable
+   * only gains origins or becomes unprovable, so each changes a bounded number of times.
+   */
   private solve(assignments: readonly Assignment[]): void {
-    // Each round can only add origins or mark a variable unprovable: it ends.
-    for (let round = 0; round <= assignments.length + 1; round++) {
-      let changed = false;
-      for (const a of assignments) {
-        const t = a.value();
-        if (!t) continue;
-        const old = this.vars.get(a.name);
-        const next = merge([old, t])!;
-        if (!old || next.origins.size !== old.origins.size || (next.unprovable && !old.unprovable)) {
-          this.vars.set(a.name, next);
-          changed = true;
+    const readers = new Map<string, Assignment[]>();
+    const everything: Assignment[] = [];
+    for (const a of assignments) {
+      if (a.reads === 'all') everything.push(a);
+      else for (const v of a.reads) readers.set(v, [...(readers.get(v) ?? []), a]);
+    }
+    const queue = [...assignments];
+    const queued = new Set(queue);
+    while (queue.length) {
+      const a = queue.shift()!;
+      queued.delete(a);
+      const t = a.value();
+      if (!t) continue;
+      const old = this.vars.get(a.name);
+      const next = merge([old, t])!;
+      if (old && next.origins.size === old.origins.size && (!next.unprovable || old.unprovable)) continue;
+      this.vars.set(a.name, next);
+      for (const b of [...(readers.get(a.name) ?? []), ...everything]) {
+        if (!queued.has(b)) {
+          queue.push(b);
+          queued.add(b);
         }
       }
-      if (!changed) return;
     }
   }
 
@@ -232,19 +262,20 @@ export class ShellTaint {
     } else if (first === 'read' || first === 'mapfile' || first === 'readarray') {
       const input = (): Taint | undefined => this.inputTaint(cmd);
       const names = first === 'read' ? readNames(args) : [mapfileName(args)];
-      for (const name of names) assignments.push({ name, value: input });
+      for (const name of names) assignments.push({ name, value: input, reads: 'all' });
     } else if (first === 'printf' && literalText(args[0]) === '-v' && args[1]) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(args[1].text)?.[0];
-      if (name) assignments.push({ name, value: () => this.printfTaint(args.slice(2)) });
+      const rest = args.slice(2);
+      if (name) assignments.push({ name, value: () => this.printfTaint(rest), reads: readsOf(rest.map((w) => w.text)) });
     } else if (first === 'for' && args[0] && literalText(args[1]) === 'in') {
       const list = args.slice(2).filter((w) => !/^(?:;|do)$/.test(literalText(w) ?? ''));
       const value = (): Taint | undefined => through(merge(list.map((w) => this.wordTaint(w))), 'a for list');
-      assignments.push({ name: args[0].text, value });
+      assignments.push({ name: args[0].text, value, reads: readsOf(list.map((w) => w.text)) });
     } else if (this.functions.has(first) || (first === 'set' && args.some((w) => literalText(w) === '--'))) {
       const list = first === 'set' ? args.slice(args.findIndex((w) => literalText(w) === '--') + 1) : args;
       const hop = `the arguments of ${first}`;
       const value = (): Taint | undefined => through(merge(list.map((w) => this.wordTaint(w))), hop);
-      assignments.push({ name: '@', value });
+      assignments.push({ name: '@', value, reads: readsOf(list.map((w) => w.text)) });
     }
   }
 
@@ -265,7 +296,7 @@ export class ShellTaint {
         const close = w.text.startsWith('[') ? w.text.indexOf(']=') : -1;
         if (close !== -1 && !this.assoc.has(name)) sinks.push(...this.arithmeticSinks(w.text.slice(1, close), w.start));
         const value = close === -1 ? w : this.tail(w, close + 2);
-        assignments.push({ name, value: () => this.wordTaint(value) });
+        assignments.push({ name, value: () => this.wordTaint(value), reads: readsOf([value.text]) });
         continue;
       }
       const m = ASSIGNMENT.exec(w.text);
@@ -278,7 +309,7 @@ export class ShellTaint {
       if (sub !== undefined && !this.assoc.has(name)) sinks.push(...this.arithmeticSinks(sub, w.start));
       const value = this.tail(w, m[0].length);
       if (this.integers.has(name)) sinks.push(...this.arithmeticSinks(value.text, w.start));
-      assignments.push({ name, value: () => this.wordTaint(value) });
+      assignments.push({ name, value: () => this.wordTaint(value), reads: readsOf([value.text]) });
       array = value.text === '' ? name : undefined;
     }
     return i;
