@@ -266,7 +266,8 @@ export class ShellTaint {
     } else if (first === 'printf' && literalText(args[0]) === '-v' && args[1]) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(args[1].text)?.[0];
       const rest = args.slice(2);
-      if (name) assignments.push({ name, value: () => this.printfTaint(rest), reads: readsOf(rest.map((w) => w.text)) });
+      const reads = readsOf(rest.map((w) => w.text));
+      if (name) assignments.push({ name, value: () => this.printfTaint(rest), reads });
     } else if (first === 'for' && args[0] && literalText(args[1]) === 'in') {
       const list = args.slice(2).filter((w) => !/^(?:;|do)$/.test(literalText(w) ?? ''));
       const value = (): Taint | undefined => through(merge(list.map((w) => this.wordTaint(w))), 'a for list');
