@@ -408,6 +408,10 @@ const SOURCES: TaintSource[] = [
   { id: 'declare', langs: ['bash'], name: 'V', wrap: (s) => `declare V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
   { id: 'local', langs: shells, name: 'V', wrap: (s) => `f() {\nlocal V="@V@"\n${s}\n}\nf`, path: (k) => `V ← ${action(k)}` },
   { id: 'read <<<', langs: ['bash'], name: 'V', wrap: (s) => `read -r V <<< "@V@"\n${s}`, path: (k) => `V ← <<< ← ${action(k)}` },
+  { id: 'read -a <<<', langs: ['bash'], name: 'V', wrap: (s) => `IFS= read -ra A <<< "@V@"\nV=\${A[0]}\n${s}`, path: (k) => `V ← A ← <<< ← ${action(k)}` },
+  { id: 'mapfile <<<', langs: ['bash'], name: 'V', wrap: (s) => `mapfile -t A <<< "@V@"\nV=\${A[0]}\n${s}`, path: (k) => `V ← A ← <<< ← ${action(k)}` },
+  { id: 'typeset', langs: ['bash'], name: 'V', wrap: (s) => `typeset V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'V+=', langs: ['bash'], name: 'V', wrap: (s) => `V=\nV+="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
   { id: 'printf -v', langs: ['bash'], name: 'V', wrap: (s) => `printf -v V '%s' "@V@"\n${s}`, path: (k) => `V ← printf -v ← ${action(k)}` },
   { id: 'for', langs: shells, name: 'V', wrap: (s) => `for V in "@V@"; do\n${s}\ndone`, path: (k) => `V ← a for list ← ${action(k)}` },
   {
