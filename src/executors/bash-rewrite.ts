@@ -27,7 +27,7 @@
 
 import { classifyCommand, UNSAFE, type Finding, type LeadingArgument } from './shell-commands.js';
 import { ShellScanner } from './shell-scanner.js';
-import { ShellTaint, type TaintRequirement } from './shell-taint.js';
+import { ShellTaint, type Taint, type TaintRequirement } from './shell-taint.js';
 import { sourceOffset, type SpannedPart } from './template-actions.js';
 
 const ARITH_OP = '-(?:eq|ne|lt|le|gt|ge)';
@@ -65,6 +65,8 @@ export interface ShellRewrite {
 export interface ShellRewriteOptions {
   /** The step's env: entries holding a template carry values from objects into the script. */
   env?: Readonly<Record<string, string>> | undefined;
+  /** The code of a `bash -c '…'`: the variables of the shell that runs it. */
+  inherited?: ReadonlyMap<string, Taint>;
 }
 
 /** Variables FlowOps sets that carry an object's values (besides the actions and STEP_* outputs). */
@@ -88,7 +90,7 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
   const arithmetic = new Set<number>();
   const leading: LeadingArgument[] = [];
   const actionTexts = parts.flatMap((p) => (p.kind === 'action' ? [`{{${p.body}}}`] : []));
-  const taint = new ShellTaint({ vars: taintedEnv(env), templated }, actionTexts);
+  const taint = new ShellTaint({ vars: taintedEnv(env), templated }, actionTexts, opts.inherited);
   const scanner = new ShellScanner({
     command(cmd) {
       const verdict = classifyCommand(cmd, templated);
@@ -152,9 +154,16 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
   scanner.finish();
   const followed = taint.finish();
   findings.push(...followed.findings);
+  const requirements = [...followed.requirements];
+  for (const child of followed.children) {
+    // Reported where the code word starts: its own offsets are inside a string.
+    const inner = rewriteShell([{ kind: 'text', text: child.text }], [], { env, inherited: child.inherited });
+    for (const r of inner.refusals) findings.push({ at: child.offset, message: `in this bash -c code: ${r.message}` });
+    for (const r of inner.requirements) requirements.push({ ...r, offset: child.offset });
+  }
   const sorted = [...arithmetic].sort((a, b) => a - b);
   const refused = refusals(findings, offsets);
-  return { script: out, arithmetic: sorted, leading, refusals: refused, requirements: followed.requirements };
+  return { script: out, arithmetic: sorted, leading, refusals: refused, requirements };
 }
 
 /** One refusal per action (the first found), in source order. */

@@ -13,7 +13,7 @@
 // checked (a command's output, a read from a pipe, a concatenation) is refused from the text.
 
 import { ASSIGNMENT, DECLARE, RESERVED, TEST_ARITH, type Finding } from './shell-commands.js';
-import { arithmeticRefs, parseWord, type Ref } from './shell-refs.js';
+import { arithmeticRefs, parseWord, QUOTED_DOLLAR, type Ref } from './shell-refs.js';
 import type { Command, Word } from './shell-scanner.js';
 
 export interface Taint {
@@ -71,6 +71,16 @@ const show = (t: Taint): string => t.path.join(' ← ');
 const literalText = (w: Word | undefined): string | undefined =>
   w && w.actions.length === 0 && !w.expands ? w.text : undefined;
 
+export interface ChildShell {
+  text: string;
+  /** Where the code word starts: what is found in it is reported there. */
+  offset: number;
+  args: Word[];
+  inherited: Map<string, Taint>;
+}
+
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
+
 interface Assignment {
   name: string;
   value: () => Taint | undefined;
@@ -123,10 +133,16 @@ export class ShellTaint {
   private assoc = new Set<string>();
   private hasSources = false;
 
+  /** `bash -c '…'` with literal code: a shell of its own, which gets this one's variables. */
+  private readonly children: ChildShell[] = [];
+
   constructor(
     private readonly sources: TaintSources,
     private readonly actions: readonly string[],
-  ) {}
+    inherited?: ReadonlyMap<string, Taint>,
+  ) {
+    for (const [k, v] of inherited ?? []) this.vars.set(k, v);
+  }
 
   feedText(text: string): void {
     this.text += text;
@@ -143,7 +159,7 @@ export class ShellTaint {
     this.params.push({ text, offset });
   }
 
-  finish(): { requirements: TaintRequirement[]; findings: Finding[] } {
+  finish(): { requirements: TaintRequirement[]; findings: Finding[]; children: ChildShell[] } {
     for (const m of this.text.matchAll(FUNCTION_DEF)) this.functions.add((m[1] ?? m[2]) as string);
     this.hasSources =
       this.actions.length > 0 ||
@@ -161,7 +177,13 @@ export class ShellTaint {
       for (const w of this.code) sinks.push({ offset: w.start, kind: 'code', taint: () => this.wordTaint(w) });
     }
     this.solve(assignments);
-    return this.verdicts(sinks);
+    // Conservative: every variable counts as exported, and the arguments after the code are $0, $1 ….
+    for (const c of this.children) {
+      c.inherited = new Map(this.vars);
+      const args = merge(c.args.map((w) => this.wordTaint(w)));
+      if (args) c.inherited.set('@', through(args, 'the arguments of bash -c')!);
+    }
+    return { ...this.verdicts(sinks), children: this.children };
   }
 
   /** Integer (-i) and associative (-A) attributes, before anything is evaluated. */
@@ -246,6 +268,13 @@ export class ShellTaint {
     const first = literalText(words[i]);
     const args = words.slice(i + 1);
     if (first === undefined || first.startsWith('((')) return;
+    const code = args.findIndex((w) => /^-[a-z]*c[a-z]*$/.test(literalText(w) ?? ''));
+    const text = literalText(args[code + 1]);
+    if (SHELLS.has(first) && code !== -1 && text !== undefined) {
+      const shell = text.replaceAll(QUOTED_DOLLAR, '$');
+      const offset = args[code + 1]!.start;
+      this.children.push({ text: shell, offset, args: args.slice(code + 2), inherited: new Map() });
+    }
     if (DECLARE.has(first)) {
       const k = args.findIndex((w) => !/^[-+]/.test(w.text) || w.element);
       if (k !== -1) this.assignmentWords(args, k, assignments, sinks, true);

@@ -210,6 +210,7 @@ const REFUSED: Refused[] = [
     'echo @V@; mapfile -t L < resource.json; (( L[0] ))',
     'echo @V@; N=$(kubectl get configmap x -o jsonpath={.data.n}); [[ $N -gt 0 ]]',
     'echo @V@; N=$(curl -s http://127.0.0.1:1/n); declare -i m; m=$N',
+    "export V=$(echo @V@); bash -c 'echo $(( V + 1 ))'",
   ]),
   ...r(THROUGH, ['V=$(echo @V@); echo $(( V + 1 ))', 'echo @V@ | { read -r V; echo $(( V + 1 )); }'], ['sh']),
   ...r('a variable expansion that carries a value from an object', [
@@ -449,6 +450,10 @@ const SINKS: TaintSink[] = [
   { id: 'declare -i', langs: ['bash'], script: 'declare -i n; n=$@T@; printf %s "$n" > "$OUT"', out: '1' },
   { id: 'heredoc $(( T + 1 ))', langs: shells, script: 'cat > "$OUT" <<EOF\n$(( @T@ + 1 ))\nEOF', out: '2\n' },
   { id: 'heredoc ${S:$T}', langs: ['bash'], script: 'S=abc\ncat > "$OUT" <<EOF\n${S:$@T@}\nEOF', out: 'bc\n' },
+  // A child shell gets the script's environment: its literal code is followed too.
+  { id: "bash -c '(( W > 0 ))'", langs: ['bash'], script: `export W=$@T@; bash -c '(( W > 0 )) && printf yes > "$OUT"'`, out: 'yes' },
+  { id: "bash -c '$(( W + 1 ))'", langs: shells, script: `export W=$@T@; bash -c 'printf %s $(( W + 1 )) > "$OUT"'`, out: '2' },
+  { id: "bash -c '(( $1 ))' _ T", langs: ['bash'], script: `bash -c '(( $1 > 0 )) && printf one > "$OUT"' _ "$@T@"`, out: 'one' },
   { id: 'for (( ))', langs: ['bash'], script: 'c=0; for (( i = 0; i < @T@; i++ )); do c=$((c + 1)); done; printf %s "$c" > "$OUT"', out: '1' },
 ];
 
@@ -557,9 +562,10 @@ describe('injection corpus: values followed through variables into arithmetic', 
       expect(run.error).toBeUndefined();
       const ran = cases.filter((c) => existsSync(c.marker)).map((c) => c.f.id);
       if (lang === 'bash') expect(cases.map((c) => c.f.id).filter((id) => !ran.includes(id))).toEqual([]);
-      // dash reads a variable in arithmetic as a number only ("Illegal number"): nothing runs. FlowOps
-      // applies the same rule to sh anyway, since sh is bash on other systems.
-      else expect(ran).toEqual([]);
+      // dash reads a variable in arithmetic as a number only ("Illegal number"): nothing runs but
+      // what a bash it starts evaluates. FlowOps applies the same rule to sh anyway, since sh is
+      // bash on other systems.
+      else expect(ran).toEqual(cases.map((c) => c.f.id).filter((id) => id.includes('bash -c')));
       for (const c of cases) rmSync(c.marker, { force: true });
     }
   });
