@@ -6,6 +6,7 @@ import type { ScriptStep } from '../api/flow.js';
 import { parseTemplate, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { isArithmeticSafe } from './bash-rewrite.js';
 import { checkScript, controlMessage, type TaintedArithmetic } from './script-check.js';
+import { Masker } from './mask.js';
 import { findInterpreter, type Interpreter } from './script-interpreter.js';
 import { invalid, templated } from './step-errors.js';
 import { positionOf, splitActionsWithSpans, type TemplatePart } from './template-actions.js';
@@ -111,17 +112,19 @@ export function checkTaintedValues(
   prepared: PreparedScript,
   env: Readonly<Record<string, string>>,
 ): void {
+  // The value is quoted in the error; one in a secret-named variable is not.
+  const masker = new Masker();
+  masker.addEnv({ ...env });
   for (const t of prepared.tainted) {
     for (const origin of t.origins) {
       const value = env[origin] ?? '';
       if (isArithmeticSafe(value)) continue;
       const what = origin.startsWith('FLOWOPS_T') ? 'the template value' : `$${origin}`;
-      throw invalid(
+      const message =
         `${step.name}.script: line ${t.line}, column ${t.column}: ${t.path} reaches bash arithmetic, ` +
-          `which evaluates a variable's content as an expression; ${what} must be an integer, ` +
-          `got ${JSON.stringify(value.slice(0, 60))}`,
-        'InvalidValue',
-      );
+        `which evaluates a variable's content as an expression; ${what} must be an integer, ` +
+        `got ${JSON.stringify(value.slice(0, 60))}`;
+      throw invalid(masker.mask(message), 'InvalidValue');
     }
   }
 }

@@ -546,6 +546,15 @@ describe('injection corpus: values followed through variables into arithmetic', 
     expect(markersLeft()).toEqual([]);
   });
 
+  it('a refused value held in a secret-named variable is not quoted in the error', async () => {
+    const secret = 'a[$(touch x)]-s3cr3t';
+    const s = step('echo $(( API_TOKEN + 1 ))', 'bash', { API_TOKEN: action(0) });
+    const err = await failure(() => scriptExecutor.run(s, makeContext({ kube, resource: resource([secret]) })));
+    expect(err.message).toContain('API_TOKEN ← env API_TOKEN');
+    expect(err.message).toContain('got "***"');
+    expect(err.message).not.toContain('s3cr3t');
+  });
+
   it('the corpus is meaningful: without the check every flow runs the subscript in bash; dash evaluates none of them', () => {
     for (const lang of shells) {
       const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({ f, k, marker: join(dir, `unchecked-${lang}-${k}`) }));
