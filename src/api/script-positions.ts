@@ -1,6 +1,6 @@
 import { unsafeScriptPositions } from '../executors/script-check.js';
 import { findInterpreter } from '../executors/script-interpreter.js';
-import { isTemplated, parseTemplate, TemplateParseError } from '../template/index.js';
+import { parseTemplate, TemplateParseError } from '../template/index.js';
 import type { FieldPath, FieldProblem } from './problem.js';
 import { isRaw, type Raw } from './step-rules.js';
 
@@ -14,7 +14,7 @@ export function scriptProblems(step: Raw, at: FieldPath): FieldProblem[] {
   if (step.type !== 'script' || typeof step.script !== 'string') return [];
   const script = step.script;
   const env = isRaw(step.env) ? Object.fromEntries(Object.entries(step.env).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
-  if (!isTemplated(script) && !Object.values(env ?? {}).some(isTemplated)) return [];
+  // Untemplated scripts too: an earlier step's output (STEP_*) or the object's file can reach arithmetic.
   try {
     parseTemplate(script);
   } catch (e) {

@@ -27,6 +27,7 @@
 
 import { classifyCommand, UNSAFE, type Finding, type LeadingArgument } from './shell-commands.js';
 import { ShellScanner } from './shell-scanner.js';
+import { ShellTaint, type Taint, type TaintRequirement } from './shell-taint.js';
 import { sourceOffset, type SpannedPart } from './template-actions.js';
 
 const ARITH_OP = '-(?:eq|ne|lt|le|gt|ge)';
@@ -57,20 +58,39 @@ export interface ShellRewrite {
   leading: LeadingArgument[];
   /** Actions (and constructs) in positions that are not known to be data, in source order. */
   refusals: ShellRefusal[];
+  /** Variables carrying values from objects by direct copies into arithmetic: checked before the script runs. */
+  requirements: TaintRequirement[];
 }
 
 export interface ShellRewriteOptions {
-  /** Values reach the script some other way too (templated env): expansions may be tainted. */
-  templated?: boolean;
+  /** The step's env: entries holding a template carry values from objects into the script. */
+  env?: Readonly<Record<string, string>> | undefined;
+  /** The code of a `bash -c '…'`: the variables of the shell that runs it. */
+  inherited?: ReadonlyMap<string, Taint>;
+}
+
+/** Variables FlowOps sets that carry an object's values (besides the actions and STEP_* outputs). */
+function taintedEnv(env: Readonly<Record<string, string>>): Map<string, string> {
+  const vars = new Map<string, string>([
+    ['RESOURCE_NAME', "the object's name"],
+    ['RESOURCE_NAMESPACE', "the object's namespace"],
+  ]);
+  for (const [key, value] of Object.entries(env)) {
+    if (value.includes('{{')) vars.set(key, `env ${key}: ${JSON.stringify(value)}`);
+  }
+  return vars;
 }
 
 /** `names[i]` is the variable for the i-th action part. */
 export function rewriteShell(parts: readonly SpannedPart[], names: readonly string[], opts: ShellRewriteOptions = {}): ShellRewrite {
   const offsets = parts.flatMap((p) => (p.kind === 'action' ? [p.offset] : []));
-  const templated = offsets.length > 0 || opts.templated === true;
+  const env = opts.env ?? {};
+  const templated = offsets.length > 0 || Object.values(env).some((v) => v.includes('{{'));
   const findings: Finding[] = [];
   const arithmetic = new Set<number>();
   const leading: LeadingArgument[] = [];
+  const actionTexts = parts.flatMap((p) => (p.kind === 'action' ? [`{{${p.body}}}`] : []));
+  const taint = new ShellTaint({ vars: taintedEnv(env), templated }, actionTexts, opts.inherited);
   const scanner = new ShellScanner({
     command(cmd) {
       const verdict = classifyCommand(cmd, templated);
@@ -78,10 +98,13 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
       findings.push(...verdict.findings);
       for (const a of verdict.arithmetic) arithmetic.add(a);
       leading.push(...verdict.leading);
+      taint.command(cmd, verdict.dynamicNames, verdict.dynamicCode);
     },
     construct(what, at) {
       if (templated) findings.push({ at, message: what === 'indirect' ? UNSAFE.indirect : UNSAFE.dynamicCode });
     },
+    arithmetic: (text, at) => taint.arithmeticText(text, at),
+    param: (text, at) => taint.param(text, at),
   });
   const integerVars = parts.some((p) => p.kind === 'text' && INTEGER_DECL.test(p.text));
   let out = '';
@@ -89,6 +112,7 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
   parts.forEach((part, k) => {
     if (part.kind === 'text') {
       scanner.feed(part.text, (i) => sourceOffset(part.spans ?? [], i));
+      taint.feedText(part.text);
       out += part.text;
       return;
     }
@@ -96,9 +120,11 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
     const before = parts[k - 1]?.kind === 'text' ? (parts[k - 1] as { text: string }).text : '';
     const after = parts[k + 1]?.kind === 'text' ? (parts[k + 1] as { text: string }).text : '';
     const place = scanner.place();
-    const frame = scanner.codeFrame;
+    // In an unquoted heredoc, where the action stands in the body: in $(( )), ${ }, $( ) or text.
+    const body = place === 'heredoc' ? scanner.body : null;
+    const frame = (body ?? scanner).codeFrame;
     const expanded = place === 'code' || place === 'double' || place === 'heredoc';
-    const param = place === 'code' || place === 'double' ? scanner.param : undefined;
+    const param = place === 'code' || place === 'double' ? scanner.param : body?.param;
     const inArithmetic =
       expanded &&
       (frame.arithmetic ||
@@ -120,11 +146,24 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
         });
       } else if (doc.owner.stdinIsCode) findings.push({ action: index, message: `${UNSAFE.code} (this heredoc is the code of the command it feeds)` });
     }
+    const inBody = body?.place();
     scanner.action(index, part.offset);
-    out += reference(place, names[index]!);
+    taint.feedText('\u0001');
+    out += reference(inBody === undefined || inBody === 'double' ? place : inBody, names[index]!);
   });
   scanner.finish();
-  return { script: out, arithmetic: [...arithmetic].sort((a, b) => a - b), leading, refusals: refusals(findings, offsets) };
+  const followed = taint.finish();
+  findings.push(...followed.findings);
+  const requirements = [...followed.requirements];
+  for (const child of followed.children) {
+    // Reported where the code word starts: its own offsets are inside a string.
+    const inner = rewriteShell([{ kind: 'text', text: child.text }], [], { env, inherited: child.inherited });
+    for (const r of inner.refusals) findings.push({ at: child.offset, message: `in this bash -c code: ${r.message}` });
+    for (const r of inner.requirements) requirements.push({ ...r, offset: child.offset });
+  }
+  const sorted = [...arithmetic].sort((a, b) => a - b);
+  const refused = refusals(findings, offsets);
+  return { script: out, arithmetic: sorted, leading, refusals: refused, requirements };
 }
 
 /** One refusal per action (the first found), in source order. */

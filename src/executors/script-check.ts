@@ -30,7 +30,18 @@ export interface CheckedScript {
   arithmetic: number[];
   /** Actions that start an ordinary program's argument: a value starting with `-` is refused. */
   leading: LeadingArgument[];
+  /** Values from objects that reach arithmetic through variables: each origin must be an integer at run time. */
+  tainted: TaintedArithmetic[];
   unsafe: UnsafePosition[];
+}
+
+export interface TaintedArithmetic {
+  line: number;
+  column: number;
+  /** Environment variables of the script whose values must be integers. */
+  origins: string[];
+  /** V ← W ← {{ .v }} */
+  path: string;
 }
 
 /** `names[i]` is the variable of the i-th action; `values[i]` its value when known (python keeps its type). */
@@ -39,11 +50,13 @@ export function checkScript(step: ScriptStepText, interpreter: Interpreter, part
   if (interpreter.family === 'python') {
     const actions = parts.filter((p) => p.kind === 'action');
     const py = rewritePython([...parts], [...names], [...values]);
-    return { text: py.script, arithmetic: [], leading: [], unsafe: py.refusals.map(({ action, ...r }) => at(actions[action]!.offset, r)) };
+    const unsafe = py.refusals.map(({ action, ...r }) => at(actions[action]!.offset, r));
+    return { text: py.script, arithmetic: [], leading: [], tainted: [], unsafe };
   }
-  const templatedEnv = Object.values(step.env ?? {}).some((v) => v.includes('{{'));
-  const shell = rewriteShell(parts, names, { templated: templatedEnv });
-  return { text: shell.script, arithmetic: shell.arithmetic, leading: shell.leading, unsafe: shell.refusals.map(({ offset, ...r }) => at(offset, r)) };
+  const shell = rewriteShell(parts, names, { env: step.env });
+  const tainted = shell.requirements.map(({ offset, ...r }) => ({ ...positionOf(step.script, offset), ...r }));
+  const unsafe = shell.refusals.map(({ offset, ...r }) => at(offset, r));
+  return { text: shell.script, arithmetic: shell.arithmetic, leading: shell.leading, tainted, unsafe };
 }
 
 export const controlMessage = (keyword: string): string =>

@@ -5,7 +5,8 @@
 import type { ScriptStep } from '../api/flow.js';
 import { parseTemplate, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { isArithmeticSafe } from './bash-rewrite.js';
-import { checkScript, controlMessage } from './script-check.js';
+import { checkScript, controlMessage, type TaintedArithmetic } from './script-check.js';
+import { Masker } from './mask.js';
 import { findInterpreter, type Interpreter } from './script-interpreter.js';
 import { invalid, templated } from './step-errors.js';
 import { positionOf, splitActionsWithSpans, type TemplatePart } from './template-actions.js';
@@ -23,6 +24,8 @@ export interface PreparedScript {
   text: string;
   /** FLOWOPS_T<i> → rendered value of the i-th action. */
   vars: Record<string, string>;
+  /** Checked on the script's whole environment before it starts (checkTaintedValues). */
+  tainted: TaintedArithmetic[];
 }
 
 interface RenderedAction {
@@ -64,14 +67,17 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
     const more = checked.unsafe.length > 1 ? ` (and ${checked.unsafe.length - 1} more)` : '';
     throw invalid(`${name}: line ${unsafe.line}, column ${unsafe.column}: ${unsafe.message}${more}`, unsafe.unsupported ? 'TemplateError' : 'UnsafeTemplate');
   }
-  if (actions.length === 0) return { text: src, vars: {} };
+  if (actions.length === 0) return { text: src, vars: {}, tainted: checked.tainted };
   const rendered = actions.map((a) => renderAction(a, src, data, name));
   const vars: Record<string, string> = {};
   rendered.forEach((r, i) => {
     if (r.text.includes('\0')) throw invalid(`${name}: the value of the action at line ${positionOf(src, actions[i]!.offset).line} contains a NUL byte`, 'InvalidValue');
     vars[names[i]!] = r.text;
   });
-  if (interpreter.family === 'python') return { text: checkScript(step, interpreter, parts, names, rendered.map((r) => r.value)).text, vars };
+  if (interpreter.family === 'python') {
+    const values = rendered.map((r) => r.value);
+    return { text: checkScript(step, interpreter, parts, names, values).text, vars, tainted: [] };
+  }
   for (const i of checked.arithmetic) {
     const text = rendered[i]!.text;
     if (!isArithmeticSafe(text)) {
@@ -92,5 +98,33 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
       );
     }
   }
-  return { text: checked.text, vars };
+  return { text: checked.text, vars, tainted: checked.tainted };
+}
+
+/**
+ * Values from objects that reach bash arithmetic through variables by direct copies (V={{ .v }};
+ * (( V > 0 ))): bash evaluates the variable's content there, so each original value — a template
+ * action, a step env entry, an earlier step's output — must be an integer, checked on the
+ * environment the script would get, before it starts.
+ */
+export function checkTaintedValues(
+  step: ScriptStep,
+  prepared: PreparedScript,
+  env: Readonly<Record<string, string>>,
+): void {
+  // The value is quoted in the error; one in a secret-named variable is not.
+  const masker = new Masker();
+  masker.addEnv({ ...env });
+  for (const t of prepared.tainted) {
+    for (const origin of t.origins) {
+      const value = env[origin] ?? '';
+      if (isArithmeticSafe(value)) continue;
+      const what = origin.startsWith('FLOWOPS_T') ? 'the template value' : `$${origin}`;
+      const message =
+        `${step.name}.script: line ${t.line}, column ${t.column}: ${t.path} reaches bash arithmetic, ` +
+        `which evaluates a variable's content as an expression; ${what} must be an integer, ` +
+        `got ${JSON.stringify(value.slice(0, 60))}`;
+      throw invalid(masker.mask(message), 'InvalidValue');
+    }
+  }
 }

@@ -11,7 +11,7 @@ import { identityProxy, scriptKubeconfig } from './identity-proxy.js';
 import { parseOutputsFile, scriptEnv, scriptFiles } from './script-env.js';
 import { runInProcessGroup, type ProcessOutcome } from './script-process.js';
 import { scriptSandbox } from './script-sandbox.js';
-import { interpreterFor, prepareScript } from './script-source.js';
+import { checkTaintedValues, interpreterFor, prepareScript } from './script-source.js';
 import { withTempDir } from './temp-dir.js';
 import { StepError, type StepContext, type StepExecutor, type StepResult } from './types.js';
 
@@ -41,6 +41,7 @@ async function run(step: ScriptStep, ctx: StepContext): Promise<StepResult> {
   return withTempDir('script', async (dir) => {
     const files = scriptFiles(dir);
     const env = scriptEnv(step, ctx, files, prepared.vars);
+    checkTaintedValues(step, prepared, env);
     const masker = new Masker();
     masker.addEnv(env);
     const scriptPath = join(dir, interpreter.file);

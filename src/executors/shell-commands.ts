@@ -50,6 +50,9 @@ export interface CommandVerdict {
   /** Actions whose value bash evaluates as arithmetic here (operands of -eq … in [ ], subscripts in NAME=( … )). */
   arithmetic: number[];
   stdinIsCode: boolean;
+  /** Words with expansions that bash reads as a variable name, or runs as code: shell-taint.ts follows them. */
+  dynamicNames: Word[];
+  dynamicCode: Word[];
 }
 
 interface Ctx extends CommandVerdict {
@@ -57,13 +60,13 @@ interface Ctx extends CommandVerdict {
   templated: boolean;
 }
 
-const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'time', 'esac', 'coproc']);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
+export const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'time', 'esac', 'coproc']);
+export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 const TEST_UNARY = new Set('-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -z -n -o'.split(' '));
 const TEST_NAME = new Set(['-v', '-R']);
 const TEST_BINARY = new Set(['=', '==', '!=', '<', '>', '-nt', '-ot', '-ef', '=~']);
-const TEST_ARITH = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
-const DECLARE = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
+export const TEST_ARITH = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+export const DECLARE = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 const NAME_COMMANDS = new Set(['unset', 'read', 'mapfile', 'readarray', 'getopts']);
 const CODE_COMMANDS = new Set(['eval', 'source', '.', 'trap', 'alias', 'fc', 'bind', 'complete', 'compgen', 'compopt', 'enable', 'watch', 'ssh', 'su', 'runuser']);
 /** Builtins whose arguments are data (checked by trying: none evaluates a name or code). */
@@ -149,14 +152,20 @@ function refuse(ctx: Ctx, words: readonly Word[], message: string): void {
 function namePosition(ctx: Ctx, w: Word | undefined): void {
   if (!w) return;
   if (w.actions.length) refuse(ctx, [w], UNSAFE.name);
-  else if (ctx.templated && w.expands) ctx.findings.push({ at: w.start, message: UNSAFE.dynamicName });
+  else if (w.expands) {
+    ctx.dynamicNames.push(w);
+    if (ctx.templated) ctx.findings.push({ at: w.start, message: UNSAFE.dynamicName });
+  }
 }
 
 /** A position whose value bash (or the program) runs as code. */
 function codePosition(ctx: Ctx, w: Word | undefined): void {
   if (!w) return;
   if (w.actions.length) refuse(ctx, [w], UNSAFE.code);
-  else if (ctx.templated && w.expands) ctx.findings.push({ at: w.start, message: UNSAFE.dynamicCode });
+  else if (w.expands) {
+    ctx.dynamicCode.push(w);
+    if (ctx.templated) ctx.findings.push({ at: w.start, message: UNSAFE.dynamicCode });
+  }
 }
 
 /** Actions among a word's markers before `limit` (the k-th \u0001 is actions[k]). */
@@ -184,7 +193,15 @@ function assignmentWord(ctx: Ctx, w: Word, evaluates: boolean): boolean {
 }
 
 export function classifyCommand(cmd: Command, templated: boolean): CommandVerdict {
-  const ctx: Ctx = { findings: [], leading: [], arithmetic: [], stdinIsCode: false, templated };
+  const ctx: Ctx = {
+    findings: [],
+    leading: [],
+    arithmetic: [],
+    stdinIsCode: false,
+    dynamicNames: [],
+    dynamicCode: [],
+    templated,
+  };
   if (cmd.pattern) return ctx;
   if (cmd.test) {
     testOperands(ctx, cmd.words, true);
@@ -286,7 +303,7 @@ function printfArgs(ctx: Ctx, args: Word[]): void {
   if (format && /^-v./.test(format.text)) return namePosition(ctx, format);
   if (!format || head !== undefined || !startsWithValue(format)) return;
   if (format.actions.length) refuse(ctx, [format], UNSAFE.printf);
-  else if (ctx.templated) ctx.findings.push({ at: format.start, message: UNSAFE.dynamicName });
+  else namePosition(ctx, format);
 }
 
 function testOperands(ctx: Ctx, words: Word[], doubleBracket: boolean): void {

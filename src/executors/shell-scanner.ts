@@ -3,6 +3,8 @@
 // simple command (so shell-commands.ts can tell a data position from a name or code position).
 // It is not a full parser: what it does not recognise ends up in a position that is refused.
 
+import { QUOTED_DOLLAR } from './shell-refs.js';
+
 /** The script-level constructs that let a value reach a name or code without a visible position. */
 export type ScriptConstruct = 'indirect' | 'expanding-code-heredoc';
 
@@ -30,6 +32,8 @@ export interface Command {
   stdinIsCode: boolean;
   /** Its standard input is a heredoc. */
   heredoc: boolean;
+  /** The command whose output is piped into this one (`a | b`: b's is a). */
+  pipedFrom?: Command;
 }
 
 interface Heredoc {
@@ -61,16 +65,23 @@ interface CodeFrame {
   casePattern: boolean;
   redirect: Word['redirect'];
   params: Param[];
+  /** Arithmetic frames: the expression's text so far, and the source offset it starts at. */
+  raw: string;
+  start: number;
 }
 interface DoubleFrame {
   kind: 'double';
   params: Param[];
+  /** The body of an unquoted heredoc: expanded like "…", but a `"` there is text. */
+  heredoc?: true;
 }
 type Frame = CodeFrame | DoubleFrame;
 
 /** An open ${ … }: the text after `${` so far. */
 interface Param {
   text: string;
+  /** Source offset of the `$`. */
+  start: number;
 }
 
 export type Place = 'code' | 'double' | 'single' | 'ansi' | 'comment' | 'heredoc';
@@ -95,6 +106,8 @@ const code = (over: Partial<CodeFrame> = {}): CodeFrame => ({
   casePattern: false,
   redirect: undefined,
   params: [],
+  raw: '',
+  start: 0,
   ...over,
 });
 
@@ -103,6 +116,10 @@ export interface ScannerHooks {
   command(cmd: Command): void;
   /** A construct that matters for the whole script was seen at a source offset. */
   construct(what: ScriptConstruct, offset: number): void;
+  /** An arithmetic expression ended ((( … )), $(( … )), $[ … ]): its text and where it starts. */
+  arithmetic?(text: string, offset: number): void;
+  /** A ${ … } ended: the text inside the braces and the offset of its `$`. */
+  param?(text: string, offset: number): void;
 }
 
 export class ShellScanner {
@@ -112,11 +129,42 @@ export class ShellScanner {
   private wordStart = true;
   private pending: Heredoc[] = [];
   heredoc: Heredoc | null = null;
+  /**
+   * An unquoted heredoc's body is expanded like a "…" string, $(( )), ${ } and $( ) included: a
+   * scanner of its own reads it (with the same hooks), so what stands there is seen too.
+   */
+  body: ShellScanner | null = null;
+  private bodyText = '';
+  private bodyFrom = 0;
+  private isBody = false;
   private line = '';
   /** Source offset of the character being read. */
   private offset: (i: number) => number = (i) => i;
 
   constructor(private readonly hooks: ScannerHooks) {}
+
+  private static forBody(hooks: ScannerHooks): ShellScanner {
+    const s = new ShellScanner(hooks);
+    s.isBody = true;
+    s.frames.push({ kind: 'double', params: [], heredoc: true });
+    return s;
+  }
+
+  private startHeredoc(doc: Heredoc | null): void {
+    this.body?.finish();
+    this.heredoc = doc;
+    this.body = doc && !doc.quoted ? ShellScanner.forBody(this.hooks) : null;
+  }
+
+  /** Hands the heredoc text read so far to the body's scanner (before an action, a newline, the end of a feed). */
+  private flushBody(extra = ''): void {
+    const text = this.bodyText + extra;
+    this.bodyText = '';
+    if (!this.body || !text) return;
+    const from = this.bodyFrom;
+    const offset = this.offset;
+    this.body.feed(text, (j) => offset(from + j));
+  }
 
   private get top(): Frame {
     return this.frames[this.frames.length - 1]!;
@@ -151,6 +199,7 @@ export class ShellScanner {
       f.word ??= { text: '', actions: [], expands: false, start: offset, redirect: f.redirect, element: f.compound };
       f.redirect = undefined;
       f.word.text += text;
+      if (f.arithmetic) f.raw += text;
     });
     for (const f of this.frames) for (const p of f.params) p.text += text;
   }
@@ -191,7 +240,9 @@ export class ShellScanner {
 
   private popFrame(): void {
     const f = this.frames.pop();
-    if (f?.kind === 'code') this.endCommand(f);
+    if (f?.kind !== 'code') return;
+    this.endCommand(f);
+    if (f.arithmetic) this.hooks.arithmetic?.(f.raw, f.start);
   }
 
   /** Feeds text; `offset(i)` is the source offset of its i-th character. */
@@ -201,8 +252,14 @@ export class ShellScanner {
       const c = text[i]!;
       const next = text[i + 1];
       if (this.heredoc) {
-        if (c === '\n') this.endHeredocLine(offset(i));
-        else this.line += c;
+        if (this.body && !this.bodyText) this.bodyFrom = i;
+        if (c === '\n') {
+          this.flushBody('\n');
+          this.endHeredocLine(offset(i));
+        } else {
+          this.line += c;
+          if (this.body) this.bodyText += c;
+        }
         continue;
       }
       if (this.comment) {
@@ -214,11 +271,11 @@ export class ShellScanner {
       }
       if (this.quote === 'single') {
         if (c === "'") this.quote = null;
-        else this.emit(c, true, offset(i));
+        else this.emit(c === '$' ? QUOTED_DOLLAR : c, true, offset(i));
         continue;
       }
       if (this.quote === 'ansi') {
-        this.emit(c, c !== "'", offset(i));
+        this.emit(c === '$' ? QUOTED_DOLLAR : c, c !== "'", offset(i));
         if (c === '\\') {
           this.emit(next ?? '', true, offset(i));
           i++;
@@ -232,6 +289,7 @@ export class ShellScanner {
       }
       i += this.codeChar(text, i, top);
     }
+    this.flushBody();
   }
 
   /** `${` opens a parameter expansion at this quoting level; `${!` reads a name from a value. */
@@ -239,7 +297,7 @@ export class ShellScanner {
     this.emit('${', true, this.offset(i));
     this.markExpansion();
     if (text[i + 2] === '!') this.hooks.construct('indirect', this.offset(i));
-    this.top.params.push({ text: '' });
+    this.top.params.push({ text: '', start: this.offset(i) });
     return 1;
   }
 
@@ -247,6 +305,7 @@ export class ShellScanner {
     const p = this.top.params.pop();
     if (!p) return false;
     this.emit('}');
+    this.hooks.param?.(p.text, p.start);
     return true;
   }
 
@@ -254,10 +313,10 @@ export class ShellScanner {
     const c = text[i]!;
     const next = text[i + 1];
     if (c === '\\') {
-      this.emit(c + (next ?? ''), true, this.offset(i));
+      this.emit(next === '$' ? QUOTED_DOLLAR : c + (next ?? ''), true, this.offset(i));
       return 1;
     }
-    if (c === '"' && top.params.length === 0) {
+    if (c === '"' && top.params.length === 0 && !top.heredoc) {
       this.frames.pop();
       return 0;
     }
@@ -279,7 +338,7 @@ export class ShellScanner {
   private openBracketArith(i: number): number {
     this.emit('$[', true, this.offset(i));
     this.markExpansion();
-    this.frames.push(code({ closesOnBracket: true, brackets: 1, arithmetic: true }));
+    this.frames.push(code({ closesOnBracket: true, brackets: 1, arithmetic: true, start: this.offset(i) }));
     return 1;
   }
 
@@ -292,7 +351,7 @@ export class ShellScanner {
     this.wordStart = false;
     if (c === '\\') {
       if (next === '\n') return 1;
-      this.emit(next ?? '', true, at);
+      this.emit(next === '$' ? QUOTED_DOLLAR : (next ?? ''), true, at);
       return 1;
     }
     if (c === "'") {
@@ -340,7 +399,7 @@ export class ShellScanner {
     if (top.arithmetic) return this.arithmeticChar(c, next, at, top);
     if (atWordStart && c === '(' && next === '(') {
       this.emit('((', true, at);
-      this.frames.push(code({ closesOnParen: true, parens: 2, arithmetic: true }));
+      this.frames.push(code({ closesOnParen: true, parens: 2, arithmetic: true, start: at }));
       this.wordStart = true;
       return 1;
     }
@@ -366,6 +425,8 @@ export class ShellScanner {
     }
     if (c === ' ' || c === '\t') {
       this.endWord(top);
+      // Outer words see a nested substitution verbatim, separators included.
+      this.emit(c, false);
       this.wordStart = true;
       return 0;
     }
@@ -432,7 +493,10 @@ export class ShellScanner {
       return 0;
     }
     if (c === ';' || c === '&' || c === '|') {
+      const ended = top.command;
       this.endCommand(top);
+      this.emit(c, false);
+      if (c === '|' && next !== '|') top.command.pipedFrom = ended;
       top.letCommand = false;
       this.wordStart = true;
       if (c === ';' && next === ';') {
@@ -473,8 +537,9 @@ export class ShellScanner {
       this.wordStart = true;
       return two ? 1 : 0;
     }
-    if (c === '$' && next !== undefined && /[A-Za-z_0-9@*#?$!-]/.test(next)) this.markExpansion();
+    // Emitted first: a `$` that starts an operand starts its word, which must exist to be marked.
     this.emit(c, true, at);
+    if (c === '$' && next !== undefined && /[A-Za-z_0-9@*#?$!-]/.test(next)) this.markExpansion();
     return 0;
   }
 
@@ -499,7 +564,7 @@ export class ShellScanner {
     this.wordStart = true;
     if (text[i + 2] === '(') {
       this.emit('(', true, this.offset(i));
-      this.frames.push(code({ closesOnParen: true, parens: 2, arithmetic: true }));
+      this.frames.push(code({ closesOnParen: true, parens: 2, arithmetic: true, start: this.offset(i) }));
       return 2;
     }
     this.frames.push(code({ closesOnParen: true, parens: 1 }));
@@ -512,11 +577,12 @@ export class ShellScanner {
   }
 
   private codeNewline(top: CodeFrame): void {
+    this.emit('\n', false);
     this.wordStart = true;
     top.letCommand = false;
     if (top.compound || top.test) this.endWord(top);
     else this.endCommand(top);
-    this.heredoc = this.pending.shift() ?? null;
+    this.startHeredoc(this.pending.shift() ?? null);
     this.line = '';
   }
 
@@ -524,15 +590,17 @@ export class ShellScanner {
     const doc = this.heredoc!;
     const line = doc.stripTabs ? this.line.replace(/^\t+/, '') : this.line;
     this.line = '';
-    if (line === doc.delim) this.heredoc = this.pending.shift() ?? null;
+    if (line === doc.delim) this.startHeredoc(this.pending.shift() ?? null);
     // `bash <<EOF` … `$v` … : the expansion becomes code.
     else if (!doc.quoted && doc.owner.stdinIsCode && /[$`]/.test(line)) this.hooks.construct('expanding-code-heredoc', at - line.length);
   }
 
   /** Ends the script: the last command is complete. */
   finish(): void {
+    this.body?.finish();
     while (this.frames.length > 1) this.popFrame();
-    this.endCommand(this.frames[0] as CodeFrame);
+    // A heredoc body's own text is not a command.
+    if (!this.isBody) this.endCommand(this.frames[0] as CodeFrame);
   }
 
   place(): Place {
@@ -548,6 +616,7 @@ export class ShellScanner {
     if (place === 'heredoc') {
       // Marks the line so that no delimiter line can be formed around an action.
       this.line += '\u0000';
+      this.body?.action(index, offset);
       return;
     }
     if (place === 'comment') return;

@@ -11,9 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptStepSchema, type ScriptStep } from '../../src/api/flow.js';
 import { rewriteShell } from '../../src/executors/bash-rewrite.js';
 import { scriptExecutor } from '../../src/executors/script.js';
-import { interpreterFor, prepareScript } from '../../src/executors/script-source.js';
+import { unsafeScriptPositions } from '../../src/executors/script-check.js';
+import { scriptEnv, scriptFiles } from '../../src/executors/script-env.js';
+import { checkTaintedValues, interpreterFor, prepareScript } from '../../src/executors/script-source.js';
 import { splitActionsWithSpans } from '../../src/executors/template-actions.js';
-import { StepError, type TemplateData } from '../../src/executors/types.js';
+import { StepError, type Outputs, type TemplateData } from '../../src/executors/types.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { embeddedKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
@@ -123,12 +125,15 @@ interface Refused {
   script: string;
   message: string;
   reason?: string;
+  /** The step's env (any entry without a template leaves the script untemplated but for its own actions). */
+  env?: Record<string, string>;
 }
 
 const NAME = 'a template value cannot name a variable';
 const CODE = 'a template value cannot be code';
-const r = (message: string, scripts: string[], langs: Lang[] = shells, reason?: string): Refused[] =>
-  scripts.map((script) => (reason ? { langs, script, message, reason } : { langs, script, message }));
+const r = (message: string, scripts: string[], langs: Lang[] = shells, reason?: string, env?: Record<string, string>): Refused[] =>
+  scripts.map((script) => ({ langs, script, message, ...(reason ? { reason } : {}), ...(env ? { env } : {}) }));
+const THROUGH = "reaches bash arithmetic, which evaluates a variable's content as an expression";
 
 /** The 14 forms of the bug report (9 of which ran code before). */
 const BUG_FORMS = [
@@ -189,6 +194,36 @@ const REFUSED: Refused[] = [
   ...r('a template value cannot name a function', ['function @V@ { :; }']),
   ...r('not in a position known to be safe', ['echo "${v@V@}"', 'case x in a) ;; esac; case @V@ in x) ;; esac; case @V@ @V@ in x) ;; esac']),
   ...r('quoted heredoc', ["cat <<'EOF'\n@V@\nEOF"], shells, 'TemplateError'),
+  // Values followed through variables (issue 20): what cannot be checked before the script runs.
+  ...r(THROUGH, [
+    'V=$(echo @V@); (( V > 0 ))',
+    'V=`printf %s @V@`; echo $(( V + 1 ))',
+    'V="x@V@"; [[ $V -eq 1 ]]',
+    'U=@V@; V="${U}0$HOME"; (( V ))',
+    'U=@V@; V=${U//x/}; echo "${S:$V}"',
+    'echo @V@ | { read -r V; (( V > 0 )); }',
+    'printf "%s\\n" @V@ | while read -r V; do let "x = V"; done',
+    'f() { echo @V@; }; V=$(f); (( V ))',
+    'f() { printf %s "$1"; }; V=$(f @V@); a=(1); echo "${a[V]}"',
+    'echo @V@ > "$OUT"; N=$(jq -r .spec.v "$FLOWOPS_RESOURCE"); (( N ))',
+    'echo @V@; read -r N < "$FLOWOPS_RESOURCE"; echo $(( N + 1 ))',
+    'echo @V@; mapfile -t L < resource.json; (( L[0] ))',
+    'echo @V@; N=$(kubectl get configmap x -o jsonpath={.data.n}); [[ $N -gt 0 ]]',
+    'echo @V@; N=$(curl -s http://127.0.0.1:1/n); declare -i m; m=$N',
+    "export V=$(echo @V@); bash -c 'echo $(( V + 1 ))'",
+  ]),
+  ...r(THROUGH, ['V=$(echo @V@); echo $(( V + 1 ))', 'echo @V@ | { read -r V; echo $(( V + 1 )); }'], ['sh']),
+  ...r('a variable expansion that carries a value from an object', [
+    'V=$STEP_PREV_V0; [[ -v $V ]]',
+    'printf -v "$STEP_PREV_V0" x',
+    'V=$STEP_PREV_V0; echo "${!V}"',
+    'V=$STEP_PREV_V0; declare -n r=$V',
+    'eval "$STEP_PREV_V0"',
+    'echo "${STEP_PREV_V0@P}"',
+  ], ['bash']),
+  // ${V@P} expands V as a prompt, command substitution included.
+  ...r('cannot be code', ['V=@V@; echo "${V@P}"', 'U=@V@; V=$U; echo "${V@P}"'], ['bash']),
+  ...r('a variable expansion cannot name a variable', ['V="@V@"; [[ -v $V ]]', 'U=@V@; V=$U; [[ -v $V ]]', 'V=@V@; read -r "$V" <<< 1']),
   ...r(CODE, [
     'eval(@V@)',
     'exec("x = " + @V@)',
@@ -221,12 +256,20 @@ const ARITHMETIC = [
   'test 1 -ne "@V@"',
   'echo "${v:@V@}"',
   'declare -i n; n=@V@',
+  // An unquoted heredoc's body is expanded: arithmetic there evaluates too.
+  'cat <<EOF\n$(( @V@ + 1 ))\nEOF',
+  'cat <<EOF\nx $(echo "$(( @V@ ))")\nEOF',
 ];
 
 const data = (values: unknown[]): TemplateData => ({ Resource: resource(values), Steps: {}, Now: '', Flow: { name: 'corpus' } });
 const resource = (values: unknown[]): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'corpus', namespace: 'default', uid: 'u' }, spec: { v: values } });
-const step = (script: string, lang: Lang): ScriptStep =>
-  scriptStepSchema.parse({ name: 'corpus', type: 'script', ...(lang === 'python' ? { language: 'python', script } : { script: `#!/bin/${lang}\n${script}` }) });
+const step = (script: string, lang: Lang, env?: Record<string, string>): ScriptStep =>
+  scriptStepSchema.parse({
+    name: 'corpus',
+    type: 'script',
+    ...(lang === 'python' ? { language: 'python', script } : { script: `#!/bin/${lang}\n${script}` }),
+    ...(env ? { env } : {}),
+  });
 const at = (k: number): string => `{{ index .Resource.spec.v ${k} }}`;
 const fill = (script: string, k: number): string => script.replaceAll('@V@', at(k));
 
@@ -260,11 +303,11 @@ describe('injection corpus', () => {
     const values = valuesFor('refused');
     for (const c of REFUSED) {
       for (const lang of c.langs) {
-        const s = step(fill(c.script, 0), lang);
+        const s = step(fill(c.script, 0), lang, c.env);
         for (let vi = 0; vi < values.length; vi++) {
           let err: unknown;
           try {
-            prepareScript(step(fill(c.script, vi), lang), interpreterFor(s), data(values));
+            prepareScript(step(fill(c.script, vi), lang, c.env), interpreterFor(s), data(values));
           } catch (e) {
             err = e;
           }
@@ -336,5 +379,203 @@ describe('injection corpus', () => {
     const err = await failure(() => scriptExecutor.run(step('echo start > "$OUT"\ndeclare {{ index .Resource.spec.v 0 }}', 'bash'), makeContext({ kube, resource: resource(['a[$(touch x)]']) })));
     expect(err).toMatchObject({ reason: 'UnsafeTemplate', permanent: true });
     expect(err.message).toBe('corpus.script: line 3, column 9: a template value cannot name a variable');
+  });
+});
+
+// —— Values followed through variables (issue 20) ——
+// bash evaluates a variable's CONTENT as an expression wherever it evaluates arithmetic, and an
+// array subscript in that content is expanded, command substitution included: `V={{ .v }}` then
+// `(( V > 0 ))` with v='a[$(touch x)]' runs touch although the value was never spliced into the
+// text. Each sink × each way the value reaches it (@T@ names the variable that carries it):
+// a hostile value is refused before the script starts, naming line, column and the path; an
+// integer runs, in real bash and sh, with the expected result.
+
+interface TaintSource {
+  id: string;
+  langs: Lang[];
+  /** The variable the sink reads, and the script around the sink. */
+  name: string;
+  wrap: (sink: string) => string;
+  via?: 'env' | 'step';
+  /** How the message shows the path to the value (k: the value's index). */
+  path: (k: number) => string;
+}
+const action = (k: number): string => `{{ index .Resource.spec.v ${k} }}`;
+const SOURCES: TaintSource[] = [
+  { id: 'one variable', langs: shells, name: 'V', wrap: (s) => `V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'two variables', langs: shells, name: 'V', wrap: (s) => `U="@V@"\nV=$U\n${s}`, path: (k) => `V ← U ← ${action(k)}` },
+  { id: 'export', langs: shells, name: 'V', wrap: (s) => `export V=@V@\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'readonly', langs: shells, name: 'V', wrap: (s) => `readonly V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'declare', langs: ['bash'], name: 'V', wrap: (s) => `declare V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'local', langs: shells, name: 'V', wrap: (s) => `f() {\nlocal V="@V@"\n${s}\n}\nf`, path: (k) => `V ← ${action(k)}` },
+  { id: 'read <<<', langs: ['bash'], name: 'V', wrap: (s) => `read -r V <<< "@V@"\n${s}`, path: (k) => `V ← <<< ← ${action(k)}` },
+  { id: 'read -a <<<', langs: ['bash'], name: 'V', wrap: (s) => `IFS= read -ra A <<< "@V@"\nV=\${A[0]}\n${s}`, path: (k) => `V ← A ← <<< ← ${action(k)}` },
+  { id: 'mapfile <<<', langs: ['bash'], name: 'V', wrap: (s) => `mapfile -t A <<< "@V@"\nV=\${A[0]}\n${s}`, path: (k) => `V ← A ← <<< ← ${action(k)}` },
+  { id: 'typeset', langs: ['bash'], name: 'V', wrap: (s) => `typeset V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'V+=', langs: ['bash'], name: 'V', wrap: (s) => `V=\nV+="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
+  { id: 'printf -v', langs: ['bash'], name: 'V', wrap: (s) => `printf -v V '%s' "@V@"\n${s}`, path: (k) => `V ← printf -v ← ${action(k)}` },
+  { id: 'for', langs: shells, name: 'V', wrap: (s) => `for V in "@V@"; do\n${s}\ndone`, path: (k) => `V ← a for list ← ${action(k)}` },
+  {
+    id: 'function argument',
+    langs: shells,
+    name: 'V',
+    wrap: (s) => `f() {\nV=$1\n${s}\n}\nf "@V@"`,
+    path: (k) => `V ← 1 ← the arguments of f ← ${action(k)}`,
+  },
+  { id: 'step env', langs: shells, name: 'VAL_@K@', via: 'env', wrap: (s) => s, path: (k) => `VAL_${k} ← env VAL_${k}: "${action(k)}"` },
+  { id: 'step env, then a variable', langs: shells, name: 'V', via: 'env', wrap: (s) => `V=$VAL_@K@\n${s}`, path: (k) => `V ← VAL_${k} ←` },
+  { id: 'earlier step output', langs: shells, name: 'STEP_PREV_V@K@', via: 'step', wrap: (s) => s, path: (k) => `STEP_PREV_V${k} ← an earlier step's output` },
+  { id: 'earlier step output, then a variable', langs: shells, name: 'V', via: 'step', wrap: (s) => `V="$STEP_PREV_V@K@"\n${s}`, path: (k) => `V ← STEP_PREV_V${k} ←` },
+];
+
+/** Where bash evaluates the content; each writes to $OUT what it gives for the value 1. */
+interface TaintSink {
+  id: string;
+  langs: Lang[];
+  script: string;
+  out: string;
+}
+const SINKS: TaintSink[] = [
+  { id: '(( T > 0 ))', langs: ['bash'], script: '(( @T@ > 0 )) && printf yes > "$OUT"', out: 'yes' },
+  { id: '$(( T + 1 ))', langs: shells, script: 'printf %s "$(( @T@ + 1 ))" > "$OUT"', out: '2' },
+  { id: '$(( $T + 1 ))', langs: shells, script: 'printf %s $(( $@T@ + 1 )) > "$OUT"', out: '2' },
+  { id: '$[ T ]', langs: ['bash'], script: 'printf %s "$[ @T@ * 3 ]" > "$OUT"', out: '3' },
+  { id: 'let', langs: ['bash'], script: 'let "x = @T@ + 4"; printf %s "$x" > "$OUT"', out: '5' },
+  { id: '[[ $T -eq 1 ]]', langs: ['bash'], script: '[[ $@T@ -eq 1 ]] && printf eq > "$OUT"', out: 'eq' },
+  { id: '[[ T -lt 2 ]]', langs: ['bash'], script: '[[ @T@ -lt 2 ]] && printf lt > "$OUT"', out: 'lt' },
+  { id: '${S:$W}', langs: ['bash'], script: 'W=$@T@; S=abc; printf %s "${S:$W}" > "$OUT"', out: 'bc' },
+  { id: '${S:0:T}', langs: ['bash'], script: 'S=abc; printf %s "${S:0:@T@}" > "$OUT"', out: 'a' },
+  { id: '${a[T]}', langs: ['bash'], script: 'a=(x y z); printf %s "${a[@T@]}" > "$OUT"', out: 'y' },
+  { id: 'a[$T]=', langs: ['bash'], script: 'a=(); a[$@T@]=q; printf %s "${a[1]}" > "$OUT"', out: 'q' },
+  { id: 'declare -i', langs: ['bash'], script: 'declare -i n; n=$@T@; printf %s "$n" > "$OUT"', out: '1' },
+  { id: 'heredoc $(( T + 1 ))', langs: shells, script: 'cat > "$OUT" <<EOF\n$(( @T@ + 1 ))\nEOF', out: '2\n' },
+  { id: 'heredoc ${S:$T}', langs: ['bash'], script: 'S=abc\ncat > "$OUT" <<EOF\n${S:$@T@}\nEOF', out: 'bc\n' },
+  // A child shell gets the script's environment: its literal code is followed too.
+  { id: "bash -c '(( W > 0 ))'", langs: ['bash'], script: `export W=$@T@; bash -c '(( W > 0 )) && printf yes > "$OUT"'`, out: 'yes' },
+  { id: "bash -c '$(( W + 1 ))'", langs: shells, script: `export W=$@T@; bash -c 'printf %s $(( W + 1 )) > "$OUT"'`, out: '2' },
+  { id: "bash -c '(( $1 ))' _ T", langs: ['bash'], script: `bash -c '(( $1 > 0 )) && printf one > "$OUT"' _ "$@T@"`, out: 'one' },
+  { id: 'for (( ))', langs: ['bash'], script: 'c=0; for (( i = 0; i < @T@; i++ )); do c=$((c + 1)); done; printf %s "$c" > "$OUT"', out: '1' },
+];
+
+interface Flowing {
+  id: string;
+  lang: Lang;
+  source: TaintSource;
+  sink: TaintSink;
+}
+const FLOWING: Flowing[] = SOURCES.flatMap((source) =>
+  SINKS.flatMap((sink) => shells.filter((l) => source.langs.includes(l) && sink.langs.includes(l)).map((lang) => ({ id: `${source.id} → ${sink.id}`, lang, source, sink }))),
+);
+/** The k-th case's script; its value is spec.v[k] (or env VAL_k, or the output v<k> of step prev). */
+const flowing = (f: Flowing, k: number): string =>
+  f.source
+    .wrap(f.sink.script.replaceAll('@T@', f.source.name))
+    .replaceAll('@K@', String(k))
+    .replaceAll('@V@', at(k));
+const flowingEnv = (cases: readonly { f: Flowing; k: number }[]): Record<string, string> =>
+  Object.fromEntries(cases.filter((c) => c.f.source.via === 'env').map((c) => [`VAL_${c.k}`, action(c.k)]));
+const flowingSteps = (cases: readonly { f: Flowing; k: number }[], values: readonly string[]): Record<string, Outputs> => ({
+  prev: Object.fromEntries(cases.filter((c) => c.f.source.via === 'step').map((c) => [`v${c.k}`, values[c.k] ?? ''])),
+});
+
+describe('injection corpus: values followed through variables into arithmetic', () => {
+  const FLOWING_PAIRS = FLOWING.length * VALUES;
+
+  it(`every flow (${FLOWING.length} source × sink × shell, up to ${FLOWING_PAIRS} with the values) passes validation; each hostile value is refused before the script starts, naming the path`, async () => {
+    const values = valuesFor('flowing');
+    for (const f of FLOWING) {
+      const cases = [{ f, k: 0 }];
+      const s = step(flowing(f, 0), f.lang, flowingEnv(cases));
+      expect(unsafeScriptPositions(s, interpreterFor(s)), `${f.lang} ${f.id}`).toEqual([]);
+      // The check is on the original value, whatever the path: the report's forms get every value,
+      // their neighbours those that would run a command.
+      const full = f.source.id === 'one variable' || f.source.via === 'env' || f.source.id === 'earlier step output';
+      for (const [vi, v] of (full ? values : values.filter((x) => /[[$`]/.test(x))).entries()) {
+        const ctx = makeContext({ kube, resource: resource([v]), steps: flowingSteps(cases, [v]) });
+        // The real executor for a few values; for the rest, the same calls it makes before it starts
+        // anything (the temp dir and its files are what would cost the time).
+        const err = await failure(async () => {
+          if (vi < 3) return scriptExecutor.run(s, ctx);
+          const prepared = prepareScript(s, interpreterFor(s), ctx.data);
+          checkTaintedValues(s, prepared, scriptEnv(s, ctx, scriptFiles(dir), prepared.vars));
+          return undefined;
+        });
+        expect(err, `${f.lang} ${f.id} ${JSON.stringify(v.slice(0, 30))}`).toMatchObject({ reason: 'InvalidValue', permanent: true });
+        // declare -i also makes the action's own assignment an arithmetic position (checked where it stands).
+        // f "-v…": the function's argument is first refused as a possible option (shell-commands.ts).
+        if (f.source.id === 'function argument' && v.startsWith('-')) expect(err.message).toContain('starts an argument of f');
+        else if (f.sink.id === 'declare -i' && f.source.via === undefined) expect(err.message).toMatch(/arithmetic/);
+        else {
+          expect(err.message, `${f.lang} ${f.id}`).toMatch(/^corpus\.script: line \d+, column \d+: /);
+          expect(err.message, `${f.lang} ${f.id}`).toContain(`${f.source.path(0)}`);
+          expect(err.message, `${f.lang} ${f.id}`).toContain("reaches bash arithmetic, which evaluates a variable's content as an expression");
+        }
+      }
+    }
+    expect(markersLeft()).toEqual([]);
+  }, 180_000);
+
+  it.each(shells)('an integer flows through every form: %s runs them all with the expected results', async (lang) => {
+    const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({ f, k, out: join(dir, `flowing-${lang}-${k}`) }));
+    const values = cases.map(() => '1');
+    const body = cases.map(({ f, k, out }) => `(\nexport OUT=${JSON.stringify(out)}\n${flowing(f, k)}\n)\n`).join('');
+    const s = step(`${body}echo done`, lang, flowingEnv(cases));
+    const { outputs } = await scriptExecutor.run(s, makeContext({ kube, resource: resource(values), steps: flowingSteps(cases, values) }));
+    expect(outputs.stdout).toBe('done');
+    for (const { f, out } of cases) expect(existsSync(out) ? readFileSync(out, 'utf8') : '(nothing)', `${lang} ${f.id}`).toBe(f.sink.out);
+  }, 60_000);
+
+  it('the six forms of the report, as written there, are refused with the path; with an integer they run', async () => {
+    const evil = `a[$(touch ${join(dir, 'pwned-six')})]`;
+    const six: [string, Record<string, string> | undefined, string][] = [
+      ['V="{{ .v }}"; [[ -v $V ]]', undefined, 'a variable expansion cannot name a variable'],
+      ['V="{{ .v }}"; (( V > 0 ))', undefined, 'V ← {{ .v }} reaches bash arithmetic'],
+      ['V="{{ .v }}"; echo $(( V + 1 ))', undefined, 'V ← {{ .v }} reaches bash arithmetic'],
+      ['V="{{ .v }}"; [[ $V -eq 1 ]]', undefined, 'V ← {{ .v }} reaches bash arithmetic'],
+      ['W="{{ .v }}"; echo "${S:$W}"', undefined, 'W ← {{ .v }} reaches bash arithmetic'],
+      ['echo $(( VAL + 1 ))', { VAL: '{{ .v }}' }, 'VAL ← env VAL: "{{ .v }}" reaches bash arithmetic'],
+    ];
+    for (const [script, env, message] of six) {
+      const s = step(script, 'bash', env);
+      const ctx = (v: string): ReturnType<typeof makeContext> => ({ ...makeContext({ kube, resource: resource([]) }), data: { ...data([]), v } as TemplateData });
+      const err = await failure(() => scriptExecutor.run(s, ctx(evil)));
+      expect(err.message, script).toContain(message);
+      expect(err.message, script).toMatch(/^corpus\.script: line 2, column \d+: /);
+      if (!message.includes('name a variable')) expect((await scriptExecutor.run(s, ctx('1'))).outputs.exitCode, script).toBe(0);
+    }
+    expect(markersLeft()).toEqual([]);
+  });
+
+  it('a refused value held in a secret-named variable is not quoted in the error', async () => {
+    const secret = 'a[$(touch x)]-s3cr3t';
+    const s = step('echo $(( API_TOKEN + 1 ))', 'bash', { API_TOKEN: action(0) });
+    const err = await failure(() => scriptExecutor.run(s, makeContext({ kube, resource: resource([secret]) })));
+    expect(err.message).toContain('API_TOKEN ← env API_TOKEN');
+    expect(err.message).toContain('got "***"');
+    expect(err.message).not.toContain('s3cr3t');
+  });
+
+  it('the corpus is meaningful: without the check every flow runs the subscript in bash; dash evaluates none of them', () => {
+    for (const lang of shells) {
+      const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({ f, k, marker: join(dir, `unchecked-${lang}-${k}`) }));
+      // The rewrite alone (quoted env references), as it was before values were followed through variables.
+      const script = cases
+        .map(({ f, k, marker }) => {
+          const { script: text } = rewriteShell(splitActionsWithSpans(flowing(f, k).replaceAll(at(k), '{{ .v }}')), ['FLOWOPS_T0']);
+          const value = `a[$(touch ${marker})]`;
+          const env = `FLOWOPS_T0='${value}' VAL_${k}='${value}' STEP_PREV_V${k}='${value}' OUT=/dev/null`;
+          return `( export ${env}\n${text}\n) >/dev/null 2>&1\n`;
+        })
+        .join('');
+      const run = spawnSync(lang, ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: dir });
+      expect(run.error).toBeUndefined();
+      const ran = cases.filter((c) => existsSync(c.marker)).map((c) => c.f.id);
+      if (lang === 'bash') expect(cases.map((c) => c.f.id).filter((id) => !ran.includes(id))).toEqual([]);
+      // dash reads a variable in arithmetic as a number only ("Illegal number"): nothing runs but
+      // what a bash it starts evaluates. FlowOps applies the same rule to sh anyway, since sh is
+      // bash on other systems.
+      else expect(ran).toEqual(cases.map((c) => c.f.id).filter((id) => id.includes('bash -c')));
+      for (const c of cases) rmSync(c.marker, { force: true });
+    }
   });
 });
