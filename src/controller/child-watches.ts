@@ -28,6 +28,8 @@ export interface ChildWatchesDeps {
    * same annotations but are not children).
    */
   enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean): void;
+  /** An update that is the echo of this process' own apply, judged by the run that made it. */
+  echoes?(child: KubeObject): boolean;
 }
 
 export class ChildWatches {
@@ -83,7 +85,7 @@ export class ChildWatches {
           if (synced) enqueue(child);
         },
         update: (child, old) => {
-          if (childChangeMatters(old, child)) enqueue(child, statusOnlyChange(old, child));
+          if (childChangeMatters(old, child) && !this.deps.echoes?.(child)) enqueue(child, statusOnlyChange(old, child));
         },
         delete: enqueue,
         synced: () => void (synced = true),

@@ -57,6 +57,8 @@ export interface WatchSetDeps {
   views?: ViewBackend;
   /** Told why each key is enqueued, where reconciles run in this process (`flowops up`). */
   causes?: RunCauses;
+  /** A child update that echoes an apply of this process (ChildWatchesDeps.echoes). */
+  echoes?(child: KubeObject): boolean;
 }
 
 export class WatchSet implements FlowListener {
@@ -67,7 +69,8 @@ export class WatchSet implements FlowListener {
   readonly children: ChildWatches;
 
   constructor(private readonly deps: WatchSetDeps) {
-    this.children = new ChildWatches({ kube: deps.kube, log: deps.log, enqueueOwner: (o, child, statusOnly) => this.enqueueOwner(o, child, statusOnly) });
+    const echoes = deps.echoes;
+    this.children = new ChildWatches({ kube: deps.kube, log: deps.log, enqueueOwner: (o, child, statusOnly) => this.enqueueOwner(o, child, statusOnly), ...(echoes ? { echoes } : {}) });
     deps.registry.subscribe(this);
   }
 

@@ -148,7 +148,10 @@ export class FlowReconciler {
     const data = templateData(flow, obj, this.deps.now);
     const trace: StepTrace[] = [];
     const started = { at: nowRfc3339(), t0: performance.now() };
-    const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer, trace);
+    const base = this.context(flow, obj, data, log);
+    let applies = 0;
+    const ctx = base.applied ? { ...base, applied: { ...base.applied, sent: () => void applies++ } } : base;
+    const outcome = await runSteps(steps, { ...ctx, children }, cancel, this.deps.observer, trace);
     const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
     if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace, started);
 
@@ -176,8 +179,9 @@ export class FlowReconciler {
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
     if (report.transitioned && verdict.ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
     // Bookkeeping off the run's path: the writer keeps each record's writes in order. A run that
-    // changed nothing (same report, nothing pruned, the finalizer as it was) is counted only.
-    const changed = report.wrote || current !== withoutFinalizer;
+    // wrote nothing (every apply unchanged, the same report, the finalizer as it was) is counted
+    // only; one that put a child back is recorded. Without a child cache every apply is sent.
+    const changed = report.wrote || current !== withoutFinalizer || !base.applied || applies > 0;
     if (changed) void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
     else this.deps.history?.countUnchanged(obj, flow);
     if (live) this.memos.set(memoKey, { fingerprint: runPrint, at: started.t0, steps: data.Steps, children: children.collected().map((c) => memoChild(c.live, c)) });
@@ -284,6 +288,11 @@ export class FlowReconciler {
     await setFinalizer(flow ? this.kubeFor(flow) : this.deps.kube, obj, false, this.deps.fieldManager);
     log.info('deletion finished; finalizer removed');
     return { outcome: 'deleted' };
+  }
+
+  /** A child event that echoes an apply of this reconciler (see AppliedCache.echoes). */
+  echoes(child: KubeObject): boolean {
+    return this.applied.echoes(child);
   }
 
   /** The run records still being written, done (a process stopping). */

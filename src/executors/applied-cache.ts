@@ -17,6 +17,8 @@ const digest = (obj: KubeObject): string => createHash('sha1').update(JSON.strin
 
 export class AppliedCache {
   private readonly applied = new LRUCache<string, string>({ max: 50_000 });
+  /** The resourceVersion each apply answered with: the watch event it causes is this run's echo. */
+  private readonly answered = new LRUCache<string, string>({ max: 50_000 });
 
   /**
    * The live object standing for an apply of `obj` that would change nothing, or undefined (apply).
@@ -30,8 +32,18 @@ export class AppliedCache {
     return current && carries(current, obj) ? current : undefined;
   }
 
-  remember(obj: KubeObject, identity: string): void {
+  remember(obj: KubeObject, identity: string, live: KubeObject): void {
     this.applied.set(keyOf(obj, identity), digest(obj));
+    if (live.metadata.resourceVersion) this.answered.set(keyOf(live, ''), live.metadata.resourceVersion);
+  }
+
+  /**
+   * The child as an apply of this process left it (its watch event echoes a write of ours, which
+   * the run that made it already judged): no reason to run the owner again.
+   */
+  echoes(child: KubeObject): boolean {
+    const rv = child.metadata.resourceVersion;
+    return rv !== undefined && this.answered.get(keyOf(child, '')) === rv;
   }
 
   forget(obj: KubeObject, identity: string): void {

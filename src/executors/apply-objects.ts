@@ -107,7 +107,10 @@ export async function applyObjects(docs: unknown[], ctx: StepContext, opts: Appl
       const cached = skip?.cache.unchanged(obj, identity, skip.live);
       if (skip && !cached) skip.cache.forget(obj, identity);
       const live = cached ?? (await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true }));
-      if (skip && !cached) skip.cache.remember(obj, identity);
+      if (skip && !cached) {
+        skip.cache.remember(obj, identity, live);
+        skip.sent?.();
+      }
       applied.push(live);
       if (opts.step) ctx.children?.record(live, { step: opts.step.name, keep: !opts.ownerReference, ...(opts.step.readyWhen ? { readyWhen: opts.step.readyWhen } : {}) });
     } catch (err) {

@@ -50,9 +50,10 @@ export interface StepContext {
   fieldManager: string;
   /**
    * Reconcile runs with a child watch cache: applies that would change nothing are not sent
-   * (applied-cache.ts). `identity` names who applies (the impersonated account, if any).
+   * (applied-cache.ts). `identity` names who applies (the impersonated account, if any); `sent`
+   * is told of each apply that was sent.
    */
-  applied?: { cache: AppliedCache; live: LiveChild; identity: string };
+  applied?: { cache: AppliedCache; live: LiveChild; identity: string; sent?: () => void };
 }
 
 export interface StepResult {
