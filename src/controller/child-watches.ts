@@ -85,7 +85,8 @@ export class ChildWatches {
           if (synced) enqueue(child);
         },
         update: (child, old) => {
-          if (childChangeMatters(old, child) && !this.deps.echoes?.(child)) enqueue(child, statusOnlyChange(old, child));
+          if (!childChangeMatters(old, child) || this.deps.echoes?.(child)) return;
+          enqueue(child, statusOnlyChange(old, child));
         },
         delete: enqueue,
         synced: () => void (synced = true),
@@ -133,7 +134,8 @@ export function statusOnlyChange(old: KubeObject, obj: KubeObject): boolean {
   const a = old.metadata;
   const b = obj.metadata;
   if (a.generation === undefined || b.generation === undefined || a.generation !== b.generation) return false;
-  if (a.deletionTimestamp !== b.deletionTimestamp || !same(a.labels, b.labels) || !same(a.annotations, b.annotations)) return false;
+  if (a.deletionTimestamp !== b.deletionTimestamp) return false;
+  if (!same(a.labels, b.labels) || !same(a.annotations, b.annotations)) return false;
   if (!same(a.ownerReferences, b.ownerReferences) || !same(a.finalizers, b.finalizers)) return false;
   return !same(old.status, obj.status);
 }

@@ -12,7 +12,9 @@ export class FlowStats {
    */
   get lastError(): string | undefined {
     let newest: { error?: string; at: string } | undefined;
-    for (const r of this.results.values()) if (!r.ok && r.error !== undefined && (!newest || r.at >= newest.at)) newest = r;
+    for (const r of this.results.values()) {
+      if (!r.ok && r.error !== undefined && (!newest || r.at >= newest.at)) newest = r;
+    }
     return newest?.error;
   }
 

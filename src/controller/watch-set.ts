@@ -70,7 +70,12 @@ export class WatchSet implements FlowListener {
 
   constructor(private readonly deps: WatchSetDeps) {
     const echoes = deps.echoes;
-    this.children = new ChildWatches({ kube: deps.kube, log: deps.log, enqueueOwner: (o, child, statusOnly) => this.enqueueOwner(o, child, statusOnly), ...(echoes ? { echoes } : {}) });
+    this.children = new ChildWatches({
+      kube: deps.kube,
+      log: deps.log,
+      enqueueOwner: (o, child, statusOnly) => this.enqueueOwner(o, child, statusOnly),
+      ...(echoes ? { echoes } : {}),
+    });
     deps.registry.subscribe(this);
   }
 

@@ -1,6 +1,6 @@
 import type { FlowSpec } from '../api/flow.js';
 import { parseDuration } from '../api/duration.js';
-import type { TemplateData } from '../executors/types.js';
+import type { StepContext, TemplateData } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
@@ -114,7 +114,13 @@ export class FlowReconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
   /** `seen`: the resourceVersion the enqueuer saw, so a cache holding exactly it may answer the read. */
-  async reconcile(flow: FlowDefinition, ref: ObjectRef, cancel: AbortSignal, seen?: string, cause: RunCause = 'other'): Promise<ReconcileReport> {
+  async reconcile(
+    flow: FlowDefinition,
+    ref: ObjectRef,
+    cancel: AbortSignal,
+    seen?: string,
+    cause: RunCause = 'other',
+  ): Promise<ReconcileReport> {
     const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
     const obj = (await this.deps.read?.(ref, seen)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone' };
@@ -177,17 +183,25 @@ export class FlowReconciler {
       this.deps.fieldManager,
     );
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
-    if (report.transitioned && verdict.ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
+    if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
     // Bookkeeping off the run's path: the writer keeps each record's writes in order. A run that
     // wrote nothing (every apply unchanged, the same report, the finalizer as it was) is counted
     // only; one that put a child back is recorded. Without a child cache every apply is sent.
     const changed = report.wrote || current !== withoutFinalizer || !base.applied || applies > 0;
     if (changed) void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
     else this.deps.history?.countUnchanged(obj, flow);
-    if (live) this.memos.set(memoKey, { fingerprint: runPrint, at: started.t0, steps: data.Steps, children: children.collected().map((c) => memoChild(c.live, c)) });
+    if (live) {
+      const memoed = children.collected().map((c) => memoChild(c.live, c));
+      this.memos.set(memoKey, { fingerprint: runPrint, at: started.t0, steps: data.Steps, children: memoed });
+    }
     log.info({ steps: steps.length, children: verdicts.length, ready: verdict.ready, changed }, 'reconciled');
     const resync = resyncMs ? jittered(resyncMs) : undefined;
-    return { outcome: 'success', ready: verdict.ready, children: verdicts.length, ...(resync ? { requeueAfterMs: resync } : {}) };
+    const report0 = { outcome: 'success' as const, ready: verdict.ready, children: verdicts.length };
+    return resync ? { ...report0, requeueAfterMs: resync } : report0;
+  }
+
+  private async recordReady(flow: FlowDefinition, obj: KubeObject): Promise<void> {
+    await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
   }
 
   /**
@@ -195,11 +209,18 @@ export class FlowReconciler {
    * projection are judged again from the cached children, and the status written if it changed.
    * No step runs, so no run is recorded.
    */
-  private async rejudge(flow: FlowDefinition, obj: KubeObject, memo: RunMemo, live: KubeObject[], log: Log): Promise<ReconcileReport> {
+  private async rejudge(
+    flow: FlowDefinition,
+    obj: KubeObject,
+    memo: RunMemo,
+    live: KubeObject[],
+    log: Log,
+  ): Promise<ReconcileReport> {
     const children = new ChildCollector();
     memo.children.forEach((c, i) => {
       const child = live[i];
-      if (child) children.record(child, { step: c.step, keep: c.keep, ...(c.readyWhen !== undefined ? { readyWhen: c.readyWhen } : {}) });
+      const readyWhen = c.readyWhen !== undefined ? { readyWhen: c.readyWhen } : {};
+      if (child) children.record(child, { step: c.step, keep: c.keep, ...readyWhen });
     });
     const data = { ...templateData(flow, obj, this.deps.now), Steps: memo.steps };
     let verdicts;
@@ -211,12 +232,15 @@ export class FlowReconciler {
       if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
       // The same template over a new child status: run the steps again, which report it as they do.
       this.memos.delete(`${flow.namespace}/${flow.name}\u001f${obj.metadata.uid ?? ''}`);
-      throw new ReconcileFailedError({ step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1, terminal: false });
+      const step = err.templateName.split('.')[0] ?? 'status';
+      const message = err.message;
+      throw new ReconcileFailedError({ step, reason: 'StatusTemplateError', message, attempts: 1, terminal: false });
     }
     const verdict = verdictOf(flow, verdicts, obj.metadata.namespace, fields);
     const report = await writeOwnerReport(this.kubeFor(flow), obj, {}, verdict, this.deps.fieldManager);
-    if (report.transitioned && verdict.ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
-    log.debug({ children: verdicts.length, ready: verdict.ready, changed: report.wrote }, 'children re-judged; steps not run');
+    if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
+    const what = { children: verdicts.length, ready: verdict.ready, changed: report.wrote };
+    log.debug(what, 'children re-judged; steps not run');
     return { outcome: 'success', ready: verdict.ready, children: verdicts.length };
   }
 
@@ -254,12 +278,18 @@ export class FlowReconciler {
       this.kubeFor(flow),
       obj,
       { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }), [LAST_RUN_ANNOTATION]: encodeLastRun(run) },
-      { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) },
+      {
+        ready: false,
+        reason: failure.reason,
+        message,
+        ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}),
+      },
       this.deps.fieldManager,
     );
     // The same failure again (a retry that changed nothing): no Event, no record, only counted.
     if (report.wrote || newEpisode) {
-      await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
+      const reason = failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed';
+      await this.deps.events.record(obj, 'Warning', reason, `Flow ${flow.name}: ${message}`);
       if (started) void this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
     } else if (started) this.deps.history?.countUnchanged(obj, flow);
     throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
@@ -351,21 +381,27 @@ export class FlowReconciler {
       log,
       fieldManager: this.deps.fieldManager,
       ...(flow.sourceDir ? { sourceDir: flow.sourceDir } : {}),
-      ...(this.deps.liveChild ? { applied: { cache: this.applied, live: this.deps.liveChild, identity: this.identityOf(flow) } } : {}),
+      ...(this.deps.liveChild ? { applied: this.appliedFor(flow, this.deps.liveChild) } : {}),
     };
   }
 
-  private identityOf(flow: FlowDefinition): string {
+  private appliedFor(flow: FlowDefinition, live: LiveChild): NonNullable<StepContext['applied']> {
     const sa = flow.spec.serviceAccountName ?? this.deps.defaultServiceAccount;
-    return sa ? `${flow.namespace}/${sa}` : '';
+    return { cache: this.applied, live, identity: sa ? `${flow.namespace}/${sa}` : '' };
   }
 }
 
 /** The verdict on a successful run: Ready when every child is, else which are not. */
-function verdictOf(flow: FlowDefinition, verdicts: ChildVerdict[], namespace: string | undefined, fields: Record<string, unknown>): ResourceVerdict {
+function verdictOf(
+  flow: FlowDefinition,
+  verdicts: ChildVerdict[],
+  namespace: string | undefined,
+  fields: Record<string, unknown>,
+): ResourceVerdict {
   const notReady = notReadyMessage(verdicts, namespace);
   const ready = notReady === '';
-  const message = ready ? `Flow ${flow.name} reconciled${verdicts.length ? `; ${verdicts.length} children ready` : ''}` : notReady;
+  const count = verdicts.length ? `; ${verdicts.length} children ready` : '';
+  const message = ready ? `Flow ${flow.name} reconciled${count}` : notReady;
   return { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields };
 }
 
@@ -374,7 +410,8 @@ function verdictOf(flow: FlowDefinition, verdicts: ChildVerdict[], namespace: st
  * such a Flow declares, by having them, that a child's status change runs its steps again.
  */
 function readsLiveObjects(flow: FlowDefinition): boolean {
-  return (flow.spec.reconcile?.steps ?? []).some((s) => s.type === 'kubectl' && (s.action === 'get' || s.action === 'wait'));
+  const steps = flow.spec.reconcile?.steps ?? [];
+  return steps.some((s) => s.type === 'kubectl' && (s.action === 'get' || s.action === 'wait'));
 }
 
 /** onDelete steps, or children no ownerReference covers, need the object to wait for FlowOps. */

@@ -43,7 +43,13 @@ export interface ReportWrite {
  * subresource); else at most one metadata patch and one /status patch (the status subresource
  * ignores metadata). Nothing is sent for what would not change.
  */
-export async function writeOwnerReport(kube: KubeClient, obj: KubeObject, values: Record<string, string | null>, v: ResourceVerdict, fieldManager: string): Promise<ReportWrite> {
+export async function writeOwnerReport(
+  kube: KubeClient,
+  obj: KubeObject,
+  values: Record<string, string | null>,
+  v: ResourceVerdict,
+  fieldManager: string,
+): Promise<ReportWrite> {
   const current = obj.metadata.annotations ?? {};
   const changed = Object.entries(values).filter(([k, val]) => (current[k] ?? null) !== val);
   const annotations = changed.length ? Object.fromEntries(changed) : undefined;
@@ -54,7 +60,8 @@ export async function writeOwnerReport(kube: KubeClient, obj: KubeObject, values
   const ref = refOf(obj);
   try {
     if (status && !withStatus) {
-      await kube.sendPatch(ref, { ...(annotations ? { metadata: { annotations } } : {}), status }, 'merge', { fieldManager });
+      const body = { ...(annotations ? { metadata: { annotations } } : {}), status };
+      await kube.sendPatch(ref, body, 'merge', { fieldManager });
     } else {
       if (annotations) await kube.sendPatch(ref, { metadata: { annotations } }, 'merge', { fieldManager });
       if (status) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
@@ -66,7 +73,12 @@ export async function writeOwnerReport(kube: KubeClient, obj: KubeObject, values
 }
 
 /** The status merge patch a verdict needs, undefined when the object already says it. */
-function planStatus(obj: KubeObject, v: ResourceVerdict): { patch: Record<string, unknown> | undefined; transitioned: boolean } {
+interface StatusPlan {
+  patch: Record<string, unknown> | undefined;
+  transitioned: boolean;
+}
+
+function planStatus(obj: KubeObject, v: ResourceVerdict): StatusPlan {
   const status = (obj.status && typeof obj.status === 'object' ? obj.status : {}) as Record<string, unknown> & { conditions?: Condition[] };
   const g = obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {};
   const before = status.conditions?.find((c) => c.type === 'Ready');
@@ -82,7 +94,8 @@ function planStatus(obj: KubeObject, v: ResourceVerdict): { patch: Record<string
     Object.assign(patch, v.fields ?? {});
   }
   // Unchanged: skip the request (the server would treat it as a no-op anyway).
-  if (Object.entries(patch).every(([k, val]) => JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null))) return { patch: undefined, transitioned: false };
+  const same = ([k, val]: [string, unknown]): boolean => JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null);
+  if (Object.entries(patch).every(same)) return { patch: undefined, transitioned: false };
   return { patch, transitioned: before?.status !== after.status };
 }
 

@@ -35,9 +35,11 @@ export function runHistoryName(obj: Pick<KubeObject, 'kind' | 'metadata'>): stri
 /** How long runs that changed nothing may be counted in memory only before the count is written. */
 export const UNCHANGED_FLUSH_MS = 10 * 60_000;
 
+type FlowName = { namespace: string; name: string };
+
 interface Unchanged {
   obj: KubeObject;
-  flow: { namespace: string; name: string };
+  flow: FlowName;
   count: number;
 }
 
@@ -86,7 +88,7 @@ export class RunHistoryWriter {
     await Promise.all(waiting.map(([key, u]) => this.enqueue(key, () => this.writeCount(u))));
   }
 
-  private where(obj: KubeObject, flow: { namespace: string; name: string }): { namespace: string; name: string; key: string } {
+  private where(obj: KubeObject, flow: FlowName): { namespace: string; name: string; key: string } {
     const namespace = obj.metadata.namespace ?? flow.namespace;
     const name = runHistoryName(obj);
     return { namespace, name, key: `${namespace}/${name}/${obj.metadata.uid ?? ''}` };
@@ -126,11 +128,22 @@ export class RunHistoryWriter {
     await this.write(u.obj, u.flow, undefined, namespace, name, key, u.count);
   }
 
-  private async write(obj: KubeObject, flow: { namespace: string; name: string }, run: Run | undefined, namespace: string, name: string, key: string, skipped = 0): Promise<void> {
-    const cut: Run | undefined = run?.error ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } } : run;
+  private async write(
+    obj: KubeObject,
+    flow: FlowName,
+    run: Run | undefined,
+    namespace: string,
+    name: string,
+    key: string,
+    skipped = 0,
+  ): Promise<void> {
+    const cut: Run | undefined = run?.error
+      ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } }
+      : run;
     try {
       for (let attempt = 0; ; attempt++) {
-        const previous = this.cache.get(key) ?? (attempt > 0 || !cut ? await this.read(namespace, name, obj.metadata.uid) : undefined);
+        const mustRead = attempt > 0 || !cut;
+        const previous = this.cache.get(key) ?? (mustRead ? await this.read(namespace, name, obj.metadata.uid) : undefined);
         // A count alone needs a record to add to; without one the runs it counted are not listed either.
         if (!cut && !previous) return;
         const runs = [...(cut ? [cut] : []), ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);

@@ -34,11 +34,15 @@ export interface RunMemo {
 const OWN = new Set([INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION]);
 
 /** What must stay the same for a run's steps to stand: see the file comment. */
-export function runFingerprint(obj: KubeObject, flow: { uid: string; generation: number; revision?: string | undefined }): string {
+export function runFingerprint(
+  obj: KubeObject,
+  flow: { uid: string; generation: number; revision?: string | undefined },
+): string {
   const annotations = Object.entries(obj.metadata.annotations ?? {}).filter(([k]) => !OWN.has(k));
   const { metadata: _m, status: _s, ...content } = obj;
   const version = obj.metadata.generation !== undefined ? [obj.metadata.generation] : [content];
-  const parts = [flow.uid, flow.generation, flow.revision ?? '', obj.metadata.uid ?? '', obj.metadata.labels ?? {}, annotations, obj.metadata.deletionTimestamp ?? '', ...version];
+  const m = obj.metadata;
+  const parts = [flow.uid, flow.generation, flow.revision ?? '', m.uid ?? '', m.labels ?? {}, annotations, m.deletionTimestamp ?? '', ...version];
   return createHash('sha1').update(JSON.stringify(parts)).digest('base64');
 }
 
@@ -60,7 +64,12 @@ export class RunMemos {
    * The memo if the last run's steps still stand for `obj`, with each child's live object from
    * the cache; undefined when the steps must run.
    */
-  standing(key: string, fingerprint: string, resyncMs: number | undefined, live: (ref: ObjectRef) => KubeObject | undefined): { memo: RunMemo; children: KubeObject[] } | undefined {
+  standing(
+    key: string,
+    fingerprint: string,
+    resyncMs: number | undefined,
+    live: (ref: ObjectRef) => KubeObject | undefined,
+  ): { memo: RunMemo; children: KubeObject[] } | undefined {
     const memo = this.memos.get(key);
     if (!memo || memo.fingerprint !== fingerprint) return undefined;
     // The resync requeue is jittered by ±10 %: one arriving early still counts as the resync.
@@ -75,7 +84,7 @@ export class RunMemos {
   }
 }
 
-export const memoChild = (live: KubeObject, opts: { step: string; keep: boolean; readyWhen: string | undefined }): MemoChild => ({
+export const memoChild = (live: KubeObject, opts: Omit<MemoChild, 'ref' | 'version'>): MemoChild => ({
   ref: refOf(live),
   version: childVersion(live),
   ...opts,

@@ -52,7 +52,8 @@ export class AppliedCache {
 }
 
 function keyOf(obj: KubeObject, identity: string): string {
-  return `${identity}\u001f${objectId({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' })}`;
+  const id = objectId({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' });
+  return `${identity}\u001f${id}`;
 }
 
 /**
@@ -61,7 +62,9 @@ function keyOf(obj: KubeObject, identity: string): string {
  */
 export function carries(live: unknown, want: unknown): boolean {
   if (want === null || typeof want !== 'object') return live === want;
-  if (Array.isArray(want)) return Array.isArray(live) && live.length === want.length && want.every((w, i) => carries(live[i], w));
+  if (Array.isArray(want)) {
+    return Array.isArray(live) && live.length === want.length && want.every((w, i) => carries(live[i], w));
+  }
   if (live === null || typeof live !== 'object' || Array.isArray(live)) return false;
   const l = live as Record<string, unknown>;
   return Object.entries(want as Record<string, unknown>).every(([k, w]) => carries(l[k], w));

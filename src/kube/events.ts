@@ -17,6 +17,8 @@ interface Series {
   writing: Promise<void>;
 }
 
+type EventType = 'Normal' | 'Warning';
+
 const timestamp = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /**
@@ -35,7 +37,8 @@ export class EventRecorder {
 
   record(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const text = message.slice(0, 1024);
-    const key = `${obj.metadata.uid ?? ''}|${obj.kind}|${obj.metadata.namespace ?? ''}|${obj.metadata.name ?? ''}|${type}|${reason}|${text}`;
+    const m = obj.metadata;
+    const key = `${m.uid ?? ''}|${obj.kind}|${m.namespace ?? ''}|${m.name ?? ''}|${type}|${reason}|${text}`;
     const prev = this.series.get(key);
     if (prev) {
       // Counted now, written in turn: bumps that pile up while one is in flight send the latest count.
@@ -44,15 +47,17 @@ export class EventRecorder {
       prev.writing = prev.writing.catch(() => undefined).then(() => this.bump(key, prev, obj, type, reason, text));
       return prev.writing;
     }
-    const s: Series = { name: eventName(obj), namespace: obj.metadata.namespace ?? 'default', count: 1, writing: Promise.resolve() };
+    const namespace = obj.metadata.namespace ?? 'default';
+    const s: Series = { name: eventName(obj), namespace, count: 1, writing: Promise.resolve() };
     this.series.set(key, s);
     s.writing = this.create(key, s, obj, type, reason, text);
     return s.writing;
   }
 
-  private async bump(key: string, s: Series, obj: KubeObject, type: 'Normal' | 'Warning', reason: string, text: string): Promise<void> {
+  private async bump(key: string, s: Series, obj: KubeObject, type: EventType, reason: string, text: string): Promise<void> {
     try {
-      await this.kube.sendPatch({ apiVersion: 'v1', kind: 'Event', name: s.name, namespace: s.namespace }, { count: s.count, lastTimestamp: timestamp() }, 'merge');
+      const ref = { apiVersion: 'v1', kind: 'Event', name: s.name, namespace: s.namespace };
+      await this.kube.sendPatch(ref, { count: s.count, lastTimestamp: timestamp() }, 'merge');
     } catch (err) {
       if (!isNotFound(err)) return swallow(err);
       // Expired or deleted meanwhile: a new series.
@@ -62,7 +67,7 @@ export class EventRecorder {
     }
   }
 
-  private async create(key: string, s: Series, obj: KubeObject, type: 'Normal' | 'Warning', reason: string, text: string): Promise<void> {
+  private async create(key: string, s: Series, obj: KubeObject, type: EventType, reason: string, text: string): Promise<void> {
     const now = timestamp();
     try {
       await this.kube.sendCreate({
@@ -96,7 +101,8 @@ export class EventRecorder {
 }
 
 /** `<object>.<hex time><random>`, as client-go names Events. */
-const eventName = (obj: KubeObject): string => `${obj.metadata.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
+const eventName = (obj: KubeObject): string =>
+  `${obj.metadata.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
 
 /** Events are best effort, as in client-go: a failed write never fails a reconcile. */
 function swallow(err: unknown): void {

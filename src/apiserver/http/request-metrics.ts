@@ -10,10 +10,20 @@ import type { ResourceRequest } from './request-info.js';
 const NAME = 'apiserver_request_total';
 const LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'code'] as const;
 
-export type RequestCounter = (req: IncomingMessage, res: ServerResponse, info: ResourceRequest, query: URLSearchParams) => void;
+export type RequestCounter = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequest,
+  query: URLSearchParams,
+) => void;
 
 /** kube-apiserver's verb: list and watch for collection GETs, apply for server-side apply patches. */
-export function verbOf(method: string | undefined, info: ResourceRequest, query: URLSearchParams, contentType: string | undefined): string {
+export function verbOf(
+  method: string | undefined,
+  info: ResourceRequest,
+  query: URLSearchParams,
+  contentType: string | undefined,
+): string {
   switch (method) {
     case 'GET':
     case 'HEAD':
@@ -33,7 +43,14 @@ export function verbOf(method: string | undefined, info: ResourceRequest, query:
 }
 
 /** The verbs that change stored state. */
-export const WRITE_VERBS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'APPLY', 'DELETE', 'DELETECOLLECTION']);
+export const WRITE_VERBS: ReadonlySet<string> = new Set([
+  'POST',
+  'PUT',
+  'PATCH',
+  'APPLY',
+  'DELETE',
+  'DELETECOLLECTION',
+]);
 
 /** Registered once per registry (several servers in one test process may share one); none without a registry. */
 export function requestCounter(registry: Registry | undefined): RequestCounter | undefined {
@@ -43,14 +60,18 @@ export function requestCounter(registry: Registry | undefined): RequestCounter |
     existing ??
     new Counter({
       name: NAME,
-      help: 'Counter of apiserver requests broken out for each verb, API group, version, resource, subresource and HTTP response code.',
+      help:
+        'Counter of apiserver requests broken out for each verb, API group, version, resource, subresource and ' +
+        'HTTP response code.',
       labelNames: [...LABELS],
       registers: [registry],
     });
   return (req, res, info, query) => {
     const verb = verbOf(req.method, info, query, req.headers['content-type']);
-    res.once('finish', () =>
-      counter.inc({ verb, group: info.group, version: info.version, resource: info.resource, subresource: info.subresource ?? '', code: String(res.statusCode) }),
-    );
+    const { group, version, resource } = info;
+    const subresource = info.subresource ?? '';
+    res.once('finish', () => {
+      counter.inc({ verb, group, version, resource, subresource, code: String(res.statusCode) });
+    });
   };
 }
