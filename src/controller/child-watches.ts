@@ -28,8 +28,11 @@ export interface ChildWatchesDeps {
    * same annotations but are not children).
    */
   enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean): void;
-  /** An update that is the echo of this process' own apply, judged by the run that made it. */
-  echoes?(child: KubeObject): boolean;
+  /**
+   * An update that echoes this process' own apply (judged by the run that made it), or is held
+   * until an apply in flight answers and `release`d then if it was not its echo (AppliedCache).
+   */
+  echoes?(child: KubeObject, release: () => void): boolean;
 }
 
 export class ChildWatches {
@@ -85,8 +88,9 @@ export class ChildWatches {
           if (synced) enqueue(child);
         },
         update: (child, old) => {
-          if (!childChangeMatters(old, child) || this.deps.echoes?.(child)) return;
-          enqueue(child, statusOnlyChange(old, child));
+          if (!childChangeMatters(old, child)) return;
+          const statusOnly = statusOnlyChange(old, child);
+          if (!this.deps.echoes?.(child, () => enqueue(child, statusOnly))) enqueue(child, statusOnly);
         },
         delete: enqueue,
         synced: () => void (synced = true),

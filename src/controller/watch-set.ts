@@ -58,7 +58,7 @@ export interface WatchSetDeps {
   /** Told why each key is enqueued, where reconciles run in this process (`flowops up`). */
   causes?: RunCauses;
   /** A child update that echoes an apply of this process (ChildWatchesDeps.echoes). */
-  echoes?(child: KubeObject): boolean;
+  echoes?(child: KubeObject, release: () => void): boolean;
 }
 
 export class WatchSet implements FlowListener {

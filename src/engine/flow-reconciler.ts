@@ -321,8 +321,8 @@ export class FlowReconciler {
   }
 
   /** A child event that echoes an apply of this reconciler (see AppliedCache.echoes). */
-  echoes(child: KubeObject): boolean {
-    return this.applied.echoes(child);
+  echoes(child: KubeObject, release: () => void): boolean {
+    return this.applied.echoes(child, release);
   }
 
   /** The run records still being written, done (a process stopping). */

@@ -18,7 +18,9 @@ const digest = (obj: KubeObject): string => createHash('sha1').update(JSON.strin
 export class AppliedCache {
   private readonly applied = new LRUCache<string, string>({ max: 50_000 });
   /** The resourceVersion each apply answered with: the watch event it causes is this run's echo. */
-  private readonly answered = new LRUCache<string, string>({ max: 50_000 });
+  private readonly answers = new LRUCache<string, string>({ max: 50_000 });
+  /** Applies sent and not answered yet, with the latest watch event of the object meanwhile. */
+  private readonly inFlight = new Map<string, { held?: { child: KubeObject; release: () => void } }>();
 
   /**
    * The live object standing for an apply of `obj` that would change nothing, or undefined (apply).
@@ -32,23 +34,55 @@ export class AppliedCache {
     return current && carries(current, obj) ? current : undefined;
   }
 
-  remember(obj: KubeObject, identity: string, live: KubeObject): void {
+  remember(obj: KubeObject, identity: string): void {
     this.applied.set(keyOf(obj, identity), digest(obj));
-    if (live.metadata.resourceVersion) this.answered.set(keyOf(live, ''), live.metadata.resourceVersion);
+  }
+
+  /** An apply of `obj` is about to be sent: its watch event may come before its answer. */
+  sending(obj: KubeObject): void {
+    const key = keyOf(obj, '');
+    if (!this.inFlight.has(key)) this.inFlight.set(key, {});
   }
 
   /**
-   * The child as an apply of this process left it (its watch event echoes a write of ours, which
-   * the run that made it already judged): no reason to run the owner again.
+   * The apply's answer (undefined: it failed). An event held meanwhile is let through unless it
+   * was this apply's echo or older than it (the run saw what the apply answered).
    */
-  echoes(child: KubeObject): boolean {
+  answered(obj: KubeObject, live: KubeObject | undefined): void {
+    const key = keyOf(obj, '');
+    const flight = this.inFlight.get(key);
+    this.inFlight.delete(key);
+    const rv = live?.metadata.resourceVersion;
+    if (rv) this.answers.set(key, rv);
+    const held = flight?.held;
+    if (held && !(rv !== undefined && notNewer(held.child.metadata.resourceVersion, rv))) held.release();
+  }
+
+  /**
+   * Whether a child's watch event is taken care of: the echo of an apply of this process (the
+   * run that made it judged the answer), or held until the apply in flight answers, `release`d
+   * then if it was not that apply's echo. False: the owner must run.
+   */
+  echoes(child: KubeObject, release: () => void): boolean {
+    const key = keyOf(child, '');
     const rv = child.metadata.resourceVersion;
-    return rv !== undefined && this.answered.get(keyOf(child, '')) === rv;
+    const flight = this.inFlight.get(key);
+    if (flight) {
+      flight.held = { child, release };
+      return true;
+    }
+    return rv !== undefined && this.answers.get(key) === rv;
   }
 
   forget(obj: KubeObject, identity: string): void {
     this.applied.delete(keyOf(obj, identity));
   }
+}
+
+/** `rv` is not after `than`; resourceVersions that are not integers are never compared (false). */
+function notNewer(rv: string | undefined, than: string): boolean {
+  if (rv === undefined || !/^\d+$/.test(rv) || !/^\d+$/.test(than)) return false;
+  return BigInt(rv) <= BigInt(than);
 }
 
 function keyOf(obj: KubeObject, identity: string): string {

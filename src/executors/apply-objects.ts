@@ -106,9 +106,17 @@ export async function applyObjects(docs: unknown[], ctx: StepContext, opts: Appl
       const identity = skip ? `${ctx.fieldManager}\u001f${skip.identity}` : '';
       const cached = skip?.cache.unchanged(obj, identity, skip.live);
       if (skip && !cached) skip.cache.forget(obj, identity);
-      const live = cached ?? (await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true }));
+      let live = cached;
+      if (!live) {
+        skip?.cache.sending(obj);
+        try {
+          live = await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true });
+        } finally {
+          skip?.cache.answered(obj, live);
+        }
+      }
       if (skip && !cached) {
-        skip.cache.remember(obj, identity, live);
+        skip.cache.remember(obj, identity);
         skip.sent?.();
       }
       applied.push(live);

@@ -94,7 +94,7 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
     fieldManager: FIELD_MANAGER,
     reporter,
     release: (ref) => reconciler.release(ref),
-    ...(causes ? { causes, echoes: (child: KubeObject) => reconciler.echoes(child) } : {}),
+    ...(causes ? { causes, echoes: (child: KubeObject, release: () => void) => reconciler.echoes(child, release) } : {}),
     ...(countReadyConditions ? { onWatched: (entry, obj) => reporter.recordReadyCondition(entry, obj) } : {}),
   });
   return { watches, reporter };

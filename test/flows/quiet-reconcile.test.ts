@@ -90,6 +90,7 @@ describe('a reconcile writes only what changed', () => {
     const cond = await waitFor(async () => ((await ready())?.reason === 'ChildrenNotReady' ? await ready() : undefined), { what: 'ChildrenNotReady', timeoutMs: 20_000 });
     expect(cond.message).toContain('StatefulSet shop: 0/2 replicas ready');
     await waitFor(async () => (await runTotal()) === 1, { what: 'the first run recorded' });
+    await waitFor(async () => (await get('flow', 'shop-operator'))?.status?.resources?.notReady === 1, { what: 'the Flow counting it' });
   });
 
   it('re-judges a child whose status alone changed, without running the steps, and readiness flips', async () => {
@@ -132,6 +133,7 @@ describe('a reconcile writes only what changed', () => {
     await waitFor(async () => (await get('flow', 'shop-operator'))?.status?.resources?.notReady === 1, { what: 'the Flow counting it not ready' });
     await waitFor(() => env.controllers.queue.depth() === 0, { what: 'queue drained' });
     const runs0 = await runsListed();
+    const steps0 = await stepRuns();
     const before = await requestCounts(server);
     await env.kubectl.ok(['patch', 'shop', 'shop', '--type=merge', '-p', '{"spec":{"replicas":3}}']);
     await waitFor(async () => (await get('statefulset', 'shop'))?.spec.replicas === 3, { what: 'the StatefulSet scaled to 3' });
@@ -141,6 +143,9 @@ describe('a reconcile writes only what changed', () => {
     // The test's own spec patch; then the apply, ONE owner status write and the run record. The
     // Flow's counts did not move (one object, not ready before and after): no Flow status write.
     expect(writes).toEqual({ 'PATCH shops': 1, 'APPLY statefulsets': 1, 'PATCH shops/status': 1, 'PUT runhistories': 1 });
+    // The StatefulSet's watch event for that apply echoes it: the owner does not run again for it.
+    await waitFor(() => env.controllers.queue.depth() === 0, { what: 'queue drained' });
+    expect(await stepRuns()).toBe(steps0 + 1);
   });
 });
 
