@@ -86,7 +86,7 @@ const stsStatus = (readyReplicas: number, generation: number) => ({ observedGene
 const flowStatusFlushed = async (since: Map<string, number>): Promise<boolean> => requestsBetween(since, await requestCounts(server), 'GET flows') > 0;
 
 describe('a reconcile writes only what changed', () => {
-  it('settles with the StatefulSet not ready, then one full run per cause', async () => {
+  it('settles with the StatefulSet not ready and its first run recorded', async () => {
     const cond = await waitFor(async () => ((await ready())?.reason === 'ChildrenNotReady' ? await ready() : undefined), { what: 'ChildrenNotReady', timeoutMs: 20_000 });
     expect(cond.message).toContain('StatefulSet shop: 0/2 replicas ready');
     await waitFor(async () => (await runTotal()) === 1, { what: 'the first run recorded' });
@@ -180,5 +180,50 @@ spec:
     }, { what: 'the Flow Ready again', timeoutMs: 20_000 });
     expect(fixed.resources.failed).toBe(0);
     expect(fixed.lastError).toBeUndefined();
+  });
+});
+
+describe('steps whose outputs read a child declare that a child status change runs them', () => {
+  const PROBE = `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: probe-operator, namespace: default }
+spec:
+  watch: { apiVersion: quiet.flowops.io/v1, kind: Shop, labelSelector: { matchLabels: { mode: probe } } }
+  reconcile:
+    steps:
+      - name: workload
+        type: kubectl
+        action: apply
+        manifests: |
+          apiVersion: apps/v1
+          kind: StatefulSet
+          metadata: { name: "{{ .Resource.metadata.name }}" }
+          spec:
+            serviceName: "{{ .Resource.metadata.name }}"
+            replicas: 1
+            selector: { matchLabels: { app: "{{ .Resource.metadata.name }}" } }
+            template:
+              metadata: { labels: { app: "{{ .Resource.metadata.name }}" } }
+              spec: { containers: [ { name: probe, image: "nginx:1" } ] }
+      - name: probe
+        type: kubectl
+        action: get
+        target: { apiVersion: apps/v1, kind: StatefulSet, name: "{{ .Resource.metadata.name }}" }
+        outputs: { ready: .status.readyReplicas }
+  status:
+    probed: "{{ .Steps.probe.Outputs.ready | default 0 }}"
+`;
+
+  it('runs the steps again on a status-only child change when a kubectl get step reads it', async () => {
+    await env.kubectl.ok(['apply', '-f', '-'], PROBE);
+    await env.kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'quiet.flowops.io/v1', kind: 'Shop', metadata: { name: 'probed', namespace: 'default', labels: { mode: 'probe' } }, spec: {} }));
+    await waitFor(async () => (await get('shop', 'probed'))?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready'), { what: 'probed judged', timeoutMs: 20_000 });
+    await waitFor(() => env.controllers.queue.depth() === 0, { what: 'queue drained' });
+    const steps0 = await stepRuns();
+    const sts = await get('statefulset', 'probed');
+    const status = { observedGeneration: sts.metadata.generation, replicas: 1, readyReplicas: 1, currentReplicas: 1, updatedReplicas: 1, availableReplicas: 1 };
+    await env.kubectl.ok(['patch', 'statefulset', 'probed', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+    await waitFor(async () => String((await get('shop', 'probed'))?.status?.probed) === '1', { what: 'the probe step output projected', timeoutMs: 20_000 });
+    expect(await stepRuns()).toBeGreaterThanOrEqual(steps0 + 2);
   });
 });
