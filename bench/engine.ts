@@ -26,6 +26,9 @@ import { watchChildren } from './lib/watch-children.js';
 import { callJson } from './lib/http-call.js';
 import { impersonationPhase } from './lib/impersonation-phase.js';
 import { uiStreamPhase } from './lib/ui-stream-phase.js';
+import { describe, diff, printWrites, total, writeCounts, writePhases } from './lib/write-phases.js';
+import { Registry } from 'prom-client';
+import { createMetrics } from '../src/metrics/registry.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -119,7 +122,10 @@ function renderMicros(renders = 20_000): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
-  const server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
+  // The server's own request counter (apiserver_request_total) is where the write counts are read.
+  const serverMetrics = new Registry();
+  const server = await startApiServer({ port: 0, dataDir: join(dir, 'data'), metrics: serverMetrics });
+  const metrics = createMetrics({ defaultMetrics: false });
   const kubeconfig = join(dir, 'kubeconfig');
   writeKubeconfig(kubeconfig, server.url);
   const base = server.url;
@@ -131,13 +137,14 @@ async function main(): Promise<void> {
     const baselinePerSec = N / ((performance.now() - t0) / 1000);
 
     const kube = KubeClient.fromKubeconfig(kubeconfig);
-    const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true, concurrency: WORKERS });
+    const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true, concurrency: WORKERS, metrics });
     await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', CRD);
     await call(`${base}/apis/flowops.io/v1/namespaces/default/flows`, 'POST', FLOW);
 
     const { childAt, close: closeWatch } = watchChildren(base);
 
     const sent = new Map<number, number>();
+    const requests0 = await writeCounts(serverMetrics, true);
     const t1 = performance.now();
     await createAll(N, (i) => ({ url: `${base}/apis/bench.flowops.io/v1/namespaces/default/items`, body: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}` }, spec: { size: i } } }), sent);
     const deadline = Date.now() + 300_000;
@@ -145,6 +152,25 @@ async function main(): Promise<void> {
     const elapsed = (performance.now() - t1) / 1000;
     const latencies = [...childAt].map(([i, at]) => at - sent.get(i)!);
     closeWatch();
+    const createRequests = diff(requests0, await writeCounts(serverMetrics, true));
+
+    // Writes of a no-op resync and of a changed run, from the server's counter.
+    const itemsPath = `${base}/apis/bench.flowops.io/v1/namespaces/default/items`;
+    const writes = await writePhases(controllers, metrics, serverMetrics, N, async () => {
+      let next = 0;
+      await Promise.all(Array.from({ length: CLIENTS }, async () => {
+        while (next < N) {
+          const i = next++;
+          const code = await callJson(agent, `${itemsPath}/item-${i}`, 'PATCH', { spec: { size: i + 1 } }, 'application/merge-patch+json');
+          if (code !== 200) throw new Error(`patch item-${i}: HTTP ${code}`);
+        }
+      }));
+      const changed = async (): Promise<number> => {
+        const list = (await (await fetch(`${base}/api/v1/namespaces/default/configmaps?labelSelector=flowops.io/flow%3Dbench`)).json()) as { items: Array<{ metadata: { name: string }; data?: { size?: string } }> };
+        return list.items.filter((c) => c.data?.size === String(Number(/item-(\d+)-child/.exec(c.metadata.name)?.[1]) + 1)).length;
+      };
+      while ((await changed()) < N && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    }, 'PATCH items');
 
     // Children: OWNERS owners with three children each, then heal HEALS deleted children.
     await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', OWNER_CRD);
@@ -202,6 +228,8 @@ async function main(): Promise<void> {
     console.log(`create -> child present: p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms`);
     console.log(`renderManifest of the step's template: ${renderMicros().toFixed(1)} µs/render`);
     console.log(`baseline (same run): direct ConfigMap creates/s ${baselinePerSec.toFixed(0)}; ratio reconciles/s ÷ baseline ${((childAt.size / elapsed) / baselinePerSec).toFixed(2)}`);
+    console.log(`API requests while the ${N} Items were created and reconciled (the bench's creates included): ${total(createRequests)} = ${(total(createRequests) / N).toFixed(1)} per Item (${describe(createRequests)})`);
+    printWrites(writes, N);
     console.log(`children: ${OWNERS} owners x 3 children reconciled (inventories written) in ${ownersSec.toFixed(2)} s; child informers cache ${cachedChildren} children`);
     console.log(`child deleted -> put back (child event -> owner re-reconciled), ${healed.length} deletes one at a time: p50 ${pct(healed, 50).toFixed(1)} ms, p99 ${pct(healed, 99).toFixed(1)} ms`);
     console.log(`process RSS with ${OWNERS} owners and ${OWNERS * 3} children (API server included): ${rss.toFixed(0)} MiB`);

@@ -25,6 +25,7 @@ import { SqliteLogStore } from './storage/sqlite-log.js';
 import type { WatchSettings } from './http/watch.js';
 import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
 import { terminatedWatchersCounter } from './http/watch-metrics.js';
+import { requestCounter } from './http/request-metrics.js';
 import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
 
@@ -126,6 +127,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const extraRoutes: ExtraRoute[] = [];
   const authenticatedRoutes: ExtraRoute[] = [];
   const auth = opts.auth ? await createAuth(opts.auth, registry, objects) : undefined;
+  const countRequest = requestCounter(opts.metrics);
   const ctx: HttpContext = {
     registry,
     objects,
@@ -150,6 +152,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     ...(opts.serveGroup ? { serveGroup: opts.serveGroup } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
     ...(auth ? { auth } : {}),
+    ...(countRequest ? { countRequest } : {}),
   };
   const server: Server = createHttpServer(ctx);
   const { tls: _tls, ...plainCtx } = ctx;

@@ -27,7 +27,12 @@ export interface ChildWatchesDeps {
    * checks that the child is in the owner's inventory (objects of onError/onDelete steps carry the
    * same annotations but are not children).
    */
-  enqueueOwner(owner: ChildOwner, child: KubeObject): void;
+  enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean): void;
+  /**
+   * An update that echoes this process' own apply (judged by the run that made it), or is held
+   * until an apply in flight answers and `release`d then if it was not its echo (AppliedCache).
+   */
+  echoes?(child: KubeObject, release: () => void): boolean;
 }
 
 export class ChildWatches {
@@ -42,6 +47,11 @@ export class ChildWatches {
     const inventory = readInventory(owner);
     if (!inventory.length) return;
     for (const kindKey of inventoryKinds(inventory)) if (!this.informers.has(kindKey)) this.start(kindKey);
+  }
+
+  /** A child as its informer holds it; undefined when not held (not watched, not synced yet, or gone). */
+  get(ref: { apiVersion: string; kind: string; namespace?: string | undefined; name: string }): KubeObject | undefined {
+    return this.informers.get(`${ref.apiVersion}\u001f${ref.kind}`)?.get(ref.namespace, ref.name);
   }
 
   /** Children held in the caches, for the bench and for tests. */
@@ -66,9 +76,9 @@ export class ChildWatches {
     // The first list's adds are not changes: the owners' own informers enqueue every owner at
     // start-up, which also covers whatever happened to children while nobody watched.
     let synced = false;
-    const enqueue = (child: KubeObject): void => {
+    const enqueue = (child: KubeObject, statusOnly = false): void => {
       const owner = ownerOf(child);
-      if (owner) this.deps.enqueueOwner(owner, child);
+      if (owner) this.deps.enqueueOwner(owner, child, statusOnly);
     };
     const informer = new Informer(
       this.deps.kube,
@@ -78,7 +88,9 @@ export class ChildWatches {
           if (synced) enqueue(child);
         },
         update: (child, old) => {
-          if (childChangeMatters(old, child)) enqueue(child);
+          if (!childChangeMatters(old, child)) return;
+          const statusOnly = statusOnlyChange(old, child);
+          if (!this.deps.echoes?.(child, () => enqueue(child, statusOnly))) enqueue(child, statusOnly);
         },
         delete: enqueue,
         synced: () => void (synced = true),
@@ -116,6 +128,20 @@ export function childChangeMatters(old: KubeObject, obj: KubeObject): boolean {
     return !same(old.status, obj.status) || !same(a.labels, b.labels) || !same(a.annotations, b.annotations);
   }
   return strip(old) !== strip(obj);
+}
+
+/**
+ * Only the status moved (readiness may have): the owner re-judges its children without running
+ * its steps. Kinds without a generation cannot tell a spec change from a status one: never.
+ */
+export function statusOnlyChange(old: KubeObject, obj: KubeObject): boolean {
+  const a = old.metadata;
+  const b = obj.metadata;
+  if (a.generation === undefined || b.generation === undefined || a.generation !== b.generation) return false;
+  if (a.deletionTimestamp !== b.deletionTimestamp) return false;
+  if (!same(a.labels, b.labels) || !same(a.annotations, b.annotations)) return false;
+  if (!same(a.ownerReferences, b.ownerReferences) || !same(a.finalizers, b.finalizers)) return false;
+  return !same(old.status, obj.status);
 }
 
 function strip(o: KubeObject): string {

@@ -3,8 +3,20 @@ import type { ReconcileReport } from '../engine/flow-reconciler.js';
 /** Per-Flow outcome of each watched object's last reconcile: what the Flow's status counts. */
 export class FlowStats {
   private readonly results = new Map<string, { ok: boolean; ready: boolean; error?: string; at: string }>();
-  lastError: string | undefined;
   lastReconcileTime: string | undefined;
+
+  /**
+   * The error of the object that failed most recently among those failing now; undefined once none
+   * is. The Flow's status says what is wrong now, beside a Ready condition of the same moment: an
+   * error that a later run fixed is history, kept in that object's RunHistory and Events.
+   */
+  get lastError(): string | undefined {
+    let newest: { error?: string; at: string } | undefined;
+    for (const r of this.results.values()) {
+      if (!r.ok && r.error !== undefined && (!newest || r.at >= newest.at)) newest = r;
+    }
+    return newest?.error;
+  }
 
   record(resourceKey: string, report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string }): void {
     const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -19,7 +31,6 @@ export class FlowStats {
     const error = 'error' in report ? report.error : undefined;
     const ok = report.outcome === 'success';
     this.results.set(resourceKey, { ok, ready: ok && ('ready' in report ? report.ready !== false : true), at, ...(error ? { error } : {}) });
-    if (error) this.lastError = error;
   }
 
   forget(resourceKey: string): void {

@@ -58,13 +58,17 @@ export class FlowStatusWriter {
     const s = p.summarize();
     const current = (await this.kube.get({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }).catch(() => undefined)) ?? p.flow;
     const prev = ((current.status ?? {}) as { conditions?: Condition[] }).conditions;
-    const status = {
+    const status: Record<string, unknown> = {
       observedGeneration: s.generation,
       conditions: conditionsFor(prev, s),
       resources: { watched: s.watched, succeeded: s.succeeded, failed: s.failed, ready: s.ready, notReady: s.notReady },
-      ...(s.lastError ? { lastError: s.lastError.slice(0, 2048) } : {}),
-      ...(s.lastReconcileTime ? { lastReconcileTime: s.lastReconcileTime } : {}),
+      // null removes it (a merge patch): the error is cleared once no object fails any more.
+      lastError: s.lastError ? s.lastError.slice(0, 2048) : null,
     };
+    // Nothing but the time moved (a resync whose runs all changed nothing): no write. The time
+    // written is then that of the last run that changed what the status says.
+    if (sameStatus(current.status, status)) return;
+    if (s.lastReconcileTime) status.lastReconcileTime = s.lastReconcileTime;
     try {
       await this.kube.patch({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }, { status }, 'merge', {
         subresource: 'status',
@@ -76,6 +80,11 @@ export class FlowStatusWriter {
       else throw err;
     }
   }
+}
+
+function sameStatus(current: unknown, next: Record<string, unknown>): boolean {
+  const have = (current && typeof current === 'object' ? current : {}) as Record<string, unknown>;
+  return Object.entries(next).every(([k, v]) => JSON.stringify(have[k] ?? null) === JSON.stringify(v ?? null));
 }
 
 function conditionsFor(prev: Condition[] | undefined, s: FlowStatusSummary): Condition[] {

@@ -11,6 +11,7 @@ import type { FlowRegistry } from './flow-registry.js';
 import type { OutcomeSink } from './flow-status-reporter.js';
 import { decodeKey } from './keys.js';
 import { readsSourceFiles } from './source-files.js';
+import type { RunCauses } from './run-causes.js';
 
 export interface ReconcileHandlerDeps {
   kube: KubeClient;
@@ -25,6 +26,8 @@ export interface ReconcileHandlerDeps {
   observer?: ReconcileObserver;
   /** Told each outcome, for the Flow's status (in the process that writes it). */
   outcomes?: OutcomeSink;
+  /** Why each key was enqueued (the watches in this process tell it); absent: every run is a full run. */
+  causes?: RunCauses;
 }
 
 export class ReconcileHandler {
@@ -48,6 +51,7 @@ export class ReconcileHandler {
       await reconciler.release(k.resource);
       return;
     }
+    const cause = this.deps.causes?.take(key) ?? 'other';
     const resourceKey = `${k.resource.namespace ?? ''}/${k.resource.name}`;
     if (!entry.def) {
       const obj = await this.deps.kube.get(k.resource);
@@ -59,7 +63,7 @@ export class ReconcileHandler {
     try {
       const fetched = this.deps.fetchSourceDir && readsSourceFiles(entry.def.spec) ? await this.deps.fetchSourceDir(entry.flow) : undefined;
       const def = fetched ? { ...entry.def, sourceDir: fetched } : entry.def;
-      const report = await reconciler.reconcile(def, k.resource, this.stopping.signal, seen);
+      const report = await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause);
       result = report.outcome;
       this.deps.outcomes?.record(entry, resourceKey, report);
       if (report.requeueAfterMs) return { requeueAfterMs: report.requeueAfterMs };

@@ -4,6 +4,7 @@
 // the Flow cleanup finalizer. No reconcile runs here.
 
 import type { ObjectRef, KubeObject } from '../kube/types.js';
+import type { RunCause } from '../engine/flow-reconciler.js';
 import { refOf } from '../kube/types.js';
 import type { KubeClient } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
@@ -20,6 +21,7 @@ import type { FlowEntry, FlowListener, FlowRegistry } from './flow-registry.js';
 import type { FlowStatusReporter, WatchFacts } from './flow-status-reporter.js';
 import { encodeKey } from './keys.js';
 import { updateNeedsReconcile } from './predicates.js';
+import type { RunCauses } from './run-causes.js';
 import { cachedObject, watchedInformer, watchesKindOf, watchOf, watchSignature } from './watched-informer.js';
 
 /** On a Flow with onDelete: lets FlowOps release the watched objects' finalizers before the Flow goes. */
@@ -53,6 +55,10 @@ export interface WatchSetDeps {
   onWatched?(entry: FlowEntry, obj: KubeObject): void;
   /** Where pipeline Flows keep view targets (default: CRD-backed views on the same server). */
   views?: ViewBackend;
+  /** Told why each key is enqueued, where reconciles run in this process (`flowops up`). */
+  causes?: RunCauses;
+  /** A child update that echoes an apply of this process (ChildWatchesDeps.echoes). */
+  echoes?(child: KubeObject, release: () => void): boolean;
 }
 
 export class WatchSet implements FlowListener {
@@ -63,7 +69,13 @@ export class WatchSet implements FlowListener {
   readonly children: ChildWatches;
 
   constructor(private readonly deps: WatchSetDeps) {
-    this.children = new ChildWatches({ kube: deps.kube, log: deps.log, enqueueOwner: (o, child) => this.enqueueOwner(o, child) });
+    const echoes = deps.echoes;
+    this.children = new ChildWatches({
+      kube: deps.kube,
+      log: deps.log,
+      enqueueOwner: (o, child, statusOnly) => this.enqueueOwner(o, child, statusOnly),
+      ...(echoes ? { echoes } : {}),
+    });
     deps.registry.subscribe(this);
   }
 
@@ -113,7 +125,7 @@ export class WatchSet implements FlowListener {
       void this.restartInformer(entry, w);
     } else if (rerun) {
       // Hot reload: every watched object runs again under the new spec.
-      for (const obj of w.informer.list()) this.deps.queue.add(keyFor(entry.key, obj));
+      for (const obj of w.informer.list()) this.add(keyFor(entry.key, obj));
     }
     this.deps.reporter.schedule(entry);
   }
@@ -214,11 +226,11 @@ export class WatchSet implements FlowListener {
     return {
       add: (obj) => {
         seen(obj);
-        this.deps.queue.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
+        this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
       },
       update: (obj, old) => {
         seen(obj);
-        if (updateNeedsReconcile(old, obj)) this.deps.queue.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
+        if (updateNeedsReconcile(old, obj)) this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
       },
       delete: (obj) => this.deps.reporter.forget(entry, obj),
       synced: () => {
@@ -240,14 +252,19 @@ export class WatchSet implements FlowListener {
    * that kind and the owner's inventory lists the child (objects of onError/onDelete steps carry
    * the same annotations but are not children). An owner missing from the cache is gone.
    */
-  private enqueueOwner(owner: ChildOwner, child: KubeObject): void {
+  private add(key: string, seen?: string, cause: RunCause = 'other'): void {
+    this.deps.causes?.mark(key, cause);
+    this.deps.queue.add(key, seen);
+  }
+
+  private enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean): void {
     const [flowNamespace, flowName] = splitFlowKey(owner.flow);
     const entry = this.deps.registry.get(flowNamespace, flowName);
     const watch = entry?.def?.spec.watch;
     if (!entry || !watch || watch.kind !== owner.kind || entry.flow.metadata.deletionTimestamp) return;
     const cached = this.byFlow.get(entry.key)?.informer?.get(owner.namespace, owner.name);
     if (!cached || !inInventory(cached, child)) return;
-    this.deps.queue.add(keyFor(entry.key, cached));
+    this.add(keyFor(entry.key, cached), undefined, statusOnly ? 'child-status' : 'other');
   }
 
   private retryMissingKinds(): void {

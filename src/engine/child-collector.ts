@@ -29,6 +29,11 @@ export class ChildCollector implements ChildRecorder {
     this.byId.set(id, { live, step: opts.step, keep: opts.keep, readyWhen: opts.readyWhen });
   }
 
+  /** What was recorded, for the run memo (run-memo.ts). */
+  collected(): Array<{ live: KubeObject; step: string; keep: boolean; readyWhen: string | undefined }> {
+    return [...this.byId.values()];
+  }
+
   get size(): number {
     return this.byId.size;
   }

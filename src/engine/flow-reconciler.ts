@@ -1,19 +1,21 @@
 import type { FlowSpec } from '../api/flow.js';
 import { parseDuration } from '../api/duration.js';
-import type { TemplateData } from '../executors/types.js';
+import type { StepContext, TemplateData } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { PermanentError } from '../queue/errors.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
-import { ChildCollector, notReadyMessage } from './child-collector.js';
+import { ChildCollector, notReadyMessage, type ChildVerdict } from './child-collector.js';
 import { encodeInventory, INVENTORY_ANNOTATION, readInventory, staleEntries, type ChildEntry } from './child-inventory.js';
 import { nowRfc3339 } from '../kube/conditions.js';
 import { encodeFailure, FAILURE_ANNOTATION, fingerprintOf, readFailure } from './failure-state.js';
 import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/finalizer.js';
 import { deleteChildren, type PruneScope } from './prune-children.js';
-import { writeOwnerAnnotations, writeResourceStatus } from './resource-status.js';
+import { writeOwnerReport, type ResourceVerdict } from './resource-status.js';
+import { AppliedCache, type LiveChild } from '../executors/applied-cache.js';
+import { memoChild, runFingerprint, RunMemos, type RunMemo } from './run-memo.js';
 import { encodeLastRun, LAST_RUN_ANNOTATION, type LastRun } from './last-run.js';
 import type { RunHistoryWriter } from './run-history.js';
 import type { Run } from '../api/run-history.js';
@@ -82,7 +84,19 @@ export interface ReconcilerDeps {
   history?: RunHistoryWriter;
   /** What templates see as `{{ .Now }}` (`flowops render` pins it so golden files stay stable); default the clock. */
   now?: () => string;
+  /**
+   * The children as the child informers hold them (where the watches run: `flowops up`). With it,
+   * an apply that would change nothing is not sent, and a child's status change re-judges
+   * readiness without running the steps (RunCause 'child-status').
+   */
+  liveChild?: LiveChild;
 }
+
+/**
+ * Why a key was run. 'child-status': only a child's status changed, so the last run's steps stand
+ * unless the object, the Flow or a child moved since (run-memo.ts); anything else runs the steps.
+ */
+export type RunCause = 'child-status' | 'other';
 
 type Log = ReconcilerDeps['log'];
 
@@ -94,11 +108,19 @@ type Log = ReconcilerDeps['log'];
  */
 export class FlowReconciler {
   private readonly impersonating = new Map<string, KubeClient>();
+  private readonly applied = new AppliedCache();
+  private readonly memos = new RunMemos();
 
   constructor(private readonly deps: ReconcilerDeps) {}
 
   /** `seen`: the resourceVersion the enqueuer saw, so a cache holding exactly it may answer the read. */
-  async reconcile(flow: FlowDefinition, ref: ObjectRef, cancel: AbortSignal, seen?: string): Promise<ReconcileReport> {
+  async reconcile(
+    flow: FlowDefinition,
+    ref: ObjectRef,
+    cancel: AbortSignal,
+    seen?: string,
+    cause: RunCause = 'other',
+  ): Promise<ReconcileReport> {
     const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
     const obj = (await this.deps.read?.(ref, seen)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone' };
@@ -109,6 +131,16 @@ export class FlowReconciler {
     // A terminal failure waits for a change of the object or the Flow, whoever enqueues it.
     if (episode?.terminal && episode.fingerprint === fingerprint) return { outcome: 'stalled' };
     const previous = readInventory(obj);
+    const memoKey = `${flow.namespace}/${flow.name}\u001f${obj.metadata.uid ?? ''}`;
+    const runPrint = runFingerprint(obj, flow);
+    const resyncMs = flow.spec.resyncInterval ? parseDuration(flow.spec.resyncInterval) : undefined;
+    const live = this.deps.liveChild;
+    if (cause === 'child-status' && live && !readsLiveObjects(flow)) {
+      const standing = this.memos.standing(memoKey, runPrint, resyncMs, live);
+      if (standing) return this.rejudge(flow, obj, standing.memo, standing.children, log);
+    }
+    // Whatever follows may change what the memo stands for: a failure leaves none.
+    this.memos.delete(memoKey);
     // Added before the steps (what they create must not outlive a deletion that skips cleanup);
     // removed only after a successful run has shown it is no longer needed.
     let current = needsFinalizer(flow, previous) ? await this.withFinalizer(flow, obj, true) : obj;
@@ -122,7 +154,10 @@ export class FlowReconciler {
     const data = templateData(flow, obj, this.deps.now);
     const trace: StepTrace[] = [];
     const started = { at: nowRfc3339(), t0: performance.now() };
-    const outcome = await runSteps(steps, { ...this.context(flow, obj, data, log), children }, cancel, this.deps.observer, trace);
+    const base = this.context(flow, obj, data, log);
+    let applies = 0;
+    const ctx = base.applied ? { ...base, applied: { ...base.applied, sent: () => void applies++ } } : base;
+    const outcome = await runSteps(steps, { ...ctx, children }, cancel, this.deps.observer, trace);
     const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
     if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace, started);
 
@@ -137,25 +172,76 @@ export class FlowReconciler {
       return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log, trace, started);
     }
     const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
+    const withoutFinalizer = current;
     current = await this.withFinalizer(flow, current, needsFinalizer(flow, inventory));
-    await writeOwnerAnnotations(
+    const verdict = verdictOf(flow, verdicts, obj.metadata.namespace, fields);
+    const report = await writeOwnerReport(
       this.kubeFor(flow),
       obj,
       { [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null, [FAILURE_ANNOTATION]: null, [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', trace)) },
+      verdict,
       this.deps.fieldManager,
     );
-
-    const notReady = notReadyMessage(verdicts, obj.metadata.namespace);
-    const ready = notReady === '';
-    const message = ready ? `Flow ${flow.name} reconciled${verdicts.length ? `; ${verdicts.length} children ready` : ''}` : notReady;
-    const transitioned = await writeResourceStatus(this.kubeFor(flow), obj, { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields }, this.deps.fieldManager);
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
-    if (transitioned && ready) await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
-    // Bookkeeping off the run's path: the writer keeps each record's writes in order.
-    void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
-    log.info({ steps: steps.length, children: verdicts.length, ready }, 'reconciled');
-    const resync = flow.spec.resyncInterval ? jittered(parseDuration(flow.spec.resyncInterval)) : undefined;
-    return { outcome: 'success', ready, children: verdicts.length, ...(resync ? { requeueAfterMs: resync } : {}) };
+    if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
+    // Bookkeeping off the run's path: the writer keeps each record's writes in order. A run that
+    // wrote nothing (every apply unchanged, the same report, the finalizer as it was) is counted
+    // only; one that put a child back is recorded. Without a child cache every apply is sent.
+    const changed = report.wrote || current !== withoutFinalizer || !base.applied || applies > 0;
+    if (changed) void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
+    else this.deps.history?.countUnchanged(obj, flow);
+    if (live) {
+      const memoed = children.collected().map((c) => memoChild(c.live, c));
+      this.memos.set(memoKey, { fingerprint: runPrint, at: started.t0, steps: data.Steps, children: memoed });
+    }
+    log.info({ steps: steps.length, children: verdicts.length, ready: verdict.ready, changed }, 'reconciled');
+    const resync = resyncMs ? jittered(resyncMs) : undefined;
+    const report0 = { outcome: 'success' as const, ready: verdict.ready, children: verdicts.length };
+    return resync ? { ...report0, requeueAfterMs: resync } : report0;
+  }
+
+  private async recordReady(flow: FlowDefinition, obj: KubeObject): Promise<void> {
+    await this.deps.events.record(obj, 'Normal', 'Reconciled', `Flow ${flow.name} reconciled`);
+  }
+
+  /**
+   * Only a child's status moved since a run whose steps still stand: its readiness and the status
+   * projection are judged again from the cached children, and the status written if it changed.
+   * No step runs, so no run is recorded.
+   */
+  private async rejudge(
+    flow: FlowDefinition,
+    obj: KubeObject,
+    memo: RunMemo,
+    live: KubeObject[],
+    log: Log,
+  ): Promise<ReconcileReport> {
+    const children = new ChildCollector();
+    memo.children.forEach((c, i) => {
+      const child = live[i];
+      const readyWhen = c.readyWhen !== undefined ? { readyWhen: c.readyWhen } : {};
+      if (child) children.record(child, { step: c.step, keep: c.keep, ...readyWhen });
+    });
+    const data = { ...templateData(flow, obj, this.deps.now), Steps: memo.steps };
+    let verdicts;
+    let fields;
+    try {
+      verdicts = children.judge(data);
+      fields = projectStatus(flow.spec.status, { ...data, Children: children.templateData() });
+    } catch (err) {
+      if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
+      // The same template over a new child status: run the steps again, which report it as they do.
+      this.memos.delete(`${flow.namespace}/${flow.name}\u001f${obj.metadata.uid ?? ''}`);
+      const step = err.templateName.split('.')[0] ?? 'status';
+      const message = err.message;
+      throw new ReconcileFailedError({ step, reason: 'StatusTemplateError', message, attempts: 1, terminal: false });
+    }
+    const verdict = verdictOf(flow, verdicts, obj.metadata.namespace, fields);
+    const report = await writeOwnerReport(this.kubeFor(flow), obj, {}, verdict, this.deps.fieldManager);
+    if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
+    const what = { children: verdicts.length, ready: verdict.ready, changed: report.wrote };
+    log.debug(what, 'children re-judged; steps not run');
+    return { outcome: 'success', ready: verdict.ready, children: verdicts.length };
   }
 
   /**
@@ -187,16 +273,25 @@ export class FlowReconciler {
     log.warn({ step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message }, 'reconcile failed');
     if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
     const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, { step: failure.step, reason: failure.reason, message: failure.message });
-    await writeOwnerAnnotations(
+    const message = `step "${failure.step}" failed: ${failure.message}`;
+    const report = await writeOwnerReport(
       this.kubeFor(flow),
       obj,
       { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }), [LAST_RUN_ANNOTATION]: encodeLastRun(run) },
+      {
+        ready: false,
+        reason: failure.reason,
+        message,
+        ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}),
+      },
       this.deps.fieldManager,
     );
-    const message = `step "${failure.step}" failed: ${failure.message}`;
-    await writeResourceStatus(this.kubeFor(flow), obj, { ready: false, reason: failure.reason, message, ...(failure.terminal ? { stalled: { reason: failure.reason, message } } : {}) }, this.deps.fieldManager);
-    await this.deps.events.record(obj, 'Warning', failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed', `Flow ${flow.name}: ${message}`);
-    if (started) void this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
+    // The same failure again (a retry that changed nothing): no Event, no record, only counted.
+    if (report.wrote || newEpisode) {
+      const reason = failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed';
+      await this.deps.events.record(obj, 'Warning', reason, `Flow ${flow.name}: ${message}`);
+      if (started) void this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
+    } else if (started) this.deps.history?.countUnchanged(obj, flow);
     throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
   }
 
@@ -223,6 +318,11 @@ export class FlowReconciler {
     await setFinalizer(flow ? this.kubeFor(flow) : this.deps.kube, obj, false, this.deps.fieldManager);
     log.info('deletion finished; finalizer removed');
     return { outcome: 'deleted' };
+  }
+
+  /** A child event that echoes an apply of this reconciler (see AppliedCache.echoes). */
+  echoes(child: KubeObject, release: () => void): boolean {
+    return this.applied.echoes(child, release);
   }
 
   /** The run records still being written, done (a process stopping). */
@@ -281,8 +381,37 @@ export class FlowReconciler {
       log,
       fieldManager: this.deps.fieldManager,
       ...(flow.sourceDir ? { sourceDir: flow.sourceDir } : {}),
+      ...(this.deps.liveChild ? { applied: this.appliedFor(flow, this.deps.liveChild) } : {}),
     };
   }
+
+  private appliedFor(flow: FlowDefinition, live: LiveChild): NonNullable<StepContext['applied']> {
+    const sa = flow.spec.serviceAccountName ?? this.deps.defaultServiceAccount;
+    return { cache: this.applied, live, identity: sa ? `${flow.namespace}/${sa}` : '' };
+  }
+}
+
+/** The verdict on a successful run: Ready when every child is, else which are not. */
+function verdictOf(
+  flow: FlowDefinition,
+  verdicts: ChildVerdict[],
+  namespace: string | undefined,
+  fields: Record<string, unknown>,
+): ResourceVerdict {
+  const notReady = notReadyMessage(verdicts, namespace);
+  const ready = notReady === '';
+  const count = verdicts.length ? `; ${verdicts.length} children ready` : '';
+  const message = ready ? `Flow ${flow.name} reconciled${count}` : notReady;
+  return { ready, reason: ready ? 'Reconciled' : 'ChildrenNotReady', message, fields };
+}
+
+/**
+ * Steps that read live objects (kubectl get and wait) may output what a child's status says:
+ * such a Flow declares, by having them, that a child's status change runs its steps again.
+ */
+function readsLiveObjects(flow: FlowDefinition): boolean {
+  const steps = flow.spec.reconcile?.steps ?? [];
+  return steps.some((s) => s.type === 'kubectl' && (s.action === 'get' || s.action === 'wait'));
 }
 
 /** onDelete steps, or children no ownerReference covers, need the object to wait for FlowOps. */

@@ -25,6 +25,60 @@ const isCustom = (apiVersion: string): boolean => apiVersion.includes('.') && !a
  * the Ready condition's status flipped (the caller records an Event on that transition).
  */
 export async function writeResourceStatus(kube: KubeClient, obj: KubeObject, v: ResourceVerdict, fieldManager: string): Promise<boolean> {
+  return (await writeOwnerReport(kube, obj, {}, v, fieldManager)).transitioned;
+}
+
+/** What one report changes on the watched object; nothing sent when `wrote` is false. */
+export interface ReportWrite {
+  /** Any request was sent. */
+  wrote: boolean;
+  /** The Ready condition's status flipped (the caller records an Event on that transition). */
+  transitioned: boolean;
+}
+
+/**
+ * A run's whole report on the watched object, as Flux summarises and patches once at the end: its
+ * own annotations (`values`: a string sets, null removes) and the verdict in `.status`. One merge
+ * patch where the status lives in the object itself (a custom resource without a status
+ * subresource); else at most one metadata patch and one /status patch (the status subresource
+ * ignores metadata). Nothing is sent for what would not change.
+ */
+export async function writeOwnerReport(
+  kube: KubeClient,
+  obj: KubeObject,
+  values: Record<string, string | null>,
+  v: ResourceVerdict,
+  fieldManager: string,
+): Promise<ReportWrite> {
+  const current = obj.metadata.annotations ?? {};
+  const changed = Object.entries(values).filter(([k, val]) => (current[k] ?? null) !== val);
+  const annotations = changed.length ? Object.fromEntries(changed) : undefined;
+  const plan = planStatus(obj, v);
+  const withStatus = plan.patch ? await kube.hasStatus(obj.apiVersion, obj.kind) : false;
+  const status = plan.patch && (withStatus || isCustom(obj.apiVersion)) ? plan.patch : undefined;
+  if (!annotations && !status) return { wrote: false, transitioned: false };
+  const ref = refOf(obj);
+  try {
+    if (status && !withStatus) {
+      const body = { ...(annotations ? { metadata: { annotations } } : {}), status };
+      await kube.sendPatch(ref, body, 'merge', { fieldManager });
+    } else {
+      if (annotations) await kube.sendPatch(ref, { metadata: { annotations } }, 'merge', { fieldManager });
+      if (status) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
+    }
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+  return { wrote: true, transitioned: status !== undefined && plan.transitioned };
+}
+
+/** The status merge patch a verdict needs, undefined when the object already says it. */
+interface StatusPlan {
+  patch: Record<string, unknown> | undefined;
+  transitioned: boolean;
+}
+
+function planStatus(obj: KubeObject, v: ResourceVerdict): StatusPlan {
   const status = (obj.status && typeof obj.status === 'object' ? obj.status : {}) as Record<string, unknown> & { conditions?: Condition[] };
   const g = obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {};
   const before = status.conditions?.find((c) => c.type === 'Ready');
@@ -40,15 +94,9 @@ export async function writeResourceStatus(kube: KubeClient, obj: KubeObject, v: 
     Object.assign(patch, v.fields ?? {});
   }
   // Unchanged: skip the request (the server would treat it as a no-op anyway).
-  if (Object.entries(patch).every(([k, val]) => JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null))) return false;
-  const withStatus = await kube.hasStatus(obj.apiVersion, obj.kind);
-  if (!withStatus && !custom) return false;
-  try {
-    await kube.sendPatch(refOf(obj), { status: patch }, 'merge', { fieldManager, ...(withStatus ? { subresource: 'status' } : {}) });
-  } catch (e) {
-    if (!isNotFound(e)) throw e;
-  }
-  return before?.status !== after.status;
+  const same = ([k, val]: [string, unknown]): boolean => JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null);
+  if (Object.entries(patch).every(same)) return { patch: undefined, transitioned: false };
+  return { patch, transitioned: before?.status !== after.status };
 }
 
 /** Sets (a string) or removes (null) FlowOps' own annotations on the watched object, in one merge patch, only when they differ. */

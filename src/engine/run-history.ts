@@ -32,27 +32,70 @@ export function runHistoryName(obj: Pick<KubeObject, 'kind' | 'metadata'>): stri
   return name.length <= MAX_NAME ? name : name.slice(0, MAX_NAME).replace(/[-.]+$/, '');
 }
 
+/** How long runs that changed nothing may be counted in memory only before the count is written. */
+export const UNCHANGED_FLUSH_MS = 10 * 60_000;
+
+type FlowName = { namespace: string; name: string };
+
+interface Unchanged {
+  obj: KubeObject;
+  flow: FlowName;
+  count: number;
+}
+
 export class RunHistoryWriter {
   private readonly cache = new LRUCache<string, Cached>({ max: 10_000 });
   /** The write in flight per record: the next run's waits for it, so runs land in their order. */
   private readonly writing = new Map<string, Promise<void>>();
+  /**
+   * Runs that changed nothing, per record, not written yet: added to status.total by the record's
+   * next write, or by the flush timer. Past the bound the least recently counted go unwritten
+   * (a count, not a run: the runs listed stay exact).
+   */
+  private readonly unchanged = new LRUCache<string, Unchanged>({ max: 10_000 });
+  private readonly timer: NodeJS.Timeout;
   private warned = false;
 
   constructor(
     private readonly kube: KubeClient,
     private readonly log: Logger,
-  ) {}
+    flushMs = UNCHANGED_FLUSH_MS,
+  ) {
+    this.timer = setInterval(() => void this.flushUnchanged(), flushMs);
+    this.timer.unref();
+  }
 
   /**
-   * Adds `run` to the record of `obj` (a cluster-scoped object's record lives in the Flow's
-   * namespace). The reconcile need not wait for it: writes of one record are chained in order, and
-   * the promise never rejects.
+   * A run of `obj` whose outcome equals the last one recorded: counted, not written (a resync of
+   * a thousand settled objects writes nothing). The count reaches status.total with the next write.
    */
-  record(obj: KubeObject, flow: { namespace: string; name: string }, run: Run): Promise<void> {
+  countUnchanged(obj: KubeObject, flow: { namespace: string; name: string }): void {
+    const { key } = this.where(obj, flow);
+    const u = this.unchanged.get(key);
+    if (u) u.count++;
+    else this.unchanged.set(key, { obj, flow, count: 1 });
+  }
+
+  /** Runs counted and not written yet, for `obj` (tests, the bench). */
+  pendingUnchanged(obj: KubeObject, flow: { namespace: string; name: string }): number {
+    return this.unchanged.get(this.where(obj, flow).key)?.count ?? 0;
+  }
+
+  /** Writes every count waiting (the timer, and a process stopping). */
+  async flushUnchanged(): Promise<void> {
+    const waiting = [...this.unchanged.entries()];
+    this.unchanged.clear();
+    await Promise.all(waiting.map(([key, u]) => this.enqueue(key, () => this.writeCount(u))));
+  }
+
+  private where(obj: KubeObject, flow: FlowName): { namespace: string; name: string; key: string } {
     const namespace = obj.metadata.namespace ?? flow.namespace;
     const name = runHistoryName(obj);
-    const key = `${namespace}/${name}/${obj.metadata.uid ?? ''}`;
-    const next = (this.writing.get(key) ?? Promise.resolve()).then(() => this.write(obj, flow, run, namespace, name, key));
+    return { namespace, name, key: `${namespace}/${name}/${obj.metadata.uid ?? ''}` };
+  }
+
+  private enqueue(key: string, write: () => Promise<void>): Promise<void> {
+    const next = (this.writing.get(key) ?? Promise.resolve()).then(write);
     this.writing.set(key, next);
     void next.then(() => {
       if (this.writing.get(key) === next) this.writing.delete(key);
@@ -60,18 +103,51 @@ export class RunHistoryWriter {
     return next;
   }
 
-  /** Every write in flight, done (a process stopping). */
+  /**
+   * Adds `run` to the record of `obj` (a cluster-scoped object's record lives in the Flow's
+   * namespace). The reconcile need not wait for it: writes of one record are chained in order, and
+   * the promise never rejects.
+   */
+  record(obj: KubeObject, flow: { namespace: string; name: string }, run: Run): Promise<void> {
+    const { namespace, name, key } = this.where(obj, flow);
+    const skipped = this.unchanged.get(key)?.count ?? 0;
+    this.unchanged.delete(key);
+    return this.enqueue(key, () => this.write(obj, flow, run, namespace, name, key, skipped));
+  }
+
+  /** Every write in flight, done, and the counts waiting written (a process stopping). */
   async drain(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushUnchanged();
     await Promise.all([...this.writing.values()]);
   }
 
-  private async write(obj: KubeObject, flow: { namespace: string; name: string }, run: Run, namespace: string, name: string, key: string): Promise<void> {
-    const cut: Run = run.error ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } } : run;
+  /** The counted runs alone: the same runs listed, a larger total. */
+  private async writeCount(u: Unchanged): Promise<void> {
+    const { namespace, name, key } = this.where(u.obj, u.flow);
+    await this.write(u.obj, u.flow, undefined, namespace, name, key, u.count);
+  }
+
+  private async write(
+    obj: KubeObject,
+    flow: FlowName,
+    run: Run | undefined,
+    namespace: string,
+    name: string,
+    key: string,
+    skipped = 0,
+  ): Promise<void> {
+    const cut: Run | undefined = run?.error
+      ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } }
+      : run;
     try {
       for (let attempt = 0; ; attempt++) {
-        const previous = this.cache.get(key) ?? (attempt > 0 ? await this.read(namespace, name, obj.metadata.uid) : undefined);
-        const runs = [cut, ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);
-        const total = (previous?.total ?? 0) + 1;
+        const mustRead = attempt > 0 || !cut;
+        const previous = this.cache.get(key) ?? (mustRead ? await this.read(namespace, name, obj.metadata.uid) : undefined);
+        // A count alone needs a record to add to; without one the runs it counted are not listed either.
+        if (!cut && !previous) return;
+        const runs = [...(cut ? [cut] : []), ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);
+        const total = (previous?.total ?? 0) + (cut ? 1 : 0) + skipped;
         const record = this.recordOf(obj, flow, namespace, name, runs, total, previous?.resourceVersion) as unknown as KubeObject;
         try {
           // Nothing known of the record: most often it does not exist yet, so a create, and a

@@ -102,7 +102,23 @@ export async function applyObjects(docs: unknown[], ctx: StepContext, opts: Appl
     const what = `apply ${describeRef(refOf(obj))}`;
     if (ctx.signal.aborted) throw abortError(ctx.signal, what);
     try {
-      const live = await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true });
+      const skip = ctx.applied;
+      const identity = skip ? `${ctx.fieldManager}\u001f${skip.identity}` : '';
+      const cached = skip?.cache.unchanged(obj, identity, skip.live);
+      if (skip && !cached) skip.cache.forget(obj, identity);
+      let live = cached;
+      if (!live) {
+        skip?.cache.sending(obj);
+        try {
+          live = await ctx.kube.apply(obj, { fieldManager: ctx.fieldManager, force: true });
+        } finally {
+          skip?.cache.answered(obj, live);
+        }
+      }
+      if (skip && !cached) {
+        skip.cache.remember(obj, identity);
+        skip.sent?.();
+      }
       applied.push(live);
       if (opts.step) ctx.children?.record(live, { step: opts.step.name, keep: !opts.ownerReference, ...(opts.step.readyWhen ? { readyWhen: opts.step.readyWhen } : {}) });
     } catch (err) {

@@ -1,3 +1,4 @@
+import type { AppliedCache, LiveChild } from './applied-cache.js';
 import type { Logger } from '../log/index.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
@@ -47,6 +48,12 @@ export interface StepContext {
   sourceDir?: string;
   /** Field manager for every write (`flowops`). */
   fieldManager: string;
+  /**
+   * Reconcile runs with a child watch cache: applies that would change nothing are not sent
+   * (applied-cache.ts). `identity` names who applies (the impersonated account, if any); `sent`
+   * is told of each apply that was sent.
+   */
+  applied?: { cache: AppliedCache; live: LiveChild; identity: string; sent?: () => void };
 }
 
 export interface StepResult {

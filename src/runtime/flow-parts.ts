@@ -19,6 +19,8 @@ import { reconcileMetrics, stepMetrics } from '../metrics/observers.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { WorkQueue } from '../queue/types.js';
 import { RunHistoryWriter } from '../engine/run-history.js';
+import type { LiveChild } from '../executors/applied-cache.js';
+import { RunCauses } from '../controller/run-causes.js';
 
 export interface FlowPartsOptions {
   kube: KubeClient;
@@ -64,8 +66,9 @@ function registryFor(p: FlowPartsOptions): FlowRegistry {
   return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}), ...(p.tenancy ? { tenancy: p.tenancy } : {}) });
 }
 
-function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined): FlowReconciler {
+function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined, liveChild?: LiveChild): FlowReconciler {
   return new FlowReconciler({
+    ...(liveChild ? { liveChild } : {}),
     kube: p.kube,
     events: new EventRecorder(p.kube, 'flowops'),
     log: p.log.child({ part: 'engine' }),
@@ -79,7 +82,7 @@ function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: strin
   });
 }
 
-function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean): { watches: WatchSet; reporter: FlowStatusReporter } {
+function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, causes?: RunCauses): { watches: WatchSet; reporter: FlowStatusReporter } {
   const log = p.log.child({ part: 'controller' });
   let watches: WatchSet | undefined;
   const reporter = new FlowStatusReporter({ kube: p.kube, log, fieldManager: FIELD_MANAGER, facts: (e) => watches!.facts(e) });
@@ -91,6 +94,7 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
     fieldManager: FIELD_MANAGER,
     reporter,
     release: (ref) => reconciler.release(ref),
+    ...(causes ? { causes, echoes: (child: KubeObject, release: () => void) => reconciler.echoes(child, release) } : {}),
     ...(countReadyConditions ? { onWatched: (entry, obj) => reporter.recordReadyCondition(entry, obj) } : {}),
   });
   return { watches, reporter };
@@ -100,10 +104,13 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
 export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
   const registry = registryFor(p);
   let cache: WatchSet | undefined;
-  const reconciler = reconcilerFor(p, (ref, seen) => cache?.cached(ref, seen));
-  const { watches, reporter } = watchesFor(p, registry, reconciler, false);
+  // The watches and the reconciles share a process: the child informers' cache saves applies that
+  // would change nothing, and a child's status change re-judges instead of running the steps.
+  const causes = new RunCauses();
+  const reconciler = reconcilerFor(p, (ref, seen) => cache?.cached(ref, seen), (ref) => cache?.children.get(ref));
+  const { watches, reporter } = watchesFor(p, registry, reconciler, false, causes);
   cache = watches;
-  const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
+  const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, causes, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
   return {
     registry,
     watches,

@@ -8,6 +8,7 @@ import { OPENAPI_V2_PATHS, serveOpenApiV2 } from './openapi-v2/index.js';
 import { parseResourcePath } from './request-info.js';
 import { handleResource, type ResourceContext } from './resource-handlers.js';
 import { prettyPrint } from './query.js';
+import type { RequestCounter } from './request-metrics.js';
 import { answerIndented, sendError, sendJson, sendText } from './respond.js';
 import { ApiError, errors } from './status.js';
 
@@ -26,6 +27,8 @@ export interface HttpContext extends ResourceContext {
   tls?: { key: string; cert: string; clientCa?: string };
   /** Authentication and authorization; without it every request is allowed. */
   auth?: AuthGate;
+  /** apiserver_request_total (request-metrics.ts); absent when the server has no metrics registry. */
+  countRequest?: RequestCounter;
 }
 
 const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
@@ -106,6 +109,7 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   const info = parseResourcePath(path);
   // A path in no served group is not the API's: Go's mux answers it in plain text.
   if (!info || !ctx.discovery.servesGroup(info.group)) return sendText(res, 404, '404 page not found\n');
+  ctx.countRequest?.(req, res, info, url.searchParams);
   return handleResource(ctx, req, res, info, url.searchParams);
 }
 
