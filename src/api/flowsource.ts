@@ -63,6 +63,9 @@ export const historyEntrySchema = z.object({
   time: z.iso.datetime({ offset: true }),
   outcome: z.enum(['Applied', 'Rejected', 'Failed']),
   message: z.string().optional(),
+  subject: z.string().describe('The commit\'s subject line.').optional(),
+  author: z.string().describe('The commit\'s author name.').optional(),
+  authoredAt: z.string().describe('When the commit was authored (RFC 3339).').optional(),
 });
 
 export const skippedEntrySchema = z.object({

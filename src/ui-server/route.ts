@@ -183,7 +183,7 @@ function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Pro
   const [what, namespace, name] = parts;
   if (what === 'overview' && parts.length === 1) return reads.overview();
   if (what === 'sources' && parts.length === 3) return reads.source(namespace!, name!);
-  if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!);
+  if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!, query.get('commit') ?? undefined);
   if (what === 'operators' && parts.length === 2) return reads.operator(parts[1]!);
   if (what === 'object' && parts.length === 1) {
     const key = objectKeyOf(query);

@@ -36,15 +36,36 @@ export interface SourceSummary {
   lastError?: string;
 }
 
+/** One sync of a commit: when, what came of it, what it said. */
+export interface ApplyEntry {
+  time: string;
+  outcome: 'Applied' | 'Rejected' | 'Failed';
+  message?: string;
+  /** This apply is what is live. */
+  live: boolean;
+}
+
+/** A commit once, with what Git says of it and each time it was synced (newest first). */
 export interface CommitEntry {
   revision: string;
   /** The 40-hex commit of the revision, for links and short display. */
   commit?: string;
-  time: string;
-  outcome: 'Applied' | 'Rejected' | 'Failed';
-  message?: string;
-  /** This is the revision that is live. */
+  subject?: string;
+  author?: string;
+  authoredAt?: string;
+  /** The outcome of its newest sync. */
+  outcome: ApplyEntry['outcome'];
+  /** Its syncs, newest first. */
+  applies: ApplyEntry[];
+  /** This commit is live. */
   live: boolean;
+}
+
+/** A file of the source that defines a Flow: links from a `file:line` message go to that Flow. */
+export interface FlowFileLink {
+  path: string;
+  namespace: string;
+  name: string;
 }
 
 export interface SourceDetail {
@@ -54,6 +75,8 @@ export interface SourceDetail {
   history: CommitEntry[];
   /** The objects of the applied commit, with the file each came from. */
   objects: Array<ObjectKey & { path: string }>;
+  /** The files that define Flows, for links from `file:line` messages. */
+  flowFiles: FlowFileLink[];
 }
 
 export interface FlowSummary {
@@ -90,10 +113,31 @@ export interface FlowDetail {
   /** The file it was applied from, as it is in that commit (line numbers match `file:line` messages). */
   file?: { path: string; text: string };
   provenance?: Provenance;
+  /** A newer commit of its source that touched its file and was rejected: what is live is older. */
+  rejected?: RejectedVersion;
+  /** The file shown is at this commit (the page was asked for one: `?commit=`), not the applied one. */
+  shownCommit?: string;
   objects: WatchedObject[];
 }
 
+export interface SourceState {
+  ref: string;
+  pinned: boolean;
+  suspended: boolean;
+}
+
+export interface RejectedVersion {
+  revision: string;
+  commit?: string;
+  subject?: string;
+  time: string;
+  /** The rejection as the source said it (`flow.yaml:20: field: problem; …`). */
+  message: string;
+}
+
 export interface Provenance {
+  /** The FlowSource's state (pinned, suspended), when it could be read. */
+  sourceState?: SourceState;
   /** `namespace/name` of the FlowSource. */
   source?: string;
   revision?: string;

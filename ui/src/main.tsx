@@ -27,7 +27,7 @@ function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'overview': return <OverviewPage />;
     case 'source': return <SourcePage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
-    case 'flow': return <FlowPage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
+    case 'flow': return <FlowPage key={`${route.namespace}/${route.name}@${route.commit ?? ''}`} namespace={route.namespace} name={route.name} commit={route.commit} />;
     case 'object': return <ObjectPage key={paths.object(route.key)} objectKey={route.key} />;
     case 'operator': return <OperatorPage key={route.name} name={route.name} />;
     case 'missing': return <p class="notice">No page at <code>{route.path}</code>. <a href={paths.overview()}>Overview</a></p>;

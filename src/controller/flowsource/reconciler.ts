@@ -13,6 +13,7 @@ import { SourceError } from '../../source/errors.js';
 import { exportCommit, exportDirOf } from '../../source/export.js';
 import { fetchSource } from '../../source/fetch.js';
 import { timeGitFetch } from '../../metrics/registry.js';
+import { readCommitInfo, type CommitInfo } from '../../source/commit-info.js';
 import { gitContext, type GitContext } from '../../source/git-context.js';
 import { readBlobs } from '../../source/read-blobs.js';
 import { formatRevision, shaOfRevision } from '../../source/revision.js';
@@ -113,7 +114,7 @@ export class FlowSourceReconciler {
         return { requeueAfterMs: interval };
       }
       const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
-      status = summarise(status, generation, revision, outcome);
+      status = summarise(status, generation, revision, outcome, await readCommitInfo(ctx, sha));
       await writeStatus(this.deps.kube, src, status);
       await this.record(src, outcome, revision);
       if (outcome.outcome === 'Failed') throw new RetryError(outcome.message);
@@ -278,8 +279,8 @@ function upToDate(status: FlowSourceStatus, generation: number, revision: string
   return last?.revision === revision && last.outcome !== 'Failed';
 }
 
-function summarise(status: FlowSourceStatus, generation: number, revision: string, outcome: SyncOutcome): FlowSourceStatus {
-  const history = withHistory(status.history, { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000) });
+function summarise(status: FlowSourceStatus, generation: number, revision: string, outcome: SyncOutcome, commit?: CommitInfo): FlowSourceStatus {
+  const history = withHistory(status.history, { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...commit });
   if (outcome.outcome === 'Rejected') {
     return withReady({ ...status, lastAttemptedRevision: revision, history }, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);
   }

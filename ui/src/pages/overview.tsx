@@ -1,6 +1,6 @@
 // Overview: every FlowSource and every Flow, health at a glance.
 import type { ChangeMessage, FlowSummary, OperatorSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
-import { ReadyBadge } from '../components/badges.tsx';
+import { ReadyBadge, SourceStateBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
 import { useLive } from '../live.ts';
@@ -12,7 +12,7 @@ const shaOf = (revision: string | undefined): string | undefined => revision ? /
 function SourcesTable({ sources }: { sources: SourceSummary[] }) {
   if (sources.length === 0) return <p class="muted">No FlowSources. Apply one, or run <code>flowops up</code>, which follows its built-in repository.</p>;
   return (
-    <table aria-labelledby="sources-h">
+    <table class="cards" aria-labelledby="sources-h">
       <thead>
         <tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Ref</th><th scope="col">Applied revision</th><th scope="col">Ready</th><th scope="col">Last error</th></tr>
       </thead>
@@ -21,12 +21,12 @@ function SourcesTable({ sources }: { sources: SourceSummary[] }) {
           const sha = shaOf(s.appliedRevision);
           return (
             <tr key={`${s.namespace}/${s.name}`} data-source={s.name}>
-              <td><a data-row href={paths.source(s.namespace, s.name)}>{s.namespace}/{s.name}</a></td>
-              <td class="url"><code>{s.url}</code></td>
-              <td>{s.ref}{s.suspended ? <span class="badge unknown"> suspended</span> : null}</td>
-              <td>{sha ? <a href={paths.source(s.namespace, s.name, sha)}><code>{shortSha(sha)}</code></a> : <span class="muted">none yet</span>}</td>
-              <td><ReadyBadge ready={s.ready} /></td>
-              <td class="message">{s.lastError ?? ''}</td>
+              <td data-label="Name"><a data-row href={paths.source(s.namespace, s.name)}>{s.namespace}/{s.name}</a></td>
+              <td data-label="URL" class="url"><code>{s.url}</code></td>
+              <td data-label="Ref">{s.pinned ? null : s.ref} <SourceStateBadge state={s} /></td>
+              <td data-label="Applied revision">{sha ? <a href={paths.source(s.namespace, s.name, sha)}><code>{shortSha(sha)}</code></a> : <span class="muted">none yet</span>}</td>
+              <td data-label="Ready"><ReadyBadge ready={s.ready} /></td>
+              <td data-label="Last error" class="message">{s.lastError ?? ''}</td>
             </tr>
           );
         })}
@@ -38,21 +38,21 @@ function SourcesTable({ sources }: { sources: SourceSummary[] }) {
 function FlowsTable({ flows }: { flows: FlowSummary[] }) {
   if (flows.length === 0) return <p class="muted">No Flows yet.</p>;
   return (
-    <table aria-labelledby="flows-h">
+    <table class="cards" aria-labelledby="flows-h">
       <thead>
         <tr><th scope="col">Name</th><th scope="col">Watches</th><th scope="col">Ready</th><th scope="col" class="num">Objects</th><th scope="col" class="num">Ready</th><th scope="col" class="num">Not ready</th><th scope="col" class="num">Failed</th><th scope="col">Last error</th></tr>
       </thead>
       <tbody>
         {flows.map((f) => (
           <tr key={`${f.namespace}/${f.name}`} data-flow={f.name}>
-            <td><a data-row href={paths.flow(f.namespace, f.name)}>{f.namespace}/{f.name}</a></td>
-            <td><code>{f.watched.kind}</code> <span class="muted">{f.watched.apiVersion}</span></td>
-            <td><ReadyBadge ready={f.ready} />{f.suspended ? <span class="badge unknown"> suspended</span> : null}</td>
-            <td class="num">{f.counts.watched}</td>
-            <td class="num">{f.counts.ready}</td>
-            <td class="num">{f.counts.notReady}</td>
-            <td class="num">{f.counts.failed}</td>
-            <td class="message">{f.lastError ?? ''}</td>
+            <td data-label="Name"><a data-row href={paths.flow(f.namespace, f.name)}>{f.namespace}/{f.name}</a></td>
+            <td data-label="Watches"><code>{f.watched.kind}</code> <span class="muted">{f.watched.apiVersion}</span></td>
+            <td data-label="Ready"><ReadyBadge ready={f.ready} />{f.suspended ? <span class="badge unknown"> suspended</span> : null}</td>
+            <td data-label="Objects" class="num">{f.counts.watched}</td>
+            <td data-label="Ready objects" class="num">{f.counts.ready}</td>
+            <td data-label="Not ready" class="num">{f.counts.notReady}</td>
+            <td data-label="Failed" class="num">{f.counts.failed}</td>
+            <td data-label="Last error" class="message">{f.lastError ?? ''}</td>
           </tr>
         ))}
       </tbody>
@@ -63,16 +63,16 @@ function FlowsTable({ flows }: { flows: FlowSummary[] }) {
 function OperatorsTable({ operators }: { operators: OperatorSummary[] }) {
   if (operators.length === 0) return <p class="muted">No Δ-controller Operators.</p>;
   return (
-    <table aria-labelledby="operators-h">
+    <table class="cards" aria-labelledby="operators-h">
       <thead>
         <tr><th scope="col">Name</th><th scope="col" class="num">Controllers</th><th scope="col" class="num">Ready</th></tr>
       </thead>
       <tbody>
         {operators.map((o) => (
           <tr key={o.name} data-operator={o.name}>
-            <td><a data-row href={paths.operator(o.name)}>{o.name}</a></td>
-            <td class="num">{o.controllers}</td>
-            <td class="num">{o.ready}</td>
+            <td data-label="Name"><a data-row href={paths.operator(o.name)}>{o.name}</a></td>
+            <td data-label="Controllers" class="num">{o.controllers}</td>
+            <td data-label="Ready" class="num">{o.ready}</td>
           </tr>
         ))}
       </tbody>
@@ -83,18 +83,18 @@ function OperatorsTable({ operators }: { operators: OperatorSummary[] }) {
 function RecentTable({ recent }: { recent: RecentEvent[] }) {
   if (recent.length === 0) return <p class="muted">No Events yet.</p>;
   return (
-    <table aria-labelledby="recent-h" class="events">
+    <table aria-labelledby="recent-h" class="events cards">
       <thead>
         <tr><th scope="col">When</th><th scope="col">Object</th><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th></tr>
       </thead>
       <tbody>
         {recent.map((e, i) => (
           <tr key={i} class={e.type === 'Warning' ? 'warning-row' : undefined}>
-            <td class="nowrap"><Ago iso={e.lastSeen} /></td>
-            <td><a data-row href={paths.best(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
-            <td>{e.type}</td>
-            <td>{e.reason}</td>
-            <td class="message">{e.message}</td>
+            <td data-label="When" class="nowrap"><Ago iso={e.lastSeen} /></td>
+            <td data-label="Object"><a data-row href={paths.best(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
+            <td data-label="Type">{e.type}</td>
+            <td data-label="Reason">{e.reason}</td>
+            <td data-label="Message" class="message">{e.message}</td>
           </tr>
         ))}
       </tbody>
