@@ -16,6 +16,7 @@ import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
 import { involvedObjectOf, newestFirst } from './event-entries.js';
 import { ownedKindsOf } from './owned-kinds.js';
+import type { NamespaceScope } from './namespace-scope.js';
 import { redacted } from './redact.js';
 import { commitHistory, conditionsOf, flowFiles, flowSummary, rejectedVersion, sourceStateOf, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary } from './summaries.js';
 import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
@@ -45,12 +46,16 @@ function withRevision(obj: KubeObject, revision: string): KubeObject {
 export class UiReads {
   /** What the API server refused this reader (their RBAC), said on the page instead of shown as empty. */
   private readonly forbidden: string[] = [];
+  /** Lists made namespace by namespace instead (a namespace-scoped user), said on the page. */
+  private readonly scoped: string[] = [];
 
   constructor(
     private readonly kube: KubeClient,
     private readonly commitFile: CommitFileReader = () => undefined,
     /** Events from a watch made with this reader's own identity, when it has them (ChangeFeed.events). */
     private readonly cachedEvents: () => KubeObject[] | undefined = () => undefined,
+    /** For a signed-in user: the namespaces they may list in, when the cluster scope is refused. */
+    private readonly scope?: NamespaceScope,
   ) {}
 
   async overview(): Promise<Overview> {
@@ -69,6 +74,7 @@ export class UiReads {
       operators: operators.map(operatorSummary).sort((a, b) => a.name.localeCompare(b.name)),
       recent,
       ...(this.forbidden.length ? { forbidden: [...new Set(this.forbidden)] } : {}),
+      ...(this.scoped.length ? { scoped: [...new Set(this.scoped)] } : {}),
     };
   }
 
@@ -208,13 +214,30 @@ export class UiReads {
       .map((e) => e.entry);
   }
 
-  /** A kind that is not served (yet) lists as empty rather than failing the page. */
+  /**
+   * A kind that is not served (yet) lists as empty rather than failing the page. A list the user
+   * may not make at the cluster scope is made in each namespace they may list it in, and said so.
+   */
   private async listOrNone(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<KubeObject[]> {
     try {
       return (await this.kube.list(apiVersion, kind, opts)).items;
     } catch (err) {
-      if (err instanceof KubeApiError && err.statusCode === 403) this.forbidden.push(err.message);
-      return [];
+      if (!(err instanceof KubeApiError && err.statusCode === 403)) return [];
+      const inNamespaces = opts.namespace === undefined && this.scope ? await this.listInNamespaces(apiVersion, kind, opts) : undefined;
+      if (!inNamespaces) this.forbidden.push(err.message);
+      return inNamespaces ?? [];
     }
+  }
+
+  private async listInNamespaces(apiVersion: string, kind: string, opts: { labelSelector?: string; fieldSelector?: string }): Promise<KubeObject[] | undefined> {
+    const resource = await this.kube.resource(apiVersion, kind).catch(() => undefined);
+    if (!resource?.namespaced || !this.scope) return undefined;
+    const namespaces = await this.scope.listable(resource.group, resource.plural);
+    if (namespaces.length === 0) return undefined;
+    const lists = await Promise.all(namespaces.map((namespace) => this.kube.list(apiVersion, kind, { ...opts, namespace }).then((l) => l.items, () => undefined)));
+    const read = namespaces.filter((_, i) => lists[i] !== undefined);
+    const name = resource.group ? `${resource.plural}.${resource.group}` : resource.plural;
+    this.scoped.push(`${name}: only in namespace${read.length === 1 ? '' : 's'} ${read.join(', ')} (not allowed at the cluster scope)`);
+    return lists.flatMap((l) => l ?? []);
   }
 }

@@ -14,6 +14,8 @@ import { actionAllowed, hostAllowed } from './request-guard.js';
 import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
 import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
+import { NamespaceScope } from './namespace-scope.js';
+import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
 import { ChangeStream } from './stream.js';
 import type { ObjectKey } from './types.js';
 
@@ -39,10 +41,17 @@ export interface UiRouteOptions {
    * every read and action is made with it; `kube` only watches for changes and finds kinds).
    */
   access?: 'single-user' | 'per-user';
+  /**
+   * `flowops up` with auth: a request that carries its admin token reads as `kube`; anyone else
+   * signs in (per-user) with a token the API server verifies.
+   */
+  admin?: (req: IncomingMessage) => boolean;
 }
 
 export interface UiRoute {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** Per-user: signs a token in as a session (for a guard in front, `?token=` in a link). */
+  users?: OtherUsers;
   /** Ends open streams and watches; call before closing the listener. */
   stop(): Promise<void>;
 }
@@ -63,6 +72,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   const sessions = opts.access === 'per-user' ? new UiSessions(opts.kube) : undefined;
   const changeAccess = sessions ? new ChangeAccess(opts.kube) : undefined;
   let started = false;
+  // Every namespace, read with the web view's own identity, for users who may list only in some.
+  const allNamespaces = async (): Promise<string[]> => (await opts.kube.list('v1', 'Namespace')).items.map((n) => n.metadata.name ?? '').filter(Boolean);
 
   const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
@@ -78,7 +89,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     if (parts[0] === 'session' && parts.length === 1) return answerSession(req, res);
     // Who asks: the admin on `up`; on `run`, the signed-in user (or none yet: the page asks for a token).
     let user: UiUser | undefined;
-    if (sessions && url.pathname.startsWith(API_PREFIX)) {
+    if (sessions && url.pathname.startsWith(API_PREFIX) && !opts.admin?.(req)) {
       user = await sessions.userOf(req);
       if (!user) return sendJson(res, 401, { error: 'sign in with a Kubernetes bearer token (kubectl create token …)', signIn: true });
     }
@@ -106,7 +117,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       if (k) feed.follow(k.apiVersion, k.kind);
     }
     try {
-      const body = await apiAnswer(user ? new UiReads(user.kube, opts.commitFile) : reads, parts, url.searchParams);
+      const userReads = user ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces)) : undefined;
+      const body = await apiAnswer(userReads ?? reads, parts, url.searchParams);
       if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
       sendJson(res, 200, body);
     } catch (err) {
@@ -119,6 +131,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   /** GET: who is signed in; POST {token}: sign in; DELETE: sign out. `up` has nobody to sign in. */
   const answerSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!sessions) return sendJson(res, req.method === 'GET' ? 200 : 404, req.method === 'GET' ? { user: 'admin', signInNeeded: false } : { error: 'this web view has no sign-in: it runs as FlowOps\' admin on loopback' });
+    if (req.method === 'GET' && opts.admin?.(req)) return sendJson(res, 200, { user: 'admin', signInNeeded: true });
     if (req.method === 'GET') {
       const user = await sessions.userOf(req).catch(() => undefined);
       return user ? sendJson(res, 200, { user: user.username, signInNeeded: true }) : sendJson(res, 401, { error: 'not signed in', signIn: true });
@@ -127,7 +140,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     if (refused) return sendJson(res, 403, { error: refused });
     if (req.method === 'DELETE') {
       sessions.signOut(req);
-      res.setHeader('Set-Cookie', clearedSessionCookie());
+      res.setHeader('Set-Cookie', [clearedSessionCookie(), clearedAdminCookie]);
       return sendJson(res, 200, { signedOut: true });
     }
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'GET, POST or DELETE' });
@@ -136,7 +149,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       if (typeof body?.token !== 'string') return sendJson(res, 400, { error: 'expected {"token": "<a Kubernetes bearer token>"}' });
       const { id, user } = await sessions.signIn(body.token.trim());
       opts.log.info({ user: user.username }, 'web view sign-in');
-      res.setHeader('Set-Cookie', sessionCookie(id, (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https'));
+      res.setHeader('Set-Cookie', sessionCookie(id, isSecure(req)));
       sendJson(res, 200, { user: user.username, signInNeeded: true });
     } catch (err) {
       if (err instanceof SessionError || err instanceof ActionError) return sendJson(res, err.statusCode, { error: err.message });
@@ -158,7 +171,24 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
   };
 
+  const users: OtherUsers | undefined = sessions
+    ? {
+        async signIn(token, req) {
+          try {
+            const { id, user } = await sessions.signIn(token);
+            opts.log.info({ user: user.username }, 'web view sign-in');
+            return { cookie: sessionCookie(id, isSecure(req)) };
+          } catch (err) {
+            if (err instanceof SessionError) return { refused: err.message };
+            throw err;
+          }
+        },
+        signedIn: async (req) => (await sessions.userOf(req).catch(() => undefined)) !== undefined,
+      }
+    : undefined;
+
   return {
+    ...(users ? { users } : {}),
     async handle(req, res, url) {
       if (url.pathname === '/ui') {
         res.writeHead(308, { Location: UI_PREFIX }).end();
@@ -178,6 +208,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     },
   };
 }
+
+const isSecure = (req: IncomingMessage): boolean => (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
 
 function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Promise<unknown> {
   const [what, namespace, name] = parts;

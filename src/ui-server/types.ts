@@ -98,6 +98,8 @@ export interface Overview {
   recent: RecentEvent[];
   /** The API server's refusals of this reader's lists (their RBAC), e.g. `flows.flowops.io is forbidden: …`. */
   forbidden?: string[];
+  /** Kinds this reader may not list at the cluster scope, listed in the namespaces they may list instead. */
+  scoped?: string[];
 }
 
 export interface WatchedObject {

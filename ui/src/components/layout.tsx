@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useConnection } from '../live.ts';
 import { paths } from '../router.ts';
 import { useTheme } from '../theme.ts';
+import { WhoIsSignedIn } from './who.tsx';
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
 
@@ -21,6 +22,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <span class={`connection ${connection}`} role="status" aria-live="polite" data-connection={connection}>
           {CONNECTION_TEXT[connection]}
         </span>
+        <WhoIsSignedIn />
         <button type="button" class="theme" onClick={toggle} aria-label={`Switch to ${next} theme`} aria-pressed={theme === 'dark'} title={`Switch to ${next} theme`}>
           <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span> Theme: {theme === 'dark' ? 'dark' : 'light'}
         </button>

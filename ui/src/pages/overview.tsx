@@ -7,9 +7,16 @@ import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "all ready" only over what could be read: a refused list may hold what is not ready. */
+function readinessSummary(notReady: number, unreadable: number): string {
+  const ready = notReady === 0 ? (unreadable ? 'none not ready among what could be read' : 'all ready') : `${notReady} not ready`;
+  return unreadable ? `${ready}; ${plural(unreadable, 'kind')} could not be read` : ready;
+}
 const shaOf = (revision: string | undefined): string | undefined => revision ? /sha1:([0-9a-f]{40})$/.exec(revision)?.[1] : undefined;
 
-function SourcesTable({ sources }: { sources: SourceSummary[] }) {
+function SourcesTable({ sources, unreadable }: { sources: SourceSummary[]; unreadable: boolean }) {
+  if (sources.length === 0 && unreadable) return <p class="muted" data-unreadable>FlowSources could not be read (see above).</p>;
   if (sources.length === 0) return <p class="muted">No FlowSources. Apply one, or run <code>flowops up</code>, which follows its built-in repository.</p>;
   return (
     <table class="cards" aria-labelledby="sources-h">
@@ -35,7 +42,8 @@ function SourcesTable({ sources }: { sources: SourceSummary[] }) {
   );
 }
 
-function FlowsTable({ flows }: { flows: FlowSummary[] }) {
+function FlowsTable({ flows, unreadable }: { flows: FlowSummary[]; unreadable: boolean }) {
+  if (flows.length === 0 && unreadable) return <p class="muted" data-unreadable>Flows could not be read (see above).</p>;
   if (flows.length === 0) return <p class="muted">No Flows yet.</p>;
   return (
     <table class="cards" aria-labelledby="flows-h">
@@ -60,7 +68,8 @@ function FlowsTable({ flows }: { flows: FlowSummary[] }) {
   );
 }
 
-function OperatorsTable({ operators }: { operators: OperatorSummary[] }) {
+function OperatorsTable({ operators, unreadable }: { operators: OperatorSummary[]; unreadable: boolean }) {
+  if (operators.length === 0 && unreadable) return <p class="muted" data-unreadable>Operators could not be read (see above).</p>;
   if (operators.length === 0) return <p class="muted">No Δ-controller Operators.</p>;
   return (
     <table class="cards" aria-labelledby="operators-h">
@@ -80,7 +89,8 @@ function OperatorsTable({ operators }: { operators: OperatorSummary[] }) {
   );
 }
 
-function RecentTable({ recent }: { recent: RecentEvent[] }) {
+function RecentTable({ recent, unreadable }: { recent: RecentEvent[]; unreadable: boolean }) {
+  if (recent.length === 0 && unreadable) return <p class="muted" data-unreadable>Events could not be read (see above).</p>;
   if (recent.length === 0) return <p class="muted">No Events yet.</p>;
   return (
     <table aria-labelledby="recent-h" class="events cards">
@@ -112,28 +122,30 @@ export function OverviewPage() {
     <WhenLoaded loaded={loaded} what="the overview">
       {(o) => {
         const notReady = [...o.sources, ...o.flows].filter((x) => x.ready.status !== 'True').length;
+        const refused = (resource: string): boolean => (o.forbidden ?? []).some((m) => m.startsWith(`${resource} is forbidden`));
         return (
           <>
             <h1>Overview</h1>
             {o.forbidden?.map((m) => <p class="notice bad" role="alert">{m}</p>)}
-            <p class="summary" role="status">
-              {plural(o.sources.length, 'source')}, {plural(o.flows.length, 'Flow')} · {notReady === 0 ? 'all ready' : `${notReady} not ready`}
+            {o.scoped?.length ? <p class="notice" role="status" data-scoped>Listed namespace by namespace, as your access allows: {o.scoped.join('; ')}.</p> : null}
+            <p class="summary" role="status" data-summary>
+              {plural(o.sources.length, 'source')}, {plural(o.flows.length, 'Flow')} · {readinessSummary(notReady, o.forbidden?.length ?? 0)}
             </p>
             <section>
               <h2 id="sources-h">Sources</h2>
-              <SourcesTable sources={o.sources} />
+              <SourcesTable sources={o.sources} unreadable={refused('flowsources.flowops.io')} />
             </section>
             <section>
               <h2 id="flows-h">Flows</h2>
-              <FlowsTable flows={o.flows} />
+              <FlowsTable flows={o.flows} unreadable={refused('flows.flowops.io')} />
             </section>
             <section>
               <h2 id="operators-h">Operators</h2>
-              <OperatorsTable operators={o.operators} />
+              <OperatorsTable operators={o.operators} unreadable={refused('operators.dcontroller.io')} />
             </section>
             <section>
               <h2 id="recent-h">Recent changes</h2>
-              <RecentTable recent={o.recent} />
+              <RecentTable recent={o.recent} unreadable={refused('events')} />
             </section>
           </>
         );
