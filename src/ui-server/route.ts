@@ -2,7 +2,7 @@
 // they read, the change stream and the Source page's actions. Mounted with ApiServer.addRoute, as /metrics is.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';

@@ -146,6 +146,38 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     await shot(page, 'source-commits');
   });
 
+  it('a commit subject of 10,000 characters with HTML in it stays text, cut, and the page does not widen', async () => {
+    const long = `<b id="injected">bold</b> ${'x'.repeat(10_000)}`;
+    const sha = await push('samples/my-postgres.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 2'), long);
+    const row = page.locator(`tr[data-commit="${sha}"]`);
+    await row.waitFor({ timeout: 20_000 });
+    const subject = await row.locator('[data-subject]').innerText();
+    expect(subject.startsWith('<b id="injected">bold</b> xxx')).toBe(true);
+    expect(subject.length).toBeLessThanOrEqual(200);
+    expect(await page.locator('#injected').count()).toBe(0);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+  });
+
+  it('keys: g does nothing while a dialog is open, ? lists every key', async () => {
+    await page.goto(`${url}/ui/sources/default/flows`);
+    const seed = (await page.locator('tr[data-commit][data-outcome="Applied"]').last().getAttribute('data-commit'))!;
+    await page.getByRole('button', { name: `Pin to commit ${seed.slice(0, 8)}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.keyboard.press('g');
+    expect(page.url()).toBe(`${url}/ui/sources/default/flows`);
+    expect(await dialog.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard' });
+    await help.waitFor();
+    expect(await help.innerText()).toContain('go to the overview');
+    await shot(page, 'keys-help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+  });
+
   it('a pinned source is said on its page, the overview, the Flow page and an object page', async () => {
     const seed = (await page.locator('tr[data-commit][data-outcome="Applied"]').last().getAttribute('data-commit'))!;
     await page.getByRole('button', { name: `Pin to commit ${seed.slice(0, 8)}` }).click();
@@ -177,6 +209,10 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     await pin.waitFor();
     const box = (await pin.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
+    // A URL wraps at the card's width, not a character per line; the key hints are not shown on touch.
+    const urlBox = (await phone.locator('dl.facts code', { hasText: '/git/flows.git' }).boundingBox())!;
+    expect(urlBox.width).toBeGreaterThan(200);
+    expect(await phone.locator('footer.keys').isVisible()).toBe(false);
     await shot(phone, 'source-phone-dark');
     await phone.close();
   });
