@@ -38,7 +38,7 @@ export function registerUpCommand(program: Command): void {
       // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
       const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
       process.stdout.write(`Embedded Kubernetes API listening on ${server.url}; starting the controllers and the Git source…\n`);
-      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }] = await Promise.all([
+      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer }] = await Promise.all([
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
@@ -48,6 +48,7 @@ export function registerUpCommand(program: Command): void {
         import('../ui-server/commit-file.js'),
         import('../runtime/sources.js'),
         import('../ui-server/token-guard.js'),
+        import('../ui-server/commit-preview.js'),
       ]);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
       // Its data folder holds the admin kubeconfig and the server's database: never a script's to read.
@@ -64,6 +65,7 @@ export function registerUpCommand(program: Command): void {
         loopbackOnly: isLoopback(server.host),
         syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
         commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
+        previewCommit: commitPreviewer(sourcesDir),
         // With auth on, the admin token's holder reads as the admin; a ServiceAccount token signs in as itself.
         ...(credentials ? { access: 'per-user' as const, admin: (req: IncomingMessage) => carriesAdminToken(req, credentials.token) } : {}),
       });

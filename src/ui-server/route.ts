@@ -15,6 +15,8 @@ import { ActionError, parseSourceAction, runSourceAction } from './source-action
 import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
 import { NamespaceScope } from './namespace-scope.js';
+import type { CommitPreviewer } from './commit-preview.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
 import { ChangeStream } from './stream.js';
 import type { ObjectKey } from './types.js';
@@ -46,6 +48,8 @@ export interface UiRouteOptions {
    * signs in (per-user) with a token the API server verifies.
    */
   admin?: (req: IncomingMessage) => boolean;
+  /** What pinning a commit would change (`flowops up`: from the sources' clones); without it no preview. */
+  previewCommit?: CommitPreviewer;
 }
 
 export interface UiRoute {
@@ -112,6 +116,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       const signedIn = user;
       return stream.serve(req, res, signedIn && changeAccess ? (changes) => changeAccess.visible(signedIn, changes) : undefined);
     }
+    if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4) return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
     if (parts[0] === 'object') {
       const k = objectKeyOf(url.searchParams);
       if (k) feed.follow(k.apiVersion, k.kind);
@@ -155,6 +160,15 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       if (err instanceof SessionError || err instanceof ActionError) return sendJson(res, err.statusCode, { error: err.message });
       throw err;
     }
+  };
+
+  /** The dry run of a pin, made with the reader's own rights (RBAC may refuse it: said as such). */
+  const answerPreview = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
+    if (!/^[0-9a-f]{40}$/.test(commit)) return sendJson(res, 400, { error: 'expected ?commit=<40 hex digits>' });
+    if (!opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot preview commits (it has no clone of the source)' });
+    const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
+    if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
+    sendJson(res, 200, await opts.previewCommit(kube, source, commit));
   };
 
   const answerAction = async (req: IncomingMessage, res: ServerResponse, kube: KubeClient, namespace: string, name: string): Promise<void> => {

@@ -247,3 +247,14 @@ export interface OperatorDetail {
   controllers: OperatorController[];
   yaml: string;
 }
+
+/** What pinning a commit would change, from a server-side dry run (as `flowops diff --commit`). */
+export interface CommitPreview {
+  commit: string;
+  /** Why it cannot be applied (the sync would reject it), or could not be previewed. */
+  errors: string[];
+  changes: Array<{ change: 'changed' | 'created' | 'pruned'; object: string; diff: string }>;
+  /** Changed objects not listed (past the page's bound). */
+  cut: number;
+  skipped?: string[];
+}

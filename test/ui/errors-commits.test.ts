@@ -148,7 +148,9 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
 
   it('a commit subject of 10,000 characters with HTML in it stays text, cut, and the page does not widen', async () => {
     const long = `<b id="injected">bold</b> ${'x'.repeat(10_000)}`;
+    await push(FLOW_FILE, (t) => t.replace('type: kubectll', 'type: kubectl'), 'fix the typo');
     const sha = await push('samples/my-postgres.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 2'), long);
+    await waitFor(async () => (await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.status.lastAppliedRevision}'])).endsWith(sha), { what: 'the long commit applied', timeoutMs: 20_000 });
     const row = page.locator(`tr[data-commit="${sha}"]`);
     await row.waitFor({ timeout: 20_000 });
     const subject = await row.locator('[data-subject]').innerText();
@@ -181,6 +183,14 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
   it('a pinned source is said on its page, the overview, the Flow page and an object page', async () => {
     const seed = (await page.locator('tr[data-commit][data-outcome="Applied"]').last().getAttribute('data-commit'))!;
     await page.getByRole('button', { name: `Pin to commit ${seed.slice(0, 8)}` }).click();
+    // Before confirming, the dialog shows the server's dry run of the pin: my-postgres back to 3 replicas.
+    const summary = page.getByRole('dialog').locator('[data-preview-summary]');
+    await summary.waitFor({ timeout: 15_000 });
+    expect(await summary.innerText()).toMatch(/^0 created, [1-9]\d* changed, 0 pruned\.$/);
+    const database = page.getByRole('dialog').locator('[data-preview-change="changed"]', { hasText: 'Database default/my-postgres' });
+    expect(await database.innerText()).toMatch(/^-\s+replicas: 2$/m);
+    expect(await database.innerText()).toMatch(/^\+\s+replicas: 3$/m);
+    await shot(page, 'source-pin-preview');
     await page.getByRole('dialog').getByRole('button', { name: `Pin to ${seed.slice(0, 8)}` }).click();
     await page.locator('[data-pinned-notice]').waitFor({ timeout: 15_000 });
     // Pinning syncs the commit again: still one row for it, now with two syncs.

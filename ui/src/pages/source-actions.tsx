@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useContext, useState } from 'preact/hooks';
 import type { SourceAction, SourceSummary } from '../../../src/ui-server/types.ts';
 import { runAction, type ActionOutcome } from '../actions.ts';
+import { CommitPreviewView } from '../components/commit-preview.tsx';
 import { ConfirmDialog, type ConfirmRequest } from '../components/confirm.tsx';
 import { shortSha } from '../components/time.tsx';
 
@@ -58,11 +59,12 @@ export function ActionBar({ source }: { source: SourceSummary }) {
 }
 
 /** "Pin to this commit" on a history row: a rollback that the poller never moves forward. */
-export function PinButton({ commit }: { commit: string }) {
+export function PinButton({ commit, source }: { commit: string; source: { namespace: string; name: string } }) {
   const { ask } = useContext(ActionContext);
   const short = shortSha(commit);
+  const detail = <CommitPreviewView namespace={source.namespace} name={source.name} commit={commit} />;
   return (
-    <button type="button" class="small" aria-label={`Pin to commit ${short}`} onClick={() => ask({ title: `Pin to ${short}?`, body: `Apply commit ${short} and stay on it: new commits are not applied until you unpin.`, confirmLabel: `Pin to ${short}` }, { action: 'pin', commit })}>
+    <button type="button" class="small" aria-label={`Pin to commit ${short}`} onClick={() => ask({ title: `Pin to ${short}?`, body: `Apply commit ${short} and stay on it: new commits are not applied until you unpin.`, confirmLabel: `Pin to ${short}`, detail }, { action: 'pin', commit })}>
       Pin
     </button>
   );

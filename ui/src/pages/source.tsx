@@ -44,7 +44,7 @@ function CommitRow({ c, files, liveCommit, highlighted, source }: { c: CommitEnt
           ))}
         </ul>
       </td>
-      <td data-label="Pin">{c.commit && c.outcome === 'Applied' && !c.live ? <PinButton commit={c.commit} /> : null}</td>
+      <td data-label="Pin">{c.commit && c.outcome === 'Applied' && !c.live ? <PinButton commit={c.commit} source={source} /> : null}</td>
     </tr>
   );
 }
