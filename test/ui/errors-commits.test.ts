@@ -226,4 +226,41 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     await shot(phone, 'source-phone-dark');
     await phone.close();
   });
+
+  it('a Flow of 123 objects lists the not-ready ones first, a page at a time, with a search (/) and a not-ready filter', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'items.test.example.com' },
+      spec: { group: 'test.example.com', scope: 'Namespaced', names: { plural: 'items', singular: 'item', kind: 'Item' },
+        versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(crd));
+    await kubectl.ok(['wait', '--for=condition=Established', 'crd/items.test.example.com']);
+    await kubectl.ok(['apply', '-f', '-'], [
+      'apiVersion: flowops.io/v1', 'kind: Flow', 'metadata: { name: item-keeper, namespace: default }', 'spec:',
+      '  watch: { apiVersion: test.example.com/v1, kind: Item }', '  reconcile:', '    steps:', '      - name: keep', '        type: kubectl',
+      '        action: apply', '        manifests: |', '          apiVersion: v1', '          kind: ConfigMap',
+      '          metadata: { name: "item-{{ .Resource.metadata.name }}" }', '          data: { value: "{{ required "spec.value is required" .Resource.spec.value }}" }', '',
+    ].join('\n'));
+    const items = Array.from({ length: 123 }, (_, i) => ({ apiVersion: 'test.example.com/v1', kind: 'Item', metadata: { name: `item-${String(i).padStart(3, '0')}`, namespace: 'default' }, spec: i % 50 === 7 ? {} : { value: `v${i}` } }));
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await page.goto(`${url}/ui/flows/default/item-keeper`);
+    // 3 of them lack spec.value: item-007, item-057, item-107.
+    await page.locator('[data-count]', { hasText: '123 objects' }).waitFor({ timeout: 30_000 });
+    await page.locator('label.check', { hasText: 'Not ready only (3)' }).waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-ready-row="True"]').length === 97, undefined, { timeout: 60_000 });
+    const rows = page.locator('tr[data-object]');
+    expect(await rows.count()).toBe(100);
+    expect(await rows.evaluateAll((r) => r.slice(0, 3).map((x) => x.getAttribute('data-object')))).toEqual(['item-007', 'item-057', 'item-107']);
+    expect(await page.locator('tr[data-object="item-007"]').innerText()).toContain('spec.value is required');
+    await page.getByRole('button', { name: 'Show 23 more' }).click();
+    expect(await rows.count()).toBe(123);
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-search'))).toBe(true);
+    await page.keyboard.type('item-12');
+    await page.locator('[data-count]', { hasText: '3 of 123 objects' }).waitFor();
+    await page.locator('input[data-search]').fill('');
+    await page.getByLabel('Not ready only (3)').check();
+    expect(await rows.count()).toBe(3);
+    await shot(page, 'flow-many-objects');
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 // Keyboard navigation beyond Tab: j/k (or ↓/↑ on a row link) move between the rows' links of the
-// page's tables, g goes to the overview, t toggles the theme, ? lists the keys. Keys typed into
+// page's tables, g goes to the overview, t toggles the theme, / focuses the page's search, ? lists the keys. Keys typed into
 // fields, and every key while a dialog is open (it has its own: Tab, Enter, Escape), are left alone.
 import { navigate, paths } from './router.ts';
 
@@ -25,6 +25,12 @@ export function installKeyboard(): void {
       navigate(paths.overview());
     } else if (e.key === 't') {
       document.querySelector<HTMLButtonElement>('button.theme')?.click();
+    } else if (e.key === '/') {
+      const search = document.querySelector<HTMLInputElement>('main input[data-search]');
+      if (search) {
+        search.focus();
+        e.preventDefault();
+      }
     } else if (e.key === '?') {
       document.querySelector<HTMLDialogElement>('dialog#keys-help')?.showModal();
       e.preventDefault();

@@ -5,6 +5,7 @@ const KEYS: Array<[string, string]> = [
   ['Enter', 'open the focused row'],
   ['g', 'go to the overview'],
   ['t', 'switch between the light and the dark theme'],
+  ['/', 'search the list on the page (a Flow\'s watched objects)'],
   ['?', 'this list'],
   ['Esc', 'close a dialog without doing anything'],
 ];

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { FlowDetail } from '../../../src/ui-server/types.ts';
 import { ReadyBadge } from '../components/badges.tsx';
+import { ObjectList } from '../components/object-list.tsx';
 import { LinkedMessage, linesIn, type LineHref } from '../components/linked.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
@@ -82,21 +83,7 @@ export function FlowPage({ namespace, name, commit }: { namespace: string; name:
             </dl>
             <section>
               <h2 id="watched-h">Watched objects</h2>
-              {d.objects.length === 0 ? <p class="muted">No {d.flow.watched.kind} objects.</p> : (
-                <table aria-labelledby="watched-h" class="cards">
-                  <thead><tr><th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Why</th><th scope="col" class="num">Children</th></tr></thead>
-                  <tbody>
-                    {d.objects.map((o) => (
-                      <tr key={`${o.key.namespace ?? ''}/${o.key.name}`} data-object={o.key.name}>
-                        <td><a data-row href={paths.object(o.key)}>{o.key.namespace ? `${o.key.namespace}/` : ''}{o.key.name}</a></td>
-                        <td><ReadyBadge ready={o.ready} /></td>
-                        <td>{o.ready.status === 'True' ? '' : <LinkedMessage text={o.ready.message} hrefOf={here} />}</td>
-                        <td class="num">{o.children}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
+              <ObjectList objects={d.objects} kind={d.flow.watched.kind} hrefOf={here} />
             </section>
             <section>
               <h2 id="definition-h">
