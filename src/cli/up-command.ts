@@ -38,7 +38,7 @@ export function registerUpCommand(program: Command): void {
       // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
       const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
       process.stdout.write(`Embedded Kubernetes API listening on ${server.url}; starting the controllers and the Git source…\n`);
-      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer }] = await Promise.all([
+      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer, commitReader }] = await Promise.all([
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
@@ -66,6 +66,7 @@ export function registerUpCommand(program: Command): void {
         syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
         commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
         previewCommit: commitPreviewer(sourcesDir),
+        readCommit: commitReader(sourcesDir),
         // With auth on, the admin token's holder reads as the admin; a ServiceAccount token signs in as itself.
         ...(credentials ? { access: 'per-user' as const, admin: (req: IncomingMessage) => carriesAdminToken(req, credentials.token) } : {}),
       });

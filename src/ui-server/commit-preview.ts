@@ -13,6 +13,7 @@ import { diffCommits } from '../source/diff.js';
 import { gitContext } from '../source/git-context.js';
 import { readBlobs } from '../source/read-blobs.js';
 import { planCommit } from '../sync/plan.js';
+import { commitDiff, type CommitDiff } from './commit-diff.js';
 import type { CommitPreview } from './types.js';
 
 /** A page shows this many changed objects, and this much of each diff; it says what it cut. */
@@ -20,6 +21,18 @@ const MAX_CHANGES = 100;
 const MAX_DIFF = 8 * 1024;
 
 export type CommitPreviewer = (kube: KubeClient, source: KubeObject, commit: string) => Promise<CommitPreview>;
+
+/** A commit's own page, from the same clone (undefined when the commit is not in it). */
+export type CommitReader = (source: KubeObject, commit: string) => Promise<CommitDiff | undefined>;
+
+export function commitReader(sourcesDir: string): CommitReader {
+  return async (source, commit) => {
+    const spec = flowSourceSpecSchema.safeParse(source.spec);
+    if (!spec.success) return undefined;
+    const ctx = gitContext(repoDirOf(sourcesDir, `${source.metadata.namespace}/${source.metadata.name}`));
+    return commitDiff(ctx, commit, sourcePathPrefix(spec.data)).catch(() => undefined);
+  };
+}
 
 /** Previews from the clones the FlowSource controller keeps under `sourcesDir` (`flowops up`). */
 export function commitPreviewer(sourcesDir: string): CommitPreviewer {

@@ -15,11 +15,12 @@ import { ActionError, parseSourceAction, runSourceAction } from './source-action
 import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
 import { NamespaceScope } from './namespace-scope.js';
-import type { CommitPreviewer } from './commit-preview.js';
+import type { CommitPreviewer, CommitReader } from './commit-preview.js';
+import { commitHistory } from './summaries.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
 import { ChangeStream } from './stream.js';
-import type { ObjectKey } from './types.js';
+import type { CommitDetail, ObjectKey } from './types.js';
 
 export const UI_PREFIX = '/ui/';
 const API_PREFIX = '/ui/api/';
@@ -50,6 +51,8 @@ export interface UiRouteOptions {
   admin?: (req: IncomingMessage) => boolean;
   /** What pinning a commit would change (`flowops up`: from the sources' clones); without it no preview. */
   previewCommit?: CommitPreviewer;
+  /** A commit's page: its diff against its parent (`flowops up`: from the sources' clones). */
+  readCommit?: CommitReader;
 }
 
 export interface UiRoute {
@@ -116,6 +119,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       const signedIn = user;
       return stream.serve(req, res, signedIn && changeAccess ? (changes) => changeAccess.visible(signedIn, changes) : undefined);
     }
+    if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return answerCommit(res, kube, parts[1]!, parts[2]!, parts[4]!);
     if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4) return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
     if (parts[0] === 'object') {
       const k = objectKeyOf(url.searchParams);
@@ -169,6 +173,18 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
     if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
     sendJson(res, 200, await opts.previewCommit(kube, source, commit));
+  };
+
+  const answerCommit = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
+    if (!/^[0-9a-f]{40}$/.test(commit)) return sendJson(res, 400, { error: 'expected a commit of 40 hex digits' });
+    if (!opts.readCommit || !opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot show commits (it has no clone of the source)' });
+    const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
+    if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
+    const [diff, live] = await Promise.all([opts.readCommit(source, commit), opts.previewCommit(kube, source, commit)]);
+    if (!diff) return sendJson(res, 404, { error: `commit ${commit.slice(0, 12)} is not in the clone of FlowSource ${namespace}/${name}` });
+    const entry = commitHistory(source).find((c) => c.commit === commit);
+    const body: CommitDetail = { source: { namespace, name }, commit, ...diff, live, ...(entry ? { entry } : {}) };
+    sendJson(res, 200, body);
   };
 
   const answerAction = async (req: IncomingMessage, res: ServerResponse, kube: KubeClient, namespace: string, name: string): Promise<void> => {

@@ -258,3 +258,28 @@ export interface CommitPreview {
   cut: number;
   skipped?: string[];
 }
+
+export interface CommitFileDiff {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  /** `diff -u` against the parent; empty when tooLarge. */
+  diff: string;
+  /** Past the page's bound (or binary): named, not diffed. */
+  tooLarge?: true;
+}
+
+/** A commit's page: what Git says of it, its diff against its parent, and what applying it would change live. */
+export interface CommitDetail {
+  source: { namespace: string; name: string };
+  commit: string;
+  parent?: string;
+  subject?: string;
+  author?: string;
+  authoredAt?: string;
+  files: CommitFileDiff[];
+  cut: number;
+  /** The dry run of applying it now (as a pin would). */
+  live: CommitPreview;
+  /** Its syncs, when the source synced it. */
+  entry?: CommitEntry;
+}

@@ -142,8 +142,19 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     const fixedRow = page.locator('tr[data-commit]', { hasText: 'drop the version requirement' });
     expect(await fixedRow.innerText()).toContain('Ada Lovelace');
     const sha = (await fixedRow.getAttribute('data-commit'))!;
-    expect(await fixedRow.locator('a[data-commit-hash]').getAttribute('href')).toBe(`/ui/sources/default/flows#${sha}`);
+    expect(await fixedRow.locator('a[data-commit-hash]').getAttribute('href')).toBe(`/ui/sources/default/flows/commits/${sha}`);
     await shot(page, 'source-commits');
+    // Its page: the diff against its parent, and what applying it would change live (it is live: nothing).
+    await fixedRow.locator('a[data-commit-hash]').click();
+    await page.waitForURL(`${url}/ui/sources/default/flows/commits/${sha}`);
+    const fileDiff = page.locator(`[data-file-diff="${FLOW_FILE}"]`);
+    await fileDiff.waitFor({ timeout: 15_000 });
+    expect(await fileDiff.innerText()).toContain(`-                    image: {{ .Resource.spec.engine }}:${REQUIRED}`);
+    expect(await fileDiff.innerText()).toContain('+                    image: {{ .Resource.spec.engine }}:latest');
+    expect(await page.locator('[data-against-live] [data-preview-summary]').innerText()).toBe('Nothing would change.');
+    expect(await page.locator('[data-subject]').innerText()).toBe('drop the version requirement');
+    await shot(page, 'commit-page');
+    await page.goBack();
   });
 
   it('a commit subject of 10,000 characters with HTML in it stays text, cut, and the page does not widen', async () => {

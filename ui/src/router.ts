@@ -8,6 +8,7 @@ export const BASE = '/ui/';
 export type Route =
   | { page: 'overview' }
   | { page: 'source'; namespace: string; name: string; commit?: string }
+  | { page: 'commit'; namespace: string; name: string; commit: string }
   | { page: 'flow'; namespace: string; name: string; commit?: string }
   | { page: 'object'; key: ObjectKey }
   | { page: 'operator'; name: string }
@@ -20,6 +21,7 @@ const NO_NAMESPACE = '_';
 export const paths = {
   overview: (): string => BASE,
   source: (namespace: string, name: string, commit?: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
+  commit: (namespace: string, name: string, commit: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}/commits/${seg(commit)}`,
   /** `commit`: the file as that commit has it (a rejected one); `line`: that line, highlighted. */
   flow: (namespace: string, name: string, at: { commit?: string | undefined; line?: number } = {}): string =>
     `${BASE}flows/${seg(namespace)}/${seg(name)}${at.commit ? `?commit=${seg(at.commit)}` : ''}${at.line ? `#L${at.line}` : ''}`,
@@ -40,6 +42,7 @@ export function parseRoute(pathname: string, search = ''): Route {
   const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { page: 'overview' };
   if (parts[0] === 'sources' && parts.length === 3) return { page: 'source', namespace: parts[1]!, name: parts[2]! };
+  if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return { page: 'commit', namespace: parts[1]!, name: parts[2]!, commit: parts[4]! };
   if (parts[0] === 'flows' && parts.length === 3) {
     const commit = new URLSearchParams(search).get('commit');
     return { page: 'flow', namespace: parts[1]!, name: parts[2]!, ...(commit ? { commit } : {}) };

@@ -6,7 +6,7 @@ import { BASE } from '../router.ts';
 
 type State = { state: 'loading' } | { state: 'ok'; preview: CommitPreview } | { state: 'error'; message: string };
 
-function DiffText({ diff }: { diff: string }) {
+export function DiffText({ diff }: { diff: string }) {
   return (
     <pre class="diff">
       {diff.split('\n').map((l, i) => <span key={i} class={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : undefined}>{l}{'\n'}</span>)}
@@ -27,7 +27,11 @@ export function CommitPreviewView({ namespace, name, commit }: { namespace: stri
   }, [namespace, name, commit]);
   if (s.state === 'loading') return <p class="muted" aria-busy="true">Working out what would change…</p>;
   if (s.state === 'error') return <p class="bad-text" role="alert">Could not preview the change: {s.message}</p>;
-  const p = s.preview;
+  return <PreviewBody p={s.preview} />;
+}
+
+/** A dry run's answer: the rejection, or the counts and each object's diff. */
+export function PreviewBody({ p }: { p: CommitPreview }) {
   if (p.errors.length) return <div class="bad-text" role="alert" data-preview-errors>This commit would be rejected: <ul>{p.errors.slice(0, 20).map((e, i) => <li key={i}>{e}</li>)}</ul></div>;
   const count = (k: string): number => p.changes.filter((c) => c.change === k).length;
   return (

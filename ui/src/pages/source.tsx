@@ -27,7 +27,7 @@ function CommitRow({ c, files, liveCommit, highlighted, source }: { c: CommitEnt
   return (
     <tr id={c.commit} class={c.commit && c.commit === highlighted ? 'highlight' : undefined} data-commit={c.commit} data-outcome={c.outcome}>
       <td class="nowrap" data-label="Commit">
-        {c.commit ? <a href={paths.source(source.namespace, source.name, c.commit)} data-commit-hash={c.commit}><code title={c.revision}>{shortSha(c.commit)}</code></a> : <code>{c.revision}</code>}
+        {c.commit ? <a href={paths.commit(source.namespace, source.name, c.commit)} data-commit-hash={c.commit}><code title={c.revision}>{shortSha(c.commit)}</code></a> : <code>{c.revision}</code>}
         {c.live ? <span class="badge ok live"> live</span> : null}
       </td>
       <td data-label="Subject">
