@@ -3,6 +3,7 @@
 // cluster, as `flowops diff --commit` does (src/diff/preview.ts): created, changed with the fields,
 // pruned.
 
+import git from 'isomorphic-git';
 import { flowSourceSpecSchema, type FlowSourceStatus } from '../api/flowsource.js';
 import { formatValidationError } from '../api/validate.js';
 import { repoDirOf, sourcePathPrefix } from '../controller/flowsource/reconciler.js';
@@ -19,6 +20,9 @@ import type { CommitPreview } from './types.js';
 /** A page shows this many changed objects, and this much of each diff; it says what it cut. */
 const MAX_CHANGES = 100;
 const MAX_DIFF = 8 * 1024;
+
+/** Asks for the newest commit of the branch the source follows, as of its last fetch. */
+export const BRANCH_TIP = 'branch';
 
 export type CommitPreviewer = (kube: KubeClient, source: KubeObject, commit: string) => Promise<CommitPreview>;
 
@@ -43,6 +47,13 @@ export function commitPreviewer(sourcesDir: string): CommitPreviewer {
     const status = (source.status ?? {}) as FlowSourceStatus;
     const prefix = sourcePathPrefix(spec.data);
     const ctx = gitContext(repoDirOf(sourcesDir, key));
+    if (commit === BRANCH_TIP) {
+      // Unpin and sync move to the branch's newest commit: the one the last fetch saw.
+      const branch = spec.data.ref?.branch ?? (spec.data.ref?.tag ? undefined : 'main');
+      const tip = branch ? await git.resolveRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/remotes/origin/${branch}` }).catch(() => undefined) : undefined;
+      if (!tip) return { commit, errors: [branch ? `branch ${branch} has not been fetched yet` : 'a source that follows a tag has no branch to preview'], changes: [], cut: 0 };
+      commit = tip;
+    }
     let files: Array<{ path: string; text: string }>;
     try {
       const defs = (await diffCommits({ ctx, to: commit, path: prefix })).filter((c) => c.definition);

@@ -15,7 +15,7 @@ import { ActionError, parseSourceAction, runSourceAction } from './source-action
 import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
 import { NamespaceScope } from './namespace-scope.js';
-import type { CommitPreviewer, CommitReader } from './commit-preview.js';
+import { BRANCH_TIP, type CommitPreviewer, type CommitReader } from './commit-preview.js';
 import { commitHistory } from './summaries.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
@@ -168,7 +168,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
 
   /** The dry run of a pin, made with the reader's own rights (RBAC may refuse it: said as such). */
   const answerPreview = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
-    if (!/^[0-9a-f]{40}$/.test(commit)) return sendJson(res, 400, { error: 'expected ?commit=<40 hex digits>' });
+    if (!/^[0-9a-f]{40}$/.test(commit) && commit !== BRANCH_TIP) return sendJson(res, 400, { error: `expected ?commit=<40 hex digits> or ?commit=${BRANCH_TIP}` });
     if (!opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot preview commits (it has no clone of the source)' });
     const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
     if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });

@@ -216,6 +216,19 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     await shot(page, 'object-pinned');
   });
 
+  it('the unpin dialog shows what following the branch again would change, as of the last fetch', async () => {
+    await page.goto(`${url}/ui/sources/default/flows`);
+    await page.getByRole('button', { name: 'Unpin' }).click();
+    const dialog = page.getByRole('dialog');
+    const database = dialog.locator('[data-preview-change="changed"]', { hasText: 'Database default/my-postgres' });
+    await database.waitFor({ timeout: 15_000 });
+    expect(await database.innerText()).toMatch(/^-\s+replicas: 3$/m);
+    expect(await database.innerText()).toMatch(/^\+\s+replicas: 2$/m);
+    await shot(page, 'source-unpin-preview');
+    await dialog.getByRole('button', { name: 'Unpin' }).click();
+    await page.locator('dd', { hasText: 'branch main' }).waitFor({ timeout: 15_000 });
+  });
+
   it('on a 390 px phone the source page does not scroll sideways and its Pin buttons are on screen', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
     await phone.goto((/Web view: (\S+)/.exec(up.stdout()) ?? [])[1]!);

@@ -42,16 +42,18 @@ export function SourceActions({ source, children }: { source: SourceSummary; chi
 /** Sync now, suspend or resume, unpin; and what the last action answered. */
 export function ActionBar({ source }: { source: SourceSummary }) {
   const { ask, busy, outcome } = useContext(ActionContext);
+  // The branch's newest commit as the last fetch saw it: what unpin and sync move to.
+  const tip = <CommitPreviewView namespace={source.namespace} name={source.name} commit="branch" />;
   return (
     <div class="toolbar" role="toolbar" aria-label="Source actions">
-      <button type="button" disabled={busy} onClick={() => ask({ title: 'Sync now?', body: `Fetch ${source.url} and apply its newest commit now.`, confirmLabel: 'Sync now' }, { action: 'sync' })}>Sync now</button>
+      <button type="button" disabled={busy} onClick={() => ask({ title: 'Sync now?', body: `Fetch ${source.url} and apply its newest commit now. As of the last fetch, that would change:`, confirmLabel: 'Sync now', detail: tip }, { action: 'sync' })}>Sync now</button>
       {source.suspended ? (
         <button type="button" disabled={busy} onClick={() => ask({ title: 'Resume?', body: 'Polling and applying start again.', confirmLabel: 'Resume' }, { action: 'resume' })}>Resume</button>
       ) : (
         <button type="button" disabled={busy} onClick={() => ask({ title: 'Suspend?', body: 'No polling and no applying until resumed; what is applied stays.', confirmLabel: 'Suspend' }, { action: 'suspend' })}>Suspend</button>
       )}
       {source.pinned ? (
-        <button type="button" disabled={busy} onClick={() => ask({ title: 'Unpin?', body: 'Follow the branch again: its newest commit is applied.', confirmLabel: 'Unpin' }, { action: 'unpin' })}>Unpin</button>
+        <button type="button" disabled={busy} onClick={() => ask({ title: 'Unpin?', body: 'Follow the branch again: its newest commit is applied. As of the last fetch, that would change:', confirmLabel: 'Unpin', detail: tip }, { action: 'unpin' })}>Unpin</button>
       ) : null}
       {outcome ? <span class={`outcome ${outcome.ok ? 'ok-text' : 'bad-text'}`} role={outcome.ok ? 'status' : 'alert'} data-action-outcome={outcome.ok ? 'ok' : 'error'}>{outcome.message}</span> : null}
     </div>
