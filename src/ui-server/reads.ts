@@ -81,7 +81,9 @@ export class UiReads {
   async operator(name: string): Promise<OperatorDetail | undefined> {
     const obj = await this.kube.get({ apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name });
     if (!obj) return undefined;
-    return { name, controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
+    const source = await this.sourceOf(obj);
+    const provenance = { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) };
+    return { name, ...(provenance.source ? { provenance } : {}), controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
   }
 
   async source(namespace: string, name: string): Promise<SourceDetail | undefined> {

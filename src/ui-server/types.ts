@@ -244,6 +244,8 @@ export interface OperatorSummary {
 
 export interface OperatorDetail {
   name: string;
+  /** Where it was applied from (its flowops.io/source, revision and path), when from Git. */
+  provenance?: Provenance;
   controllers: OperatorController[];
   yaml: string;
 }

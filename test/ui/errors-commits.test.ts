@@ -8,6 +8,7 @@ import { gitAsync } from '../helpers/git-server.js';
 import { ROOT, runFlowops, serverUrlOf, type CliProcess } from '../helpers/cli.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
+import { OPERATOR } from '../fixtures/seed-operator.js';
 
 // Errors at the file's own line, commits once with subject and author, a rejected commit on the Flow
 // it touched, a pinned source visible wherever it is shown: a real `flowops up`, pushes to its Git
@@ -287,4 +288,16 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     expect(await rows.count()).toBe(3);
     await shot(page, 'flow-many-objects');
   }, 120_000);
+
+  it('an Operator applied from Git names its source and commit on its page', async () => {
+    writeFileSync(join(work, 'operator.yaml'), OPERATOR);
+    await gitAsync(work, 'add', 'operator.yaml');
+    const sha = await push('operator.yaml', (t) => t, 'an operator from Git');
+    await page.goto(`${url}/ui/operators/pod-container-num-annotator`);
+    const from = page.locator('dl.facts [data-commit-link]');
+    await from.waitFor({ timeout: 20_000 });
+    expect(await from.getAttribute('data-commit-link')).toBe(sha);
+    expect(await page.locator('dl.facts').innerText()).toContain('FlowSource default/flows');
+    expect(await page.locator('dl.facts').innerText()).toContain('operator.yaml');
+  });
 });
