@@ -127,7 +127,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
     try {
       const userReads = user ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces)) : undefined;
-      const body = await apiAnswer(userReads ?? reads, parts, url.searchParams);
+      const answered = await apiAnswer(userReads ?? reads, parts, url.searchParams);
+      const body = parts[0] === 'sources' && answered && opts.readCommit ? { ...answered, commitPages: true } : answered;
       if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
       sendJson(res, 200, body);
     } catch (err) {

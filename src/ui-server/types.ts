@@ -77,6 +77,8 @@ export interface SourceDetail {
   objects: Array<ObjectKey & { path: string }>;
   /** The files that define Flows, for links from `file:line` messages. */
   flowFiles: FlowFileLink[];
+  /** This web view has the source's clone: commits have pages and pins show their dry run. */
+  commitPages?: boolean;
 }
 
 export interface FlowSummary {

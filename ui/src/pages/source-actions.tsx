@@ -40,10 +40,10 @@ export function SourceActions({ source, children }: { source: SourceSummary; chi
 }
 
 /** Sync now, suspend or resume, unpin; and what the last action answered. */
-export function ActionBar({ source }: { source: SourceSummary }) {
+export function ActionBar({ source, preview }: { source: SourceSummary; preview: boolean }) {
   const { ask, busy, outcome } = useContext(ActionContext);
   // The branch's newest commit as the last fetch saw it: what unpin and sync move to.
-  const tip = <CommitPreviewView namespace={source.namespace} name={source.name} commit="branch" />;
+  const tip = preview ? <CommitPreviewView namespace={source.namespace} name={source.name} commit="branch" /> : <p class="muted">(not previewed here: <code>flowops diff</code> in a checkout shows it)</p>;
   return (
     <div class="toolbar" role="toolbar" aria-label="Source actions">
       <button type="button" disabled={busy} onClick={() => ask({ title: 'Sync now?', body: `Fetch ${source.url} and apply its newest commit now. As of the last fetch, that would change:`, confirmLabel: 'Sync now', detail: tip }, { action: 'sync' })}>Sync now</button>
@@ -61,10 +61,11 @@ export function ActionBar({ source }: { source: SourceSummary }) {
 }
 
 /** "Pin to this commit" on a history row: a rollback that the poller never moves forward. */
-export function PinButton({ commit, source }: { commit: string; source: { namespace: string; name: string } }) {
+export function PinButton({ commit, source, preview }: { commit: string; source: { namespace: string; name: string }; preview: boolean }) {
   const { ask } = useContext(ActionContext);
   const short = shortSha(commit);
-  const detail = <CommitPreviewView namespace={source.namespace} name={source.name} commit={commit} />;
+  // Without the source's clone here (`flowops run`), no dry run: `flowops diff --commit` shows it.
+  const detail = preview ? <CommitPreviewView namespace={source.namespace} name={source.name} commit={commit} /> : <p class="muted">See what it would change first with <code>flowops diff --commit {short}</code>.</p>;
   return (
     <button type="button" class="small" aria-label={`Pin to commit ${short}`} onClick={() => ask({ title: `Pin to ${short}?`, body: `Apply commit ${short} and stay on it: new commits are not applied until you unpin.`, confirmLabel: `Pin to ${short}`, detail }, { action: 'pin', commit })}>
       Pin

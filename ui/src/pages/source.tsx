@@ -22,12 +22,12 @@ function flowLines(files: FlowFileLink[], commit: string | undefined, liveCommit
 
 const shaIn = (message: string): string | undefined => /sha1:([0-9a-f]{40})/.exec(message)?.[1];
 
-function CommitRow({ c, files, liveCommit, highlighted, source }: { c: CommitEntry; files: FlowFileLink[]; liveCommit: string | undefined; highlighted: string; source: { namespace: string; name: string } }) {
+function CommitRow({ c, files, liveCommit, highlighted, source, commitPages }: { c: CommitEntry; files: FlowFileLink[]; liveCommit: string | undefined; highlighted: string; source: { namespace: string; name: string }; commitPages: boolean }) {
   const hrefOf = flowLines(files, c.commit, liveCommit);
   return (
     <tr id={c.commit} class={c.commit && c.commit === highlighted ? 'highlight' : undefined} data-commit={c.commit} data-outcome={c.outcome}>
       <td class="nowrap" data-label="Commit">
-        {c.commit ? <a href={paths.commit(source.namespace, source.name, c.commit)} data-commit-hash={c.commit}><code title={c.revision}>{shortSha(c.commit)}</code></a> : <code>{c.revision}</code>}
+        {c.commit ? <a href={commitPages ? paths.commit(source.namespace, source.name, c.commit) : paths.source(source.namespace, source.name, c.commit)} data-commit-hash={c.commit}><code title={c.revision}>{shortSha(c.commit)}</code></a> : <code>{c.revision}</code>}
         {c.live ? <span class="badge ok live"> live</span> : null}
       </td>
       <td data-label="Subject">
@@ -44,7 +44,7 @@ function CommitRow({ c, files, liveCommit, highlighted, source }: { c: CommitEnt
           ))}
         </ul>
       </td>
-      <td data-label="Pin">{c.commit && c.outcome === 'Applied' && !c.live ? <PinButton commit={c.commit} source={source} /> : null}</td>
+      <td data-label="Pin">{c.commit && c.outcome === 'Applied' && !c.live ? <PinButton commit={c.commit} source={source} preview={commitPages} /> : null}</td>
     </tr>
   );
 }
@@ -71,7 +71,7 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
                 <strong>Pinned</strong> to {d.source.ref.replace(/^pinned /, '')}: new commits on the branch are not applied until it is unpinned.
               </p>
             ) : null}
-            <ActionBar source={d.source} />
+            <ActionBar source={d.source} preview={d.commitPages === true} />
             <dl class="facts">
               <dt>URL</dt><dd><code class="path">{d.source.url}</code></dd>
               <dt>Ref</dt><dd>{d.source.ref}{d.source.suspended ? ' (suspended)' : ''}</dd>
@@ -86,7 +86,7 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
                 <table aria-labelledby="history-h" class="cards commits">
                   <thead><tr><th scope="col">Commit</th><th scope="col">Subject</th><th scope="col">Syncs</th><th scope="col"><span class="sr-only">Pin</span></th></tr></thead>
                   <tbody>
-                    {d.history.map((c) => <CommitRow key={c.commit ?? c.revision} c={c} files={d.flowFiles} liveCommit={liveCommit} highlighted={highlighted} source={d.source} />)}
+                    {d.history.map((c) => <CommitRow key={c.commit ?? c.revision} c={c} files={d.flowFiles} liveCommit={liveCommit} highlighted={highlighted} source={d.source} commitPages={d.commitPages === true} />)}
                   </tbody>
                 </table>
               )}
