@@ -58,7 +58,12 @@ function flowDocument(docs: Document[], flowName: string): Document | undefined 
 }
 
 /** Where in `file` the template `templateName` of Flow `flowName` has its `inner` position. */
-export function templatePosition(file: FlowFile, flowName: string, templateName: string, inner: Position): Position | undefined {
+export function templatePosition(
+  file: FlowFile,
+  flowName: string,
+  templateName: string,
+  inner: Position,
+): Position | undefined {
   if (file.text.length > MAX_TEXT) return undefined;
   const counter = new LineCounter();
   const docs = parseAllDocuments(file.text, { lineCounter: counter });

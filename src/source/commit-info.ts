@@ -18,7 +18,11 @@ export async function readCommitInfo(ctx: GitContext, sha: string): Promise<Comm
   try {
     const { commit } = await git.readCommit({ fs: ctx.fs, gitdir: ctx.gitdir, oid: sha, cache: ctx.cache });
     const subject = (commit.message.split('\n')[0] ?? '').trim().slice(0, MAX_SUBJECT);
-    return { subject, author: commit.author.name.slice(0, MAX_AUTHOR), authoredAt: new Date(commit.author.timestamp * 1000).toISOString() };
+    return {
+      subject,
+      author: commit.author.name.slice(0, MAX_AUTHOR),
+      authoredAt: new Date(commit.author.timestamp * 1000).toISOString(),
+    };
   } catch {
     return undefined;
   }

@@ -33,7 +33,10 @@ async function textAt(ctx: GitContext, commit: string, filepath: string): Promis
 }
 
 export async function commitDiff(ctx: GitContext, sha: string, prefix: string): Promise<CommitDiff> {
-  const [{ commit }, info] = await Promise.all([git.readCommit({ fs: ctx.fs, gitdir: ctx.gitdir, oid: sha, cache: ctx.cache }), readCommitInfo(ctx, sha)]);
+  const [{ commit }, info] = await Promise.all([
+    git.readCommit({ fs: ctx.fs, gitdir: ctx.gitdir, oid: sha, cache: ctx.cache }),
+    readCommitInfo(ctx, sha),
+  ]);
   const parent = commit.parent[0];
   const changes = await diffCommits({ ctx, from: parent, to: sha, path: prefix });
   const files = await Promise.all(

@@ -50,8 +50,22 @@ export function commitPreviewer(sourcesDir: string): CommitPreviewer {
     if (commit === BRANCH_TIP) {
       // Unpin and sync move to the branch's newest commit: the one the last fetch saw.
       const branch = spec.data.ref?.branch ?? (spec.data.ref?.tag ? undefined : 'main');
-      const tip = branch ? await git.resolveRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/remotes/origin/${branch}` }).catch(() => undefined) : undefined;
-      if (!tip) return { commit, errors: [branch ? `branch ${branch} has not been fetched yet` : 'a source that follows a tag has no branch to preview'], changes: [], cut: 0 };
+      const tip = branch
+        ? await git
+            .resolveRef({ fs: ctx.fs, gitdir: ctx.gitdir, ref: `refs/remotes/origin/${branch}` })
+            .catch(() => undefined)
+        : undefined;
+      if (!tip)
+        return {
+          commit,
+          errors: [
+            branch
+              ? `branch ${branch} has not been fetched yet`
+              : 'a source that follows a tag has no branch to preview',
+          ],
+          changes: [],
+          cut: 0,
+        };
       commit = tip;
     }
     let files: Array<{ path: string; text: string }>;
@@ -59,18 +73,50 @@ export function commitPreviewer(sourcesDir: string): CommitPreviewer {
       const defs = (await diffCommits({ ctx, to: commit, path: prefix })).filter((c) => c.definition);
       const blobs = await readBlobs({ ctx, oids: defs.map((c) => c.oid) });
       const decoder = new TextDecoder();
-      files = defs.map((c) => ({ path: prefix ? `${prefix}/${c.path}` : c.path, text: decoder.decode(blobs.get(c.oid)) }));
+      files = defs.map((c) => ({
+        path: prefix ? `${prefix}/${c.path}` : c.path,
+        text: decoder.decode(blobs.get(c.oid)),
+      }));
     } catch (err) {
-      return { commit, errors: [`commit ${commit.slice(0, 12)} is not in the source's clone: ${err instanceof Error ? err.message : String(err)}`], changes: [], cut: 0 };
+      return {
+        commit,
+        errors: [
+          `commit ${commit.slice(0, 12)} is not in the source's clone: ${err instanceof Error ? err.message : String(err)}`,
+        ],
+        changes: [],
+        cut: 0,
+      };
     }
-    const plan = planCommit({ files, removed: [], full: true, inventory: status.inventory ?? [], defaultNamespace: source.metadata.namespace ?? 'default' });
+    const plan = planCommit({
+      files,
+      removed: [],
+      full: true,
+      inventory: status.inventory ?? [],
+      defaultNamespace: source.metadata.namespace ?? 'default',
+    });
     if (!plan.ok) return { commit, errors: plan.errors.map(formatValidationError), changes: [], cut: 0 };
-    const preview = await previewSync({ kube, source: key, revision: status.lastAppliedRevision ?? 'preview', items: plan.apply, inventory: status.inventory ?? [], origin: `commit ${commit.slice(0, 12)}` });
+    const preview = await previewSync({
+      kube,
+      source: key,
+      revision: status.lastAppliedRevision ?? 'preview',
+      items: plan.apply,
+      inventory: status.inventory ?? [],
+      origin: `commit ${commit.slice(0, 12)}`,
+    });
     const changes = preview.changes.slice(0, MAX_CHANGES).map((c) => ({
       change: c.change,
       object: c.object,
-      diff: c.diff.length > MAX_DIFF ? `${c.diff.slice(0, MAX_DIFF)}\n… (${c.diff.length - MAX_DIFF} more characters of this diff not shown)\n` : c.diff,
+      diff:
+        c.diff.length > MAX_DIFF
+          ? `${c.diff.slice(0, MAX_DIFF)}\n… (${c.diff.length - MAX_DIFF} more characters of this diff not shown)\n`
+          : c.diff,
     }));
-    return { commit, errors: [], changes, cut: preview.changes.length - changes.length, ...(preview.skipped.length ? { skipped: preview.skipped } : {}) };
+    return {
+      commit,
+      errors: [],
+      changes,
+      cut: preview.changes.length - changes.length,
+      ...(preview.skipped.length ? { skipped: preview.skipped } : {}),
+    };
   };
 }

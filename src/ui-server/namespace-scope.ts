@@ -23,7 +23,10 @@ const has = (list: string[] | undefined, v: string): boolean => (list ?? []).som
 
 /** The rules allow listing `group`/`plural` (a rule limited to named objects does not: list has no name). */
 export function allowsList(rules: readonly ResourceRule[], group: string, plural: string): boolean {
-  return rules.some((r) => has(r.verbs, 'list') && has(r.apiGroups, group) && has(r.resources, plural) && !(r.resourceNames ?? []).length);
+  return rules.some(
+    (r) =>
+      has(r.verbs, 'list') && has(r.apiGroups, group) && has(r.resources, plural) && !(r.resourceNames ?? []).length,
+  );
 }
 
 export class NamespaceScope {

@@ -7,7 +7,9 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCo
 const MAX_REASON = 500;
 
 export function signInPage(reason: string | undefined): string {
-  const refused = reason ? `<p class="bad" role="alert">This token was not accepted: ${escape(reason.slice(0, MAX_REASON))}</p>` : '';
+  const refused = reason
+    ? `<p class="bad" role="alert">This token was not accepted: ${escape(reason.slice(0, MAX_REASON))}</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · FlowOps</title>

@@ -43,7 +43,10 @@ export const clearedAdminCookie = `${COOKIE}=; Path=/ui; HttpOnly; SameSite=Stri
  * the address. A page asked for without one gets a sign-in page (401), never a bare text.
  * Returns true when it answered.
  */
-export function uiTokenGuard(token: string, users?: OtherUsers): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
+export function uiTokenGuard(
+  token: string,
+  users?: OtherUsers,
+): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
   return async (req, res, url) => {
     if (url.pathname !== '/ui' && !url.pathname.startsWith('/ui/')) return false;
     const given = url.searchParams.get('token');
@@ -51,12 +54,20 @@ export function uiTokenGuard(token: string, users?: OtherUsers): (req: IncomingM
       url.searchParams.delete('token');
       const location = `${url.pathname}${url.search}`;
       if (same(given, token)) {
-        res.writeHead(303, { location, 'set-cookie': `${COOKIE}=${token}; Path=/ui; HttpOnly; SameSite=Strict`, 'cache-control': 'no-store' }).end();
+        res
+          .writeHead(303, {
+            location,
+            'set-cookie': `${COOKIE}=${token}; Path=/ui; HttpOnly; SameSite=Strict`,
+            'cache-control': 'no-store',
+          })
+          .end();
         return true;
       }
       const answer = users ? await users.signIn(given.trim(), req) : { refused: 'only the admin token signs in here' };
       if ('cookie' in answer) {
-        res.writeHead(303, { location, 'set-cookie': [answer.cookie, clearedAdminCookie], 'cache-control': 'no-store' }).end();
+        res
+          .writeHead(303, { location, 'set-cookie': [answer.cookie, clearedAdminCookie], 'cache-control': 'no-store' })
+          .end();
         return true;
       }
       return refuse(res, url, answer.refused);
@@ -71,7 +82,22 @@ export function uiTokenGuard(token: string, users?: OtherUsers): (req: IncomingM
 
 function refuse(res: ServerResponse, url: URL, reason: string | undefined): true {
   const html = url.pathname.startsWith('/ui/api/') ? undefined : signInPage(reason);
-  if (html) res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" }).end(html);
-  else res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: reason ?? 'sign in: open the link `flowops up` printed (…/ui/?token=…), or pass a token', signIn: true }));
+  if (html)
+    res
+      .writeHead(401, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+      })
+      .end(html);
+  else
+    res
+      .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
+      .end(
+        JSON.stringify({
+          error: reason ?? 'sign in: open the link `flowops up` printed (…/ui/?token=…), or pass a token',
+          signIn: true,
+        }),
+      );
   return true;
 }

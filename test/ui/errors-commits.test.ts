@@ -32,7 +32,12 @@ let work: string;
 const shot = (p: Page, name: string) => p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** Commits a change of `file` in the clone and pushes it; returns the new commit. */
-async function push(file: string, change: (text: string) => string, message: string, author = 'Ada Lovelace'): Promise<string> {
+async function push(
+  file: string,
+  change: (text: string) => string,
+  message: string,
+  author = 'Ada Lovelace',
+): Promise<string> {
   writeFileSync(join(work, file), change(readFileSync(join(work, file), 'utf8')));
   await gitAsync(work, 'commit', '-qa', `--author=${author} <ada@example.com>`, '-m', message);
   await gitAsync(work, 'push', '-q', 'origin', 'HEAD:main');
@@ -40,16 +45,30 @@ async function push(file: string, change: (text: string) => string, message: str
 }
 
 /** The page scrolls sideways when its document is wider than the viewport. */
-const sideways = (p: Page): Promise<number> => p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const sideways = (p: Page): Promise<number> =>
+  p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected versions and pins in the web view', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'flowops-ui-errors-'));
-    up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', join(dir, 'kubeconfig'), '--pod-ready-delay', '200']);
+    up = runFlowops([
+      'up',
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir, 'data'),
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+      '--pod-ready-delay',
+      '200',
+    ]);
     url = await serverUrlOf(up);
     kubectl = kubectlFor(join(dir, 'kubeconfig'), mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-    await waitFor(async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0, { what: 'my-postgres Ready', timeoutMs: 45_000 });
+    await waitFor(
+      async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0,
+      { what: 'my-postgres Ready', timeoutMs: 45_000 },
+    );
     const cloneUrl = (/Git repository \(FlowSource default\/flows\): (\S+)/.exec(up.stdout()) ?? [])[1]!;
     work = join(dir, 'work');
     await gitAsync(dir, 'clone', '-q', cloneUrl, work);
@@ -67,15 +86,38 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     }
   });
 
-  it('a failing template is reported at flow.yaml\'s line and column in the Ready condition, the Events and `flowops events`', async () => {
-    const text = readFileSync(join(work, FLOW_FILE), 'utf8').replace('image: {{ .Resource.spec.engine }}:latest', `image: {{ .Resource.spec.engine }}:${REQUIRED}`);
+  it("a failing template is reported at flow.yaml's line and column in the Ready condition, the Events and `flowops events`", async () => {
+    const text = readFileSync(join(work, FLOW_FILE), 'utf8').replace(
+      'image: {{ .Resource.spec.engine }}:latest',
+      `image: {{ .Resource.spec.engine }}:${REQUIRED}`,
+    );
     const lines = text.split('\n');
     const line = lines.findIndex((l) => l.includes(REQUIRED)) + 1;
     const column = (lines[line - 1] ?? '').indexOf('required "') + 1;
     await push(FLOW_FILE, () => text, 'require spec.version');
     const at = `${FLOW_FILE}:${line}:${column}`;
-    await waitFor(async () => (await kubectl.ok(['get', 'database', 'my-postgres', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].message}'])).includes(at), { what: `Ready message naming ${at}`, timeoutMs: 30_000 });
-    expect(await kubectl.ok(['get', 'database', 'my-postgres', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].message}'])).toContain(`template "create-statefulset.manifests": spec.version is required (${at})`);
+    await waitFor(
+      async () =>
+        (
+          await kubectl.ok([
+            'get',
+            'database',
+            'my-postgres',
+            '-o',
+            'jsonpath={.status.conditions[?(@.type=="Ready")].message}',
+          ])
+        ).includes(at),
+      { what: `Ready message naming ${at}`, timeoutMs: 30_000 },
+    );
+    expect(
+      await kubectl.ok([
+        'get',
+        'database',
+        'my-postgres',
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="Ready")].message}',
+      ]),
+    ).toContain(`template "create-statefulset.manifests": spec.version is required (${at})`);
     const events = runFlowops(['events', 'database/my-postgres', '--kubeconfig', join(dir, 'kubeconfig')]);
     await events.exited;
     expect(events.stdout()).toContain(`spec.version is required (${at})`);
@@ -97,7 +139,9 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     expect(await line.getAttribute('data-error-line')).toBe('');
     // The whole file, unclipped: as many numbered lines as the file has, and no inner scroll.
     const file = page.locator('pre[data-file]');
-    expect(Number(await file.getAttribute('data-lines'))).toBe(readFileSync(join(work, FLOW_FILE), 'utf8').replace(/\n$/, '').split('\n').length);
+    expect(Number(await file.getAttribute('data-lines'))).toBe(
+      readFileSync(join(work, FLOW_FILE), 'utf8').replace(/\n$/, '').split('\n').length,
+    );
     expect(await file.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
     await shot(page, 'flow-error-line');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
@@ -105,10 +149,20 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
   });
 
-  it('a rejected commit shows on the Flow it touched, links to its error and to the rejected file\'s line', async () => {
+  it("a rejected commit shows on the Flow it touched, links to its error and to the rejected file's line", async () => {
     const fixed = await push(FLOW_FILE, (t) => t.replace(`:${REQUIRED}`, ':latest'), 'drop the version requirement');
-    await waitFor(async () => (await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.status.lastAppliedRevision}'])).endsWith(fixed), { what: 'fixed commit applied', timeoutMs: 20_000 });
-    const broken = await push(FLOW_FILE, (t) => t.replace('type: kubectl', 'type: kubectll'), 'a typo <img src=x onerror="window.pwned=1">');
+    await waitFor(
+      async () =>
+        (await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.status.lastAppliedRevision}'])).endsWith(
+          fixed,
+        ),
+      { what: 'fixed commit applied', timeoutMs: 20_000 },
+    );
+    const broken = await push(
+      FLOW_FILE,
+      (t) => t.replace('type: kubectl', 'type: kubectll'),
+      'a typo <img src=x onerror="window.pwned=1">',
+    );
     await page.goto(`${url}/ui/flows/default/database-operator`);
     const notice = page.locator(`[data-rejected="${broken}"]`);
     await notice.waitFor({ timeout: 20_000 });
@@ -132,18 +186,24 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     await page.waitForURL(`${url}/ui/sources/default/flows#${broken}`);
     const back = page.locator('dl.facts a[data-line-link]').first();
     await back.waitFor({ timeout: 10_000 });
-    expect(await back.getAttribute('href')).toMatch(new RegExp(`^/ui/flows/default/database-operator\\?commit=${broken}#L\\d+$`));
+    expect(await back.getAttribute('href')).toMatch(
+      new RegExp(`^/ui/flows/default/database-operator\\?commit=${broken}#L\\d+$`),
+    );
   }, 60_000);
 
   it('the source lists each commit once, with its subject and author, its syncs under it, hashes as links', async () => {
     await page.goto(`${url}/ui/sources/default/flows`);
     await page.locator('tr[data-commit]').first().waitFor();
-    const commits = await page.locator('tr[data-commit]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-commit')));
+    const commits = await page
+      .locator('tr[data-commit]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-commit')));
     expect(new Set(commits).size).toBe(commits.length);
     const fixedRow = page.locator('tr[data-commit]', { hasText: 'drop the version requirement' });
     expect(await fixedRow.innerText()).toContain('Ada Lovelace');
     const sha = (await fixedRow.getAttribute('data-commit'))!;
-    expect(await fixedRow.locator('a[data-commit-hash]').getAttribute('href')).toBe(`/ui/sources/default/flows/commits/${sha}`);
+    expect(await fixedRow.locator('a[data-commit-hash]').getAttribute('href')).toBe(
+      `/ui/sources/default/flows/commits/${sha}`,
+    );
     await shot(page, 'source-commits');
     // Its page: the diff against its parent, and what applying it would change live (it is live: nothing).
     await fixedRow.locator('a[data-commit-hash]').click();
@@ -162,7 +222,13 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     const long = `<b id="injected">bold</b> ${'x'.repeat(10_000)}`;
     await push(FLOW_FILE, (t) => t.replace('type: kubectll', 'type: kubectl'), 'fix the typo');
     const sha = await push('samples/my-postgres.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 2'), long);
-    await waitFor(async () => (await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.status.lastAppliedRevision}'])).endsWith(sha), { what: 'the long commit applied', timeoutMs: 20_000 });
+    await waitFor(
+      async () =>
+        (await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.status.lastAppliedRevision}'])).endsWith(
+          sha,
+        ),
+      { what: 'the long commit applied', timeoutMs: 20_000 },
+    );
     const row = page.locator(`tr[data-commit="${sha}"]`);
     await row.waitFor({ timeout: 20_000 });
     const subject = await row.locator('[data-subject]').innerText();
@@ -199,11 +265,16 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     const summary = page.getByRole('dialog').locator('[data-preview-summary]');
     await summary.waitFor({ timeout: 15_000 });
     expect(await summary.innerText()).toMatch(/^0 created, [1-9]\d* changed, 0 pruned\.$/);
-    const database = page.getByRole('dialog').locator('[data-preview-change="changed"]', { hasText: 'Database default/my-postgres' });
+    const database = page
+      .getByRole('dialog')
+      .locator('[data-preview-change="changed"]', { hasText: 'Database default/my-postgres' });
     expect(await database.innerText()).toMatch(/^-\s+replicas: 2$/m);
     expect(await database.innerText()).toMatch(/^\+\s+replicas: 3$/m);
     await shot(page, 'source-pin-preview');
-    await page.getByRole('dialog').getByRole('button', { name: `Pin to ${seed.slice(0, 8)}` }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: `Pin to ${seed.slice(0, 8)}` })
+      .click();
     await page.locator('[data-pinned-notice]').waitFor({ timeout: 15_000 });
     // Pinning syncs the commit again: still one row for it, now with two syncs.
     await page.locator(`tr[data-commit="${seed}"] .live`).waitFor({ timeout: 15_000 });
@@ -231,9 +302,19 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
   });
 
   it('on a 390 px phone the source page does not scroll sideways and its Pin buttons are on screen', async () => {
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+    const phone = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      colorScheme: 'dark',
+      isMobile: true,
+      hasTouch: true,
+    });
     await phone.goto((/Web view: (\S+)/.exec(up.stdout()) ?? [])[1]!);
-    for (const path of ['sources/default/flows', '', 'flows/default/database-operator', 'objects/example.com%2Fv1/Database/default/my-postgres']) {
+    for (const path of [
+      'sources/default/flows',
+      '',
+      'flows/default/database-operator',
+      'objects/example.com%2Fv1/Database/default/my-postgres',
+    ]) {
       await phone.goto(`${url}/ui/${path}`);
       await phone.locator('main h1').waitFor();
       await phone.locator('[aria-busy="true"]').waitFor({ state: 'detached' });
@@ -254,28 +335,68 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
 
   it('a Flow of 123 objects lists the not-ready ones first, a page at a time, with a search (/) and a not-ready filter', async () => {
     const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'items.test.example.com' },
-      spec: { group: 'test.example.com', scope: 'Namespaced', names: { plural: 'items', singular: 'item', kind: 'Item' },
-        versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'items.test.example.com' },
+      spec: {
+        group: 'test.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'items', singular: 'item', kind: 'Item' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
     };
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify(crd));
     await kubectl.ok(['wait', '--for=condition=Established', 'crd/items.test.example.com']);
-    await kubectl.ok(['apply', '-f', '-'], [
-      'apiVersion: flowops.io/v1', 'kind: Flow', 'metadata: { name: item-keeper, namespace: default }', 'spec:',
-      '  watch: { apiVersion: test.example.com/v1, kind: Item }', '  reconcile:', '    steps:', '      - name: keep', '        type: kubectl',
-      '        action: apply', '        manifests: |', '          apiVersion: v1', '          kind: ConfigMap',
-      '          metadata: { name: "item-{{ .Resource.metadata.name }}" }', '          data: { value: "{{ required "spec.value is required" .Resource.spec.value }}" }', '',
-    ].join('\n'));
-    const items = Array.from({ length: 123 }, (_, i) => ({ apiVersion: 'test.example.com/v1', kind: 'Item', metadata: { name: `item-${String(i).padStart(3, '0')}`, namespace: 'default' }, spec: i % 50 === 7 ? {} : { value: `v${i}` } }));
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      [
+        'apiVersion: flowops.io/v1',
+        'kind: Flow',
+        'metadata: { name: item-keeper, namespace: default }',
+        'spec:',
+        '  watch: { apiVersion: test.example.com/v1, kind: Item }',
+        '  reconcile:',
+        '    steps:',
+        '      - name: keep',
+        '        type: kubectl',
+        '        action: apply',
+        '        manifests: |',
+        '          apiVersion: v1',
+        '          kind: ConfigMap',
+        '          metadata: { name: "item-{{ .Resource.metadata.name }}" }',
+        '          data: { value: "{{ required "spec.value is required" .Resource.spec.value }}" }',
+        '',
+      ].join('\n'),
+    );
+    const items = Array.from({ length: 123 }, (_, i) => ({
+      apiVersion: 'test.example.com/v1',
+      kind: 'Item',
+      metadata: { name: `item-${String(i).padStart(3, '0')}`, namespace: 'default' },
+      spec: i % 50 === 7 ? {} : { value: `v${i}` },
+    }));
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
     await page.goto(`${url}/ui/flows/default/item-keeper`);
     // 3 of them lack spec.value: item-007, item-057, item-107.
     await page.locator('[data-count]', { hasText: '123 objects' }).waitFor({ timeout: 30_000 });
     await page.locator('label.check', { hasText: 'Not ready only (3)' }).waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => document.querySelectorAll('tr[data-ready-row="True"]').length === 97, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-ready-row="True"]').length === 97, undefined, {
+      timeout: 60_000,
+    });
     const rows = page.locator('tr[data-object]');
     expect(await rows.count()).toBe(100);
-    expect(await rows.evaluateAll((r) => r.slice(0, 3).map((x) => x.getAttribute('data-object')))).toEqual(['item-007', 'item-057', 'item-107']);
+    expect(await rows.evaluateAll((r) => r.slice(0, 3).map((x) => x.getAttribute('data-object')))).toEqual([
+      'item-007',
+      'item-057',
+      'item-107',
+    ]);
     expect(await page.locator('tr[data-object="item-007"]').innerText()).toContain('spec.value is required');
     await page.getByRole('button', { name: 'Show 23 more' }).click();
     expect(await rows.count()).toBe(123);

@@ -28,13 +28,42 @@ describe.skipIf(skip !== undefined)('a namespace-scoped ServiceAccount on `flowo
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'flowops-ui-scoped-'));
-    up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', join(dir, 'kubeconfig'), '--pod-ready-delay', '200']);
+    up = runFlowops([
+      'up',
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir, 'data'),
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+      '--pod-ready-delay',
+      '200',
+    ]);
     url = await serverUrlOf(up);
     kubectl = kubectlFor(join(dir, 'kubeconfig'), mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-    await waitFor(async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0, { what: 'my-postgres Ready', timeoutMs: 45_000 });
+    await waitFor(
+      async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0,
+      { what: 'my-postgres Ready', timeoutMs: 45_000 },
+    );
     await kubectl.ok(['create', 'serviceaccount', 'viewer', '-n', 'default']);
-    await kubectl.ok(['create', 'role', 'viewer', '-n', 'default', '--verb=get,list,watch', '--resource=flows.flowops.io,flowsources.flowops.io,events,databases.example.com']);
-    await kubectl.ok(['create', 'rolebinding', 'viewer', '-n', 'default', '--role=viewer', '--serviceaccount=default:viewer']);
+    await kubectl.ok([
+      'create',
+      'role',
+      'viewer',
+      '-n',
+      'default',
+      '--verb=get,list,watch',
+      '--resource=flows.flowops.io,flowsources.flowops.io,events,databases.example.com',
+    ]);
+    await kubectl.ok([
+      'create',
+      'rolebinding',
+      'viewer',
+      '-n',
+      'default',
+      '--role=viewer',
+      '--serviceaccount=default:viewer',
+    ]);
     token = (await kubectl.ok(['create', 'token', 'viewer', '-n', 'default'])).trim();
     browser = await launchChromium();
   }, 90_000);
@@ -64,7 +93,9 @@ describe.skipIf(skip !== undefined)('a namespace-scoped ServiceAccount on `flowo
   });
 
   it('its token signs in, leaves the address bar, and the overview lists the default namespace', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })).newPage();
+    const page = await (
+      await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })
+    ).newPage();
     await page.goto(`${url}/ui/?token=${token}`);
     expect(page.url()).toBe(`${url}/ui/`);
     await page.locator('[data-signed-in-as]').waitFor({ timeout: 10_000 });
@@ -79,7 +110,11 @@ describe.skipIf(skip !== undefined)('a namespace-scoped ServiceAccount on `flowo
     expect(summary).toContain('1 kind could not be read');
     expect(await page.locator('[data-unreadable]').innerText()).toContain('Operators could not be read');
     // Its Events, listed in default too.
-    await page.locator('section', { has: page.locator('#recent-h') }).locator('tr').first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('section', { has: page.locator('#recent-h') })
+      .locator('tr')
+      .first()
+      .waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(SHOTS, 'scoped-user-overview.png'), fullPage: true });
     // The Flow page reads the watched objects in default as well.
     await page.locator('tr[data-flow="database-operator"] a[data-row]').click();
@@ -91,8 +126,15 @@ describe.skipIf(skip !== undefined)('a namespace-scoped ServiceAccount on `flowo
     expect((await fetch(`${url}/ui/api/overview`)).status).toBe(401);
   });
 
-  it('signs in from the sign-in page\'s form, on a phone in the dark theme', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true })).newPage();
+  it("signs in from the sign-in page's form, on a phone in the dark theme", async () => {
+    const page = await (
+      await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        colorScheme: 'dark',
+        isMobile: true,
+        hasTouch: true,
+      })
+    ).newPage();
     await page.goto(`${url}/ui/flows/default/database-operator`);
     await page.getByLabel('Bearer token').fill(token);
     await page.screenshot({ path: join(SHOTS, 'scoped-user-sign-in-phone-dark.png'), fullPage: true });
@@ -100,7 +142,9 @@ describe.skipIf(skip !== undefined)('a namespace-scoped ServiceAccount on `flowo
     await page.waitForURL(`${url}/ui/`);
     await page.locator('[data-signed-in-as]').waitFor({ timeout: 10_000 });
     await page.locator('tr[data-flow="database-operator"]').waitFor({ timeout: 10_000 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SHOTS, 'scoped-user-overview-phone-dark.png'), fullPage: true });
   });
 });

@@ -5,7 +5,7 @@ const KEYS: Array<[string, string]> = [
   ['Enter', 'open the focused row'],
   ['g', 'go to the overview'],
   ['t', 'switch between the light and the dark theme'],
-  ['/', 'search the list on the page (a Flow\'s watched objects)'],
+  ['/', "search the list on the page (a Flow's watched objects)"],
   ['?', 'this list'],
   ['Esc', 'close a dialog without doing anything'],
 ];
@@ -17,11 +17,22 @@ export function KeysHelp() {
         <h2 id="keys-help-title">Keyboard</h2>
         <table class="keys-table">
           <tbody>
-            {KEYS.map(([k, what]) => <tr key={k}><th scope="row"><kbd>{k}</kbd></th><td>{what}</td></tr>)}
+            {KEYS.map(([k, what]) => (
+              <tr key={k}>
+                <th scope="row">
+                  <kbd>{k}</kbd>
+                </th>
+                <td>{what}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
         <p class="muted">Keys are not taken while you type in a field or while a dialog is open.</p>
-        <div class="dialog-buttons"><button type="submit" autofocus>Close</button></div>
+        <div class="dialog-buttons">
+          <button type="submit" autofocus>
+            Close
+          </button>
+        </div>
       </form>
     </dialog>
   );

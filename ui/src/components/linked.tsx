@@ -11,7 +11,8 @@ export type LineHref = (path: string, line: number) => string | undefined;
 const MAX_SHOWN = 4000;
 
 export function LinkedMessage({ text, hrefOf, cls = 'message' }: { text: string; hrefOf: LineHref; cls?: string }) {
-  const shown = text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text;
+  const shown =
+    text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text;
   const parts: Array<string | { label: string; href: string }> = [];
   let at = 0;
   for (const m of shown.matchAll(POSITION)) {
@@ -23,7 +24,15 @@ export function LinkedMessage({ text, hrefOf, cls = 'message' }: { text: string;
   parts.push(shown.slice(at));
   return (
     <span class={cls}>
-      {parts.map((p, i) => (typeof p === 'string' ? p : <a key={i} href={p.href} data-line-link={p.href}>{p.label}</a>))}
+      {parts.map((p, i) =>
+        typeof p === 'string' ? (
+          p
+        ) : (
+          <a key={i} href={p.href} data-line-link={p.href}>
+            {p.label}
+          </a>
+        ),
+      )}
     </span>
   );
 }
@@ -31,5 +40,7 @@ export function LinkedMessage({ text, hrefOf, cls = 'message' }: { text: string;
 /** The line numbers `text` names in `path` (`path:20`, `path:34:49`). */
 export function linesIn(text: string | undefined, path: string): number[] {
   if (!text) return [];
-  return [...text.matchAll(POSITION)].filter((m) => m[1] === path || path.endsWith(`/${m[1] ?? ''}`)).map((m) => Number(m[2]));
+  return [...text.matchAll(POSITION)]
+    .filter((m) => m[1] === path || path.endsWith(`/${m[1] ?? ''}`))
+    .map((m) => Number(m[2]));
 }

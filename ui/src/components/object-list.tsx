@@ -17,9 +17,18 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
   const [namespace, setNamespace] = useState('');
   const [shown, setShown] = useState(PAGE);
   const namespaces = useMemo(() => [...new Set(objects.map((o) => o.key.namespace ?? ''))].sort(), [objects]);
-  const sorted = useMemo(() => [...objects].sort((a, b) => RANK[a.ready.status] - RANK[b.ready.status] || nameOf(a).localeCompare(nameOf(b))), [objects]);
+  const sorted = useMemo(
+    () =>
+      [...objects].sort((a, b) => RANK[a.ready.status] - RANK[b.ready.status] || nameOf(a).localeCompare(nameOf(b))),
+    [objects],
+  );
   const q = query.trim().toLowerCase();
-  const matching = sorted.filter((o) => (!notReadyOnly || o.ready.status !== 'True') && (!namespace || o.key.namespace === namespace) && (!q || nameOf(o).toLowerCase().includes(q) || o.ready.message.toLowerCase().includes(q)));
+  const matching = sorted.filter(
+    (o) =>
+      (!notReadyOnly || o.ready.status !== 'True') &&
+      (!namespace || o.key.namespace === namespace) &&
+      (!q || nameOf(o).toLowerCase().includes(q) || o.ready.message.toLowerCase().includes(q)),
+  );
   const notReady = objects.filter((o) => o.ready.status !== 'True').length;
   if (objects.length === 0) return <p class="muted">No {kind} objects.</p>;
   return (
@@ -27,36 +36,96 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
       <div class="filters" role="search" aria-label="Watched objects">
         <label>
           <span class="sr-only">Search watched objects</span>
-          <input type="search" data-search placeholder="Search (press /)" value={query} maxLength={200} onInput={(e) => { setQuery((e.target as HTMLInputElement).value); setShown(PAGE); }} />
+          <input
+            type="search"
+            data-search
+            placeholder="Search (press /)"
+            value={query}
+            maxLength={200}
+            onInput={(e) => {
+              setQuery((e.target as HTMLInputElement).value);
+              setShown(PAGE);
+            }}
+          />
         </label>
-        <label class="check"><input type="checkbox" checked={notReadyOnly} onChange={(e) => { setNotReadyOnly((e.target as HTMLInputElement).checked); setShown(PAGE); }} /> Not ready only ({notReady})</label>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={notReadyOnly}
+            onChange={(e) => {
+              setNotReadyOnly((e.target as HTMLInputElement).checked);
+              setShown(PAGE);
+            }}
+          />{' '}
+          Not ready only ({notReady})
+        </label>
         {namespaces.length > 1 ? (
           <label>
             <span class="sr-only">Namespace</span>
-            <select value={namespace} onChange={(e) => { setNamespace((e.target as HTMLSelectElement).value); setShown(PAGE); }}>
+            <select
+              value={namespace}
+              onChange={(e) => {
+                setNamespace((e.target as HTMLSelectElement).value);
+                setShown(PAGE);
+              }}
+            >
               <option value="">All namespaces</option>
-              {namespaces.map((n) => <option key={n} value={n}>{n || '(cluster)'}</option>)}
+              {namespaces.map((n) => (
+                <option key={n} value={n}>
+                  {n || '(cluster)'}
+                </option>
+              ))}
             </select>
           </label>
         ) : null}
-        <span class="muted" role="status" data-count>{matching.length === objects.length ? `${objects.length} objects` : `${matching.length} of ${objects.length} objects`}{matching.length > shown ? `, first ${shown} shown` : ''}</span>
+        <span class="muted" role="status" data-count>
+          {matching.length === objects.length
+            ? `${objects.length} objects`
+            : `${matching.length} of ${objects.length} objects`}
+          {matching.length > shown ? `, first ${shown} shown` : ''}
+        </span>
       </div>
-      {matching.length === 0 ? <p class="muted">No object matches.</p> : (
+      {matching.length === 0 ? (
+        <p class="muted">No object matches.</p>
+      ) : (
         <table aria-labelledby="watched-h" class="cards">
-          <thead><tr><th scope="col">Name</th><th scope="col">Ready</th><th scope="col">Why</th><th scope="col" class="num">Children</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Ready</th>
+              <th scope="col">Why</th>
+              <th scope="col" class="num">
+                Children
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {matching.slice(0, shown).map((o) => (
               <tr key={nameOf(o)} data-object={o.key.name} data-ready-row={o.ready.status}>
-                <td data-label="Name"><a data-row href={paths.object(o.key)}>{nameOf(o)}</a></td>
-                <td data-label="Ready"><ReadyBadge ready={o.ready} /></td>
-                <td data-label="Why">{o.ready.status === 'True' ? '' : <LinkedMessage text={o.ready.message} hrefOf={hrefOf} />}</td>
-                <td data-label="Children" class="num">{o.children}</td>
+                <td data-label="Name">
+                  <a data-row href={paths.object(o.key)}>
+                    {nameOf(o)}
+                  </a>
+                </td>
+                <td data-label="Ready">
+                  <ReadyBadge ready={o.ready} />
+                </td>
+                <td data-label="Why">
+                  {o.ready.status === 'True' ? '' : <LinkedMessage text={o.ready.message} hrefOf={hrefOf} />}
+                </td>
+                <td data-label="Children" class="num">
+                  {o.children}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {matching.length > shown ? <button type="button" class="more" onClick={() => setShown(shown + PAGE)}>Show {Math.min(PAGE, matching.length - shown)} more</button> : null}
+      {matching.length > shown ? (
+        <button type="button" class="more" onClick={() => setShown(shown + PAGE)}>
+          Show {Math.min(PAGE, matching.length - shown)} more
+        </button>
+      ) : null}
     </>
   );
 }

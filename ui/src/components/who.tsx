@@ -19,13 +19,22 @@ export function WhoIsSignedIn() {
   if (!session?.signInNeeded) return null;
   const signOut = async (): Promise<void> => {
     // A JSON body: the server refuses a sign-out a cross-site form could send.
-    await fetch(`${BASE}api/session`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, body: '{}' }).catch(() => undefined);
+    await fetch(`${BASE}api/session`, {
+      method: 'DELETE',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    }).catch(() => undefined);
     location.assign(BASE);
   };
   return (
     <span class="who">
-      <span class="muted">Signed in as</span> <strong data-signed-in-as title={session.user}>{session.user}</strong>
-      <button type="button" class="small" onClick={() => void signOut()}>Sign out</button>
+      <span class="muted">Signed in as</span>{' '}
+      <strong data-signed-in-as title={session.user}>
+        {session.user}
+      </strong>
+      <button type="button" class="small" onClick={() => void signOut()}>
+        Sign out
+      </button>
     </span>
   );
 }
