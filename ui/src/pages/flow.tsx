@@ -182,9 +182,17 @@ export function FlowPage({
               {d.file ? (
                 <NumberedFile text={d.file.text} errorLines={errorLines} picked={picked} />
               ) : (
-                <pre class="yaml" aria-labelledby="definition-h" tabIndex={0}>
-                  {d.yaml}
-                </pre>
+                <>
+                  {d.provenance?.path ? (
+                    <p class="muted" data-file-not-shown>
+                      <code class="path">{d.provenance.path}</code> is not shown: it is over 256 KB, or its commit is no
+                      longer on this server's disk. The spec as applied is shown instead, without the file's line numbers.
+                    </p>
+                  ) : null}
+                  <pre class="yaml" aria-labelledby="definition-h" tabIndex={0}>
+                    {d.yaml}
+                  </pre>
+                </>
               )}
             </section>
           </>
