@@ -104,6 +104,9 @@ export const historyEntrySchema = z.object({
     .string()
     .describe('Who signed the commit (key fingerprint and user or principals), or "unsigned"; set with spec.verify.')
     .optional(),
+  subject: z.string().describe('The commit\'s subject line.').optional(),
+  author: z.string().describe('The commit\'s author name.').optional(),
+  authoredAt: z.string().describe('When the commit was authored (RFC 3339).').optional(),
 });
 
 export const COMMIT_STATES = ['pending', 'success', 'failure', 'error'] as const;

@@ -80,7 +80,7 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   log.level = process.env.FLOWOPS_LOG_LEVEL ?? 'error';
   const session = await startRenderSession({
     crds: defs.crds,
-    flows: flows.map((f) => ({ flow: f.flow, sourceDir: sourceDirOf(f.file, f.spec, flags.sourceDir) })),
+    flows: flows.map((f) => ({ flow: f.flow, sourceDir: sourceDirOf(f.file, f.spec, flags.sourceDir), file: { path: f.file, text: f.text } })),
     samples: samples.objects.map((s) => s.object),
     log,
     timeoutMs: limit,

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
@@ -40,7 +41,7 @@ export function registerUpCommand(program: Command): void {
       // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
       const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
       process.stdout.write(`Embedded Kubernetes API listening on ${server.url}; starting the controllers and the Git source…\n`);
-      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard }] = await Promise.all([
+      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer, commitReader }] = await Promise.all([
         import('../kube/client.js'),
         import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
@@ -50,6 +51,7 @@ export function registerUpCommand(program: Command): void {
         import('../ui-server/commit-file.js'),
         import('../runtime/sources.js'),
         import('../ui-server/token-guard.js'),
+        import('../ui-server/commit-preview.js'),
       ]);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
       // Its data folder holds the admin kubeconfig and the server's database: never a script's to read.
@@ -66,9 +68,13 @@ export function registerUpCommand(program: Command): void {
         loopbackOnly: isLoopback(server.host),
         syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
         commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
+        previewCommit: commitPreviewer(sourcesDir),
+        readCommit: commitReader(sourcesDir),
+        // With auth on, the admin token's holder reads as the admin; a ServiceAccount token signs in as itself.
+        ...(credentials ? { access: 'per-user' as const, admin: (req: IncomingMessage) => carriesAdminToken(req, credentials.token) } : {}),
       });
-      const guard = credentials ? uiTokenGuard(credentials.token) : undefined;
-      server.addRoute((req, res, url) => guard?.(req, res, url) || ui.handle(req, res, url));
+      const guard = credentials ? uiTokenGuard(credentials.token, ui.users) : undefined;
+      server.addRoute(async (req, res, url) => (guard ? await guard(req, res, url) : false) || ui.handle(req, res, url));
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.

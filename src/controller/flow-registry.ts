@@ -10,7 +10,9 @@ import { Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
-import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';
+import { PATH_ANNOTATION, REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';
+import type { FlowFile } from '../api/template-positions.js';
+import { readSourceFile } from './flow-file.js';
 import { flowKeyOf } from './keys.js';
 import { watchProblem, type TenancyPolicy } from './tenancy.js';
 import { readsSourceFiles } from './source-files.js';
@@ -43,6 +45,11 @@ export interface FlowRegistryDeps {
   log: Logger;
   /** Resolves a Flow's source folder (for relative chart paths), when it came from Git. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /**
+   * The file a Flow was defined in, so errors name its lines; default: its flowops.io/path in its
+   * source folder (the export of its commit).
+   */
+  fileFor?: (flow: KubeObject) => FlowFile | undefined;
   /** What a Flow may reach; default: anything its identity may. */
   tenancy?: TenancyPolicy;
 }
@@ -134,6 +141,7 @@ export class FlowRegistry {
       }
       const annotations = flow.metadata.annotations ?? {};
       const sourceDir = this.deps.sourceDirFor?.(flow);
+      const file = this.deps.fileFor ? this.deps.fileFor(flow) : readSourceFile(sourceDir, annotations[PATH_ANNOTATION]);
       entry.def = {
         namespace: flow.metadata.namespace ?? 'default',
         name: flow.metadata.name!,
@@ -141,6 +149,7 @@ export class FlowRegistry {
         generation: flow.metadata.generation ?? 0,
         spec: parsed.spec,
         ...(sourceDir ? { sourceDir } : {}),
+        ...(file ? { file } : {}),
         ...(annotations[REVISION_ANNOTATION] ? { revision: annotations[REVISION_ANNOTATION] } : {}),
         ...(annotations[SOURCE_ANNOTATION] ? { source: annotations[SOURCE_ANNOTATION] } : {}),
       };

@@ -1,4 +1,5 @@
 import type { FlowSpec } from '../api/flow.js';
+import { placeTemplateErrors, type FlowFile } from '../api/template-positions.js';
 import { parseDuration } from '../api/duration.js';
 import type { StepContext, TemplateData } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
@@ -36,6 +37,8 @@ export interface FlowDefinition {
   revision?: string;
   /** The FlowSource the Flow came from (its flowops.io/source annotation), stamped on children. */
   source?: string;
+  /** The file the Flow was defined in: template errors are reported at its lines. */
+  file?: FlowFile;
 }
 
 export type ReconcileOutcome = 'success' | 'failure' | 'deleted' | 'gone' | 'suspended' | 'stalled';
@@ -270,6 +273,8 @@ export class FlowReconciler {
    * sets Stalled=True and is not retried; any other is retried by the queue with backoff.
    */
   private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log, trace: StepTrace[] = [], started?: RunStart): Promise<never> {
+    // A template's position is inside its field; the author reads the file.
+    failure = { ...failure, message: placeTemplateErrors(failure.message, flow.name, flow.file) };
     log.warn({ step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message }, 'reconcile failed');
     if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
     const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, { step: failure.step, reason: failure.reason, message: failure.message });
@@ -302,8 +307,9 @@ export class FlowReconciler {
     if (flow && onDelete) {
       const outcome = await runSteps(onDelete, this.context(flow, obj, templateData(flow, obj, this.deps.now), log), cancel, this.deps.observer);
       if (!outcome.ok) {
-        await this.deps.events.record(obj, 'Warning', 'OnDeleteFailed', `onDelete step "${outcome.failure.step}" failed: ${outcome.failure.message}`);
-        throw new ReconcileFailedError(outcome.failure);
+        const failure = { ...outcome.failure, message: placeTemplateErrors(outcome.failure.message, flow.name, flow.file) };
+        await this.deps.events.record(obj, 'Warning', 'OnDeleteFailed', `onDelete step "${failure.step}" failed: ${failure.message}`);
+        throw new ReconcileFailedError(failure);
       }
       await this.deps.events.record(obj, 'Normal', 'OnDeleteSucceeded', `Flow ${flow.name} ran its onDelete steps`);
     }

@@ -14,6 +14,8 @@ export interface FlowFile {
   flow: KubeObject;
   /** The file it was read from (relative chart and kustomize paths are found from here). */
   file: string;
+  /** The file's text: errors are reported at its lines. */
+  text: string;
 }
 
 export interface Definitions {
@@ -50,7 +52,7 @@ export function readDefinitions(paths: readonly string[]): Definitions {
       if (!isMap(doc.contents)) continue;
       const obj = doc.toJS() as KubeObject;
       if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') out.crds.push(obj);
-      else if (obj.kind === FLOW_KIND && (obj.apiVersion ?? FLOW_API_VERSION) === FLOW_API_VERSION) out.flows.push({ flow: obj, file });
+      else if (obj.kind === FLOW_KIND && (obj.apiVersion ?? FLOW_API_VERSION) === FLOW_API_VERSION) out.flows.push({ flow: obj, file, text });
     }
   }
   // The same type check as `flowops validate`: a Flow that validate refuses is not rendered either.

@@ -17,12 +17,13 @@ import { writeKubeconfig } from '../kube/kubeconfig.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import { describeRef, refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import type { FlowFile } from '../api/template-positions.js';
 import { startControllers, type Controllers } from '../runtime/controllers.js';
 
 export interface RenderInputs {
   crds: readonly KubeObject[];
   /** Flows with the folder their relative chart / kustomize paths resolve against. */
-  flows: ReadonlyArray<{ flow: KubeObject; sourceDir: string }>;
+  flows: ReadonlyArray<{ flow: KubeObject; sourceDir: string; file?: FlowFile }>;
   samples: readonly KubeObject[];
   log: Logger;
   timeoutMs: number;
@@ -57,7 +58,8 @@ export async function startRenderSession(inputs: RenderInputs): Promise<RenderSe
     writeKubeconfig(join(dir, 'kubeconfig'), server.url);
     const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
     const dirs = new Map(inputs.flows.map((f) => [flowKey(f.flow), f.sourceDir]));
-    controllers = await startControllers({ kube, log: inputs.log, installCrds: true, now: () => inputs.now, sourceDirFor: (flow) => dirs.get(flowKey(flow)) });
+    const files = new Map(inputs.flows.flatMap((f) => (f.file ? [[flowKey(f.flow), f.file] as const] : [])));
+    controllers = await startControllers({ kube, log: inputs.log, installCrds: true, now: () => inputs.now, sourceDirFor: (flow) => dirs.get(flowKey(flow)), fileFor: (flow) => files.get(flowKey(flow)) });
     const deadline = Date.now() + inputs.timeoutMs;
     for (const crd of inputs.crds) await kube.apply(crd, { fieldManager: FIELD_MANAGER, force: true });
     kube.discovery.invalidate();

@@ -15,6 +15,7 @@ import type { OperatorManager } from '../operator/operator-manager.js';
 import { startOperators } from '../operator/runtime.js';
 import { runHistoryCrd } from '../api/run-history-crd.js';
 import { alertCrd, providerCrd } from '../api/notify-crd.js';
+import type { FlowFile } from '../api/template-positions.js';
 
 export interface ControllersOptions {
   kube: KubeClient;
@@ -30,6 +31,8 @@ export interface ControllersOptions {
   sourceDir?: string;
   /** Per-Flow folder for relative chart / kustomize paths (`flowops render`: found from each Flow's file); wins over sourceDir. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /** The file each Flow was defined in (`flowops render`), so errors name its lines. */
+  fileFor?: (flow: KubeObject) => FlowFile | undefined;
   /** Apply FlowOps' own CRDs first (embedded mode; a cluster install has config/crd). */
   installCrds?: boolean;
   /** Record reconcile and step metrics here. */
@@ -67,6 +70,7 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     queue,
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     ...(opts.sourceDirFor ? { sourceDirFor: opts.sourceDirFor } : sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
+    ...(opts.fileFor ? { fileFor: opts.fileFor } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
     ...(opts.now ? { now: opts.now } : {}),

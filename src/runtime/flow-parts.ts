@@ -18,6 +18,7 @@ import type { Logger } from '../log/index.js';
 import { reconcileMetrics, stepMetrics } from '../metrics/observers.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { WorkQueue } from '../queue/types.js';
+import type { FlowFile } from '../api/template-positions.js';
 import { RunHistoryWriter } from '../engine/run-history.js';
 import type { LiveChild } from '../executors/applied-cache.js';
 import { RunCauses } from '../controller/run-causes.js';
@@ -33,6 +34,8 @@ export interface FlowPartsOptions {
   sourceDir?: string;
   /** Per-Flow source folder (a Git export of the Flow's commit); falls back to sourceDir. */
   sourceDirFor?: (flow: KubeObject) => string | undefined;
+  /** The file a Flow was defined in (`flowops render`); default: its flowops.io/path in its source folder. */
+  fileFor?: (flow: KubeObject) => FlowFile | undefined;
   /** Fetches a Flow's commit when this process has no copy (workers); see ReconcileHandlerDeps. */
   fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
   /** --default-service-account and --no-cross-namespace-refs. */
@@ -63,7 +66,7 @@ export interface WorkerFlows extends FlowParts {
 function registryFor(p: FlowPartsOptions): FlowRegistry {
   const { sourceDir, sourceDirFor } = p;
   const dirFor = sourceDirFor ?? (sourceDir ? () => sourceDir : undefined);
-  return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}), ...(p.tenancy ? { tenancy: p.tenancy } : {}) });
+  return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}), ...(p.fileFor ? { fileFor: p.fileFor } : {}), ...(p.tenancy ? { tenancy: p.tenancy } : {}) });
 }
 
 function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined, liveChild?: LiveChild): FlowReconciler {

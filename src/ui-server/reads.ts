@@ -16,8 +16,12 @@ import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
 import { involvedObjectOf, newestFirst } from './event-entries.js';
 import { ownedKindsOf } from './owned-kinds.js';
+import type { NamespaceScope } from './namespace-scope.js';
 import { redacted } from './redact.js';
-import { commitHistory, conditionsOf, flowSummary, healthView, keyOf, provenanceOf, readinessOf, readyOf, sourceObjects, sourceSummary, sourceVerification } from './summaries.js';
+import {
+  commitHistory, conditionsOf, flowFiles, flowSummary, rejectedVersion, sourceStateOf, healthView, keyOf, provenanceOf,
+  readinessOf, readyOf, sourceObjects, sourceSummary, sourceVerification,
+} from './summaries.js';
 import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
 
 const MAX_EVENTS = 50;
@@ -30,15 +34,31 @@ const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): num
 /** The text of the file an object was applied from, in its commit; undefined where that is not on this disk. */
 export type CommitFileReader = (obj: KubeObject) => string | undefined;
 
+/** The revision under which the source synced `commit`, when it did (only those have an export to read). */
+function revisionOfCommit(source: KubeObject, commit: string): string | undefined {
+  if (!/^[0-9a-f]{40}$/.test(commit)) return undefined;
+  const history = ((source.status ?? {}) as { history?: Array<{ revision: string }> }).history ?? [];
+  return history.find((h) => h.revision.endsWith(`sha1:${commit}`))?.revision;
+}
+
+/** The object as if applied from `revision`: the commit file reader then reads that commit's export. */
+function withRevision(obj: KubeObject, revision: string): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, annotations: { ...(obj.metadata.annotations ?? {}), 'flowops.io/revision': revision } } };
+}
+
 export class UiReads {
   /** What the API server refused this reader (their RBAC), said on the page instead of shown as empty. */
   private readonly forbidden: string[] = [];
+  /** Lists made namespace by namespace instead (a namespace-scoped user), said on the page. */
+  private readonly scoped: string[] = [];
 
   constructor(
     private readonly kube: KubeClient,
     private readonly commitFile: CommitFileReader = () => undefined,
     /** Events from a watch made with this reader's own identity, when it has them (ChangeFeed.events). */
     private readonly cachedEvents: () => KubeObject[] | undefined = () => undefined,
+    /** For a signed-in user: the namespaces they may list in, when the cluster scope is refused. */
+    private readonly scope?: NamespaceScope,
   ) {}
 
   async overview(): Promise<Overview> {
@@ -57,13 +77,16 @@ export class UiReads {
       operators: operators.map(operatorSummary).sort((a, b) => a.name.localeCompare(b.name)),
       recent,
       ...(this.forbidden.length ? { forbidden: [...new Set(this.forbidden)] } : {}),
+      ...(this.scoped.length ? { scoped: [...new Set(this.scoped)] } : {}),
     };
   }
 
   async operator(name: string): Promise<OperatorDetail | undefined> {
     const obj = await this.kube.get({ apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name });
     if (!obj) return undefined;
-    return { name, controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
+    const source = await this.sourceOf(obj);
+    const provenance = { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) };
+    return { name, ...(provenance.source ? { provenance } : {}), controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
   }
 
   async source(namespace: string, name: string): Promise<SourceDetail | undefined> {
@@ -78,29 +101,47 @@ export class UiReads {
       ...(verification ? { verification } : {}),
       history: commitHistory(obj),
       objects: sourceObjects(obj),
+      flowFiles: flowFiles(obj),
     };
   }
 
-  async flow(namespace: string, name: string): Promise<FlowDetail | undefined> {
+  async flow(namespace: string, name: string, atCommit?: string): Promise<FlowDetail | undefined> {
     const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name });
     if (!obj) return undefined;
     const summary = flowSummary(obj);
     const spec = (obj.spec ?? {}) as { watch?: { labelSelector?: unknown } };
     const selector = labelSelectorString(spec.watch?.labelSelector);
-    const watched = summary.watched.kind
-      ? await this.listOrNone(summary.watched.apiVersion, summary.watched.kind, { ...(summary.watched.namespace ? { namespace: summary.watched.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) })
-      : [];
+    const [watched, source] = await Promise.all([
+      summary.watched.kind
+        ? this.listOrNone(summary.watched.apiVersion, summary.watched.kind, { ...(summary.watched.namespace ? { namespace: summary.watched.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) })
+        : [],
+      this.sourceOf(obj),
+    ]);
     const objects: WatchedObject[] = watched.map((o) => ({ key: keyOf(o), ready: readyOf(o), children: readInventory(o).length }));
     objects.sort((a, b) => byName(a.key, b.key));
-    const provenance = provenanceOf(obj);
-    const text = provenance.path ? this.commitFile(obj) : undefined;
+    const provenance = { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) };
+    const rejected = source ? rejectedVersion(source, provenance.revision, provenance.path) : undefined;
+    // Another commit's version of the file (a rejected one, linked from its error): read from that commit's export.
+    const otherRevision = atCommit && source ? revisionOfCommit(source, atCommit) : undefined;
+    const shown = otherRevision ? withRevision(obj, otherRevision) : obj;
+    const text = provenance.path ? this.commitFile(shown) : undefined;
     return {
       flow: summary,
       yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec }, { lineWidth: 0 }),
       ...(text !== undefined && provenance.path ? { file: { path: provenance.path, text } } : {}),
+      ...(otherRevision && atCommit && text !== undefined ? { shownCommit: atCommit } : {}),
       ...(provenance.source ? { provenance } : {}),
+      ...(rejected ? { rejected } : {}),
       objects,
     };
+  }
+
+  /** The FlowSource an object was applied from, when it names one and this reader may read it. */
+  private async sourceOf(obj: KubeObject): Promise<KubeObject | undefined> {
+    const ref = obj.metadata.annotations?.['flowops.io/source'];
+    const [namespace, name] = ref?.split('/') ?? [];
+    if (!namespace || !name) return undefined;
+    return this.kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name }).catch(() => undefined);
   }
 
   async object(key: ObjectKey): Promise<ObjectDetail | undefined> {
@@ -108,7 +149,7 @@ export class UiReads {
     if (!obj) return undefined;
     const ready = conditionsOf(obj).find((c) => c.type === 'Ready');
     const owner = obj.metadata.ownerReferences?.find((r) => r.controller) ?? obj.metadata.ownerReferences?.[0];
-    const [children, events, watchedBy, runs] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj), readRuns(this.kube, obj)]);
+    const [children, events, watchedBy, runs, source] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj), readRuns(this.kube, obj), this.sourceOf(obj)]);
     const failed = readFailure(obj);
     // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
@@ -122,7 +163,7 @@ export class UiReads {
       health: failure ? { status: failure.terminal ? 'Failed' : 'InProgress', message: `reconcile failing at step "${failure.step}"` } : healthView(obj),
       ...(ready ? { ready: readinessOf(ready) } : {}),
       conditions: conditionsOf(obj).map((c) => ({ type: c.type, ...readinessOf(c) })),
-      provenance: provenanceOf(obj),
+      provenance: { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) },
       ...(failure ? { failure } : {}),
       ...(lastRun ? { lastRun } : {}),
       runs,
@@ -180,13 +221,30 @@ export class UiReads {
       .map((e) => e.entry);
   }
 
-  /** A kind that is not served (yet) lists as empty rather than failing the page. */
+  /**
+   * A kind that is not served (yet) lists as empty rather than failing the page. A list the user
+   * may not make at the cluster scope is made in each namespace they may list it in, and said so.
+   */
   private async listOrNone(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<KubeObject[]> {
     try {
       return (await this.kube.list(apiVersion, kind, opts)).items;
     } catch (err) {
-      if (err instanceof KubeApiError && err.statusCode === 403) this.forbidden.push(err.message);
-      return [];
+      if (!(err instanceof KubeApiError && err.statusCode === 403)) return [];
+      const inNamespaces = opts.namespace === undefined && this.scope ? await this.listInNamespaces(apiVersion, kind, opts) : undefined;
+      if (!inNamespaces) this.forbidden.push(err.message);
+      return inNamespaces ?? [];
     }
+  }
+
+  private async listInNamespaces(apiVersion: string, kind: string, opts: { labelSelector?: string; fieldSelector?: string }): Promise<KubeObject[] | undefined> {
+    const resource = await this.kube.resource(apiVersion, kind).catch(() => undefined);
+    if (!resource?.namespaced || !this.scope) return undefined;
+    const namespaces = await this.scope.listable(resource.group, resource.plural);
+    if (namespaces.length === 0) return undefined;
+    const lists = await Promise.all(namespaces.map((namespace) => this.kube.list(apiVersion, kind, { ...opts, namespace }).then((l) => l.items, () => undefined)));
+    const read = namespaces.filter((_, i) => lists[i] !== undefined);
+    const name = resource.group ? `${resource.plural}.${resource.group}` : resource.plural;
+    this.scoped.push(`${name}: only in namespace${read.length === 1 ? '' : 's'} ${read.join(', ')} (not allowed at the cluster scope)`);
+    return lists.flatMap((l) => l ?? []);
   }
 }

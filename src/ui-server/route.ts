@@ -2,7 +2,7 @@
 // they read, the change stream and the Source page's actions. Mounted with ApiServer.addRoute, as /metrics is.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
@@ -14,8 +14,13 @@ import { actionAllowed, hostAllowed } from './request-guard.js';
 import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
 import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
+import { NamespaceScope } from './namespace-scope.js';
+import { BRANCH_TIP, type CommitPreviewer, type CommitReader } from './commit-preview.js';
+import { commitHistory } from './summaries.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
+import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
 import { ChangeStream } from './stream.js';
-import type { ObjectKey } from './types.js';
+import type { CommitDetail, ObjectKey } from './types.js';
 
 export const UI_PREFIX = '/ui/';
 const API_PREFIX = '/ui/api/';
@@ -39,10 +44,21 @@ export interface UiRouteOptions {
    * every read and action is made with it; `kube` only watches for changes and finds kinds).
    */
   access?: 'single-user' | 'per-user';
+  /**
+   * `flowops up` with auth: a request that carries its admin token reads as `kube`; anyone else
+   * signs in (per-user) with a token the API server verifies.
+   */
+  admin?: (req: IncomingMessage) => boolean;
+  /** What pinning a commit would change (`flowops up`: from the sources' clones); without it no preview. */
+  previewCommit?: CommitPreviewer;
+  /** A commit's page: its diff against its parent (`flowops up`: from the sources' clones). */
+  readCommit?: CommitReader;
 }
 
 export interface UiRoute {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** Per-user: signs a token in as a session (for a guard in front, `?token=` in a link). */
+  users?: OtherUsers;
   /** Ends open streams and watches; call before closing the listener. */
   stop(): Promise<void>;
 }
@@ -63,6 +79,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   const sessions = opts.access === 'per-user' ? new UiSessions(opts.kube) : undefined;
   const changeAccess = sessions ? new ChangeAccess(opts.kube) : undefined;
   let started = false;
+  // Every namespace, read with the web view's own identity, for users who may list only in some.
+  const allNamespaces = async (): Promise<string[]> => (await opts.kube.list('v1', 'Namespace')).items.map((n) => n.metadata.name ?? '').filter(Boolean);
 
   const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
@@ -78,7 +96,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     if (parts[0] === 'session' && parts.length === 1) return answerSession(req, res);
     // Who asks: the admin on `up`; on `run`, the signed-in user (or none yet: the page asks for a token).
     let user: UiUser | undefined;
-    if (sessions && url.pathname.startsWith(API_PREFIX)) {
+    if (sessions && url.pathname.startsWith(API_PREFIX) && !opts.admin?.(req)) {
       user = await sessions.userOf(req);
       if (!user) return sendJson(res, 401, { error: 'sign in with a Kubernetes bearer token (kubectl create token …)', signIn: true });
     }
@@ -101,12 +119,16 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       const signedIn = user;
       return stream.serve(req, res, signedIn && changeAccess ? (changes) => changeAccess.visible(signedIn, changes) : undefined);
     }
+    if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return answerCommit(res, kube, parts[1]!, parts[2]!, parts[4]!);
+    if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4) return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
     if (parts[0] === 'object') {
       const k = objectKeyOf(url.searchParams);
       if (k) feed.follow(k.apiVersion, k.kind);
     }
     try {
-      const body = await apiAnswer(user ? new UiReads(user.kube, opts.commitFile) : reads, parts, url.searchParams);
+      const userReads = user ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces)) : undefined;
+      const answered = await apiAnswer(userReads ?? reads, parts, url.searchParams);
+      const body = parts[0] === 'sources' && answered && opts.readCommit ? { ...answered, commitPages: true } : answered;
       if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
       sendJson(res, 200, body);
     } catch (err) {
@@ -119,6 +141,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   /** GET: who is signed in; POST {token}: sign in; DELETE: sign out. `up` has nobody to sign in. */
   const answerSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!sessions) return sendJson(res, req.method === 'GET' ? 200 : 404, req.method === 'GET' ? { user: 'admin', signInNeeded: false } : { error: 'this web view has no sign-in: it runs as FlowOps\' admin on loopback' });
+    if (req.method === 'GET' && opts.admin?.(req)) return sendJson(res, 200, { user: 'admin', signInNeeded: true });
     if (req.method === 'GET') {
       const user = await sessions.userOf(req).catch(() => undefined);
       return user ? sendJson(res, 200, { user: user.username, signInNeeded: true }) : sendJson(res, 401, { error: 'not signed in', signIn: true });
@@ -127,7 +150,7 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     if (refused) return sendJson(res, 403, { error: refused });
     if (req.method === 'DELETE') {
       sessions.signOut(req);
-      res.setHeader('Set-Cookie', clearedSessionCookie());
+      res.setHeader('Set-Cookie', [clearedSessionCookie(), clearedAdminCookie]);
       return sendJson(res, 200, { signedOut: true });
     }
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'GET, POST or DELETE' });
@@ -136,12 +159,33 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       if (typeof body?.token !== 'string') return sendJson(res, 400, { error: 'expected {"token": "<a Kubernetes bearer token>"}' });
       const { id, user } = await sessions.signIn(body.token.trim());
       opts.log.info({ user: user.username }, 'web view sign-in');
-      res.setHeader('Set-Cookie', sessionCookie(id, (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https'));
+      res.setHeader('Set-Cookie', sessionCookie(id, isSecure(req)));
       sendJson(res, 200, { user: user.username, signInNeeded: true });
     } catch (err) {
       if (err instanceof SessionError || err instanceof ActionError) return sendJson(res, err.statusCode, { error: err.message });
       throw err;
     }
+  };
+
+  /** The dry run of a pin, made with the reader's own rights (RBAC may refuse it: said as such). */
+  const answerPreview = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
+    if (!/^[0-9a-f]{40}$/.test(commit) && commit !== BRANCH_TIP) return sendJson(res, 400, { error: `expected ?commit=<40 hex digits> or ?commit=${BRANCH_TIP}` });
+    if (!opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot preview commits (it has no clone of the source)' });
+    const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
+    if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
+    sendJson(res, 200, await opts.previewCommit(kube, source, commit));
+  };
+
+  const answerCommit = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
+    if (!/^[0-9a-f]{40}$/.test(commit)) return sendJson(res, 400, { error: 'expected a commit of 40 hex digits' });
+    if (!opts.readCommit || !opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot show commits (it has no clone of the source)' });
+    const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
+    if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
+    const [diff, live] = await Promise.all([opts.readCommit(source, commit), opts.previewCommit(kube, source, commit)]);
+    if (!diff) return sendJson(res, 404, { error: `commit ${commit.slice(0, 12)} is not in the clone of FlowSource ${namespace}/${name}` });
+    const entry = commitHistory(source).find((c) => c.commit === commit);
+    const body: CommitDetail = { source: { namespace, name }, commit, ...diff, live, ...(entry ? { entry } : {}) };
+    sendJson(res, 200, body);
   };
 
   const answerAction = async (req: IncomingMessage, res: ServerResponse, kube: KubeClient, namespace: string, name: string): Promise<void> => {
@@ -158,7 +202,24 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
   };
 
+  const users: OtherUsers | undefined = sessions
+    ? {
+        async signIn(token, req) {
+          try {
+            const { id, user } = await sessions.signIn(token);
+            opts.log.info({ user: user.username }, 'web view sign-in');
+            return { cookie: sessionCookie(id, isSecure(req)) };
+          } catch (err) {
+            if (err instanceof SessionError) return { refused: err.message };
+            throw err;
+          }
+        },
+        signedIn: async (req) => (await sessions.userOf(req).catch(() => undefined)) !== undefined,
+      }
+    : undefined;
+
   return {
+    ...(users ? { users } : {}),
     async handle(req, res, url) {
       if (url.pathname === '/ui') {
         res.writeHead(308, { Location: UI_PREFIX }).end();
@@ -179,11 +240,13 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   };
 }
 
+const isSecure = (req: IncomingMessage): boolean => (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
+
 function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Promise<unknown> {
   const [what, namespace, name] = parts;
   if (what === 'overview' && parts.length === 1) return reads.overview();
   if (what === 'sources' && parts.length === 3) return reads.source(namespace!, name!);
-  if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!);
+  if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!, query.get('commit') ?? undefined);
   if (what === 'operators' && parts.length === 2) return reads.operator(parts[1]!);
   if (what === 'object' && parts.length === 1) {
     const key = objectKeyOf(query);

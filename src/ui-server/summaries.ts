@@ -5,7 +5,7 @@ import type { HistoryEntry, InventoryEntry } from '../api/flowsource.js';
 import type { FlowStatus } from '../api/status.js';
 import { healthOf } from '../kube/readiness.js';
 import type { Condition, KubeObject } from '../kube/types.js';
-import type { CommitEntry, FlowSummary, ObjectKey, Provenance, Readiness, SourceSummary, SourceVerification } from './types.js';
+import type { ApplyEntry, CommitEntry, FlowFileLink, FlowSummary, ObjectKey, Provenance, Readiness, RejectedVersion, SourceState, SourceSummary, SourceVerification } from './types.js';
 
 const UNKNOWN: Readiness = { status: 'Unknown', reason: '', message: '' };
 
@@ -48,18 +48,75 @@ export function sourceSummary(obj: KubeObject): SourceSummary {
   };
 }
 
+/**
+ * Each commit once, newest first, with its syncs under it: a pin or a retry syncs a commit again,
+ * which is one more apply of the same commit, not another commit.
+ */
 export function commitHistory(obj: KubeObject): CommitEntry[] {
   const status = record(obj.status);
   const live = str(status.lastAppliedRevision);
   const history = Array.isArray(status.history) ? (status.history as HistoryEntry[]) : [];
-  // Newest first: the live revision is the first applied entry with it (a pin re-applies an older commit).
+  const byCommit = new Map<string, CommitEntry>();
+  // Newest first: the live apply is the first applied entry of the live revision.
   let liveSeen = false;
-  return history.map((h) => {
+  for (const h of history) {
     const commit = commitOf(h.revision);
-    const isLive = !liveSeen && h.revision === live && h.outcome === 'Applied';
+    const isLive: boolean = !liveSeen && h.revision === live && h.outcome === 'Applied';
     liveSeen ||= isLive;
-    return { revision: h.revision, ...(commit ? { commit } : {}), time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), ...(h.signer ? { signer: h.signer } : {}), live: isLive };
-  });
+    const apply: ApplyEntry = { time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: isLive };
+    const key = commit ?? h.revision;
+    const entry = byCommit.get(key);
+    if (entry) {
+      entry.applies.push(apply);
+      entry.live ||= isLive;
+      if (entry.subject === undefined && h.subject !== undefined) entry.subject = h.subject;
+      if (entry.author === undefined && h.author !== undefined) entry.author = h.author;
+      if (entry.authoredAt === undefined && h.authoredAt !== undefined) entry.authoredAt = h.authoredAt;
+      if (entry.signer === undefined && h.signer !== undefined) entry.signer = h.signer;
+      continue;
+    }
+    byCommit.set(key, {
+      revision: h.revision,
+      ...(commit ? { commit } : {}),
+      ...(h.subject !== undefined ? { subject: h.subject } : {}),
+      ...(h.author !== undefined ? { author: h.author } : {}),
+      ...(h.authoredAt !== undefined ? { authoredAt: h.authoredAt } : {}),
+      ...(h.signer !== undefined ? { signer: h.signer } : {}),
+      outcome: h.outcome,
+      applies: [apply],
+      live: isLive,
+    });
+  }
+  return [...byCommit.values()];
+}
+
+/** What a page that shows where an object came from says of its source: pinned, suspended. */
+export function sourceStateOf(src: KubeObject): SourceState {
+  const s = sourceSummary(src);
+  return { ref: s.ref, pinned: s.pinned, suspended: s.suspended };
+}
+
+/** The files of the applied commit that define Flows, so a `file:line` in a message links to the Flow. */
+export function flowFiles(obj: KubeObject): FlowFileLink[] {
+  return sourceObjects(obj).flatMap((o) => (o.kind === 'Flow' && o.apiVersion.startsWith('flowops.io/') && o.namespace ? [{ path: o.path, namespace: o.namespace, name: o.name }] : []));
+}
+
+/**
+ * The newest commit of the source, when it is newer than what the Flow runs, was rejected and names
+ * the Flow's file: the Flow page says a newer version of it was refused.
+ */
+export function rejectedVersion(src: KubeObject, flowRevision: string | undefined, path: string | undefined): RejectedVersion | undefined {
+  const newest = (record(src.status).history as HistoryEntry[] | undefined)?.[0];
+  if (!newest || newest.outcome !== 'Rejected' || !path || newest.revision === flowRevision) return undefined;
+  if (!(newest.message ?? '').includes(`${path}:`)) return undefined;
+  const commit = commitOf(newest.revision);
+  return {
+    revision: newest.revision,
+    ...(commit ? { commit } : {}),
+    ...(newest.subject ? { subject: newest.subject } : {}),
+    time: newest.time,
+    message: newest.message ?? '',
+  };
 }
 
 /** Whether a source requires signatures (spec.verify) and its SourceVerified condition; undefined without verify. */

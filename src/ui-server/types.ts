@@ -36,16 +36,30 @@ export interface SourceSummary {
   lastError?: string;
 }
 
+/** One sync of a commit: when, what came of it, what it said. */
+export interface ApplyEntry {
+  time: string;
+  outcome: 'Applied' | 'Rejected' | 'Failed' | 'Refused';
+  message?: string;
+  /** This apply is what is live. */
+  live: boolean;
+}
+
+/** A commit once, with what Git says of it and each time it was synced (newest first). */
 export interface CommitEntry {
   revision: string;
   /** The 40-hex commit of the revision, for links and short display. */
   commit?: string;
-  time: string;
-  outcome: 'Applied' | 'Rejected' | 'Failed' | 'Refused';
-  message?: string;
+  subject?: string;
+  author?: string;
+  authoredAt?: string;
   /** Who signed it (spec.verify): key fingerprint and user or principals, or "unsigned". */
   signer?: string;
-  /** This is the revision that is live. */
+  /** The outcome of its newest sync. */
+  outcome: ApplyEntry['outcome'];
+  /** Its syncs, newest first. */
+  applies: ApplyEntry[];
+  /** This commit is live. */
   live: boolean;
 }
 
@@ -57,6 +71,13 @@ export interface SourceVerification {
   lastVerifiedCommit?: string;
 }
 
+/** A file of the source that defines a Flow: links from a `file:line` message go to that Flow. */
+export interface FlowFileLink {
+  path: string;
+  namespace: string;
+  name: string;
+}
+
 export interface SourceDetail {
   source: SourceSummary;
   path?: string;
@@ -66,6 +87,10 @@ export interface SourceDetail {
   history: CommitEntry[];
   /** The objects of the applied commit, with the file each came from. */
   objects: Array<ObjectKey & { path: string }>;
+  /** The files that define Flows, for links from `file:line` messages. */
+  flowFiles: FlowFileLink[];
+  /** This web view has the source's clone: commits have pages and pins show their dry run. */
+  commitPages?: boolean;
 }
 
 export interface FlowSummary {
@@ -87,6 +112,8 @@ export interface Overview {
   recent: RecentEvent[];
   /** The API server's refusals of this reader's lists (their RBAC), e.g. `flows.flowops.io is forbidden: …`. */
   forbidden?: string[];
+  /** Kinds this reader may not list at the cluster scope, listed in the namespaces they may list instead. */
+  scoped?: string[];
 }
 
 export interface WatchedObject {
@@ -102,10 +129,31 @@ export interface FlowDetail {
   /** The file it was applied from, as it is in that commit (line numbers match `file:line` messages). */
   file?: { path: string; text: string };
   provenance?: Provenance;
+  /** A newer commit of its source that touched its file and was rejected: what is live is older. */
+  rejected?: RejectedVersion;
+  /** The file shown is at this commit (the page was asked for one: `?commit=`), not the applied one. */
+  shownCommit?: string;
   objects: WatchedObject[];
 }
 
+export interface SourceState {
+  ref: string;
+  pinned: boolean;
+  suspended: boolean;
+}
+
+export interface RejectedVersion {
+  revision: string;
+  commit?: string;
+  subject?: string;
+  time: string;
+  /** The rejection as the source said it (`flow.yaml:20: field: problem; …`). */
+  message: string;
+}
+
 export interface Provenance {
+  /** The FlowSource's state (pinned, suspended), when it could be read. */
+  sourceState?: SourceState;
   /** `namespace/name` of the FlowSource. */
   source?: string;
   revision?: string;
@@ -210,6 +258,44 @@ export interface OperatorSummary {
 
 export interface OperatorDetail {
   name: string;
+  /** Where it was applied from (its flowops.io/source, revision and path), when from Git. */
+  provenance?: Provenance;
   controllers: OperatorController[];
   yaml: string;
+}
+
+/** What pinning a commit would change, from a server-side dry run (as `flowops diff --commit`). */
+export interface CommitPreview {
+  commit: string;
+  /** Why it cannot be applied (the sync would reject it), or could not be previewed. */
+  errors: string[];
+  changes: Array<{ change: 'changed' | 'created' | 'pruned'; object: string; diff: string }>;
+  /** Changed objects not listed (past the page's bound). */
+  cut: number;
+  skipped?: string[];
+}
+
+export interface CommitFileDiff {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+  /** `diff -u` against the parent; empty when tooLarge. */
+  diff: string;
+  /** Past the page's bound (or binary): named, not diffed. */
+  tooLarge?: true;
+}
+
+/** A commit's page: what Git says of it, its diff against its parent, and what applying it would change live. */
+export interface CommitDetail {
+  source: { namespace: string; name: string };
+  commit: string;
+  parent?: string;
+  subject?: string;
+  author?: string;
+  authoredAt?: string;
+  files: CommitFileDiff[];
+  cut: number;
+  /** The dry run of applying it now (as a pin would). */
+  live: CommitPreview;
+  /** Its syncs, when the source synced it. */
+  entry?: CommitEntry;
 }

@@ -87,6 +87,24 @@ describe('flowops render', () => {
     expect(r.stderr).toContain('flowops render: Database default/my-postgres: reconcile failed (UnknownKind): step "create-statefulset" failed');
   });
 
+  it('reports a failing template at flow.yaml\'s own line and column, not the line inside its manifests block', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-render-required-'));
+    cpSync(join(EXAMPLES, 'database-operator'), dir, { recursive: true });
+    const flow = join(dir, 'flow.yaml');
+    const text = readFileSync(flow, 'utf8').replace('image: {{ .Resource.spec.engine }}:latest', 'image: {{ .Resource.spec.engine }}:{{ required "spec.version is required" .Resource.spec.version }}');
+    writeFileSync(flow, text);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('spec.version is required')) + 1;
+    const column = (lines[line - 1] ?? '').indexOf('required "') + 1;
+    // Far below the block's first line: a position inside the block would be a much smaller number.
+    expect(line).toBeGreaterThan(30);
+    const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
+    expect(r.code).toBe(0);
+    const at = `template "create-statefulset.manifests": spec.version is required (${flow}:${line}:${column})`;
+    expect(r.stderr).toContain(at);
+    expect(r.stdout).toContain(`${flow}:${line}:${column}`);
+  });
+
   it('names the watched kinds when an --objects object is of another kind', async () => {
     const r = await render([join(EXAMPLES, 'webhook-notifier'), '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
     expect(r.code).toBe(2);

@@ -91,4 +91,17 @@ describe.skipIf(skip !== undefined)('signing in to the web view of `flowops run`
     await page.getByRole('link', { name: 'database-operator' }).first().waitFor();
     await page.screenshot({ path: join(SHOTS, 'sign-in-reader.png'), fullPage: true });
   });
+
+  it('a ServiceAccount that may read only default sees the Flow there, listed namespace by namespace', async () => {
+    await kubectl.ok(['create', 'serviceaccount', 'scoped', '-n', 'default']);
+    await kubectl.ok(['create', 'role', 'flow-viewer', '-n', 'default', '--verb=get,list,watch', '--resource=flows.flowops.io,flowsources.flowops.io']);
+    await kubectl.ok(['create', 'rolebinding', 'flow-viewer', '-n', 'default', '--role=flow-viewer', '--serviceaccount=default:scoped']);
+    await signInAs('scoped');
+    await page.locator('tr[data-flow="database-operator"]').waitFor({ timeout: 10_000 });
+    expect(await page.locator('[data-scoped]').innerText()).toContain('flows.flowops.io: only in namespace default');
+    expect(await page.locator('[data-signed-in-as]').innerText()).toBe('system:serviceaccount:default:scoped');
+    // Events are not granted: said, and no "all ready" over them.
+    expect(await page.locator('[data-summary]').innerText()).not.toContain('all ready');
+    await page.screenshot({ path: join(SHOTS, 'sign-in-namespace-scoped.png'), fullPage: true });
+  });
 });

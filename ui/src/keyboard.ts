@@ -1,5 +1,6 @@
 // Keyboard navigation beyond Tab: j/k (or ↓/↑ on a row link) move between the rows' links of the
-// page's tables, g goes to the overview, t toggles the theme. Keys typed into fields are left alone.
+// page's tables, g goes to the overview, t toggles the theme, / focuses the page's search, ? lists the keys. Keys typed into
+// fields, and every key while a dialog is open (it has its own: Tab, Enter, Escape), are left alone.
 import { navigate, paths } from './router.ts';
 
 const rowLinks = (): HTMLAnchorElement[] => [...document.querySelectorAll<HTMLAnchorElement>('main a[data-row]')];
@@ -9,6 +10,7 @@ export function installKeyboard(): void {
     if (e.metaKey || e.ctrlKey || e.altKey) return;
     const target = e.target as HTMLElement;
     if (target.closest('input, textarea, select, [contenteditable]')) return;
+    if (document.querySelector('dialog[open]')) return;
     const onRow = target instanceof HTMLAnchorElement && target.dataset.row !== undefined;
     const forward = e.key === 'j' || (onRow && e.key === 'ArrowDown');
     const back = e.key === 'k' || (onRow && e.key === 'ArrowUp');
@@ -23,6 +25,15 @@ export function installKeyboard(): void {
       navigate(paths.overview());
     } else if (e.key === 't') {
       document.querySelector<HTMLButtonElement>('button.theme')?.click();
+    } else if (e.key === '/') {
+      const search = document.querySelector<HTMLInputElement>('main input[data-search]');
+      if (search) {
+        search.focus();
+        e.preventDefault();
+      }
+    } else if (e.key === '?') {
+      document.querySelector<HTMLDialogElement>('dialog#keys-help')?.showModal();
+      e.preventDefault();
     }
   });
 }

@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { Layout } from './components/layout.tsx';
 import { installKeyboard } from './keyboard.ts';
+import { CommitPage } from './pages/commit.tsx';
 import { FlowPage } from './pages/flow.tsx';
 import { ObjectPage } from './pages/object.tsx';
 import { OperatorPage } from './pages/operator.tsx';
@@ -16,6 +17,7 @@ function titleOf(r: Route): string {
   switch (r.page) {
     case 'overview': return 'Overview';
     case 'source': return `Source ${r.namespace}/${r.name}`;
+    case 'commit': return `Commit ${r.commit.slice(0, 8)} of ${r.namespace}/${r.name}`;
     case 'flow': return `Flow ${r.namespace}/${r.name}`;
     case 'object': return `${r.key.kind} ${r.key.name}`;
     case 'operator': return `Operator ${r.name}`;
@@ -27,7 +29,8 @@ function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'overview': return <OverviewPage />;
     case 'source': return <SourcePage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
-    case 'flow': return <FlowPage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
+    case 'commit': return <CommitPage key={route.commit} namespace={route.namespace} name={route.name} commit={route.commit} />;
+    case 'flow': return <FlowPage key={`${route.namespace}/${route.name}@${route.commit ?? ''}`} namespace={route.namespace} name={route.name} commit={route.commit} />;
     case 'object': return <ObjectPage key={paths.object(route.key)} objectKey={route.key} />;
     case 'operator': return <OperatorPage key={route.name} name={route.name} />;
     case 'missing': return <p class="notice">No page at <code>{route.path}</code>. <a href={paths.overview()}>Overview</a></p>;

@@ -8,7 +8,8 @@ export const BASE = '/ui/';
 export type Route =
   | { page: 'overview' }
   | { page: 'source'; namespace: string; name: string; commit?: string }
-  | { page: 'flow'; namespace: string; name: string }
+  | { page: 'commit'; namespace: string; name: string; commit: string }
+  | { page: 'flow'; namespace: string; name: string; commit?: string }
   | { page: 'object'; key: ObjectKey }
   | { page: 'operator'; name: string }
   | { page: 'missing'; path: string };
@@ -20,7 +21,10 @@ const NO_NAMESPACE = '_';
 export const paths = {
   overview: (): string => BASE,
   source: (namespace: string, name: string, commit?: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
-  flow: (namespace: string, name: string): string => `${BASE}flows/${seg(namespace)}/${seg(name)}`,
+  commit: (namespace: string, name: string, commit: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}/commits/${seg(commit)}`,
+  /** `commit`: the file as that commit has it (a rejected one); `line`: that line, highlighted. */
+  flow: (namespace: string, name: string, at: { commit?: string | undefined; line?: number } = {}): string =>
+    `${BASE}flows/${seg(namespace)}/${seg(name)}${at.commit ? `?commit=${seg(at.commit)}` : ''}${at.line ? `#L${at.line}` : ''}`,
   operator: (name: string): string => `${BASE}operators/${seg(name)}`,
   object: (k: ObjectKey): string => `${BASE}objects/${seg(k.apiVersion)}/${seg(k.kind)}/${seg(k.namespace ?? NO_NAMESPACE)}/${seg(k.name)}`,
   /** The page that shows it best: a FlowSource's or a Flow's own page, else the object page. */
@@ -33,12 +37,16 @@ export const paths = {
   },
 };
 
-export function parseRoute(pathname: string): Route {
+export function parseRoute(pathname: string, search = ''): Route {
   if (!pathname.startsWith(BASE)) return { page: 'missing', path: pathname };
   const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { page: 'overview' };
   if (parts[0] === 'sources' && parts.length === 3) return { page: 'source', namespace: parts[1]!, name: parts[2]! };
-  if (parts[0] === 'flows' && parts.length === 3) return { page: 'flow', namespace: parts[1]!, name: parts[2]! };
+  if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return { page: 'commit', namespace: parts[1]!, name: parts[2]!, commit: parts[4]! };
+  if (parts[0] === 'flows' && parts.length === 3) {
+    const commit = new URLSearchParams(search).get('commit');
+    return { page: 'flow', namespace: parts[1]!, name: parts[2]!, ...(commit ? { commit } : {}) };
+  }
   if (parts[0] === 'operators' && parts.length === 2) return { page: 'operator', name: parts[1]! };
   if (parts[0] === 'objects' && parts.length === 5) {
     const [, apiVersion, kind, namespace, name] = parts as [string, string, string, string, string];
@@ -54,9 +62,9 @@ export function navigate(href: string): void {
 
 /** The current route; re-renders on back/forward and on in-app navigation. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.pathname));
+  const [route, setRoute] = useState(() => parseRoute(location.pathname, location.search));
   useEffect(() => {
-    const onPop = (): void => setRoute(parseRoute(location.pathname));
+    const onPop = (): void => setRoute(parseRoute(location.pathname, location.search));
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);
   }, []);

@@ -13,6 +13,7 @@ import { SourceError } from '../../source/errors.js';
 import { exportCommit, exportDirOf } from '../../source/export.js';
 import { fetchSource } from '../../source/fetch.js';
 import { timeGitFetch } from '../../metrics/registry.js';
+import { readCommitInfo, type CommitInfo } from '../../source/commit-info.js';
 import { gitContext, type GitContext } from '../../source/git-context.js';
 import { readBlobs } from '../../source/read-blobs.js';
 import { formatRevision, shaOfRevision } from '../../source/revision.js';
@@ -128,7 +129,7 @@ export class FlowSourceReconciler {
       }
       if (verified) status = withVerified(status, generation, verified, sha);
       const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
-      status = summarise(status, generation, revision, outcome, verified?.signer);
+      status = summarise(status, generation, revision, outcome, verified?.signer, await readCommitInfo(ctx, sha));
       await writeStatus(this.deps.kube, src, status);
       await this.record(src, outcome, revision);
       if (outcome.outcome === 'Failed') throw new RetryError(outcome.message);
@@ -302,8 +303,9 @@ function summarise(
   revision: string,
   outcome: SyncOutcome,
   signer?: string,
+  commit?: CommitInfo,
 ): FlowSourceStatus {
-  const entry = { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(signer ? { signer } : {}) };
+  const entry = { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(signer ? { signer } : {}), ...commit };
   const history = withHistory(status.history, entry);
   if (outcome.outcome === 'Rejected') {
     return withReady({ ...status, lastAttemptedRevision: revision, history }, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);

@@ -1,5 +1,5 @@
 // Health and readiness as a coloured word: the colour is never the only signal (the text says it).
-import type { HealthStatus, Readiness } from '../../../src/ui-server/types.ts';
+import type { HealthStatus, Readiness, SourceState } from '../../../src/ui-server/types.ts';
 
 const HEALTH_CLASS: Record<HealthStatus, string> = { Current: 'ok', InProgress: 'progress', Failed: 'bad', Missing: 'bad' };
 
@@ -31,5 +31,15 @@ export function VerifiedBadge({ state }: { state: Readiness }) {
       {label}
       {state.status === 'False' && state.reason ? <span class="reason"> · {state.reason}</span> : null}
     </span>
+  );
+}
+
+/** A source that does not follow its branch says so wherever it is shown: pinned (a rollback) or suspended. */
+export function SourceStateBadge({ state }: { state: SourceState }) {
+  return (
+    <>
+      {state.pinned ? <span class="badge progress" data-pinned title="New commits are not applied until it is unpinned">{state.ref}</span> : null}
+      {state.suspended ? <span class="badge unknown" data-suspended> suspended</span> : null}
+    </>
   );
 }

@@ -1,10 +1,13 @@
 // A modal confirmation (the native <dialog>: focus is trapped, Escape cancels) in front of every action.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
 export interface ConfirmRequest {
   title: string;
   body: string;
   confirmLabel: string;
+  /** More to read before confirming (what the action would change). */
+  detail?: ComponentChildren;
 }
 
 export function ConfirmDialog({ request, onConfirm, onCancel }: { request: ConfirmRequest | undefined; onConfirm: () => void; onCancel: () => void }) {
@@ -21,6 +24,7 @@ export function ConfirmDialog({ request, onConfirm, onCancel }: { request: Confi
         <form method="dialog" onSubmit={(e) => { e.preventDefault(); onConfirm(); }}>
           <h2 id="confirm-title">{request.title}</h2>
           <p id="confirm-body">{request.body}</p>
+          {request.detail ?? null}
           <div class="dialog-buttons">
             <button type="button" onClick={onCancel} autofocus>Cancel</button>
             <button type="submit" class="primary">{request.confirmLabel}</button>

@@ -3,6 +3,8 @@ import type { ComponentChildren } from 'preact';
 import { useConnection } from '../live.ts';
 import { paths } from '../router.ts';
 import { useTheme } from '../theme.ts';
+import { KeysHelp } from './keys-help.tsx';
+import { WhoIsSignedIn } from './who.tsx';
 
 const CONNECTION_TEXT = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
 
@@ -21,6 +23,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <span class={`connection ${connection}`} role="status" aria-live="polite" data-connection={connection}>
           {CONNECTION_TEXT[connection]}
         </span>
+        <WhoIsSignedIn />
         <button type="button" class="theme" onClick={toggle} aria-label={`Switch to ${next} theme`} aria-pressed={theme === 'dark'} title={`Switch to ${next} theme`}>
           <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span> Theme: {theme === 'dark' ? 'dark' : 'light'}
         </button>
@@ -28,7 +31,8 @@ export function Layout({ children }: { children: ComponentChildren }) {
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      <footer class="keys muted">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous row, <kbd>Enter</kbd> open, <kbd>g</kbd> overview, <kbd>t</kbd> theme.</footer>
+      <footer class="keys muted">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous row, <kbd>Enter</kbd> open, <kbd>g</kbd> overview, <kbd>t</kbd> theme, <kbd>?</kbd> all keys.</footer>
+      <KeysHelp />
     </>
   );
 }

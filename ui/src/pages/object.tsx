@@ -1,15 +1,23 @@
 // Object: the object and its children (from its flowops.io/inventory) with their health, its
 // conditions and Events, and the annotations that lead back to the Flow and the commit.
 import { Fragment } from 'preact';
+import { LinkedMessage, type LineHref } from '../components/linked.tsx';
 import type { ChildNode, ObjectDetail, ObjectKey } from '../../../src/ui-server/types.ts';
 import { HealthBadge, ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago } from '../components/time.tsx';
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
-import { FlowLink, SourceLink } from './provenance.tsx';
+import { FlowLink, SourceLink, splitName } from './provenance.tsx';
 
 const apiUrl = (k: ObjectKey): string => `/ui/api/object?${new URLSearchParams({ apiVersion: k.apiVersion, kind: k.kind, name: k.name, ...(k.namespace ? { namespace: k.namespace } : {}) })}`;
+
+/** A `flow.yaml:34:49` in a failure opens that line on the page of the Flow that ran. */
+const flowLineOf = (flow: string | undefined): LineHref => (_path, line) => {
+  if (!flow) return undefined;
+  const [ns, name] = splitName(flow);
+  return paths.flow(ns, name, { line });
+};
 
 function ChildItem({ child }: { child: ChildNode }) {
   return (
@@ -60,7 +68,7 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           {d.failure ? (
             <div class="notice bad" role="alert" data-failure-step={d.failure.step}>
               <strong>Reconcile failing at step “{d.failure.step}”</strong> ({d.failure.reason}){d.failure.terminal ? ': stalled, not retried until the object or the Flow changes.' : ': retrying with backoff.'}
-              {d.failure.message ? <pre class="message">{d.failure.message}</pre> : null}
+              {d.failure.message ? <pre class="message"><LinkedMessage text={d.failure.message} hrefOf={flowLineOf(d.lastRun?.flow ?? d.watchedBy[0])} /></pre> : null}
             </div>
           ) : null}
           <dl class="facts">
@@ -81,11 +89,11 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           <section>
             <h2 id="conditions-h">Conditions</h2>
             {d.conditions.length === 0 ? <p class="muted">None.</p> : (
-              <table aria-labelledby="conditions-h">
+              <table aria-labelledby="conditions-h" class="cards">
                 <thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col">Since</th></tr></thead>
                 <tbody>
                   {d.conditions.map((c) => (
-                    <tr key={c.type}><td>{c.type}</td><td>{c.status}</td><td>{c.reason}</td><td class="message">{c.message}</td><td><Ago iso={c.since} /></td></tr>
+                    <tr key={c.type}><td data-label="Type">{c.type}</td><td data-label="Status">{c.status}</td><td data-label="Reason">{c.reason}</td><td data-label="Message" class="message">{c.message}</td><td data-label="Since"><Ago iso={c.since} /></td></tr>
                   ))}
                 </tbody>
               </table>
@@ -94,11 +102,11 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           <section>
             <h2 id="events-h">Events</h2>
             {d.events.length === 0 ? <p class="muted">No Events.</p> : (
-              <table aria-labelledby="events-h" class="events">
+              <table aria-labelledby="events-h" class="events cards">
                 <thead><tr><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col" class="num">Count</th><th scope="col">Last seen</th></tr></thead>
                 <tbody>
                   {d.events.map((e, i) => (
-                    <tr key={i} class={e.type === 'Warning' ? 'warning' : undefined}><td>{e.type}</td><td>{e.reason}</td><td class="message">{e.message}</td><td class="num">{e.count}</td><td><Ago iso={e.lastSeen} /></td></tr>
+                    <tr key={i} class={e.type === 'Warning' ? 'warning' : undefined}><td data-label="Type">{e.type}</td><td data-label="Reason">{e.reason}</td><td data-label="Message" class="message">{e.message}</td><td data-label="Count" class="num">{e.count}</td><td data-label="Last seen"><Ago iso={e.lastSeen} /></td></tr>
                   ))}
                 </tbody>
               </table>

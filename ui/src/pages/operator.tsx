@@ -5,6 +5,7 @@ import { ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
+import { SourceLink } from './provenance.tsx';
 
 function Node({ r, role }: { r: GraphResource; role: 'source' | 'target' }) {
   return (
@@ -51,6 +52,9 @@ export function OperatorPage({ name }: { name: string }) {
         <>
           <p class="crumbs"><a href={paths.overview()}>Overview</a> / Operator</p>
           <h1>Operator {d.name}</h1>
+          {d.provenance?.source ? (
+            <dl class="facts"><dt>From</dt><dd><SourceLink p={d.provenance} /> {d.provenance.path ? <code class="path">{d.provenance.path}</code> : null}</dd></dl>
+          ) : <p class="muted" data-no-source>Not applied from a FlowSource (applied by hand or by another tool).</p>}
           {d.controllers.map((c) => <ControllerGraph key={c.name} c={c} />)}
           <details>
             <summary>YAML</summary>
