@@ -206,14 +206,14 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       const p = runFlowops(['history', 'gpg', '--kubeconfig', env.ts.kubeconfig], { FLOWOPS_LOG_LEVEL: 'warn' });
       expect((await p.exited).code).toBe(0);
       const lines = p.stdout().trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^\s+REVISION\s+TIME\s+OUTCOME\s+SIGNER\s+MESSAGE$/);
+      expect(lines[0]).toMatch(/^\s+REVISION\s+TIME\s+OUTCOME\s+STATE\s+SIGNER\s+MESSAGE$/);
       expect(lines[1]).toMatch(
         new RegExp(
-          String.raw`main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+` +
+          String.raw`main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+\S+\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+` +
             String.raw`commit [0-9a-f]{40} refused: `,
         ),
       );
-      expect(p.stdout()).toMatch(/Refused\s+unsigned\s+commit [0-9a-f]{40} refused: unsigned/);
+      expect(p.stdout()).toMatch(/Refused\s+\S+\s+unsigned\s+commit [0-9a-f]{40} refused: unsigned/);
       expect(lines.find((l) => l.startsWith('*'))).toContain(`main@sha1:${good}`);
     });
 
