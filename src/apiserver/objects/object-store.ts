@@ -9,6 +9,7 @@ import { trackUpdate } from '../patch/apply/index.js';
 import { listTypeFor } from './list-types.js';
 import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
 import { bumpGeneration, isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+import { keepGoing, stderrLoopFault, type LoopFault } from '../../log/keep-going.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -62,9 +63,13 @@ export interface ListPage {
 export class ObjectStore {
   private readonly admissions: Admission[] = [];
   private readonly storageSteps: Admission[] = [];
-  private readonly listeners: WriteListener[] = [];
+  private readonly listeners: Array<{ name: string; listener: WriteListener }> = [];
 
-  constructor(readonly store: Store) {}
+  /** `onFault` hears of a throw in a write listener or a background loop; the write stands. */
+  constructor(
+    readonly store: Store,
+    readonly onFault: LoopFault = stderrLoopFault,
+  ) {}
 
   addAdmission(a: Admission): void {
     this.admissions.push(a);
@@ -78,8 +83,8 @@ export class ObjectStore {
     this.storageSteps.push(a);
   }
 
-  onWrite(l: WriteListener): void {
-    this.listeners.push(l);
+  onWrite(listener: WriteListener, name = 'write listener'): void {
+    this.listeners.push({ name, listener });
   }
 
   /** The stored text, in the storage's form (see `presented` for a resource kept in another's storage). */
@@ -280,12 +285,15 @@ export class ObjectStore {
 
   private notify(t: ResourceType, stored: StoredValue, obj: JsonObject, type: StoreEvent['type'], prevValue: string | undefined): void {
     const e: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue };
-    for (const l of this.listeners) {
-      try {
-        l(t, e, obj);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-      }
+    for (const { name, listener } of this.listeners) {
+      keepGoing(name, this.onFault, () => {
+        try {
+          listener(t, e, obj);
+        } catch (err) {
+          // A refused follow-up write (a conflict, a vanished object) is the listener's own business.
+          if (!(err instanceof ApiError)) throw err;
+        }
+      });
     }
   }
 }
