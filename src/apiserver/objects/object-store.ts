@@ -9,6 +9,7 @@ import { trackUpdate } from '../patch/apply/index.js';
 import { listTypeFor } from './list-types.js';
 import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
 import { bumpGeneration, isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+import { decodeContinue, encodeContinue, latestContinue } from './continue-token.js';
 import { keepGoing, stderrLoopFault, type LoopFault } from '../../log/keep-going.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -104,11 +105,12 @@ export class ObjectStore {
     let revision: number | undefined;
     let startAfter: string | undefined;
     let seen = 0;
-    if (q.continueToken) {
-      const token = decodeContinue(q.continueToken);
-      revision = token.rv;
+    const token = q.continueToken ? decodeContinue(q.continueToken) : undefined;
+    if (token) {
+      // A negative revision continues at the latest one; the caller has checked it is not ahead.
+      if (token.rv > 0) revision = token.rv;
       seen = token.seen;
-      startAfter = prefix + token.start;
+      startAfter = prefix + justBefore(token.start);
     } else if (q.resourceVersionMatch === 'Exact' && q.resourceVersion) {
       revision = Number(q.resourceVersion);
     }
@@ -118,7 +120,11 @@ export class ObjectStore {
     let more = false;
     try {
       for (;;) {
-        const page = this.store.list(prefix, { startAfter, limit: limit ? limit - items.length : undefined, revision });
+        const page = this.store.list(prefix, {
+          ...(startAfter !== undefined ? { startAfter } : {}),
+          ...(limit ? { limit: limit - items.length } : {}),
+          ...(revision !== undefined ? { revision } : {}),
+        });
         revision = page.revision;
         for (const it of page.items) {
           lastKey = it.key;
@@ -130,11 +136,8 @@ export class ObjectStore {
       }
     } catch (e) {
       if (e instanceof CompactedError) {
-        throw errors.expired(
-          q.continueToken
-            ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
-            : `too old resource version: ${e.requested} (${e.compacted})`,
-        );
+        if (token) throw errors.expired(INCONSISTENT_CONTINUE, { continue: latestContinue(token) });
+        throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       }
       throw e;
     }
@@ -353,17 +356,18 @@ export function asStored(obj: JsonObject): JsonObject | string {
   return storedText.get(obj) ?? obj;
 }
 
-/** `seen`: the items earlier pages answered, so a later page's remainingItemCount counts only what is left. */
-function encodeContinue(rv: number, start: string, seen: number): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start, seen })).toString('base64url');
+/**
+ * The largest key below `start` that no stored key lies between: the store pages from after a key,
+ * a continue token names the first key the next page may hold.
+ */
+function justBefore(start: string): string {
+  const last = start.charCodeAt(start.length - 1);
+  if (start.length === 0 || last === 0) return start.slice(0, -1);
+  return `${start.slice(0, -1)}${String.fromCharCode(last - 1)}\uffff`;
 }
 
-function decodeContinue(token: string): { rv: number; start: string; seen: number } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown; seen?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start, seen: typeof parsed.seen === 'number' ? parsed.seen : 0 };
-  } catch {
-    // fall through to the error below
-  }
-  throw errors.badRequest(`continue key is not valid: ${token}`);
-}
+const INCONSISTENT_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without ' +
+  'the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
+  'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or ' +
+  'deleted between the time the first chunk was returned and now may show up in the list.';
