@@ -30,6 +30,13 @@ export interface HttpContext extends ResourceContext {
 
 const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
 
+/**
+ * What Go's net/http reads of a request line and headers before it answers 431: kube-apiserver
+ * keeps the default MaxHeaderBytes (1 MiB) and Go allows 4 KiB of slack beyond it. Node stops at
+ * 16 KiB, which a long label selector in the URL reaches.
+ */
+export const MAX_HEADER_BYTES = (1 << 20) + 4096;
+
 export function createHttpServer(ctx: HttpContext): Server {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     route(ctx, req, res).catch((err: unknown) => {
@@ -45,7 +52,10 @@ export function createHttpServer(ctx: HttpContext): Server {
   const tls = ctx.tls;
   // A client certificate is asked for but not required: a request without one may still carry a token.
   const clientCerts = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
-  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert, ...clientCerts }, handler) : createServer(handler);
+  const limits = { maxHeaderSize: MAX_HEADER_BYTES };
+  const server: Server = tls
+    ? createHttpsServer({ key: tls.key, cert: tls.cert, ...clientCerts, ...limits }, handler)
+    : createServer(limits, handler);
   server.keepAliveTimeout = 65_000;
   return server;
 }
