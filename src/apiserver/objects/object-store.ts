@@ -66,11 +66,16 @@ export class ObjectStore {
   private readonly storageSteps: Admission[] = [];
   private readonly listeners: Array<{ name: string; listener: WriteListener }> = [];
 
+  /** The type of each write not yet committed, by revision: a failed commit is undone for the listeners too. */
+  private readonly uncommitted = new Map<number, ResourceType>();
+
   /** `onFault` hears of a throw in a write listener or a background loop; the write stands. */
   constructor(
     readonly store: Store,
     readonly onFault: LoopFault = stderrLoopFault,
-  ) {}
+  ) {
+    store.onRollback((undone) => this.undo(undone));
+  }
 
   addAdmission(a: Admission): void {
     this.admissions.push(a);
@@ -288,6 +293,39 @@ export class ObjectStore {
 
   private notify(t: ResourceType, stored: StoredValue, obj: JsonObject, type: StoreEvent['type'], prevValue: string | undefined): void {
     const e: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue };
+    this.forgetCommitted();
+    this.uncommitted.set(stored.modRevision, t);
+    this.tell(t, e, obj);
+  }
+
+  /** Entries at or below the committed revision are settled; the map holds one turn's writes at most. */
+  private forgetCommitted(): void {
+    const committed = this.store.committedRevision();
+    for (const rev of this.uncommitted.keys()) {
+      if (rev > committed) break;
+      this.uncommitted.delete(rev);
+    }
+  }
+
+  /**
+   * The writes of a failed commit, told to the listeners as their reverse (a create as a delete,
+   * a delete as a create of what was there, an update as one back), so what they derived (owner
+   * index, served CRDs, allocated cluster IPs) matches what is stored.
+   */
+  private undo(undone: StoreEvent[]): void {
+    for (const e of undone) {
+      const t = this.uncommitted.get(e.revision);
+      this.uncommitted.delete(e.revision);
+      if (!t) continue;
+      const rev = this.store.currentRevision();
+      const type = e.type === 'create' ? 'delete' : e.type === 'delete' ? 'create' : 'update';
+      const value = e.type === 'create' ? e.value : (e.prevValue ?? e.value);
+      const reverse: StoreEvent = { type, key: e.key, revision: rev, value, prevValue: e.value };
+      this.tell(t, reverse, fromStorage(t, reverse.value));
+    }
+  }
+
+  private tell(t: ResourceType, e: StoreEvent, obj: JsonObject): void {
     for (const { name, listener } of this.listeners) {
       keepGoing(name, this.onFault, () => {
         try {
