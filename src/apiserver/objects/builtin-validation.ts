@@ -97,7 +97,7 @@ function serviceCauses(obj: JsonObject): FieldCause[] {
 
 function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const selectorCauses = selectorKindCauses(t, obj);
-  if (t.group !== '' || t.kind === 'PersistentVolumeClaim') return selectorCauses;
+  if (t.group !== '' || selectorCauses.length) return selectorCauses;
   if (t.kind === 'Service') return serviceCauses(obj);
   if (t.kind === 'ConfigMap') return [...keyCauses(obj, ['data', 'binaryData']), ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : [])];
   if (t.kind !== 'Secret') return [];

@@ -22,13 +22,22 @@ export function selectorKindCauses(t: ResourceType, obj: JsonObject): FieldCause
       return daemonSetCauses(spec);
     case 'batch/Job':
       // The selector is generated after admission (a storage step); only what the client wrote is checked here.
-      return labelSelectorCauses(spec.selector, 'spec.selector');
+      return [...labelSelectorCauses(spec.selector, 'spec.selector'), ...templateSelectorCauses(spec, 'spec.template')];
     case 'batch/CronJob': {
-      const sel = objectAt(objectAt(spec, 'jobTemplate'), 'spec').selector;
-      return sel == null
-        ? []
-        : [invalidSelector('spec.jobTemplate.spec.selector', sel, '`selector` will be auto-generated')];
+      const jobSpec = objectAt(objectAt(spec, 'jobTemplate'), 'spec');
+      const template = templateSelectorCauses(jobSpec, 'spec.jobTemplate.spec.template');
+      if (jobSpec.selector == null) return template;
+      return [
+        ...template,
+        invalidSelector('spec.jobTemplate.spec.selector', jobSpec.selector, '`selector` will be auto-generated'),
+      ];
     }
+    case '/Pod':
+      return podSpecSelectorCauses(spec, 'spec');
+    case '/PodTemplate':
+      return templateSelectorCauses(obj, 'template');
+    case '/ReplicationController':
+      return templateSelectorCauses(spec, 'spec.template');
     case 'policy/PodDisruptionBudget':
     case '/PersistentVolumeClaim':
       return labelSelectorCauses(spec.selector, 'spec.selector');
@@ -71,7 +80,46 @@ function daemonSetCauses(spec: JsonObject): FieldCause[] {
 
 function templateCauses(spec: JsonObject, selects: (labels: Record<string, string>) => boolean): FieldCause[] {
   const labels = templateLabels(spec);
-  return [...(selects(labels ?? {}) ? [] : [mismatch(labels)]), ...containerCauses(spec)];
+  const selectorCauses = templateSelectorCauses(spec, 'spec.template');
+  return [...(selects(labels ?? {}) ? [] : [mismatch(labels)]), ...containerCauses(spec), ...selectorCauses];
+}
+
+/** The label selectors of the pod spec in `owner.template` (a workload's, a PodTemplate's). */
+function templateSelectorCauses(owner: JsonObject, path: string): FieldCause[] {
+  return podSpecSelectorCauses(objectAt(objectAt(owner, 'template'), 'spec'), `${path}.spec`);
+}
+
+/**
+ * ValidatePodAffinityTermSelector for every pod (anti-)affinity term, required then preferred:
+ * each term's labelSelector and namespaceSelector. (The terms' other fields are not checked here.)
+ */
+function podSpecSelectorCauses(podSpec: JsonObject, path: string): FieldCause[] {
+  const causes: FieldCause[] = [];
+  const affinity = objectAt(podSpec, 'affinity');
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const rules = objectAt(affinity, kind);
+    const at = `${path}.affinity.${kind}`;
+    const required = rules.requiredDuringSchedulingIgnoredDuringExecution;
+    const preferred = rules.preferredDuringSchedulingIgnoredDuringExecution;
+    (Array.isArray(required) ? required : []).forEach((term, i) => {
+      causes.push(...affinityTermCauses(term, `${at}.requiredDuringSchedulingIgnoredDuringExecution[${i}]`));
+    });
+    (Array.isArray(preferred) ? preferred : []).forEach((w, i) => {
+      const term = isObject(w) ? w.podAffinityTerm : undefined;
+      causes.push(
+        ...affinityTermCauses(term, `${at}.preferredDuringSchedulingIgnoredDuringExecution[${i}].podAffinityTerm`),
+      );
+    });
+  }
+  return causes;
+}
+
+function affinityTermCauses(term: JsonValue | undefined, path: string): FieldCause[] {
+  if (!isObject(term)) return [];
+  return [
+    ...labelSelectorCauses(term.labelSelector, `${path}.labelSelector`),
+    ...labelSelectorCauses(term.namespaceSelector, `${path}.namespaceSelector`),
+  ];
 }
 
 const mismatch = (labels: Record<string, string> | undefined): FieldCause =>

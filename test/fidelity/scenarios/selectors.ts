@@ -1,4 +1,5 @@
 import { post, type Scenario } from '../scenario.js';
+import { SERVICE_ACCOUNT_PRELUDE } from './kinds.js';
 
 // Objects whose label selector kube-apiserver refuses (422): every built-in kind with a
 // LabelSelector the embedded server serves, each with an operator no selector knows, and a few
@@ -38,7 +39,35 @@ const NEIGHBOURS: Array<[what: string, selector: unknown]> = [
   ['empty selector', {}],
 ];
 
+const affinity = {
+  podAntiAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: [
+      { topologyKey: 'kubernetes.io/hostname', labelSelector: BAD_EXPR },
+    ],
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      { weight: 10, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', namespaceSelector: BAD_EXPR } },
+    ],
+  },
+};
+const podSpec = { affinity, containers: [{ name: 'c', image: 'nginx:1.27' }] };
+
 export const SELECTOR_SCENARIOS: Scenario[] = [
+  {
+    name: 'selector: 422 Pod affinity terms',
+    steps: [
+      ...SERVICE_ACCOUNT_PRELUDE,
+      post('/api/v1/namespaces/{ns}/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: podSpec }),
+    ],
+  },
+  {
+    name: 'selector: 422 Deployment template affinity terms',
+    steps: [
+      post(apps('deployments'), {
+        ...workload('Deployment', { matchLabels: app }),
+        spec: { selector: { matchLabels: app }, template: { metadata: { labels: app }, spec: podSpec } },
+      }),
+    ],
+  },
   ...WORKLOADS.map(([kind, plural]) => ({
     name: `selector: 422 ${kind} operator Sometimes`,
     steps: [post(apps(plural), workload(kind, BAD_EXPR))],
