@@ -90,8 +90,9 @@ function templateSelectorCauses(owner: JsonObject, path: string): FieldCause[] {
 }
 
 /**
- * ValidatePodAffinityTermSelector for every pod (anti-)affinity term, required then preferred:
- * each term's labelSelector and namespaceSelector. (The terms' other fields are not checked here.)
+ * ValidatePodAffinityTermSelector for every pod (anti-)affinity term, required then preferred (each
+ * term's labelSelector and namespaceSelector), then each topology spread constraint's labelSelector.
+ * The other fields of terms and constraints are not checked here.
  */
 function podSpecSelectorCauses(podSpec: JsonObject, path: string): FieldCause[] {
   const causes: FieldCause[] = [];
@@ -111,6 +112,11 @@ function podSpecSelectorCauses(podSpec: JsonObject, path: string): FieldCause[] 
       );
     });
   }
+  const spread = Array.isArray(podSpec.topologySpreadConstraints) ? podSpec.topologySpreadConstraints : [];
+  spread.forEach((c, i) => {
+    if (isObject(c))
+      causes.push(...labelSelectorCauses(c.labelSelector, `${path}.topologySpreadConstraints[${i}].labelSelector`));
+  });
   return causes;
 }
 

@@ -49,7 +49,8 @@ const affinity = {
     ],
   },
 };
-const podSpec = { affinity, containers: [{ name: 'c', image: 'nginx:1.27' }] };
+const spread = [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: BAD_EXPR }];
+const podSpec = { affinity, topologySpreadConstraints: spread, containers: [{ name: 'c', image: 'nginx:1.27' }] };
 
 export const SELECTOR_SCENARIOS: Scenario[] = [
   {
