@@ -45,7 +45,7 @@ export async function handleResource(ctx: ResourceContext, req: IncomingMessage,
 interface Reply {
   code: number;
   body: unknown;
-  warnings?: string[];
+  warnings?: string[] | undefined;
 }
 
 async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceType, info: ResourceRequest, q: URLSearchParams): Promise<Reply> {

@@ -17,7 +17,7 @@ export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
-  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore' | undefined;
   subresource?: string;
   /** Warnings to return in `Warning:` headers. */
   warnings?: string[];
