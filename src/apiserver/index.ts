@@ -28,6 +28,7 @@ import { terminatedWatchersCounter } from './http/watch-metrics.js';
 import { requestCounter } from './http/request-metrics.js';
 import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
+import { keepGoing, stderrLoopFault, type LoopFault } from '../log/keep-going.js';
 
 export interface ApiServerOptions {
   host?: string;
@@ -44,6 +45,8 @@ export interface ApiServerOptions {
   /** Where the server's own metrics go (`apiserver_terminated_watchers_total`); none when absent. */
   metrics?: Registry;
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
+  /** Hears of a throw in a background loop (GC, aggregation, event expiry, compaction…); default: stderr. */
+  onBackgroundError?: LoopFault;
   /** Serve only the API groups this accepts (e.g. the view API server: `*.view.dcontroller.io`); all are stored as usual. */
   serveGroup?: (group: string) => boolean;
   /** PEM key and certificate: serve HTTPS; client certificates signed by clientCa authenticate (CN user, O groups). */
@@ -97,9 +100,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     throw new DataDirError(`cannot use data directory ${opts.dataDir}: ${why}`);
   }
   const registry = new ResourceRegistry();
-  const objects = new ObjectStore(store);
+  const objects = new ObjectStore(store, opts.onBackgroundError ?? stderrLoopFault);
   const services = new ServiceAllocator(serviceCidr, storedServices(registry, objects));
-  objects.onWrite(services.onWrite);
+  objects.onWrite(services.onWrite, 'service-allocator');
   objects.addAdmission(new BuiltinFieldAdmission());
   objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting());
@@ -110,13 +113,13 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
-  objects.onWrite(crds.onWrite);
+  objects.onWrite(crds.onWrite, 'crd-controller');
   crds.loadAll();
   const gc = new GarbageCollector(registry, objects);
-  objects.onWrite(gc.onWrite);
+  objects.onWrite(gc.onWrite, 'garbage-collector');
   gc.start();
   const eventExpiry = new EventExpiry(objects, registry.lookup('', 'v1', 'events')!, opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS);
-  objects.onWrite(eventExpiry.onWrite);
+  objects.onWrite(eventExpiry.onWrite, 'event-expiry');
   eventExpiry.loadAll();
   eventExpiry.start();
   ensureNamespaces(registry, objects);
@@ -173,7 +176,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   address = `${host}:${port}`;
   ensureKubernetesService(registry, objects, serviceCidr, port);
   const retain = opts.compactRetain ?? 10_000;
-  const compactor = setInterval(() => store.compact(store.currentRevision() - retain), opts.compactIntervalMs ?? 60_000);
+  const compact = (): void => store.compact(store.currentRevision() - retain);
+  const compactEvery = opts.compactIntervalMs ?? 60_000;
+  const compactor = setInterval(() => void keepGoing('compactor', objects.onFault, compact), compactEvery);
   compactor.unref();
 
   const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;

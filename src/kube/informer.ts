@@ -1,4 +1,5 @@
 import type { Logger } from '../log/index.js';
+import { keepGoing, logLoopFault } from '../log/keep-going.js';
 import type { KubeClient } from './client.js';
 import { resourcePath } from './discovery.js';
 import type { KubeObject } from './types.js';
@@ -87,6 +88,11 @@ export class Informer {
     }
   }
 
+  /** A handler that throws is logged; the watch and the cache go on (a relist would not replay the event). */
+  private emit(call: () => void): void {
+    keepGoing(`${this.opts.kind} informer`, logLoopFault(this.opts.log), call);
+  }
+
   private async relist(): Promise<string> {
     const { items, resourceVersion } = await this.kube.list(this.opts.apiVersion, this.opts.kind, {
       ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
@@ -101,7 +107,7 @@ export class Informer {
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
       this.cache.delete(key);
-      this.handlers.delete(old);
+      this.emit(() => this.handlers.delete(old));
     }
     return resourceVersion;
   }
@@ -110,8 +116,10 @@ export class Informer {
     const obj = this.opts.transform ? this.opts.transform(raw) : raw;
     const old = this.cache.get(key);
     this.cache.set(key, obj);
-    if (!old) this.handlers.add(obj);
-    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.handlers.update(obj, old);
+    if (!old) this.emit(() => this.handlers.add(obj));
+    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) {
+      this.emit(() => this.handlers.update(obj, old));
+    }
   }
 
   /** Streams events until the server ends the watch; returns the resourceVersion to resume from (undefined: relist). */
@@ -147,7 +155,8 @@ export class Informer {
         const key = keyOf(obj.metadata.namespace, obj.metadata.name!);
         if (event.type === 'DELETED') {
           this.cache.delete(key);
-          this.handlers.delete(this.opts.transform ? this.opts.transform(obj) : obj);
+          const gone = this.opts.transform ? this.opts.transform(obj) : obj;
+          this.emit(() => this.handlers.delete(gone));
         } else {
           this.apply(key, obj);
         }

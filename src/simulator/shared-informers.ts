@@ -2,6 +2,7 @@ import type { KubeClient } from '../kube/client.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
 import type { KubeObject, OwnerReference } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
+import { keepGoing, logLoopFault, type LoopFault } from '../log/keep-going.js';
 
 export interface KindRef {
   apiVersion: string;
@@ -49,8 +50,10 @@ export class SharedInformer {
   private readonly informer: Informer;
   private synced: Promise<void>;
   private markSynced!: () => void;
+  private readonly onFault: LoopFault;
 
   constructor(kube: KubeClient, readonly ref: KindRef, log: Logger) {
+    this.onFault = logLoopFault(log);
     this.synced = new Promise((r) => (this.markSynced = r));
     // No controller here reads managedFields, and they are often half of an object's size.
     this.informer = new Informer(kube, { ...ref, log, transform: dropManagedFields }, {
@@ -108,7 +111,10 @@ export class SharedInformer {
       if (!set) this.byOwner.set(now, (set = new Set()));
       set.add(key);
     }
-    for (const l of this.listeners) l.changed(obj, old, deleted);
+    // One controller's handler failing must not keep the event from the others.
+    for (const l of this.listeners) {
+      keepGoing(`${this.ref.kind} informer`, this.onFault, () => l.changed(obj, old, deleted));
+    }
   }
 
   private unindex(uid: string, key: string): void {

@@ -35,7 +35,6 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   { scenario: 'Job: update', area: 'embedded', reason: `${VALIDATION}: a PUT without the generated selector is refused` },
   { scenario: 'DaemonSet: table', area: 'embedded', reason: "kube-apiserver's Table rows for DaemonSets leave the deprecated.daemonset.template.generation annotation out of the row's metadata; not reproduced" },
   ...each('embedded', GO_TEXT, ['error: 400 malformed JSON', 'error: 400 body is not an object']),
-  { scenario: 'error: 400 invalid continue token', area: 'embedded', reason: "the token is opaque and each server's own: kube-apiserver's text is the Go error of decoding its token format" },
   { scenario: 'error: 400 strict field validation unknown field', area: 'openapi-and-surface', reason: 'strict field validation of built-in kinds needs their schemas, which the OpenAPI work adds; today only custom resources are checked' },
   { scenario: 'delete: DeleteOptions of the wrong kind', area: 'embedded', reason: 'kube-apiserver answers 500 (no kind "ConfigMap" is registered for version "v1") for a DELETE body that is not DeleteOptions; the embedded server ignores the kind — reproducing a 500 is not worth it' },
   { scenario: 'create: uid and resourceVersion in the body are ignored', area: 'embedded', reason: 'kube-apiserver answers 500 "resourceVersion should not be set on objects to be created"; the embedded server drops what the server owns, as kube-apiserver does for uid and creationTimestamp' },

@@ -35,9 +35,12 @@ export function normalise(value: Json, ctx: NormaliseContext): Json {
 
 /** Server-made numbers inside messages (a precondition failure names the record's resourceVersion). */
 const RECORD_VERSION = /ResourceVersion in record \(\d+\)/g;
+/** A too-large resourceVersion's answer names the server's own current revision. */
+const CURRENT_VERSION = /(Too large resource version: \d+, current: )\d+/g;
 
 function normaliseString(s: string, ctx: NormaliseContext): string {
   s = s.replace(RECORD_VERSION, 'ResourceVersion in record (<rv>)');
+  s = s.replace(CURRENT_VERSION, '$1<rv>');
   s = s.replace(UUID, '<uid>');
   // A time in a list (a Table's "Created At" cell).
   if (TIME.test(s)) return '<time>';

@@ -37,9 +37,9 @@ const PUBLIC_INFO = new Set(['/healthz', '/livez', '/readyz', '/version', '/vers
 export async function createAuth(opts: AuthOptions, registry: ResourceRegistry, objects: ObjectStore): Promise<AuthGate> {
   ensureBootstrapPolicy(registry, objects);
   const index = new PolicyIndex(registry, objects);
-  objects.onWrite(index.onWrite);
+  objects.onWrite(index.onWrite, 'rbac-policy-index');
   const aggregation = new ClusterRoleAggregation(registry, objects);
-  objects.onWrite(aggregation.onWrite);
+  objects.onWrite(aggregation.onWrite, 'clusterrole-aggregation');
   aggregation.reconcileAll();
   const saType = registry.lookup('', 'v1', 'serviceaccounts')!;
   const uidOf = (ns: string, name: string) => {

@@ -4,6 +4,7 @@ import type { JsonObject, ResourceType } from '../registry/types.js';
 import { metadataOf } from '../objects/meta.js';
 import type { StoreEvent } from '../storage/types.js';
 import { typesFromCrd } from './crd-types.js';
+import { keepGoing } from '../../log/keep-going.js';
 
 const isCrdType = (t: ResourceType): boolean => t.group === 'apiextensions.k8s.io' && t.kind === 'CustomResourceDefinition';
 
@@ -21,8 +22,11 @@ export class CrdController {
   loadAll(): void {
     const crdType = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
     for (const text of this.objects.list(crdType, undefined).items) {
-      const crd = JSON.parse(text) as JsonObject;
-      this.registry.setCustomTypes(String(metadataOf(crd).name), typesFromCrd(crd));
+      // One CRD the server cannot serve must not keep the server from starting.
+      keepGoing('crd-controller', this.objects.onFault, () => {
+        const crd = JSON.parse(text) as JsonObject;
+        this.registry.setCustomTypes(String(metadataOf(crd).name), typesFromCrd(crd));
+      });
     }
   }
 

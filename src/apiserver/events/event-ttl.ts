@@ -2,6 +2,7 @@ import { ApiError } from '../http/status.js';
 import type { ObjectStore, WriteListener } from '../objects/object-store.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { collectionPrefix, storageKey } from '../registry/types.js';
+import { keepGoing } from '../../log/keep-going.js';
 
 interface Pending {
   key: string;
@@ -55,7 +56,8 @@ export class EventExpiry {
   };
 
   start(): void {
-    this.timer ??= setInterval(() => this.sweep(), this.resolutionMs);
+    const tick = (): void => void keepGoing('event-expiry', this.objects.onFault, () => this.sweep());
+    this.timer ??= setInterval(tick, this.resolutionMs);
     this.timer.unref();
   }
 
@@ -71,7 +73,7 @@ export class EventExpiry {
       const entries = this.slots.get(s);
       if (!entries) continue;
       this.slots.delete(s);
-      for (const p of entries) this.expire(p);
+      for (const p of entries) keepGoing('event-expiry', this.objects.onFault, () => this.expire(p));
     }
     this.swept = due;
   }

@@ -6,6 +6,7 @@ import { storageKey } from '../registry/types.js';
 import type { StoreEvent } from '../storage/types.js';
 import { ApiError } from '../http/status.js';
 import { OwnerIndex, refFromKey, type ObjectRef } from './owner-index.js';
+import { keepGoing } from '../../log/keep-going.js';
 
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
@@ -31,10 +32,12 @@ export class GarbageCollector {
   start(): void {
     for (const t of this.typesOnce()) {
       for (const text of this.objects.list(t, undefined).items) {
-        const obj = JSON.parse(text) as JsonObject;
-        const meta = metadataOf(obj);
-        this.index.update(refFromKey(storageKey(t, meta.namespace as string | undefined, String(meta.name))), obj);
-        if (metadataOf(obj).deletionTimestamp !== undefined) this.enqueue(() => this.onDeleting(t, obj));
+        keepGoing('garbage-collector', this.objects.onFault, () => {
+          const obj = JSON.parse(text) as JsonObject;
+          const meta = metadataOf(obj);
+          this.index.update(refFromKey(storageKey(t, meta.namespace as string | undefined, String(meta.name))), obj);
+          if (metadataOf(obj).deletionTimestamp !== undefined) this.enqueue(() => this.onDeleting(t, obj));
+        });
       }
     }
   }
@@ -58,12 +61,15 @@ export class GarbageCollector {
     setImmediate(() => {
       this.scheduled = false;
       for (let w = this.queue.shift(); w; w = this.queue.shift()) {
-        try {
-          w();
-        } catch (err) {
-          // A dependent that changed or vanished meanwhile is retried by the next event about it.
-          if (!(err instanceof ApiError)) throw err;
-        }
+        const work = w;
+        keepGoing('garbage-collector', this.objects.onFault, () => {
+          try {
+            work();
+          } catch (err) {
+            // A dependent that changed or vanished meanwhile is retried by the next event about it.
+            if (!(err instanceof ApiError)) throw err;
+          }
+        });
       }
     });
   }

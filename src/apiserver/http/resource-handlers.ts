@@ -13,6 +13,7 @@ import { booleanParam, selectorFilter } from './query.js';
 import { JsonParts, sendJson } from './respond.js';
 import type { ResourceRequest } from './request-info.js';
 import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
+import { decodeContinue } from '../objects/continue-token.js';
 import { errors } from './status.js';
 import { serveWatch, type WatchSettings } from './watch.js';
 import type { WatchBudget } from './watch-budget.js';
@@ -44,7 +45,7 @@ export async function handleResource(ctx: ResourceContext, req: IncomingMessage,
 interface Reply {
   code: number;
   body: unknown;
-  warnings?: string[];
+  warnings?: string[] | undefined;
 }
 
 async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceType, info: ResourceRequest, q: URLSearchParams): Promise<Reply> {
@@ -54,7 +55,13 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const metadataOnly = !table && wantsMetadataOnly(req.headers.accept);
   if (method === 'GET' && !name) {
     const rv = resourceVersionParam(q);
-    if (rv !== undefined && !q.get('continue')) await awaitResourceVersion(ctx.objects.store, rv);
+    const token = q.get('continue') ? decodeContinue(q.get('continue') ?? '') : undefined;
+    if (token && rv !== undefined && rv !== 0) {
+      throw errors.badRequest('specifying resource version is not allowed when using continue');
+    }
+    // A token is client input: its revision may be one the store has not reached (forged, or another server's).
+    const wanted = token ? (token.rv > 0 ? token.rv : undefined) : rv;
+    if (wanted !== undefined) await awaitResourceVersion(ctx.objects.store, wanted);
     return { code: 200, body: list(ctx, t, namespace, q, table, metadataOnly) };
   }
   if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };

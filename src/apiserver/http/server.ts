@@ -33,6 +33,13 @@ export interface HttpContext extends ResourceContext {
 
 const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
 
+/**
+ * What Go's net/http reads of a request line and headers before it answers 431: kube-apiserver
+ * keeps the default MaxHeaderBytes (1 MiB) and Go allows 4 KiB of slack beyond it. Node stops at
+ * 16 KiB, which a long label selector in the URL reaches.
+ */
+export const MAX_HEADER_BYTES = (1 << 20) + 4096;
+
 export function createHttpServer(ctx: HttpContext): Server {
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     route(ctx, req, res).catch((err: unknown) => {
@@ -48,7 +55,10 @@ export function createHttpServer(ctx: HttpContext): Server {
   const tls = ctx.tls;
   // A client certificate is asked for but not required: a request without one may still carry a token.
   const clientCerts = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
-  const server: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert, ...clientCerts }, handler) : createServer(handler);
+  const limits = { maxHeaderSize: MAX_HEADER_BYTES };
+  const server: Server = tls
+    ? createHttpsServer({ key: tls.key, cert: tls.cert, ...clientCerts, ...limits }, handler)
+    : createServer(limits, handler);
   server.keepAliveTimeout = 65_000;
   return server;
 }
@@ -77,6 +87,21 @@ export function sharePort(tlsServer: Server, plain: Server): NetServer {
   return listener;
 }
 
+/**
+ * /livez fails only when storage cannot recover without a restart; /readyz and /healthz also while
+ * writes cannot be stored (kube-apiserver's etcd check), so no client is sent to a server that
+ * would refuse its writes. kube-apiserver answers a failed check with 500 and withholds the reason;
+ * this server answers 503 (unavailable, retry elsewhere) and gives it, for whoever runs the probe.
+ */
+function answerHealth(ctx: HttpContext, res: ServerResponse, path: string, url: URL): void {
+  const name = path.slice(1).split('/')[0] ?? 'healthz';
+  const store = ctx.objects.store;
+  const failure = name === 'livez' ? store.liveness() : (store.liveness() ?? store.writeHealth());
+  if (failure) return sendText(res, 503, `[+]ping ok\n[-]storage failed: ${failure.message}\n${name} check failed\n`);
+  const verbose = `[+]ping ok\n[+]storage ok\n${path.slice(1)} check passed\n`;
+  sendText(res, 200, url.searchParams.has('verbose') ? verbose : 'ok');
+}
+
 async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname.replace(/\/+$/, '') || '/';
@@ -85,9 +110,7 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   if (ctx.auth && (await ctx.auth.handle(req, res, url))) return;
   for (const extra of ctx.authenticatedRoutes) if (await extra(req, res, url)) return;
   if (path === '/version') return sendJson(res, 200, ctx.versionInfo);
-  if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) {
-    return sendText(res, 200, url.searchParams.has('verbose') ? `[+]ping ok\n[+]storage ok\n${path.slice(1)} check passed\n` : 'ok');
-  }
+  if (HEALTH.has(path) || [...HEALTH].some((h) => path.startsWith(`${h}/`))) return answerHealth(ctx, res, path, url);
   const serves = ctx.serveGroup ?? (() => true);
   if ((path === '/api' || path.startsWith('/api/')) && !serves('')) throw errors.pathNotFound();
   if (path === '/api') return sendJson(res, 200, ctx.discovery.coreVersions());

@@ -24,6 +24,8 @@ export class ApiError extends Error {
     readonly reason: string,
     message: string,
     readonly details?: StatusDetails,
+    /** The Status's ListMeta: a 410 for a compacted continue token offers one at the latest revision. */
+    readonly listMeta: { continue?: string } = {},
   ) {
     super(message);
   }
@@ -32,7 +34,7 @@ export class ApiError extends Error {
     const s: Record<string, unknown> = {
       kind: 'Status',
       apiVersion: 'v1',
-      metadata: {},
+      metadata: { ...this.listMeta },
       status: 'Failure',
       message: this.message,
       reason: this.reason,
@@ -108,7 +110,8 @@ export const errors = {
       'UnsupportedMediaType',
       'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     ),
-  expired: (message: string) => new ApiError(410, 'Expired', message),
+  expired: (message: string, listMeta?: { continue: string }) =>
+    new ApiError(410, 'Expired', message, undefined, listMeta),
   forbidden: (t: ResourceType, name: string, why: string) =>
     new ApiError(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, resourceDetails(t, name)),
   internal: (message: string) => new ApiError(500, 'InternalError', `Internal error occurred: ${message}`),

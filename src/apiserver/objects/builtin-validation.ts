@@ -2,17 +2,18 @@ import { errors } from '../http/status.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 import { forbidden, invalid, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
-import { labelSelectorFromMatch, matchesLabels, type LabelSelectorObject } from '../selectors/index.js';
 import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
 import type { Admission, Operation } from './object-store.js';
+import { selectorKindCauses } from '../validation/selector-kinds.js';
 import { deepEqual, isObject, metadataOf } from './meta.js';
 
 /**
  * Part of kube-apiserver's validation of objects (pkg/apis/core/validation, apimachinery's
  * ValidateObjectMeta), with its field paths and texts: label keys and values, annotation keys,
  * ConfigMap and Secret keys, immutable ConfigMaps and Secrets, a Secret's type and the keys its
- * type requires, a workload's selector against its template and its containers, a Service's
- * ports. What else each kind validates is not done here (docs/embedded-apiserver.md).
+ * type requires, the label selectors of every kind that has one (validation/selector-kinds.ts), a
+ * workload's selector against its template and its containers, a Service's ports. What else each
+ * kind validates is not done here (docs/embedded-apiserver.md).
  */
 export class BuiltinValidation implements Admission {
   admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined): void {
@@ -78,28 +79,6 @@ const SECRET_TYPE_KEYS: Record<string, string[]> = {
   'kubernetes.io/dockercfg': ['.dockercfg'],
 };
 
-/** The workloads whose selector must select their own pod template (ValidateDeploymentSpec and its siblings). */
-const SELECTING_WORKLOADS = new Set(['apps/Deployment', 'apps/ReplicaSet', 'apps/StatefulSet', 'apps/DaemonSet']);
-
-function workloadCauses(obj: JsonObject): FieldCause[] {
-  const causes: FieldCause[] = [];
-  const spec = isObject(obj.spec) ? obj.spec : {};
-  const template = isObject(spec.template) ? spec.template : {};
-  const templateMeta = isObject(template.metadata) ? template.metadata : {};
-  const labels = isObject(templateMeta.labels) ? (templateMeta.labels as Record<string, string>) : undefined;
-  if (!isObject(spec.selector)) causes.push(required('spec.selector'));
-  let selects = false;
-  try {
-    selects = isObject(spec.selector) && matchesLabels(labelSelectorFromMatch(spec.selector as LabelSelectorObject), labels ?? {});
-  } catch {
-    // An unreadable selector selects nothing.
-  }
-  if (!selects) causes.push(invalid('spec.template.metadata.labels', labels ?? null, '`selector` does not match template `labels`'));
-  const podSpec = isObject(template.spec) ? template.spec : {};
-  if (!Array.isArray(podSpec.containers) || podSpec.containers.length === 0) causes.push(required('spec.template.spec.containers'));
-  return causes;
-}
-
 /** ValidateService's ports: required unless headless or ExternalName, each port and targetPort in 1–65535. */
 function serviceCauses(obj: JsonObject): FieldCause[] {
   const spec = isObject(obj.spec) ? obj.spec : {};
@@ -117,8 +96,8 @@ function serviceCauses(obj: JsonObject): FieldCause[] {
 }
 
 function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
-  if (SELECTING_WORKLOADS.has(`${t.group}/${t.kind}`)) return workloadCauses(obj);
-  if (t.group !== '') return [];
+  const selectorCauses = selectorKindCauses(t, obj);
+  if (t.group !== '' || selectorCauses.length) return selectorCauses;
   if (t.kind === 'Service') return serviceCauses(obj);
   if (t.kind === 'ConfigMap') return [...keyCauses(obj, ['data', 'binaryData']), ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : [])];
   if (t.kind !== 'Secret') return [];

@@ -9,13 +9,15 @@ import { trackUpdate } from '../patch/apply/index.js';
 import { listTypeFor } from './list-types.js';
 import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
 import { bumpGeneration, isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+import { decodeContinue, encodeContinue, latestContinue } from './continue-token.js';
+import { keepGoing, stderrLoopFault, type LoopFault } from '../../log/keep-going.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
-  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore' | undefined;
   subresource?: string;
   /** Warnings to return in `Warning:` headers. */
   warnings?: string[];
@@ -62,9 +64,18 @@ export interface ListPage {
 export class ObjectStore {
   private readonly admissions: Admission[] = [];
   private readonly storageSteps: Admission[] = [];
-  private readonly listeners: WriteListener[] = [];
+  private readonly listeners: Array<{ name: string; listener: WriteListener }> = [];
 
-  constructor(readonly store: Store) {}
+  /** The type of each write not yet committed, by revision: a failed commit is undone for the listeners too. */
+  private readonly uncommitted = new Map<number, ResourceType>();
+
+  /** `onFault` hears of a throw in a write listener or a background loop; the write stands. */
+  constructor(
+    readonly store: Store,
+    readonly onFault: LoopFault = stderrLoopFault,
+  ) {
+    store.onRollback((undone) => this.undo(undone));
+  }
 
   addAdmission(a: Admission): void {
     this.admissions.push(a);
@@ -78,8 +89,8 @@ export class ObjectStore {
     this.storageSteps.push(a);
   }
 
-  onWrite(l: WriteListener): void {
-    this.listeners.push(l);
+  onWrite(listener: WriteListener, name = 'write listener'): void {
+    this.listeners.push({ name, listener });
   }
 
   /** The stored text, in the storage's form (see `presented` for a resource kept in another's storage). */
@@ -99,11 +110,12 @@ export class ObjectStore {
     let revision: number | undefined;
     let startAfter: string | undefined;
     let seen = 0;
-    if (q.continueToken) {
-      const token = decodeContinue(q.continueToken);
-      revision = token.rv;
+    const token = q.continueToken ? decodeContinue(q.continueToken) : undefined;
+    if (token) {
+      // A negative revision continues at the latest one; the caller has checked it is not ahead.
+      if (token.rv > 0) revision = token.rv;
       seen = token.seen;
-      startAfter = prefix + token.start;
+      startAfter = prefix + justBefore(token.start);
     } else if (q.resourceVersionMatch === 'Exact' && q.resourceVersion) {
       revision = Number(q.resourceVersion);
     }
@@ -113,7 +125,11 @@ export class ObjectStore {
     let more = false;
     try {
       for (;;) {
-        const page = this.store.list(prefix, { startAfter, limit: limit ? limit - items.length : undefined, revision });
+        const page = this.store.list(prefix, {
+          ...(startAfter !== undefined ? { startAfter } : {}),
+          ...(limit ? { limit: limit - items.length } : {}),
+          ...(revision !== undefined ? { revision } : {}),
+        });
         revision = page.revision;
         for (const it of page.items) {
           lastKey = it.key;
@@ -125,11 +141,8 @@ export class ObjectStore {
       }
     } catch (e) {
       if (e instanceof CompactedError) {
-        throw errors.expired(
-          q.continueToken
-            ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
-            : `too old resource version: ${e.requested} (${e.compacted})`,
-        );
+        if (token) throw errors.expired(INCONSISTENT_CONTINUE, { continue: latestContinue(token) });
+        throw errors.expired(`too old resource version: ${e.requested} (${e.compacted})`);
       }
       throw e;
     }
@@ -280,12 +293,48 @@ export class ObjectStore {
 
   private notify(t: ResourceType, stored: StoredValue, obj: JsonObject, type: StoreEvent['type'], prevValue: string | undefined): void {
     const e: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue };
-    for (const l of this.listeners) {
-      try {
-        l(t, e, obj);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-      }
+    this.forgetCommitted();
+    this.uncommitted.set(stored.modRevision, t);
+    this.tell(t, e, obj);
+  }
+
+  /** Entries at or below the committed revision are settled; the map holds one turn's writes at most. */
+  private forgetCommitted(): void {
+    const committed = this.store.committedRevision();
+    for (const rev of this.uncommitted.keys()) {
+      if (rev > committed) break;
+      this.uncommitted.delete(rev);
+    }
+  }
+
+  /**
+   * The writes of a failed commit, told to the listeners as their reverse (a create as a delete,
+   * a delete as a create of what was there, an update as one back), so what they derived (owner
+   * index, served CRDs, allocated cluster IPs) matches what is stored.
+   */
+  private undo(undone: StoreEvent[]): void {
+    for (const e of undone) {
+      const t = this.uncommitted.get(e.revision);
+      this.uncommitted.delete(e.revision);
+      if (!t) continue;
+      const rev = this.store.currentRevision();
+      const type = e.type === 'create' ? 'delete' : e.type === 'delete' ? 'create' : 'update';
+      const value = e.type === 'create' ? e.value : (e.prevValue ?? e.value);
+      const reverse: StoreEvent = { type, key: e.key, revision: rev, value, prevValue: e.value };
+      this.tell(t, reverse, fromStorage(t, reverse.value));
+    }
+  }
+
+  private tell(t: ResourceType, e: StoreEvent, obj: JsonObject): void {
+    for (const { name, listener } of this.listeners) {
+      keepGoing(name, this.onFault, () => {
+        try {
+          listener(t, e, obj);
+        } catch (err) {
+          // A refused follow-up write (a conflict, a vanished object) is the listener's own business.
+          if (!(err instanceof ApiError)) throw err;
+        }
+      });
     }
   }
 }
@@ -345,17 +394,18 @@ export function asStored(obj: JsonObject): JsonObject | string {
   return storedText.get(obj) ?? obj;
 }
 
-/** `seen`: the items earlier pages answered, so a later page's remainingItemCount counts only what is left. */
-function encodeContinue(rv: number, start: string, seen: number): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start, seen })).toString('base64url');
+/**
+ * The largest key below `start` that no stored key lies between: the store pages from after a key,
+ * a continue token names the first key the next page may hold.
+ */
+function justBefore(start: string): string {
+  const last = start.charCodeAt(start.length - 1);
+  if (start.length === 0 || last === 0) return start.slice(0, -1);
+  return `${start.slice(0, -1)}${String.fromCharCode(last - 1)}\uffff`;
 }
 
-function decodeContinue(token: string): { rv: number; start: string; seen: number } {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown; seen?: unknown };
-    if (typeof parsed.rv === 'number' && typeof parsed.start === 'string') return { rv: parsed.rv, start: parsed.start, seen: typeof parsed.seen === 'number' ? parsed.seen : 0 };
-  } catch {
-    // fall through to the error below
-  }
-  throw errors.badRequest(`continue key is not valid: ${token}`);
-}
+const INCONSISTENT_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without ' +
+  'the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
+  'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or ' +
+  'deleted between the time the first chunk was returned and now may show up in the list.';

@@ -41,8 +41,15 @@ export class SqliteLogStore implements Store {
   private committed = 0;
   private pendingRows: RowArgs[] = [];
   private pendingEvents: StoreEvent[] = [];
+  /** What each pending write replaced in the index (undefined: the key was absent), to undo a failed commit. */
+  private pendingUndo: Array<{ key: string; before: StoredValue | undefined }> = [];
   private flushing: Promise<void> | undefined;
-  private failed: Error | undefined;
+  /** Why the last commit failed, until a commit (or a probe) succeeds: writes cannot be stored. */
+  private writeError: Error | undefined;
+  /** Why storage cannot be used again (the file is corrupt or closed): only a restart may help. */
+  private fatal: Error | undefined;
+  private readonly rollbackListeners: Array<(undone: StoreEvent[]) => void> = [];
+  private readonly probe: Statement;
   private readonly insertAll: (rows: RowArgs[]) => void;
   private compacted = 0;
   private readonly insert: Statement;
@@ -89,6 +96,9 @@ export class SqliteLogStore implements Store {
       for (const r of rows) this.insert.run(...r);
     });
     this.setMeta = this.db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v');
+    this.probe = this.db.prepare(
+      "INSERT INTO meta (k, v) VALUES ('write_probe', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v",
+    );
     this.load();
   }
 
@@ -111,6 +121,10 @@ export class SqliteLogStore implements Store {
 
   currentRevision(): number {
     return this.revision;
+  }
+
+  committedRevision(): number {
+    return this.committed;
   }
 
   compactRevision(): number {
@@ -169,12 +183,13 @@ export class SqliteLogStore implements Store {
   }
 
   private append(row: RowArgs): void {
-    if (this.failed) throw new Error(`storage is unusable after a failed commit: ${this.failed.message}`);
+    if (this.fatal) throw new StorageUnusableError(this.fatal);
     this.pendingRows.push(row);
   }
 
   /** Applies a write to the in-memory state at once; its row and watch event wait for the group commit. */
   private commit(type: StoreEvent['type'], stored: StoredValue, prevValue: string | undefined): StoredValue {
+    this.pendingUndo.push({ key: stored.key, before: this.index.get(stored.key) });
     this.revision = stored.modRevision;
     if (type === 'delete') this.index.delete(stored.key);
     else this.index.set(stored);
@@ -197,7 +212,6 @@ export class SqliteLogStore implements Store {
           this.flush();
           resolve();
         } catch (e) {
-          this.failed = e as Error;
           reject(e);
         }
       });
@@ -209,16 +223,71 @@ export class SqliteLogStore implements Store {
     if (!this.pendingRows.length) return;
     const rows = this.pendingRows;
     const events = this.pendingEvents;
+    const undo = this.pendingUndo;
     this.pendingRows = [];
     this.pendingEvents = [];
-    this.insertAll(rows);
+    this.pendingUndo = [];
+    try {
+      this.insertAll(rows);
+    } catch (e) {
+      this.rollBack(undo, events, e as Error);
+      throw e;
+    }
     this.committed = rows[rows.length - 1]![0];
+    this.writeError = undefined;
     for (const e of events) this.hub.publish(e);
   }
 
-  /** Resolves once every write made so far is committed. */
+  /**
+   * A commit that failed (the disk full, an I/O error) took none of its rows: SQLite rolled the
+   * transaction back, and the writes it held are undone in memory too, newest first, so reads
+   * serve what is stored and the next write takes the next revision after the last committed one.
+   * Their callers are answered with the error; no watcher was told of them.
+   */
+  private rollBack(undo: Array<{ key: string; before: StoredValue | undefined }>, events: StoreEvent[], err: Error) {
+    for (let i = undo.length - 1; i >= 0; i--) {
+      const { key, before } = undo[i]!;
+      if (before) this.index.set(before);
+      else this.index.delete(key);
+    }
+    this.revision = this.committed;
+    this.writeError = err;
+    if (!this.db.open || isCorruption(err)) this.fatal = err;
+    const undone = [...events].reverse();
+    for (const l of this.rollbackListeners) l(undone);
+  }
+
+  /** Told of the writes a failed commit undid (newest first), to undo what was derived from them. */
+  onRollback(listener: (undone: StoreEvent[]) => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  /**
+   * Whether writes can be stored: undefined when they can, else why not. After a failed commit,
+   * each call tries a one-row write (what kube-apiserver's etcd check does with a read), so the
+   * answer turns healthy once there is room again without waiting for a client's write.
+   */
+  writeHealth(): Error | undefined {
+    if (this.fatal) return this.fatal;
+    if (!this.writeError) return undefined;
+    try {
+      this.probe.run(Date.now());
+      this.writeError = undefined;
+    } catch (e) {
+      this.writeError = e as Error;
+      if (isCorruption(e as Error)) this.fatal = e as Error;
+    }
+    return this.writeError;
+  }
+
+  /** Why the process cannot recover without a restart (the database is corrupt or closed), else undefined. */
+  liveness(): Error | undefined {
+    return this.fatal ?? (this.db.open ? undefined : new Error('the database is closed'));
+  }
+
+  /** Resolves once every write made so far is committed; rejects for the writes a failed commit undid. */
   sync(): Promise<void> {
-    return this.flushing ?? (this.failed ? Promise.reject(this.failed) : Promise.resolve());
+    return this.flushing ?? Promise.resolve();
   }
 
   watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onClosed?: () => void): WatchHandle {
@@ -253,9 +322,30 @@ export class SqliteLogStore implements Store {
   }
 
   close(): void {
-    if (this.db.open && !this.failed) this.flush();
+    if (this.db.open && !this.fatal) {
+      try {
+        this.flush();
+      } catch {
+        // Undone and answered to their callers as failed; nothing acknowledged is lost.
+      }
+    }
     this.hub.closeAll();
     if (this.db.open) this.db.close();
+  }
+}
+
+/** SQLite codes after which the file cannot be trusted again by this process. */
+const FATAL_CODES = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_MISUSE']);
+
+function isCorruption(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && FATAL_CODES.has(code);
+}
+
+/** A write refused because the database cannot be used again (corrupt or closed); a restart is needed. */
+export class StorageUnusableError extends Error {
+  constructor(why: Error) {
+    super(`storage cannot be used again (restart the server): ${why.message}`, { cause: why });
   }
 }
 

@@ -37,6 +37,8 @@ export type ValueAtRevision = (revision: number) => string;
 
 export interface Store {
   currentRevision(): number;
+  /** The last revision the database has committed (currentRevision may be ahead until the group commit). */
+  committedRevision(): number;
   compactRevision(): number;
   get(key: string): StoredValue | undefined;
   /** Current values under a prefix, ordered by key; `startAfter` and `limit` page through them. */
@@ -53,6 +55,12 @@ export interface Store {
   watch(prefix: string, fromRevision: number, onEvent: (e: StoreEvent) => void, onClosed?: () => void): WatchHandle;
   /** Resolves once every write made so far is durable; answer a client only after it. */
   sync(): Promise<void>;
+  /** Told of the writes a failed commit undid, newest first: they never happened. */
+  onRollback(listener: (undone: StoreEvent[]) => void): void;
+  /** Undefined while writes can be stored, else why not (readiness). */
+  writeHealth(): Error | undefined;
+  /** Undefined unless the store cannot recover without a restart (liveness). */
+  liveness(): Error | undefined;
   /** Ends all watches (their `onClosed` runs) without closing the database. */
   endWatches(): void;
   /** Drops history at or below `revision` (never the current value of a key). */

@@ -7,6 +7,11 @@ const cm = (name: string, data: Record<string, unknown> = { a: '1' }) => ({ apiV
 const CMS = '/api/v1/namespaces/{ns}/configmaps';
 const DEPLOYS = '/apis/apps/v1/namespaces/{ns}/deployments';
 const WIDGETS = '/apis/fidelity.flowops.io/v1/namespaces/{ns}/widgets';
+/** A continue token in kube-apiserver's format, made by hand (a client may send anything). */
+const token = (body: unknown): string =>
+  Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)).toString('base64url');
+const V1 = 'meta.k8s.io/v1';
+const cont = (t: string, more = '') => get(`${CMS}?limit=1${more}&continue=${t}`);
 const widget = (spec: Record<string, unknown>) => ({ apiVersion: 'fidelity.flowops.io/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
 
 export const ERROR_SCENARIOS: Scenario[] = [
@@ -53,6 +58,19 @@ export const ERROR_SCENARIOS: Scenario[] = [
   { name: 'error: 400 invalid field selector', steps: [get(`${CMS}?fieldSelector=spec.nonsense%3Dx`)] },
   { name: 'error: 400 invalid limit', steps: [get(`${CMS}?limit=abc`)] },
   { name: 'error: 400 invalid continue token', steps: [get(`${CMS}?limit=1&continue=not-a-token`)] },
+  {
+    name: 'error: 504 continue token from the future',
+    steps: [setup(post(CMS, cm('a'))), setup(post(CMS, cm('b'))), cont(token({ v: V1, rv: 99999999999, start: 'a\u0000' }))],
+  },
+  { name: 'error: 400 continue token not base64', steps: [cont('abc%3D')] },
+  { name: 'error: 400 continue token cut short', steps: [cont('abcde')] },
+  { name: 'error: 400 continue token not JSON', steps: [cont(token('{"v":"meta.k8s.io/v1",'))] },
+  { name: 'error: 400 continue token of another version', steps: [cont(token({ v: 'meta.k8s.io/v2', rv: 5, start: 'a' }))] },
+  { name: 'error: 400 continue token without a revision', steps: [cont(token({ v: V1, start: 'a' }))] },
+  { name: 'error: 400 continue token with a string revision', steps: [cont(token({ v: V1, rv: '5', start: 'a' }))] },
+  { name: 'error: 400 continue token without a start', steps: [cont(token({ v: V1, rv: 5 }))] },
+  { name: 'error: 400 continue token escaping its collection', steps: [cont(token({ v: V1, rv: 5, start: '../secrets/x' }))] },
+  { name: 'error: 400 continue token with a resourceVersion', steps: [cont(token({ v: V1, rv: 5, start: 'a' }), '&resourceVersion=5')] },
   { name: 'error: 400 dryRun unknown value', steps: [post(`${CMS}?dryRun=Maybe`, cm('a'))] },
   { name: 'error: 400 unknown fieldValidation', steps: [post(`${CMS}?fieldValidation=Sometimes`, cm('a'))] },
   { name: 'error: 400 strict field validation unknown field', steps: [post(`${CMS}?fieldValidation=Strict`, { ...cm('a'), bogus: 1 })] },

@@ -41,7 +41,14 @@ const fieldSelectors: [string, string][] = [
   ['two fields', 'metadata.name!%3Dc1,metadata.name!%3Dc2'],
 ];
 
+/** `env in (v0,…,v4999,a)`: about 40 KB of URL that selects two of the five. */
+const LONG_IN = `env%20in%20(${Array.from({ length: 5000 }, (_, i) => `v${i}`).join(',')},a)`;
+
 export const QUERY_SCENARIOS: Scenario[] = [
+  // Past Node's 16 KiB of request line and headers, within Go's 1 MiB: read and answered with a Status.
+  { name: 'label selector: 400 a 16 KB key', steps: [get(`${CMS}?labelSelector=${'a'.repeat(16 * 1024)}`)] },
+  { name: 'label selector: 400 a 200 KB key', steps: [get(`${CMS}?labelSelector=${'a'.repeat(200 * 1024)}`)] },
+  { name: 'label selector: a 40 KB valid selector', steps: [...FIVE, get(`${CMS}?labelSelector=${LONG_IN}`)] },
   ...labelSelectors.map(([what, sel]): Scenario => ({ name: `label selector: ${what}`, steps: [...FIVE, get(`${CMS}?labelSelector=${sel}`)] })),
   ...fieldSelectors.map(([what, sel]): Scenario => ({ name: `field selector: ${what}`, steps: [...FIVE, get(`${CMS}?fieldSelector=${sel}`)] })),
   { name: 'field selector: label and field together', steps: [...FIVE, get(`${CMS}?labelSelector=tier%3Dfront&fieldSelector=metadata.name%3Dc1`)] },
