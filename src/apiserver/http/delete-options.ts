@@ -42,8 +42,7 @@ function bodyObject(req: IncomingMessage, raw: Buffer): JsonObject {
       return decodeDeleteOptionsProtobuf(raw);
     } catch (e) {
       if (!(e instanceof ProtobufDecodeError)) throw e;
-      const base = errors.unsupportedMediaType();
-      throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
+      throw errors.badRequest(e.message);
     }
   }
   const site = { object: 'DeleteOptions' };

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { encodeKubeProtobuf, ProtobufEncodeError } from '../protobuf/index.js';
+import type { JsonObject } from '../schema/types.js';
 import { ApiError } from './status.js';
 
 /** JSON text in pieces, written one after another (a large list is never joined into one string). */
@@ -28,6 +30,29 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(code, headers);
   res.end(text);
+}
+
+/**
+ * An answer as a Kubernetes protobuf body. A body without a protobuf form (a value of the wrong JSON type in a
+ * stored object) goes out as JSON, which every client that asks for protobuf also lists.
+ */
+export function sendProtobuf(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
+  const text = body instanceof JsonParts ? body.parts.join('') : typeof body === 'string' ? body : undefined;
+  let bytes: Buffer;
+  try {
+    bytes = encodeKubeProtobuf((text === undefined ? body : JSON.parse(text)) as JsonObject);
+  } catch (e) {
+    if (!(e instanceof ProtobufEncodeError)) throw e;
+    return sendJson(res, code, body, warnings);
+  }
+  const headers: Record<string, string | string[]> = {
+    'Content-Type': 'application/vnd.kubernetes.protobuf',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': String(bytes.length),
+  };
+  if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  res.writeHead(code, headers);
+  res.end(bytes);
 }
 
 /** json.MarshalIndent(obj, "", "  "), which is what JSON.stringify's two-space indent writes too. */

@@ -19,3 +19,8 @@ export class UnknownFieldError extends ProtobufDecodeError {
     super(`unknown field ${fieldNumber} (wire type ${wireType}) in ${messageLabel}${path ? ` at ${path}` : ''}`);
   }
 }
+
+/** A stored object that does not fit its protobuf message (a value of the wrong JSON type): answered as JSON instead. */
+export class ProtobufEncodeError extends Error {
+  override readonly name: string = 'ProtobufEncodeError';
+}

@@ -1,10 +1,11 @@
+import protobuf from 'protobufjs';
 import type { JsonObject } from '../schema/types.js';
-import { ProtobufDecodeError, UnknownFieldError } from './errors.js';
-import { KIND_DECODERS } from './kinds.js';
-import { deleteOptions } from './api/meta-v1.js';
-import { readMessage, stringOf, bytesOf, messageOf, type Field } from './reader.js';
+import { kindMessage, metaMessage } from './descriptors.js';
+import { ProtobufDecodeError, ProtobufEncodeError, UnknownFieldError } from './errors.js';
+import { bytesOf, messageOf, readMessage, stringOf, type Field } from './reader.js';
+import type { MessageType } from './schema.js';
 
-export { ProtobufDecodeError, UnknownFieldError } from './errors.js';
+export { ProtobufDecodeError, ProtobufEncodeError, UnknownFieldError } from './errors.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -23,13 +24,13 @@ export interface DecodedObject {
 }
 
 /** The runtime.Unknown envelope every Kubernetes protobuf body is: {1 typeMeta, 2 raw, 3 contentEncoding, 4 contentType}. */
-interface Envelope {
+export interface Envelope {
   apiVersion: string;
   kind: string;
   raw: Buffer;
 }
 
-function readEnvelope(body: Buffer): Envelope {
+export function readEnvelope(body: Buffer): Envelope {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new ProtobufDecodeError('not a Kubernetes protobuf body: missing the "k8s\\0" prefix');
   }
@@ -54,7 +55,7 @@ function readEnvelope(body: Buffer): Envelope {
   return { apiVersion, kind, raw };
 }
 
-/** Runs a table's decoder, naming the kind (and, for an unknown field, what to do instead) on failure. */
+/** Runs a message's decoder, naming the kind (and, for an unknown field, what to do instead) on failure. */
 function decodeInside(env: Envelope, decode: (fields: Field[]) => JsonObject): JsonObject {
   try {
     return decode(readMessage(env.raw, env.kind));
@@ -65,18 +66,21 @@ function decodeInside(env: Envelope, decode: (fields: Field[]) => JsonObject): J
   }
 }
 
+/** The message of an envelope's kind: the group-version's own, else apimachinery's (Status, DeleteOptions, …). */
+function messageOfKind(apiVersion: string, kind: string): MessageType | undefined {
+  return kindMessage(apiVersion, kind) ?? metaMessage(kind);
+}
+
 /**
- * Decodes an object body (POST, PUT) as kubectl ≥ 1.32 sends it. Only kinds in KIND_DECODERS are
- * understood; anything else, any malformed or truncated body, and a field a table-driven kind does
- * not know throw ProtobufDecodeError.
+ * Decodes an object body (POST, PUT) of any kind k8s.io/api has a message for, from its generated.proto;
+ * anything else, any malformed or truncated body, and a field 1.34's messages do not know throw ProtobufDecodeError.
  */
 export function decodeKubeProtobuf(body: Buffer): DecodedObject {
   const env = readEnvelope(body);
   const { apiVersion, kind } = env;
-  const key = `${apiVersion}/${kind}`;
-  const decode = Object.hasOwn(KIND_DECODERS, key) ? KIND_DECODERS[key] : undefined;
-  if (!decode) throw new ProtobufDecodeError(`no protobuf decoder for ${apiVersion}, Kind=${kind}`);
-  const object: JsonObject = { apiVersion, kind, ...decodeInside(env, decode) };
+  const m = kindMessage(apiVersion, kind);
+  if (!m) throw new ProtobufDecodeError(`no protobuf decoder for ${apiVersion}, Kind=${kind}`);
+  const object: JsonObject = { apiVersion, kind, ...decodeInside(env, (fields) => m.decodeFields(fields, '')) };
   return { apiVersion, kind, object };
 }
 
@@ -90,5 +94,54 @@ export function decodeDeleteOptionsProtobuf(body: Buffer): JsonObject {
   if (env.kind !== 'DeleteOptions') {
     throw new ProtobufDecodeError(`expected a DeleteOptions body, got ${env.apiVersion}, Kind=${env.kind}`);
   }
-  return decodeInside(env, (fields) => deleteOptions.decodeFields(fields, ''));
+  const m = metaMessage('DeleteOptions');
+  if (!m) throw new ProtobufDecodeError('no protobuf decoder for meta.k8s.io/v1, Kind=DeleteOptions');
+  return decodeInside(env, (fields) => m.decodeFields(fields, ''));
+}
+
+/** Whether an object of `kind` in `apiVersion` has a protobuf form (no custom resource has). */
+export function hasProtobufForm(apiVersion: string, kind: string): boolean {
+  return messageOfKind(apiVersion, kind) !== undefined;
+}
+
+/** The bare message of a JSON object (no envelope): what a list's items or a watch event's frame carry. */
+function messageBytes(obj: JsonObject, apiVersion: string, kind: string): Uint8Array {
+  const m = messageOfKind(apiVersion, kind);
+  if (!m) throw new ProtobufEncodeError(`object ${apiVersion}, Kind=${kind} has no protobuf form`);
+  const w = protobuf.Writer.create();
+  m.encodeFields(w, obj, '');
+  return w.finish();
+}
+
+/** `k8s\0` + runtime.Unknown{typeMeta, raw, contentEncoding "", contentType ""}, as gogo writes it. */
+function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
+  const w = protobuf.Writer.create();
+  w.uint32(10).fork().uint32(10).string(apiVersion).uint32(18).string(kind).ldelim();
+  w.uint32(18).bytes(raw);
+  w.uint32(26).string('');
+  w.uint32(34).string('');
+  return Buffer.concat([MAGIC, w.finish()]);
+}
+
+/** An object (with its apiVersion and kind) as a Kubernetes protobuf body. */
+export function encodeKubeProtobuf(obj: JsonObject): Buffer {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const kind = typeof obj.kind === 'string' ? obj.kind : '';
+  return envelope(apiVersion, kind, messageBytes(obj, apiVersion, kind));
+}
+
+/**
+ * One frame of a protobuf watch stream (k8s.io/apimachinery runtime/serializer/protobuf, the raw serializer
+ * with LengthDelimitedFramer): a 4-byte big-endian length, then a bare metav1.WatchEvent whose object is a
+ * RawExtension holding the object's own envelope-encoded bytes.
+ */
+export function encodeWatchFrame(type: string, object: JsonObject): Buffer {
+  const w = protobuf.Writer.create();
+  w.uint32(10).string(type);
+  w.uint32(18).fork().uint32(10).bytes(encodeKubeProtobuf(object)).ldelim();
+  const event = w.finish();
+  const frame = Buffer.alloc(4 + event.length);
+  frame.writeUInt32BE(event.length, 0);
+  frame.set(event, 4);
+  return frame;
 }

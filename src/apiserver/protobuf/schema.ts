@@ -1,10 +1,11 @@
+import type { Writer } from 'protobufjs';
 import type { JsonObject, JsonValue } from '../schema/types.js';
-import { UnknownFieldError } from './errors.js';
+import { ProtobufEncodeError } from './errors.js';
 import { mapEntry } from './meta.js';
 import { messageOf, packedVarints, type Field } from './reader.js';
 
 /**
- * Table-driven decoding of k8s.io/api generated messages into the JSON Go's encoding/json would
+ * Table-driven decoding and encoding of k8s.io/api generated messages into the JSON Go's encoding/json would
  * write for the same Go struct, so that a protobuf body and the JSON body an older kubectl sends for
  * the same command store the same object. Each table row is [field number, JSON name, type]; rows
  * are listed in Go declaration order, which is the order of the keys in the output.
@@ -19,10 +20,8 @@ import { messageOf, packedVarints, type Field } from './reader.js';
  * - `map(t)`: map<string, t>, left out when empty;
  * - `inline(m)`: an embedded struct whose fields JSON writes into the enclosing object.
  *
- * A field number a table does not list is refused with an UnknownFieldError naming it, rather than
- * dropped, unless it is an empty length-delimited value: that is what gogo writes for an unset
- * non-pointer string or struct of a newer API version, which JSON's omitempty would leave out anyway.
- * (API conventions make new optional scalars pointers, so an unknown varint is a value someone set.)
+ * The tables are built from the vendored generated.proto files and Go structs (descriptors.ts). A field
+ * number a table does not list is skipped, as gogo's generated Unmarshal (and so kube-apiserver) skips it.
  */
 
 export interface ValueType {
@@ -37,9 +36,11 @@ export interface ValueType {
   readonly struct: boolean;
   /** Scalars a repeated field may pack into one length-delimited run of varints. */
   readonly packable?: boolean;
+  /** Writes one occurrence as field `number` (its tag, then the value); `at` names it in errors. */
+  encode(w: Writer, number: number, v: JsonValue, at: string): void;
 }
 
-type Presence = 'omitempty' | 'required' | 'pointer' | 'nullPointer' | 'list' | 'nullList' | 'map' | 'inline';
+type Presence = 'omitempty' | 'required' | 'pointer' | 'nullPointer' | 'list' | 'nullList' | 'map' | 'nullMap' | 'inline';
 
 interface Wrapped {
   readonly presence: Presence;
@@ -61,6 +62,8 @@ export const nullPtr = (type: ValueType): Wrapped => ({ presence: 'nullPointer',
 export const list = (type: ValueType): Wrapped => ({ presence: 'list', type });
 export const nullList = (type: ValueType): Wrapped => ({ presence: 'nullList', type });
 export const map = (type: ValueType): Wrapped => ({ presence: 'map', type });
+/** A map without omitempty: null when empty. */
+export const nullMap = (type: ValueType): Wrapped => ({ presence: 'nullMap', type });
 export const inline = (type: MessageType): Wrapped => ({ presence: 'inline', type });
 
 function spec([number, json, t]: Row): FieldSpec {
@@ -73,6 +76,7 @@ export class MessageType implements ValueType {
   readonly struct = true;
   private specs?: FieldSpec[];
   private byNumber?: Map<number, FieldSpec>;
+  private byNumberOrder?: FieldSpec[];
 
   /** `rows` is a thunk so that tables can refer to messages defined further down. */
   constructor(
@@ -86,6 +90,48 @@ export class MessageType implements ValueType {
       this.byNumber = new Map(this.specs.map((s) => [s.number, s]));
     }
     return { specs: this.specs, byNumber: this.byNumber };
+  }
+
+  /** Go's generated marshallers write fields in field-number order. */
+  private wireOrder(): FieldSpec[] {
+    this.byNumberOrder ??= [...this.fields().specs].sort((a, b) => a.number - b.number);
+    return this.byNumberOrder;
+  }
+
+  encode(w: Writer, number: number, v: JsonValue, at: string): void {
+    w.uint32((number << 3) | 2).fork();
+    this.encodeFields(w, v, at);
+    w.ldelim();
+  }
+
+  /** The fields of `v` (this message's JSON form) onto `w`, without a tag or length of its own. */
+  encodeFields(w: Writer, v: JsonValue, at: string): void {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      throw new ProtobufEncodeError(`${at || this.label}: expected an object for ${this.label}, got ${JSON.stringify(v)}`);
+    }
+    for (const s of this.wireOrder()) {
+      const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
+      const value = s.presence === 'inline' ? v : v[s.json];
+      if (value === undefined || value === null) continue;
+      // An inline struct is its own message on the wire (Volume's volumeSource = 2), only JSON flattens it.
+      if (s.presence === 'inline') s.type.encode(w, s.number, value, here);
+      else if (s.presence === 'list' || s.presence === 'nullList') {
+        if (!Array.isArray(value)) throw new ProtobufEncodeError(`${here}: expected a list, got ${JSON.stringify(value)}`);
+        value.forEach((e, i) => {
+          if (e !== null) s.type.encode(w, s.number, e, `${here}[${i}]`);
+        });
+      } else if (s.presence === 'map' || s.presence === 'nullMap') {
+        if (typeof value !== 'object' || Array.isArray(value)) throw new ProtobufEncodeError(`${here}: expected a map, got ${JSON.stringify(value)}`);
+        // Go's marshallers sort map keys, which makes the bytes stable.
+        for (const key of Object.keys(value).sort()) {
+          const e = value[key];
+          w.uint32((s.number << 3) | 2).fork();
+          w.uint32(10).string(key);
+          if (e !== null && e !== undefined) s.type.encode(w, 2, e, `${here}[${key}]`);
+          w.ldelim();
+        }
+      } else s.type.encode(w, s.number, value, here);
+    }
   }
 
   get zero(): JsonObject {
@@ -107,10 +153,8 @@ export class MessageType implements ValueType {
     const maps = new Map<FieldSpec, JsonObject>();
     for (const f of fields) {
       const s = byNumber.get(f.number);
-      if (!s) {
-        if (f.value.wire === 2 && f.value.bytes.length === 0) continue;
-        throw new UnknownFieldError(f.number, f.value.wire, this.label, at);
-      }
+      // gogo's generated Unmarshal skips a field number it does not know (a newer API version's), as kube-apiserver does.
+      if (!s) continue;
       // Where the value sits in the JSON, for error messages; inline fields add no key.
       const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
       if (s.presence === 'list' || s.presence === 'nullList') {
@@ -118,7 +162,7 @@ export class MessageType implements ValueType {
         lists.set(s, into);
         if (s.type.packable && f.value.wire === 2) into.push(...unpack(f, s.type, here));
         else into.push(s.type.decode(f, `${here}[${into.length}]`) ?? null);
-      } else if (s.presence === 'map') {
+      } else if (s.presence === 'map' || s.presence === 'nullMap') {
         const into = maps.get(s) ?? {};
         maps.set(s, into);
         const { key, value } = mapEntry(f, this.label);
@@ -154,9 +198,11 @@ export class MessageType implements ValueType {
           else if (s.presence === 'nullList') out[s.json] = null;
           break;
         }
-        case 'map': {
+        case 'map':
+        case 'nullMap': {
           const m = maps.get(s);
           if (m && Object.keys(m).length) out[s.json] = m;
+          else if (s.presence === 'nullMap') out[s.json] = null;
           break;
         }
         case 'inline':
