@@ -124,11 +124,15 @@ export function kindMessage(apiVersion: string, kind: string): MessageType | und
   return messageNamed(`${protoPackage(apiVersion)}.${kind}`);
 }
 
+const byName = new Map<string, MessageType | undefined>();
+
 export function messageNamed(fullName: string): MessageType | undefined {
+  if (byName.has(fullName)) return byName.get(fullName);
   const found = load().root.lookup(fullName);
-  if (!(found instanceof protobuf.Type)) return undefined;
-  const vt = typeOfMessage(found);
-  return vt instanceof MessageType ? vt : undefined;
+  const vt = found instanceof protobuf.Type ? typeOfMessage(found) : undefined;
+  const m = vt instanceof MessageType ? vt : undefined;
+  byName.set(fullName, m);
+  return m;
 }
 
 export const metaMessage = (kind: string): MessageType | undefined => messageNamed(`${META}.${kind}`);

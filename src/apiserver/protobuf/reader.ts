@@ -1,7 +1,10 @@
 import { ProtobufDecodeError } from './errors.js';
 
-/** A decoded field: varints as bigint (int64 may exceed 2^53), length-delimited as raw bytes. */
-export type FieldValue = { wire: 0; value: bigint } | { wire: 2; bytes: Buffer } | { wire: 1 | 5; bytes: Buffer };
+/**
+ * A decoded field: a varint as a number when it has at most 7 bytes (< 2^49, exact), else as a bigint (a negative
+ * int64 takes 10); length-delimited as raw bytes.
+ */
+export type FieldValue = { wire: 0; value: number | bigint } | { wire: 2; bytes: Buffer } | { wire: 1 | 5; bytes: Buffer };
 
 export interface Field {
   number: number;
@@ -23,7 +26,26 @@ export class ProtoReader {
     throw new ProtobufDecodeError(`invalid protobuf in ${this.what} at byte ${this.pos}: ${why}`);
   }
 
-  private varint(): bigint {
+  /** Most varints are tags, lengths and small numbers: read them without BigInt. */
+  private varint(): number | bigint {
+    const buf = this.buf;
+    let result = 0;
+    let mul = 1;
+    for (let i = 0; i < 7; i++) {
+      const at = this.pos + i;
+      if (at >= buf.length) break;
+      const b = buf[at]!;
+      result += (b & 0x7f) * mul;
+      if ((b & 0x80) === 0) {
+        this.pos = at + 1;
+        return result;
+      }
+      mul *= 128;
+    }
+    return this.bigVarint();
+  }
+
+  private bigVarint(): bigint {
     let result = 0n;
     for (let shift = 0n; shift < 70n; shift += 7n) {
       if (this.pos >= this.buf.length) this.fail('truncated varint');
@@ -49,8 +71,8 @@ export class ProtoReader {
   *fields(): Generator<Field> {
     while (this.pos < this.buf.length) {
       const key = this.varint();
-      const number = Number(key >> 3n);
-      const wire = Number(key & 7n);
+      const number = typeof key === 'number' ? Math.floor(key / 8) : Number(key >> 3n);
+      const wire = typeof key === 'number' ? key % 8 : Number(key & 7n);
       if (number === 0) this.fail('field number 0');
       switch (wire) {
         case 0:
@@ -61,7 +83,7 @@ export class ProtoReader {
           break;
         case 2: {
           const len = this.varint();
-          if (len > BigInt(this.buf.length)) this.fail(`truncated: length ${len} exceeds the message`);
+          if (len > this.buf.length) this.fail(`truncated: length ${len} exceeds the message`);
           yield { number, value: { wire: 2, bytes: this.take(Number(len)) } };
           break;
         }
@@ -95,11 +117,13 @@ export function stringOf(f: Field, what: string): string {
 
 /** int64 fields: two's complement in the varint, so negative values come back negative. */
 export function int64Of(f: Field, what: string): number {
-  return Number(BigInt.asIntN(64, expect(f, 0, what).value));
+  const v = expect(f, 0, what).value;
+  return typeof v === 'number' ? v : Number(BigInt.asIntN(64, v));
 }
 
 export function boolOf(f: Field, what: string): boolean {
-  return expect(f, 0, what).value !== 0n;
+  const v = expect(f, 0, what).value;
+  return v !== 0 && v !== 0n;
 }
 
 /** The fields of an embedded message, read eagerly so that truncation surfaces here. */

@@ -249,7 +249,8 @@ function rawJson(label: string): ValueType {
     isEmpty: (v) => v === null,
     struct: true,
     encode(w, n, v) {
-      w.uint32(tag(n, LEN)).fork().uint32(tag(1, LEN)).bytes(Buffer.from(JSON.stringify(v), 'utf8')).ldelim();
+      // The JSON text as the raw bytes: a length-delimited UTF-8 run, which is what a string is on the wire.
+      w.uint32(tag(n, LEN)).fork().uint32(tag(1, LEN)).string(JSON.stringify(v)).ldelim();
     },
   };
 }

@@ -104,33 +104,38 @@ export class MessageType implements ValueType {
     w.ldelim();
   }
 
-  /** The fields of `v` (this message's JSON form) onto `w`, without a tag or length of its own. */
+  /**
+   * The fields of `v` (this message's JSON form) onto `w`, without a tag or length of its own. Each field is given
+   * only its own name as `at`; a failure is prefixed with the path on its way out, so the usual case builds no text.
+   */
   encodeFields(w: Writer, v: JsonValue, at: string): void {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       throw new ProtobufEncodeError(`${at || this.label}: expected an object for ${this.label}, got ${JSON.stringify(v)}`);
     }
-    for (const s of this.wireOrder()) {
-      const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
-      const value = s.presence === 'inline' ? v : v[s.json];
-      if (value === undefined || value === null) continue;
-      // An inline struct is its own message on the wire (Volume's volumeSource = 2), only JSON flattens it.
-      if (s.presence === 'inline') s.type.encode(w, s.number, value, here);
-      else if (s.presence === 'list' || s.presence === 'nullList') {
-        if (!Array.isArray(value)) throw new ProtobufEncodeError(`${here}: expected a list, got ${JSON.stringify(value)}`);
-        value.forEach((e, i) => {
-          if (e !== null) s.type.encode(w, s.number, e, `${here}[${i}]`);
-        });
-      } else if (s.presence === 'map' || s.presence === 'nullMap') {
-        if (typeof value !== 'object' || Array.isArray(value)) throw new ProtobufEncodeError(`${here}: expected a map, got ${JSON.stringify(value)}`);
-        // Go's marshallers sort map keys, which makes the bytes stable.
-        for (const key of Object.keys(value).sort()) {
-          const e = value[key];
-          w.uint32((s.number << 3) | 2).fork();
-          w.uint32(10).string(key);
-          if (e !== null && e !== undefined) s.type.encode(w, 2, e, `${here}[${key}]`);
-          w.ldelim();
-        }
-      } else s.type.encode(w, s.number, value, here);
+    try {
+      for (const s of this.wireOrder()) {
+        const value = s.presence === 'inline' ? v : v[s.json];
+        if (value === undefined || value === null) continue;
+        // An inline struct is its own message on the wire (Volume's volumeSource = 2), only JSON flattens it.
+        if (s.presence === 'inline') s.type.encode(w, s.number, value, '');
+        else if (s.presence === 'list' || s.presence === 'nullList') {
+          if (!Array.isArray(value)) throw new ProtobufEncodeError(`${s.json}: expected a list, got ${JSON.stringify(value)}`);
+          for (const e of value) if (e !== null) s.type.encode(w, s.number, e, s.json);
+        } else if (s.presence === 'map' || s.presence === 'nullMap') {
+          if (typeof value !== 'object' || Array.isArray(value)) throw new ProtobufEncodeError(`${s.json}: expected a map, got ${JSON.stringify(value)}`);
+          // Go's marshallers sort map keys, which makes the bytes stable.
+          for (const key of Object.keys(value).sort()) {
+            const e = value[key];
+            w.uint32((s.number << 3) | 2).fork();
+            w.uint32(10).string(key);
+            if (e !== null && e !== undefined) s.type.encode(w, 2, e, s.json);
+            w.ldelim();
+          }
+        } else s.type.encode(w, s.number, value, s.json);
+      }
+    } catch (e) {
+      if (!(e instanceof ProtobufEncodeError) || !at) throw e;
+      throw new ProtobufEncodeError(`${at}.${e.message}`);
     }
   }
 
