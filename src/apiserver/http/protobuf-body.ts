@@ -21,7 +21,7 @@ export function decodeProtobufBody(raw: Buffer, target: BodyTarget): JsonObject 
     env = readEnvelope(raw);
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
-    throw errors.badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${goText(e.message)} (${summary(raw)})`);
+    throw errors.badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${e.kubeText ?? goText(e.message)} (${summary(raw)})`);
   }
   const version = env.apiVersion.split('/').pop() ?? '';
   const cannot = `${env.kind} in version ${JSON.stringify(version)} cannot be handled as a ${target.kind}`;
@@ -35,7 +35,7 @@ export function decodeProtobufBody(raw: Buffer, target: BodyTarget): JsonObject 
     decoded = decodeKubeProtobuf(raw);
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
-    throw errors.badRequest(`${cannot}: ${goText(e.message)}`);
+    throw errors.badRequest(`${cannot}: ${e.kubeText ?? goText(e.message)}`);
   }
   if (env.kind !== target.kind) {
     // Decoded as its own kind, then refused by the scheme's conversion to the endpoint's internal type.
@@ -51,10 +51,8 @@ function internalPackage(group: string): string {
   return group.split('.')[0] ?? group;
 }
 
-/** gogo's texts for what the reader found wrong, where they differ: io.ErrUnexpectedEOF for any truncation. */
+/** gogo's and the serializer's texts for what the envelope reader found wrong, where it has none of its own. */
 function goText(message: string): string {
-  if (/truncated/.test(message)) return 'unexpected EOF';
-  if (/varint longer than 10 bytes/.test(message)) return 'proto: integer overflow';
   if (/missing the "k8s\\0" prefix/.test(message)) return 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]';
   return message;
 }

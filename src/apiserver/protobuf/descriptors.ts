@@ -94,19 +94,19 @@ function rowsOf(t: protobuf.Type, name: string): Row[] {
   // Without a Go struct (none in k8s.io/api today): every field as a pointer, which keeps what is on the wire.
   if (!go) return t.fieldsArray.map((f) => [f.id, f.name, f.map ? map(valueTypeOf(f)) : f.repeated ? list(valueTypeOf(f)) : ptr(valueTypeOf(f))]);
   const rows: Row[] = [];
-  for (const [, number, json, goType, omitempty] of go) {
+  for (const [goName, number, json, goType, omitempty] of go) {
     const f = t.fieldsById[number];
     if (!f || json === '-') continue;
     const vt = valueTypeOf(f);
     if (json === '') {
-      if (vt instanceof MessageType) rows.push([number, '', inline(vt)]);
+      if (vt instanceof MessageType) rows.push([number, '', inline(vt), goName]);
       continue;
     }
-    if (f.map) rows.push([number, json, omitempty ? map(vt) : nullMap(vt)]);
-    else if (f.repeated) rows.push([number, json, omitempty ? list(vt) : nullList(vt)]);
-    else if (goType.startsWith('*')) rows.push([number, json, omitempty ? ptr(vt) : nullPtr(vt)]);
-    else if (vt.struct || !omitempty) rows.push([number, json, req(vt)]);
-    else rows.push([number, json, vt]);
+    if (f.map) rows.push([number, json, omitempty ? map(vt) : nullMap(vt), goName]);
+    else if (f.repeated) rows.push([number, json, omitempty ? list(vt) : nullList(vt), goName]);
+    else if (goType.startsWith('*')) rows.push([number, json, omitempty ? ptr(vt) : nullPtr(vt), goName]);
+    else if (vt.struct || !omitempty) rows.push([number, json, req(vt), goName]);
+    else rows.push([number, json, vt, goName]);
   }
   return rows;
 }

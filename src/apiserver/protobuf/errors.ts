@@ -1,6 +1,14 @@
 /** The body is not a protobuf object this server can read; answer 415 UnsupportedMediaType. */
 export class ProtobufDecodeError extends Error {
   override readonly name: string = 'ProtobufDecodeError';
+
+  /** `kubeText`: kube-apiserver's wording for the same fault (gogo's error text), when it has one. */
+  constructor(
+    message: string,
+    readonly kubeText?: string,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -38,7 +38,8 @@ export function readEnvelope(body: Buffer): Envelope {
   let kind = '';
   let raw: Buffer | undefined;
   let contentEncoding = '';
-  const what = 'runtime.Unknown';
+  // gogo names the message by its Go type: `proto: Unknown: illegal tag 0 (wire type 0)`.
+  const what = 'Unknown';
   for (const f of readMessage(body.subarray(MAGIC.length), what)) {
     if (f.number === 1) {
       for (const t of messageOf(f, 'TypeMeta')) {
@@ -62,7 +63,7 @@ function decodeInside(env: Envelope, decode: (fields: Field[]) => JsonObject): J
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
     const hint = e instanceof UnknownFieldError ? '; send the object as JSON instead' : '';
-    throw new ProtobufDecodeError(`cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}${hint}`);
+    throw new ProtobufDecodeError(`cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}${hint}`, e.kubeText);
   }
 }
 

@@ -22,8 +22,9 @@ export class ProtoReader {
     private readonly what: string,
   ) {}
 
-  private fail(why: string): never {
-    throw new ProtobufDecodeError(`invalid protobuf in ${this.what} at byte ${this.pos}: ${why}`);
+  /** `kubeText`: what gogo's generated Unmarshal says for the same bytes (kube-apiserver's answer quotes it). */
+  private fail(why: string, kubeText = 'unexpected EOF'): never {
+    throw new ProtobufDecodeError(`invalid protobuf in ${this.what} at byte ${this.pos}: ${why}`, kubeText);
   }
 
   /** Most varints are tags, lengths and small numbers: read them without BigInt. */
@@ -53,7 +54,7 @@ export class ProtoReader {
       result |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return BigInt.asUintN(64, result);
     }
-    return this.fail('varint longer than 10 bytes');
+    return this.fail('varint longer than 10 bytes', 'proto: integer overflow');
   }
 
   private take(n: number): Buffer {
@@ -73,7 +74,10 @@ export class ProtoReader {
       const key = this.varint();
       const number = typeof key === 'number' ? Math.floor(key / 8) : Number(key >> 3n);
       const wire = typeof key === 'number' ? key % 8 : Number(key & 7n);
-      if (number === 0) this.fail('field number 0');
+      // gogo's checks, in its order: an end-group tag, then a field number that is not positive as an int32.
+      if (wire === 4) this.fail(`wire type 4 (end group) for field ${number}`, `proto: ${this.what}: wiretype end group for non-group`);
+      const asInt32 = typeof key === 'number' && key < 2 ** 34 ? (key / 8) | 0 : Number(BigInt.asIntN(32, BigInt(key) >> 3n));
+      if (asInt32 <= 0) this.fail(`field number ${number}`, `proto: ${this.what}: illegal tag ${asInt32} (wire type ${key})`);
       switch (wire) {
         case 0:
           yield { number, value: { wire: 0, value: this.varint() } };
@@ -91,7 +95,7 @@ export class ProtoReader {
           yield { number, value: { wire: 5, bytes: this.take(4) } };
           break;
         default:
-          this.fail(`unsupported wire type ${wire} for field ${number}`);
+          this.fail(`unsupported wire type ${wire} for field ${number}`, `proto: illegal wireType ${wire}`);
       }
     }
   }

@@ -37,6 +37,7 @@ export const int: ValueType = {
   isEmpty: (v) => v === 0,
   struct: false,
   packable: true,
+  wire: 0,
   encode(w, n, v, at) {
     expectType(typeof v === 'number' && Number.isInteger(v), at, 'an integer', v);
     w.uint32(tag(n, 0)).int64(Number(v));
@@ -50,6 +51,7 @@ export const bool: ValueType = {
   isEmpty: (v) => v === false,
   struct: false,
   packable: true,
+  wire: 0,
   encode(w, n, v, at) {
     expectType(typeof v === 'boolean', at, 'a boolean', v);
     w.uint32(tag(n, 0)).bool(v === true);
@@ -66,6 +68,7 @@ export const double: ValueType = {
   zero: 0,
   isEmpty: (v) => v === 0,
   struct: false,
+  wire: 1,
   encode(w, n, v, at) {
     expectType(typeof v === 'number', at, 'a number', v);
     w.uint32(tag(n, 1)).double(Number(v));

@@ -1,6 +1,6 @@
 import type { Writer } from 'protobufjs';
 import type { JsonObject, JsonValue } from '../schema/types.js';
-import { ProtobufEncodeError } from './errors.js';
+import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 import { mapEntry } from './meta.js';
 import { messageOf, packedVarints, type Field } from './reader.js';
 
@@ -36,6 +36,8 @@ export interface ValueType {
   readonly struct: boolean;
   /** Scalars a repeated field may pack into one length-delimited run of varints. */
   readonly packable?: boolean;
+  /** The wire type it is written with: 0 varint, 1 fixed64, 2 length-delimited (the default). */
+  readonly wire?: 0 | 1 | 2;
   /** Writes one occurrence as field `number` (its tag, then the value); `at` names it in errors. */
   encode(w: Writer, number: number, v: JsonValue, at: string): void;
 }
@@ -47,13 +49,15 @@ interface Wrapped {
   readonly type: ValueType;
 }
 
-export type Row = readonly [number: number, json: string, type: ValueType | Wrapped];
+/** `goName`: the Go field's name, which gogo's errors name (`wrong wireType = 0 for field Verbs`). */
+export type Row = readonly [number: number, json: string, type: ValueType | Wrapped, goName?: string];
 
 interface FieldSpec {
   number: number;
   json: string;
   presence: Presence;
   type: ValueType;
+  goName: string;
 }
 
 export const req = (type: ValueType): Wrapped => ({ presence: 'required', type });
@@ -66,10 +70,10 @@ export const map = (type: ValueType): Wrapped => ({ presence: 'map', type });
 export const nullMap = (type: ValueType): Wrapped => ({ presence: 'nullMap', type });
 export const inline = (type: MessageType): Wrapped => ({ presence: 'inline', type });
 
-function spec([number, json, t]: Row): FieldSpec {
-  if ('presence' in t) return { number, json, presence: t.presence, type: t.type };
+function spec([number, json, t, goName = json]: Row): FieldSpec {
+  if ('presence' in t) return { number, json, presence: t.presence, type: t.type, goName };
   // A bare struct is a non-pointer field: encoding/json writes it whatever omitempty says.
-  return { number, json, presence: t.struct ? 'required' : 'omitempty', type: t };
+  return { number, json, presence: t.struct ? 'required' : 'omitempty', type: t, goName };
 }
 
 export class MessageType implements ValueType {
@@ -162,7 +166,16 @@ export class MessageType implements ValueType {
       if (!s) continue;
       // Where the value sits in the JSON, for error messages; inline fields add no key.
       const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
-      if (s.presence === 'list' || s.presence === 'nullList') {
+      const isList = s.presence === 'list' || s.presence === 'nullList';
+      const wire = s.type.wire ?? 2;
+      if (f.value.wire !== wire && !(isList && s.type.packable && f.value.wire === 2)) {
+        const where = isList ? `${here}[${lists.get(s)?.length ?? 0}]` : here;
+        throw new ProtobufDecodeError(
+          `invalid protobuf in ${where || this.label}: field ${f.number} has wire type ${f.value.wire}, expected ${wire}`,
+          `proto: wrong wireType = ${f.value.wire} for field ${s.goName}`,
+        );
+      }
+      if (isList) {
         const into = lists.get(s) ?? [];
         lists.set(s, into);
         if (s.type.packable && f.value.wire === 2) into.push(...unpack(f, s.type, here));
