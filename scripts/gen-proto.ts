@@ -1,6 +1,7 @@
-// Writes src/apiserver/protobuf/vendor/ (`npm run gen:proto`): the `generated.proto` files of k8s.io/api and
-// k8s.io/apimachinery at the version the embedded server reports (kube 1.34.4 ⇒ v0.34.4), fetched through the Go
-// module proxy with `go mod download -json` in a throw-away module, as gen:openapi fetches kube's OpenAPI.
+// Writes src/apiserver/protobuf/vendor/ (`npm run gen:proto`): the `generated.proto` files of k8s.io/api,
+// k8s.io/apimachinery and k8s.io/apiextensions-apiserver (CustomResourceDefinition) at the version the embedded
+// server reports (kube 1.34.4 ⇒ v0.34.4), fetched through the Go module proxy with `go mod download -json` in a
+// throw-away module, as gen:openapi fetches kube's OpenAPI.
 //
 // Three things are written:
 // - the .proto files themselves, under their import paths (k8s.io/api/core/v1/generated.proto, …): every stable
@@ -19,7 +20,7 @@ import { KUBERNETES_VERSION } from '../src/apiserver/server-defaults.js';
 import { DESCRIPTOR_FILE, GO_FIELDS_FILE, VENDOR_DIR, type GoField } from '../src/apiserver/protobuf/vendor-files.js';
 
 const moduleVersion = `v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`;
-const MODULES = ['k8s.io/api', 'k8s.io/apimachinery'];
+const MODULES = ['k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiextensions-apiserver'];
 /** apimachinery's packages with protobuf messages the API groups use (and PartialObjectMetadata, WatchEvent, …). */
 const APIMACHINERY_PACKAGES = ['pkg/apis/meta/v1', 'pkg/apis/meta/v1beta1', 'pkg/runtime', 'pkg/runtime/schema', 'pkg/api/resource', 'pkg/util/intstr'];
 
@@ -55,6 +56,8 @@ function packages(dirs: Map<string, string>): Array<[string, string]> {
     }
   }
   for (const p of APIMACHINERY_PACKAGES) out.push([`k8s.io/apimachinery/${p}`, join(machinery, p)]);
+  // CustomResourceDefinition itself, which kube-apiserver serves in protobuf like any built-in.
+  out.push(['k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1', join(dirs.get('k8s.io/apiextensions-apiserver')!, 'pkg/apis/apiextensions/v1')]);
   return out.sort(([a], [b]) => a.localeCompare(b));
 }
 

@@ -26,7 +26,7 @@ const podSpec = { containers: [{ name: 'c', image: 'nginx' }] };
 const labels = { app: 'w' };
 const template = { metadata: { labels }, spec: podSpec };
 
-/** A minimal valid object of each served built-in kind (no CustomResourceDefinition: apiextensions is JSON here). */
+/** A minimal valid object of each served built-in kind (CustomResourceDefinition has a describe of its own below). */
 const OBJECTS: Record<string, JsonObject> = {
   'v1/Namespace': {},
   'v1/ConfigMap': { data: { k: 'v' }, binaryData: { b: 'AAE=' } },
@@ -341,3 +341,70 @@ async function firstLine(res: Response): Promise<string> {
   }
   throw new Error('the watch ended without an event');
 }
+
+describe('CustomResourceDefinition in protobuf (k8s.io/apiextensions-apiserver generated.proto)', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer();
+  });
+  afterAll(async () => ts?.stop());
+
+  const schemaMessage = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition';
+  const crd = (name: string, schema: JsonObject): JsonObject => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${name}s.example.com` },
+    spec: {
+      group: 'example.com',
+      names: { plural: `${name}s`, singular: name, kind: name[0]!.toUpperCase() + name.slice(1), listKind: `${name[0]!.toUpperCase()}${name.slice(1)}List` },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
+  });
+
+  it('creates a CRD from protobuf, its schema unions and JSON defaults intact, and answers it in protobuf', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            size: { type: 'integer', default: 3, minimum: 1 },
+            mode: { type: 'string', enum: ['a', 'b'] },
+            tags: { type: 'array', items: { type: 'string' } },
+            extra: { type: 'object', additionalProperties: { type: 'string' } },
+            open: { type: 'object', additionalProperties: true },
+          },
+          required: ['mode'],
+        },
+      },
+    };
+    const body = encodeKubeProtobuf(crd('sprocket', schema));
+    independentDecode(body, schemaMessage);
+    const r = await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+      method: 'POST',
+      body: new Uint8Array(body),
+      headers: { 'content-type': PB, accept: `${PB}, application/json` },
+    });
+    expect(r.status, await r.clone().text()).toBe(201);
+    expect(r.headers.get('content-type')).toBe(PB);
+    const created = decodeKubeProtobuf(Buffer.from(await r.arrayBuffer())).object;
+    const stored = (created.spec as { versions: Array<{ schema: { openAPIV3Schema: JsonObject } }> }).versions[0]!.schema.openAPIV3Schema;
+    expect(stored).toEqual(schema);
+  });
+
+  it('refuses messages nested past its bound with a 400, and keeps serving', async () => {
+    let schema: JsonObject = { type: 'string' };
+    for (let i = 0; i < 600; i++) schema = { type: 'object', properties: { x: schema } };
+    const r = await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+      method: 'POST',
+      body: new Uint8Array(encodeKubeProtobuf(crd('deep', schema))),
+      headers: { 'content-type': PB },
+    });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { message: string }).message).toMatch(
+      /^CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: proto: messages nested deeper than 500 levels/,
+    );
+    expect((await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`)).status).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { schemaOrArray, schemaOrBool, schemaOrStringArray } from './apiextensions.js';
 import * as scalars from './scalars.js';
 import { inline, list, map, message, MessageType, nullList, nullMap, nullPtr, ptr, req, type Row, type ValueType } from './schema.js';
 import { DESCRIPTOR_FILE, GO_FIELDS_FILE, VENDOR_DIR, type GoField } from './vendor-files.js';
@@ -12,6 +13,7 @@ import { DESCRIPTOR_FILE, GO_FIELDS_FILE, VENDOR_DIR, type GoField } from './ven
  */
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 
 /** Messages whose Go types marshal to JSON as something other than an object of their fields. */
 const SPECIAL: Record<string, ValueType> = {
@@ -22,6 +24,14 @@ const SPECIAL: Record<string, ValueType> = {
   [`${META}.Duration`]: scalars.duration,
   [`${META}.FieldsV1`]: scalars.fieldsV1,
   'k8s.io.apimachinery.pkg.runtime.RawExtension': scalars.rawExtension,
+  [`${APIEXTENSIONS}.JSON`]: scalars.rawJson('JSON'),
+};
+
+/** The unions of a CRD's schema, which need JSONSchemaProps's own type (see apiextensions.ts). */
+const SCHEMA_UNIONS: Record<string, (props: ValueType) => ValueType> = {
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrArray`]: schemaOrArray,
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrBool`]: schemaOrBool,
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`]: schemaOrStringArray,
 };
 
 interface Loaded {
@@ -50,7 +60,9 @@ function typeOfMessage(t: protobuf.Type): ValueType {
   if (special) return special;
   let known = messages.get(name);
   if (!known) {
-    known = wrapperOf(t, name) ?? message(t.name, () => rowsOf(t, name));
+    const union: ((props: ValueType) => ValueType) | undefined = Object.hasOwn(SCHEMA_UNIONS, name) ? SCHEMA_UNIONS[name] : undefined;
+    const props = union && load().root.lookup(`${APIEXTENSIONS}.JSONSchemaProps`);
+    known = union && props instanceof protobuf.Type ? union(typeOfMessage(props)) : (wrapperOf(t, name) ?? message(t.name, () => rowsOf(t, name)));
     messages.set(name, known);
   }
   return known;
@@ -115,6 +127,7 @@ function rowsOf(t: protobuf.Type, name: string): Row[] {
 export function protoPackage(apiVersion: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
   if (group === 'meta.k8s.io') return `k8s.io.apimachinery.pkg.apis.meta.${version}`;
+  if (group === 'apiextensions.k8s.io') return `k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.${version}`;
   const pkg = group === '' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group!.split('.')[0];
   return `k8s.io.api.${pkg}.${version}`;
 }

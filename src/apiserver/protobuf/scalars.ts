@@ -233,7 +233,7 @@ export const duration: ValueType = {
  * runtime.RawExtension and metav1.FieldsV1 {1 raw}: the raw bytes are the JSON itself (what client-go puts in a
  * ControllerRevision's data or a managedFields entry); null when empty, as their MarshalJSON writes it.
  */
-function rawJson(label: string): ValueType {
+export function rawJson(label: string): ValueType {
   return {
     label,
     decode(f, at) {

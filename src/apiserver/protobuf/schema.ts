@@ -76,6 +76,14 @@ function spec([number, json, t, goName = json]: Row): FieldSpec {
   return { number, json, presence: t.struct ? 'required' : 'omitempty', type: t, goName };
 }
 
+/**
+ * How deep messages may nest in a body. Only a CRD's schema (JSONSchemaProps) can nest without end; each level
+ * holds its path for error texts, which grow with the depth, so the bound is lower than JSON's 2,000 (http/nesting.ts)
+ * to keep a hostile 3 MiB body's memory small.
+ */
+const MAX_DEPTH = 500;
+let depth = 0;
+
 export class MessageType implements ValueType {
   readonly struct = true;
   private specs?: FieldSpec[];
@@ -152,7 +160,16 @@ export class MessageType implements ValueType {
   }
 
   decode(f: Field, at: string): JsonObject {
-    return this.decodeFields(messageOf(f, this.label), at);
+    if (++depth > MAX_DEPTH) {
+      depth = 0;
+      const why = `messages nested deeper than ${MAX_DEPTH} levels at ${at} (this server's limit, as for JSON; kube-apiserver's decoder has none)`;
+      throw new ProtobufDecodeError(`invalid protobuf: ${why}`, `proto: ${why}`);
+    }
+    try {
+      return this.decodeFields(messageOf(f, this.label), at);
+    } finally {
+      if (depth > 0) depth--;
+    }
   }
 
   decodeFields(fields: Field[], at: string): JsonObject {
