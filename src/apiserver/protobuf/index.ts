@@ -1,11 +1,11 @@
 import protobuf from 'protobufjs';
 import type { JsonObject } from '../schema/types.js';
 import { kindMessage, metaMessage } from './descriptors.js';
-import { ProtobufDecodeError, ProtobufEncodeError, UnknownFieldError } from './errors.js';
+import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 import { bytesOf, messageOf, readMessage, stringOf, type Field } from './reader.js';
 import type { MessageType } from './schema.js';
 
-export { ProtobufDecodeError, ProtobufEncodeError, UnknownFieldError } from './errors.js';
+export { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -56,14 +56,13 @@ export function readEnvelope(body: Buffer): Envelope {
   return { apiVersion, kind, raw };
 }
 
-/** Runs a message's decoder, naming the kind (and, for an unknown field, what to do instead) on failure. */
+/** Runs a message's decoder, naming the kind on failure. */
 function decodeInside(env: Envelope, decode: (fields: Field[]) => JsonObject): JsonObject {
   try {
     return decode(readMessage(env.raw, env.kind));
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
-    const hint = e instanceof UnknownFieldError ? '; send the object as JSON instead' : '';
-    throw new ProtobufDecodeError(`cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}${hint}`, e.kubeText);
+    throw new ProtobufDecodeError(`cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}`, e.kubeText);
   }
 }
 
