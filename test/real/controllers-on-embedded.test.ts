@@ -94,6 +94,28 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
     expect(slice.metadata.ownerReferences?.[0]?.kind).toBe('Service');
   });
 
+  it('writes ControllerRevisions (raw JSON data) and Pods for a StatefulSet', async () => {
+    await post(`/apis/apps/v1/namespaces/${NS}/statefulsets`, {
+      metadata: { name: 'db' },
+      spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { ...template, metadata: { labels: { app: 'db' } } } },
+    });
+    const rev = await waitFor(async () => (await items(`/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).find((r) => r.metadata.ownerReferences?.[0]?.name === 'db'), {
+      timeoutMs: 60_000,
+      what: 'a ControllerRevision owned by StatefulSet db',
+    });
+    expect((rev.data as { spec?: { template?: unknown } }).spec?.template).toBeDefined();
+    await waitFor(async () => (await fetch(url(`/api/v1/namespaces/${NS}/pods/db-0`))).status === 200, { timeoutMs: 60_000, what: 'Pod db-0' });
+  });
+
+  it('collects the garbage of a deleted Deployment through its metadata informers', async () => {
+    await post(`/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'gone' }, spec: { replicas: 1, selector: { matchLabels: { app: 'gone' } }, template: { ...template, metadata: { labels: { app: 'gone' } } } } });
+    const owned = async (): Promise<Obj[]> => (await items(`/apis/apps/v1/namespaces/${NS}/replicasets`)).filter((r) => r.metadata.ownerReferences?.[0]?.name === 'gone');
+    await waitFor(async () => ((await owned()).length ? true : undefined), { timeoutMs: 60_000, what: 'a ReplicaSet owned by Deployment gone' });
+    const del = await fetch(url(`/apis/apps/v1/namespaces/${NS}/deployments/gone`), { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    await waitFor(async () => ((await owned()).length === 0 ? true : undefined), { timeoutMs: 60_000, what: 'the garbage collector to delete ReplicaSets of Deployment gone' });
+  });
+
   it('records Events', async () => {
     const events = await waitFor(async () => {
       const all = [...(await items(`/api/v1/namespaces/${NS}/events`))];
