@@ -408,3 +408,23 @@ describe('CustomResourceDefinition in protobuf (k8s.io/apiextensions-apiserver g
     expect((await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`)).status).toBe(200);
   });
 });
+
+describe('the scale subresource in protobuf', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer();
+  });
+  afterAll(async () => ts?.stop());
+
+  it('takes an autoscaling/v1 Scale body and answers one', async () => {
+    const deployments = `${ts.server.url}/apis/apps/v1/namespaces/default/deployments`;
+    const d = { metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: labels }, template } };
+    expect((await fetch(deployments, { method: 'POST', body: JSON.stringify(d), headers: { 'content-type': 'application/json' } })).status).toBe(201);
+    const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 4 } };
+    const r = await fetch(`${deployments}/web/scale`, { method: 'PUT', body: new Uint8Array(encodeKubeProtobuf(scale)), headers: { 'content-type': PB, accept: PB } });
+    expect(r.status, await r.clone().text()).toBe(200);
+    const body = Buffer.from(await r.arrayBuffer());
+    expect(independentDecode(body, 'k8s.io.api.autoscaling.v1.Scale').kind).toBe('Scale');
+    expect(decodeKubeProtobuf(body).object.spec).toEqual({ replicas: 4 });
+  });
+});
