@@ -106,4 +106,14 @@ describe('DeleteOptions from the query, when there is no body', () => {
     expect((await del('/j?dryRun=All', JSON.stringify({ propagationPolicy: 'Background' }), 'application/json')).status).toBe(200);
     expect(await exists('j')).toBe(false);
   });
+
+  it('answers 415 listing the media types a DeleteOptions body may have, for any other', async () => {
+    await create('plain');
+    const r = await del('/plain', '{"propagationPolicy":"Orphan"}', 'text/plain');
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as { message: string }).message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+    expect(await exists('plain')).toBe(true);
+  });
 });
