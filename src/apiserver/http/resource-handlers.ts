@@ -188,7 +188,7 @@ function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[
   const parts = [`{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[`];
   for (let i = 0; i < items.length; i += LIST_CHUNK) parts.push((i ? ',' : '') + items.slice(i, i + LIST_CHUNK).join(','));
   parts.push(']}');
-  return new JsonParts(parts);
+  return new JsonParts(parts, { apiVersion: apiVersionOf(t), kind: t.listKind, metadata: meta, items });
 }
 
 

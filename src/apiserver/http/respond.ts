@@ -1,11 +1,23 @@
 import type { ServerResponse } from 'node:http';
-import { encodeKubeProtobuf, ProtobufEncodeError } from '../protobuf/index.js';
+import { encodeKubeProtobuf, encodeListOfTexts, ProtobufEncodeError } from '../protobuf/index.js';
 import type { JsonObject } from '../schema/types.js';
 import { ApiError } from './status.js';
 
+/** A list whose items are stored JSON texts: what a protobuf answer encodes item by item (see encodeListOfTexts). */
+export interface ListOfTexts {
+  apiVersion: string;
+  kind: string;
+  metadata: Record<string, unknown>;
+  items: string[];
+}
+
 /** JSON text in pieces, written one after another (a large list is never joined into one string). */
 export class JsonParts {
-  constructor(readonly parts: string[]) {}
+  constructor(
+    readonly parts: string[],
+    /** The same list with its items as texts, when it is one. */
+    readonly list?: ListOfTexts,
+  ) {}
 }
 
 /** Responses whose request asked for indented JSON (see prettyPrint in query.ts). */
@@ -37,10 +49,13 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
  * stored object) goes out as JSON, which every client that asks for protobuf also lists.
  */
 export function sendProtobuf(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
-  const text = body instanceof JsonParts ? body.parts.join('') : typeof body === 'string' ? body : undefined;
   let bytes: Buffer;
   try {
-    bytes = encodeKubeProtobuf((text === undefined ? body : JSON.parse(text)) as JsonObject);
+    if (body instanceof JsonParts && body.list) bytes = encodeListOfTexts(body.list);
+    else {
+      const text = body instanceof JsonParts ? body.parts.join('') : typeof body === 'string' ? body : undefined;
+      bytes = encodeKubeProtobuf((text === undefined ? body : JSON.parse(text)) as JsonObject);
+    }
   } catch (e) {
     if (!(e instanceof ProtobufEncodeError)) throw e;
     return sendJson(res, code, body, warnings);

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import protobuf from 'protobufjs';
 import type { JsonObject } from '../schema/types.js';
 import { kindMessage, metaMessage } from './descriptors.js';
@@ -128,6 +129,32 @@ export function encodeKubeProtobuf(obj: JsonObject): Buffer {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   return envelope(apiVersion, kind, messageBytes(obj, apiVersion, kind));
+}
+
+/**
+ * Stored object texts and their protobuf messages, so that a list read again (an informer's relist, the same
+ * objects to many watchers) encodes only what changed; bounded by bytes, keys (the texts) counted too.
+ */
+const encodedItems = new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => v.length + k.length });
+
+function itemBytes(text: string, apiVersion: string, kind: string): Uint8Array {
+  const key = `${apiVersion}/${kind}\n${text}`;
+  const hit = encodedItems.get(key);
+  if (hit) return hit;
+  const bytes = messageBytes(JSON.parse(text) as JsonObject, apiVersion, kind);
+  encodedItems.set(key, bytes);
+  return bytes;
+}
+
+/** A `<Kind>List` from its metadata and its items' stored JSON texts, each item's message encoded (or cached) on its own. */
+export function encodeListOfTexts(list: { apiVersion: string; kind: string; metadata: Record<string, unknown>; items: string[] }): Buffer {
+  const itemKind = list.kind.replace(/List$/, '');
+  const listMeta = metaMessage('ListMeta');
+  if (!listMeta || !messageOfKind(list.apiVersion, list.kind)) throw new ProtobufEncodeError(`object ${list.apiVersion}, Kind=${list.kind} has no protobuf form`);
+  const w = protobuf.Writer.create();
+  listMeta.encode(w, 1, list.metadata as JsonObject, 'metadata');
+  for (const text of list.items) w.uint32(18).bytes(itemBytes(text, list.apiVersion, itemKind));
+  return envelope(list.apiVersion, list.kind, w.finish());
 }
 
 /**
