@@ -135,14 +135,17 @@ export function encodeKubeProtobuf(obj: JsonObject): Buffer {
  * Stored object texts and their protobuf messages, so that a list read again (an informer's relist, the same
  * objects to many watchers) encodes only what changed; bounded by bytes, keys (the texts) counted too.
  */
-const encodedItems = new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (v, k) => v.length + k.length });
+const encodedItems = new LRUCache<string, { type: string; bytes: Uint8Array }>({
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (v, k) => v.bytes.length + k.length,
+});
 
 function itemBytes(text: string, apiVersion: string, kind: string): Uint8Array {
-  const key = `${apiVersion}/${kind}\n${text}`;
-  const hit = encodedItems.get(key);
-  if (hit) return hit;
+  const type = `${apiVersion}/${kind}`;
+  const hit = encodedItems.get(text);
+  if (hit && hit.type === type) return hit.bytes;
   const bytes = messageBytes(JSON.parse(text) as JsonObject, apiVersion, kind);
-  encodedItems.set(key, bytes);
+  encodedItems.set(text, { type, bytes });
   return bytes;
 }
 
