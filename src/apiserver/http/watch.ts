@@ -9,7 +9,7 @@ import { resourceVersionParam } from './resource-version.js';
 import { errors } from './status.js';
 import type { BudgetedWatch } from './watch-budget.js';
 import { includeObjectParam, toTable } from '../table/table.js';
-import { encodeWatchFrame, ProtobufEncodeError } from '../protobuf/index.js';
+import { encodeWatchFrame, encodeWatchFrameOfText, ProtobufEncodeError } from '../protobuf/index.js';
 import { partialMetadata } from './metadata-only.js';
 
 export interface WatchSettings {
@@ -107,7 +107,9 @@ export function serveWatch(
       res.cork();
       process.nextTick(uncork);
     }
-    const chunk = protobuf ? protobufFrame(type, body) : `{"type":"${type}","object":${body}}\n`;
+    // An object event's text is the stored object's: its protobuf message is encoded once for every watcher.
+    const plain = body === objectJson && type !== 'ERROR' && type !== 'BOOKMARK' ? { apiVersion: apiVersionOf(t), kind: t.kind } : undefined;
+    const chunk = protobuf ? protobufFrame(type, body, plain) : `{"type":"${type}","object":${body}}\n`;
     if (!res.write(chunk)) ctx.watchBudget.check(budgeted);
   };
   const versioned = (text: string): string => presented(t, text);
@@ -163,8 +165,9 @@ export function serveWatch(
 }
 
 /** A protobuf watch frame; an object with no protobuf form (a stored value of the wrong type) becomes an ERROR event. */
-function protobufFrame(type: string, body: string): Buffer {
+function protobufFrame(type: string, body: string, plain: { apiVersion: string; kind: string } | undefined): Buffer {
   try {
+    if (plain) return encodeWatchFrameOfText(type, body, plain.apiVersion, plain.kind);
     return encodeWatchFrame(type, JSON.parse(body) as JsonObject);
   } catch (e) {
     if (!(e instanceof ProtobufEncodeError)) throw e;

@@ -166,12 +166,22 @@ export function encodeListOfTexts(list: { apiVersion: string; kind: string; meta
  * RawExtension holding the object's own envelope-encoded bytes.
  */
 export function encodeWatchFrame(type: string, object: JsonObject): Buffer {
+  return frame(type, encodeKubeProtobuf(object));
+}
+
+/** The same for an object given as its stored text, of a known kind: its message comes from the item cache. */
+export function encodeWatchFrameOfText(type: string, text: string, apiVersion: string, kind: string): Buffer {
+  if (!messageOfKind(apiVersion, kind)) throw new ProtobufEncodeError(`object ${apiVersion}, Kind=${kind} has no protobuf form`);
+  return frame(type, envelope(apiVersion, kind, itemBytes(text, apiVersion, kind)));
+}
+
+function frame(type: string, object: Uint8Array): Buffer {
   const w = protobuf.Writer.create();
   w.uint32(10).string(type);
-  w.uint32(18).fork().uint32(10).bytes(encodeKubeProtobuf(object)).ldelim();
+  w.uint32(18).fork().uint32(10).bytes(object).ldelim();
   const event = w.finish();
-  const frame = Buffer.alloc(4 + event.length);
-  frame.writeUInt32BE(event.length, 0);
-  frame.set(event, 4);
-  return frame;
+  const out = Buffer.alloc(4 + event.length);
+  out.writeUInt32BE(event.length, 0);
+  out.set(event, 4);
+  return out;
 }
