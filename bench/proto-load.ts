@@ -25,7 +25,9 @@ const child = (mode: 'proto' | 'json'): number => {
     }
     root.lookupType('k8s.io.api.core.v1.Pod');
     process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e6));`;
-  return Number(execFileSync(process.execPath, ['-e', script], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' }));
+  return Number(
+    execFileSync(process.execPath, ['-e', script], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' }),
+  );
 };
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -33,4 +35,6 @@ const proto = median(Array.from({ length: runs }, () => child('proto')));
 const json = median(Array.from({ length: runs }, () => child('json')));
 console.log(`protobuf descriptors, median of ${runs} fresh processes:`);
 console.log(`  parse the vendored .proto files: ${proto.toFixed(0)} ms`);
-console.log(`  Root.fromJSON of ${DESCRIPTOR_FILE} (what the server does): ${json.toFixed(0)} ms (${(json / proto).toFixed(2)}× the parse)`);
+console.log(
+  `  Root.fromJSON of ${DESCRIPTOR_FILE} (what the server does): ${json.toFixed(0)} ms (${(json / proto).toFixed(2)}× the parse)`,
+);

@@ -22,7 +22,14 @@ import { DESCRIPTOR_FILE, GO_FIELDS_FILE, VENDOR_DIR, type GoField } from '../sr
 const moduleVersion = `v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`;
 const MODULES = ['k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiextensions-apiserver'];
 /** apimachinery's packages with protobuf messages the API groups use (and PartialObjectMetadata, WatchEvent, …). */
-const APIMACHINERY_PACKAGES = ['pkg/apis/meta/v1', 'pkg/apis/meta/v1beta1', 'pkg/runtime', 'pkg/runtime/schema', 'pkg/api/resource', 'pkg/util/intstr'];
+const APIMACHINERY_PACKAGES = [
+  'pkg/apis/meta/v1',
+  'pkg/apis/meta/v1beta1',
+  'pkg/runtime',
+  'pkg/runtime/schema',
+  'pkg/api/resource',
+  'pkg/util/intstr',
+];
 
 function download(): Map<string, string> {
   const work = mkdtempSync(join(tmpdir(), 'gen-proto-'));
@@ -34,7 +41,8 @@ function download(): Map<string, string> {
     const dirs = new Map<string, string>();
     for (const text of out.split(/\n(?=\{)/)) {
       const info = JSON.parse(text) as { Path: string; Dir?: string; Error?: string };
-      if (info.Error || !info.Dir) throw new Error(`go mod download ${info.Path}@${moduleVersion}: ${info.Error ?? 'no Dir'}`);
+      if (info.Error || !info.Dir)
+        throw new Error(`go mod download ${info.Path}@${moduleVersion}: ${info.Error ?? 'no Dir'}`);
       dirs.set(info.Path, info.Dir);
     }
     return dirs;
@@ -57,7 +65,10 @@ function packages(dirs: Map<string, string>): Array<[string, string]> {
   }
   for (const p of APIMACHINERY_PACKAGES) out.push([`k8s.io/apimachinery/${p}`, join(machinery, p)]);
   // CustomResourceDefinition itself, which kube-apiserver serves in protobuf like any built-in.
-  out.push(['k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1', join(dirs.get('k8s.io/apiextensions-apiserver')!, 'pkg/apis/apiextensions/v1')]);
+  out.push([
+    'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1',
+    join(dirs.get('k8s.io/apiextensions-apiserver')!, 'pkg/apis/apiextensions/v1'),
+  ]);
   return out.sort(([a], [b]) => a.localeCompare(b));
 }
 
@@ -68,7 +79,9 @@ const FIELD = /^\s*(?:(\w+)\s+)?([\][*\w.]+)\s+`([^`]*)`\s*$/;
 /** The Go structs of one package that have protobuf tags, keyed by the proto message's full name. */
 function goFields(dir: string, protoPackage: string): Record<string, GoField[]> {
   const out: Record<string, GoField[]> = {};
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go') && !f.startsWith('zz_generated'))) {
+  for (const file of readdirSync(dir).filter(
+    (f) => f.endsWith('.go') && !f.endsWith('_test.go') && !f.startsWith('zz_generated'),
+  )) {
     const text = readFileSync(join(dir, file), 'utf8');
     for (const [, name, body] of text.matchAll(STRUCT)) {
       const fields: GoField[] = [];
@@ -82,7 +95,13 @@ function goFields(dir: string, protoPackage: string): Record<string, GoField[]> 
         const number = Number(pb.split(',')[1]);
         const [jsonName, ...opts] = json.split(',');
         const goName = fieldName ?? type!.replace(/^\*/, '').split('.').pop()!;
-        fields.push([goName, number, opts.includes('inline') ? '' : jsonName!, type!, opts.includes('omitempty') ? 1 : 0]);
+        fields.push([
+          goName,
+          number,
+          opts.includes('inline') ? '' : jsonName!,
+          type!,
+          opts.includes('omitempty') ? 1 : 0,
+        ]);
       }
       if (fields.length) out[`${protoPackage}.${name}`] = fields;
     }
@@ -106,9 +125,15 @@ for (const [importPath, dir] of packages(dirs)) {
 
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => (target.startsWith('/') ? target : join(VENDOR_DIR, target));
-root.loadSync(files.map((f) => join(VENDOR_DIR, f)), { keepCase: true });
+root.loadSync(
+  files.map((f) => join(VENDOR_DIR, f)),
+  { keepCase: true },
+);
 root.resolveAll();
 writeFileSync(join(VENDOR_DIR, DESCRIPTOR_FILE), JSON.stringify(root.toJSON()));
 writeFileSync(join(VENDOR_DIR, GO_FIELDS_FILE), `${JSON.stringify(fields)}\n`);
 writeFileSync(join(VENDOR_DIR, 'FILES'), `${files.join('\n')}\n`);
-process.stdout.write(`vendored ${files.length} .proto files of ${MODULES.join(', ')} ${moduleVersion}; ${Object.keys(fields).length} Go structs\n`);
+process.stdout.write(
+  `vendored ${files.length} .proto files of ${MODULES.join(', ')} ${moduleVersion}; ` +
+    `${Object.keys(fields).length} Go structs\n`,
+);

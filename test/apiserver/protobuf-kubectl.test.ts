@@ -9,13 +9,18 @@ import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
  */
 
 /** kubectl -v=8's record of a 200 whose Content-Type (headers come sorted) is protobuf. */
-const PB_ANSWER = /"Response" status="200 OK" headers=<(?:\n\t[^\n]*)*?\n\tContent-Type: application\/vnd\.kubernetes\.protobuf\n/;
+const PB_ANSWER =
+  /"Response" status="200 OK" headers=<(?:\n\t[^\n]*)*?\n\tContent-Type: application\/vnd\.kubernetes\.protobuf\n/;
 
 describe('kubectl on protobuf answers', () => {
   let ts: TestServer;
   let kubectl: Kubectl;
   const post = async (path: string, body: unknown): Promise<void> => {
-    const r = await fetch(`${ts.server.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const r = await fetch(`${ts.server.url}${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status, await r.clone().text()).toBe(201);
   };
 
@@ -23,7 +28,10 @@ describe('kubectl on protobuf answers', () => {
     ts = await startTestServer();
     kubectl = kubectlFor(ts.kubeconfig, ts.dir);
     await post('/api/v1/nodes', { metadata: { name: 'n1' } });
-    await post('/api/v1/namespaces/default/pods', { metadata: { name: 'p1' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } });
+    await post('/api/v1/namespaces/default/pods', {
+      metadata: { name: 'p1' },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] },
+    });
     await post('/api/v1/namespaces/default/events', {
       metadata: { name: 'e1' },
       involvedObject: { kind: 'Pod', name: 'p1', namespace: 'default' },
@@ -49,7 +57,9 @@ describe('kubectl on protobuf answers', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(PB_ANSWER);
     expect(r.stdout).toContain('node/n1 drained');
-    const node = (await (await fetch(`${ts.server.url}/api/v1/nodes/n1`)).json()) as { spec: { unschedulable?: boolean } };
+    const node = (await (await fetch(`${ts.server.url}/api/v1/nodes/n1`)).json()) as {
+      spec: { unschedulable?: boolean };
+    };
     expect(node.spec.unschedulable).toBe(true);
     expect((await fetch(`${ts.server.url}/api/v1/namespaces/default/pods/p1`)).status).toBe(404);
   });

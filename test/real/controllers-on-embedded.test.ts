@@ -16,12 +16,24 @@ import { cachedBinDir } from './control-plane-paths.js';
 const bin = cachedBinDir();
 const kcm = bin && join(bin, 'kube-controller-manager');
 const haveKcm = !!kcm && existsSync(kcm);
-if (!haveKcm) console.warn('controllers-on-embedded: skipped, no kube-controller-manager in the control-plane cache (scripts/control-plane/build.sh)');
+if (!haveKcm)
+  console.warn(
+    'controllers-on-embedded: skipped, no kube-controller-manager in the control-plane cache (scripts/control-plane/build.sh)',
+  );
 
 /** Lines in KCM's log that mean the server refused or could not read what client-go sent or asked for. */
-const WIRE_TROUBLE = [/no protobuf decoder/, /unknown format/, /cannot be handled as/, /does not implement the protobuf/, /unexpected EOF/, /proto: /];
+const WIRE_TROUBLE = [
+  /no protobuf decoder/,
+  /unknown format/,
+  /cannot be handled as/,
+  /does not implement the protobuf/,
+  /unexpected EOF/,
+  /proto: /,
+];
 
-type Obj = { metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string }>; labels?: Record<string, string> } } & Record<string, unknown>;
+type Obj = {
+  metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string }>; labels?: Record<string, string> };
+} & Record<string, unknown>;
 
 describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', () => {
   let ts: TestServer;
@@ -30,10 +42,15 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
   const NS = 'kcm';
   const url = (p: string): string => `${ts.server.url}${p}`;
   const post = async (p: string, body: unknown): Promise<void> => {
-    const r = await fetch(url(p), { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const r = await fetch(url(p), {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status, await r.clone().text()).toBe(201);
   };
-  const items = async (p: string): Promise<Obj[]> => ((await (await fetch(url(p))).json()) as { items?: Obj[] }).items ?? [];
+  const items = async (p: string): Promise<Obj[]> =>
+    ((await (await fetch(url(p))).json()) as { items?: Obj[] }).items ?? [];
   const log = (): string => readFileSync(logFile, 'utf8');
 
   beforeAll(async () => {
@@ -44,10 +61,15 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
     proc = spawn(kcm!, [`--kubeconfig=${ts.kubeconfig}`, '--secure-port=0', '--v=2'], { stdio: ['ignore', out, out] });
     await post('/api/v1/namespaces', { metadata: { name: NS } });
     // Leader election through a coordination.k8s.io/v1 Lease written in protobuf: nothing runs before it.
-    await waitFor(async () => (await fetch(url('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager'))).status === 200, {
-      timeoutMs: 90_000,
-      what: `kube-controller-manager to hold its leader Lease (log: ${logFile})`,
-    });
+    await waitFor(
+      async () =>
+        (await fetch(url('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager')))
+          .status === 200,
+      {
+        timeoutMs: 90_000,
+        what: `kube-controller-manager to hold its leader Lease (log: ${logFile})`,
+      },
+    );
   });
 
   afterAll(async () => {
@@ -60,16 +82,30 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
   const template = { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1' }] } };
 
   it('creates a ReplicaSet for a Deployment, and the Pods for it', async () => {
-    await post(`/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: labels }, template } });
-    const rs = await waitFor(async () => (await items(`/apis/apps/v1/namespaces/${NS}/replicasets`)).find((r) => r.metadata.ownerReferences?.[0]?.name === 'web'), {
-      timeoutMs: 60_000,
-      what: 'a ReplicaSet owned by Deployment web',
+    await post(`/apis/apps/v1/namespaces/${NS}/deployments`, {
+      metadata: { name: 'web' },
+      spec: { replicas: 2, selector: { matchLabels: labels }, template },
     });
+    const rs = await waitFor(
+      async () =>
+        (await items(`/apis/apps/v1/namespaces/${NS}/replicasets`)).find(
+          (r) => r.metadata.ownerReferences?.[0]?.name === 'web',
+        ),
+      {
+        timeoutMs: 60_000,
+        what: 'a ReplicaSet owned by Deployment web',
+      },
+    );
     expect(rs.metadata.ownerReferences?.[0]?.kind).toBe('Deployment');
-    const pods = await waitFor(async () => {
-      const owned = (await items(`/api/v1/namespaces/${NS}/pods`)).filter((p) => p.metadata.ownerReferences?.[0]?.name === rs.metadata.name);
-      return owned.length === 2 ? owned : undefined;
-    }, { timeoutMs: 60_000, what: `two Pods owned by ReplicaSet ${rs.metadata.name}` });
+    const pods = await waitFor(
+      async () => {
+        const owned = (await items(`/api/v1/namespaces/${NS}/pods`)).filter(
+          (p) => p.metadata.ownerReferences?.[0]?.name === rs.metadata.name,
+        );
+        return owned.length === 2 ? owned : undefined;
+      },
+      { timeoutMs: 60_000, what: `two Pods owned by ReplicaSet ${rs.metadata.name}` },
+    );
     expect(pods).toHaveLength(2);
   });
 
@@ -78,54 +114,104 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
       metadata: { name: 'once' },
       spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
     });
-    const pod = await waitFor(async () => (await items(`/api/v1/namespaces/${NS}/pods`)).find((p) => p.metadata.ownerReferences?.[0]?.kind === 'Job'), {
-      timeoutMs: 60_000,
-      what: 'a Pod owned by Job once',
-    });
+    const pod = await waitFor(
+      async () =>
+        (await items(`/api/v1/namespaces/${NS}/pods`)).find((p) => p.metadata.ownerReferences?.[0]?.kind === 'Job'),
+      {
+        timeoutMs: 60_000,
+        what: 'a Pod owned by Job once',
+      },
+    );
     expect(pod.metadata.ownerReferences?.[0]?.name).toBe('once');
   });
 
   it('creates an EndpointSlice for a Service', async () => {
-    await post(`/api/v1/namespaces/${NS}/services`, { metadata: { name: 'web' }, spec: { selector: labels, ports: [{ port: 80 }] } });
-    const slice = await waitFor(async () => (await items(`/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`)).find((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web'), {
-      timeoutMs: 60_000,
-      what: 'an EndpointSlice for Service web',
+    await post(`/api/v1/namespaces/${NS}/services`, {
+      metadata: { name: 'web' },
+      spec: { selector: labels, ports: [{ port: 80 }] },
     });
+    const slice = await waitFor(
+      async () =>
+        (await items(`/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`)).find(
+          (s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web',
+        ),
+      {
+        timeoutMs: 60_000,
+        what: 'an EndpointSlice for Service web',
+      },
+    );
     expect(slice.metadata.ownerReferences?.[0]?.kind).toBe('Service');
   });
 
   it('writes ControllerRevisions (raw JSON data) and Pods for a StatefulSet', async () => {
     await post(`/apis/apps/v1/namespaces/${NS}/statefulsets`, {
       metadata: { name: 'db' },
-      spec: { replicas: 1, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { ...template, metadata: { labels: { app: 'db' } } } },
+      spec: {
+        replicas: 1,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: { ...template, metadata: { labels: { app: 'db' } } },
+      },
     });
-    const rev = await waitFor(async () => (await items(`/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).find((r) => r.metadata.ownerReferences?.[0]?.name === 'db'), {
-      timeoutMs: 60_000,
-      what: 'a ControllerRevision owned by StatefulSet db',
-    });
+    const rev = await waitFor(
+      async () =>
+        (await items(`/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).find(
+          (r) => r.metadata.ownerReferences?.[0]?.name === 'db',
+        ),
+      {
+        timeoutMs: 60_000,
+        what: 'a ControllerRevision owned by StatefulSet db',
+      },
+    );
     expect((rev.data as { spec?: { template?: unknown } }).spec?.template).toBeDefined();
-    await waitFor(async () => (await fetch(url(`/api/v1/namespaces/${NS}/pods/db-0`))).status === 200, { timeoutMs: 60_000, what: 'Pod db-0' });
+    await waitFor(async () => (await fetch(url(`/api/v1/namespaces/${NS}/pods/db-0`))).status === 200, {
+      timeoutMs: 60_000,
+      what: 'Pod db-0',
+    });
   });
 
   it('collects the garbage of a deleted Deployment through its metadata informers', async () => {
-    await post(`/apis/apps/v1/namespaces/${NS}/deployments`, { metadata: { name: 'gone' }, spec: { replicas: 1, selector: { matchLabels: { app: 'gone' } }, template: { ...template, metadata: { labels: { app: 'gone' } } } } });
-    const owned = async (): Promise<Obj[]> => (await items(`/apis/apps/v1/namespaces/${NS}/replicasets`)).filter((r) => r.metadata.ownerReferences?.[0]?.name === 'gone');
-    await waitFor(async () => ((await owned()).length ? true : undefined), { timeoutMs: 60_000, what: 'a ReplicaSet owned by Deployment gone' });
+    await post(`/apis/apps/v1/namespaces/${NS}/deployments`, {
+      metadata: { name: 'gone' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'gone' } },
+        template: { ...template, metadata: { labels: { app: 'gone' } } },
+      },
+    });
+    const owned = async (): Promise<Obj[]> =>
+      (await items(`/apis/apps/v1/namespaces/${NS}/replicasets`)).filter(
+        (r) => r.metadata.ownerReferences?.[0]?.name === 'gone',
+      );
+    await waitFor(async () => ((await owned()).length ? true : undefined), {
+      timeoutMs: 60_000,
+      what: 'a ReplicaSet owned by Deployment gone',
+    });
     const del = await fetch(url(`/apis/apps/v1/namespaces/${NS}/deployments/gone`), { method: 'DELETE' });
     expect(del.status).toBe(200);
-    await waitFor(async () => ((await owned()).length === 0 ? true : undefined), { timeoutMs: 60_000, what: 'the garbage collector to delete ReplicaSets of Deployment gone' });
+    await waitFor(async () => ((await owned()).length === 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      what: 'the garbage collector to delete ReplicaSets of Deployment gone',
+    });
   });
 
   it('records Events', async () => {
-    const events = await waitFor(async () => {
-      const all = [...(await items(`/api/v1/namespaces/${NS}/events`))];
-      return all.some((e) => e.reason === 'ScalingReplicaSet') && all.some((e) => e.reason === 'SuccessfulCreate') ? all : undefined;
-    }, { timeoutMs: 60_000, what: 'ScalingReplicaSet and SuccessfulCreate Events' });
+    const events = await waitFor(
+      async () => {
+        const all = [...(await items(`/api/v1/namespaces/${NS}/events`))];
+        return all.some((e) => e.reason === 'ScalingReplicaSet') && all.some((e) => e.reason === 'SuccessfulCreate')
+          ? all
+          : undefined;
+      },
+      { timeoutMs: 60_000, what: 'ScalingReplicaSet and SuccessfulCreate Events' },
+    );
     expect(events.length).toBeGreaterThan(1);
   });
 
   it('logs no refused body, no undecodable answer', () => {
-    const bad = log().split('\n').filter((l) => WIRE_TROUBLE.some((re) => re.test(l)));
+    const bad = log()
+      .split('\n')
+      .filter((l) => WIRE_TROUBLE.some((re) => re.test(l)));
     expect(bad, 'lines about the wire format in the log').toEqual([]);
   });
 });

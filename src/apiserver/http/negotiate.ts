@@ -13,7 +13,9 @@ interface MediaRange {
 function parseAccept(accept: string): MediaRange[] {
   const ranges = accept.split(',').map((part): MediaRange => {
     const [type = '', ...rest] = part.split(';').map((s) => s.trim());
-    const params = new Map(rest.map((p) => [p.split('=')[0]!.trim().toLowerCase(), (p.split('=')[1] ?? '').trim()] as [string, string]));
+    const params = new Map(
+      rest.map((p) => [p.split('=')[0]!.trim().toLowerCase(), (p.split('=')[1] ?? '').trim()] as [string, string]),
+    );
     const q = params.has('q') ? Number(params.get('q')) : 1;
     return { type: type.toLowerCase(), params, q: Number.isNaN(q) ? 0 : q };
   });

@@ -21,13 +21,18 @@ export function decodeProtobufBody(raw: Buffer, target: BodyTarget): JsonObject 
     env = readEnvelope(raw);
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
-    throw errors.badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${e.kubeText ?? goText(e.message)} (${summary(raw)})`);
+    throw errors.badRequest(
+      `the object provided is unrecognized (must be of type ${target.kind}): ` +
+        `${e.kubeText ?? goText(e.message)} (${summary(raw)})`,
+    );
   }
   const version = env.apiVersion.split('/').pop() ?? '';
   const cannot = `${env.kind} in version ${JSON.stringify(version)} cannot be handled as a ${target.kind}`;
   if (target.custom) {
     // The CRD handler negotiates protobuf (for PartialObjectMetadata answers) but decodes into Unstructured.
-    const why = 'object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message';
+    const why =
+      'object *unstructured.Unstructured does not implement the protobuf marshalling interface ' +
+      'and cannot be encoded to a protobuf message';
     throw errors.badRequest(`${cannot}: ${why}`);
   }
   let decoded;
@@ -40,7 +45,9 @@ export function decodeProtobufBody(raw: Buffer, target: BodyTarget): JsonObject 
   if (env.kind !== target.kind) {
     // Decoded as its own kind, then refused by the scheme's conversion to the endpoint's internal type.
     const from = `${version}.${env.kind}`;
-    throw errors.badRequest(`${cannot}: converting (${from}) to (${internalPackage(target.group)}.${target.kind}): unknown conversion`);
+    throw errors.badRequest(
+      `${cannot}: converting (${from}) to (${internalPackage(target.group)}.${target.kind}): unknown conversion`,
+    );
   }
   return decoded.object;
 }
@@ -53,7 +60,8 @@ function internalPackage(group: string): string {
 
 /** gogo's and the serializer's texts for what the envelope reader found wrong, where it has none of its own. */
 function goText(message: string): string {
-  if (/missing the "k8s\\0" prefix/.test(message)) return 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]';
+  if (/missing the "k8s\\0" prefix/.test(message))
+    return 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]';
   return message;
 }
 

@@ -3,7 +3,20 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { schemaOrArray, schemaOrBool, schemaOrStringArray } from './apiextensions.js';
 import * as scalars from './scalars.js';
-import { inline, list, map, message, MessageType, nullList, nullMap, nullPtr, ptr, req, type Row, type ValueType } from './schema.js';
+import {
+  inline,
+  list,
+  map,
+  message,
+  MessageType,
+  nullList,
+  nullMap,
+  nullPtr,
+  ptr,
+  req,
+  type Row,
+  type ValueType,
+} from './schema.js';
 import { DESCRIPTOR_FILE, GO_FIELDS_FILE, VENDOR_DIR, type GoField } from './vendor-files.js';
 
 /**
@@ -43,7 +56,9 @@ let loaded: Loaded | undefined;
 
 function load(): Loaded {
   loaded ??= {
-    root: protobuf.Root.fromJSON(JSON.parse(readFileSync(join(VENDOR_DIR, DESCRIPTOR_FILE), 'utf8')) as protobuf.INamespace),
+    root: protobuf.Root.fromJSON(
+      JSON.parse(readFileSync(join(VENDOR_DIR, DESCRIPTOR_FILE), 'utf8')) as protobuf.INamespace,
+    ),
     goFields: JSON.parse(readFileSync(join(VENDOR_DIR, GO_FIELDS_FILE), 'utf8')) as Record<string, GoField[]>,
   };
   return loaded;
@@ -60,9 +75,14 @@ function typeOfMessage(t: protobuf.Type): ValueType {
   if (special) return special;
   let known = messages.get(name);
   if (!known) {
-    const union: ((props: ValueType) => ValueType) | undefined = Object.hasOwn(SCHEMA_UNIONS, name) ? SCHEMA_UNIONS[name] : undefined;
+    const union: ((props: ValueType) => ValueType) | undefined = Object.hasOwn(SCHEMA_UNIONS, name)
+      ? SCHEMA_UNIONS[name]
+      : undefined;
     const props = union && load().root.lookup(`${APIEXTENSIONS}.JSONSchemaProps`);
-    known = union && props instanceof protobuf.Type ? union(typeOfMessage(props)) : (wrapperOf(t, name) ?? message(t.name, () => rowsOf(t, name)));
+    known =
+      union && props instanceof protobuf.Type
+        ? union(typeOfMessage(props))
+        : (wrapperOf(t, name) ?? message(t.name, () => rowsOf(t, name)));
     messages.set(name, known);
   }
   return known;
@@ -72,7 +92,8 @@ function typeOfMessage(t: protobuf.Type): ValueType {
 function wrapperOf(t: protobuf.Type, name: string): ValueType | undefined {
   const fields = t.fieldsArray;
   const only = fields[0];
-  if (load().goFields[name] || fields.length !== 1 || !only || only.name !== 'items' || only.id !== 1 || !only.repeated) return undefined;
+  if (load().goFields[name] || fields.length !== 1 || !only || only.name !== 'items' || only.id !== 1 || !only.repeated)
+    return undefined;
   return scalars.listWrapper(t.name, valueTypeOf(only));
 }
 
@@ -104,7 +125,12 @@ function valueTypeOf(f: protobuf.Field): ValueType {
 function rowsOf(t: protobuf.Type, name: string): Row[] {
   const go = load().goFields[name];
   // Without a Go struct (none in k8s.io/api today): every field as a pointer, which keeps what is on the wire.
-  if (!go) return t.fieldsArray.map((f) => [f.id, f.name, f.map ? map(valueTypeOf(f)) : f.repeated ? list(valueTypeOf(f)) : ptr(valueTypeOf(f))]);
+  if (!go)
+    return t.fieldsArray.map((f) => [
+      f.id,
+      f.name,
+      f.map ? map(valueTypeOf(f)) : f.repeated ? list(valueTypeOf(f)) : ptr(valueTypeOf(f)),
+    ]);
   const rows: Row[] = [];
   for (const [goName, number, json, goType, omitempty] of go) {
     const f = t.fieldsById[number];
@@ -128,7 +154,8 @@ export function protoPackage(apiVersion: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
   if (group === 'meta.k8s.io') return `k8s.io.apimachinery.pkg.apis.meta.${version}`;
   if (group === 'apiextensions.k8s.io') return `k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.${version}`;
-  const pkg = group === '' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group!.split('.')[0];
+  const pkg =
+    group === '' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group!.split('.')[0];
   return `k8s.io.api.${pkg}.${version}`;
 }
 

@@ -11,7 +11,7 @@ export class ProtobufDecodeError extends Error {
   }
 }
 
-/** A stored object that does not fit its protobuf message (a value of the wrong JSON type): answered as JSON instead. */
+/** A stored object that does not fit its protobuf message (a value of the wrong JSON type): answered as JSON. */
 export class ProtobufEncodeError extends Error {
   override readonly name: string = 'ProtobufEncodeError';
 }

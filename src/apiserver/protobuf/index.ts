@@ -24,7 +24,7 @@ export interface DecodedObject {
   object: JsonObject;
 }
 
-/** The runtime.Unknown envelope every Kubernetes protobuf body is: {1 typeMeta, 2 raw, 3 contentEncoding, 4 contentType}. */
+/** The runtime.Unknown envelope of every protobuf body: {1 typeMeta, 2 raw, 3 contentEncoding, 4 contentType}. */
 export interface Envelope {
   apiVersion: string;
   kind: string;
@@ -50,10 +50,12 @@ export function readEnvelope(body: Buffer): Envelope {
     } else if (f.number === 2) raw = bytesOf(f, what);
     else if (f.number === 3) contentEncoding = stringOf(f, what);
   }
-  if (contentEncoding) throw new ProtobufDecodeError(`unsupported protobuf content encoding ${JSON.stringify(contentEncoding)}`);
+  if (contentEncoding)
+    throw new ProtobufDecodeError(`unsupported protobuf content encoding ${JSON.stringify(contentEncoding)}`);
   if (!kind) throw new ProtobufDecodeError('protobuf body has no kind in its TypeMeta');
   // A body cut right after typeMeta would otherwise pass as an empty object.
-  if (!raw) throw new ProtobufDecodeError(`protobuf body for ${kind} has no object in it (runtime.Unknown raw is missing)`);
+  if (!raw)
+    throw new ProtobufDecodeError(`protobuf body for ${kind} has no object in it (runtime.Unknown raw is missing)`);
   return { apiVersion, kind, raw };
 }
 
@@ -63,7 +65,10 @@ function decodeInside(env: Envelope, decode: (fields: Field[]) => JsonObject): J
     return decode(readMessage(env.raw, env.kind));
   } catch (e) {
     if (!(e instanceof ProtobufDecodeError)) throw e;
-    throw new ProtobufDecodeError(`cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}`, e.kubeText);
+    throw new ProtobufDecodeError(
+      `cannot decode ${env.apiVersion}, Kind=${env.kind} from protobuf: ${e.message}`,
+      e.kubeText,
+    );
   }
 }
 
@@ -149,11 +154,17 @@ function itemBytes(text: string, apiVersion: string, kind: string): Uint8Array {
   return bytes;
 }
 
-/** A `<Kind>List` from its metadata and its items' stored JSON texts, each item's message encoded (or cached) on its own. */
-export function encodeListOfTexts(list: { apiVersion: string; kind: string; metadata: Record<string, unknown>; items: string[] }): Buffer {
+/** A `<Kind>List` from its metadata and its items' stored JSON texts, each item's message encoded (or cached) alone. */
+export function encodeListOfTexts(list: {
+  apiVersion: string;
+  kind: string;
+  metadata: Record<string, unknown>;
+  items: string[];
+}): Buffer {
   const itemKind = list.kind.replace(/List$/, '');
   const listMeta = metaMessage('ListMeta');
-  if (!listMeta || !messageOfKind(list.apiVersion, list.kind)) throw new ProtobufEncodeError(`object ${list.apiVersion}, Kind=${list.kind} has no protobuf form`);
+  if (!listMeta || !messageOfKind(list.apiVersion, list.kind))
+    throw new ProtobufEncodeError(`object ${list.apiVersion}, Kind=${list.kind} has no protobuf form`);
   const w = protobuf.Writer.create();
   listMeta.encode(w, 1, list.metadata as JsonObject, 'metadata');
   for (const text of list.items) w.uint32(18).bytes(itemBytes(text, list.apiVersion, itemKind));
@@ -171,7 +182,8 @@ export function encodeWatchFrame(type: string, object: JsonObject): Buffer {
 
 /** The same for an object given as its stored text, of a known kind: its message comes from the item cache. */
 export function encodeWatchFrameOfText(type: string, text: string, apiVersion: string, kind: string): Buffer {
-  if (!messageOfKind(apiVersion, kind)) throw new ProtobufEncodeError(`object ${apiVersion}, Kind=${kind} has no protobuf form`);
+  if (!messageOfKind(apiVersion, kind))
+    throw new ProtobufEncodeError(`object ${apiVersion}, Kind=${kind} has no protobuf form`);
   return frame(type, envelope(apiVersion, kind, itemBytes(text, apiVersion, kind)));
 }
 

@@ -16,11 +16,19 @@ export function mapEntry(f: Field, what: string): { key: string; value: Buffer }
 }
 
 /** {seconds, nanos} as RFC 3339 in UTC, with `fractionDigits` digits (0: whole seconds), or undefined when zero. */
-export function formatTimestamp(seconds: number, nanos: number, fractionDigits: number, what: string): string | undefined {
+export function formatTimestamp(
+  seconds: number,
+  nanos: number,
+  fractionDigits: number,
+  what: string,
+): string | undefined {
   if ((seconds === 0 && nanos === 0) || seconds === GO_ZERO_TIME) return undefined;
   const date = new Date(seconds * 1000);
-  if (Number.isNaN(date.getTime())) throw new ProtobufDecodeError(`invalid protobuf in ${what}: time ${seconds}s is out of range`);
-  const fraction = fractionDigits ? `.${String(Math.floor(nanos / 10 ** (9 - fractionDigits))).padStart(fractionDigits, '0')}` : '';
+  if (Number.isNaN(date.getTime()))
+    throw new ProtobufDecodeError(`invalid protobuf in ${what}: time ${seconds}s is out of range`);
+  const fraction = fractionDigits
+    ? `.${String(Math.floor(nanos / 10 ** (9 - fractionDigits))).padStart(fractionDigits, '0')}`
+    : '';
   return date.toISOString().replace(/\.\d{3}Z$/, `${fraction}Z`);
 }
 

@@ -4,7 +4,10 @@ import { ProtobufDecodeError } from './errors.js';
  * A decoded field: a varint as a number when it has at most 7 bytes (< 2^49, exact), else as a bigint (a negative
  * int64 takes 10); length-delimited as raw bytes.
  */
-export type FieldValue = { wire: 0; value: number | bigint } | { wire: 2; bytes: Buffer } | { wire: 1 | 5; bytes: Buffer };
+export type FieldValue =
+  | { wire: 0; value: number | bigint }
+  | { wire: 2; bytes: Buffer }
+  | { wire: 1 | 5; bytes: Buffer };
 
 export interface Field {
   number: number;
@@ -58,7 +61,8 @@ export class ProtoReader {
   }
 
   private take(n: number): Buffer {
-    if (n < 0 || this.pos + n > this.buf.length) this.fail(`truncated: needs ${n} bytes, ${this.buf.length - this.pos} left`);
+    if (n < 0 || this.pos + n > this.buf.length)
+      this.fail(`truncated: needs ${n} bytes, ${this.buf.length - this.pos} left`);
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
@@ -75,9 +79,15 @@ export class ProtoReader {
       const number = typeof key === 'number' ? Math.floor(key / 8) : Number(key >> 3n);
       const wire = typeof key === 'number' ? key % 8 : Number(key & 7n);
       // gogo's checks, in its order: an end-group tag, then a field number that is not positive as an int32.
-      if (wire === 4) this.fail(`wire type 4 (end group) for field ${number}`, `proto: ${this.what}: wiretype end group for non-group`);
-      const asInt32 = typeof key === 'number' && key < 2 ** 34 ? (key / 8) | 0 : Number(BigInt.asIntN(32, BigInt(key) >> 3n));
-      if (asInt32 <= 0) this.fail(`field number ${number}`, `proto: ${this.what}: illegal tag ${asInt32} (wire type ${key})`);
+      if (wire === 4)
+        this.fail(
+          `wire type 4 (end group) for field ${number}`,
+          `proto: ${this.what}: wiretype end group for non-group`,
+        );
+      const asInt32 =
+        typeof key === 'number' && key < 2 ** 34 ? (key / 8) | 0 : Number(BigInt.asIntN(32, BigInt(key) >> 3n));
+      if (asInt32 <= 0)
+        this.fail(`field number ${number}`, `proto: ${this.what}: illegal tag ${asInt32} (wire type ${key})`);
       switch (wire) {
         case 0:
           yield { number, value: { wire: 0, value: this.varint() } };
@@ -102,7 +112,10 @@ export class ProtoReader {
 }
 
 function expect<W extends FieldValue['wire']>(f: Field, wire: W, what: string): Extract<FieldValue, { wire: W }> {
-  if (f.value.wire !== wire) throw new ProtobufDecodeError(`invalid protobuf in ${what}: field ${f.number} has wire type ${f.value.wire}, expected ${wire}`);
+  if (f.value.wire !== wire)
+    throw new ProtobufDecodeError(
+      `invalid protobuf in ${what}: field ${f.number} has wire type ${f.value.wire}, expected ${wire}`,
+    );
   return f.value as Extract<FieldValue, { wire: W }>;
 }
 

@@ -62,7 +62,10 @@ export const bool: ValueType = {
 export const double: ValueType = {
   label: 'double',
   decode(f, at) {
-    if (f.value.wire !== 1) throw new ProtobufDecodeError(`invalid protobuf in ${at}: field ${f.number} has wire type ${f.value.wire}, expected 1`);
+    if (f.value.wire !== 1)
+      throw new ProtobufDecodeError(
+        `invalid protobuf in ${at}: field ${f.number} has wire type ${f.value.wire}, expected 1`,
+      );
     return f.value.bytes.readDoubleLE(0);
   },
   zero: 0,
@@ -225,7 +228,11 @@ export const duration: ValueType = {
   encode(w, n, v, at) {
     const ns = typeof v === 'string' ? parseGoDuration(v) : undefined;
     expectType(ns !== undefined, at, 'a duration', v);
-    w.uint32(tag(n, LEN)).fork().uint32(tag(1, 0)).int64(ns ?? 0).ldelim();
+    w.uint32(tag(n, LEN))
+      .fork()
+      .uint32(tag(1, 0))
+      .int64(ns ?? 0)
+      .ldelim();
   },
 };
 
@@ -288,4 +295,3 @@ export function listWrapper(label: string, item: ValueType): ValueType {
     },
   };
 }
-

@@ -42,7 +42,16 @@ export interface ValueType {
   encode(w: Writer, number: number, v: JsonValue, at: string): void;
 }
 
-type Presence = 'omitempty' | 'required' | 'pointer' | 'nullPointer' | 'list' | 'nullList' | 'map' | 'nullMap' | 'inline';
+type Presence =
+  | 'omitempty'
+  | 'required'
+  | 'pointer'
+  | 'nullPointer'
+  | 'list'
+  | 'nullList'
+  | 'map'
+  | 'nullMap'
+  | 'inline';
 
 interface Wrapped {
   readonly presence: Presence;
@@ -122,7 +131,9 @@ export class MessageType implements ValueType {
    */
   encodeFields(w: Writer, v: JsonValue, at: string): void {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      throw new ProtobufEncodeError(`${at || this.label}: expected an object for ${this.label}, got ${JSON.stringify(v)}`);
+      throw new ProtobufEncodeError(
+        `${at || this.label}: expected an object for ${this.label}, got ${JSON.stringify(v)}`,
+      );
     }
     try {
       for (const s of this.wireOrder()) {
@@ -131,10 +142,12 @@ export class MessageType implements ValueType {
         // An inline struct is its own message on the wire (Volume's volumeSource = 2), only JSON flattens it.
         if (s.presence === 'inline') s.type.encode(w, s.number, value, '');
         else if (s.presence === 'list' || s.presence === 'nullList') {
-          if (!Array.isArray(value)) throw new ProtobufEncodeError(`${s.json}: expected a list, got ${JSON.stringify(value)}`);
+          if (!Array.isArray(value))
+            throw new ProtobufEncodeError(`${s.json}: expected a list, got ${JSON.stringify(value)}`);
           for (const e of value) if (e !== null) s.type.encode(w, s.number, e, s.json);
         } else if (s.presence === 'map' || s.presence === 'nullMap') {
-          if (typeof value !== 'object' || Array.isArray(value)) throw new ProtobufEncodeError(`${s.json}: expected a map, got ${JSON.stringify(value)}`);
+          if (typeof value !== 'object' || Array.isArray(value))
+            throw new ProtobufEncodeError(`${s.json}: expected a map, got ${JSON.stringify(value)}`);
           // Go's marshallers sort map keys, which makes the bytes stable.
           for (const key of Object.keys(value).sort()) {
             const e = value[key];
@@ -162,7 +175,9 @@ export class MessageType implements ValueType {
   decode(f: Field, at: string): JsonObject {
     if (++depth > MAX_DEPTH) {
       depth = 0;
-      const why = `messages nested deeper than ${MAX_DEPTH} levels at ${at} (this server's limit, as for JSON; kube-apiserver's decoder has none)`;
+      const why =
+        `messages nested deeper than ${MAX_DEPTH} levels at ${at} ` +
+        "(this server's limit, as for JSON; kube-apiserver's decoder has none)";
       throw new ProtobufDecodeError(`invalid protobuf: ${why}`, `proto: ${why}`);
     }
     try {
@@ -179,7 +194,7 @@ export class MessageType implements ValueType {
     const maps = new Map<FieldSpec, JsonObject>();
     for (const f of fields) {
       const s = byNumber.get(f.number);
-      // gogo's generated Unmarshal skips a field number it does not know (a newer API version's), as kube-apiserver does.
+      // gogo's generated Unmarshal skips a field number it does not know (a newer API version's), as kube does.
       if (!s) continue;
       // Where the value sits in the JSON, for error messages; inline fields add no key.
       const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
@@ -188,7 +203,8 @@ export class MessageType implements ValueType {
       if (f.value.wire !== wire && !(isList && s.type.packable && f.value.wire === 2)) {
         const where = isList ? `${here}[${lists.get(s)?.length ?? 0}]` : here;
         throw new ProtobufDecodeError(
-          `invalid protobuf in ${where || this.label}: field ${f.number} has wire type ${f.value.wire}, expected ${wire}`,
+          `invalid protobuf in ${where || this.label}: field ${f.number} has wire type ${f.value.wire}, ` +
+            `expected ${wire}`,
           `proto: wrong wireType = ${f.value.wire} for field ${s.goName}`,
         );
       }
