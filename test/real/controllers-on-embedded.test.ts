@@ -32,7 +32,12 @@ const WIRE_TROUBLE = [
 ];
 
 type Obj = {
-  metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string }>; labels?: Record<string, string> };
+  metadata: {
+    name: string;
+    managedFields?: Array<{ manager: string }>;
+    ownerReferences?: Array<{ kind: string; name: string }>;
+    labels?: Record<string, string>;
+  };
 } & Record<string, unknown>;
 
 describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', () => {
@@ -97,6 +102,8 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
       },
     );
     expect(rs.metadata.ownerReferences?.[0]?.kind).toBe('Deployment');
+    // Written by the controller-manager itself (its field manager), not by anything in the embedded server.
+    expect(rs.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
     const pods = await waitFor(
       async () => {
         const owned = (await items(`/api/v1/namespaces/${NS}/pods`)).filter(
@@ -123,6 +130,7 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
       },
     );
     expect(pod.metadata.ownerReferences?.[0]?.name).toBe('once');
+    expect(pod.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
   });
 
   it('creates an EndpointSlice for a Service', async () => {
@@ -141,6 +149,7 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
       },
     );
     expect(slice.metadata.ownerReferences?.[0]?.kind).toBe('Service');
+    expect(slice.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
   });
 
   it('writes ControllerRevisions (raw JSON data) and Pods for a StatefulSet', async () => {
@@ -209,6 +218,8 @@ describe.skipIf(!haveKcm)('kube-controller-manager on the embedded API server', 
   });
 
   it('logs no refused body, no undecodable answer', () => {
+    // The log is KCM's own: it started its controllers against this server.
+    expect(log()).toMatch(/Started controller|Starting controller/);
     const bad = log()
       .split('\n')
       .filter((l) => WIRE_TROUBLE.some((re) => re.test(l)));
