@@ -18,7 +18,8 @@ const kcm = bin && join(bin, 'kube-controller-manager');
 const haveKcm = !!kcm && existsSync(kcm);
 if (!haveKcm)
   console.warn(
-    'controllers-on-embedded: skipped, no kube-controller-manager in the control-plane cache (scripts/control-plane/build.sh)',
+    'controllers-on-embedded: skipped, no kube-controller-manager in the control-plane cache ' +
+      '(scripts/control-plane/build.sh)',
   );
 
 /** Lines in KCM's log that mean the server refused or could not read what client-go sent or asked for. */
