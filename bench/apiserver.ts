@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { VendoredOpenApi } from '../src/apiserver/openapi/vendored.js';
 import { VENDOR_DIR } from '../src/apiserver/openapi/vendor-files.js';
 import { dropUnknownFields } from '../src/apiserver/openapi/builtin-fields.js';
+import { encodeKubeProtobuf } from '../src/apiserver/protobuf/index.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -71,6 +72,65 @@ async function createRange(base: string, from: number, to: number): Promise<void
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** A request with a binary body and Accept, answering the byte count (protobuf creates and lists). */
+function callBytes(url: string, method: string, accept: string, body?: Buffer, type = PROTOBUF): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { accept };
+    if (body) Object.assign(headers, { 'content-type': type, 'content-length': body.length });
+    const req = request(url, { method, agent, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (d: Buffer) => (bytes += d.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Creates/s and full-list time in protobuf beside JSON, in the same run: the same ConfigMaps (bodies encoded
+ * before the clock starts, as client-go has them ready), into two namespaces, then the 100k-object list both ways.
+ */
+async function protobufVsJson(base: string, n: number): Promise<string[]> {
+  for (const ns of ['pb-json', 'pb-proto']) await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ metadata: { name: ns } }));
+  const jsonBodies = Array.from({ length: n }, (_, i) => configMap(i));
+  const pbBodies = jsonBodies.map((b) => encodeKubeProtobuf(JSON.parse(b) as Record<string, never>));
+  const run = async (ns: string, send: (i: number) => Promise<number>): Promise<number> => {
+    let next = 0;
+    const t = performance.now();
+    const worker = async (): Promise<void> => {
+      while (next < n) {
+        const i = next++;
+        const status = await send(i);
+        if (status !== 201) throw new Error(`create ${ns}/${i}: ${status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return n / ((performance.now() - t) / 1000);
+  };
+  const json = await run('pb-json', async (i) => (await callBytes(`${base}/api/v1/namespaces/pb-json/configmaps`, 'POST', 'application/json', Buffer.from(jsonBodies[i]!), 'application/json')).status);
+  const proto = await run('pb-proto', async (i) => (await callBytes(`${base}/api/v1/namespaces/pb-proto/configmaps`, 'POST', `${PROTOBUF}, application/json`, pbBodies[i]!)).status);
+  const listTimes = async (accept: string): Promise<{ ms: number; bytes: number }> => {
+    const times: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      bytes = (await callBytes(`${base}/api/v1/namespaces/default/configmaps`, 'GET', accept)).bytes;
+      times.push(performance.now() - t);
+    }
+    return { ms: pct(times, 50), bytes };
+  };
+  const jsonList = await listTimes('application/json');
+  const pbList = await listTimes(`${PROTOBUF}, application/json`);
+  const f = (x: number, d = 0): string => x.toFixed(d);
+  return [
+    `creates/s, ${n} ConfigMaps each: JSON ${f(json)}, protobuf ${f(proto)} (protobuf ÷ JSON ${f(proto / json, 2)})`,
+    `full list of the default namespace: JSON ${f(jsonList.ms)} ms (${f(jsonList.bytes / 1048576, 1)} MiB), protobuf ${f(pbList.ms)} ms (${f(pbList.bytes / 1048576, 1)} MiB) (protobuf ÷ JSON ${f(pbList.ms / jsonList.ms, 2)})`,
+  ];
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -280,6 +340,7 @@ async function main(): Promise<void> {
 
     await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } }));
     const watch = await watchLatency(base);
+    const protobufLines = await protobufVsJson(base, arg('protobuf-creates', 5000));
 
     const f = (n: number, d = 0): string => n.toFixed(d);
     console.log('FlowOps embedded API server benchmark');
@@ -294,6 +355,7 @@ async function main(): Promise<void> {
     for (const line of openapi) console.log(line);
     console.log(`watch from resourceVersion=0 over ${listed} objects (initial list under back-pressure): ${f(initialListMs)} ms, ${f(initialListMs / pct(listTimes, 50), 2)}× the median full list`);
     console.log(`HTTP creates/s with ${STALLED} stalled watchers open (${STALLED_CREATES} ConfigMaps): ${f(stalledCreatesPerSec)}, ${f(stalledCreatesPerSec / createsPerSec, 2)}× creates/s without; server RSS then ${f(rssStalled / 1024)} MiB`);
+    for (const line of protobufLines) console.log(line);
     console.log(`watch delivery to ${WATCHERS} watchers (${WATCH_WRITES} writes, ${watch.delivered} deliveries): p50 ${f(watch.p50, 2)} ms, p99 ${f(watch.p99, 2)} ms`);
   } finally {
     child.kill('SIGTERM');

@@ -48,12 +48,16 @@ describe('DELETE with a protobuf DeleteOptions body', () => {
     expect((await del('/pre', options(msg(2, str(1, uid))))).status).toBe(200);
   });
 
-  it('answers 415 naming a field it does not know', async () => {
+  it('answers 400 for a truncated body and keeps the object; skips a field it does not know, as gogo does', async () => {
     await create('unknown');
-    const r = await del('/unknown', options(str(4, 'Background'), bool(12, true)));
-    expect(r.status).toBe(415);
-    expect(((await r.json()) as { message: string }).message).toContain('unknown field 12 (wire type 0) in DeleteOptions');
+    // propagationPolicy (field 4) says 5 bytes follow; one does.
+    const r = await del('/unknown', options(Buffer.from([0x22, 0x05, 0x42])));
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { message: string }).message).toMatch(/truncated/);
     expect(await exists('unknown')).toBe(true);
+    await create('newer');
+    expect((await del('/newer', options(str(4, 'Background'), bool(12, true)))).status).toBe(200);
+    expect(await exists('newer')).toBe(false);
   });
 
   it('answers 422 for an unsupported propagationPolicy, naming the field', async () => {
@@ -101,5 +105,15 @@ describe('DeleteOptions from the query, when there is no body', () => {
     // With a body, query options are not read (delete.go decodes one or the other).
     expect((await del('/j?dryRun=All', JSON.stringify({ propagationPolicy: 'Background' }), 'application/json')).status).toBe(200);
     expect(await exists('j')).toBe(false);
+  });
+
+  it('answers 415 listing the media types a DeleteOptions body may have, for any other', async () => {
+    await create('plain');
+    const r = await del('/plain', '{"propagationPolicy":"Orphan"}', 'text/plain');
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as { message: string }).message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    );
+    expect(await exists('plain')).toBe(true);
   });
 });

@@ -30,12 +30,13 @@ describe('isProtobufContentType', () => {
 });
 
 describe('decodeKubeProtobuf: kubectl create namespace', () => {
-  it('decodes the body with all the explicit zero values normalised away', () => {
+  it('decodes the body as encoding/json writes the Go struct: zero scalars dropped, empty structs kept', () => {
     const out = decodeKubeProtobuf(namespaceBody({ name: 'team-a' }));
     expect(out.apiVersion).toBe('v1');
     expect(out.kind).toBe('Namespace');
-    expect(out.object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-    expect(Object.keys(out.object)).toEqual(['apiVersion', 'kind', 'metadata']);
+    // kubectl's JSON body for the same command is {"metadata":{"name":"team-a"},"spec":{},"status":{}} too.
+    expect(out.object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' }, spec: {}, status: {} });
+    expect(Object.keys(out.object)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
   });
 
   it('treats creationTimestamp {seconds: 0} like the empty Time message', () => {
@@ -90,12 +91,15 @@ describe('decodeKubeProtobuf: kubectl create namespace', () => {
 
   it('skips fields it does not know, of every wire type', () => {
     const raw = Buffer.concat([objectMeta({ name: 'n' }), int(90, 7), fixed32(91, 1), fixed64(92, 2n), str(93, 'x'), msg(94, str(1, 'y'))]);
-    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', raw)).object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } });
+    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', raw)).object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec: {}, status: {} });
   });
 
-  it('skips managedFields', () => {
-    const meta = msg(1, str(1, 'n'), msg(17, str(1, 'kubectl'), str(2, 'Update')));
-    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', meta)).object.metadata).toEqual({ name: 'n' });
+  it('keeps managedFields, with fieldsV1 as the JSON its raw bytes hold', () => {
+    const meta = msg(1, str(1, 'n'), msg(17, str(1, 'kubectl'), str(2, 'Update'), str(6, 'FieldsV1'), msg(7, str(1, '{"f:data":{}}'))));
+    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', meta)).object.metadata).toEqual({
+      name: 'n',
+      managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }],
+    });
   });
 });
 
@@ -178,7 +182,8 @@ describe('decodeKubeProtobuf: errors', () => {
   });
 
   it('rejects kinds it has no decoder for', () => {
-    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'StatefulSet', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for apps/v1, Kind=StatefulSet');
+    expect(() => decodeKubeProtobuf(envelope('example.com/v1', 'Widget', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for example.com/v1, Kind=Widget');
+    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'NoSuchKind', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for apps/v1, Kind=NoSuchKind');
   });
 
   it('rejects an envelope without a kind', () => {

@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { decodeKubeProtobuf, isProtobufContentType, ProtobufDecodeError } from '../protobuf/index.js';
+import { isProtobufContentType } from '../protobuf/index.js';
 import type { JsonObject } from '../registry/types.js';
 import { checkJsonNesting, checkYamlNesting, type DecodeSite } from './nesting.js';
-import { ApiError, errors } from './status.js';
+import { decodeProtobufBody, type BodyTarget } from './protobuf-body.js';
+import { errors } from './status.js';
 
 /** kube-apiserver's default request body limit. */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -31,19 +32,14 @@ export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Decodes an object body (POST, PUT) of `kind`: JSON, YAML, or the protobuf kubectl ≥ 1.32 sends for some built-ins. */
-export function decodeObject(req: IncomingMessage, raw: Buffer, kind: string): JsonObject {
+/**
+ * Decodes an object body (POST, PUT) of `kind`: JSON, YAML, or protobuf (what client-go sends for every built-in
+ * kind). `target` says whose endpoint it is, so that a protobuf body of another kind or for a custom resource is
+ * answered as kube-apiserver answers it.
+ */
+export function decodeObject(req: IncomingMessage, raw: Buffer, kind: string, target?: BodyTarget): JsonObject {
   const type = mediaType(req);
-  if (isProtobufContentType(type)) {
-    try {
-      return decodeKubeProtobuf(raw).object as JsonObject;
-    } catch (e) {
-      // 415 as before, now saying what could not be read (an unknown kind, an unknown field, a bad body).
-      const base = errors.unsupportedMediaType();
-      if (!(e instanceof ProtobufDecodeError)) throw base;
-      throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
-    }
-  }
+  if (isProtobufContentType(type)) return decodeProtobufBody(raw, target ?? { group: '', version: 'v1', kind, custom: false });
   const site = { object: kind };
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
   if (!yaml && type !== 'application/json') throw errors.unsupportedBodyType();

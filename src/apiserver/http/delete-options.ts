@@ -42,10 +42,11 @@ function bodyObject(req: IncomingMessage, raw: Buffer): JsonObject {
       return decodeDeleteOptionsProtobuf(raw);
     } catch (e) {
       if (!(e instanceof ProtobufDecodeError)) throw e;
-      const base = errors.unsupportedMediaType();
-      throw new ApiError(base.code, base.reason, `${base.message}; ${e.message}`);
+      throw errors.badRequest(e.message);
     }
   }
+  // Decoded by the meta.k8s.io codecs, which read JSON, YAML and protobuf and refuse anything else.
+  if (type !== 'application/json' && type !== 'application/yaml') throw errors.unsupportedBodyType();
   const site = { object: 'DeleteOptions' };
   const value = type === 'application/yaml' ? parseYamlBody(raw, site) : parseJsonBody(raw, site);
   if (!isObject(value)) throw errors.badRequest('the DeleteOptions body must be an object');

@@ -10,7 +10,9 @@ import { readDeleteOptions } from './delete-options.js';
 import { answerScale, hasScale } from './scale.js';
 import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
-import { JsonParts, sendJson } from './respond.js';
+import { partialMetadata, partialMetadataList, wantsMetadataOnly } from './metadata-only.js';
+import { answerFormat } from './negotiate.js';
+import { JsonParts, sendJson, sendProtobuf } from './respond.js';
 import type { ResourceRequest } from './request-info.js';
 import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
 import { decodeContinue } from '../objects/continue-token.js';
@@ -30,16 +32,20 @@ export interface ResourceContext {
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
   const t = resolve(ctx, info);
-  if (!acceptable(req.headers.accept)) throw errors.notAcceptable();
+  const format = answerFormat(req.headers.accept, t);
+  if (!format) throw errors.notAcceptable();
   if (req.method === 'GET' && !info.name && booleanParam(q, 'watch')) {
     // A watch starts from what is committed: its initial list must not show unacknowledged writes.
     await ctx.objects.store.sync();
-    return serveWatch(ctx, req, res, t, info.namespace, q, wantsTable(req.headers.accept));
+    const table = wantsTable(req.headers.accept);
+    const metadataOnly = !table && wantsMetadataOnly(req.headers.accept);
+    return serveWatch(ctx, req, res, t, info.namespace, q, { table, metadataOnly, protobuf: format === 'protobuf' });
   }
   const reply = await answer(ctx, req, t, info, q);
   // Reads and writes alike are answered only once what they saw or did is durable.
   await ctx.objects.store.sync();
-  sendJson(res, reply.code, reply.body, reply.warnings);
+  if (format === 'protobuf') sendProtobuf(res, reply.code, reply.body, reply.warnings);
+  else sendJson(res, reply.code, reply.body, reply.warnings);
 }
 
 interface Reply {
@@ -80,13 +86,13 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   const opts = writeOptions(req, q, subresource);
   if (subresource === 'scale' && name) return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
   if (method === 'POST' && !name) {
-    const obj = decodeObject(req, await readBody(req), t.kind);
+    const obj = decodeObject(req, await readBody(req), t.kind, t);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
     return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
-    const obj = decodeObject(req, await readBody(req), t.kind);
+    const obj = decodeObject(req, await readBody(req), t.kind, t);
     return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
@@ -102,14 +108,6 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   }
   if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
-}
-
-/** Media types a resource is answered in (its JSON, or kube's YAML and protobuf, which clients also take JSON for). */
-const ACCEPTED = new Set(['*/*', 'application/*', 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
-
-function acceptable(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((part) => ACCEPTED.has(part.split(';')[0]!.trim().toLowerCase()));
 }
 
 function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
@@ -190,20 +188,6 @@ function listMeta(t: ResourceType, resourceVersion: string, continueToken: strin
   return meta;
 }
 
-/** `Accept: …;as=PartialObjectMetadata(List);g=meta.k8s.io;v=v1`: only the objects' metadata (metadata informers ask for it). */
-function wantsMetadataOnly(accept: string | undefined): boolean {
-  return !!accept && /as=PartialObjectMetadata(List)?\b/.test(accept.split(',')[0] ?? '') && /g=meta\.k8s\.io/.test(accept.split(',')[0] ?? '');
-}
-
-function partialMetadata(text: string): JsonObject {
-  const obj = JSON.parse(text) as JsonObject;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
-}
-
-function partialMetadataList(meta: Record<string, unknown>, items: string[]): unknown {
-  return { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: meta, items: items.map(partialMetadata) };
-}
-
 const LIST_CHUNK = 512;
 
 /** Items are already JSON text: spliced into the list in chunks rather than parsed and re-serialised, or joined into one huge string. */
@@ -211,7 +195,7 @@ function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[
   const parts = [`{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[`];
   for (let i = 0; i < items.length; i += LIST_CHUNK) parts.push((i ? ',' : '') + items.slice(i, i + LIST_CHUNK).join(','));
   parts.push(']}');
-  return new JsonParts(parts);
+  return new JsonParts(parts, { apiVersion: apiVersionOf(t), kind: t.listKind, metadata: meta, items });
 }
 
 

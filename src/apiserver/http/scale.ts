@@ -12,6 +12,8 @@ import { mergePatch } from '../patch/merge-patch.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 import { labelSelectorFromMatch, labelSelectorToString } from '../selectors/index.js';
 import { mediaType, readBody } from './body.js';
+import { decodeProtobufBody } from './protobuf-body.js';
+import { isProtobufContentType } from '../protobuf/index.js';
 import { checkJsonNesting } from './nesting.js';
 import { errors } from './status.js';
 import { negativeReplicas } from '../validation/replicas.js';
@@ -97,15 +99,19 @@ export async function answerScale(objects: ObjectStore, t: ResourceType, namespa
   if (method === 'GET') return toScale(t, objects.get(t, namespace, name));
   if (method !== 'PUT' && method !== 'PATCH') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   const raw = await readBody(req);
-  checkJsonNesting(raw, method === 'PUT' ? { object: 'Scale' } : 'patch');
+  const type = mediaType(req);
   let parsed: JsonValue;
-  try {
-    parsed = JSON.parse(raw.toString('utf8')) as JsonValue;
-  } catch {
-    throw errors.badRequest('the Scale body could not be decoded as JSON');
+  if (method === 'PUT' && isProtobufContentType(type)) {
+    parsed = decodeProtobufBody(raw, { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false });
+  } else {
+    checkJsonNesting(raw, method === 'PUT' ? { object: 'Scale' } : 'patch');
+    try {
+      parsed = JSON.parse(raw.toString('utf8')) as JsonValue;
+    } catch {
+      throw errors.badRequest('the Scale body could not be decoded as JSON');
+    }
   }
   const current = toScale(t, objects.get(t, namespace, name));
-  const type = mediaType(req);
   const next = method === 'PUT' ? parsed : type === 'application/json-patch+json' ? jsonPatch(current, parsed) : mergePatch(current, parsed);
   const replicas = replicasOf(next, name);
   const updated = objects.patch(t, namespace, name, (obj) => setPath(obj, (t.scaleSubresource ?? BUILTIN_PATHS).specReplicasPath, replicas), opts);

@@ -1,10 +1,11 @@
+import type { Writer } from 'protobufjs';
 import type { JsonObject, JsonValue } from '../schema/types.js';
-import { UnknownFieldError } from './errors.js';
+import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 import { mapEntry } from './meta.js';
 import { messageOf, packedVarints, type Field } from './reader.js';
 
 /**
- * Table-driven decoding of k8s.io/api generated messages into the JSON Go's encoding/json would
+ * Table-driven decoding and encoding of k8s.io/api generated messages into the JSON Go's encoding/json would
  * write for the same Go struct, so that a protobuf body and the JSON body an older kubectl sends for
  * the same command store the same object. Each table row is [field number, JSON name, type]; rows
  * are listed in Go declaration order, which is the order of the keys in the output.
@@ -19,10 +20,8 @@ import { messageOf, packedVarints, type Field } from './reader.js';
  * - `map(t)`: map<string, t>, left out when empty;
  * - `inline(m)`: an embedded struct whose fields JSON writes into the enclosing object.
  *
- * A field number a table does not list is refused with an UnknownFieldError naming it, rather than
- * dropped, unless it is an empty length-delimited value: that is what gogo writes for an unset
- * non-pointer string or struct of a newer API version, which JSON's omitempty would leave out anyway.
- * (API conventions make new optional scalars pointers, so an unknown varint is a value someone set.)
+ * The tables are built from the vendored generated.proto files and Go structs (descriptors.ts). A field
+ * number a table does not list is skipped, as gogo's generated Unmarshal (and so kube-apiserver) skips it.
  */
 
 export interface ValueType {
@@ -37,22 +36,37 @@ export interface ValueType {
   readonly struct: boolean;
   /** Scalars a repeated field may pack into one length-delimited run of varints. */
   readonly packable?: boolean;
+  /** The wire type it is written with: 0 varint, 1 fixed64, 2 length-delimited (the default). */
+  readonly wire?: 0 | 1 | 2;
+  /** Writes one occurrence as field `number` (its tag, then the value); `at` names it in errors. */
+  encode(w: Writer, number: number, v: JsonValue, at: string): void;
 }
 
-type Presence = 'omitempty' | 'required' | 'pointer' | 'nullPointer' | 'list' | 'nullList' | 'map' | 'inline';
+type Presence =
+  | 'omitempty'
+  | 'required'
+  | 'pointer'
+  | 'nullPointer'
+  | 'list'
+  | 'nullList'
+  | 'map'
+  | 'nullMap'
+  | 'inline';
 
 interface Wrapped {
   readonly presence: Presence;
   readonly type: ValueType;
 }
 
-export type Row = readonly [number: number, json: string, type: ValueType | Wrapped];
+/** `goName`: the Go field's name, which gogo's errors name (`wrong wireType = 0 for field Verbs`). */
+export type Row = readonly [number: number, json: string, type: ValueType | Wrapped, goName?: string];
 
 interface FieldSpec {
   number: number;
   json: string;
   presence: Presence;
   type: ValueType;
+  goName: string;
 }
 
 export const req = (type: ValueType): Wrapped => ({ presence: 'required', type });
@@ -61,18 +75,29 @@ export const nullPtr = (type: ValueType): Wrapped => ({ presence: 'nullPointer',
 export const list = (type: ValueType): Wrapped => ({ presence: 'list', type });
 export const nullList = (type: ValueType): Wrapped => ({ presence: 'nullList', type });
 export const map = (type: ValueType): Wrapped => ({ presence: 'map', type });
+/** A map without omitempty: null when empty. */
+export const nullMap = (type: ValueType): Wrapped => ({ presence: 'nullMap', type });
 export const inline = (type: MessageType): Wrapped => ({ presence: 'inline', type });
 
-function spec([number, json, t]: Row): FieldSpec {
-  if ('presence' in t) return { number, json, presence: t.presence, type: t.type };
+function spec([number, json, t, goName = json]: Row): FieldSpec {
+  if ('presence' in t) return { number, json, presence: t.presence, type: t.type, goName };
   // A bare struct is a non-pointer field: encoding/json writes it whatever omitempty says.
-  return { number, json, presence: t.struct ? 'required' : 'omitempty', type: t };
+  return { number, json, presence: t.struct ? 'required' : 'omitempty', type: t, goName };
 }
+
+/**
+ * How deep messages may nest in a body. Only a CRD's schema (JSONSchemaProps) can nest without end; each level
+ * holds its path for error texts, which grow with the depth, so the bound is lower than JSON's 2,000 (http/nesting.ts)
+ * to keep a hostile 3 MiB body's memory small.
+ */
+const MAX_DEPTH = 500;
+let depth = 0;
 
 export class MessageType implements ValueType {
   readonly struct = true;
   private specs?: FieldSpec[];
   private byNumber?: Map<number, FieldSpec>;
+  private byNumberOrder?: FieldSpec[];
 
   /** `rows` is a thunk so that tables can refer to messages defined further down. */
   constructor(
@@ -88,6 +113,57 @@ export class MessageType implements ValueType {
     return { specs: this.specs, byNumber: this.byNumber };
   }
 
+  /** Go's generated marshallers write fields in field-number order. */
+  private wireOrder(): FieldSpec[] {
+    this.byNumberOrder ??= [...this.fields().specs].sort((a, b) => a.number - b.number);
+    return this.byNumberOrder;
+  }
+
+  encode(w: Writer, number: number, v: JsonValue, at: string): void {
+    w.uint32((number << 3) | 2).fork();
+    this.encodeFields(w, v, at);
+    w.ldelim();
+  }
+
+  /**
+   * The fields of `v` (this message's JSON form) onto `w`, without a tag or length of its own. Each field is given
+   * only its own name as `at`; a failure is prefixed with the path on its way out, so the usual case builds no text.
+   */
+  encodeFields(w: Writer, v: JsonValue, at: string): void {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      throw new ProtobufEncodeError(
+        `${at || this.label}: expected an object for ${this.label}, got ${JSON.stringify(v)}`,
+      );
+    }
+    try {
+      for (const s of this.wireOrder()) {
+        const value = s.presence === 'inline' ? v : v[s.json];
+        if (value === undefined || value === null) continue;
+        // An inline struct is its own message on the wire (Volume's volumeSource = 2), only JSON flattens it.
+        if (s.presence === 'inline') s.type.encode(w, s.number, value, '');
+        else if (s.presence === 'list' || s.presence === 'nullList') {
+          if (!Array.isArray(value))
+            throw new ProtobufEncodeError(`${s.json}: expected a list, got ${JSON.stringify(value)}`);
+          for (const e of value) if (e !== null) s.type.encode(w, s.number, e, s.json);
+        } else if (s.presence === 'map' || s.presence === 'nullMap') {
+          if (typeof value !== 'object' || Array.isArray(value))
+            throw new ProtobufEncodeError(`${s.json}: expected a map, got ${JSON.stringify(value)}`);
+          // Go's marshallers sort map keys, which makes the bytes stable.
+          for (const key of Object.keys(value).sort()) {
+            const e = value[key];
+            w.uint32((s.number << 3) | 2).fork();
+            w.uint32(10).string(key);
+            if (e !== null && e !== undefined) s.type.encode(w, 2, e, s.json);
+            w.ldelim();
+          }
+        } else s.type.encode(w, s.number, value, s.json);
+      }
+    } catch (e) {
+      if (!(e instanceof ProtobufEncodeError) || !at) throw e;
+      throw new ProtobufEncodeError(`${at}.${e.message}`);
+    }
+  }
+
   get zero(): JsonObject {
     return this.decodeFields([], '');
   }
@@ -97,7 +173,18 @@ export class MessageType implements ValueType {
   }
 
   decode(f: Field, at: string): JsonObject {
-    return this.decodeFields(messageOf(f, this.label), at);
+    if (++depth > MAX_DEPTH) {
+      depth = 0;
+      const why =
+        `messages nested deeper than ${MAX_DEPTH} levels at ${at} ` +
+        "(this server's limit, as for JSON; kube-apiserver's decoder has none)";
+      throw new ProtobufDecodeError(`invalid protobuf: ${why}`, `proto: ${why}`);
+    }
+    try {
+      return this.decodeFields(messageOf(f, this.label), at);
+    } finally {
+      if (depth > 0) depth--;
+    }
   }
 
   decodeFields(fields: Field[], at: string): JsonObject {
@@ -107,18 +194,26 @@ export class MessageType implements ValueType {
     const maps = new Map<FieldSpec, JsonObject>();
     for (const f of fields) {
       const s = byNumber.get(f.number);
-      if (!s) {
-        if (f.value.wire === 2 && f.value.bytes.length === 0) continue;
-        throw new UnknownFieldError(f.number, f.value.wire, this.label, at);
-      }
+      // gogo's generated Unmarshal skips a field number it does not know (a newer API version's), as kube does.
+      if (!s) continue;
       // Where the value sits in the JSON, for error messages; inline fields add no key.
       const here = s.json ? (at ? `${at}.${s.json}` : s.json) : at;
-      if (s.presence === 'list' || s.presence === 'nullList') {
+      const isList = s.presence === 'list' || s.presence === 'nullList';
+      const wire = s.type.wire ?? 2;
+      if (f.value.wire !== wire && !(isList && s.type.packable && f.value.wire === 2)) {
+        const where = isList ? `${here}[${lists.get(s)?.length ?? 0}]` : here;
+        throw new ProtobufDecodeError(
+          `invalid protobuf in ${where || this.label}: field ${f.number} has wire type ${f.value.wire}, ` +
+            `expected ${wire}`,
+          `proto: wrong wireType = ${f.value.wire} for field ${s.goName}`,
+        );
+      }
+      if (isList) {
         const into = lists.get(s) ?? [];
         lists.set(s, into);
         if (s.type.packable && f.value.wire === 2) into.push(...unpack(f, s.type, here));
         else into.push(s.type.decode(f, `${here}[${into.length}]`) ?? null);
-      } else if (s.presence === 'map') {
+      } else if (s.presence === 'map' || s.presence === 'nullMap') {
         const into = maps.get(s) ?? {};
         maps.set(s, into);
         const { key, value } = mapEntry(f, this.label);
@@ -154,9 +249,11 @@ export class MessageType implements ValueType {
           else if (s.presence === 'nullList') out[s.json] = null;
           break;
         }
-        case 'map': {
+        case 'map':
+        case 'nullMap': {
           const m = maps.get(s);
           if (m && Object.keys(m).length) out[s.json] = m;
+          else if (s.presence === 'nullMap') out[s.json] = null;
           break;
         }
         case 'inline':

@@ -1,0 +1,24 @@
+import type { JsonObject } from '../registry/types.js';
+
+/** `Accept: …;as=PartialObjectMetadata(List);g=meta.k8s.io;v=v1`: only the objects' metadata (metadata informers). */
+export function wantsMetadataOnly(accept: string | undefined): boolean {
+  return (
+    !!accept &&
+    /as=PartialObjectMetadata(List)?\b/.test(accept.split(',')[0] ?? '') &&
+    /g=meta\.k8s\.io/.test(accept.split(',')[0] ?? '')
+  );
+}
+
+export function partialMetadata(text: string): JsonObject {
+  const obj = JSON.parse(text) as JsonObject;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+}
+
+export function partialMetadataList(meta: Record<string, unknown>, items: string[]): unknown {
+  return {
+    kind: 'PartialObjectMetadataList',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: meta,
+    items: items.map(partialMetadata),
+  };
+}
