@@ -164,16 +164,11 @@ export class FlowReconciler {
     const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
     if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace, started);
 
-    let verdicts;
-    let fields;
-    try {
-      verdicts = children.judge(data);
-      fields = projectStatus(flow.spec.status, { ...data, Children: children.templateData() });
-    } catch (err) {
-      if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
-      const failure: StepFailure = { step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1, terminal: true };
-      return this.fail(flow, obj, failure, fingerprint, newEpisode, cancel, log, trace, started);
+    const judged = judgeChildren(flow, children, data);
+    if ('failure' in judged) {
+      return this.fail(flow, obj, { ...judged.failure, terminal: true }, fingerprint, newEpisode, cancel, log, trace, started);
     }
+    const { verdicts, fields } = judged;
     const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
     const withoutFinalizer = current;
     current = await this.withFinalizer(flow, current, needsFinalizer(flow, inventory));
@@ -226,19 +221,13 @@ export class FlowReconciler {
       if (child) children.record(child, { step: c.step, keep: c.keep, ...readyWhen });
     });
     const data = { ...templateData(flow, obj, this.deps.now), Steps: memo.steps };
-    let verdicts;
-    let fields;
-    try {
-      verdicts = children.judge(data);
-      fields = projectStatus(flow.spec.status, { ...data, Children: children.templateData() });
-    } catch (err) {
-      if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
+    const judged = judgeChildren(flow, children, data);
+    if ('failure' in judged) {
       // The same template over a new child status: run the steps again, which report it as they do.
       this.memos.delete(`${flow.namespace}/${flow.name}\u001f${obj.metadata.uid ?? ''}`);
-      const step = err.templateName.split('.')[0] ?? 'status';
-      const message = err.message;
-      throw new ReconcileFailedError({ step, reason: 'StatusTemplateError', message, attempts: 1, terminal: false });
+      throw new ReconcileFailedError({ ...judged.failure, terminal: false });
     }
+    const { verdicts, fields } = judged;
     const verdict = verdictOf(flow, verdicts, obj.metadata.namespace, fields);
     const report = await writeOwnerReport(this.kubeFor(flow), obj, {}, verdict, this.deps.fieldManager);
     if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
@@ -418,6 +407,24 @@ function verdictOf(
 function readsLiveObjects(flow: FlowDefinition): boolean {
   const steps = flow.spec.reconcile?.steps ?? [];
   return steps.some((s) => s.type === 'kubectl' && (s.action === 'get' || s.action === 'wait'));
+}
+
+/**
+ * The children's readiness and the projected status, or the status template error that stopped
+ * them (a run reports it as a step failure; a re-judge runs the steps again).
+ */
+function judgeChildren(
+  flow: FlowDefinition,
+  children: ChildCollector,
+  data: TemplateData,
+): { verdicts: ChildVerdict[]; fields: Record<string, unknown> } | { failure: Omit<StepFailure, 'terminal'> } {
+  try {
+    const verdicts = children.judge(data);
+    return { verdicts, fields: projectStatus(flow.spec.status, { ...data, Children: children.templateData() }) };
+  } catch (err) {
+    if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
+    return { failure: { step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1 } };
+  }
 }
 
 /** onDelete steps, or children no ownerReference covers, need the object to wait for FlowOps. */
