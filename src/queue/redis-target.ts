@@ -55,9 +55,9 @@ const SCHEMES: Record<string, { mode: RedisTarget['mode']; tls: boolean; port: n
   'rediss+cluster:': { mode: 'cluster', tls: true, port: 6379 },
 };
 
-/** The URL with its password replaced, for messages and logs. */
+/** The URL with its credentials replaced, for messages and logs. */
 export function redactRedisUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*)@/, (_m, auth: string) => `//${auth.includes(':') ? `${auth.split(':')[0]}:***` : '***'}@`);
+  return url.replace(/\/\/[^@/]*@/, '//***@');
 }
 
 export function parseRedisUrl(url: string): RedisTarget {

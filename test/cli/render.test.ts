@@ -93,6 +93,10 @@ describe('flowops render', () => {
     const flow = join(dir, 'flow.yaml');
     const text = readFileSync(flow, 'utf8').replace('image: {{ .Resource.spec.engine }}:latest', 'image: {{ .Resource.spec.engine }}:{{ required "spec.version is required" .Resource.spec.version }}');
     writeFileSync(flow, text);
+    // The Database kind declares an optional spec.version, so the type check lets the template
+    // through and the `required` fails at render time, where its position is the point here.
+    const crd = join(dir, 'crd.yaml');
+    writeFileSync(crd, readFileSync(crd, 'utf8').replace('                engine:\n                  type: string\n', '                engine:\n                  type: string\n                version:\n                  type: string\n'));
     const lines = text.split('\n');
     const line = lines.findIndex((l) => l.includes('spec.version is required')) + 1;
     const column = (lines[line - 1] ?? '').indexOf('required "') + 1;

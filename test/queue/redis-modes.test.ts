@@ -83,7 +83,7 @@ describe.skipIf(!redisAvailable)('the reconcile queue on real Redis servers', ()
     await waitFor(() => runs.size === 50, { what: `50 keys reconciled over TLS (have ${runs.size})`, timeoutMs: 30_000 });
     // Plain TCP is not served at all, and a wrong password is refused with the URL redacted.
     const wrong = `rediss://flowops:nope@127.0.0.1:${server.port}?tls_ca=${encodeURIComponent(server.ca)}`;
-    await expect(checkRedis(wrong)).rejects.toThrow(/Redis at rediss:\/\/flowops:\*\*\*@127\.0\.0\.1.*(WRONGPASS|invalid username-password)/);
+    await expect(checkRedis(wrong)).rejects.toThrow(/Redis at rediss:\/\/\*\*\*@127\.0\.0\.1.*(WRONGPASS|invalid username-password)/);
     await expect(checkRedis(wrong)).rejects.not.toThrow(/nope/);
   });
 
