@@ -25,5 +25,9 @@ export function withHistory(history: readonly HistoryEntry[] | undefined, entry:
 /** One status write per reconcile, through the status subresource; a merge patch replaces the lists whole. */
 export async function writeStatus(kube: KubeClient, src: KubeObject, status: FlowSourceStatus): Promise<void> {
   if (JSON.stringify(status) === JSON.stringify(src.status ?? {})) return;
-  await kube.patch(refOf(src), { status }, 'merge', { subresource: 'status' });
+  // status.commits is the notifier's (src/notify): a merge patch that leaves it out leaves it as the
+  // notifier last wrote it, where the copy this reconcile read could be older.
+  const ours: FlowSourceStatus = { ...status };
+  delete ours.commits;
+  await kube.patch(refOf(src), { status: ours }, 'merge', { subresource: 'status' });
 }
