@@ -18,7 +18,8 @@ const OPEN_MAP = record('a dict', {}, UNKNOWN);
 
 const INT_MATH = ['add', 'add1', 'sub', 'mul', 'div', 'mod', 'max', 'min'];
 const FLOAT_MATH = ['addf', 'subf', 'mulf', 'divf'];
-const TEXT_IN = [
+/** Functions that take text and give text back: both lists below hold them. */
+const TEXT_TO_TEXT = [
   'upper',
   'lower',
   'title',
@@ -30,22 +31,10 @@ const TEXT_IN = [
   'quote',
   'squote',
   'replace',
-  'hasPrefix',
-  'hasSuffix',
-  'contains',
 ];
+const TEXT_IN = [...TEXT_TO_TEXT, 'hasPrefix', 'hasSuffix', 'contains'];
 const STRING_OUT = [
-  'upper',
-  'lower',
-  'title',
-  'trim',
-  'trimPrefix',
-  'trimSuffix',
-  'b64enc',
-  'b64dec',
-  'quote',
-  'squote',
-  'replace',
+  ...TEXT_TO_TEXT,
   'printf',
   'print',
   'println',
