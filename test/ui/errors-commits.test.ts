@@ -5,10 +5,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchChromium } from '../helpers/browser.js';
 import { gitAsync } from '../helpers/git-server.js';
-import { ROOT, runFlowops, serverUrlOf, type CliProcess } from '../helpers/cli.js';
-import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
+import { ROOT, runFlowops, type CliProcess } from '../helpers/cli.js';
+import type { Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
 import { OPERATOR } from '../fixtures/seed-operator.js';
+import { startSeededUp } from '../helpers/seeded-up.js';
 
 // Errors at the file's own line, commits once with subject and author, a rejected commit on the Flow
 // it touched, a pinned source visible wherever it is shown: a real `flowops up`, pushes to its Git
@@ -52,23 +53,7 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'flowops-ui-errors-'));
-    up = runFlowops([
-      'up',
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir, 'data'),
-      '--kubeconfig',
-      join(dir, 'kubeconfig'),
-      '--pod-ready-delay',
-      '200',
-    ]);
-    url = await serverUrlOf(up);
-    kubectl = kubectlFor(join(dir, 'kubeconfig'), mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-    await waitFor(
-      async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0,
-      { what: 'my-postgres Ready', timeoutMs: 45_000 },
-    );
+    ({ up, url, kubectl } = await startSeededUp(dir));
     const cloneUrl = (/Git repository \(FlowSource default\/flows\): (\S+)/.exec(up.stdout()) ?? [])[1]!;
     work = join(dir, 'work');
     await gitAsync(dir, 'clone', '-q', cloneUrl, work);

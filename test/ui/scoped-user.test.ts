@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchChromium } from '../helpers/browser.js';
-import { ROOT, runFlowops, serverUrlOf, type CliProcess } from '../helpers/cli.js';
-import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
-import { waitFor } from '../helpers/wait.js';
+import { ROOT, type CliProcess } from '../helpers/cli.js';
+import type { Kubectl } from '../helpers/kubectl.js';
+import { startSeededUp } from '../helpers/seeded-up.js';
 
 // A ServiceAccount that may read only the `default` namespace signs in to the web view of a real
 // `flowops up` (its API server with RBAC verifies the token) and sees what is there, listed
@@ -28,23 +28,7 @@ describe.skipIf(skip !== undefined)('a namespace-scoped ServiceAccount on `flowo
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'flowops-ui-scoped-'));
-    up = runFlowops([
-      'up',
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir, 'data'),
-      '--kubeconfig',
-      join(dir, 'kubeconfig'),
-      '--pod-ready-delay',
-      '200',
-    ]);
-    url = await serverUrlOf(up);
-    kubectl = kubectlFor(join(dir, 'kubeconfig'), mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-    await waitFor(
-      async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0,
-      { what: 'my-postgres Ready', timeoutMs: 45_000 },
-    );
+    ({ up, url, kubectl } = await startSeededUp(dir));
     await kubectl.ok(['create', 'serviceaccount', 'viewer', '-n', 'default']);
     await kubectl.ok([
       'create',
