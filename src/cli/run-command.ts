@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
-import type { LeaderWork } from '../runtime/leader-work.js';
+import type { LeaderWork, ShardedWatches } from '../runtime/leader-work.js';
 import { startRunUi, type RunUiFlags } from './run-ui.js';
 import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
+import { parseShardCount } from '../runtime/shards/shard-count.js';
+import { SetupError } from './setup-error.js';
 
-interface RunFlags extends ClusterFlags, RunUiFlags {
+export interface RunFlags extends ClusterFlags, RunUiFlags {
   /** --view-url: links in notifications and commit statuses. */
   viewUrl?: string;
   leaseDuration: number;
@@ -14,6 +16,8 @@ interface RunFlags extends ClusterFlags, RunUiFlags {
   retryPeriod: number;
   resyncPeriod: number;
   data: string;
+  /** --shards / FLOWOPS_SHARDS (a string when it came from the environment). */
+  shards: number | string;
 }
 
 /**
@@ -33,9 +37,22 @@ export function registerRunCommand(program: Command): void {
     .option('--ui-listen <host:port>', 'serve the web view on its own listener instead of the metrics one')
     .option('--no-ui', 'do not serve the web view')
     .option('--view-url <url>', "the web view's public URL: notifications and commit statuses link to its pages")
+    .option(
+      '--shards <n>',
+      'split the watched objects into n shards, each a Lease <lease-name>-shard-<i> that replicas share out (default: FLOWOPS_SHARDS or 1, one leader)',
+      (v: string): number | string => parseShardCount(v),
+      process.env.FLOWOPS_SHARDS ?? '1',
+    )
     .action(async (flags: RunFlags) => {
       const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'run' }, flags.logFormat);
+      let shardCount: number;
+      try {
+        // A value from --shards was parsed already; the default is FLOWOPS_SHARDS's text or "1".
+        shardCount = typeof flags.shards === 'number' ? flags.shards : parseShardCount(flags.shards, 'FLOWOPS_SHARDS');
+      } catch (err) {
+        throw new SetupError(err instanceof Error ? err.message : String(err));
+      }
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
       const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }] = await Promise.all([
         import('../kube/leader-election.js'),
@@ -52,6 +69,29 @@ export function registerRunCommand(program: Command): void {
       const metrics = processMetrics();
       const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });
       let work: LeaderWork | undefined;
+      /** The singletons (Git pollers, Operators, notifications) come along where `singletons` is set. */
+      const startWork = async (signal: AbortSignal, singletons: boolean, shards?: ShardedWatches): Promise<LeaderWork> => {
+        // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
+        const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
+        // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
+        const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
+        // Providers and Alerts: reads what the others record, so it never sits on a reconcile.
+        const notify = notifyRunnable({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, ...(flags.viewUrl ? { viewUrl: flags.viewUrl } : {}) });
+        return startLeaderWork(
+          {
+            kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod,
+            extra: singletons ? [sources, operators, notify] : [],
+            ...(shards ? { shards } : {}),
+            ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}),
+          },
+          signal,
+        );
+      };
+      if (shardCount > 1) {
+        const { runSharded } = await import('./run-sharded.js');
+        await runSharded({ flags, shards: shardCount, kube, log, producer, metrics, startWork, ui: await startRunUi(flags, kube, log.child({ part: 'ui' })) });
+        return;
+      }
       const elector = new LeaderElector(kube, {
         namespace: flags.leaseNamespace,
         name: flags.leaseName,
@@ -61,16 +101,7 @@ export function registerRunCommand(program: Command): void {
         log: log.child({ part: 'leader-election' }),
         onStartedLeading: async (signal) => {
           metrics.leader.set({ identity: elector.identity }, 1);
-          // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
-          const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
-          // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
-          const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
-          // Providers and Alerts: reads what the others record, so it never sits on a reconcile.
-          const notify = notifyRunnable({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, ...(flags.viewUrl ? { viewUrl: flags.viewUrl } : {}) });
-          const w = await startLeaderWork(
-            { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators, notify], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
-            signal,
-          );
+          const w = await startWork(signal, true);
           // Leadership may have ended while the work was starting.
           if (signal.aborted) await w.stop();
           else work = w;

@@ -32,6 +32,8 @@ export interface FlowStatusReporterDeps {
   log: Logger;
   fieldManager: string;
   facts(entry: FlowEntry): WatchFacts;
+  /** A sharded replica writes only the status of the Flows its shards hold (see docs/sharding.md). */
+  writes?(entry: FlowEntry): boolean;
 }
 
 export class FlowStatusReporter implements OutcomeSink {
@@ -69,7 +71,7 @@ export class FlowStatusReporter implements OutcomeSink {
   }
 
   schedule(entry: FlowEntry): void {
-    if (entry.flow.metadata.deletionTimestamp) return;
+    if (entry.flow.metadata.deletionTimestamp || this.deps.writes?.(entry) === false) return;
     this.writer.schedule(entry.key, entry.flow, () => summarize(entry, this.statsOf(entry), this.deps.facts(entry)));
   }
 

@@ -59,6 +59,12 @@ export interface WatchSetDeps {
   causes?: RunCauses;
   /** A child update that echoes an apply of this process (ChildWatchesDeps.echoes). */
   echoes?(child: KubeObject, release: () => void): boolean;
+  /**
+   * A sharded `flowops run` replica: only the watched objects of its shards are cached and
+   * enqueued, and a Flow's own chores (its pipeline, its cleanup finalizer) fall to the replica
+   * whose shards hold the Flow's namespace/name. Unset: everything (one leader, `flowops up`).
+   */
+  shard?: { owns(namespace: string | undefined, name: string): boolean };
 }
 
 export class WatchSet implements FlowListener {
@@ -162,7 +168,7 @@ export class WatchSet implements FlowListener {
    */
   private syncPipeline(entry: FlowEntry, w: Watched): boolean {
     const spec = entry.def?.spec;
-    const wanted = spec?.pipeline !== undefined && spec.target !== undefined && !spec.suspend;
+    const wanted = spec?.pipeline !== undefined && spec.target !== undefined && !spec.suspend && this.ownsFlow(entry);
     const signature = wanted ? JSON.stringify([spec.watch, spec.pipeline, spec.target]) : '';
     if (signature !== w.pipelineSignature) {
       const old = w.pipeline;
@@ -185,9 +191,15 @@ export class WatchSet implements FlowListener {
     return true;
   }
 
+  /** Whether this process does the Flow's own chores (always, unless sharded). */
+  private ownsFlow(entry: FlowEntry): boolean {
+    return this.deps.shard?.owns(entry.flow.metadata.namespace, entry.flow.metadata.name ?? '') ?? true;
+  }
+
   private async cleanupDeletedFlow(entry: FlowEntry): Promise<void> {
     const objects = this.byFlow.get(entry.key)?.informer?.list() ?? [];
     for (const obj of objects) await this.deps.release(refOf(obj)).catch(() => undefined);
+    if (!this.ownsFlow(entry)) return;
     await setFinalizer(this.deps.kube, entry.flow, false, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
       this.deps.log.warn({ err, flow: entry.key }, 'could not remove the Flow cleanup finalizer'),
     );
@@ -195,6 +207,7 @@ export class WatchSet implements FlowListener {
 
   private async ensureCleanupFinalizer(entry: FlowEntry): Promise<void> {
     const wants = entry.def?.spec.onDelete !== undefined;
+    if (!this.ownsFlow(entry)) return;
     if (wants === hasFinalizer(entry.flow, FLOW_CLEANUP_FINALIZER) || (!wants && !entry.def)) return;
     await setFinalizer(this.deps.kube, entry.flow, wants, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
       this.deps.log.warn({ err, flow: entry.key }, 'could not update the Flow cleanup finalizer'),
@@ -209,7 +222,10 @@ export class WatchSet implements FlowListener {
     const watch = watchOf(entry.flow);
     if (!watch?.apiVersion || !watch.kind || this.byFlow.get(entry.key) !== w) return;
     try {
-      w.informer = watchedInformer(this.deps.kube, this.deps.log, { ...watch, apiVersion: watch.apiVersion, kind: watch.kind }, this.handlers(entry, w));
+      const shard = this.deps.shard;
+      const keep = shard ? (namespace: string | undefined, name: string) => shard.owns(namespace, name) : undefined;
+      const spec = { ...watch, apiVersion: watch.apiVersion, kind: watch.kind };
+      w.informer = watchedInformer(this.deps.kube, this.deps.log, spec, this.handlers(entry, w), keep);
     } catch (err) {
       entry.invalid ??= (err as Error).message;
       return;

@@ -22,11 +22,24 @@ export const watchOf = (flow: KubeObject): WatchSpec | undefined => (flow.spec a
 export const watchSignature = (flow: KubeObject): string => JSON.stringify(watchOf(flow) ?? null);
 
 /** An informer on the watched kind, not started; throws the selector's error for a bad labelSelector. */
-export function watchedInformer(kube: KubeClient, log: Logger, watch: WatchSpec & { apiVersion: string; kind: string }, handlers: InformerHandlers): Informer {
+export function watchedInformer(
+  kube: KubeClient,
+  log: Logger,
+  watch: WatchSpec & { apiVersion: string; kind: string },
+  handlers: InformerHandlers,
+  keep?: (namespace: string | undefined, name: string) => boolean,
+): Informer {
   const selector = labelSelectorString(watch.labelSelector);
   return new Informer(
     kube,
-    { apiVersion: watch.apiVersion, kind: watch.kind, ...(watch.namespace ? { namespace: watch.namespace } : {}), ...(selector ? { labelSelector: selector } : {}), log },
+    {
+      apiVersion: watch.apiVersion,
+      kind: watch.kind,
+      ...(watch.namespace ? { namespace: watch.namespace } : {}),
+      ...(selector ? { labelSelector: selector } : {}),
+      ...(keep ? { keep } : {}),
+      log,
+    },
     handlers,
   );
 }

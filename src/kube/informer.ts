@@ -13,6 +13,11 @@ export interface InformerOptions {
   log: Logger;
   /** Applied to every object before it is cached and handed on (client-go's SetTransform), e.g. to drop managedFields. */
   transform?: (obj: KubeObject) => KubeObject;
+  /**
+   * Only objects it keeps are cached and handed on (a replica's shards); judged by namespace and
+   * name, which never change, so an object is kept for its whole life or never.
+   */
+  keep?: (namespace: string | undefined, name: string) => boolean;
 }
 
 export interface InformerHandlers {
@@ -100,6 +105,7 @@ export class Informer {
     });
     const seen = new Set<string>();
     for (const obj of items) {
+      if (this.opts.keep && !this.opts.keep(obj.metadata.namespace, obj.metadata.name ?? '')) continue;
       const key = keyOf(obj.metadata.namespace, obj.metadata.name!);
       seen.add(key);
       this.apply(key, obj);
@@ -151,6 +157,7 @@ export class Informer {
         }
         resume = event.object.metadata?.resourceVersion ?? resume;
         if (event.type === 'BOOKMARK') continue;
+        if (this.opts.keep && !this.opts.keep(event.object.metadata?.namespace, event.object.metadata?.name ?? '')) continue;
         const obj = { ...event.object, apiVersion: event.object.apiVersion ?? this.opts.apiVersion, kind: event.object.kind ?? this.opts.kind };
         const key = keyOf(obj.metadata.namespace, obj.metadata.name!);
         if (event.type === 'DELETED') {

@@ -10,6 +10,8 @@ export interface ResyncOptions {
   /** Period of the job scheduler (default 10 min, Flux's default interval). */
   everyMs?: number;
   log: Logger;
+  /** The control queue's name (default `<queue>-resync`); a sharded replica runs one per shard it holds. */
+  control?: string;
 }
 
 const SCHEDULER_ID = 'resync-all';
@@ -34,7 +36,7 @@ export class Resync {
   constructor(private readonly opts: ResyncOptions) {
     const { producer } = opts;
     this.controlRedis = createRedis(producer.opts.redisUrl);
-    this.control = new Queue(`${producer.queue.name}-resync`, { connection: this.controlRedis, prefix: producer.queue.opts.prefix ?? 'bull' });
+    this.control = new Queue(opts.control ?? `${producer.queue.name}-resync`, { connection: this.controlRedis, prefix: producer.queue.opts.prefix ?? 'bull' });
     this.control.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'resync queue error'));
   }
 

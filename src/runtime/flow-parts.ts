@@ -22,6 +22,7 @@ import type { FlowFile } from '../api/template-positions.js';
 import { RunHistoryWriter } from '../engine/run-history.js';
 import type { LiveChild } from '../executors/applied-cache.js';
 import { RunCauses } from '../controller/run-causes.js';
+import type { FlowEntry } from '../controller/flow-registry.js';
 
 export interface FlowPartsOptions {
   kube: KubeClient;
@@ -40,6 +41,8 @@ export interface FlowPartsOptions {
   fetchSourceDir?: (flow: KubeObject) => Promise<string | undefined>;
   /** --default-service-account and --no-cross-namespace-refs. */
   tenancy?: TenancyPolicy;
+  /** A sharded `flowops run` replica's shards (WatchSetDeps.shard); only the leader's watches use it. */
+  shard?: { owns(namespace: string | undefined, name: string): boolean };
 }
 
 /** What a process of one role runs; `start` starts the watches, `stop` stops them (not the queue). */
@@ -88,7 +91,14 @@ function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: strin
 function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, causes?: RunCauses): { watches: WatchSet; reporter: FlowStatusReporter } {
   const log = p.log.child({ part: 'controller' });
   let watches: WatchSet | undefined;
-  const reporter = new FlowStatusReporter({ kube: p.kube, log, fieldManager: FIELD_MANAGER, facts: (e) => watches!.facts(e) });
+  const shard = p.shard;
+  const reporter = new FlowStatusReporter({
+    kube: p.kube,
+    log,
+    fieldManager: FIELD_MANAGER,
+    facts: (e) => watches!.facts(e),
+    ...(shard ? { writes: (e: FlowEntry) => shard.owns(e.flow.metadata.namespace, e.flow.metadata.name ?? '') } : {}),
+  });
   watches = new WatchSet({
     kube: p.kube,
     log,
@@ -98,6 +108,7 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
     reporter,
     release: (ref) => reconciler.release(ref),
     ...(causes ? { causes, echoes: (child: KubeObject, release: () => void) => reconciler.echoes(child, release) } : {}),
+    ...(shard ? { shard } : {}),
     ...(countReadyConditions ? { onWatched: (entry, obj) => reporter.recordReadyCondition(entry, obj) } : {}),
   });
   return { watches, reporter };

@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { BullProducer } from '../queue/bullmq-producer.js';
 import { Resync } from '../queue/resync.js';
+import type { WorkQueue } from '../queue/types.js';
 import { leaderFlows, type LeaderFlows } from './flow-parts.js';
 
 /** Something only the leader runs (controller-runtime's LeaderElectionRunnable); Git pollers plug in here. */
@@ -23,6 +24,17 @@ export interface LeaderWorkOptions {
   resyncEveryMs?: number;
   sourceDir?: string;
   extra?: LeaderRunnable[];
+  /** A sharded replica: the watches keep only these shards' objects; see runtime/shards. */
+  shards?: ShardedWatches;
+}
+
+/** What a sharded replica's leader work is told (built by runtime/shards). */
+export interface ShardedWatches {
+  filter: { owns(namespace: string | undefined, name: string): boolean };
+  /** Where watch events go instead of the producer: drops keys of shards no longer validly held. */
+  queue: Pick<WorkQueue, 'add'>;
+  /** One resync control queue per held shard, so the periodic resync moves with the shard. */
+  resyncs: Array<{ control: string; keepKey(key: string): boolean }>;
 }
 
 export interface LeaderWork {
@@ -41,19 +53,24 @@ export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSign
     ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
     kube: opts.kube,
     log,
-    queue: opts.producer,
+    queue: opts.shards?.queue ?? opts.producer,
+    ...(opts.shards ? { shard: opts.shards.filter } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
   });
   flows.start();
-  const resync = new Resync({ producer: opts.producer, keys: () => flows.watches.allKeys(), log: log.child({ part: 'resync' }), ...(opts.resyncEveryMs ? { everyMs: opts.resyncEveryMs } : {}) });
-  await resync.start();
+  const every = opts.resyncEveryMs ? { everyMs: opts.resyncEveryMs } : {};
+  const resyncLog = log.child({ part: 'resync' });
+  const resyncs = opts.shards
+    ? opts.shards.resyncs.map((r) => new Resync({ producer: opts.producer, keys: () => flows.watches.allKeys().filter((k) => r.keepKey(k)), log: resyncLog, control: r.control, ...every }))
+    : [new Resync({ producer: opts.producer, keys: () => flows.watches.allKeys(), log: resyncLog, ...every })];
+  for (const r of resyncs) await r.start();
   for (const r of opts.extra ?? []) await r.start(signal);
   return {
     flows,
     stop: async () => {
       await Promise.all((opts.extra ?? []).map((r) => r.stop().catch((err: unknown) => log.warn({ err, runnable: r.name }, 'leader runnable did not stop cleanly'))));
-      await resync.stop();
+      for (const r of resyncs) await r.stop();
       await flows.stop();
     },
   };
