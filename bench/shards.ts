@@ -64,7 +64,11 @@ function flowops(args: string[]): Proc {
   };
 }
 
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 600_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 600_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -114,29 +118,63 @@ async function setup(replicas: number): Promise<Figures> {
         scope: 'Namespaced',
         names: { kind: 'Item', plural: 'items', singular: 'item' },
         versions: [
-          { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
         ],
       },
     });
-    await until('Item served', () => kube.list('bench.flowops.io/v1', 'Item').then(() => true, () => undefined), 30_000);
-    const manifest = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n';
+    await until(
+      'Item served',
+      () =>
+        kube.list('bench.flowops.io/v1', 'Item').then(
+          () => true,
+          () => undefined,
+        ),
+      30_000,
+    );
+    const manifest =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\n' +
+      'data:\n  size: "{{ .Resource.spec.size }}"\n';
     await call('/apis/flowops.io/v1/namespaces/default/flows', {
       apiVersion: 'flowops.io/v1',
       kind: 'Flow',
       metadata: { name: 'bench', namespace: 'default' },
-      spec: { watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' }, reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: manifest }] } },
+      spec: {
+        watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' },
+        reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: manifest }] },
+      },
     });
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (next < N) {
-        const i = next++;
-        await call('/apis/bench.flowops.io/v1/namespaces/default/items', { apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}` }, spec: { size: i } });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < N) {
+          const i = next++;
+          await call('/apis/bench.flowops.io/v1/namespaces/default/items', {
+            apiVersion: 'bench.flowops.io/v1',
+            kind: 'Item',
+            metadata: { name: `item-${i}` },
+            spec: { size: i },
+          });
+        }
+      }),
+    );
     const queue = `shards-${randomUUID()}`;
     const producer = new BullProducer({ redisUrl: URL_, name: queue, prefix: PREFIX, log });
     await producer.queue.pause();
-    const common = ['--kubeconfig', kubeconfig, '--queue', queue, '--redis-prefix', PREFIX, '--metrics-listen', '127.0.0.1:0'];
+    const common = [
+      '--kubeconfig',
+      kubeconfig,
+      '--queue',
+      queue,
+      '--redis-prefix',
+      PREFIX,
+      '--metrics-listen',
+      '127.0.0.1:0',
+    ];
     const workers = [0, 1].map(() => flowops(['worker', ...common, '--concurrency', '32']));
     procs.push(...workers);
     await Promise.all(workers.map(metricsOf));
@@ -159,7 +197,15 @@ async function setup(replicas: number): Promise<Figures> {
     await producer.queue.obliterate({ force: true }).catch(() => undefined);
     await producer.close();
     kube.rest.close();
-    return { replicas, shards, enqueuePerSec: N / enqueueS, enqueueS, reconcilesPerSec: N / reconcileS, reconcileS, rssMiB };
+    return {
+      replicas,
+      shards,
+      enqueuePerSec: N / enqueueS,
+      enqueueS,
+      reconcilesPerSec: N / reconcileS,
+      reconcileS,
+      rssMiB,
+    };
   } finally {
     for (const p of procs) p.kill();
     agent.destroy();
@@ -169,9 +215,16 @@ async function setup(replicas: number): Promise<Figures> {
 // One line and exit when Redis does not answer, instead of BullMQ retrying for ever.
 await checkRedis(URL_);
 const cores = availableParallelism();
-console.log(`FlowOps shard benchmark: ${N} watched Items, Redis ${URL_}, 2 worker processes × 32, API server in its own process`);
-console.log(`cores: ${cores} (${cpus()[0]?.model ?? 'unknown'}); every replica, worker, the API server and Redis share them,`);
-console.log(`so the scale-out a replica count allows is bounded by the cores, not by the replicas (expect far below 3.5× at 4 on 2).`);
+console.log(
+  `FlowOps shard benchmark: ${N} watched Items, Redis ${URL_}, 2 worker processes × 32, API server in its own process`,
+);
+console.log(
+  `cores: ${cores} (${cpus()[0]?.model ?? 'unknown'}); every replica, worker, the API server and Redis share them,`,
+);
+console.log(
+  'so the scale-out a replica count allows is bounded by the cores, not by the replicas ' +
+    '(expect far below 3.5× at 4 on 2).',
+);
 const results: Figures[] = [];
 for (const r of SETUPS) {
   const f = await setup(r);
@@ -180,8 +233,10 @@ for (const r of SETUPS) {
   const ratio = (x: number, b: number | undefined): string => (b ? `${(x / b).toFixed(2)}×` : '');
   const label = r === 1 ? '1 replica, no --shards (baseline)' : `${r} replicas, --shards ${f.shards}`;
   console.log(
-    `${label.padEnd(34)} watch → queue ${f.enqueuePerSec.toFixed(0).padStart(6)} keys/s (${f.enqueueS.toFixed(1)} s, ${ratio(f.enqueuePerSec, baseline?.enqueuePerSec)})` +
-      `; reconciles ${f.reconcilesPerSec.toFixed(0).padStart(5)}/s (${ratio(f.reconcilesPerSec, baseline?.reconcilesPerSec)})` +
+    `${label.padEnd(34)} watch → queue ${f.enqueuePerSec.toFixed(0).padStart(6)} keys/s ` +
+      `(${f.enqueueS.toFixed(1)} s, ${ratio(f.enqueuePerSec, baseline?.enqueuePerSec)})` +
+      `; reconciles ${f.reconcilesPerSec.toFixed(0).padStart(5)}/s ` +
+      `(${ratio(f.reconcilesPerSec, baseline?.reconcilesPerSec)})` +
       `; per replica ${Math.round(N / r)} Items cached, RSS ${f.rssMiB.map((m) => m.toFixed(0)).join('/')} MiB`,
   );
 }
