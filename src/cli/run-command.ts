@@ -39,7 +39,8 @@ export function registerRunCommand(program: Command): void {
     .option('--view-url <url>', "the web view's public URL: notifications and commit statuses link to its pages")
     .option(
       '--shards <n>',
-      'split the watched objects into n shards, each a Lease <lease-name>-shard-<i> that replicas share out (default: FLOWOPS_SHARDS or 1, one leader)',
+      'split the watched objects into n shards, each a Lease <lease-name>-shard-<i> that replicas share out ' +
+        '(default: FLOWOPS_SHARDS or 1, one leader)',
       (v: string): number | string => parseShardCount(v),
       process.env.FLOWOPS_SHARDS ?? '1',
     )
@@ -71,12 +72,15 @@ export function registerRunCommand(program: Command): void {
       let work: LeaderWork | undefined;
       /** The singletons (Git pollers, Operators, notifications) come along where `singletons` is set. */
       const startWork = async (signal: AbortSignal, singletons: boolean, shards?: ShardedWatches): Promise<LeaderWork> => {
+        const sa = flags.defaultServiceAccount;
         // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
-        const sources = createSources(kube, log, { dataDir: flags.data, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) });
+        const sources = createSources(kube, log, { dataDir: flags.data, ...(sa ? { defaultServiceAccount: sa } : {}) });
         // Δ-controller Operators keep incremental pipeline state in memory: one runs them, the leader.
-        const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
+        const operators = operatorsRunnable({ kube, log, ...(sa ? { requireServiceAccount: true } : {}) });
         // Providers and Alerts: reads what the others record, so it never sits on a reconcile.
-        const notify = notifyRunnable({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, ...(flags.viewUrl ? { viewUrl: flags.viewUrl } : {}) });
+        const notifyLog = log.child({ part: 'notify' });
+        const viewUrl = flags.viewUrl ? { viewUrl: flags.viewUrl } : {};
+        const notify = notifyRunnable({ kube, log: notifyLog, registry: metrics.registry, ...viewUrl });
         return startLeaderWork(
           {
             kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod,
@@ -89,7 +93,8 @@ export function registerRunCommand(program: Command): void {
       };
       if (shardCount > 1) {
         const { runSharded } = await import('./run-sharded.js');
-        await runSharded({ flags, shards: shardCount, kube, log, producer, metrics, startWork, ui: await startRunUi(flags, kube, log.child({ part: 'ui' })) });
+        const ui = await startRunUi(flags, kube, log.child({ part: 'ui' }));
+        await runSharded({ flags, shards: shardCount, kube, log, producer, metrics, startWork, ui });
         return;
       }
       const elector = new LeaderElector(kube, {

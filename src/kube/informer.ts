@@ -157,7 +157,8 @@ export class Informer {
         }
         resume = event.object.metadata?.resourceVersion ?? resume;
         if (event.type === 'BOOKMARK') continue;
-        if (this.opts.keep && !this.opts.keep(event.object.metadata?.namespace, event.object.metadata?.name ?? '')) continue;
+        const meta = event.object.metadata;
+        if (this.opts.keep && !this.opts.keep(meta?.namespace, meta?.name ?? '')) continue;
         const obj = { ...event.object, apiVersion: event.object.apiVersion ?? this.opts.apiVersion, kind: event.object.kind ?? this.opts.kind };
         const key = keyOf(obj.metadata.namespace, obj.metadata.name!);
         if (event.type === 'DELETED') {

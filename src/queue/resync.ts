@@ -36,7 +36,8 @@ export class Resync {
   constructor(private readonly opts: ResyncOptions) {
     const { producer } = opts;
     this.controlRedis = createRedis(producer.opts.redisUrl);
-    this.control = new Queue(opts.control ?? `${producer.queue.name}-resync`, { connection: this.controlRedis, prefix: producer.queue.opts.prefix ?? 'bull' });
+    const control = opts.control ?? `${producer.queue.name}-resync`;
+    this.control = new Queue(control, { connection: this.controlRedis, prefix: producer.queue.opts.prefix ?? 'bull' });
     this.control.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'resync queue error'));
   }
 

@@ -62,7 +62,10 @@ export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSign
   const every = opts.resyncEveryMs ? { everyMs: opts.resyncEveryMs } : {};
   const resyncLog = log.child({ part: 'resync' });
   const resyncs = opts.shards
-    ? opts.shards.resyncs.map((r) => new Resync({ producer: opts.producer, keys: () => flows.watches.allKeys().filter((k) => r.keepKey(k)), log: resyncLog, control: r.control, ...every }))
+    ? opts.shards.resyncs.map((r) => {
+        const keys = (): string[] => flows.watches.allKeys().filter((k) => r.keepKey(k));
+        return new Resync({ producer: opts.producer, keys, log: resyncLog, control: r.control, ...every });
+      })
     : [new Resync({ producer: opts.producer, keys: () => flows.watches.allKeys(), log: resyncLog, ...every })];
   for (const r of resyncs) await r.start();
   for (const r of opts.extra ?? []) await r.start(signal);
