@@ -107,7 +107,9 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       return answerRolloutControl(req, res, kube, parts[1] ?? '', parts[2] ?? '');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD here; actions are POSTs to /ui/api/sources/<namespace>/<name>/actions\n');
+      const where = '/ui/api/sources/<namespace>/<name>/actions and /ui/api/flows/<namespace>/<name>/rollout';
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' });
+      res.end(`only GET and HEAD here; actions are POSTs to ${where}\n`);
       return;
     }
     if (!url.pathname.startsWith(API_PREFIX)) {

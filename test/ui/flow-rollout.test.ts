@@ -136,5 +136,28 @@ describe.skipIf(skip !== undefined)('the Flow page shows the rollout', () => {
       what: 'only Abort offered on a halt',
     });
     expect(await section.locator('tr[data-generation]').count()).toBe(1);
+
+    // A page drawn before the halt still sends Promote: the server refuses it with the reason.
+    const post = (body: unknown) =>
+      page.evaluate(async (b) => {
+        const res = await fetch('/ui/api/flows/default/database-operator/rollout', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(b),
+        });
+        return { status: res.status, body: (await res.json()) as { error?: string } };
+      }, body);
+    expect(await post({ action: 'promote' })).toEqual({
+      status: 409,
+      body: {
+        error:
+          'Flow default/database-operator: cannot promote: the rollout is Halted; abort it, or commit a fix ' +
+          '(a newer generation supersedes it)',
+      },
+    });
+    expect(await post({ action: 'bogus' })).toEqual({
+      status: 400,
+      body: { error: 'action must be one of promote, pause, resume, abort' },
+    });
   }, 90_000);
 });
