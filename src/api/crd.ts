@@ -38,6 +38,8 @@ const FLOW_COLUMNS: PrinterColumn[] = [
   { name: 'Ready', type: 'string', jsonPath: `${READY}.status` },
   { name: 'Resources', type: 'integer', jsonPath: '.status.resources.watched', description: 'Resources of the watched kind currently known' },
   { name: 'Children-Ready', type: 'integer', jsonPath: '.status.resources.ready', description: 'Watched objects whose last run succeeded and whose children are all ready' },
+  { name: 'Rollout', type: 'string', jsonPath: '.status.rollout.state', description: 'The state of spec.rollout: Progressing, Paused, Halted, RolledBack, Aborted or Complete' },
+  { name: 'Stage', type: 'integer', jsonPath: '.status.rollout.currentStage', description: 'The rollout stage being worked on (0-based)', priority: 1 },
   { name: 'Status', type: 'string', jsonPath: `${READY}.message`, priority: 1 },
   { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
 ];

@@ -36,6 +36,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'history', term: '[options] <source>', summary: 'list the commits a FlowSource applied (or rejected), newest first', load: async () => (await import('./history-command.js')).registerHistoryCommand },
   { name: 'rollback', term: '[options] <source>', summary: 'pin a FlowSource to a commit (--to) or follow its branch again (--unpin)', load: async () => (await import('./rollback-command.js')).registerRollbackCommand },
+  {
+    name: 'rollout',
+    term: '',
+    summary: 'follow and steer a Flow\'s progressive rollout (spec.rollout): status waits as kubectl rollout status does',
+    load: async () => (await import('./rollout-command.js')).registerRolloutCommand,
+  },
   { name: 'tree', term: '[options] <object>', summary: 'show the causal chain of an object or a Flow: source, commit, Flow, object, last runs, children and their health', load: tree },
   { name: 'why', term: '[options] <object>', summary: 'the same as tree: why an object is (not) ready', load: tree },
   { name: 'get', term: '[options] <what>', summary: 'list flows, sources or runs (every watched object with its last run), as kubectl get does', load: verbs },

@@ -22,6 +22,7 @@ import {
   commitHistory, conditionsOf, flowFiles, flowSummary, rejectedVersion, sourceStateOf, healthView, keyOf, provenanceOf,
   readinessOf, readyOf, sourceObjects, sourceSummary, sourceVerification,
 } from './summaries.js';
+import { rolloutViewOf } from './rollout-actions.js';
 import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
 
 const MAX_EVENTS = 50;
@@ -125,8 +126,10 @@ export class UiReads {
     const otherRevision = atCommit && source ? revisionOfCommit(source, atCommit) : undefined;
     const shown = otherRevision ? withRevision(obj, otherRevision) : obj;
     const text = provenance.path ? this.commitFile(shown) : undefined;
+    const rollout = rolloutViewOf(obj);
     return {
       flow: summary,
+      ...(rollout ? { rollout } : {}),
       yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec }, { lineWidth: 0 }),
       ...(text !== undefined && provenance.path ? { file: { path: provenance.path, text } } : {}),
       ...(otherRevision && atCommit && text !== undefined ? { shownCommit: atCommit } : {}),

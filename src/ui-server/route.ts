@@ -12,6 +12,7 @@ import { ChangeFeed } from './change-feed.js';
 import { UiReads, type CommitFileReader } from './reads.js';
 import { actionAllowed, hostAllowed } from './request-guard.js';
 import { ActionError, parseSourceAction, runSourceAction } from './source-actions.js';
+import { parseRolloutControl, runRolloutControl } from './rollout-actions.js';
 import { clearedSessionCookie, SessionError, sessionCookie, UiSessions, type UiUser } from './sessions.js';
 import { StaticFiles } from './static-files.js';
 import { NamespaceScope } from './namespace-scope.js';
@@ -102,8 +103,13 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
     const kube = user?.kube ?? opts.kube;
     if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, kube, parts[1]!, parts[2]!);
+    if (req.method === 'POST' && parts[0] === 'flows' && parts[3] === 'rollout' && parts.length === 4) {
+      return answerRolloutControl(req, res, kube, parts[1] ?? '', parts[2] ?? '');
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD here; actions are POSTs to /ui/api/sources/<namespace>/<name>/actions\n');
+      const where = '/ui/api/sources/<namespace>/<name>/actions and /ui/api/flows/<namespace>/<name>/rollout';
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' });
+      res.end(`only GET and HEAD here; actions are POSTs to ${where}\n`);
       return;
     }
     if (!url.pathname.startsWith(API_PREFIX)) {
@@ -195,6 +201,27 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       const action = parseSourceAction(await readJson(req));
       const result = await runSourceAction({ kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) }, namespace, name, action);
       opts.log.info({ source: `${namespace}/${name}`, action: action.action }, 'web view action');
+      sendJson(res, 200, result);
+    } catch (err) {
+      if (!(err instanceof ActionError)) throw err;
+      sendJson(res, err.statusCode, { error: err.message });
+    }
+  };
+
+  /** The Flow page's Promote, Pause, Resume and Abort: `flowops rollout`'s controls with the reader's rights. */
+  const answerRolloutControl = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    kube: KubeClient,
+    namespace: string,
+    name: string,
+  ): Promise<void> => {
+    const refused = actionAllowed(req);
+    if (refused) return sendJson(res, 403, { error: refused });
+    try {
+      const control = parseRolloutControl(await readJson(req));
+      const result = await runRolloutControl(kube, namespace, name, control);
+      opts.log.info({ flow: `${namespace}/${name}`, action: control }, 'web view rollout control');
       sendJson(res, 200, result);
     } catch (err) {
       if (!(err instanceof ActionError)) throw err;

@@ -122,8 +122,43 @@ export interface WatchedObject {
   children: number;
 }
 
+/** A Flow's progressive rollout as the Flow page shows it (status.rollout, status.generations; docs/rollout.md). */
+export interface FlowRolloutView {
+  /** Absent until a rollout has started (or without spec.rollout). */
+  rollout?: {
+    generation?: number;
+    fromGeneration?: number;
+    state?: string;
+    currentStage?: number;
+    startedAt?: string;
+    message?: string;
+    stages: Array<{
+      index: number;
+      target?: number | undefined;
+      updated?: number | undefined;
+      ready?: number | undefined;
+      state?: string | undefined;
+    }>;
+    failed: Array<{ object: string; reason?: string | undefined }>;
+  };
+  generations: Array<{
+    generation: number;
+    revision?: string | undefined;
+    objects?: number | undefined;
+    ready?: number | undefined;
+  }>;
+  /** flowops.io/rollout-paused is set (`flowops rollout pause`). */
+  paused: boolean;
+  /** The controls that mean something in this state; the page offers only these. */
+  controls: RolloutControlName[];
+}
+
+export type RolloutControlName = 'promote' | 'pause' | 'resume' | 'abort';
+
 export interface FlowDetail {
   flow: FlowSummary;
+  /** Present when the Flow has spec.rollout or a rollout status. */
+  rollout?: FlowRolloutView;
   /** The definition as YAML (spec only, as it was applied). */
   yaml: string;
   /** The file it was applied from, as it is in that commit (line numbers match `file:line` messages). */

@@ -51,7 +51,8 @@ describe('the generated Flow CRD', () => {
 
   it('describes status the kstatus way', () => {
     const status = schema().properties!.status!;
-    expect(Object.keys(status.properties!)).toEqual(['observedGeneration', 'conditions', 'resources', 'lastError', 'lastReconcileTime']);
+    expect(Object.keys(status.properties!)).toEqual(['observedGeneration', 'conditions', 'resources', 'lastError', 'lastReconcileTime', 'generations', 'rollout']);
+    expect(status.properties!.rollout!.properties!.state!.enum).toEqual(['Progressing', 'Paused', 'Halted', 'RolledBack', 'Aborted', 'Complete']);
     expect(status.properties!.conditions).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] });
     expect(status.properties!.resources!.properties!.watched).toEqual({ type: 'integer', minimum: 0 });
   });
@@ -120,16 +121,19 @@ describe('the Flow CRD on the embedded API server', () => {
       ['Ready', 0],
       ['Resources', 0],
       ['Children-Ready', 0],
+      ['Rollout', 0],
+      ['Stage', 1],
       ['Status', 1],
       ['Age', 0],
     ]);
-    expect(table.rows[0]!.cells.slice(0, 6)).toEqual(['database-operator', 'Database', 'True', 3, 2, '3 of 3 reconciled']);
+    // No spec.rollout: ROLLOUT and STAGE are empty.
+    expect(table.rows[0]!.cells.slice(0, 8)).toEqual(['database-operator', 'Database', 'True', 3, 2, null, null, '3 of 3 reconciled']);
   });
 
   it('is listed by the real kubectl under its short name', async () => {
     const kubectl = kubectlFor(ts.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
     const out = await kubectl.ok(['get', 'fl', '-o', 'wide']);
-    expect(out.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+STATUS\s+AGE$/);
+    expect(out.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+ROLLOUT\s+STAGE\s+STATUS\s+AGE$/);
     expect(out).toMatch(/database-operator\s+Database\s+True\s+3\s+2\s+3 of 3 reconciled/);
   });
 });

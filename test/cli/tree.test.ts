@@ -72,6 +72,22 @@ describe('flowops tree', () => {
     expect(r.stdout).toMatch(/├─ earlier runs: Succeeded \d+(\.\d+)?m?s \d+[smh]\S* ago/);
   });
 
+  it('shows each object\'s generation (flowops.io/flow-generation) and the Flow\'s rollout', async () => {
+    // Written by hand as the rollout engine writes them (docs/rollout.md).
+    await env.kubectl.ok(['annotate', 'cache', 'fast', 'flowops.io/flow-generation=3']);
+    const rollout = { generation: 3, fromGeneration: 2, state: 'Progressing', currentStage: 1, stages: [{ index: 0 }, { index: 1 }] };
+    await env.kubectl.ok(['patch', 'flow', 'cache-operator', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { rollout } })]);
+    const r = await tree('flow/cache-operator');
+    expect(r.stdout).toMatch(/^Flow default\/cache-operator {2}Ready=\S+.* {2}rollout of generation 3: Progressing, stage 2 of 2$/m);
+    expect(r.stdout).toMatch(/─ Cache default\/fast {2}Ready=.* {2}\[generation 3\]$/m);
+    // An object no rollout-aware FlowOps has reconciled yet has no generation to show.
+    const bad = r.stdout.split('\n').find((l) => l.includes('Cache default/bad  Ready='));
+    expect(bad).toContain('TemplateError');
+    expect(bad).not.toContain('[generation');
+    const json = JSON.parse((await tree('cache/fast', '-o', 'json')).stdout) as { flow: { objects: Array<{ generation?: number }> } };
+    expect(json.flow.objects[0]?.generation).toBe(3);
+  });
+
   it('says what is wrong with a bad argument, exit 2', async () => {
     expect(await tree('cache')).toMatchObject({ code: 2, stderr: 'flowops: expected KIND/NAME (e.g. database/my-postgres), got "cache"\n' });
     expect(await tree('gizmo/x')).toMatchObject({ code: 2, stderr: 'flowops: the server doesn\'t have a resource type "gizmo"\n' });

@@ -26,7 +26,7 @@ describe('everyday verbs', () => {
     await waitFor(async () => (await env().kubectl(['get', 'widget', 'w1', '-o', 'jsonpath={.metadata.annotations.flowops\\.io/last-run}'])).stdout, { what: 'w1 reconciled' });
 
     const flows = await flowops('get', 'flows');
-    expect(flows.stdout.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+AGE$/);
+    expect(flows.stdout.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+ROLLOUT\s+AGE$/);
     expect(flows.stdout).toMatch(/^alpha\s+Widget\s+True\s+1\s+/m);
     expect((await flowops('get', 'sources', '-A')).stdout).toMatch(/^default\s+flows\s+http:\S+\s+main@sha1:[0-9a-f]{40}\s+True/m);
     const runs = await flowops('get', 'runs');

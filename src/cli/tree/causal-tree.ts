@@ -4,6 +4,8 @@
 // conditions). Rendering is render-tree.ts's job.
 
 import type { FlowSourceStatus } from '../../api/flowsource.js';
+import { FLOW_GENERATION_ANNOTATION } from '../../api/rollout-controls.js';
+import type { RolloutStatus } from '../../api/rollout-status.js';
 import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
 import { readInventory, refOfChild } from '../../engine/child-inventory.js';
 import { ownerOf } from '../../controller/child-watches.js';
@@ -37,6 +39,8 @@ export interface ObjectNode {
   ready?: ReadyState;
   stalled?: ReadyState;
   lastRun?: LastRun;
+  /** The generation of its Flow that last reconciled it (flowops.io/flow-generation). */
+  generation?: number;
   /** Its RunHistory, newest first: start times and durations of the last runs. */
   runs: Run[];
   children: ChildNode[];
@@ -49,6 +53,8 @@ export interface FlowNode {
   ready?: ReadyState;
   /** The file in the source repository that defines the Flow. */
   path?: string;
+  /** Its progressive rollout, when spec.rollout has one going or ended (status.rollout). */
+  rollout?: { generation?: number; state?: string; currentStage?: number; stages: number };
   objects: ObjectNode[];
 }
 
@@ -77,6 +83,7 @@ export async function objectNode(kube: KubeClient, obj: KubeObject): Promise<Obj
   const stalled = conditionOf(obj, 'Stalled');
   const lastRun = readLastRun(obj);
   const runs = await readRuns(kube, obj);
+  const generation = Number(obj.metadata.annotations?.[FLOW_GENERATION_ANNOTATION] ?? NaN);
   return {
     kind: obj.kind,
     ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
@@ -84,6 +91,7 @@ export async function objectNode(kube: KubeClient, obj: KubeObject): Promise<Obj
     ...(ready ? { ready } : {}),
     ...(stalled?.status === 'True' ? { stalled } : {}),
     ...(lastRun ? { lastRun } : {}),
+    ...(Number.isInteger(generation) && generation > 0 ? { generation } : {}),
     runs,
     children,
   };
@@ -135,7 +143,24 @@ async function upstream(kube: KubeClient, flow: KubeObject): Promise<Pick<Causal
 function flowNode(flow: KubeObject, objects: ObjectNode[]): FlowNode {
   const ready = conditionOf(flow, 'Ready');
   const path = flow.metadata.annotations?.[PATH_ANNOTATION];
-  return { namespace: flow.metadata.namespace ?? 'default', name: flow.metadata.name!, generation: flow.metadata.generation ?? 0, ...(ready ? { ready } : {}), ...(path ? { path } : {}), objects };
+  const r = ((flow.status ?? {}) as { rollout?: RolloutStatus }).rollout;
+  const rollout = r?.state
+    ? {
+        ...(r.generation !== undefined ? { generation: r.generation } : {}),
+        state: r.state,
+        ...(r.currentStage !== undefined ? { currentStage: r.currentStage } : {}),
+        stages: r.stages?.length ?? 0,
+      }
+    : undefined;
+  return {
+    namespace: flow.metadata.namespace ?? 'default',
+    name: flow.metadata.name ?? '',
+    generation: flow.metadata.generation ?? 0,
+    ...(ready ? { ready } : {}),
+    ...(path ? { path } : {}),
+    ...(rollout ? { rollout } : {}),
+    objects,
+  };
 }
 
 /** The chain for a watched object: one tree per Flow that watches its kind (usually one). */

@@ -3,7 +3,7 @@
 
 import type { Run } from '../../api/run-history.js';
 import { humanDuration } from '../../apiserver/table/human-duration.js';
-import type { CausalTree, ChildNode, ObjectNode, ReadyState } from './causal-tree.js';
+import type { CausalTree, ChildNode, FlowNode, ObjectNode, ReadyState } from './causal-tree.js';
 
 interface Line {
   text: string;
@@ -52,7 +52,17 @@ function objectLine(o: ObjectNode, paint: Paint): Line {
   }
   children.push(...o.children.map((c) => childLine(c, paint)));
   if (!o.children.length) children.push({ text: paint('no children', 'dim'), children: [] });
-  return { text: `${o.kind} ${nameOf(o)}  ${readyText(o.ready, paint)}`, children };
+  // Last on the line, so the readiness and its message read first.
+  const generation = o.generation !== undefined ? `  ${paint(`[generation ${o.generation}]`, 'dim')}` : '';
+  return { text: `${o.kind} ${nameOf(o)}  ${readyText(o.ready, paint)}${generation}`, children };
+}
+
+function rolloutText(r: FlowNode['rollout'], paint: Paint): string {
+  if (!r?.state) return '';
+  const tone = r.state === 'Complete' ? 'good' : r.state === 'Progressing' || r.state === 'Paused' ? 'busy' : 'bad';
+  const of = r.stages ? ` of ${r.stages}` : '';
+  const stage = r.currentStage !== undefined && r.state !== 'Complete' ? `, stage ${r.currentStage + 1}${of}` : '';
+  return `  rollout of generation ${r.generation ?? '?'}: ${paint(r.state, tone)}${stage}`;
 }
 
 /** How long ago a run started, as kubectl prints ages. */
@@ -62,7 +72,9 @@ function linesOf(t: CausalTree, paint: Paint): Line {
   if (t.unwatched) return { text: `${objectLine(t.unwatched, paint).text}  ${paint('(no Flow watches this kind)', 'dim')}`, children: objectLine(t.unwatched, paint).children };
   const flow = t.flow!;
   let node: Line = {
-    text: `Flow ${flow.namespace}/${flow.name}  ${readyText(flow.ready, paint)}${flow.path ? `  ${paint(flow.path, 'dim')}` : ''}`,
+    text:
+      `Flow ${flow.namespace}/${flow.name}  ${readyText(flow.ready, paint)}` +
+      `${flow.path ? `  ${paint(flow.path, 'dim')}` : ''}${rolloutText(flow.rollout, paint)}`,
     children: flow.objects.length ? flow.objects.map((o) => objectLine(o, paint)) : [{ text: paint('no watched objects', 'dim'), children: [] }],
   };
   if (t.commit) node = { text: `commit ${t.commit.revision}${t.commit.outcome ? `  ${t.commit.outcome}` : ''}${t.commit.live ? '' : paint('  (not the live commit)', 'busy')}`, children: [node] };

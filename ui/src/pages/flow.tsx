@@ -8,6 +8,7 @@ import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
+import { RolloutSection } from './flow-rollout.tsx';
 import { SourceLink, splitName } from './provenance.tsx';
 
 const lineOfHash = (): number | undefined => {
@@ -150,6 +151,7 @@ export function FlowPage({
                 </>
               ) : null}
             </dl>
+            {d.rollout ? <RolloutSection namespace={namespace} name={name} view={d.rollout} /> : null}
             <section>
               <h2 id="watched-h">Watched objects</h2>
               <ObjectList objects={d.objects} kind={d.flow.watched.kind} hrefOf={here} />
