@@ -4,6 +4,7 @@
  */
 export type PreviewErrorCode =
   | 'NotAForge'
+  | 'InvalidAddress'
   | 'ProviderNotFound'
   | 'BadForgeAnswer'
   | 'FetchFailed'

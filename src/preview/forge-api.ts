@@ -44,6 +44,11 @@ const segments = (path: string): string => path.split('/').map(encodeURIComponen
 function apiOf(type: ForgeType, p: ResolvedProvider): Api {
   const { origin, path } = repoOf(p);
   const token = p.token;
+  if (type !== 'gitlab' && path.split('/').length !== 2)
+    throw new PreviewError(
+      'InvalidAddress',
+      `provider ${p.name}: spec.address: a ${type} repository is https://host/owner/repo, got the path ${path}`,
+    );
   if (type === 'github') {
     const root = origin === 'https://github.com' ? 'https://api.github.com' : `${origin}/api/v3`;
     return {

@@ -186,7 +186,11 @@ export async function startFakeForge(
       context: String(c.body.context ?? c.body.name ?? ''),
       ...(typeof c.body.description === 'string' ? { description: c.body.description } : {}),
     });
-    return { status: 201, body: kind === 'gitlab' ? {} : { state: c.body.state, context: c.body.context ?? '' } };
+    const id = nextId++;
+    const context = c.body.context ?? '';
+    // Gitea answers the state as `status`; GitHub as `state`.
+    const answer = kind === 'gitea' ? { id, status: c.body.state, context } : { id, state: c.body.state, context };
+    return { status: 201, body: kind === 'gitlab' ? { id } : answer };
   };
   if (kind === 'gitlab') {
     handlers['get /api/v4/projects/{id}/merge_requests'] = (c) => listPulls(c.query.get('target_branch'));
