@@ -37,7 +37,7 @@ export function registerRunCommand(program: Command): void {
       const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'run' }, flags.logFormat);
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }] = await Promise.all([
+      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }, { previewRunnable }] = await Promise.all([
         import('../kube/leader-election.js'),
         import('../metrics/registry.js'),
         import('../queue/bullmq-producer.js'),
@@ -45,6 +45,7 @@ export function registerRunCommand(program: Command): void {
         import('../runtime/sources.js'),
         import('../operator/runtime.js'),
         import('../notify/index.js'),
+        import('../preview/index.js'),
       ]);
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
@@ -67,8 +68,10 @@ export function registerRunCommand(program: Command): void {
           const operators = operatorsRunnable({ kube, log, ...(flags.defaultServiceAccount ? { requireServiceAccount: true } : {}) });
           // Providers and Alerts: reads what the others record, so it never sits on a reconcile.
           const notify = notifyRunnable({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, ...(flags.viewUrl ? { viewUrl: flags.viewUrl } : {}) });
+          // Pull-request previews: dry runs and forge comments only, so one replica, the leader.
+          const previews = previewRunnable({ kube, log: log.child({ part: 'previews' }), dataDir: flags.data, ...(flags.viewUrl ? { viewUrl: flags.viewUrl } : {}) });
           const w = await startLeaderWork(
-            { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators, notify], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
+            { kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod, extra: [sources, operators, notify, previews], ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}) },
             signal,
           );
           // Leadership may have ended while the work was starting.

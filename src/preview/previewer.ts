@@ -37,7 +37,7 @@ import { previewCommit, type CommitPreviewResult } from './preview-commit.js';
 export interface PreviewerOptions {
   kube: KubeClient;
   log: Logger;
-  /** Where each source's bare repository of pull-request heads is kept. */
+  /** `<dataDir>/previews/<namespace>/<name>` is each source's bare repository of pull-request heads. */
   dataDir: string;
   /** The web view's address, for the status's link. */
   viewUrl?: string;

@@ -13,7 +13,9 @@ const change = (i: number, diffLines = 3): ObjectChange => ({
   change: 'changed',
   object: `ConfigMap default/c${i}`,
   fields: ['data.k'],
-  diff: `--- a/ConfigMap default/c${i} (live)\n+++ b/ConfigMap default/c${i} (commit)\n${'-  k: old\n+  k: new\n'.repeat(diffLines)}`,
+  diff:
+    `--- a/ConfigMap default/c${i} (live)\n+++ b/ConfigMap default/c${i} (commit)\n` +
+    '-  k: old\n+  k: new\n'.repeat(diffLines),
 });
 
 describe('the preview comment (a pure function of validation and diff)', () => {
@@ -53,7 +55,8 @@ describe('the preview comment (a pure function of validation and diff)', () => {
   });
 
   it('says no change when the diff is empty, and names a dry run the server refused', () => {
-    expect(previewComment({ ...base, diff: { changes: [], skipped: [] } })).toContain('✅ **No change** against live.');
+    const none = previewComment({ ...base, diff: { changes: [], skipped: [] } });
+    expect(none).toContain('✅ **No change** against live.');
     expect(previewComment({ ...base, dryRunError: 'Deployment default/x: spec.replicas: Invalid value' })).toContain(
       'The API server refuses this commit',
     );

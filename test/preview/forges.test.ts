@@ -1,7 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
-import { PullRequestPreviewer } from '../../src/preview/previewer.js';
+import { PreviewPoller, PullRequestPreviewer } from '../../src/preview/index.js';
+import { webhookReceiver } from '../../src/source/webhook-receiver.js';
+import { waitFor } from '../helpers/wait.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
@@ -75,7 +79,9 @@ describe('pull-request previews on GitLab and Gitea', () => {
     it(`${c.kind}: one comment listing the changed field, edited in place on a second push, and a status`, async () => {
       const forge = forges.get(c.kind)!;
       await env.kube.patch(SOURCE, { spec: { previews: { providerRef: { name: c.kind } } } }, 'merge');
-      const first = await pushPullRequest(repo, main, c.ref(7), { 'objects/web.yaml': deploymentYaml('web', 'nginx:1.28') });
+      const first = await pushPullRequest(repo, main, c.ref(7), {
+        'objects/web.yaml': deploymentYaml('web', 'nginx:1.28'),
+      });
       forge.openPull(7, first);
       forge.openPull(8, first, 'release');
       const [outcome, ...rest] = await previewer.previewSource(await source());
@@ -84,7 +90,8 @@ describe('pull-request previews on GitLab and Gitea', () => {
       expect(outcome).toMatchObject({ pr: 7, sha: first, state: c.state });
       const [comment, ...more] = forge.comments(7);
       expect(more).toEqual([]);
-      expect(comment!.body).toContain('| changed | Deployment default/web | `spec.template.spec.containers[0].image` |');
+      const row = '| changed | Deployment default/web | `spec.template.spec.containers[0].image` |';
+      expect(comment!.body).toContain(row);
       const second = await pushPullRequest(repo, main, c.ref(7), {
         'objects/web.yaml': deploymentYaml('web', 'nginx:1.29', 2),
       });
@@ -103,6 +110,53 @@ describe('pull-request previews on GitLab and Gitea', () => {
       expect(forge.statuses(second)[1]!.context).toBe('flowops/preview/default/flows');
       expect(captured.lines.join('')).not.toContain(TOKEN);
     });
+
+  it("runs each source's previews in the background; a merge request webhook starts a pass at once", async () => {
+    const forge = forges.get('gitlab')!;
+    await env.kube.create(secret('hook', { token: 'hook-token' }));
+    await env.kube.patch(
+      SOURCE,
+      { spec: { webhookSecretRef: { name: 'hook' }, previews: { providerRef: { name: 'gitlab' }, interval: '1h' } } },
+      'merge',
+    );
+    const poller = new PreviewPoller({ kube: env.kube, log: captured.log, dataDir: sourcesDir(), tickMs: 50 });
+    const receiver = webhookReceiver({
+      kube: env.kube,
+      log: captured.log,
+      trigger: () => undefined,
+      previewTrigger: (ns, n) => poller.trigger(ns, n),
+    });
+    const hooks = createServer((req, res) => void receiver(req, res, new URL(req.url ?? '/', 'http://hooks')));
+    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
+    try {
+      const listNotes = (): number => forge.calls.filter((x) => x.startsWith('get ') && x.endsWith('/notes')).length;
+      const before = listNotes();
+      poller.start();
+      // The first pass finds merge request 7 already previewed at its head (the comment's marker).
+      await waitFor(() => listNotes() > before, { what: 'the first pass' });
+      expect(forge.comments(7)).toHaveLength(1);
+      const sha = await pushPullRequest(repo, main, 'refs/merge-requests/9/head', {
+        'objects/web.yaml': deploymentYaml('web', 'nginx:1.30'),
+      });
+      forge.openPull(9, sha);
+      const port = (hooks.address() as AddressInfo).port;
+      const hook = await request(`http://127.0.0.1:${port}/hooks/default/flows`, {
+        method: 'POST',
+        headers: { 'x-gitlab-token': 'hook-token', 'x-gitlab-event': 'Merge Request Hook' },
+        body: JSON.stringify({ object_kind: 'merge_request', object_attributes: { iid: 9 } }),
+      });
+      expect(hook.statusCode).toBe(202);
+      expect(await hook.body.text()).toContain('previewing');
+      const comment = await waitFor(() => forge.comments(9)[0], { what: 'the comment on merge request 9' });
+      expect(comment.body).toContain(`at \`${sha.slice(0, 12)}\``);
+      expect(forge.comments(7)).toHaveLength(1);
+      expect(forge.errors).toEqual([]);
+    } finally {
+      await poller.stop();
+      hooks.closeAllConnections();
+      await new Promise<void>((r) => hooks.close(() => r()));
+    }
+  });
 
   it('the forge in the test refuses what the description does not allow', async () => {
     const forge = forges.get('gitea')!;
