@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PullRequestPreviewer } from '../../src/preview/previewer.js';
 import type { KubeObject } from '../../src/kube/types.js';
+import { runFlowops } from '../helpers/cli.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
@@ -158,5 +159,22 @@ describe('pull-request previews (GitHub)', () => {
     // Nor the token, anywhere.
     for (const text of [captured.lines.join(''), ...[1, 2, 3].flatMap((n) => github.comments(n).map((c) => c.body))])
       expect(text).not.toContain(TOKEN);
+  });
+
+  it('`flowops preview --pr N` previews one pull request now and says what it found', async () => {
+    const sha = await pushPullRequest(repo, main, 'refs/pull/4/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 5),
+    });
+    github.openPull(4, sha);
+    const cli = runFlowops(['preview', '--source', 'default/flows', '--pr', '4', '--kubeconfig', env.ts.kubeconfig]);
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout()).toBe(
+      `#4\t${sha.slice(0, 12)}\tsuccess\tpreview: 1 changed, 0 created, 0 pruned; nothing applied\n`,
+    );
+    expect(github.comments(4)[0]?.body).toContain('| changed | Deployment default/web | `spec.replicas` |');
+    expect(github.errors).toEqual([]);
+    const bad = runFlowops(['preview', '--pr', 'x', '--kubeconfig', env.ts.kubeconfig]);
+    expect((await bad.exited).code).not.toBe(0);
+    expect(bad.stderr()).toContain('--pr: expected a pull request number, got "x"');
   });
 });
