@@ -62,7 +62,7 @@ export async function runPreview(flags: PreviewFlags, out: PreviewOutput): Promi
       throw new SetupError(`preview: ${e instanceof Error ? e.message : String(e)}`);
     });
     for (const o of outcomes) out.stdout(`#${o.pr}\t${o.sha.slice(0, 12)}\t${o.state}\t${o.description}\n`);
-    const none = only === undefined ? 'no open pull request' : `#${only} is not open, or its head was previewed`;
+    const none = only === undefined ? 'no open pull request' : `#${only} is not open`;
     if (!outcomes.length) out.stderr(`flowops preview: ${none}\n`);
     return outcomes.some((o) => o.state === 'failure' || o.state === 'error') ? 1 : 0;
   } finally {
