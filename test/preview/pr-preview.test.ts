@@ -177,4 +177,19 @@ describe('pull-request previews (GitHub)', () => {
     expect((await bad.exited).code).not.toBe(0);
     expect(bad.stderr()).toContain('--pr: expected a pull request number, got "x"');
   });
+
+  it('a forge that refuses the token: the pass fails naming the provider and the status, never the token', async () => {
+    await env.kube.create(secret('wrong-token', { token: 'ghp_wrong-token-9876543210' }));
+    await env.kube.patch(
+      { apiVersion: 'flowops.io/v1', kind: 'Provider', namespace: 'default', name: 'github' },
+      { spec: { secretRef: { name: 'wrong-token' } } },
+      'merge',
+    );
+    const before = github.errors.length;
+    const failed = await previewer.previewSource(await source()).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ name: 'NotifyError', code: 'Unauthorized', message: 'provider github: HTTP 401' });
+    expect(github.errors.slice(before)).toEqual(['get /repos/{owner}/{repo}/pulls: no or wrong authorization header']);
+    github.errors.splice(before);
+    expect(JSON.stringify(failed) + String(failed)).not.toContain('ghp_wrong-token');
+  });
 });
