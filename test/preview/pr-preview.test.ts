@@ -176,7 +176,8 @@ describe('pull-request previews (GitHub)', () => {
     const bad = runFlowops(['preview', '--pr', 'x', '--kubeconfig', env.ts.kubeconfig]);
     expect((await bad.exited).code).not.toBe(0);
     expect(bad.stderr()).toContain('--pr: expected a pull request number, got "x"');
-  });
+    // Two CLI starts: through tsx when dist/ is older than src/, which a loaded machine makes slow.
+  }, 120_000);
 
   it('a forge that refuses the token: the pass fails naming the provider and the status, never the token', async () => {
     await env.kube.create(secret('wrong-token', { token: 'ghp_wrong-token-9876543210' }));
