@@ -29,7 +29,8 @@ export interface ForgeComment {
 /** The longest comment each forge takes (GitHub: 65,536 characters; GitLab: 1,000,000; Gitea: its text column). */
 export const COMMENT_LIMIT: Record<ForgeType, number> = { github: 65_536, gitlab: 1_000_000, gitea: 65_536 };
 
-const PAGE = 100;
+/** Items per page of a list (the most GitHub and GitLab give). */
+export const PAGE = 100;
 
 interface Api {
   /** API root, no trailing slash. */
@@ -91,10 +92,15 @@ export function listPullRequestsRequest(type: ForgeType, p: ResolvedProvider, br
   return get(api, 'pulls', { state: 'open', base_branch: branch, limit: '50' });
 }
 
-export function listCommentsRequest(type: ForgeType, p: ResolvedProvider, pr: number): OutgoingRequest {
+/**
+ * One page (from 1) of a request's comments, oldest first. Gitea's list is not paged: it answers
+ * every comment at once, so only its page 1 exists.
+ */
+export function listCommentsRequest(type: ForgeType, p: ResolvedProvider, pr: number, page = 1): OutgoingRequest {
   const api = apiOf(type, p);
-  if (type === 'gitlab') return get(api, `merge_requests/${pr}/notes`, { per_page: String(PAGE), sort: 'asc' });
-  if (type === 'github') return get(api, `issues/${pr}/comments`, { per_page: String(PAGE) });
+  const paging = { per_page: String(PAGE), page: String(page) };
+  if (type === 'gitlab') return get(api, `merge_requests/${pr}/notes`, { ...paging, sort: 'asc' });
+  if (type === 'github') return get(api, `issues/${pr}/comments`, paging);
   return get(api, `issues/${pr}/comments`, {});
 }
 

@@ -29,6 +29,8 @@ import {
   readComments,
   readPullRequests,
   updateCommentRequest,
+  PAGE,
+  type ForgeComment,
   type ForgeType,
   type PullRequest,
 } from './forge-api.js';
@@ -57,6 +59,9 @@ interface Forge {
   provider: ResolvedProvider;
   connection: Connection;
 }
+
+/** 2,000 comments: a request with more gets a second preview comment rather than endless listing. */
+const MAX_PAGES = 20;
 
 const keyOf = (src: KubeObject): string => `${src.metadata.namespace ?? 'default'}/${src.metadata.name}`;
 
@@ -131,6 +136,18 @@ export class PullRequestPreviewer {
     return { type: type as ForgeType, provider, connection };
   }
 
+  /** Our comment, page by page (a busy request has more than one page), up to MAX_PAGES. */
+  private async findComment(forge: Forge, pr: number, marker: string): Promise<ForgeComment | undefined> {
+    const { provider, connection, type } = forge;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const req = listCommentsRequest(type, provider, pr, page);
+      const comments = readComments(provider.name, await send(provider.name, req, connection));
+      const found = comments.find((c) => c.body.startsWith(marker));
+      if (found || type === 'gitea' || comments.length < PAGE) return found;
+    }
+    return undefined;
+  }
+
   private async previewOne(
     src: KubeObject,
     spec: FlowSourceSpec,
@@ -139,11 +156,7 @@ export class PullRequestPreviewer {
   ): Promise<PreviewOutcome> {
     const key = keyOf(src);
     const { provider, connection, type } = forge;
-    const comments = readComments(
-      provider.name,
-      await send(provider.name, listCommentsRequest(type, provider, pr.number), connection),
-    );
-    const ours = comments.find((c) => c.body.startsWith(markerOf(key)));
+    const ours = await this.findComment(forge, pr.number, markerOf(key));
     if (ours && previewedCommit(ours.body) === pr.headSha)
       return {
         pr: pr.number,

@@ -31,6 +31,7 @@ export interface FakeForge {
   /** Opens (or moves the head of) pull request `n` into `base`. */
   openPull(n: number, sha: string, base?: string): void;
   comments(n: number): Array<{ id: number; body: string }>;
+  addComments(n: number, bodies: string[]): void;
   statuses(sha: string): ForgeStatus[];
   stop(): Promise<void>;
 }
@@ -141,6 +142,7 @@ export async function startFakeForge(
     calls: [],
     openPull: (n, sha, base = 'main') => void pulls.set(n, { sha, base }),
     comments: (n) => comments.get(n) ?? [],
+    addComments: () => undefined,
     statuses: (sha) => statuses.filter((s) => s.sha === sha),
     stop: async () => {},
   };
@@ -153,6 +155,18 @@ export async function startFakeForge(
     const list = comments.get(n) ?? [];
     comments.set(n, list);
     return list;
+  };
+
+  /** GitHub and GitLab page lists (per_page, page from 1, default 30 and 20); Gitea's comments are not paged. */
+  const paged = <T>(all: T[], q: URLSearchParams): T[] => {
+    if (kind === 'gitea') return all;
+    const size = Number(q.get('per_page') ?? (kind === 'github' ? 30 : 20));
+    const page = Number(q.get('page') ?? 1);
+    return all.slice((page - 1) * size, page * size);
+  };
+  /** Someone else's comments, as a busy pull request has. */
+  forge.addComments = (n, bodies) => {
+    for (const body of bodies) commentsOf(n).push({ id: nextId++, body });
   };
 
   /** What the forge answers, per operation (keyed `method template`). */
@@ -196,7 +210,7 @@ export async function startFakeForge(
     handlers['get /api/v4/projects/{id}/merge_requests'] = (c) => listPulls(c.query.get('target_branch'));
     handlers['get /api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes'] = (c) => ({
       status: 200,
-      body: commentsOf(pr(c.params.merge_request_iid)).map(noteOf),
+      body: paged(commentsOf(pr(c.params.merge_request_iid)), c.query).map(noteOf),
     });
     handlers['post /api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes'] = (c) =>
       addComment(pr(c.params.merge_request_iid), c);
@@ -210,7 +224,7 @@ export async function startFakeForge(
       listPulls(kind === 'github' ? c.query.get('base') : c.query.get('base_branch'));
     handlers[`get /repos/{owner}/{repo}/issues/{${index}}/comments`] = (c) => ({
       status: 200,
-      body: commentsOf(pr(c.params[index])).map(noteOf),
+      body: paged(commentsOf(pr(c.params[index])), c.query).map(noteOf),
     });
     handlers[`post /repos/{owner}/{repo}/issues/{${index}}/comments`] = (c) => addComment(pr(c.params[index]), c);
     handlers[`patch /repos/{owner}/{repo}/issues/comments/{${commentId}}`] = (c) =>

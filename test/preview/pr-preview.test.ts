@@ -161,6 +161,26 @@ describe('pull-request previews (GitHub)', () => {
       expect(text).not.toContain(TOKEN);
   });
 
+  it('finds its comment on a later page of a busy pull request and edits it there', async () => {
+    github.addComments(5, Array.from({ length: 120 }, (_, i) => `LGTM ${i}`));
+    const first = await pushPullRequest(repo, main, 'refs/pull/5/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 2),
+    });
+    github.openPull(5, first);
+    await previewer.previewSource(await source(), 5);
+    const ours = github.comments(5).at(-1)!;
+    expect(github.comments(5)).toHaveLength(121);
+    const second = await pushPullRequest(repo, main, 'refs/pull/5/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 4),
+    });
+    github.openPull(5, second);
+    const [outcome] = await previewer.previewSource(await source(), 5);
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 5, sha: second, commentId: ours.id });
+    expect(github.comments(5)).toHaveLength(121);
+    expect(github.comments(5).at(-1)!.body).toContain(`at \`${second.slice(0, 12)}\``);
+  });
+
   it('`flowops preview --pr N` previews one pull request now and says what it found', async () => {
     const sha = await pushPullRequest(repo, main, 'refs/pull/4/head', {
       'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 5),
