@@ -52,6 +52,15 @@ export const decryptionSchema = z
   })
   .strict();
 
+export const previewsSchema = z
+  .object({
+    providerRef: localRef.describe(
+      'Provider (type github, gitlab or gitea) whose address names the repository and whose Secret holds the API token.',
+    ),
+    interval: duration.describe('How often open pull requests are listed (default "1m").').optional(),
+  })
+  .strict();
+
 export const flowSourceSpecSchema = z
   .object({
     url: z
@@ -71,6 +80,12 @@ export const flowSourceSpecSchema = z
       .optional(),
     decryption: decryptionSchema
       .describe('Decrypt SOPS-encrypted files in memory before applying them (Flux Kustomization.spec.decryption).')
+      .optional(),
+    previews: previewsSchema
+      .describe(
+        'Preview open pull/merge requests that target the followed branch: validate, diff against live, ' +
+          'one comment per request (edited in place) and a commit status; nothing is applied.',
+      )
       .optional(),
     suspend: z.boolean().describe('Stop polling and applying (the applied objects stay).').optional(),
     serviceAccountName: z

@@ -34,6 +34,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'show what syncing local definitions would change in the cluster (server-side dry run against the live objects, and what a prune would delete); exit 0 no change, 1 changes, 2 invalid',
     load: async () => (await import('./diff-command.js')).registerDiffCommand,
   },
+  {
+    name: 'preview',
+    term: '[options]',
+    summary:
+      "preview a FlowSource's open pull requests now: validate each head, diff it against live, write its comment " +
+      'and commit status on the forge (spec.previews); nothing applied; exit 1 when one is rejected',
+    load: async () => (await import('./preview-command.js')).registerPreviewCommand,
+  },
   { name: 'history', term: '[options] <source>', summary: 'list the commits a FlowSource applied (or rejected), newest first', load: async () => (await import('./history-command.js')).registerHistoryCommand },
   { name: 'rollback', term: '[options] <source>', summary: 'pin a FlowSource to a commit (--to) or follow its branch again (--unpin)', load: async () => (await import('./rollback-command.js')).registerRollbackCommand },
   {

@@ -55,7 +55,7 @@ export function registerRunCommand(program: Command): void {
         throw new SetupError(err instanceof Error ? err.message : String(err));
       }
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }] = await Promise.all([
+      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }, { previewRunnable }] = await Promise.all([
         import('../kube/leader-election.js'),
         import('../metrics/registry.js'),
         import('../queue/bullmq-producer.js'),
@@ -63,6 +63,7 @@ export function registerRunCommand(program: Command): void {
         import('../runtime/sources.js'),
         import('../operator/runtime.js'),
         import('../notify/index.js'),
+        import('../preview/index.js'),
       ]);
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
@@ -81,10 +82,12 @@ export function registerRunCommand(program: Command): void {
         const notifyLog = log.child({ part: 'notify' });
         const viewUrl = flags.viewUrl ? { viewUrl: flags.viewUrl } : {};
         const notify = notifyRunnable({ kube, log: notifyLog, registry: metrics.registry, ...viewUrl });
+        // Pull-request previews: dry runs and forge comments only, so one replica, the singletons' holder.
+        const previews = previewRunnable({ kube, log: log.child({ part: 'previews' }), dataDir: flags.data, ...viewUrl });
         return startLeaderWork(
           {
             kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod,
-            extra: singletons ? [sources, operators, notify] : [],
+            extra: singletons ? [sources, operators, notify, previews] : [],
             ...(shards ? { shards } : {}),
             ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}),
           },

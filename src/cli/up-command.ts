@@ -85,13 +85,17 @@ export function registerUpCommand(program: Command): void {
       const { Notifier } = await import('../notify/index.js');
       const notifier = new Notifier({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, viewUrl: server.httpUrl });
       notifier.start();
+      // Pull-request previews for the FlowSources with spec.previews: dry runs only, nothing applied.
+      const { PreviewPoller } = await import('../preview/index.js');
+      const previews = new PreviewPoller({ kube, log: log.child({ part: 'previews' }), dataDir, viewUrl: server.httpUrl });
+      previews.start();
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
       server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())), { behindAuth: true });
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
-      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}), verify });
+      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}), verify, previewTrigger: (ns, n) => previews.trigger(ns, n) });
       process.stdout.write(
         [
           `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
@@ -122,6 +126,7 @@ export function registerUpCommand(program: Command): void {
       onShutdown(log, async () => {
         await ui.stop();
         await notifier.stop();
+        await previews.stop();
         await controllers.stop();
         await simulator?.stop();
         await server.close();

@@ -8,7 +8,10 @@ import { withoutServerNoise } from '../kube/server-noise.js';
 import type { KubeObject } from '../kube/types.js';
 
 export function comparableYaml(obj: KubeObject | undefined): string {
-  if (!obj) return '';
+  return obj ? objectYaml(comparableObject(obj)) : '';
+}
+
+export function comparableObject(obj: KubeObject): KubeObject {
   const copy = withoutServerNoise(obj);
   delete copy.status;
   const annotations = copy.metadata.annotations;
@@ -16,5 +19,5 @@ export function comparableYaml(obj: KubeObject | undefined): string {
     delete annotations[REVISION_ANNOTATION];
     if (!Object.keys(annotations).length) delete copy.metadata.annotations;
   }
-  return objectYaml(copy);
+  return copy;
 }

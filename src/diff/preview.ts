@@ -16,7 +16,9 @@ import { phaseOf } from '../sync/order.js';
 import { entryOf, pruneCandidates, type DesiredObject } from '../sync/plan.js';
 import { provenanceOf, stamp } from '../sync/provenance.js';
 import { unifiedDiff } from '../util/line-diff.js';
+import { changedFields } from './changed-fields.js';
 import { comparableYaml } from './comparable.js';
+import { maskSecrets } from './secret-mask.js';
 
 export type ChangeKind = 'changed' | 'created' | 'pruned';
 
@@ -25,6 +27,8 @@ export interface ObjectChange {
   /** `Kind namespace/name`. */
   object: string;
   diff: string;
+  /** For a change: the fields it touches (`spec.replicas`); empty for created and pruned. */
+  fields: string[];
 }
 
 export interface Preview {
@@ -65,7 +69,12 @@ export async function previewSync(opts: PreviewOptions): Promise<Preview> {
     const owner = foreignOwner(live);
     if (owner && !isAdopted(live)) out.skipped.push(`${describeEntry(entry)}: not pruned: tracked by ${owner}`);
     else if (provenanceOf(live)?.source !== opts.source) out.skipped.push(`${describeEntry(entry)}: not pruned: no longer applied by this FlowSource`);
-    else out.changes.push({ change: 'pruned', object: describeEntry(entry), diff: unifiedDiff(comparableYaml(live), '', { fromName: header(describeEntry(entry), 'live'), toName: header(describeEntry(entry), 'pruned') }) });
+    else {
+      const id = describeEntry(entry);
+      const shown = comparableYaml(maskSecrets(live, undefined).live);
+      const diff = unifiedDiff(shown, '', { fromName: header(id, 'live'), toName: header(id, 'pruned') });
+      out.changes.push({ change: 'pruned', object: id, fields: [], diff });
+    }
   }
   return out;
 }
@@ -80,7 +89,9 @@ async function previewOne(opts: PreviewOptions, item: DesiredObject, definedKind
     // A new CRD's objects: the server cannot dry-run them before the CRD exists.
     const entry = entryOf(item);
     const id = describeEntry(entry);
-    return { entry, change: { change: 'created', object: id, diff: unifiedDiff('', comparableYaml(stamped(opts, item.object, item.path)), { fromName: header(id, 'live'), toName: header(id, opts.origin) }) } };
+    const shown = comparableYaml(maskSecrets(undefined, stamped(opts, item.object, item.path)).desired);
+    const diff = unifiedDiff('', shown, { fromName: header(id, 'live'), toName: header(id, opts.origin) });
+    return { entry, change: { change: 'created', object: id, fields: [], diff } };
   }
   const metadata = { ...item.object.metadata };
   if (!namespaced) delete metadata.namespace;
@@ -91,8 +102,15 @@ async function previewOne(opts: PreviewOptions, item: DesiredObject, definedKind
   const owner = live ? foreignOwner(live) : undefined;
   if (live && owner && !isAdopted(live) && !isAdopted(desired)) return { entry, skipped: `${id}: left alone: tracked by ${owner}` };
   const merged = await kube.apply(stamped(opts, desired, item.path), { fieldManager: FIELD_MANAGER, force: true, dryRun: true });
-  const diff = unifiedDiff(comparableYaml(live), comparableYaml(merged), { fromName: header(id, 'live'), toName: header(id, opts.origin) });
-  return diff ? { entry, change: { change: live ? 'changed' : 'created', object: id, diff } } : { entry };
+  // Secrets are compared masked: a changed value still shows as a change, never as its text.
+  const shown = maskSecrets(live, merged);
+  const diff = unifiedDiff(comparableYaml(shown.live), comparableYaml(shown.desired), {
+    fromName: header(id, 'live'),
+    toName: header(id, opts.origin),
+  });
+  if (!diff) return { entry };
+  const fields = changedFields(shown.live, shown.desired);
+  return { entry, change: { change: live ? 'changed' : 'created', object: id, diff, fields } };
 }
 
 function stamped(opts: PreviewOptions, obj: KubeObject, path: string): KubeObject {

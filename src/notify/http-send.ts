@@ -9,9 +9,10 @@ export interface Connection {
 }
 
 export interface OutgoingRequest {
-  method: 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   url: string;
   headers: Record<string, string>;
+  /** Ignored for GET. */
   body: string;
 }
 
@@ -39,7 +40,7 @@ export async function send(provider: string, req: OutgoingRequest, c: Connection
     res = await request(req.url, {
       method: req.method,
       headers: { 'content-type': 'application/json', 'user-agent': 'flowops-notify', ...req.headers },
-      body: req.body,
+      body: req.method === 'GET' ? null : req.body,
       dispatcher: dispatcherFor(c),
       signal: AbortSignal.timeout(c.timeoutMs),
     });

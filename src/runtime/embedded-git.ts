@@ -30,6 +30,8 @@ export interface EmbeddedGitOptions {
   token?: string;
   /** `--verify-keys`: the FlowSource gets spec.verify with these trusted keys (Secret data, base64). */
   verify?: { secretData: Record<string, string>; mode: 'head' | 'all' } | undefined;
+  /** A pull_request webhook: the source's previews run now (src/preview/). */
+  previewTrigger?: (namespace: string, name: string) => void;
 }
 
 export interface EmbeddedGit {
@@ -93,7 +95,14 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
     serveGit({ projectRoot, prefix: '/git', allowPush: true, onPush: (repo) => void triggerFollowers(opts, `/git/${repo}.git`) }, req, res, url);
     return true;
   });
-  opts.server.addRoute(webhookReceiver({ kube: opts.kube, log: opts.log.child({ part: 'webhook' }), trigger: (ns, n) => opts.sources.trigger(ns, n) }));
+  opts.server.addRoute(
+    webhookReceiver({
+      kube: opts.kube,
+      log: opts.log.child({ part: 'webhook' }),
+      trigger: (ns, n) => opts.sources.trigger(ns, n),
+      ...(opts.previewTrigger ? { previewTrigger: opts.previewTrigger } : {}),
+    }),
+  );
   const secretName = `${name}-git-credentials`;
   if (token) {
     await opts.kube.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: secretName, namespace }, stringData: { username: GIT_USER, password: token } }, { fieldManager: 'flowops-up', force: true });

@@ -8,6 +8,8 @@ export interface WebhookReceiverOptions {
   log: Logger;
   /** Fetch and sync the source now. */
   trigger(namespace: string, name: string): void;
+  /** A pull (merge) request of the source was opened or pushed to: preview it now (spec.previews). */
+  previewTrigger?(namespace: string, name: string): void;
   /** URL prefix (default "/hooks"). */
   prefix?: string;
 }
@@ -68,6 +70,11 @@ export function webhookReceiver(opts: WebhookReceiverOptions): (req: IncomingMes
       return reply(res, check.status, check.message), true;
     }
     if (/ping/i.test(check.event)) return reply(res, 200, 'pong'), true;
+    if (/^(pull_request|Merge Request Hook)$/.test(check.event)) {
+      if (!opts.previewTrigger) return reply(res, 200, 'ignored: pull-request previews are not running here'), true;
+      opts.previewTrigger(namespace, name);
+      return reply(res, 202, 'previewing'), true;
+    }
     if (!concernsSource(spec, check.ref)) return reply(res, 200, `ignored: ${check.ref} is not followed by this source`), true;
     opts.log.info({ source: `${namespace}/${name}`, provider: check.provider, ref: check.ref }, 'webhook: fetching now');
     opts.trigger(namespace, name);

@@ -13,14 +13,14 @@ export interface CommitStatusUpdate {
   targetUrl?: string;
 }
 
-interface RepoAddress {
+export interface RepoAddress {
   origin: string;
   /** owner/repo (GitLab: group/subgroup/project). */
   path: string;
 }
 
 /** `https://host/owner/repo(.git)` → origin and repository path; anything else is a clear error. */
-function repoOf(p: ResolvedProvider): RepoAddress {
+export function repoOf(p: ResolvedProvider): RepoAddress {
   let u: URL;
   try {
     u = new URL(p.address);

@@ -1,0 +1,204 @@
+// Pull-request previews for the FlowSources that ask for them (spec.previews): list the open
+// requests into the followed branch, and for each head commit not yet previewed, preview it
+// (preview-commit.ts), write the one comment (found again by its hidden marker and edited in
+// place) and a commit status on the head. Nothing here writes to the cluster, and no step of the
+// request's Flows runs: the dry run only asks the API server what it would store.
+
+import { join } from 'node:path';
+import { flowSourceSpecSchema, type FlowSourceSpec } from '../api/flowsource.js';
+import { FLOW_API_VERSION, PROVIDER_KIND } from '../api/names.js';
+import { sourceCredentials } from '../controller/flowsource/credentials.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeObject } from '../kube/types.js';
+import type { Logger } from '../log/index.js';
+import { send, type Connection } from '../notify/http-send.js';
+import type { ResolvedProvider } from '../notify/message.js';
+import { commitStatusRequest } from '../notify/providers/index.js';
+import { resolveProvider } from '../notify/resolve-provider.js';
+import type { CommitStateName } from '../notify/commit-state.js';
+import { markerOf, previewComment, previewedCommit } from './comment.js';
+import { PreviewError } from './errors.js';
+import { fetchHead } from './fetch-head.js';
+import {
+  COMMENT_LIMIT,
+  FORGE_TYPES,
+  createCommentRequest,
+  listCommentsRequest,
+  listPullRequestsRequest,
+  readComment,
+  readComments,
+  readPullRequests,
+  updateCommentRequest,
+  PAGE,
+  type ForgeComment,
+  type ForgeType,
+  type PullRequest,
+} from './forge-api.js';
+import { previewCommit, type CommitPreviewResult } from './preview-commit.js';
+
+export interface PreviewerOptions {
+  kube: KubeClient;
+  log: Logger;
+  /** `<dataDir>/previews/<namespace>/<name>` is each source's bare repository of pull-request heads. */
+  dataDir: string;
+  /** The web view's address, for the status's link. */
+  viewUrl?: string;
+}
+
+/** What one pull request's pass did. */
+export interface PreviewOutcome {
+  pr: number;
+  sha: string;
+  state: CommitStateName | 'unchanged';
+  commentId?: number;
+  description: string;
+}
+
+interface Forge {
+  type: ForgeType;
+  provider: ResolvedProvider;
+  connection: Connection;
+}
+
+/** 2,000 comments: a request with more gets a second preview comment rather than endless listing. */
+const MAX_PAGES = 20;
+
+const keyOf = (src: KubeObject): string => `${src.metadata.namespace ?? 'default'}/${src.metadata.name}`;
+
+const firstProblem = (r: CommitPreviewResult): string | undefined => {
+  const e = r.errors[0];
+  if (e) return `rejected: ${e.file}:${e.line}:${e.column}: ${e.field}: ${e.message}`;
+  if (r.dryRunError !== undefined) return `dry run refused: ${r.dryRunError.split('\n')[0] ?? ''}`;
+  return undefined;
+};
+
+function summaryOf(r: CommitPreviewResult): string {
+  const changes = r.diff?.changes ?? [];
+  const n = (k: string): number => changes.filter((c) => c.change === k).length;
+  return `preview: ${n('changed')} changed, ${n('created')} created, ${n('pruned')} pruned; nothing applied`;
+}
+
+export class PullRequestPreviewer {
+  /** source → pull request → the head commit last previewed, so a pass previews each head once. */
+  private readonly done = new Map<string, Map<number, string>>();
+
+  constructor(private readonly opts: PreviewerOptions) {}
+
+  /** One pass over a source's open pull requests (or only `only`); each request's failure is its own. */
+  async previewSource(src: KubeObject, only?: number): Promise<PreviewOutcome[]> {
+    const key = keyOf(src);
+    const parsed = flowSourceSpecSchema.safeParse(src.spec);
+    if (!parsed.success) throw new PreviewError('SourceInvalid', `FlowSource ${key}: invalid spec`);
+    const spec = parsed.data;
+    if (!spec.previews) throw new PreviewError('SourceInvalid', `FlowSource ${key}: spec.previews is not set`);
+    const forge = await this.forgeOf(src, spec);
+    const branch = spec.ref?.branch ?? 'main';
+    const listed = readPullRequests(
+      forge.type,
+      forge.provider.name,
+      await send(forge.provider.name, listPullRequestsRequest(forge.type, forge.provider, branch), forge.connection),
+    );
+    const seen = this.done.get(key) ?? new Map<number, string>();
+    this.done.set(key, seen);
+    const out: PreviewOutcome[] = [];
+    for (const pr of listed) {
+      if (only !== undefined && pr.number !== only) continue;
+      if (seen.get(pr.number) === pr.headSha) continue;
+      try {
+        const outcome = await this.previewOne(src, spec, forge, pr);
+        seen.set(pr.number, pr.headSha);
+        out.push(outcome);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        this.opts.log.warn({ source: key, pr: pr.number, err: message }, 'pull-request preview failed; tried again');
+        out.push({ pr: pr.number, sha: pr.headSha, state: 'error', description: message });
+      }
+    }
+    // Closed requests are forgotten.
+    const open = new Set(listed.map((p) => p.number));
+    for (const n of seen.keys()) if (!open.has(n)) seen.delete(n);
+    return out;
+  }
+
+  private async forgeOf(src: KubeObject, spec: FlowSourceSpec): Promise<Forge> {
+    const namespace = src.metadata.namespace ?? 'default';
+    const name = spec.previews?.providerRef.name ?? '';
+    const obj = await this.opts.kube.get({ apiVersion: FLOW_API_VERSION, kind: PROVIDER_KIND, namespace, name });
+    if (!obj)
+      throw new PreviewError('ProviderNotFound', `spec.previews.providerRef: Provider ${namespace}/${name} not found`);
+    const { provider, connection } = await resolveProvider(this.opts.kube, obj);
+    const type = provider.spec.type;
+    if (!FORGE_TYPES.has(type))
+      throw new PreviewError(
+        'NotAForge',
+        `spec.previews.providerRef: Provider ${namespace}/${name} is of type ${type}; expected github, gitlab or gitea`,
+      );
+    return { type: type as ForgeType, provider, connection };
+  }
+
+  /** Our comment, page by page (a busy request has more than one page), up to MAX_PAGES. */
+  private async findComment(forge: Forge, pr: number, marker: string): Promise<ForgeComment | undefined> {
+    const { provider, connection, type } = forge;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const req = listCommentsRequest(type, provider, pr, page);
+      const comments = readComments(provider.name, await send(provider.name, req, connection));
+      const found = comments.find((c) => c.body.startsWith(marker));
+      if (found || type === 'gitea' || comments.length < PAGE) return found;
+    }
+    return undefined;
+  }
+
+  private async previewOne(
+    src: KubeObject,
+    spec: FlowSourceSpec,
+    forge: Forge,
+    pr: PullRequest,
+  ): Promise<PreviewOutcome> {
+    const key = keyOf(src);
+    const { provider, connection, type } = forge;
+    const ours = await this.findComment(forge, pr.number, markerOf(key));
+    if (ours && previewedCommit(ours.body) === pr.headSha)
+      return {
+        pr: pr.number,
+        sha: pr.headSha,
+        state: 'unchanged',
+        commentId: ours.id,
+        description: 'already previewed',
+      };
+    const context = `flowops/preview/${key}`;
+    const status = async (state: CommitStateName, description: string): Promise<void> => {
+      const req = commitStatusRequest(provider, {
+        sha: pr.headSha,
+        state,
+        description,
+        context,
+        ...(this.opts.viewUrl ? { targetUrl: `${this.opts.viewUrl}/ui/sources/${key}` } : {}),
+      });
+      if (req) await send(provider.name, req, connection);
+    };
+    await status('pending', 'previewing: validating and diffing against live');
+    const gitDir = join(this.opts.dataDir, 'previews', ...key.split('/'));
+    const credentials = await sourceCredentials(this.opts.kube, src.metadata.namespace ?? 'default', spec);
+    await fetchHead({ gitDir, url: spec.url, ref: pr.headRef, sha: pr.headSha, credentials });
+    const result = await previewCommit({ kube: this.opts.kube, source: src, spec, gitDir, sha: pr.headSha });
+    const body = previewComment({
+      source: key,
+      sha: pr.headSha,
+      validation: { errors: result.errors, warnings: result.warnings },
+      ...(result.diff ? { diff: result.diff } : {}),
+      ...(result.dryRunError !== undefined ? { dryRunError: result.dryRunError } : {}),
+      limit: COMMENT_LIMIT[type],
+      ...(this.opts.viewUrl ? { link: `${this.opts.viewUrl}/ui/sources/${key}` } : {}),
+    });
+    const written = ours
+      ? await send(provider.name, updateCommentRequest(type, provider, pr.number, ours.id, body), connection)
+      : await send(provider.name, createCommentRequest(type, provider, pr.number, body), connection);
+    const commentId = readComment(provider.name, written).id;
+    const problem = firstProblem(result);
+    const state: CommitStateName = problem ? 'failure' : 'success';
+    const description = problem ?? summaryOf(result);
+    await status(state, description);
+    this.opts.log.info({ source: key, pr: pr.number, sha: pr.headSha, state }, 'pull request previewed');
+    return { pr: pr.number, sha: pr.headSha, state, commentId, description };
+  }
+}

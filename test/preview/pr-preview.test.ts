@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PullRequestPreviewer } from '../../src/preview/previewer.js';
+import type { KubeObject } from '../../src/kube/types.js';
+import { runFlowops } from '../helpers/cli.js';
+import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
+import { attempted, flowSource } from '../gitops/fixtures.js';
+import { capturedLog, githubOpenApi, provider, secret, sourcesDir } from '../notify/fixtures.js';
+import { startFakeForge, type FakeForge } from './forge-server.js';
+import { deploymentYaml, imageFlow, pushPullRequest, secretYaml } from './fixtures.js';
+
+const TOKEN = 'ghp_preview-test-token-0123456789';
+const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' };
+const MARKER = '<!-- flowops-preview source=default/flows -->';
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+
+/**
+ * Pull-request previews on GitHub: a real Git server holds the repository (main applied by the
+ * FlowSource, pull-request heads under refs/pull/N/head); a forge in the test that accepts only
+ * what GitHub's published REST description (@octokit/openapi) allows lists the open pull requests
+ * and keeps their comments and statuses. FlowOps previews each head against the embedded API server.
+ */
+describe('pull-request previews (GitHub)', () => {
+  let env: FlowOpsEnv;
+  let gitServer: GitServer;
+  let repo: TestRepo;
+  let github: FakeForge;
+  let previewer: PullRequestPreviewer;
+  let main: string;
+  const captured = capturedLog();
+  const source = async (): Promise<KubeObject> =>
+    (await env.kube.get(SOURCE)) ?? Promise.reject(new Error('no source'));
+  const liveDeployment = async (): Promise<KubeObject | undefined> =>
+    env.kube.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' });
+  const finalStatus = (sha: string): { state: string; description?: string; context: string } | undefined =>
+    github.statuses(sha).filter((s) => s.state !== 'pending').at(-1);
+
+  beforeAll(async () => {
+    github = await startFakeForge('github', githubOpenApi(), { token: TOKEN, stripPrefix: '/api/v3' });
+    const dataDir = sourcesDir();
+    env = await startFlowOps({ sources: { dataDir } });
+    gitServer = await startGitServer();
+    repo = gitServer.repo('flows');
+    previewer = new PullRequestPreviewer({
+      kube: env.kube,
+      log: captured.log,
+      dataDir,
+      viewUrl: 'http://127.0.0.1:7777',
+    });
+    await env.kube.create(secret('github-token', { token: TOKEN }));
+    await env.kube.create(
+      provider('github', { type: 'github', address: `${github.url}/acme/flows`, secretRef: { name: 'github-token' } }),
+    );
+    main = await repo.commit({
+      'flows/web.yaml': imageFlow('web', 'nginx:1.27'),
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27'),
+      'objects/db.yaml': secretYaml('db', 'old-password-0000'),
+    });
+    await env.kube.create(flowSource('flows', repo.url, { previews: { providerRef: { name: 'github' } } }));
+    const s = await attempted(env.kube, 'flows', main);
+    expect(s.history?.[0]?.outcome).toBe('Applied');
+  });
+  afterAll(async () => {
+    await env?.stop();
+    await gitServer?.stop();
+    await github?.stop();
+  });
+
+  it("comments the fields a change to a Flow's image changes, sets success, and applies nothing", async () => {
+    const sha = await pushPullRequest(repo, main, 'refs/pull/1/head', {
+      'flows/web.yaml': imageFlow('web', 'nginx:1.28'),
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.28'),
+    });
+    github.openPull(1, sha);
+    const [outcome] = await previewer.previewSource(await source());
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 1, sha, state: 'success' });
+    const comments = github.comments(1);
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect(body.startsWith(MARKER)).toBe(true);
+    expect(body).toContain(`at \`${sha.slice(0, 12)}\``);
+    expect(body).toContain('**2 changed, 0 created, 0 pruned** against live');
+    expect(body).toContain('| changed | Deployment default/web | `spec.template.spec.containers[0].image` |');
+    expect(body).toContain('| changed | Flow default/web | `spec.reconcile.steps[0].manifests` |');
+    const folded = body.slice(body.indexOf('<details><summary>Full diff</summary>'));
+    expect(folded).toMatch(/^-\s+image: nginx:1\.27\n\+\s+image: nginx:1\.28$/m);
+    expect(github.statuses(sha).map((s) => s.state)).toEqual(['pending', 'success']);
+    expect(finalStatus(sha)).toMatchObject({
+      context: 'flowops/preview/default/flows',
+      description: 'preview: 2 changed, 0 created, 0 pruned; nothing applied',
+    });
+    expect(github.calls).toContain('post /repos/{owner}/{repo}/issues/{issue_number}/comments');
+    // Nothing applied: the live Deployment keeps main's image, and the source did not move.
+    type Pod = { containers?: Array<{ image: string }> };
+    const live = (await liveDeployment()) as { spec?: { template?: { spec?: Pod } } };
+    expect(live.spec?.template?.spec?.containers?.[0]?.image).toBe('nginx:1.27');
+    const status = (await source()).status as { lastAppliedRevision?: string };
+    expect(status.lastAppliedRevision).toContain(main);
+  });
+
+  it('edits the same comment in place on a second push, and leaves an unchanged head alone', async () => {
+    const first = github.comments(1)[0]!;
+    const sha = await pushPullRequest(repo, main, 'refs/pull/1/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.28', 3),
+    });
+    github.openPull(1, sha);
+    const [outcome] = await previewer.previewSource(await source());
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 1, sha, state: 'success', commentId: first.id });
+    const comments = github.comments(1);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.id).toBe(first.id);
+    expect(comments[0]!.body).toContain(`at \`${sha.slice(0, 12)}\``);
+    expect(comments[0]!.body).toContain(
+      '| changed | Deployment default/web | `spec.replicas`, `spec.template.spec.containers[0].image` |',
+    );
+    expect(github.calls.filter((c) => c.startsWith('patch '))).toEqual([
+      'patch /repos/{owner}/{repo}/issues/comments/{comment_id}',
+    ]);
+    // A new previewer (a restart) reads the marker: the same head is not previewed again.
+    const again = new PullRequestPreviewer({ kube: env.kube, log: captured.log, dataDir: sourcesDir() });
+    expect(await again.previewSource(await source())).toEqual([
+      { pr: 1, sha, state: 'unchanged', commentId: first.id, description: 'already previewed' },
+    ]);
+    expect(github.comments(1)).toHaveLength(1);
+  });
+
+  it('comments file:line:column for a bad Flow and sets failure', async () => {
+    const sha = await pushPullRequest(repo, main, 'refs/pull/2/head', {
+      'flows/broken.yaml': imageFlow('broken', 'nginx:1.28').replace('type: kubectl', 'type: kubectll'),
+    });
+    github.openPull(2, sha);
+    const outcomes = await previewer.previewSource(await source());
+    expect(github.errors).toEqual([]);
+    expect(outcomes.map((o) => o.pr)).toEqual([2]);
+    const body = github.comments(2)[0]!.body;
+    expect(body).toContain('❌ **Rejected**: 1 error(s)');
+    expect(body).toMatch(/flows\/broken\.yaml:\d+:\d+: spec\.reconcile\.steps\[0\]\.type: /);
+    const final = finalStatus(sha);
+    expect(final?.state).toBe('failure');
+    expect(final?.description).toMatch(/^rejected: flows\/broken\.yaml:\d+:\d+: spec\.reconcile\.steps\[0\]\.type/);
+  });
+
+  it("shows which of a Secret's keys change, never a value", async () => {
+    const sha = await pushPullRequest(repo, main, 'refs/pull/3/head', {
+      'objects/db.yaml': secretYaml('db', 'new-password-1111'),
+      'objects/api.yaml': secretYaml('api', 'brand-new-2222'),
+    });
+    github.openPull(3, sha);
+    await previewer.previewSource(await source(), 3);
+    expect(github.errors).toEqual([]);
+    const body = github.comments(3)[0]!.body;
+    expect(body).toContain('| changed | Secret default/db | `data.password`, `data.username` |');
+    expect(body).toContain('| created | Secret default/api |');
+    expect(body).toContain('<masked: changed>');
+    for (const value of ['old-password-0000', 'new-password-1111', 'brand-new-2222'])
+      for (const form of [value, b64(value), b64(`admin-${value}`)]) expect(body).not.toContain(form);
+    // Nor the token, anywhere.
+    for (const text of [captured.lines.join(''), ...[1, 2, 3].flatMap((n) => github.comments(n).map((c) => c.body))])
+      expect(text).not.toContain(TOKEN);
+  });
+
+  it('finds its comment on a later page of a busy pull request and edits it there', async () => {
+    github.addComments(5, Array.from({ length: 120 }, (_, i) => `LGTM ${i}`));
+    const first = await pushPullRequest(repo, main, 'refs/pull/5/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 2),
+    });
+    github.openPull(5, first);
+    await previewer.previewSource(await source(), 5);
+    const ours = github.comments(5).at(-1)!;
+    expect(github.comments(5)).toHaveLength(121);
+    const second = await pushPullRequest(repo, main, 'refs/pull/5/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 4),
+    });
+    github.openPull(5, second);
+    const [outcome] = await previewer.previewSource(await source(), 5);
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 5, sha: second, commentId: ours.id });
+    expect(github.comments(5)).toHaveLength(121);
+    expect(github.comments(5).at(-1)!.body).toContain(`at \`${second.slice(0, 12)}\``);
+  });
+
+  it('`flowops preview --pr N` previews one pull request now and says what it found', async () => {
+    const sha = await pushPullRequest(repo, main, 'refs/pull/4/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 5),
+    });
+    github.openPull(4, sha);
+    const cli = runFlowops(['preview', '--source', 'default/flows', '--pr', '4', '--kubeconfig', env.ts.kubeconfig]);
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout()).toBe(
+      `#4\t${sha.slice(0, 12)}\tsuccess\tpreview: 1 changed, 0 created, 0 pruned; nothing applied\n`,
+    );
+    expect(github.comments(4)[0]?.body).toContain('| changed | Deployment default/web | `spec.replicas` |');
+    expect(github.errors).toEqual([]);
+    const bad = runFlowops(['preview', '--pr', 'x', '--kubeconfig', env.ts.kubeconfig]);
+    expect((await bad.exited).code).not.toBe(0);
+    expect(bad.stderr()).toContain('--pr: expected a pull request number, got "x"');
+    // Two CLI starts: through tsx when dist/ is older than src/, which a loaded machine makes slow.
+  }, 120_000);
+
+  it('a forge that refuses the token: the pass fails naming the provider and the status, never the token', async () => {
+    await env.kube.create(secret('wrong-token', { token: 'ghp_wrong-token-9876543210' }));
+    await env.kube.patch(
+      { apiVersion: 'flowops.io/v1', kind: 'Provider', namespace: 'default', name: 'github' },
+      { spec: { secretRef: { name: 'wrong-token' } } },
+      'merge',
+    );
+    const before = github.errors.length;
+    const failed = await previewer.previewSource(await source()).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ name: 'NotifyError', code: 'Unauthorized', message: 'provider github: HTTP 401' });
+    expect(github.errors.slice(before)).toEqual(['get /repos/{owner}/{repo}/pulls: no or wrong authorization header']);
+    github.errors.splice(before);
+    expect(JSON.stringify(failed) + String(failed)).not.toContain('ghp_wrong-token');
+  });
+});
