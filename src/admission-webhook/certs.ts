@@ -41,7 +41,8 @@ export function generateServingPki(hosts: readonly string[], lifetimeMs: number,
   const notAfter = new Date(now + lifetimeMs);
   const caKeys = rsaKeys();
   const ca = newCert(caKeys.publicKey, notBefore, notAfter);
-  const caName = [{ name: 'commonName', value: `flowops-webhook-ca@${Math.floor(now / 1000)}` }];
+  // PrintableString characters only (no '@'): Go's x509 refuses a certificate with others.
+  const caName = [{ name: 'commonName', value: `flowops-webhook-ca-${Math.floor(now / 1000)}` }];
   ca.setSubject(caName);
   ca.setIssuer(caName);
   ca.setExtensions([
@@ -73,15 +74,6 @@ export function generateServingPki(hosts: readonly string[], lifetimeMs: number,
 export function notAfterOf(certPem: string): number {
   try {
     return Date.parse(new X509Certificate(certPem).validTo);
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** When a PEM certificate started being valid, in ms since the epoch (NaN when it cannot be read). */
-export function notBeforeOf(certPem: string): number {
-  try {
-    return Date.parse(new X509Certificate(certPem).validFrom);
   } catch {
     return Number.NaN;
   }

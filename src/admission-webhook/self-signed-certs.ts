@@ -8,7 +8,7 @@ import { isConflict, type KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
-import { generateServingPki, notAfterOf, notBeforeOf, splitPemBundle, type KeyPairPem } from './certs.js';
+import { generateServingPki, notAfterOf, splitPemBundle, type KeyPairPem } from './certs.js';
 import { WebhookError } from './errors.js';
 
 export interface SelfSignedOptions {
@@ -70,11 +70,13 @@ function newPki(hosts: readonly string[], lifetimeMs: number): Pki {
   return { caCert: p.ca.cert, caKey: p.ca.key, serving: p.serving };
 }
 
-/** Due when less than a third of the serving certificate's life is left. */
-function rotationDue(p: Pki, now: number): boolean {
-  const from = notBeforeOf(p.serving.cert);
-  const to = notAfterOf(p.serving.cert);
-  return !(to - now > (to - from) / 3);
+/**
+ * Due when less than a third of the configured lifetime is left (not of notBefore..notAfter, which
+ * starts a minute early for clock skew), or at once when it outlives the lifetime now configured.
+ */
+function rotationDue(p: Pki, now: number, lifetimeMs: number): boolean {
+  const left = notAfterOf(p.serving.cert) - now;
+  return !(left > lifetimeMs / 3) || left > lifetimeMs + 60_000;
 }
 
 export class SelfSignedCerts {
@@ -121,7 +123,7 @@ export class SelfSignedCerts {
   }
 
   private async rotateIfDue(stored: Stored, now: number): Promise<Stored> {
-    if (!rotationDue(stored.current, now)) return stored;
+    if (!rotationDue(stored.current, now, this.opts.lifetimeMs)) return stored;
     const { namespace, name } = this.opts.secret;
     const secret = await this.opts.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
     if (!secret) return stored;
