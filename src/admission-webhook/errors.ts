@@ -5,7 +5,7 @@
 export type WebhookErrorCode =
   | 'BadReview' // the request body is not an AdmissionReview v1 this webhook can answer (400)
   | 'CertSecretInvalid' // the Secret holding the CA exists but cannot be read as one
-  | 'CertFilesUnreadable' // --webhook-cert-dir (cert-manager's) has no readable tls.crt/tls.key
+  | 'CertFilesUnreadable' // --admission-cert-dir (cert-manager's) has no readable tls.crt/tls.key
   | 'ListenFailed';
 
 export class WebhookError extends Error {

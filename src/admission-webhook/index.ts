@@ -1,4 +1,4 @@
-// The validating admission webhook FlowOps serves on a cluster (`flowops run --webhook-listen`):
+// The validating admission webhook FlowOps serves on a cluster (`flowops run --admission-listen`):
 // Flow, FlowSource and Operator writes get the checks `flowops validate` makes, with the schemas of
 // the cluster's CRDs, and a refusal names the field and the reason. The serving certificate is
 // FlowOps' own (a CA in a Secret, rotated before expiry) or read from a folder (cert-manager's).

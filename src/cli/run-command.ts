@@ -5,9 +5,9 @@ import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serv
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
-import { addWebhookFlags, startWebhookFromFlags, type WebhookFlags } from './webhook-flags.js';
+import { addAdmissionFlags, startAdmissionFromFlags, type AdmissionFlags } from './admission-flags.js';
 
-interface RunFlags extends ClusterFlags, RunUiFlags, WebhookFlags {
+interface RunFlags extends ClusterFlags, RunUiFlags, AdmissionFlags {
   /** --view-url: links in notifications and commit statuses. */
   viewUrl?: string;
   leaseDuration: number;
@@ -25,7 +25,7 @@ interface RunFlags extends ClusterFlags, RunUiFlags, WebhookFlags {
  * releases the lease (so a standby takes over at once) and exits 0.
  */
 export function registerRunCommand(program: Command): void {
-  addWebhookFlags(addClusterFlags(program.command('run').description(summaryOf('run'))))
+  addAdmissionFlags(addClusterFlags(program.command('run').description(summaryOf('run'))))
     .option('--lease-duration <d>', 'how long a lease is valid after its last renewal', durationFlag, 15_000)
     .option('--renew-deadline <d>', 'the leader gives up if it cannot renew within this', durationFlag, 10_000)
     .option('--retry-period <d>', 'how often candidates try and the leader renews', durationFlag, 2_000)
@@ -86,7 +86,7 @@ export function registerRunCommand(program: Command): void {
       metrics.leader.set({ identity: elector.identity }, 0);
       const ui = await startRunUi(flags, kube, log.child({ part: 'ui' }));
       // Every replica serves the webhook, leader or not: the Service spreads the API server's calls.
-      const closeWebhook = await startWebhookFromFlags(flags, kube, log.child({ part: 'admission-webhook' }));
+      const closeWebhook = await startAdmissionFromFlags(flags, kube, log.child({ part: 'admission-webhook' }));
       const server = await serveMetrics(flags, metrics, log, {
         ready: () => true,
         beforeScrape: async () => metrics.queueDepth.set(await producer.depthNow()),

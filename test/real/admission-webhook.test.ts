@@ -10,7 +10,7 @@ import { describeReal, realControlPlane, type RealControlPlane } from './control
 import { getJson } from './kube-json.js';
 
 // FlowOps' validating admission webhook called by the real kube-apiserver 1.34.4: `flowops run
-// --webhook-listen` out of cluster, a ValidatingWebhookConfiguration with clientConfig.url, the
+// --admission-listen` out of cluster, a ValidatingWebhookConfiguration with clientConfig.url, the
 // caBundle filled in by FlowOps from the CA it keeps in a Secret. `kubectl apply` of a Flow with a
 // misspelled template field is refused naming the field; the example Flow is admitted; the
 // certificate (forced to a 30 s life) rotates twice while Flows are applied, none refused; with
@@ -77,9 +77,9 @@ describeReal('admission webhook on the real kube-apiserver', () => {
       'run', '--kubeconfig', cp.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--no-ui',
       '--queue', `real-${randomUUID()}`, '--redis-prefix', 'flowops-test',
       '--lease-namespace', NS, '--lease-name', 'flowops-leader', '--data', join(dataDir, 'data'),
-      '--webhook-listen', '127.0.0.1:0', '--webhook-hosts', '127.0.0.1',
-      '--webhook-secret', `${NS}/webhook-certs`, '--webhook-configuration', VWC_NAME,
-      '--webhook-cert-lifetime', '30s', '--webhook-cert-check', '1s', '--webhook-ca-propagation', '3s',
+      '--admission-listen', '127.0.0.1:0', '--admission-hosts', '127.0.0.1',
+      '--admission-secret', `${NS}/webhook-certs`, '--admission-configuration', VWC_NAME,
+      '--admission-cert-lifetime', '30s', '--admission-cert-check', '1s', '--admission-ca-propagation', '3s',
     ]);
     const listening = await waitFor(() => /"address":"([^"]+)","certificates":"self-signed","msg":"admission webhook listening"/.exec(run!.stderr()), { what: `the webhook listening\n${logs()}`, timeoutMs: 60_000 });
     address = listening[1]!;
