@@ -10,7 +10,8 @@ import { SelfSignedCerts } from './self-signed-certs.js';
 import { startWebhookServer } from './server.js';
 
 export { answerAdmission, parseAdmissionReview, type AdmissionReviewOut } from './review.js';
-export { checkObject, CHECKED_KINDS, formatFinding, type ObjectFinding } from './object-checks.js';
+export { EmbeddedChecks } from './embedded-checks.js';
+export { checkObject, CHECKED_KINDS, needsCheck, formatFinding, type ObjectFinding } from './object-checks.js';
 export { ClusterSchemas, FixedSchemas, type SchemaSource } from './cluster-schemas.js';
 export { generateServingPki, type KeyPairPem } from './certs.js';
 export { WebhookError, type WebhookErrorCode } from './errors.js';

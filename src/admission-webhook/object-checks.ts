@@ -67,6 +67,22 @@ function operatorFindings(obj: Record<string, unknown>): ObjectFinding[] {
   return out;
 }
 
+function specText(o: Record<string, unknown> | undefined): string {
+  return JSON.stringify(o?.spec ?? null);
+}
+
+/**
+ * Whether a write needs the checks: an update that leaves the spec as it was (finalizers, labels,
+ * status) or of an object being deleted does not, so a Flow that a later CRD change made invalid
+ * can still lose its finalizer and go.
+ */
+export function needsCheck(operation: string, obj: Record<string, unknown>, old: Record<string, unknown> | undefined): boolean {
+  if (operation !== 'CREATE' && operation !== 'UPDATE') return false;
+  const meta = obj.metadata;
+  if (typeof meta === 'object' && meta !== null && 'deletionTimestamp' in meta && meta.deletionTimestamp) return false;
+  return operation === 'CREATE' || !old || specText(obj) !== specText(old);
+}
+
 /** The findings for one object of a checked kind; [] for any other kind. */
 export function checkObject(kind: CheckedKind, obj: Record<string, unknown>, registry: SchemaRegistry): ObjectFinding[] {
   if (kind.group === 'flowops.io' && kind.kind === 'Flow') return flowFindings(obj, registry);

@@ -3,7 +3,7 @@
 // so the API server applies the webhook's failurePolicy.
 import type { SchemaRegistry } from '../typecheck/index.js';
 import { WebhookError } from './errors.js';
-import { CHECKED_KINDS, checkObject, formatFinding, type CheckedKind } from './object-checks.js';
+import { CHECKED_KINDS, checkObject, formatFinding, needsCheck, type CheckedKind } from './object-checks.js';
 
 const API_VERSION = 'admission.k8s.io/v1';
 /** The API server shows the message whole; past a few problems a reader wants the first ones. */
@@ -14,6 +14,7 @@ export interface AdmissionRequest {
   kind: CheckedKind & { version: string };
   operation: string;
   object: Record<string, unknown> | undefined;
+  oldObject: Record<string, unknown> | undefined;
 }
 
 export interface AdmissionResponse {
@@ -52,7 +53,9 @@ export function parseAdmissionReview(body: unknown): AdmissionRequest {
   if (typeof req.operation !== 'string') throw bad('request.operation: required');
   if (req.object !== undefined && req.object !== null && !isRecord(req.object)) throw bad('request.object: expected an object');
   const object = isRecord(req.object) ? req.object : undefined;
-  return { uid: req.uid, kind: { group: kind.group, version: kind.version, kind: kind.kind }, operation: req.operation, object };
+  const oldObject = isRecord(req.oldObject) ? req.oldObject : undefined;
+  const k = { group: kind.group, version: kind.version, kind: kind.kind };
+  return { uid: req.uid, kind: k, operation: req.operation, object, oldObject };
 }
 
 function isChecked(kind: CheckedKind): boolean {
@@ -62,7 +65,7 @@ function isChecked(kind: CheckedKind): boolean {
 /** The answer to one request: refused with every error (field: reason), warnings passed on. */
 export function answerAdmission(req: AdmissionRequest, registry: SchemaRegistry): AdmissionReviewOut {
   const envelope = (response: AdmissionResponse): AdmissionReviewOut => ({ apiVersion: API_VERSION, kind: 'AdmissionReview', response });
-  if ((req.operation !== 'CREATE' && req.operation !== 'UPDATE') || !req.object || !isChecked(req.kind)) {
+  if (!req.object || !isChecked(req.kind) || !needsCheck(req.operation, req.object, req.oldObject)) {
     return envelope({ uid: req.uid, allowed: true });
   }
   const findings = checkObject(req.kind, req.object, registry);
