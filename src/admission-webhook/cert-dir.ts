@@ -10,6 +10,9 @@ export function readCertDir(dir: string): KeyPairPem {
   try {
     return { cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') };
   } catch (e) {
-    throw new WebhookError('CertFilesUnreadable', `--admission-cert-dir ${dir}: cannot read tls.crt and tls.key: ${(e as Error).message}`);
+    throw new WebhookError(
+      'CertFilesUnreadable',
+      `--admission-cert-dir ${dir}: cannot read tls.crt and tls.key: ${(e as Error).message}`,
+    );
   }
 }

@@ -23,7 +23,9 @@ export class EmbeddedChecks implements Admission {
   private schemas(): SchemaRegistry {
     if (this.registry) return this.registry;
     const crdType = this.server.registry.lookup(CRD_GROUP, 'v1', 'customresourcedefinitions');
-    const crds = crdType ? this.server.objects.list(crdType, undefined).items.map((text) => JSON.parse(text) as unknown) : [];
+    const crds = crdType
+      ? this.server.objects.list(crdType, undefined).items.map((text) => JSON.parse(text) as unknown)
+      : [];
     this.registry = new SchemaRegistry(crds);
     return this.registry;
   }
@@ -33,7 +35,8 @@ export class EmbeddedChecks implements Admission {
     if (opts.subresource || !CHECKED_KINDS.some((k) => k.group === t.group && k.kind === t.kind)) return;
     if (!needsCheck(op, obj, old)) return;
     const findings = checkObject({ group: t.group, kind: t.kind }, obj, this.schemas());
-    for (const w of findings.filter((f) => f.severity === 'warning')) opts.warnings?.push(w.field ? `${w.field}: ${w.message}` : w.message);
+    for (const w of findings.filter((f) => f.severity === 'warning'))
+      opts.warnings?.push(w.field ? `${w.field}: ${w.message}` : w.message);
     const causes = findings
       .filter((f) => f.severity === 'error')
       .map((f) => ({ reason: 'FieldValueInvalid', field: f.field, message: f.message }));

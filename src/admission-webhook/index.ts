@@ -45,10 +45,17 @@ export interface AdmissionWebhook {
 
 export async function startAdmissionWebhook(opts: AdmissionWebhookOptions): Promise<AdmissionWebhook> {
   const certs = opts.certificates;
-  const self = certs.mode === 'self-signed' ? new SelfSignedCerts({ kube: opts.kube, log: opts.log, ...certs }) : undefined;
+  const self =
+    certs.mode === 'self-signed' ? new SelfSignedCerts({ kube: opts.kube, log: opts.log, ...certs }) : undefined;
   const current = () => (self ? self.sync() : Promise.resolve(readCertDir(certs.mode === 'dir' ? certs.dir : '')));
   let serving = await current();
-  const server = await startWebhookServer({ host: opts.host, port: opts.port, certificate: serving, schemas: new ClusterSchemas(opts.kube), log: opts.log });
+  const server = await startWebhookServer({
+    host: opts.host,
+    port: opts.port,
+    certificate: serving,
+    schemas: new ClusterSchemas(opts.kube),
+    log: opts.log,
+  });
   opts.log.info({ address: server.address, certificates: certs.mode }, 'admission webhook listening');
   let round: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {

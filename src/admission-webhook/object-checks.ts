@@ -76,7 +76,11 @@ function specText(o: Record<string, unknown> | undefined): string {
  * status) or of an object being deleted does not, so a Flow that a later CRD change made invalid
  * can still lose its finalizer and go.
  */
-export function needsCheck(operation: string, obj: Record<string, unknown>, old: Record<string, unknown> | undefined): boolean {
+export function needsCheck(
+  operation: string,
+  obj: Record<string, unknown>,
+  old: Record<string, unknown> | undefined,
+): boolean {
   if (operation !== 'CREATE' && operation !== 'UPDATE') return false;
   const meta = obj.metadata;
   if (typeof meta === 'object' && meta !== null && 'deletionTimestamp' in meta && meta.deletionTimestamp) return false;
@@ -84,7 +88,11 @@ export function needsCheck(operation: string, obj: Record<string, unknown>, old:
 }
 
 /** The findings for one object of a checked kind; [] for any other kind. */
-export function checkObject(kind: CheckedKind, obj: Record<string, unknown>, registry: SchemaRegistry): ObjectFinding[] {
+export function checkObject(
+  kind: CheckedKind,
+  obj: Record<string, unknown>,
+  registry: SchemaRegistry,
+): ObjectFinding[] {
   if (kind.group === 'flowops.io' && kind.kind === 'Flow') return flowFindings(obj, registry);
   if (kind.group === 'flowops.io' && kind.kind === 'FlowSource') return flowSourceFindings(obj);
   if (kind.group === 'dcontroller.io' && kind.kind === 'Operator') return operatorFindings(obj);

@@ -41,17 +41,24 @@ function bad(message: string): WebhookError {
 /** The request of an AdmissionReview v1 body, or BadReview naming the field that is wrong. */
 export function parseAdmissionReview(body: unknown): AdmissionRequest {
   if (!isRecord(body)) throw bad('the body is not a JSON object');
-  if (body.apiVersion !== API_VERSION) throw bad(`apiVersion: expected "${API_VERSION}", got ${JSON.stringify(body.apiVersion)}`);
+  if (body.apiVersion !== API_VERSION)
+    throw bad(`apiVersion: expected "${API_VERSION}", got ${JSON.stringify(body.apiVersion)}`);
   if (body.kind !== 'AdmissionReview') throw bad(`kind: expected "AdmissionReview", got ${JSON.stringify(body.kind)}`);
   const req = body.request;
   if (!isRecord(req)) throw bad('request: required');
   if (typeof req.uid !== 'string' || !req.uid) throw bad('request.uid: required');
   const kind = req.kind;
-  if (!isRecord(kind) || typeof kind.kind !== 'string' || typeof kind.group !== 'string' || typeof kind.version !== 'string') {
+  if (
+    !isRecord(kind) ||
+    typeof kind.kind !== 'string' ||
+    typeof kind.group !== 'string' ||
+    typeof kind.version !== 'string'
+  ) {
     throw bad('request.kind: expected {group, version, kind}');
   }
   if (typeof req.operation !== 'string') throw bad('request.operation: required');
-  if (req.object !== undefined && req.object !== null && !isRecord(req.object)) throw bad('request.object: expected an object');
+  if (req.object !== undefined && req.object !== null && !isRecord(req.object))
+    throw bad('request.object: expected an object');
   const object = isRecord(req.object) ? req.object : undefined;
   const oldObject = isRecord(req.oldObject) ? req.oldObject : undefined;
   const k = { group: kind.group, version: kind.version, kind: kind.kind };
@@ -64,7 +71,11 @@ function isChecked(kind: CheckedKind): boolean {
 
 /** The answer to one request: refused with every error (field: reason), warnings passed on. */
 export function answerAdmission(req: AdmissionRequest, registry: SchemaRegistry): AdmissionReviewOut {
-  const envelope = (response: AdmissionResponse): AdmissionReviewOut => ({ apiVersion: API_VERSION, kind: 'AdmissionReview', response });
+  const envelope = (response: AdmissionResponse): AdmissionReviewOut => ({
+    apiVersion: API_VERSION,
+    kind: 'AdmissionReview',
+    response,
+  });
   if (!req.object || !isChecked(req.kind) || !needsCheck(req.operation, req.object, req.oldObject)) {
     return envelope({ uid: req.uid, allowed: true });
   }
@@ -73,8 +84,12 @@ export function answerAdmission(req: AdmissionRequest, registry: SchemaRegistry)
   const warnings = findings.filter((f) => f.severity === 'warning').map(formatFinding);
   const withWarnings = warnings.length ? { warnings } : {};
   if (!errors.length) return envelope({ uid: req.uid, allowed: true, ...withWarnings });
-  const name = typeof req.object.metadata === 'object' && req.object.metadata !== null ? (req.object.metadata as { name?: unknown }).name : undefined;
+  const name =
+    typeof req.object.metadata === 'object' && req.object.metadata !== null
+      ? (req.object.metadata as { name?: unknown }).name
+      : undefined;
   const more = errors.length > SHOWN_PROBLEMS ? `; and ${errors.length - SHOWN_PROBLEMS} more` : '';
-  const message = `${req.kind.kind} ${JSON.stringify(String(name ?? ''))} is invalid: ${errors.slice(0, SHOWN_PROBLEMS).join('; ')}${more}`;
+  const shown = errors.slice(0, SHOWN_PROBLEMS).join('; ');
+  const message = `${req.kind.kind} ${JSON.stringify(String(name ?? ''))} is invalid: ${shown}${more}`;
   return envelope({ uid: req.uid, allowed: false, status: { code: 422, reason: 'Invalid', message }, ...withWarnings });
 }

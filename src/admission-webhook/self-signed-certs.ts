@@ -44,7 +44,12 @@ const unb64 = (s: unknown): string => (typeof s === 'string' ? Buffer.from(s, 'b
 const fingerprint = (pem: string): string => createHash('sha256').update(pem.trim()).digest('hex');
 
 function pkiData(p: Pki, prefix: string): Record<string, string> {
-  return { [`${prefix}ca.crt`]: b64(p.caCert), [`${prefix}ca.key`]: b64(p.caKey), [`${prefix}tls.crt`]: b64(p.serving.cert), [`${prefix}tls.key`]: b64(p.serving.key) };
+  return {
+    [`${prefix}ca.crt`]: b64(p.caCert),
+    [`${prefix}ca.key`]: b64(p.caKey),
+    [`${prefix}tls.crt`]: b64(p.serving.cert),
+    [`${prefix}tls.key`]: b64(p.serving.key),
+  };
 }
 
 function readPki(data: Record<string, unknown>, prefix: string): Pki | undefined {
@@ -60,7 +65,10 @@ function storedOf(secret: KubeObject): Stored {
   const data = typeof secret.data === 'object' && secret.data !== null ? (secret.data as Record<string, unknown>) : {};
   const current = readPki(data, '');
   if (!current || Number.isNaN(notAfterOf(current.serving.cert))) {
-    throw new WebhookError('CertSecretInvalid', `Secret ${secret.metadata.namespace}/${secret.metadata.name} has no readable ca.crt, ca.key, tls.crt and tls.key`);
+    throw new WebhookError(
+      'CertSecretInvalid',
+      `Secret ${secret.metadata.namespace}/${secret.metadata.name} has no readable ca.crt, ca.key, tls.crt and tls.key`,
+    );
   }
   return { current, previous: readPki(data, 'previous-') };
 }
@@ -92,7 +100,10 @@ export class SelfSignedCerts {
    */
   async sync(now = Date.now()): Promise<KeyPairPem> {
     const stored = await this.rotateIfDue(await this.load(), now);
-    const bundle = [stored.current.caCert, ...(stored.previous && notAfterOf(stored.previous.caCert) > now ? [stored.previous.caCert] : [])];
+    const bundle = [
+      stored.current.caCert,
+      ...(stored.previous && notAfterOf(stored.previous.caCert) > now ? [stored.previous.caCert] : []),
+    ];
     const inBundle = await this.updateBundle(bundle.join(''));
     const key = fingerprint(stored.current.caCert);
     if (inBundle === 'all' && !this.seenInBundle.has(key)) this.seenInBundle.set(key, now);
@@ -101,7 +112,10 @@ export class SelfSignedCerts {
     const propagated = inBundle === 'none' || (seenAt !== undefined && now - seenAt >= this.opts.propagationMs);
     const next = propagated || !stored.previous ? stored.current.serving : stored.previous.serving;
     if (next.cert !== this.serving?.cert) {
-      this.opts.log.info({ notAfter: new Date(notAfterOf(next.cert)).toISOString(), previous: next !== stored.current.serving }, 'webhook serving certificate');
+      this.opts.log.info(
+        { notAfter: new Date(notAfterOf(next.cert)).toISOString(), previous: next !== stored.current.serving },
+        'webhook serving certificate',
+      );
     }
     this.serving = next;
     return next;
@@ -112,7 +126,13 @@ export class SelfSignedCerts {
     const existing = await this.opts.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name });
     if (existing) return storedOf(existing);
     const current = newPki(this.opts.hosts, this.opts.lifetimeMs);
-    const secret: KubeObject = { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { namespace, name }, data: pkiData(current, '') };
+    const secret: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'Opaque',
+      metadata: { namespace, name },
+      data: pkiData(current, ''),
+    };
     try {
       return storedOf(await this.opts.kube.create(secret, { fieldManager: FIELD_MANAGER }));
     } catch (e) {
@@ -151,14 +171,20 @@ export class SelfSignedCerts {
     const want = b64(bundle);
     const stale = webhooks.some((w) => (w.clientConfig as { caBundle?: string } | undefined)?.caBundle !== want);
     if (!stale) return 'all';
-    const updated = webhooks.map((w) => ({ ...w, clientConfig: { ...(w.clientConfig as object | undefined), caBundle: want } }));
+    const updated = webhooks.map((w) => ({
+      ...w,
+      clientConfig: { ...(w.clientConfig as object | undefined), caBundle: want },
+    }));
     try {
       await this.opts.kube.replace({ ...vwc, webhooks: updated }, { fieldManager: FIELD_MANAGER });
     } catch (e) {
       if (isConflict(e)) return 'pending';
       throw e;
     }
-    this.opts.log.info({ configuration: this.opts.configuration, cas: splitPemBundle(bundle).length }, 'webhook caBundle updated');
+    this.opts.log.info(
+      { configuration: this.opts.configuration, cas: splitPemBundle(bundle).length },
+      'webhook caBundle updated',
+    );
     // Seen in the bundle from this write on; the propagation wait starts now.
     return 'all';
   }

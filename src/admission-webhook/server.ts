@@ -69,7 +69,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: WebhookSe
   }
   const answer = answerAdmission(request, await opts.schemas.registry());
   if (!answer.response.allowed) {
-    opts.log.info({ kind: request.kind.kind, uid: request.uid, message: answer.response.status?.message }, 'admission refused');
+    opts.log.info(
+      { kind: request.kind.kind, uid: request.uid, message: answer.response.status?.message },
+      'admission refused',
+    );
   }
   send(res, 200, JSON.stringify(answer));
 }
@@ -84,7 +87,9 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e) => reject(new WebhookError('ListenFailed', `webhook: cannot listen on ${opts.host}:${opts.port}: ${e.message}`)));
+    server.once('error', (e) =>
+      reject(new WebhookError('ListenFailed', `webhook: cannot listen on ${opts.host}:${opts.port}: ${e.message}`)),
+    );
     server.listen(opts.port, opts.host, resolve);
   });
   const a = server.address() as AddressInfo;

@@ -22,14 +22,22 @@ describe('embedded API server: the webhook checks in-process', () => {
     ts = await startTestServer();
     ts.server.objects.addAdmission(new EmbeddedChecks(ts.server));
     kubectl = kubectlFor(ts.kubeconfig, join(ts.dir, 'kubectl-cache'));
-    await kubectl.ok(['apply', '-f', join(ROOT, 'config/crd/flowops.io_flows.yaml'), '-f', join(ROOT, 'repos-example/database-operator/crd.yaml')]);
+    await kubectl.ok([
+      'apply',
+      '-f',
+      join(ROOT, 'config/crd/flowops.io_flows.yaml'),
+      '-f',
+      join(ROOT, 'repos-example/database-operator/crd.yaml'),
+    ]);
   });
   afterAll(() => ts.stop());
 
   it('kubectl apply of a misspelled Flow is refused with the field and the fix; the example is admitted', async () => {
     const refused = await kubectl(['apply', '-n', 'default', '-f', '-'], BAD);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('The Flow "database-operator" is invalid: spec.reconcile.steps[0].manifests: unknown field "spec.replica" in Database; did you mean "replicas"?');
+    expect(refused.stderr).toContain(
+      'The Flow "database-operator" is invalid: spec.reconcile.steps[0].manifests: unknown field "spec.replica" in Database; did you mean "replicas"?',
+    );
     const admitted = await kubectl(['apply', '-n', 'default', '-f', '-'], GOOD);
     expect(admitted.code, admitted.stderr).toBe(0);
   });
@@ -41,10 +49,38 @@ describe('embedded API server: the webhook checks in-process', () => {
     await kubectl.ok(['apply', '-f', '-'], crd);
     const edit = await kubectl(['apply', '-n', 'default', '-f', '-'], GOOD.replace(':latest', ':16'));
     expect(edit.stderr).toContain('unknown field "spec.replicas" in Database');
-    await kubectl.ok(['patch', 'flow', 'database-operator', '-n', 'default', '--type=merge', '-p', '{"metadata":{"finalizers":["flowops.io/finalizer"]}}']);
-    await kubectl.ok(['patch', 'flow', 'database-operator', '-n', 'default', '--subresource=status', '--type=merge', '-p', '{"status":{"observedGeneration":1}}']);
+    await kubectl.ok([
+      'patch',
+      'flow',
+      'database-operator',
+      '-n',
+      'default',
+      '--type=merge',
+      '-p',
+      '{"metadata":{"finalizers":["flowops.io/finalizer"]}}',
+    ]);
+    await kubectl.ok([
+      'patch',
+      'flow',
+      'database-operator',
+      '-n',
+      'default',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"observedGeneration":1}}',
+    ]);
     await kubectl.ok(['delete', 'flow', 'database-operator', '-n', 'default', '--wait=false']);
-    await kubectl.ok(['patch', 'flow', 'database-operator', '-n', 'default', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+    await kubectl.ok([
+      'patch',
+      'flow',
+      'database-operator',
+      '-n',
+      'default',
+      '--type=merge',
+      '-p',
+      '{"metadata":{"finalizers":null}}',
+    ]);
     const gone = await kubectl(['get', 'flow', 'database-operator', '-n', 'default']);
     expect(gone.stderr).toContain('NotFound');
   });

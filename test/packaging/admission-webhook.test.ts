@@ -13,14 +13,24 @@ import { find, flagsOf, helm, helmTemplate, kustomize, parseManifests, ROOT, typ
 
 const runHelp = spawnSync(process.execPath, [FLOWOPS_BIN, 'run', '--help'], { cwd: ROOT, encoding: 'utf8' }).stdout;
 const knownFlags = new Set([...runHelp.matchAll(/^\s+(?:-\w, )?--([\w-]+)/gm)].map((m) => m[1]));
-const controllerArgs = (objs: K8sObject[]): string[] => find(objs, 'Deployment', 'flowops-controller').spec.template.spec.containers[0].args;
+const controllerArgs = (objs: K8sObject[]): string[] =>
+  find(objs, 'Deployment', 'flowops-controller').spec.template.spec.containers[0].args;
 
 function expectWebhook(objs: K8sObject[], failurePolicy: string): Map<string, string> {
   const vwc = find(objs, 'ValidatingWebhookConfiguration', 'flowops-validation');
   const hook = vwc.webhooks[0];
-  expect(hook.clientConfig.service).toEqual({ name: 'flowops-admission', namespace: 'flowops-system', path: '/validate', port: 443 });
+  expect(hook.clientConfig.service).toEqual({
+    name: 'flowops-admission',
+    namespace: 'flowops-system',
+    path: '/validate',
+    port: 443,
+  });
   expect(hook.failurePolicy).toBe(failurePolicy);
-  expect(hook.rules.map((r: { resources: string[] }) => r.resources).flat()).toEqual(['flows', 'flowsources', 'operators']);
+  expect(hook.rules.map((r: { resources: string[] }) => r.resources).flat()).toEqual([
+    'flows',
+    'flowsources',
+    'operators',
+  ]);
   expect(find(objs, 'Service', 'flowops-admission').spec.ports[0].targetPort).toBe('admission');
   const args = controllerArgs(objs);
   for (const flag of flagsOf(args).keys()) expect(knownFlags.has(flag), `--${flag} unknown to flowops run`).toBe(true);
@@ -35,7 +45,9 @@ describe('admission webhook install', () => {
   });
 
   it("the chart with FlowOps' own CA: the flags name the Secret, configuration and Service; RBAC limited to them", () => {
-    const objs = parseManifests(helmTemplate(['redis.bundled=true', 'admissionWebhook.enabled=true', 'admissionWebhook.failurePolicy=Ignore']));
+    const objs = parseManifests(
+      helmTemplate(['redis.bundled=true', 'admissionWebhook.enabled=true', 'admissionWebhook.failurePolicy=Ignore']),
+    );
     const flags = expectWebhook(objs, 'Ignore');
     expect(Object.fromEntries(flags)).toMatchObject({
       'admission-listen': '0.0.0.0:9443',
@@ -44,24 +56,49 @@ describe('admission webhook install', () => {
       'admission-hosts': 'flowops-admission.flowops-system.svc,flowops-admission.flowops-system.svc.cluster.local',
       'admission-cert-lifetime': '8760h',
     });
-    expect(find(objs, 'Role', 'flowops-admission').rules[1]).toEqual({ apiGroups: [''], resources: ['secrets'], resourceNames: ['flowops-admission-certs'], verbs: ['get', 'update'] });
+    expect(find(objs, 'Role', 'flowops-admission').rules[1]).toEqual({
+      apiGroups: [''],
+      resources: ['secrets'],
+      resourceNames: ['flowops-admission-certs'],
+      verbs: ['get', 'update'],
+    });
     expect(find(objs, 'ClusterRole', 'flowops-admission').rules[0].resourceNames).toEqual(['flowops-validation']);
   });
 
-  it("the chart with cert-manager: a Certificate for the Service, its Secret mounted, the CA injected", () => {
-    const objs = parseManifests(helmTemplate(['redis.bundled=true', 'admissionWebhook.enabled=true', 'admissionWebhook.certificates.source=cert-manager']));
+  it('the chart with cert-manager: a Certificate for the Service, its Secret mounted, the CA injected', () => {
+    const objs = parseManifests(
+      helmTemplate([
+        'redis.bundled=true',
+        'admissionWebhook.enabled=true',
+        'admissionWebhook.certificates.source=cert-manager',
+      ]),
+    );
     const flags = expectWebhook(objs, 'Fail');
     expect(flags.get('admission-cert-dir')).toBe('/etc/flowops/admission-certs');
-    expect(find(objs, 'ValidatingWebhookConfiguration', 'flowops-validation').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'flowops-system/flowops-admission' });
+    expect(find(objs, 'ValidatingWebhookConfiguration', 'flowops-validation').metadata.annotations).toEqual({
+      'cert-manager.io/inject-ca-from': 'flowops-system/flowops-admission',
+    });
     const cert = find(objs, 'Certificate', 'flowops-admission');
-    expect(cert.spec).toMatchObject({ secretName: 'flowops-admission-certs', dnsNames: ['flowops-admission.flowops-system.svc', 'flowops-admission.flowops-system.svc.cluster.local'], issuerRef: { kind: 'Issuer', name: 'flowops-admission' } });
+    expect(cert.spec).toMatchObject({
+      secretName: 'flowops-admission-certs',
+      dnsNames: ['flowops-admission.flowops-system.svc', 'flowops-admission.flowops-system.svc.cluster.local'],
+      issuerRef: { kind: 'Issuer', name: 'flowops-admission' },
+    });
     const pod = find(objs, 'Deployment', 'flowops-controller').spec.template.spec;
     expect(pod.volumes).toContainEqual({ name: 'admission-certs', secret: { secretName: 'flowops-admission-certs' } });
     expect(objs.some((o) => o.kind === 'Role' && o.metadata.name === 'flowops-admission')).toBe(false);
   });
 
   it('the chart refuses a failurePolicy kube-apiserver does not know', () => {
-    const r = helm(['template', 'flowops', join(ROOT, 'charts/flowops'), '--set', 'redis.bundled=true', '--set', 'admissionWebhook.failurePolicy=Sometimes']);
+    const r = helm([
+      'template',
+      'flowops',
+      join(ROOT, 'charts/flowops'),
+      '--set',
+      'redis.bundled=true',
+      '--set',
+      'admissionWebhook.failurePolicy=Sometimes',
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('failurePolicy');
   });
@@ -70,13 +107,18 @@ describe('admission webhook install', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-overlay-'));
     cpSync(join(ROOT, 'config'), join(dir, 'config'), { recursive: true });
     mkdirSync(join(dir, 'overlay'));
-    writeFileSync(join(dir, 'overlay/kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../config/default]\ncomponents: [../config/admission-webhook]\n');
+    writeFileSync(
+      join(dir, 'overlay/kustomization.yaml'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../config/default]\ncomponents: [../config/admission-webhook]\n',
+    );
     const objs = parseManifests(kustomize(join(dir, 'overlay')));
     const flags = expectWebhook(objs, 'Fail');
     // The rest are `flowops run`'s defaults, which name these very objects.
     expect(Object.fromEntries(flags)).toMatchObject({ 'admission-listen': '0.0.0.0:9443' });
     expect(runHelp).toContain('flowops-system/flowops-admission-certs');
-    expect(runHelp.replace(/\s+/g, ' ')).toContain('flowops-admission.flowops-system.svc,flowops-admission.flowops-system.svc.cluster.local');
+    expect(runHelp.replace(/\s+/g, ' ')).toContain(
+      'flowops-admission.flowops-system.svc,flowops-admission.flowops-system.svc.cluster.local',
+    );
     expect(find(objs, 'Role', 'flowops-admission').rules[1].resourceNames).toEqual(['flowops-admission-certs']);
   });
 });

@@ -34,8 +34,18 @@ function configuration(url: string, failurePolicy: 'Fail' | 'Ignore'): string {
         name: 'validate.flowops.io',
         clientConfig: { url },
         rules: [
-          { apiGroups: ['flowops.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['flows', 'flowsources'] },
-          { apiGroups: ['dcontroller.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['operators'] },
+          {
+            apiGroups: ['flowops.io'],
+            apiVersions: ['*'],
+            operations: ['CREATE', 'UPDATE'],
+            resources: ['flows', 'flowsources'],
+          },
+          {
+            apiGroups: ['dcontroller.io'],
+            apiVersions: ['*'],
+            operations: ['CREATE', 'UPDATE'],
+            resources: ['operators'],
+          },
         ],
         failurePolicy,
         sideEffects: 'None',
@@ -71,21 +81,58 @@ describeReal('admission webhook on the real kube-apiserver', () => {
     dataDir = mkdtempSync(join(cp.dir, 'flowops-webhook-'));
     await cp.kubectl.ok(['apply', '-k', join(ROOT, 'config/crd')]);
     await cp.kubectl.ok(['apply', '-f', join(ROOT, 'repos-example/database-operator/crd.yaml')]);
-    await cp.kubectl.ok(['wait', '--for=condition=Established', 'crd/flows.flowops.io', 'crd/databases.example.com', '--timeout=60s']);
+    await cp.kubectl.ok([
+      'wait',
+      '--for=condition=Established',
+      'crd/flows.flowops.io',
+      'crd/databases.example.com',
+      '--timeout=60s',
+    ]);
     await cp.kubectl.ok(['create', 'namespace', NS]);
     run = spawnFlowops('run', [
-      'run', '--kubeconfig', cp.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--no-ui',
-      '--queue', `real-${randomUUID()}`, '--redis-prefix', 'flowops-test',
-      '--lease-namespace', NS, '--lease-name', 'flowops-leader', '--data', join(dataDir, 'data'),
-      '--admission-listen', '127.0.0.1:0', '--admission-hosts', '127.0.0.1',
-      '--admission-secret', `${NS}/webhook-certs`, '--admission-configuration', VWC_NAME,
-      '--admission-cert-lifetime', '30s', '--admission-cert-check', '1s', '--admission-ca-propagation', '3s',
+      'run',
+      '--kubeconfig',
+      cp.kubeconfig,
+      '--metrics-listen',
+      '127.0.0.1:0',
+      '--no-ui',
+      '--queue',
+      `real-${randomUUID()}`,
+      '--redis-prefix',
+      'flowops-test',
+      '--lease-namespace',
+      NS,
+      '--lease-name',
+      'flowops-leader',
+      '--data',
+      join(dataDir, 'data'),
+      '--admission-listen',
+      '127.0.0.1:0',
+      '--admission-hosts',
+      '127.0.0.1',
+      '--admission-secret',
+      `${NS}/webhook-certs`,
+      '--admission-configuration',
+      VWC_NAME,
+      '--admission-cert-lifetime',
+      '30s',
+      '--admission-cert-check',
+      '1s',
+      '--admission-ca-propagation',
+      '3s',
     ]);
-    const listening = await waitFor(() => /"address":"([^"]+)","certificates":"self-signed","msg":"admission webhook listening"/.exec(run!.stderr()), { what: `the webhook listening\n${logs()}`, timeoutMs: 60_000 });
+    const listening = await waitFor(
+      () => /"address":"([^"]+)","certificates":"self-signed","msg":"admission webhook listening"/.exec(run!.stderr()),
+      { what: `the webhook listening\n${logs()}`, timeoutMs: 60_000 },
+    );
     address = listening[1]!;
     await cp.kubectl.ok(['apply', '-f', '-'], configuration(`https://${address}/validate`, 'Fail'));
     // FlowOps fills the caBundle in; kube-apiserver then calls the webhook.
-    await waitFor(async () => (await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle, { what: `caBundle written\n${logs()}`, timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle,
+      { what: `caBundle written\n${logs()}`, timeoutMs: 30_000 },
+    );
   }, 180_000);
   afterAll(async () => {
     if (run) {
@@ -95,12 +142,19 @@ describeReal('admission webhook on the real kube-apiserver', () => {
   });
 
   it('kubectl apply of a Flow with a misspelled field is refused by the webhook with the field and the fix', async () => {
-    const refused = await waitFor(async () => {
-      const r = await apply(BAD);
-      return r.code !== 0 && r.stderr.includes('denied the request') ? r : undefined;
-    }, { what: `the webhook refusing the bad Flow\n${logs()}`, timeoutMs: 30_000 });
-    expect(refused.stderr).toContain('admission webhook "validate.flowops.io" denied the request: Flow "database-operator" is invalid: ');
-    expect(refused.stderr).toContain('spec.reconcile.steps[0].manifests: unknown field "spec.replica" in Database; did you mean "replicas"?');
+    const refused = await waitFor(
+      async () => {
+        const r = await apply(BAD);
+        return r.code !== 0 && r.stderr.includes('denied the request') ? r : undefined;
+      },
+      { what: `the webhook refusing the bad Flow\n${logs()}`, timeoutMs: 30_000 },
+    );
+    expect(refused.stderr).toContain(
+      'admission webhook "validate.flowops.io" denied the request: Flow "database-operator" is invalid: ',
+    );
+    expect(refused.stderr).toContain(
+      'spec.reconcile.steps[0].manifests: unknown field "spec.replica" in Database; did you mean "replicas"?',
+    );
     expect(await getJson(cp, ['get', 'flow', 'database-operator', '-n', 'default'])).toBeUndefined();
   });
 
@@ -109,7 +163,9 @@ describeReal('admission webhook on the real kube-apiserver', () => {
     expect(created.code, created.stderr).toBe(0);
     const updated = await apply(GOOD.replace(':latest', ':16'));
     expect(updated.code, updated.stderr).toBe(0);
-    expect(JSON.stringify((await getJson(cp, ['get', 'flow', 'database-operator', '-n', 'default']))?.spec)).toContain(':16');
+    expect(JSON.stringify((await getJson(cp, ['get', 'flow', 'database-operator', '-n', 'default']))?.spec)).toContain(
+      ':16',
+    );
   });
 
   it('the certificate rotates twice (30 s life) while Flows are applied, and no request is refused', async () => {
@@ -117,20 +173,40 @@ describeReal('admission webhook on the real kube-apiserver', () => {
     const serials = new Set([first]);
     const failures: string[] = [];
     let applied = 0;
-    await waitFor(async () => {
-      const r = await apply(flowNamed(`rotating-${applied % 3}`).replace(':latest', `:${applied}`));
-      applied++;
-      if (r.code !== 0) failures.push(r.stderr);
-      serials.add(await servedSerial(address));
-      // Two rotations seen, and Flows applied after the second.
-      return serials.size >= 3 && applied > 3 ? true : undefined;
-    }, { what: `two certificate rotations (serials seen: ${serials.size})\n${logs()}`, timeoutMs: 90_000, intervalMs: 200 });
+    await waitFor(
+      async () => {
+        const r = await apply(flowNamed(`rotating-${applied % 3}`).replace(':latest', `:${applied}`));
+        applied++;
+        if (r.code !== 0) failures.push(r.stderr);
+        serials.add(await servedSerial(address));
+        // Two rotations seen, and Flows applied after the second.
+        return serials.size >= 3 && applied > 3 ? true : undefined;
+      },
+      {
+        what: `two certificate rotations (serials seen: ${serials.size})\n${logs()}`,
+        timeoutMs: 90_000,
+        intervalMs: 200,
+      },
+    );
     // A refused request would also be a bad Flow admitted: the webhook still answers after rotating.
     expect(failures).toEqual([]);
     expect((await apply(BAD)).stderr).toContain('denied the request');
     const secret = await getJson(cp, ['get', 'secret', 'webhook-certs', '-n', NS]);
-    expect(Object.keys(secret?.data ?? {}).sort()).toEqual(['ca.crt', 'ca.key', 'previous-ca.crt', 'previous-ca.key', 'previous-tls.crt', 'previous-tls.key', 'tls.crt', 'tls.key']);
-    const bundle = Buffer.from((await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle ?? '', 'base64').toString();
+    expect(Object.keys(secret?.data ?? {}).sort()).toEqual([
+      'ca.crt',
+      'ca.key',
+      'previous-ca.crt',
+      'previous-ca.key',
+      'previous-tls.crt',
+      'previous-tls.key',
+      'tls.crt',
+      'tls.key',
+    ]);
+    const bundle = Buffer.from(
+      (await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle ??
+        '',
+      'base64',
+    ).toString();
     expect(bundle.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
   }, 120_000);
 
@@ -140,14 +216,27 @@ describeReal('admission webhook on the real kube-apiserver', () => {
     const down = await apply(flowNamed('while-down'));
     expect(down.code).not.toBe(0);
     expect(down.stderr).toMatch(/failed calling webhook "validate\.flowops\.io".*connection refused/s);
-    const caBundle = (await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle;
-    await cp.kubectl.ok(['patch', 'validatingwebhookconfiguration', VWC_NAME, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' }])]);
-    expect((await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle).toBe(caBundle);
+    const caBundle = (await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]
+      ?.clientConfig?.caBundle;
+    await cp.kubectl.ok([
+      'patch',
+      'validatingwebhookconfiguration',
+      VWC_NAME,
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'replace', path: '/webhooks/0/failurePolicy', value: 'Ignore' }]),
+    ]);
+    expect(
+      (await getJson(cp, ['get', 'validatingwebhookconfiguration', VWC_NAME]))?.webhooks?.[0]?.clientConfig?.caBundle,
+    ).toBe(caBundle);
     // kube-apiserver picks the changed configuration up from its informer.
-    const admitted = await waitFor(async () => {
-      const r = await apply(flowNamed('while-down'));
-      return r.code === 0 ? r : undefined;
-    }, { what: 'the Flow admitted under failurePolicy Ignore', timeoutMs: 30_000, intervalMs: 250 });
+    const admitted = await waitFor(
+      async () => {
+        const r = await apply(flowNamed('while-down'));
+        return r.code === 0 ? r : undefined;
+      },
+      { what: 'the Flow admitted under failurePolicy Ignore', timeoutMs: 30_000, intervalMs: 250 },
+    );
     expect(admitted.stdout).toContain('flow.flowops.io/while-down created');
   });
 });
