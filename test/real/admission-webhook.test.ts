@@ -7,7 +7,8 @@ import { spawnFlowops, stopGracefully, type Proc } from '../distributed/processe
 import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { describeReal, realControlPlane, type RealControlPlane } from './control-plane.js';
-import { getJson } from './kube-json.js';
+import { getJson, helmIn } from './kube-json.js';
+import { serviceAccountKubeconfig } from './service-account.js';
 
 // FlowOps' validating admission webhook called by the real kube-apiserver 1.34.4: `flowops run
 // --admission-listen` out of cluster, a ValidatingWebhookConfiguration with clientConfig.url, the
@@ -238,5 +239,49 @@ describeReal('admission webhook on the real kube-apiserver', () => {
       { what: 'the Flow admitted under failurePolicy Ignore', timeoutMs: 30_000, intervalMs: 250 },
     );
     expect(admitted.stdout).toContain('flow.flowops.io/while-down created');
+  });
+  it("installed by the chart, as the chart's ServiceAccount: FlowOps creates its CA Secret and fills the caBundle", async () => {
+    // The release's configuration points at its Service, which nothing routes to here; the test
+    // points it at the process instead, as a Service would reach the pod.
+    const ns = 'flowops-chart';
+    const release = 'flowops-chart';
+    const r = await helmIn(cp, [
+      'install', release, join(ROOT, 'charts/flowops'), '-n', ns, '--create-namespace',
+      '--set', 'installCRDs=false', '--set', 'admissionWebhook.enabled=true',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const kubeconfig = await serviceAccountKubeconfig(cp, ns, release);
+    const charted = spawnFlowops('run-chart', [
+      'run', '--kubeconfig', kubeconfig, '--metrics-listen', '127.0.0.1:0', '--no-ui',
+      '--queue', `real-${randomUUID()}`, '--redis-prefix', 'flowops-test',
+      '--lease-namespace', ns, '--lease-name', `${release}-leader`, '--data', join(dataDir, 'data-chart'),
+      '--admission-listen', '127.0.0.1:0', '--admission-hosts', '127.0.0.1',
+      '--admission-secret', `${ns}/${release}-admission-certs`, '--admission-configuration', `${release}-validation`,
+      '--admission-cert-check', '2s',
+    ]);
+    try {
+      const chartLogs = () => charted.stderr().slice(-4000);
+      const listening = await waitFor(() => /"address":"([^"]+)","certificates":"self-signed"/.exec(charted.stderr()), {
+        what: `the chart's webhook listening\n${chartLogs()}`,
+        timeoutMs: 60_000,
+      });
+      // The caBundle FlowOps wrote stays; only where to call changes.
+      const patch = [
+        { op: 'remove', path: '/webhooks/0/clientConfig/service' },
+        { op: 'add', path: '/webhooks/0/clientConfig/url', value: `https://${listening[1]}/validate` },
+      ];
+      await cp.kubectl.ok(['patch', 'validatingwebhookconfiguration', `${release}-validation`, '--type=json', '-p', JSON.stringify(patch)]);
+      const refused = await waitFor(async () => {
+        const a = await apply(BAD.replace(/^  name: database-operator$/m, '  name: chart-checked'));
+        return a.code !== 0 && a.stderr.includes('denied the request') ? a : undefined;
+      }, { what: `the chart's webhook refusing the bad Flow\n${chartLogs()}`, timeoutMs: 60_000 });
+      expect(refused.stderr).toContain('unknown field "spec.replica" in Database');
+      const secret = await getJson(cp, ['get', 'secret', `${release}-admission-certs`, '-n', ns]);
+      expect(Object.keys(secret?.data ?? {}).sort()).toEqual(['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);
+      expect(chartLogs()).not.toMatch(/forbidden/i);
+    } finally {
+      await stopGracefully(charted);
+      writeFileSync(join(dataDir, 'run-chart.log'), charted.stderr());
+    }
   });
 });
