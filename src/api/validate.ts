@@ -46,6 +46,8 @@ export interface ParsedFileValidation extends FileValidation {
 export interface ParsedYaml {
   docs: Document[];
   counter: LineCounter;
+  /** The Flow documents as data (toJS), for a later check to use instead of converting again. */
+  flows?: Map<Document, unknown>;
 }
 
 /**
@@ -75,7 +77,7 @@ export function validateParsedFlowFile(text: string, file: string): ParsedFileVa
   const errors: ValidationError[] = [];
   let flows = 0;
   const docs = parseAllDocuments(text, { lineCounter: counter, merge: true });
-  const parsed: ParsedYaml = { docs: Array.isArray(docs) ? docs : [], counter };
+  const parsed: ParsedYaml = { docs: Array.isArray(docs) ? docs : [], counter, flows: new Map() };
   for (const doc of parsed.docs) {
     if (doc.errors.length) {
       for (const e of doc.errors) {
@@ -86,7 +88,9 @@ export function validateParsedFlowFile(text: string, file: string): ParsedFileVa
     }
     if (!isFlowDocument(doc)) continue;
     flows++;
-    for (const p of flowProblems(doc.toJS())) {
+    const value: unknown = doc.toJS();
+    parsed.flows?.set(doc, value);
+    for (const p of flowProblems(value)) {
       const { line, column } = locator.locate(doc, p);
       errors.push({ file, line, column, field: formatPath(p.path), message: p.message });
     }

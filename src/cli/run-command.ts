@@ -7,8 +7,9 @@ import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
 import { parseShardCount } from '../runtime/shards/shard-count.js';
 import { SetupError } from './setup-error.js';
+import { addAdmissionFlags, startAdmissionFromFlags, type AdmissionFlags } from './admission-flags.js';
 
-export interface RunFlags extends ClusterFlags, RunUiFlags {
+export interface RunFlags extends ClusterFlags, RunUiFlags, AdmissionFlags {
   /** --view-url: links in notifications and commit statuses. */
   viewUrl?: string;
   leaseDuration: number;
@@ -28,7 +29,7 @@ export interface RunFlags extends ClusterFlags, RunUiFlags {
  * releases the lease (so a standby takes over at once) and exits 0.
  */
 export function registerRunCommand(program: Command): void {
-  addClusterFlags(program.command('run').description(summaryOf('run')))
+  addAdmissionFlags(addClusterFlags(program.command('run').description(summaryOf('run'))))
     .option('--lease-duration <d>', 'how long a lease is valid after its last renewal', durationFlag, 15_000)
     .option('--renew-deadline <d>', 'the leader gives up if it cannot renew within this', durationFlag, 10_000)
     .option('--retry-period <d>', 'how often candidates try and the leader renews', durationFlag, 2_000)
@@ -97,7 +98,13 @@ export function registerRunCommand(program: Command): void {
       if (shardCount > 1) {
         const { runSharded } = await import('./run-sharded.js');
         const ui = await startRunUi(flags, kube, log.child({ part: 'ui' }));
-        await runSharded({ flags, shards: shardCount, kube, log, producer, metrics, startWork, ui });
+        // Every replica serves the admission webhook, shard holder or not.
+        const closeWebhook = await startAdmissionFromFlags(flags, kube, log.child({ part: 'admission-webhook' }));
+        const closeBoth = async (): Promise<void> => {
+          await closeWebhook();
+          await ui.close();
+        };
+        await runSharded({ flags, shards: shardCount, kube, log, producer, metrics, startWork, ui: { ...ui, close: closeBoth } });
         return;
       }
       const elector = new LeaderElector(kube, {
@@ -123,6 +130,8 @@ export function registerRunCommand(program: Command): void {
       });
       metrics.leader.set({ identity: elector.identity }, 0);
       const ui = await startRunUi(flags, kube, log.child({ part: 'ui' }));
+      // Every replica serves the webhook, leader or not: the Service spreads the API server's calls.
+      const closeWebhook = await startAdmissionFromFlags(flags, kube, log.child({ part: 'admission-webhook' }));
       const server = await serveMetrics(flags, metrics, log, {
         ready: () => true,
         beforeScrape: async () => metrics.queueDepth.set(await producer.depthNow()),
@@ -133,6 +142,7 @@ export function registerRunCommand(program: Command): void {
       const campaign = elector.run(stop.signal);
       const close = async (): Promise<void> => {
         await producer.close();
+        await closeWebhook();
         await ui.close();
         await server.close();
         kube.rest.close();

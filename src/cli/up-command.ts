@@ -40,6 +40,9 @@ export function registerUpCommand(program: Command): void {
       const log = createLogger({ command: 'up' }, flags.logFormat);
       // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
       const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
+      // A Flow, FlowSource or Operator written here gets the checks FlowOps' webhook makes on a cluster.
+      const { EmbeddedChecks } = await import('../admission-webhook/embedded-checks.js');
+      server.objects.addAdmission(new EmbeddedChecks(server));
       process.stdout.write(`Embedded Kubernetes API listening on ${server.url}; starting the controllers and the Git source…\n`);
       const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer, commitReader }] = await Promise.all([
         import('../kube/client.js'),

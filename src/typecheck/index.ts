@@ -29,6 +29,7 @@ interface ParsedFile {
   text: string;
   counter: LineCounter;
   docs: Document[];
+  flows?: Map<Document, unknown>;
 }
 
 function parseFile(file: SourceFile): ParsedFile {
@@ -86,11 +87,14 @@ export function schemaRegistryOf(files: readonly SourceFile[]): SchemaRegistry {
 /** Type-checks the Flows of one file against `registry`. */
 export function typecheckFile(file: SourceFile, registry: SchemaRegistry): TypeFinding[] {
   const parsedFile = parseFile(file);
-  const locator = new YamlLocator(parsedFile.text, parsedFile.counter);
+  // Made only for a file with findings: most have none.
+  let locator: YamlLocator | undefined;
   const out: TypeFinding[] = [];
   for (const doc of parsedFile.docs) {
     if (doc.errors.length || !isFlow(doc)) continue;
-    for (const p of checkFlow(doc.toJS({ maxAliasCount: 100 }), registry)) {
+    const value = parsedFile.flows?.get(doc) ?? doc.toJS({ maxAliasCount: 100 });
+    for (const p of checkFlow(value, registry)) {
+      locator ??= new YamlLocator(parsedFile.text, parsedFile.counter);
       const { line, column } = locator.locate(doc, p);
       const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;
       const field = formatPath(p.path);

@@ -41,6 +41,8 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
 export class SchemaRegistry {
   private readonly crds = new Map<string, Json | null>();
   private readonly types = new Map<string, Ty>();
+  /** Every kind's schema once looked up: a commit's Flows ask for the same few kinds thousands of times. */
+  private readonly schemas = new Map<string, Schema | undefined>();
 
   /** `objects`: every document of the files; those that are CRDs contribute their versions' schemas. */
   constructor(objects: readonly unknown[]) {
@@ -60,6 +62,14 @@ export class SchemaRegistry {
 
   /** Whether a schema is known for the kind (a CRD of these files, or a vendored built-in). */
   schemaOf(apiVersion: string, kind: string): Schema | undefined {
+    const cacheKey = `${apiVersion}\u0000${kind}`;
+    if (this.schemas.has(cacheKey)) return this.schemas.get(cacheKey);
+    const schema = this.lookUp(apiVersion, kind);
+    this.schemas.set(cacheKey, schema);
+    return schema;
+  }
+
+  private lookUp(apiVersion: string, kind: string): Schema | undefined {
     const { group, version } = splitApiVersion(apiVersion);
     const key = `${group}/${version}/${kind}`;
     if (this.crds.has(key)) {
@@ -98,7 +108,7 @@ export class SchemaRegistry {
     if (!ty)
       this.types.set(
         key,
-        (ty = this.schemaOf(apiVersion, kind) ? tyOf(this.schemaOf(apiVersion, kind), kind) : UNKNOWN),
+        (ty = ((schema) => (schema ? tyOf(schema, kind) : UNKNOWN))(this.schemaOf(apiVersion, kind))),
       );
     return ty;
   }

@@ -133,6 +133,9 @@ spec:
           mountPath: /tmp
         - name: data
           mountPath: /data
+        {{- with .volumeMounts }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
   volumes:
     - name: tmp
       emptyDir:
@@ -140,6 +143,9 @@ spec:
     - name: data
       emptyDir:
         sizeLimit: {{ $root.Values.dataSizeLimit }}
+    {{- with .volumes }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
   {{- with $root.Values.nodeSelector }}
   nodeSelector:
     {{- toYaml . | nindent 4 }}
