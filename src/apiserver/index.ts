@@ -17,6 +17,7 @@ import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
 import { EventExpiry } from './events/event-ttl.js';
 import { OpenApiV3 } from './http/openapi.js';
+import { AdmissionChain } from './admission/index.js';
 import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
 import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
@@ -138,6 +139,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     watchBudget: new WatchBudget({ ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory }, terminatedWatchersCounter(opts.metrics)),
     discovery: new Discovery(registry, () => address),
     openapi: new OpenApiV3(registry),
+    admission: new AdmissionChain(objects, registry),
     versionInfo: {
       major,
       minor,

@@ -21,6 +21,8 @@ import { serveWatch, type WatchSettings } from './watch.js';
 import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 import { userOf } from '../auth/gate.js';
+import { admitDelete, admittedWrite, type AdmissionChain } from '../admission/index.js';
+import { admissionOptions } from '../admission/options.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
@@ -28,6 +30,8 @@ export interface ResourceContext {
   watch: WatchSettings;
   /** Bounds the memory watch responses to slow clients hold (shared by every watch of the server). */
   watchBudget: WatchBudget;
+  /** Webhooks and ValidatingAdmissionPolicies called on writes (absent: none). */
+  admission?: AdmissionChain;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
@@ -89,22 +93,43 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     const obj = decodeObject(req, await readBody(req), t.kind, t);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
-    return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
+    const { object } = await admittedWrite(ctx.admission, {
+      t, operation: 'CREATE', namespace: ns, name: undefined, options: admissionOptions('CreateOptions', q), opts,
+      // The admission pass's dry run gets a copy: a create stamps the object it is given.
+      attempt: (o) => ({ code: 201, object: ctx.objects.create(t, ns, o === opts ? obj : structuredClone(obj), o) }),
+      commit: (o, wo) => ctx.objects.create(t, ns, o, wo),
+    });
+    return { code: 201, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
-    return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
+    const { object } = await admittedWrite(ctx.admission, {
+      t, operation: 'UPDATE', namespace, name, options: admissionOptions('UpdateOptions', q), opts,
+      attempt: (o) => ({ code: 200, object: ctx.objects.update(t, namespace, name, o === opts ? obj : structuredClone(obj), o) }),
+      commit: (o, wo) => ctx.objects.update(t, namespace, name, o, wo),
+    });
+    return { code: 200, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
     const raw = await readBody(req);
-    const { code, object } = applyPatchBody(ctx, t, namespace, name, mediaType(req), raw, q, opts);
+    const type = mediaType(req);
+    // An apply computed managedFields itself; storing its result must not track it again as an Update.
+    const applied = (wo: WriteOptions): WriteOptions => (type === 'application/apply-patch+yaml' ? { ...wo, managedFieldsSet: true } : wo);
+    const { code, object } = await admittedWrite(ctx.admission, {
+      t, operation: 'UPDATE', namespace, name, options: admissionOptions('PatchOptions', q), opts,
+      attempt: (o) => applyPatchBody(ctx, t, namespace, name, type, raw, q, o),
+      commit: (o, wo, created) => (created ? ctx.objects.create(t, namespace, o, applied(wo)) : ctx.objects.update(t, namespace, name, o, applied(wo))),
+    });
     return { code, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'DELETE' && name) {
     const d = await readDeleteOptions(req, q);
+    const options = admissionOptions('DeleteOptions', q);
+    const user = userOf(req);
+    const warnings = await admitDelete(ctx.admission, t, namespace, name, { dryRun: d.dryRun ?? false, user, options });
     // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
     if (!t.group && t.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(name)) throw errors.forbidden(t, name, 'this namespace may not be deleted');
-    return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)) };
+    return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)), warnings };
   }
   if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
