@@ -20,6 +20,25 @@ export function toCel(v: JsonValue | undefined): CelInput {
   return new Map(Object.entries(v).map(([k, x]) => [k, toCel(x)]));
 }
 
+/**
+ * A built-in object as kube-apiserver binds it: converted from its Go struct, where an empty map
+ * or list under `omitempty` is absent (a ConfigMap's `data: {}` is no key at all in CEL).
+ */
+export function typedToCel(v: JsonValue | undefined): CelInput {
+  return toCel(v === undefined ? undefined : withoutEmpty(v));
+}
+
+function withoutEmpty(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(withoutEmpty);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, JsonValue> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const empty = typeof x === 'object' && x !== null && (Array.isArray(x) ? x.length === 0 : Object.keys(x).length === 0);
+    if (!empty) out[k] = withoutEmpty(x);
+  }
+  return out;
+}
+
 /** cel-go's words where cel-es words it differently: Kubernetes users see these texts. */
 function goText(message: string): string {
   return message.replace(/^field not found: (.*)$/, 'no such key: $1');

@@ -4,7 +4,7 @@ import type { JsonObject, ResourceType } from '../registry/types.js';
 import { ApiError } from '../http/status.js';
 import { jsonPatch } from '../patch/json-patch.js';
 import type { AdmissionAttributes } from './attributes.js';
-import { evaluate, toCel } from './cel.js';
+import { evaluate, toCel, typedToCel } from './cel.js';
 import { matchedType, namespaceSelectorMatches, objectSelectorMatches } from './matching.js';
 import { reviewRequest, verifyResponse, InvalidResponse, type ReviewResult } from './review.js';
 import { postReview, WebhookCallError } from './webhook-client.js';
@@ -88,9 +88,10 @@ export class WebhookDispatcher {
     if (!namespaceSelectorMatches(hook.namespaceSelector, a, (ns) => this.namespaceLabels(ns))) return undefined;
     if (!objectSelectorMatches(hook.objectSelector, a)) return undefined;
     for (const c of hook.matchConditions) {
+      const bind = a.t.custom ? toCel : typedToCel;
       const r = evaluate(c.expression, {
-        object: toCel(a.object ?? null),
-        oldObject: toCel(a.oldObject ?? null),
+        object: bind(a.object ?? null),
+        oldObject: bind(a.oldObject ?? null),
         request: toCel({ operation: a.operation, namespace: a.namespace, name: a.name, dryRun: a.dryRun }),
       });
       if (!r.ok) {
