@@ -33,7 +33,8 @@ function withoutEmpty(v: JsonValue): JsonValue {
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, JsonValue> = {};
   for (const [k, x] of Object.entries(v)) {
-    const empty = typeof x === 'object' && x !== null && (Array.isArray(x) ? x.length === 0 : Object.keys(x).length === 0);
+    const size = typeof x !== 'object' || x === null ? 1 : Array.isArray(x) ? x.length : Object.keys(x).length;
+    const empty = size === 0;
     if (!empty) out[k] = withoutEmpty(x);
   }
   return out;

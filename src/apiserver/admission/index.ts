@@ -65,7 +65,10 @@ export interface AdmittedWrite {
 const MAX_ATTEMPTS = 3;
 
 /** A create or update (PUT, PATCH, apply) with admission around it. */
-export async function admittedWrite(chain: AdmissionChain | undefined, w: AdmittedWrite): Promise<{ code: number; object: JsonObject }> {
+export async function admittedWrite(
+  chain: AdmissionChain | undefined,
+  w: AdmittedWrite,
+): Promise<{ code: number; object: JsonObject }> {
   if (!chain?.active()) return w.attempt(w.opts);
   for (let attempt = 1; ; attempt++) {
     const dry: WriteOptions = { ...w.opts, dryRun: true, warnings: [] };
@@ -96,7 +99,8 @@ export async function admittedWrite(chain: AdmissionChain | undefined, w: Admitt
       return copy;
     };
     // What the webhooks changed is defaulted and validated again before the validating ones see it.
-    const final = mutated === first.object ? first.object : w.commit(guarded(mutated), { ...dry, warnings: [] }, created);
+    const final =
+      mutated === first.object ? first.object : w.commit(guarded(mutated), { ...dry, warnings: [] }, created);
     await chain.validate({ ...a, object: final }, warnings);
     try {
       const object = w.commit(guarded(mutated), w.opts, created);
@@ -120,7 +124,12 @@ function beforeCreate(obj: JsonObject): JsonObject {
   return copy;
 }
 
-function current(objects: ObjectStore, t: ResourceType, namespace: string | undefined, name: string): { object: JsonObject; resourceVersion: string } | undefined {
+function current(
+  objects: ObjectStore,
+  t: ResourceType,
+  namespace: string | undefined,
+  name: string,
+): { object: JsonObject; resourceVersion: string } | undefined {
   const s = objects.getStored(t, namespace, name);
   return s ? { object: objects.get(t, namespace, name), resourceVersion: String(s.modRevision) } : undefined;
 }

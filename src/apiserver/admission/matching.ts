@@ -20,7 +20,8 @@ export interface RuleWithOperations {
 }
 
 const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strings = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const strings = (v: JsonValue | undefined): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
 export function rulesOf(v: JsonValue | undefined): RuleWithOperations[] {
   if (!Array.isArray(v)) return [];

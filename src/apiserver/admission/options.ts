@@ -4,7 +4,9 @@ import type { JsonObject } from '../registry/types.js';
  * The request's options as an AdmissionReview carries them (request.options): the meta.k8s.io/v1
  * Create/Update/Patch/DeleteOptions the query parameters decode to, empty fields left out.
  */
-export function admissionOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', q: URLSearchParams): JsonObject {
+type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+export function admissionOptions(kind: OptionsKind, q: URLSearchParams): JsonObject {
   const o: JsonObject = { kind, apiVersion: 'meta.k8s.io/v1' };
   const dryRun = q.getAll('dryRun');
   if (dryRun.length) o.dryRun = dryRun;

@@ -21,9 +21,17 @@ import { matchedType, namespaceSelectorMatches, objectSelectorMatches, rulesOf }
 const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 const list = (v: JsonValue | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isMap) : []);
+const strings = (v: JsonValue | undefined): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 const nameOf = (o: JsonObject): string => String(isMap(o.metadata) ? o.metadata.name : '');
 
-const REASON_CODES: Record<string, number> = { Unauthorized: 401, Forbidden: 403, Invalid: 422, RequestEntityTooLarge: 413 };
+const NO_PARAMS = 'no params found for policy binding with `Deny` parameterNotFoundAction';
+const REASON_CODES: Record<string, number> = {
+  Unauthorized: 401,
+  Forbidden: 403,
+  Invalid: 422,
+  RequestEntityTooLarge: 413,
+};
 
 interface Decision {
   policy: string;
@@ -62,12 +70,14 @@ export class PolicyValidator {
       const policy = policies.get(str(spec.policyName) ?? '');
       if (!policy) continue;
       const pspec = isMap(policy.spec) ? policy.spec : {};
-      if (!this.matches(pspec.matchConstraints, a) || (isMap(spec.matchResources) && !this.matches(spec.matchResources, a))) continue;
-      const actions = Array.isArray(spec.validationActions) ? spec.validationActions.filter((x): x is string => typeof x === 'string') : [];
+      if (!this.matches(pspec.matchConstraints, a)) continue;
+      if (isMap(spec.matchResources) && !this.matches(spec.matchResources, a)) continue;
+      const actions = strings(spec.validationActions);
       for (const d of this.decide(nameOf(policy), nameOf(binding), pspec, spec, a, actions)) {
         if (d.actions.includes('Deny')) denied.push(d);
         if (d.actions.includes('Warn')) {
-          warnings.push(`Validation failed for ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}': ${d.message}`);
+          const what = `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}'`;
+          warnings.push(`Validation failed for ${what}: ${d.message}`);
         }
       }
     }
@@ -103,11 +113,21 @@ export class PolicyValidator {
   }
 
   /** The failed validations of one binding (none when it passes or a condition does not match). */
-  private decide(policy: string, binding: string, pspec: JsonObject, spec: JsonObject, a: AdmissionAttributes, actions: string[]): Decision[] {
+  private decide(
+    policy: string,
+    binding: string,
+    pspec: JsonObject,
+    spec: JsonObject,
+    a: AdmissionAttributes,
+    actions: string[],
+  ): Decision[] {
     const failurePolicy = str(pspec.failurePolicy) ?? 'Fail';
-    const fail = (message: string): Decision[] => (failurePolicy === 'Ignore' ? [] : [{ policy, binding, message, reason: 'Invalid', actions }]);
+    const fail = (message: string): Decision[] =>
+      failurePolicy === 'Ignore' ? [] : [{ policy, binding, message, reason: 'Invalid', actions }];
     const params = this.params(pspec, spec);
-    if (params === 'missing') return fail('failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction');
+    if (params === 'missing') {
+      return fail(`failed to configure binding: ${NO_PARAMS}`);
+    }
     const bind = a.t.custom ? toCel : typedToCel;
     const vars: Record<string, CelInput> = {
       object: bind(a.object ?? null),
@@ -135,7 +155,8 @@ export class PolicyValidator {
         continue;
       }
       if (r.value === true) continue;
-      out.push({ policy, binding, message: this.message(v, expression, { ...vars, variables }), reason: str(v.reason) ?? 'Invalid', actions });
+      const message = this.message(v, expression, { ...vars, variables });
+      out.push({ policy, binding, message, reason: str(v.reason) ?? 'Invalid', actions });
     }
     return out;
   }
@@ -155,7 +176,8 @@ export class PolicyValidator {
     const kind = isMap(pspec.paramKind) ? pspec.paramKind : undefined;
     const ref = isMap(spec.paramRef) ? spec.paramRef : undefined;
     if (!kind || !ref) return undefined;
-    const [group = '', version = ''] = String(kind.apiVersion ?? '').includes('/') ? String(kind.apiVersion).split('/') : ['', String(kind.apiVersion ?? '')];
+    const apiVersion = str(kind.apiVersion) ?? '';
+    const [group = '', version = ''] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
     const t = this.registry.lookupKind(group, version, String(kind.kind ?? ''));
     const name = str(ref.name);
     const s = t && name ? this.objects.getStored(t, t.namespaced ? str(ref.namespace) : undefined, name) : undefined;
@@ -182,7 +204,8 @@ function requestOf(a: AdmissionAttributes): JsonObject {
 function deniedError(a: AdmissionAttributes, d: Decision): ApiError {
   const message = `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`;
   const details = a.t.group ? { name: a.name, group: a.t.group, kind: a.t.plural } : { name: a.name, kind: a.t.plural };
-  return new ApiError(REASON_CODES[d.reason] ?? 422, d.reason, `${qualifiedResource(a.t)} "${a.name}" is forbidden: ${message}`, {
+  const text = `${qualifiedResource(a.t)} "${a.name}" is forbidden: ${message}`;
+  return new ApiError(REASON_CODES[d.reason] ?? 422, d.reason, text, {
     ...details,
     causes: [{ message }],
   });

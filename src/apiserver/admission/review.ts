@@ -22,7 +22,11 @@ export function versioned(obj: JsonObject | undefined, t: ResourceType): JsonObj
   return { kind: t.kind, apiVersion: apiVersionOf(t), ...rest };
 }
 
-export function reviewRequest(a: AdmissionAttributes, t: ResourceType, object: JsonObject | undefined): { uid: string; body: string } {
+export function reviewRequest(
+  a: AdmissionAttributes,
+  t: ResourceType,
+  object: JsonObject | undefined,
+): { uid: string; body: string } {
   const uid = randomUUID();
   const user = a.user ?? { username: 'system:anonymous', groups: ['system:unauthenticated'] };
   const userInfo: JsonObject = { username: user.username };
@@ -59,17 +63,22 @@ export function verifyResponse(uid: string, mutating: boolean, review: unknown):
   const got = typeof response.uid === 'string' ? response.uid : '';
   if (got !== uid) throw new InvalidResponse(`expected response.uid="${uid}", got "${got}"`);
   if (r.apiVersion !== 'admission.k8s.io/v1' || r.kind !== 'AdmissionReview') {
-    throw new InvalidResponse(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${shownGvk(r)}`);
+    const want = 'admission.k8s.io/v1, Kind=AdmissionReview';
+    throw new InvalidResponse(`expected webhook response of ${want}, got ${shownGvk(r)}`);
   }
   const patchType = typeof response.patchType === 'string' ? response.patchType : '';
   const patch = typeof response.patch === 'string' ? response.patch : '';
   if (mutating) {
-    if (patchType !== '' && patchType !== 'JSONPatch') throw new InvalidResponse(`unsupported patch type "${patchType}"`);
+    if (patchType !== '' && patchType !== 'JSONPatch') {
+      throw new InvalidResponse(`unsupported patch type "${patchType}"`);
+    }
   } else {
-    if (patchType) throw new InvalidResponse(`validating webhooks may not return patches, got patchType "${patchType}"`);
-    if (patch) throw new InvalidResponse(`validating webhooks may not return patches, got ${Buffer.from(patch, 'base64').length} bytes`);
+    const refuse = 'validating webhooks may not return patches';
+    if (patchType) throw new InvalidResponse(`${refuse}, got patchType "${patchType}"`);
+    if (patch) throw new InvalidResponse(`${refuse}, got ${Buffer.from(patch, 'base64').length} bytes`);
   }
-  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : [];
+  const listed = Array.isArray(response.warnings) ? response.warnings : [];
+  const warnings = listed.filter((w): w is string => typeof w === 'string');
   return {
     allowed: response.allowed === true,
     status: isMap(response.status) ? response.status : undefined,

@@ -28,6 +28,7 @@ export class WebhookCallError extends Error {
 }
 
 const MAX_RESPONSE = 3 * 1024 * 1024;
+const NO_KIND = "failed to call webhook: couldn't get version/kind; json parse error: ";
 
 export async function postReview(target: WebhookTarget, body: string): Promise<unknown> {
   const url = new URL(target.url);
@@ -41,6 +42,8 @@ export async function postReview(target: WebhookTarget, body: string): Promise<u
 
 class Deadline extends Error {}
 
+const UNKNOWN_AUTHORITY = 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
+
 function send(target: WebhookTarget, url: URL, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const host = target.connectHost ?? url.hostname.replace(/^\[|\]$/g, '');
@@ -51,9 +54,13 @@ function send(target: WebhookTarget, url: URL, body: string): Promise<{ status: 
       port: target.connectPort ?? (url.port ? Number(url.port) : secure ? 443 : 80),
       path: `${url.pathname}${url.search}`,
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(body) },
-      ...(secure ? { ca: target.ca, servername: isIP(servername) ? undefined : servername, rejectUnauthorized: true } : {}),
-      ...(secure && !target.ca ? { ca: undefined } : {}),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, */*',
+        'content-length': Buffer.byteLength(body),
+      },
+      ...(secure ? { servername: isIP(servername) ? undefined : servername, rejectUnauthorized: true } : {}),
+      ...(secure && target.ca ? { ca: target.ca } : {}),
     };
     const req = (secure ? httpsRequest : httpRequest)(opts, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
@@ -100,7 +107,7 @@ async function describe(e: unknown, target: WebhookTarget, url: URL): Promise<st
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
     case 'UNABLE_TO_GET_ISSUER_CERT':
-      return `tls: failed to verify certificate: x509: certificate signed by unknown authority${await candidateText(target, url)}`;
+      return `${UNKNOWN_AUTHORITY}${await candidateText(target, url)}`;
     case 'EPROTO':
       return /wrong version number|packet length too long/i.test(err.message)
         ? 'http: server gave HTTP response to HTTPS client'
@@ -140,7 +147,8 @@ async function candidateText(target: WebhookTarget, url: URL): Promise<string> {
   for (const pem of target.ca.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) {
     const ca = new X509Certificate(pem);
     if (ca.subject.split('\n').includes(`CN=${issuer}`)) {
-      const why = ca.publicKey.asymmetricKeyType === 'ec' ? 'x509: ECDSA verification failure' : 'crypto/rsa: verification error';
+      const ec = ca.publicKey.asymmetricKeyType === 'ec';
+      const why = ec ? 'x509: ECDSA verification failure' : 'crypto/rsa: verification error';
       return ` (possibly because of "${why}" while trying to verify candidate authority certificate "${issuer}")`;
     }
   }
@@ -149,7 +157,8 @@ async function candidateText(target: WebhookTarget, url: URL): Promise<string> {
 
 async function altNameText(target: WebhookTarget, url: URL): Promise<string> {
   const peer = await peerCertificate(target, url);
-  const names = (peer?.subjectaltname ?? '').split(', ').map((s) => s.replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+  const sans = (peer?.subjectaltname ?? '').split(', ');
+  const names = sans.map((s) => s.replace(/^(DNS|IP Address):/, '')).filter(Boolean);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return `certificate is valid for ${names.filter((n) => isIP(n)).join(', ')}, not ${host}`;
   return `certificate is valid for ${names.filter((n) => !isIP(n)).join(', ')}, not ${host}`;
@@ -159,7 +168,8 @@ async function altNameText(target: WebhookTarget, url: URL): Promise<string> {
 function decode(raw: { status: number; text: string }): unknown {
   if (raw.status < 200 || raw.status > 299) {
     throw new WebhookCallError(
-      `failed to call webhook: an error on the server (${JSON.stringify(raw.text.slice(0, 256))}) has prevented the request from succeeding`,
+      `failed to call webhook: an error on the server (${JSON.stringify(raw.text.slice(0, 256))}) ` +
+        'has prevented the request from succeeding',
     );
   }
   let parsed: unknown;
@@ -169,13 +179,13 @@ function decode(raw: { status: number; text: string }): unknown {
     // A YAML-ish scalar: client-go's sniffing reads it as a string before it looks for apiVersion and kind.
     parsed = raw.text.trim().startsWith('{') || raw.text.trim().startsWith('[') ? undefined : raw.text;
     if (parsed === undefined) {
-      throw new WebhookCallError("failed to call webhook: couldn't get version/kind; json parse error: unexpected end of JSON input");
+      throw new WebhookCallError(`${NO_KIND}unexpected end of JSON input`);
     }
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    const goType = Array.isArray(parsed) ? 'array' : parsed === null ? 'null' : typeof parsed === 'number' ? 'number' : typeof parsed;
+    const goType = Array.isArray(parsed) ? 'array' : parsed === null ? 'null' : typeof parsed;
     throw new WebhookCallError(
-      "failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal " +
+      `${NO_KIND}json: cannot unmarshal ` +
         `${goType} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; ` +
         'Kind string "json:\\"kind,omitempty\\"" }',
     );

@@ -12,8 +12,14 @@ import { WebhookCallError } from './webhook-client.js';
  */
 const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function webhookTarget(cc: JsonObject, timeoutSeconds: number, objects: ObjectStore, registry: ResourceRegistry): WebhookTarget {
-  const ca = typeof cc.caBundle === 'string' && cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
+export function webhookTarget(
+  cc: JsonObject,
+  timeoutSeconds: number,
+  objects: ObjectStore,
+  registry: ResourceRegistry,
+): WebhookTarget {
+  const bundle = typeof cc.caBundle === 'string' ? cc.caBundle : '';
+  const ca = bundle ? Buffer.from(bundle, 'base64').toString('utf8') : undefined;
   const base = { timeoutSeconds, ...(ca ? { ca } : {}) };
   if (typeof cc.url === 'string') return { ...base, url: new URL(cc.url) };
   const svc = isMap(cc.service) ? cc.service : {};
@@ -26,7 +32,13 @@ export function webhookTarget(cc: JsonObject, timeoutSeconds: number, objects: O
   return { ...base, url, connectHost: host, connectPort: targetPort };
 }
 
-function resolveService(objects: ObjectStore, registry: ResourceRegistry, namespace: string, name: string, port: number): { host: string; targetPort: number } {
+function resolveService(
+  objects: ObjectStore,
+  registry: ResourceRegistry,
+  namespace: string,
+  name: string,
+  port: number,
+): { host: string; targetPort: number } {
   const get = (plural: string): JsonObject | undefined => {
     const t = registry.lookup('', 'v1', plural);
     const s = t ? objects.getStored(t, namespace, name) : undefined;
@@ -37,7 +49,9 @@ function resolveService(objects: ObjectStore, registry: ResourceRegistry, namesp
   const spec = isMap(service.spec) ? service.spec : {};
   const ports = Array.isArray(spec.ports) ? spec.ports.filter(isMap) : [];
   const svcPort = ports.find((p) => p.port === port);
-  if (!svcPort) throw new WebhookCallError(`failed to call webhook: no service port ${port} found for service "${name}"`);
+  if (!svcPort) {
+    throw new WebhookCallError(`failed to call webhook: no service port ${port} found for service "${name}"`);
+  }
   const endpoints = get('endpoints');
   const subsets = endpoints && Array.isArray(endpoints.subsets) ? endpoints.subsets.filter(isMap) : [];
   for (const subset of subsets) {
@@ -45,7 +59,7 @@ function resolveService(objects: ObjectStore, registry: ResourceRegistry, namesp
     const epPorts = Array.isArray(subset.ports) ? subset.ports.filter(isMap) : [];
     const epPort = epPorts.find((p) => (svcPort.name ? p.name === svcPort.name : true));
     const ip = addresses[0]?.ip;
-    if (typeof ip === 'string' && epPort && typeof epPort.port === 'number') return { host: ip, targetPort: epPort.port };
+    if (typeof ip === 'string' && typeof epPort?.port === 'number') return { host: ip, targetPort: epPort.port };
   }
   throw new WebhookCallError(`failed to call webhook: no endpoints available for service "${name}"`);
 }

@@ -111,7 +111,12 @@ export class WebhookDispatcher {
   }
 
   /** One call; undefined when it failed and failurePolicy says to ignore that. */
-  private async call(hook: Webhook, a: AdmissionAttributes, t: ResourceType, mutating: boolean): Promise<ReviewResult | undefined> {
+  private async call(
+    hook: Webhook,
+    a: AdmissionAttributes,
+    t: ResourceType,
+    mutating: boolean,
+  ): Promise<ReviewResult | undefined> {
     if (a.dryRun) {
       if (hook.sideEffects === undefined) return this.failed(hook, 'Webhook SideEffects is nil');
       if (hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(hook.name);
@@ -144,7 +149,7 @@ function applyPatch(object: JsonObject, patch: string): JsonObject {
   try {
     return jsonPatch(structuredClone(object), ops);
   } catch (e) {
-    if (e instanceof ApiError) throw internal(e.message.replace(/path: "([^"]*)": missing value/, 'path: $1: missing value'));
+    if (e instanceof ApiError) throw internal(e.message.replace(/path: "([^"]*)": missing/, 'path: $1: missing'));
     throw e;
   }
 }
