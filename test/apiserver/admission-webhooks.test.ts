@@ -166,3 +166,52 @@ describe('clientConfig.service', () => {
     expect((await call('POST', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' } })).status).toBe(201);
   });
 });
+
+describe('every write verb is admitted', () => {
+  const cm = (name: string, labels: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default', labels },
+    data: { a: '1' },
+  });
+
+  it('a merge patch and a server-side apply go through the mutating webhook', async () => {
+    const patched = await fetch(`${server.server.url}/api/v1/namespaces/default/configmaps/c-label`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { mutated: null } }, data: { b: '2' } }),
+    });
+    expect(patched.status).toBe(200);
+    // The patch took the label away; the webhook put it back before the object was stored.
+    expect(((await patched.json()) as { metadata: { labels: unknown } }).metadata.labels).toEqual({ case: 'label', mutated: 'yes' });
+    const applied = await fetch(`${server.server.url}/api/v1/namespaces/default/configmaps/c-applied?fieldManager=me`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+      body: JSON.stringify(cm('c-applied', { case: 'label' })),
+    });
+    expect(applied.status).toBe(201);
+    const body = (await applied.json()) as { metadata: { labels: unknown; managedFields: Array<{ manager: string; operation: string }> } };
+    expect(body.metadata.labels).toEqual({ case: 'label', mutated: 'yes' });
+    expect(body.metadata.managedFields.map((f) => `${f.manager}/${f.operation}`)).toContain('me/Apply');
+    const review = wh.received.find((r) => r.path === '/label' && r.request.name === 'c-applied')?.request;
+    expect(review).toMatchObject({ operation: 'CREATE', options: { kind: 'PatchOptions', fieldManager: 'me' } });
+  });
+
+  it('a DELETE is sent with the old object and refused by a validating webhook for deletes', async () => {
+    expect((await call('POST', '/api/v1/namespaces/default/configmaps', cm('keep-me', { keep: 'yes' }))).status).toBe(201);
+    const cfg = {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'no-delete' },
+      webhooks: [{
+        name: 'no-delete.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None',
+        clientConfig: { url: `${wh.url}/deny`, caBundle: wh.caBundle }, objectSelector: { matchLabels: { keep: 'yes' } },
+        rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+      }],
+    };
+    expect((await call('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', cfg)).status).toBe(201);
+    const r = await call('DELETE', '/api/v1/namespaces/default/configmaps/keep-me');
+    expect(r).toMatchObject({ status: 400, body: { message: expect.stringContaining('"no-delete.example.com" denied') } });
+    const review = wh.received.find((x) => x.request.operation === 'DELETE')?.request;
+    expect(review).toMatchObject({ name: 'keep-me', object: null, oldObject: { metadata: { name: 'keep-me' } }, options: { kind: 'DeleteOptions' } });
+    expect((await call('GET', '/api/v1/namespaces/default/configmaps/keep-me')).status).toBe(200);
+  });
+});

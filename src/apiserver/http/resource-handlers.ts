@@ -8,7 +8,6 @@ import { decodeObject, mediaType, readBody } from './body.js';
 import { deleteAnswer } from './delete-answer.js';
 import { readDeleteOptions } from './delete-options.js';
 import { answerScale, hasScale } from './scale.js';
-import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { partialMetadata, partialMetadataList, wantsMetadataOnly } from './metadata-only.js';
 import { answerFormat } from './negotiate.js';
@@ -21,7 +20,8 @@ import { serveWatch, type WatchSettings } from './watch.js';
 import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 import { userOf } from '../auth/gate.js';
-import { admitDelete, admittedWrite, type AdmissionChain } from '../admission/index.js';
+import { admitDelete, type AdmissionChain } from '../admission/index.js';
+import { createAdmitted, patchAdmitted, updateAdmitted } from './admitted-writes.js';
 import { admissionOptions } from '../admission/options.js';
 
 export interface ResourceContext {
@@ -93,33 +93,17 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     const obj = decodeObject(req, await readBody(req), t.kind, t);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
-    const { object } = await admittedWrite(ctx.admission, {
-      t, operation: 'CREATE', namespace: ns, name: undefined, options: admissionOptions('CreateOptions', q), opts,
-      // The admission pass's dry run gets a copy: a create stamps the object it is given.
-      attempt: (o) => ({ code: 201, object: ctx.objects.create(t, ns, o === opts ? obj : structuredClone(obj), o) }),
-      commit: (o, wo) => ctx.objects.create(t, ns, o, wo),
-    });
+    const { object } = await createAdmitted(ctx, t, ns, obj, q, opts);
     return { code: 201, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
-    const { object } = await admittedWrite(ctx.admission, {
-      t, operation: 'UPDATE', namespace, name, options: admissionOptions('UpdateOptions', q), opts,
-      attempt: (o) => ({ code: 200, object: ctx.objects.update(t, namespace, name, o === opts ? obj : structuredClone(obj), o) }),
-      commit: (o, wo) => ctx.objects.update(t, namespace, name, o, wo),
-    });
+    const { object } = await updateAdmitted(ctx, t, namespace, name, obj, q, opts);
     return { code: 200, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
     const raw = await readBody(req);
-    const type = mediaType(req);
-    // An apply computed managedFields itself; storing its result must not track it again as an Update.
-    const applied = (wo: WriteOptions): WriteOptions => (type === 'application/apply-patch+yaml' ? { ...wo, managedFieldsSet: true } : wo);
-    const { code, object } = await admittedWrite(ctx.admission, {
-      t, operation: 'UPDATE', namespace, name, options: admissionOptions('PatchOptions', q), opts,
-      attempt: (o) => applyPatchBody(ctx, t, namespace, name, type, raw, q, o),
-      commit: (o, wo, created) => (created ? ctx.objects.create(t, namespace, o, applied(wo)) : ctx.objects.update(t, namespace, name, o, applied(wo))),
-    });
+    const { code, object } = await patchAdmitted(ctx, t, namespace, name, { type: mediaType(req), raw }, q, opts);
     return { code, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'DELETE' && name) {
