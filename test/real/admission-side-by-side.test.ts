@@ -9,6 +9,7 @@ import { startWebhookServer, type WebhookServer } from '../helpers/webhook-serve
 import { CASES, caseKey, installCases, runCase, type ApiCall } from '../admission/webhook-cases.js';
 import { installPolicies, POLICY_CASES, runPolicyCase } from '../admission/policy-cases.js';
 import { describeReal, realControlPlane } from './control-plane.js';
+import { CONFIG_CASES, runConfigCase } from '../admission/config-cases.js';
 
 // The same webhook configurations and ValidatingAdmissionPolicies on the real kube-apiserver 1.34.4
 // and on the embedded server, one real HTTPS webhook (node:https, a CA of its own) called by both
@@ -69,4 +70,14 @@ describeReal('admission webhooks and policies answer the same on kube-apiserver 
       expect({ case: c.key, ...mine }).toEqual({ case: c.key, ...theirs });
     }
   }, 120_000);
+
+  it('webhook configurations: defaults of a minimal one, refusals of invalid ones', async () => {
+    for (const kind of ['Validating', 'Mutating'] as const) {
+      for (const [name, webhook] of CONFIG_CASES) {
+        const theirs = await runConfigCase(real, kind, name, webhook);
+        const mine = await runConfigCase(ours, kind, name, webhook);
+        expect({ case: `${kind}/${name}`, ...mine }).toEqual({ case: `${kind}/${name}`, ...theirs });
+      }
+    }
+  });
 });
