@@ -19,6 +19,7 @@ import { EventExpiry } from './events/event-ttl.js';
 import { OpenApiV3 } from './http/openapi.js';
 import { AdmissionChain } from './admission/index.js';
 import { AdmissionConfigStorage } from './admission/config-storage.js';
+import { ServiceAccountToken } from './admission/service-account-token.js';
 import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
 import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
@@ -111,6 +112,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new BuiltinValidation());
   objects.addAdmission(new ReplicasValidation());
   objects.addStorageStep(new DefaultAdmissionPlugins());
+  objects.addStorageStep(new ServiceAccountToken(objects, registry));
   objects.addStorageStep(new ServiceAllocation(services));
   objects.addAdmission(new AdmissionConfigStorage());
   objects.addAdmission(new CrdAdmission(registry));
