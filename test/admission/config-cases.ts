@@ -39,10 +39,19 @@ const sorted = (v: unknown): unknown =>
   Array.isArray(v)
     ? v.map(sorted)
     : v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sorted(x)]))
+      ? Object.fromEntries(
+          Object.entries(v)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, x]) => [k, sorted(x)]),
+        )
       : v;
 
-export async function runConfigCase(call: ApiCall, kind: 'Validating' | 'Mutating', name: string, webhook: Json): Promise<ConfigOutcome> {
+export async function runConfigCase(
+  call: ApiCall,
+  kind: 'Validating' | 'Mutating',
+  name: string,
+  webhook: Json,
+): Promise<ConfigOutcome> {
   const plural = `${kind.toLowerCase()}webhookconfigurations`;
   const body = {
     apiVersion: 'admissionregistration.k8s.io/v1',

@@ -33,18 +33,26 @@ function binding(name: string, policyName: string, actions: string[], extra: Jso
 }
 
 export const POLICY_OBJECTS: Json[] = [
-  policy('max-replicas', { validations: [{ expression: 'object.spec.replicas <= 5', message: 'replicas must be no greater than 5' }] }, ['deployments']),
+  policy(
+    'max-replicas',
+    { validations: [{ expression: 'object.spec.replicas <= 5', message: 'replicas must be no greater than 5' }] },
+    ['deployments'],
+  ),
   binding('max-replicas-binding', 'max-replicas', ['Deny']),
   policy('message-expression', {
     variables: [{ name: 'want', expression: "'team-' + object.metadata.name" }],
-    validations: [{
-      expression: "has(object.data) && 'team' in object.data && object.data.team == variables.want",
-      messageExpression: "'data.team must be ' + variables.want",
-      reason: 'Forbidden',
-    }],
+    validations: [
+      {
+        expression: "has(object.data) && 'team' in object.data && object.data.team == variables.want",
+        messageExpression: "'data.team must be ' + variables.want",
+        reason: 'Forbidden',
+      },
+    ],
   }),
   binding('message-expression-binding', 'message-expression', ['Deny']),
-  policy('warn-only', { validations: [{ expression: "object.metadata.name.startsWith('ok-')", message: 'names should start with ok-' }] }),
+  policy('warn-only', {
+    validations: [{ expression: "object.metadata.name.startsWith('ok-')", message: 'names should start with ok-' }],
+  }),
   binding('warn-only-binding', 'warn-only', ['Warn']),
   policy('no-message', { validations: [{ expression: "object.metadata.name != 'forbidden-name'" }] }),
   binding('no-message-binding', 'no-message', ['Deny']),
@@ -54,18 +62,29 @@ export const POLICY_OBJECTS: Json[] = [
   binding('eval-error-ignore-binding', 'eval-error-ignore', ['Deny']),
   policy('params', {
     paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
-    validations: [{ expression: 'object.data.size == params.data.size', messageExpression: "'size must be ' + params.data.size" }],
+    validations: [
+      { expression: 'object.data.size == params.data.size', messageExpression: "'size must be ' + params.data.size" },
+    ],
   }),
-  binding('params-binding', 'params', ['Deny'], { paramRef: { name: 'size-params', namespace: 'default', parameterNotFoundAction: 'Deny' } }),
+  binding('params-binding', 'params', ['Deny'], {
+    paramRef: { name: 'size-params', namespace: 'default', parameterNotFoundAction: 'Deny' },
+  }),
   policy('condition', {
-    matchConditions: [{ name: 'only-prod', expression: "has(object.metadata.labels) && object.metadata.labels.env == 'prod'" }],
+    matchConditions: [
+      { name: 'only-prod', expression: "has(object.metadata.labels) && object.metadata.labels.env == 'prod'" },
+    ],
     validations: [{ expression: 'false', message: 'prod objects are frozen' }],
   }),
   binding('condition-binding', 'condition', ['Deny']),
 ];
 
 /** The params object the params policy reads (a ConfigMap no policy matches). */
-export const PARAMS = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'size-params', namespace: 'default' }, data: { size: 'large' } };
+export const PARAMS = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'size-params', namespace: 'default' },
+  data: { size: 'large' },
+};
 
 export interface PolicyCase {
   key: string;
@@ -73,7 +92,12 @@ export interface PolicyCase {
   body: Json;
 }
 
-const cm = (name: string, labels: Json, data: Json = {}): Json => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels }, data });
+const cm = (name: string, labels: Json, data: Json = {}): Json => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default', labels },
+  data,
+});
 const deploy = (name: string, replicas: number): Json => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
@@ -106,7 +130,8 @@ export async function installPolicies(call: ApiCall): Promise<void> {
   const p = await call('POST', CM, PARAMS);
   if (p.status !== 201) throw new Error(`params: ${p.status} ${JSON.stringify(p.body)}`);
   for (const o of POLICY_OBJECTS) {
-    const plural = o.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
+    const plural =
+      o.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
     const r = await call('POST', `/apis/admissionregistration.k8s.io/v1/${plural}`, o);
     if (r.status !== 201) throw new Error(`${plural}: ${r.status} ${JSON.stringify(r.body)}`);
   }

@@ -41,16 +41,40 @@ export function webhookConfigurations(wh: WebhookServer, otherCa: string): Json[
     hook(wh, 'hang-ignore', '/hang', { failurePolicy: 'Ignore' }),
     hook(wh, 'garbage-ignore', '/garbage', { failurePolicy: 'Ignore' }),
     hook(wh, 'warn', '/warn'),
-    hook(wh, 'update-only', '/deny', { rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] }),
-    hook(wh, 'condition', '/deny', { matchConditions: [{ name: 'bad-names', expression: "object.metadata.name.startsWith('bad')" }] }),
+    hook(wh, 'update-only', '/deny', {
+      rules: [{ operations: ['UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    }),
+    hook(wh, 'condition', '/deny', {
+      matchConditions: [{ name: 'bad-names', expression: "object.metadata.name.startsWith('bad')" }],
+    }),
     hook(wh, 'strict-ns', '/deny', { objectSelector: {}, namespaceSelector: { matchLabels: { admission: 'strict' } } }),
-    hook(wh, 'exact', '/deny', { matchPolicy: 'Exact', rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v2'], resources: ['configmaps'] }] }),
+    hook(wh, 'exact', '/deny', {
+      matchPolicy: 'Exact',
+      rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v2'], resources: ['configmaps'] }],
+    }),
   ];
-  const mutating = [hook(wh, 'label', '/label'), hook(wh, 'bad-patch', '/bad-patch'), hook(wh, 'label-then-deny', '/label')];
-  const labelThenDeny = hook(wh, 'label-then-deny', '/deny', { name: 'label-then-deny-v.example.com', objectSelector: { matchLabels: { mutated: 'yes', case: 'label-then-deny' } } });
+  const mutating = [
+    hook(wh, 'label', '/label'),
+    hook(wh, 'bad-patch', '/bad-patch'),
+    hook(wh, 'label-then-deny', '/label'),
+  ];
+  const labelThenDeny = hook(wh, 'label-then-deny', '/deny', {
+    name: 'label-then-deny-v.example.com',
+    objectSelector: { matchLabels: { mutated: 'yes', case: 'label-then-deny' } },
+  });
   return [
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'cases' }, webhooks: [...validating, labelThenDeny] },
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'cases' }, webhooks: mutating },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'cases' },
+      webhooks: [...validating, labelThenDeny],
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'cases' },
+      webhooks: mutating,
+    },
   ];
 }
 
@@ -87,7 +111,9 @@ export const CASES: Case[] = [
   { name: 'exact' },
 ];
 
-export const caseKey = (c: Case) => `${c.name}/${c.object ?? `c-${c.name}`}${c.namespace ? `@${c.namespace}` : ''}${c.query ?? ''}${c.update ? '+update' : ''}`;
+export const caseKey = (c: Case) =>
+  `${c.name}/${c.object ?? `c-${c.name}`}${c.namespace ? `@${c.namespace}` : ''}` +
+  `${c.query ?? ''}${c.update ? '+update' : ''}`;
 
 /** What a case answers: status, reason, message and the labels of what was stored. */
 export interface CaseOutcome {
@@ -103,7 +129,12 @@ export interface CaseOutcome {
 export async function runCase(call: ApiCall, c: Case): Promise<CaseOutcome> {
   const ns = c.namespace ?? 'default';
   const name = c.object ?? `c-${c.name}`;
-  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { case: c.name } }, data: { a: '1' } };
+  const cm = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns, labels: { case: c.name } },
+    data: { a: '1' },
+  };
   let r = await call('POST', `/api/v1/namespaces/${ns}/configmaps${c.query ?? ''}`, cm);
   if (c.update && r.status === 201) {
     r = await call('PUT', `/api/v1/namespaces/${ns}/configmaps/${name}`, { ...cm, data: { a: '2' } });
@@ -123,10 +154,15 @@ export async function runCase(call: ApiCall, c: Case): Promise<CaseOutcome> {
 
 /** Setup both servers share: the namespace the namespaceSelector case selects, and the configurations. */
 export async function installCases(call: ApiCall, wh: WebhookServer, otherCa: string): Promise<void> {
-  const ns = await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'strict', labels: { admission: 'strict' } } });
+  const ns = await call('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'strict', labels: { admission: 'strict' } },
+  });
   if (ns.status !== 201) throw new Error(`namespace strict: ${ns.status} ${JSON.stringify(ns.body)}`);
   for (const cfg of webhookConfigurations(wh, otherCa)) {
-    const kind = cfg.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+    const kind =
+      cfg.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
     const r = await call('POST', `/apis/admissionregistration.k8s.io/v1/${kind}`, cfg);
     if (r.status !== 201) throw new Error(`${kind}: ${r.status} ${JSON.stringify(r.body)}`);
   }

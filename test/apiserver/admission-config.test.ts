@@ -45,7 +45,8 @@ it('an invalid webhook is refused with the field and the reason', async () => {
   expect(r).toMatchObject({
     status: 422,
     message:
-      'ValidatingWebhookConfiguration.admissionregistration.k8s.io "v" is invalid: [webhooks[0].sideEffects: Unsupported value: ' +
+      'ValidatingWebhookConfiguration.admissionregistration.k8s.io "v" is invalid: ' +
+      '[webhooks[0].sideEffects: Unsupported value: ' +
       '"Some": supported values: "None", "NoneOnDryRun", webhooks[0].timeoutSeconds: Invalid value: 0: ' +
       'the timeout value must be between 1 and 30 seconds]',
   });

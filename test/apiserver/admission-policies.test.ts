@@ -49,7 +49,12 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(outcome('replicas 3 allowed').status).toBe(201);
     expect(outcome('no message')).toMatchObject({
       status: 422,
-      ...denial('configmaps', 'forbidden-name', 'no-message', "failed expression: object.metadata.name != 'forbidden-name'"),
+      ...denial(
+        'configmaps',
+        'forbidden-name',
+        'no-message',
+        "failed expression: object.metadata.name != 'forbidden-name'",
+      ),
     });
   });
 
@@ -65,35 +70,65 @@ describe('ValidatingAdmissionPolicy', () => {
   it('validationActions Warn warns and admits', () => {
     expect(outcome('warn only')).toMatchObject({
       status: 201,
-      warnings: ["299 - \"Validation failed for ValidatingAdmissionPolicy 'warn-only' with binding 'warn-only-binding': names should start with ok-\""],
+      warnings: [
+        '299 - "Validation failed for ValidatingAdmissionPolicy ' +
+          "'warn-only' with binding 'warn-only-binding': names should start with ok-\"",
+      ],
     });
   });
 
-  it('an expression that errors denies under failurePolicy Fail, in cel-go\'s words, and is skipped under Ignore', () => {
+  it("an expression that errors denies under Fail, in cel-go's words, and is skipped under Ignore", () => {
     expect(outcome('eval error Fail')).toMatchObject({
       status: 422,
-      ...denial('configmaps', 'e1', 'eval-error', 'expression \'object.data.missing == "x"\' resulted in error: no such key: data'),
+      ...denial(
+        'configmaps',
+        'e1',
+        'eval-error',
+        'expression \'object.data.missing == "x"\' resulted in error: no such key: data',
+      ),
     });
     expect(outcome('eval error Ignore').status).toBe(201);
   });
 
   it('paramRef binds params; matchConditions choose the requests', () => {
-    expect(outcome('params deny')).toMatchObject({ status: 422, ...denial('configmaps', 'p1', 'params', 'size must be large') });
+    expect(outcome('params deny')).toMatchObject({
+      status: 422,
+      ...denial('configmaps', 'p1', 'params', 'size must be large'),
+    });
     expect(outcome('params allow').status).toBe(201);
     expect(outcome('matchCondition miss').status).toBe(201);
-    expect(outcome('matchCondition hit')).toMatchObject({ status: 422, ...denial('configmaps', 'c2', 'condition', 'prod objects are frozen') });
+    expect(outcome('matchCondition hit')).toMatchObject({
+      status: 422,
+      ...denial('configmaps', 'c2', 'condition', 'prod objects are frozen'),
+    });
   });
 
   it('a missing params object is denied with parameterNotFoundAction Deny', async () => {
-    const r = await call('PUT', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/params-binding', {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingAdmissionPolicyBinding',
-      metadata: { name: 'params-binding' },
-      spec: { policyName: 'params', validationActions: ['Deny'], paramRef: { name: 'absent', namespace: 'default', parameterNotFoundAction: 'Deny' } },
-    });
+    const r = await call(
+      'PUT',
+      '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/params-binding',
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: 'params-binding' },
+        spec: {
+          policyName: 'params',
+          validationActions: ['Deny'],
+          paramRef: { name: 'absent', namespace: 'default', parameterNotFoundAction: 'Deny' },
+        },
+      },
+    );
     expect(r.status).toBe(200);
-    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p3', labels: { policy: 'params' } }, data: { size: 'large' } };
+    const body = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'p3', labels: { policy: 'params' } },
+      data: { size: 'large' },
+    };
     const denied = await call('POST', '/api/v1/namespaces/default/configmaps', body);
-    expect(denied).toMatchObject({ status: 422, body: { message: expect.stringContaining('no params found for policy binding') } });
+    expect(denied).toMatchObject({
+      status: 422,
+      body: { message: expect.stringContaining('no params found for policy binding') },
+    });
   });
 });

@@ -28,7 +28,13 @@ const pod = (name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name },
-  spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx' }], ...spec },
+  spec: {
+    containers: [
+      { name: 'a', image: 'nginx' },
+      { name: 'b', image: 'nginx' },
+    ],
+    ...spec,
+  },
 });
 const create = async (body: unknown): Promise<PodSpec> => {
   const r = await call('POST', '/api/v1/namespaces/default/pods', body);
@@ -45,7 +51,11 @@ it('a new Pod gets the projected token volume and a mount in each container', as
     sources: [
       { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
       { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      {
+        downwardAPI: {
+          items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+        },
+      },
     ],
     defaultMode: 420,
   });
@@ -56,7 +66,12 @@ it('a new Pod gets the projected token volume and a mount in each container', as
 
 it('automountServiceAccountToken false on the Pod or on its ServiceAccount leaves it without', async () => {
   expect((await create(pod('p2', { automountServiceAccountToken: false }))).volumes).toBeUndefined();
-  const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'quiet' }, automountServiceAccountToken: false };
+  const sa = {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'quiet' },
+    automountServiceAccountToken: false,
+  };
   expect((await call('POST', '/api/v1/namespaces/default/serviceaccounts', sa)).status).toBe(201);
   expect((await create(pod('p3', { serviceAccountName: 'quiet' }))).volumes).toBeUndefined();
   // The Pod's own true wins over its account's false.

@@ -40,8 +40,12 @@ export function kubeconfigCall(path: string): ApiCall {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const w = res.headers.warning;
-            const warnings = (Array.isArray(w) ? w.join(', ') : w ?? '').split(/,\s*(?=299 )/).filter(Boolean);
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>, warnings });
+            const warnings = (Array.isArray(w) ? w.join(', ') : (w ?? '')).split(/,\s*(?=299 )/).filter(Boolean);
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+              warnings,
+            });
           });
         },
       );

@@ -49,7 +49,11 @@ const ANSWERS: Record<string, Answer> = {
       : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }];
     return { allowed: true, patchType: 'JSONPatch', patch: b64(JSON.stringify(ops)) };
   },
-  '/bad-patch': () => ({ allowed: true, patchType: 'JSONPatch', patch: b64('[{"op":"replace","path":"/nope/x","value":1}]') }),
+  '/bad-patch': () => ({
+    allowed: true,
+    patchType: 'JSONPatch',
+    patch: b64('[{"op":"replace","path":"/nope/x","value":1}]'),
+  }),
   '/hang': () => 'hang',
   '/garbage': () => 'garbage',
 };
@@ -77,7 +81,11 @@ export async function startWebhookServer(dir: string, hosts: string[] = []): Pro
       res.writeHead(200, { 'content-type': 'application/json' }).end('this is not JSON');
       return;
     }
-    const body = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...answer } };
+    const body = {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: review.request.uid, ...answer },
+    };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

@@ -40,12 +40,21 @@ describeReal('admission webhooks and policies answer the same on kube-apiserver 
     // kube-apiserver takes webhooks and policies up through informers (and type-checks policies):
     // each is in force once a dry run of a case it refuses is refused.
     const refused = async (f: () => Promise<{ status: number }>) => (await f()).status >= 400;
-    await waitFor(() => refused(() => runCase(real, { name: 'deny', object: 'probe', query: '?dryRun=All' })), { what: 'webhooks in force', timeoutMs: 60_000 });
-    await waitFor(() => refused(() => runPolicyCase(real, POLICY_CASES[0]!, true)), { what: 'policies in force', timeoutMs: 60_000 });
-    await waitFor(async () => {
-      const hit = POLICY_CASES.find((c) => c.key === 'matchCondition hit')!;
-      return refused(() => runPolicyCase(real, hit, true));
-    }, { what: 'the last policy in force', timeoutMs: 60_000 });
+    await waitFor(() => refused(() => runCase(real, { name: 'deny', object: 'probe', query: '?dryRun=All' })), {
+      what: 'webhooks in force',
+      timeoutMs: 60_000,
+    });
+    await waitFor(() => refused(() => runPolicyCase(real, POLICY_CASES[0]!, true)), {
+      what: 'policies in force',
+      timeoutMs: 60_000,
+    });
+    await waitFor(
+      async () => {
+        const hit = POLICY_CASES.find((c) => c.key === 'matchCondition hit')!;
+        return refused(() => runPolicyCase(real, hit, true));
+      },
+      { what: 'the last policy in force', timeoutMs: 60_000 },
+    );
   }, 240_000);
 
   afterAll(async () => {
