@@ -17,6 +17,9 @@ import { Discovery } from './http/discovery.js';
 import { GarbageCollector } from './gc/garbage-collector.js';
 import { EventExpiry } from './events/event-ttl.js';
 import { OpenApiV3 } from './http/openapi.js';
+import { AdmissionChain } from './admission/index.js';
+import { AdmissionConfigStorage } from './admission/config-storage.js';
+import { ServiceAccountToken } from './admission/service-account-token.js';
 import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
 import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
@@ -109,7 +112,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new BuiltinValidation());
   objects.addAdmission(new ReplicasValidation());
   objects.addStorageStep(new DefaultAdmissionPlugins());
+  objects.addStorageStep(new ServiceAccountToken(objects, registry));
   objects.addStorageStep(new ServiceAllocation(services));
+  objects.addAdmission(new AdmissionConfigStorage());
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -138,6 +143,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     watchBudget: new WatchBudget({ ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory }, terminatedWatchersCounter(opts.metrics)),
     discovery: new Discovery(registry, () => address),
     openapi: new OpenApiV3(registry),
+    admission: new AdmissionChain(objects, registry),
     versionInfo: {
       major,
       minor,

@@ -38,7 +38,11 @@ const RECORD_VERSION = /ResourceVersion in record \(\d+\)/g;
 /** A too-large resourceVersion's answer names the server's own current revision. */
 const CURRENT_VERSION = /(Too large resource version: \d+, current: )\d+/g;
 
+/** The ServiceAccount admission plugin's token volume has a random suffix (utilrand.String(5)). */
+const TOKEN_VOLUME = /\bkube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}\b/g;
+
 function normaliseString(s: string, ctx: NormaliseContext): string {
+  s = s.replace(TOKEN_VOLUME, 'kube-api-access-<suffix>');
   s = s.replace(RECORD_VERSION, 'ResourceVersion in record (<rv>)');
   s = s.replace(CURRENT_VERSION, '$1<rv>');
   s = s.replace(UUID, '<uid>');

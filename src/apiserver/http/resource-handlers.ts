@@ -8,7 +8,6 @@ import { decodeObject, mediaType, readBody } from './body.js';
 import { deleteAnswer } from './delete-answer.js';
 import { readDeleteOptions } from './delete-options.js';
 import { answerScale, hasScale } from './scale.js';
-import { applyPatchBody } from './patch-handler.js';
 import { booleanParam, selectorFilter } from './query.js';
 import { partialMetadata, partialMetadataList, wantsMetadataOnly } from './metadata-only.js';
 import { answerFormat } from './negotiate.js';
@@ -21,6 +20,9 @@ import { serveWatch, type WatchSettings } from './watch.js';
 import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 import { userOf } from '../auth/gate.js';
+import { admitDelete, type AdmissionChain } from '../admission/index.js';
+import { createAdmitted, patchAdmitted, updateAdmitted } from './admitted-writes.js';
+import { admissionOptions } from '../admission/options.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
@@ -28,6 +30,8 @@ export interface ResourceContext {
   watch: WatchSettings;
   /** Bounds the memory watch responses to slow clients hold (shared by every watch of the server). */
   watchBudget: WatchBudget;
+  /** Webhooks and ValidatingAdmissionPolicies called on writes (absent: none). */
+  admission?: AdmissionChain;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
@@ -89,22 +93,27 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     const obj = decodeObject(req, await readBody(req), t.kind, t);
     const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
-    return { code: 201, body: asStored(ctx.objects.create(t, ns, obj, opts)), warnings: opts.warnings };
+    const { object } = await createAdmitted(ctx, t, ns, obj, q, opts);
+    return { code: 201, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
-    return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
+    const { object } = await updateAdmitted(ctx, t, namespace, name, obj, q, opts);
+    return { code: 200, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
     const raw = await readBody(req);
-    const { code, object } = applyPatchBody(ctx, t, namespace, name, mediaType(req), raw, q, opts);
+    const { code, object } = await patchAdmitted(ctx, t, namespace, name, { type: mediaType(req), raw }, q, opts);
     return { code, body: asStored(object), warnings: opts.warnings };
   }
   if (method === 'DELETE' && name) {
     const d = await readDeleteOptions(req, q);
+    const options = admissionOptions('DeleteOptions', q);
+    const user = userOf(req);
+    const warnings = await admitDelete(ctx.admission, t, namespace, name, { dryRun: d.dryRun ?? false, user, options });
     // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
     if (!t.group && t.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(name)) throw errors.forbidden(t, name, 'this namespace may not be deleted');
-    return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)) };
+    return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)), warnings };
   }
   if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);

@@ -37,8 +37,9 @@ export class ApiError extends Error {
       metadata: { ...this.listMeta },
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
     };
+    // Go's metav1.Status omits an empty reason (a webhook's refusal may carry none).
+    if (this.reason) s.reason = this.reason;
     if (this.details) s.details = this.details;
     s.code = this.code;
     return s;

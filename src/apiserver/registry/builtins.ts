@@ -52,6 +52,11 @@ const TABLE: Builtin[] = [
   ['rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false],
   ['rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false],
+  // Admission configuration: called on writes by src/apiserver/admission/.
+  ['admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false, { generation: true, categories: ['api-extensions'] }],
+  ['admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false, { generation: true, categories: ['api-extensions'] }],
+  ['admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', false, { status: true, generation: true, categories: ['api-extensions'] }],
+  ['admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', false, { generation: true, categories: ['api-extensions'] }],
   ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, { short: ['crd', 'crds'], status: true, generation: true, categories: ['api-extensions'] }],
 ];
 

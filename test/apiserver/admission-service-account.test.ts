@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/apiserver.js';
+import { kubeconfigCall } from '../helpers/kube-http.js';
+import type { ApiCall } from '../admission/webhook-cases.js';
+
+// The ServiceAccount admission plugin's token volume on Pods created over HTTP: the projected
+// kube-api-access-<5> volume and a read-only mount in every container, unless the Pod or its
+// ServiceAccount opts out.
+
+let server: TestServer;
+let call: ApiCall;
+beforeAll(async () => {
+  server = await startTestServer();
+  call = kubeconfigCall(server.kubeconfig);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface PodSpec {
+  serviceAccountName?: string;
+  volumes?: Array<{ name: string; projected?: unknown }>;
+  containers: Array<{ volumeMounts?: unknown[] }>;
+  initContainers?: Array<{ volumeMounts?: unknown[] }>;
+}
+
+const pod = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: {
+    containers: [
+      { name: 'a', image: 'nginx' },
+      { name: 'b', image: 'nginx' },
+    ],
+    ...spec,
+  },
+});
+const create = async (body: unknown): Promise<PodSpec> => {
+  const r = await call('POST', '/api/v1/namespaces/default/pods', body);
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.spec as PodSpec;
+};
+
+it('a new Pod gets the projected token volume and a mount in each container', async () => {
+  const spec = await create(pod('p1', { initContainers: [{ name: 'i', image: 'busybox' }] }));
+  expect(spec.serviceAccountName).toBe('default');
+  const volume = spec.volumes?.find((v) => v.name.startsWith('kube-api-access-'));
+  expect(volume?.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  expect(volume?.projected).toEqual({
+    sources: [
+      { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      {
+        downwardAPI: {
+          items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+        },
+      },
+    ],
+    defaultMode: 420,
+  });
+  const mount = { name: volume?.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
+  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) expect(c.volumeMounts).toEqual([mount]);
+  expect(spec.volumes).toHaveLength(1);
+});
+
+it('automountServiceAccountToken false on the Pod or on its ServiceAccount leaves it without', async () => {
+  expect((await create(pod('p2', { automountServiceAccountToken: false }))).volumes).toBeUndefined();
+  const sa = {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'quiet' },
+    automountServiceAccountToken: false,
+  };
+  expect((await call('POST', '/api/v1/namespaces/default/serviceaccounts', sa)).status).toBe(201);
+  expect((await create(pod('p3', { serviceAccountName: 'quiet' }))).volumes).toBeUndefined();
+  // The Pod's own true wins over its account's false.
+  const spec = await create(pod('p4', { serviceAccountName: 'quiet', automountServiceAccountToken: true }));
+  expect(spec.volumes?.map((v) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-/)]);
+});
