@@ -12,6 +12,8 @@ export interface FuzzStep {
   path: string;
   contentType: string;
   body: string | Buffer;
+  /** Builds the body from the previous step's answer (an update of what the server stored). */
+  edit?: (stored: JsonObject) => void;
 }
 
 export interface FuzzCase {
@@ -54,6 +56,11 @@ function create(c: Ctx, obj: JsonObject, protobuf = false): FuzzStep {
 
 function put(c: Ctx, name: string, obj: JsonObject, sub = ''): FuzzStep {
   return { method: 'PUT', path: `${collectionPath(c.k, c.ns)}/${name}${sub}`, contentType: 'application/json', body: json(obj) };
+}
+
+/** A PUT of the object the create answered, changed by `edit`, as a client's read-modify-write sends it. */
+function putStored(c: Ctx, edit: (stored: JsonObject) => void, sub = ''): FuzzStep {
+  return { ...put(c, `fz-${c.id}`, {}, sub), body: '(the stored object, edited)', edit };
 }
 
 /** A create, sometimes as protobuf when the mutation kept every value's type. */
@@ -120,10 +127,8 @@ const MUTATORS: Array<[weight: number, name: string, m: Mutator]> = [
   [12, 'update', (c) => {
     const s = c.rng.maybe(c.sites.filter((x) => x.value === undefined || typeof x.value !== 'object'));
     if (!s) return undefined;
-    const o = c.base();
-    const changed = c.base();
-    setAt(changed, s.path, s.value === undefined ? typedValue(s.schema, c.rng) : changedValue(s.value, s.schema, c.rng));
-    return { mutation: `update ${shape(s)}`, steps: [create(c, o), put(c, `fz-${c.id}`, changed)] };
+    const value = s.value === undefined ? typedValue(s.schema, c.rng) : changedValue(s.value, s.schema, c.rng);
+    return { mutation: `update ${shape(s)}`, steps: [create(c, c.base()), putStored(c, (o) => setAt(o, s.path, value))] };
   }],
   [6, 'status', (c) => {
     if (!c.k.status) return undefined;
@@ -132,11 +137,10 @@ const MUTATORS: Array<[weight: number, name: string, m: Mutator]> = [
     const props = isObject(status.properties) ? Object.entries(status.properties) : [];
     if (!props.length) return undefined;
     const [name, p] = c.rng.pick(props);
-    const o = c.base();
-    const withStatus = c.base();
     const schema = isObject(p) ? resolve(p, ks.schemas) : {};
-    withStatus.status = { [name]: c.rng.chance(70) ? typedValue(schema, c.rng) : wrongTypeValue(schema, c.rng) };
-    return { mutation: `status ${name}`, steps: [create(c, o), put(c, `fz-${c.id}`, withStatus, '/status')] };
+    const value = c.rng.chance(70) ? typedValue(schema, c.rng) : wrongTypeValue(schema, c.rng);
+    const edit = (o: JsonObject): void => setAt(o, ['status', name], value);
+    return { mutation: `status ${name}`, steps: [create(c, c.base()), putStored(c, edit, '/status')] };
   }],
   [3, 'malformed', (c) => {
     const av = apiVersionOfKind(c.k);

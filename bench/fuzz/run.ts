@@ -1,5 +1,6 @@
 // Sends every case to both servers and compares what each answered, step by step.
 import { send, type Target } from '../../test/fidelity/http-target.js';
+import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import type { FuzzCase } from './cases.js';
 import { signature } from './compare.js';
 
@@ -15,11 +16,19 @@ const TIMEOUT_MS = 30_000;
 /** Each step's signature until the first that is refused (a later step would act on nothing). */
 async function runOn(target: Target, c: FuzzCase): Promise<string[]> {
   const seen: string[] = [];
+  let previous = '';
   for (const step of c.steps) {
     const headers = { 'Content-Type': step.contentType, Accept: 'application/json', 'User-Agent': 'fidelity-fuzz/v0.0.0' };
+    let body = step.body;
+    if (step.edit) {
+      const stored = JSON.parse(previous) as JsonObject;
+      step.edit(stored);
+      body = JSON.stringify(stored);
+    }
     try {
-      const a = await send(target, { method: step.method, path: step.path, headers, body: step.body, timeoutMs: TIMEOUT_MS });
+      const a = await send(target, { method: step.method, path: step.path, headers, body, timeoutMs: TIMEOUT_MS });
       seen.push(signature(a));
+      previous = a.body;
       if (a.status >= 300) break;
     } catch (e) {
       seen.push(`no answer: ${e instanceof Error ? e.message : String(e)}`);

@@ -93,6 +93,7 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
+    checkBodyName(obj, name);
     return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
@@ -239,5 +240,16 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
     const e = errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
     e.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
     throw e;
+  }
+}
+
+/**
+ * The update handler's checkName (k8s.io/apiserver pkg/endpoints/handlers/rest.go), before the store
+ * is asked: a body naming another object is a 400 even when the URL's object does not exist.
+ */
+function checkBodyName(obj: JsonObject, name: string): void {
+  const bodyName = stringField(metadataOf(obj), 'name');
+  if (bodyName !== undefined && bodyName !== name) {
+    throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
   }
 }
