@@ -94,6 +94,10 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
     checkBodyName(obj, name);
+    if (!subresource && CREATE_ON_UPDATE.has(`${t.group}/${t.kind}`) && !ctx.objects.getStored(t, namespace, name)) {
+      checkNamespaceOpen(ctx, t, namespace, obj);
+      return { code: 201, body: asStored(ctx.objects.create(t, namespace, obj, opts)), warnings: opts.warnings };
+    }
     return { code: 200, body: asStored(ctx.objects.update(t, namespace, name, obj, opts)), warnings: opts.warnings };
   }
   if (method === 'PATCH' && name) {
@@ -242,6 +246,16 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
     throw e;
   }
 }
+
+/**
+ * The kinds whose REST strategy answers AllowCreateOnUpdate true (kubernetes/kubernetes
+ * pkg/registry/…/strategy.go): a PUT of a missing object creates it (201), as kubectl replace relies on.
+ */
+const CREATE_ON_UPDATE = new Set([
+  '/Service', '/Endpoints', '/Event', '/LimitRange', 'events.k8s.io/Event', 'coordination.k8s.io/Lease',
+  'discovery.k8s.io/EndpointSlice', 'policy/PodDisruptionBudget', 'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding',
+]);
 
 /**
  * The update handler's checkName (k8s.io/apiserver pkg/endpoints/handlers/rest.go), before the store
