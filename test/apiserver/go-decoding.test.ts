@@ -30,6 +30,8 @@ const cases: Array<[what: string, path: string, body: object, message: string]> 
     'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 1.5 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32'],
   ['a bool as an int-or-string', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'd6' }, spec: { ports: [{ port: 80, targetPort: true }] } },
     'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32'],
+  ['a quantity that does not parse', pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'd8' }, spec: { overhead: { cpu: 'x' }, containers: [{ name: 'c', image: 'i' }] } },
+    'Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\''],
   ['Secret data that is not base64', '/api/v1/namespaces/default/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'd7' }, data: { a: 'not-base64!' } },
     'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3'],
 ];

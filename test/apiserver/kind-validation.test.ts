@@ -92,6 +92,14 @@ describe('workloads (apps and batch validation)', () => {
     expect(a.body.message).toBe('Job.batch "j1" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"');
   });
 
+  it("refuses a Job name that cannot be its template's job-name label value, beside the name's own error", async () => {
+    const a = await call('POST', jobs, job('fz-1-', { restartPolicy: 'Never' }));
+    expect(a.body.details?.causes?.map((c) => [c.field, c.reason])).toEqual([
+      ['metadata.name', 'FieldValueInvalid'],
+      ['spec.template.labels', 'FieldValueInvalid'],
+    ]);
+  });
+
   it("refuses a change of a Job's template", async () => {
     const created = await call('POST', jobs, job('j2', { restartPolicy: 'Never' }));
     expect(created.status).toBe(201);

@@ -51,6 +51,7 @@ export function deploymentStatusCauses(status: JsonObject): FieldCause[] {
     if (n(f) > n(than)) causes.push(invalid(`status.${f}`, n(f), `cannot be greater than status.${than}`));
   };
   above('updatedReplicas', 'replicas');
+  above('readyReplicas', 'replicas');
   above('availableReplicas', 'replicas');
   above('availableReplicas', 'readyReplicas');
   return causes;

@@ -11,6 +11,11 @@ import { semanticEqual } from './semantic-equal.js';
 
 const NONNEGATIVE = 'must be greater than or equal to 0';
 
+/** The Job's name becomes the value of its template's job-name labels (batch's PrepareForCreate). */
+export function jobNameLabelCauses(name: string): FieldCause[] {
+  return name ? labelValueErrors(name).map((m) => invalid('spec.template.labels', name, m)) : [];
+}
+
 export function jobCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const spec = objectAt(obj, 'spec');
   const pod = objectAt(objectAt(spec, 'template'), 'spec');
@@ -24,9 +29,8 @@ export function jobCauses(obj: JsonObject, old: JsonObject | undefined): FieldCa
     const v = spec[f];
     if (typeof v === 'number' && v < 0) causes.push(invalid(`spec.${f}`, v, NONNEGATIVE));
   }
-  // The Job's name becomes the value of its template's job-name labels (batch's PrepareForCreate).
   const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
-  if (!old && name) for (const m of labelValueErrors(name)) causes.push(invalid('spec.template.labels', name, m));
+  if (!old) causes.push(...jobNameLabelCauses(name));
   if (!old) return causes;
   const before = objectAt(old, 'spec');
   for (const f of ['selector', 'template', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'successPolicy']) {

@@ -82,6 +82,14 @@ function jsonKind(v: JsonValue): string {
 
 const INT32 = 2 ** 31;
 
+/** resource.Quantity's UnmarshalJSON: a number, or a string ParseQuantity takes (its regular expression). */
+const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+
+function quantityError(v: JsonValue): string | undefined {
+  if (typeof v === 'number' || (typeof v === 'string' && QUANTITY.test(v.trim()))) return undefined;
+  return `quantities must match the regular expression '${QUANTITY.source}'`;
+}
+
 function walk(ctx: Ctx, v: JsonValue, at: Typed, struct: string, path: string[]): string | undefined {
   if (v === null) return undefined;
   const s = at.schema;
@@ -90,7 +98,8 @@ function walk(ctx: Ctx, v: JsonValue, at: Typed, struct: string, path: string[])
     return `json: cannot unmarshal ${shown}${field} of type ${type}`;
   };
   const ref = at.ref ?? '';
-  if (ref.endsWith('.Quantity') || ref.endsWith('.RawExtension') || ref.endsWith('.JSON') || ref.endsWith('.FieldsV1')) return undefined;
+  if (ref.endsWith('.Quantity')) return quantityError(v);
+  if (ref.endsWith('.RawExtension') || ref.endsWith('.JSON') || ref.endsWith('.FieldsV1')) return undefined;
   if (s.format === 'int-or-string') {
     // IntOrString.UnmarshalJSON: a string, else the value decoded into its int32.
     if (typeof v === 'string') return undefined;
