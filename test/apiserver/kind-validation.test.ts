@@ -137,6 +137,16 @@ describe('Service, ConfigMap, Lease', () => {
     ]);
   });
 
+  it('lets a LoadBalancer become a ClusterIP Service with its type-dependent fields left as they were', async () => {
+    const created = await call('POST', `${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } });
+    expect(created.status).toBe(201);
+    const spec = created.body.spec as Record<string, unknown>;
+    const changed = await call('PUT', `${ns}/services/lb`, { ...created.body, spec: { ...spec, type: 'ClusterIP' } });
+    expect(changed.status).toBe(200);
+    const fresh = await call('POST', `${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'cip' }, spec: { ports: [{ port: 80 }], externalTrafficPolicy: 'Cluster' } });
+    expect(causes(fresh)).toEqual(['spec.externalTrafficPolicy: Invalid value: "Cluster": may only be set for externally-accessible services']);
+  });
+
   it('refuses a ConfigMap key in both data and binaryData', async () => {
     const a = await call('POST', `${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: 'b' }, binaryData: { a: 'Yg==' } });
     expect(a.body.message).toBe('ConfigMap "c1" is invalid: data[a]: Invalid value: "a": duplicate of key present in binaryData');

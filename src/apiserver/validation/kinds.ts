@@ -14,7 +14,7 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
     case '/Pod':
       return podCauses(obj, old);
     case '/Service':
-      return serviceCauses(obj);
+      return serviceCauses(obj, old);
     case 'apps/Deployment':
     case 'apps/ReplicaSet':
     case 'apps/StatefulSet':
