@@ -29,8 +29,11 @@ async function scenarios(real: Target, embedded: Target): Promise<void> {
     const why = known.get(r.name);
     const tag = why ? ` (known: ${why.area}: ${why.reason})` : '';
     if (o.kind === 'only-one-side') {
-      console.log(`only-one-side ${r.name}${tag}\n  step ${o.step} ${o.request}: no answer from ${o.missing}: ${o.error}`);
-    } else console.log(`different ${r.name}${tag}\n  step ${o.step} ${o.request}\n${describeDiff(o.diff, lines, width)}`);
+      console.log(
+        `only-one-side ${r.name}${tag}\n  step ${o.step} ${o.request}: no answer from ${o.missing}: ${o.error}`,
+      );
+    } else
+      console.log(`different ${r.name}${tag}\n  step ${o.step} ${o.request}\n${describeDiff(o.diff, lines, width)}`);
   }
   console.log(summaryLine(summarise(results)));
 }

@@ -8,7 +8,12 @@ import { createNamespace, runCases, type CaseResult } from './run.js';
 
 export { fuzzLine } from './report.js';
 
-export async function fuzz(real: Target, embedded: Target, n: number, seed: number): Promise<{ summary: FuzzSummary; results: CaseResult[] }> {
+export async function fuzz(
+  real: Target,
+  embedded: Target,
+  n: number,
+  seed: number,
+): Promise<{ summary: FuzzSummary; results: CaseResult[] }> {
   const ns = `fuzz-${seed}`;
   await createNamespace(real, ns);
   await createNamespace(embedded, ns);

@@ -13,7 +13,8 @@ export function summariseFuzz(results: CaseResult[]): FuzzSummary {
   const byClass = new Map<string, { count: number; example: CaseResult }>();
   for (const r of results) {
     if (r.same) continue;
-    const key = `${r.fuzzCase.kind} ${r.fuzzCase.mutation}: real ${r.real.join(' → ')} / embedded ${r.embedded.join(' → ')}`;
+    const answers = `real ${r.real.join(' → ')} / embedded ${r.embedded.join(' → ')}`;
+    const key = `${r.fuzzCase.kind} ${r.fuzzCase.mutation}: ${answers}`;
     const entry = byClass.get(key);
     if (entry) entry.count++;
     else byClass.set(key, { count: 1, example: r });

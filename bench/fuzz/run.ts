@@ -18,7 +18,11 @@ async function runOn(target: Target, c: FuzzCase): Promise<string[]> {
   const seen: string[] = [];
   let previous = '';
   for (const step of c.steps) {
-    const headers = { 'Content-Type': step.contentType, Accept: 'application/json', 'User-Agent': 'fidelity-fuzz/v0.0.0' };
+    const headers = {
+      'Content-Type': step.contentType,
+      Accept: 'application/json',
+      'User-Agent': 'fidelity-fuzz/v0.0.0',
+    };
     let body = step.body;
     if (step.edit) {
       const stored = JSON.parse(previous) as JsonObject;
@@ -49,7 +53,8 @@ export async function runCases(cases: FuzzCase[], real: Target, embedded: Target
       const c = cases[i]!;
       const [r, e] = await Promise.all([runOn(real, c), runOn(embedded, c)]);
       results[i] = { fuzzCase: c, real: r, embedded: e, same: r.join(' | ') === e.join(' | ') };
-      if (++done % 250 === 0) process.stderr.write(`fuzz: ${done}/${cases.length} cases in ${Math.round((Date.now() - started) / 1000)} s\n`);
+      if (++done % 250 === 0)
+        process.stderr.write(`fuzz: ${done}/${cases.length} cases in ${Math.round((Date.now() - started) / 1000)} s\n`);
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
@@ -68,5 +73,9 @@ async function post(target: Target, path: string, obj: object): Promise<void> {
  */
 export async function createNamespace(target: Target, ns: string): Promise<void> {
   await post(target, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  await post(target, `/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+  await post(target, `/api/v1/namespaces/${ns}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'default' },
+  });
 }

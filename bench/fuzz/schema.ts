@@ -38,7 +38,10 @@ export function kindSchemas(k: FuzzKind): KindSchemas {
   for (const s of Object.values(schemas)) {
     if (!isObject(s)) continue;
     const gvks = s['x-kubernetes-group-version-kind'];
-    if (Array.isArray(gvks) && gvks.some((g) => isObject(g) && g.group === k.group && g.version === k.version && g.kind === k.kind)) {
+    if (
+      Array.isArray(gvks) &&
+      gvks.some((g) => isObject(g) && g.group === k.group && g.version === k.version && g.kind === k.kind)
+    ) {
       return { root: s, schemas };
     }
   }
@@ -69,7 +72,8 @@ export function sitesOf(obj: JsonObject, ks: KindSchemas): Site[] {
     for (const [name, p] of Object.entries(s.properties)) {
       if (!isObject(p) || (path.length === 0 && ['apiVersion', 'kind', 'status', 'metadata'].includes(name))) continue;
       const child = value[name];
-      if (child === undefined) sites.push({ path: [...path, name], schema: resolve(p, ks.schemas), required: req.includes(name) });
+      if (child === undefined)
+        sites.push({ path: [...path, name], schema: resolve(p, ks.schemas), required: req.includes(name) });
       else walk(child, p, [...path, name], req.includes(name));
     }
   };

@@ -97,7 +97,9 @@ export function setAt(obj: JsonObject, path: FieldPath, value: JsonValue): void 
 
 export function deleteAt(obj: JsonObject, path: FieldPath): void {
   let cur: JsonValue | undefined = obj;
-  for (const key of path.slice(0, -1)) cur = cur !== null && typeof cur === 'object' ? (Array.isArray(cur) ? cur[Number(key)] : cur[String(key)]) : undefined;
+  for (const key of path.slice(0, -1))
+    cur =
+      cur !== null && typeof cur === 'object' ? (Array.isArray(cur) ? cur[Number(key)] : cur[String(key)]) : undefined;
   const last = path[path.length - 1];
   if (Array.isArray(cur) && typeof last === 'number') cur.splice(last, 1);
   else if (isObject(cur) && last !== undefined) delete cur[String(last)];

@@ -34,14 +34,26 @@ describeReal('differential fuzzing against kube-apiserver (bench/fuzz)', () => {
 
   it('never fails on the embedded side: no 5xx, no missing answer, and it still serves', async () => {
     const broken = results.filter((r) => r.embedded.some((s) => s.startsWith('5') || s.startsWith('no answer')));
-    expect(broken.map((r) => `case ${r.fuzzCase.id} ${r.fuzzCase.kind} ${r.fuzzCase.mutation}: ${r.embedded.join(' → ')}`)).toEqual([]);
-    const a = await send(pair?.embedded ?? { name: 'embedded', url: 'http://127.0.0.1:1' }, { method: 'GET', path: '/readyz', headers: {}, timeoutMs: 10_000 });
+    expect(
+      broken.map((r) => `case ${r.fuzzCase.id} ${r.fuzzCase.kind} ${r.fuzzCase.mutation}: ${r.embedded.join(' → ')}`),
+    ).toEqual([]);
+    const a = await send(pair?.embedded ?? { name: 'embedded', url: 'http://127.0.0.1:1' }, {
+      method: 'GET',
+      path: '/readyz',
+      headers: {},
+      timeoutMs: 10_000,
+    });
     expect(a.status).toBe(200);
   });
 
   it('generates the same cases for the same seed', async () => {
     const { generateCases } = await import('../../bench/fuzz/cases.js');
-    const strip = (n: number) => generateCases(SEED, n, 'x').map((c) => [c.kind, c.mutation, c.steps.map((s) => (typeof s.body === 'string' ? s.body : s.body.toString('base64')))]);
+    const strip = (n: number) =>
+      generateCases(SEED, n, 'x').map((c) => [
+        c.kind,
+        c.mutation,
+        c.steps.map((s) => (typeof s.body === 'string' ? s.body : s.body.toString('base64'))),
+      ]);
     expect(strip(50)).toEqual(strip(50));
   });
 });

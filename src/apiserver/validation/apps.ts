@@ -37,11 +37,19 @@ function deploymentSpecCauses(spec: JsonObject): FieldCause[] {
   const causes = nonNegative(spec, ['minReadySeconds', 'revisionHistoryLimit', 'progressDeadlineSeconds'], 'spec');
   const pds = spec.progressDeadlineSeconds;
   const mrs = typeof spec.minReadySeconds === 'number' ? spec.minReadySeconds : 0;
-  if (typeof pds === 'number' && pds <= mrs) causes.push(invalid('spec.progressDeadlineSeconds', pds, 'must be greater than minReadySeconds'));
+  if (typeof pds === 'number' && pds <= mrs)
+    causes.push(invalid('spec.progressDeadlineSeconds', pds, 'must be greater than minReadySeconds'));
   return causes;
 }
 
-const STATUS_COUNTS = ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas'];
+const STATUS_COUNTS = [
+  'replicas',
+  'updatedReplicas',
+  'readyReplicas',
+  'availableReplicas',
+  'unavailableReplicas',
+  'terminatingReplicas',
+];
 
 /** ValidateDeploymentStatus (ReplicaSet's is alike): counts not negative and not above what contains them. */
 export function deploymentStatusCauses(status: JsonObject): FieldCause[] {
@@ -57,7 +65,12 @@ export function deploymentStatusCauses(status: JsonObject): FieldCause[] {
   return causes;
 }
 
-const TEMPLATE_KIND: Record<string, string> = { Deployment: 'ReplicaSet', ReplicaSet: 'ReplicaSet', DaemonSet: 'DaemonSet', StatefulSet: 'StatefulSet' };
+const TEMPLATE_KIND: Record<string, string> = {
+  Deployment: 'ReplicaSet',
+  ReplicaSet: 'ReplicaSet',
+  DaemonSet: 'DaemonSet',
+  StatefulSet: 'StatefulSet',
+};
 
 export function appsCauses(kind: string, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const templateKind = TEMPLATE_KIND[kind];
@@ -68,6 +81,7 @@ export function appsCauses(kind: string, obj: JsonObject, old: JsonObject | unde
   const causes = parses ? templateCauses(spec, templateKind) : [];
   if (kind === 'Deployment') causes.push(...deploymentSpecCauses(spec));
   const oldSelector: JsonValue | undefined = old ? objectAt(old, 'spec').selector : undefined;
-  if (old && !semanticEqual(spec.selector, oldSelector)) causes.push(invalid('spec.selector', spec.selector ?? null, 'field is immutable'));
+  if (old && !semanticEqual(spec.selector, oldSelector))
+    causes.push(invalid('spec.selector', spec.selector ?? null, 'field is immutable'));
   return causes;
 }

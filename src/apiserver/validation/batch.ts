@@ -33,8 +33,16 @@ export function jobCauses(obj: JsonObject, old: JsonObject | undefined): FieldCa
   if (!old) causes.push(...jobNameLabelCauses(name));
   if (!old) return causes;
   const before = objectAt(old, 'spec');
-  for (const f of ['selector', 'template', 'completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'successPolicy']) {
-    if (spec[f] !== undefined && before[f] !== undefined && !semanticEqual(spec[f], before[f])) causes.push(invalid(`spec.${f}`, spec[f], 'field is immutable'));
+  for (const f of [
+    'selector',
+    'template',
+    'completionMode',
+    'podFailurePolicy',
+    'backoffLimitPerIndex',
+    'successPolicy',
+  ]) {
+    if (spec[f] !== undefined && before[f] !== undefined && !semanticEqual(spec[f], before[f]))
+      causes.push(invalid(`spec.${f}`, spec[f], 'field is immutable'));
   }
   return causes;
 }

@@ -30,5 +30,6 @@ export function checkGoDecoding(obj: JsonObject, t: DecodeTarget): void {
     rootNames.set(key, rootName);
   }
   const e = goDecodeError(obj, schema.root, schema.schemas, rootName);
-  if (e) throw errors.badRequest(`${t.kind} in version ${JSON.stringify(t.version)} cannot be handled as a ${t.kind}: ${e}`);
+  if (e)
+    throw errors.badRequest(`${t.kind} in version ${JSON.stringify(t.version)} cannot be handled as a ${t.kind}: ${e}`);
 }

@@ -25,4 +25,5 @@ export function portNameErrors(port: string): string[] {
 }
 
 export const PORT_RANGE = 'must be between 1 and 65535, inclusive';
-export const isValidPort = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 65535;
+export const isValidPort = (v: unknown): boolean =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 65535;

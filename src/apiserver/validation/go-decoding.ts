@@ -10,7 +10,12 @@ import { goTimeError } from './go-time.js';
  * OpenAPI schema that describes those types. Returns Go's text of the first such error, in document
  * order as the decoder meets them, or undefined. The caller prefixes `<Kind> in version …`.
  */
-export function goDecodeError(obj: JsonObject, root: JsonObject, schemas: JsonObject, rootType: string): string | undefined {
+export function goDecodeError(
+  obj: JsonObject,
+  root: JsonObject,
+  schemas: JsonObject,
+  rootType: string,
+): string | undefined {
   const ctx: Ctx = { schemas };
   return walk(ctx, obj, { schema: root, ref: rootType }, rootType, []);
 }
@@ -69,7 +74,9 @@ function goType(ctx: Ctx, t: Typed): string {
     case 'array':
       return isObject(s.items) ? `[]${goType(ctx, resolve(ctx, s.items))}` : '[]interface {}';
     default:
-      return isObject(s.additionalProperties) ? `map[string]${goType(ctx, resolve(ctx, s.additionalProperties))}` : 'map[string]interface {}';
+      return isObject(s.additionalProperties)
+        ? `map[string]${goType(ctx, resolve(ctx, s.additionalProperties))}`
+        : 'map[string]interface {}';
   }
 }
 
@@ -114,7 +121,8 @@ function walk(ctx: Ctx, v: JsonValue, at: Typed, struct: string, path: string[])
       return undefined;
     case 'integer':
       if (typeof v !== 'number') return mismatch();
-      if (!Number.isInteger(v) || (s.format === 'int32' ? Math.abs(v + 0.5) > INT32 : !Number.isSafeInteger(v))) return mismatch(`number ${v}`);
+      if (!Number.isInteger(v) || (s.format === 'int32' ? Math.abs(v + 0.5) > INT32 : !Number.isSafeInteger(v)))
+        return mismatch(`number ${v}`);
       return undefined;
     case 'number':
       return typeof v === 'number' ? undefined : mismatch();
@@ -135,7 +143,14 @@ function walk(ctx: Ctx, v: JsonValue, at: Typed, struct: string, path: string[])
   }
 }
 
-function walkObject(ctx: Ctx, v: JsonValue, at: Typed, struct: string, path: string[], mismatch: () => string): string | undefined {
+function walkObject(
+  ctx: Ctx,
+  v: JsonValue,
+  at: Typed,
+  struct: string,
+  path: string[],
+  mismatch: () => string,
+): string | undefined {
   const s = at.schema;
   const props = isObject(s.properties) ? s.properties : undefined;
   const extra = isObject(s.additionalProperties) ? resolve(ctx, s.additionalProperties) : undefined;

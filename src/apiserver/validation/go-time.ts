@@ -9,5 +9,6 @@ export function goTimeError(text: string, micro: boolean): string | undefined {
   if (text === '') return undefined;
   const layout = micro ? '2006-01-02T15:04:05.000000Z07:00' : '2006-01-02T15:04:05Z07:00';
   if ((micro ? RFC3339_MICRO : RFC3339).test(text)) return undefined;
-  return `parsing time ${JSON.stringify(text)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(text)} as ${JSON.stringify(layout.slice(0, 4))}`;
+  const [t, l] = [JSON.stringify(text), JSON.stringify(layout)];
+  return `parsing time ${t} as ${l}: cannot parse ${t} as ${JSON.stringify(layout.slice(0, 4))}`;
 }

@@ -31,6 +31,7 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 
 /** A write to the status subresource: ValidateXStatusUpdate, where this server has it. */
 export function statusValidationCauses(t: ResourceType, obj: JsonObject): FieldCause[] {
-  if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet')) return deploymentStatusCauses(objectAt(obj, 'status'));
+  if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
+    return deploymentStatusCauses(objectAt(obj, 'status'));
   return [];
 }

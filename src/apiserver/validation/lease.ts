@@ -11,6 +11,7 @@ export function leaseCauses(obj: JsonObject): FieldCause[] {
   const d = spec.leaseDurationSeconds;
   if (typeof d === 'number' && d <= 0) causes.push(invalid('spec.leaseDurationSeconds', d, 'must be greater than 0'));
   const t = spec.leaseTransitions;
-  if (typeof t === 'number' && t < 0) causes.push(invalid('spec.leaseTransitions', t, 'must be greater than or equal to 0'));
+  if (typeof t === 'number' && t < 0)
+    causes.push(invalid('spec.leaseTransitions', t, 'must be greater than or equal to 0'));
   return causes;
 }

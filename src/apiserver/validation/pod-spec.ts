@@ -2,7 +2,8 @@
 // ValidatePodSpec, validateContainers, validateContainerCommon, validateContainerPorts, validateProbe,
 // validateRestartPolicy, validateDNSPolicy), on the defaulted spec, with upstream's paths and texts:
 // containers (required, DNS-1123 names, duplicates, image, pull and termination-message policies,
-// ports, probes), restartPolicy, dnsPolicy, a template's preemptionPolicy, os.name, activeDeadlineSeconds. Other PodSpec fields are stored unchecked.
+// ports, probes), restartPolicy, dnsPolicy, a template's preemptionPolicy, os.name, activeDeadlineSeconds.
+// Other PodSpec fields are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { duplicate, invalid, notSupported, required } from '../schema/field-errors.js';
@@ -67,7 +68,8 @@ function containerCauses(containers: JsonValue | undefined, path: string): Field
     if (str(c.image) === '') causes.push(required(`${at}.image`));
     causes.push(...portCauses(c.ports, `${at}.ports`));
     causes.push(...probeCauses(c, at));
-    if (c.imagePullPolicy !== undefined) causes.push(...enumCause(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
+    if (c.imagePullPolicy !== undefined)
+      causes.push(...enumCause(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
     if (c.terminationMessagePolicy !== undefined) {
       causes.push(...enumCause(`${at}.terminationMessagePolicy`, c.terminationMessagePolicy, MESSAGE_POLICIES));
     }
@@ -87,7 +89,8 @@ export function podSpecCauses(spec: JsonObject, path: string): FieldCause[] {
   if (path !== 'spec' && spec.preemptionPolicy !== undefined) {
     causes.push(...enumCause(`${path}.preemptionPolicy`, spec.preemptionPolicy, ['Never', 'PreemptLowerPriority']));
   }
-  if (spec.restartPolicy !== undefined) causes.push(...enumCause(`${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
+  if (spec.restartPolicy !== undefined)
+    causes.push(...enumCause(`${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
   if (spec.dnsPolicy !== undefined) causes.push(...enumCause(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
   const os = spec.os;
   if (isObject(os)) causes.push(...enumCause(`${path}.os.name`, os.name, ['linux', 'windows']));

@@ -31,13 +31,15 @@ function munged(spec: JsonObject, from: JsonObject): JsonObject {
   }
   // Only a negative grace period (from before 1.27) may become 1.
   const grace = from.terminationGracePeriodSeconds;
-  if (typeof grace === 'number' && grace < 0 && spec.terminationGracePeriodSeconds === 1) out.terminationGracePeriodSeconds = grace;
+  if (typeof grace === 'number' && grace < 0 && spec.terminationGracePeriodSeconds === 1)
+    out.terminationGracePeriodSeconds = grace;
   return out;
 }
 
 export function podCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const spec = objectAt(obj, 'spec');
   const causes = podSpecCauses(spec, 'spec');
-  if (old && !semanticEqual(munged(spec, objectAt(old, 'spec')), objectAt(old, 'spec'))) causes.push(forbidden('spec', IMMUTABLE_SPEC));
+  if (old && !semanticEqual(munged(spec, objectAt(old, 'spec')), objectAt(old, 'spec')))
+    causes.push(forbidden('spec', IMMUTABLE_SPEC));
   return causes;
 }

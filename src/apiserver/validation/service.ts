@@ -1,5 +1,6 @@
 // Part of kube-apiserver's ValidateService (kubernetes/kubernetes pkg/apis/core/validation/validation.go:
-// ValidateService, validateServicePort, validateServiceExternalTrafficPolicy, validateServiceInternalTrafficFieldsValue)
+// ValidateService, validateServicePort, validateServiceExternalTrafficPolicy,
+// validateServiceInternalTrafficFieldsValue)
 // and of the Service REST storage's ipFamilyPolicy check, which runs first and alone
 // (pkg/registry/core/service/storage/alloc.go initIPFamilyFields). On an update that changes the type,
 // upstream's strategy first drops the type-dependent fields left as they were (strategy.go
@@ -29,7 +30,14 @@ function keptOnTypeChange(spec: JsonObject, old: JsonObject | undefined): Kept {
   return (get) => JSON.stringify(get(spec) ?? null) === JSON.stringify(get(before) ?? null);
 }
 
-function portCauses(p: JsonObject, at: string, requireName: boolean, names: Set<string>, type: JsonValue | undefined, kept: Kept): FieldCause[] {
+function portCauses(
+  p: JsonObject,
+  at: string,
+  requireName: boolean,
+  names: Set<string>,
+  type: JsonValue | undefined,
+  kept: Kept,
+): FieldCause[] {
   const causes: FieldCause[] = [];
   const name = typeof p.name === 'string' ? p.name : '';
   if (requireName && name === '') causes.push(required(`${at}.name`));
@@ -40,12 +48,21 @@ function portCauses(p: JsonObject, at: string, requireName: boolean, names: Set<
   }
   const port = p.port ?? 0;
   if (!isValidPort(port)) causes.push(invalid(`${at}.port`, port, PORT_RANGE));
-  if (typeof p.protocol === 'string' && !PROTOCOLS.includes(p.protocol)) causes.push(notSupported(`${at}.protocol`, p.protocol, PROTOCOLS));
+  if (typeof p.protocol === 'string' && !PROTOCOLS.includes(p.protocol))
+    causes.push(notSupported(`${at}.protocol`, p.protocol, PROTOCOLS));
   const target = p.targetPort;
   if (typeof target === 'number' && !isValidPort(target)) causes.push(invalid(`${at}.targetPort`, target, PORT_RANGE));
-  if (typeof target === 'string') for (const m of portNameErrors(target)) causes.push(invalid(`${at}.targetPort`, target, m));
-  const nodePortsKept = kept((spec) => (Array.isArray(spec.ports) ? spec.ports.map((q) => (isObject(q) ? q.nodePort ?? 0 : 0)) : []));
-  if (typeof p.nodePort === 'number' && p.nodePort !== 0 && (type === 'ClusterIP' || type === undefined) && !nodePortsKept) {
+  if (typeof target === 'string')
+    for (const m of portNameErrors(target)) causes.push(invalid(`${at}.targetPort`, target, m));
+  const nodePortsKept = kept((spec) =>
+    Array.isArray(spec.ports) ? spec.ports.map((q) => (isObject(q) ? (q.nodePort ?? 0) : 0)) : [],
+  );
+  if (
+    typeof p.nodePort === 'number' &&
+    p.nodePort !== 0 &&
+    (type === 'ClusterIP' || type === undefined) &&
+    !nodePortsKept
+  ) {
     causes.push(forbidden(`${at}.nodePort`, "may not be used when `type` is 'ClusterIP'"));
   }
   return causes;
@@ -54,17 +71,34 @@ function portCauses(p: JsonObject, at: string, requireName: boolean, names: Set<
 function trafficCauses(spec: JsonObject, kept: Kept): FieldCause[] {
   const causes: FieldCause[] = [];
   const type = typeof spec.type === 'string' ? spec.type : 'ClusterIP';
-  if (spec.allocateLoadBalancerNodePorts != null && type !== 'LoadBalancer' && !kept((x) => x.allocateLoadBalancerNodePorts)) {
+  if (
+    spec.allocateLoadBalancerNodePorts != null &&
+    type !== 'LoadBalancer' &&
+    !kept((x) => x.allocateLoadBalancerNodePorts)
+  ) {
     causes.push(forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'"));
   }
   const etp = spec.externalTrafficPolicy;
   if (typeof etp === 'string' && etp !== '' && !(!EXTERNAL.has(type) && kept((x) => x.externalTrafficPolicy))) {
-    if (!EXTERNAL.has(type)) causes.push(invalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
-    else if (!['Cluster', 'Local'].includes(etp)) causes.push(notSupported('spec.externalTrafficPolicy', etp, ['Cluster', 'Local']));
+    if (!EXTERNAL.has(type))
+      causes.push(invalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
+    else if (!['Cluster', 'Local'].includes(etp))
+      causes.push(notSupported('spec.externalTrafficPolicy', etp, ['Cluster', 'Local']));
   }
   const hc = spec.healthCheckNodePort;
-  if (typeof hc === 'number' && hc !== 0 && !(type === 'LoadBalancer' && etp === 'Local') && !kept((x) => x.healthCheckNodePort)) {
-    causes.push(invalid('spec.healthCheckNodePort', hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+  if (
+    typeof hc === 'number' &&
+    hc !== 0 &&
+    !(type === 'LoadBalancer' && etp === 'Local') &&
+    !kept((x) => x.healthCheckNodePort)
+  ) {
+    causes.push(
+      invalid(
+        'spec.healthCheckNodePort',
+        hc,
+        "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      ),
+    );
   }
   causes.push(...enumCause(spec, 'internalTrafficPolicy', ['Cluster', 'Local']));
   if (spec.loadBalancerClass != null && type !== 'LoadBalancer' && !kept((x) => x.loadBalancerClass)) {
