@@ -90,9 +90,12 @@ describe('Pod (ValidatePodCreate, ValidatePodUpdate)', () => {
       spec: { ...spec, containers: [{ ...spec.containers[0], image: 'j', stdin: false, env: [] }] },
     });
     expect(image.status).toBe(200);
+    const renamed = { ...image.body, spec: { ...(image.body.spec as object), serviceAccount: 'other' } };
+    const sa = await call('PUT', `${ns}/pods/p3`, renamed);
+    expect(sa.status, 'the deprecated serviceAccount follows serviceAccountName').toBe(200);
     const restart = await call('PUT', `${ns}/pods/p3`, {
-      ...image.body,
-      spec: { ...(image.body.spec as object), restartPolicy: 'Never' },
+      ...sa.body,
+      spec: { ...(sa.body.spec as object), restartPolicy: 'Never' },
     });
     expect(restart.status).toBe(422);
     expect(restart.body.details?.causes?.map((c) => [c.field, c.reason])).toEqual([['spec', 'FieldValueForbidden']]);

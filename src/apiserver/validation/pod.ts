@@ -29,6 +29,11 @@ function munged(spec: JsonObject, from: JsonObject): JsonObject {
     if (from[f] === undefined) delete out[f];
     else out[f] = from[f];
   }
+  // The deprecated serviceAccount is overwritten by serviceAccountName when decoding v1, so it never differs.
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '') {
+    if (from.serviceAccount === undefined) delete out.serviceAccount;
+    else out.serviceAccount = from.serviceAccount;
+  }
   // Only a negative grace period (from before 1.27) may become 1.
   const grace = from.terminationGracePeriodSeconds;
   if (typeof grace === 'number' && grace < 0 && spec.terminationGracePeriodSeconds === 1)
