@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 
 /** Cluster IPs from the service CIDR and node ports, as kube-apiserver's Service storage hands them out. */
-type Svc = { metadata: { name: string }; spec: { clusterIP?: string; clusterIPs?: string[]; ports?: Array<{ port: number; nodePort?: number; targetPort?: number | string }>; ipFamilies?: string[]; ipFamilyPolicy?: string } };
+type Svc = { metadata: { name: string }; spec: { clusterIP?: string; clusterIPs?: string[]; ports?: Array<{ name?: string; port: number; nodePort?: number; targetPort?: number | string }>; ipFamilies?: string[]; ipFamilyPolicy?: string } };
 type Status = { code: number; message: string; details?: { causes?: Array<{ field: string }> } };
 
 let ts: TestServer;
@@ -124,7 +124,7 @@ describe('node ports', () => {
 
     const taken = await refused(ts.server, 'np2', { type: 'NodePort', ports: [{ port: 80, nodePort: ports[0] }] });
     expect(taken.message).toBe(`Service "np2" is invalid: spec.ports[0].nodePort: Invalid value: ${ports[0]}: provided port is already allocated`);
-    const low = await refused(ts.server, 'np3', { type: 'NodePort', ports: [{ port: 80 }, { port: 81, nodePort: 8080 }] });
+    const low = await refused(ts.server, 'np3', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 8080 }] });
     expect(low.details!.causes![0]!.field).toBe('spec.ports[1].nodePort');
     expect(low.message).toContain('provided port is not in the valid range. The range of valid ports is 30000-32767');
   });

@@ -19,7 +19,7 @@ export interface SendOptions {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Read this many newline-delimited watch events, then destroy the connection. */
   watchEvents?: number;
   timeoutMs: number;

@@ -33,7 +33,7 @@ export function defaultSecret(obj: JsonObject): void {
   for (const [key, value] of Object.entries(stringData)) {
     // map[string]string: anything else fails to decode, before any conversion.
     if (typeof value !== 'string') {
-      throw errors.badRequest(`Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal ${jsonType(value)} into Go struct field Secret.stringData of type string (stringData.${key})`);
+      throw errors.badRequest(`Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal ${jsonType(value)} into Go struct field Secret.stringData of type string`);
     }
     data[key] = Buffer.from(value, 'utf8').toString('base64');
   }

@@ -5,6 +5,7 @@ import type { JsonObject } from '../registry/types.js';
 import { checkJsonNesting, checkYamlNesting, type DecodeSite } from './nesting.js';
 import { decodeProtobufBody, type BodyTarget } from './protobuf-body.js';
 import { errors } from './status.js';
+import { checkGoDecoding } from '../validation/decode-check.js';
 
 /** kube-apiserver's default request body limit. */
 const MAX_BODY = 3 * 1024 * 1024;
@@ -47,6 +48,7 @@ export function decodeObject(req: IncomingMessage, raw: Buffer, kind: string, ta
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw errors.badRequest('Object \'Kind\' is missing in the request body: expected a JSON object');
   }
+  if (target) checkGoDecoding(value as JsonObject, target);
   return value as JsonObject;
 }
 

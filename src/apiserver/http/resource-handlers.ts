@@ -98,6 +98,13 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
   }
   if (method === 'PUT' && name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
+    checkBodyName(obj, name);
+    if (!subresource && CREATE_ON_UPDATE.has(`${t.group}/${t.kind}`) && !ctx.objects.getStored(t, namespace, name)) {
+      // Create-on-update is admitted as a CREATE, as kube-apiserver does.
+      checkNamespaceOpen(ctx, t, namespace, obj);
+      const { object } = await createAdmitted(ctx, t, namespace, obj, q, opts);
+      return { code: 201, body: asStored(object), warnings: opts.warnings };
+    }
     const { object } = await updateAdmitted(ctx, t, namespace, name, obj, q, opts);
     return { code: 200, body: asStored(object), warnings: opts.warnings };
   }
@@ -248,5 +255,26 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
     const e = errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
     e.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
     throw e;
+  }
+}
+
+/**
+ * The kinds whose REST strategy answers AllowCreateOnUpdate true (kubernetes/kubernetes
+ * pkg/registry/…/strategy.go): a PUT of a missing object creates it (201), as kubectl replace relies on.
+ */
+const CREATE_ON_UPDATE = new Set([
+  '/Service', '/Endpoints', '/Event', '/LimitRange', 'events.k8s.io/Event', 'coordination.k8s.io/Lease',
+  'discovery.k8s.io/EndpointSlice', 'policy/PodDisruptionBudget', 'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding',
+]);
+
+/**
+ * The update handler's checkName (k8s.io/apiserver pkg/endpoints/handlers/rest.go), before the store
+ * is asked: a body naming another object is a 400 even when the URL's object does not exist.
+ */
+function checkBodyName(obj: JsonObject, name: string): void {
+  const bodyName = stringField(metadataOf(obj), 'name');
+  if (bodyName !== undefined && bodyName !== name) {
+    throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
   }
 }

@@ -3,8 +3,9 @@ import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 import { forbidden, invalid, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
-import type { Admission, Operation } from './object-store.js';
+import type { Admission, Operation, WriteOptions } from './object-store.js';
 import { selectorKindCauses } from '../validation/selector-kinds.js';
+import { kindValidationCauses, statusValidationCauses } from '../validation/kinds.js';
 import { deepEqual, isObject, metadataOf } from './meta.js';
 
 /**
@@ -12,13 +13,15 @@ import { deepEqual, isObject, metadataOf } from './meta.js';
  * ValidateObjectMeta), with its field paths and texts: label keys and values, annotation keys,
  * ConfigMap and Secret keys, immutable ConfigMaps and Secrets, a Secret's type and the keys its
  * type requires, the label selectors of every kind that has one (validation/selector-kinds.ts), a
- * workload's selector against its template and its containers, a Service's ports. What else each
- * kind validates is not done here (docs/embedded-apiserver.md).
+ * workload's selector against its template, and what validation/kinds.ts does per kind (Pods and
+ * their templates, Services, workloads, Jobs, Leases). What else each kind validates is not done here
+ * (docs/embedded-apiserver.md).
  */
 export class BuiltinValidation implements Admission {
-  admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined): void {
+  admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined, opts: WriteOptions): void {
     if (op === 'DELETE') return;
-    const causes = [...objectMetaCauses(metadataOf(obj)), ...(t.custom ? [] : kindCauses(t, obj, op === 'UPDATE' ? old : undefined))];
+    const own = t.custom ? [] : kindCauses(t, obj, op === 'UPDATE' ? old : undefined, opts.subresource);
+    const causes = [...objectMetaCauses(metadataOf(obj)), ...own];
     if (causes.length) throw errors.invalid(t, String(metadataOf(obj).name ?? ''), causes);
   }
 }
@@ -71,6 +74,14 @@ function immutableCauses(obj: JsonObject, old: JsonObject, dataFields: string[])
   return causes;
 }
 
+/** ValidateConfigMap: a key is in `data` or in `binaryData`, not both. */
+function bothDataCauses(obj: JsonObject): FieldCause[] {
+  const data = obj.data;
+  const binary = obj.binaryData;
+  if (!isObject(data) || !isObject(binary)) return [];
+  return Object.keys(binary).filter((k) => data[k] !== undefined).map((k) => invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
+}
+
 /** The data keys a Secret of a well-known type must have (ValidateSecret). */
 const SECRET_TYPE_KEYS: Record<string, string[]> = {
   'kubernetes.io/tls': ['tls.crt', 'tls.key'],
@@ -79,27 +90,13 @@ const SECRET_TYPE_KEYS: Record<string, string[]> = {
   'kubernetes.io/dockercfg': ['.dockercfg'],
 };
 
-/** ValidateService's ports: required unless headless or ExternalName, each port and targetPort in 1–65535. */
-function serviceCauses(obj: JsonObject): FieldCause[] {
-  const spec = isObject(obj.spec) ? obj.spec : {};
-  const ports = Array.isArray(spec.ports) ? spec.ports : [];
-  if (!ports.length) return spec.type === 'ExternalName' || spec.clusterIP === 'None' ? [] : [required('spec.ports')];
-  const causes: FieldCause[] = [];
-  ports.forEach((p, i) => {
-    if (!isObject(p)) return;
-    for (const f of ['port', 'targetPort']) {
-      const v = p[f];
-      if (typeof v === 'number' && (v < 1 || v > 65535)) causes.push(invalid(`spec.ports[${i}].${f}`, v, 'must be between 1 and 65535, inclusive'));
-    }
-  });
-  return causes;
-}
-
-function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
-  const selectorCauses = selectorKindCauses(t, obj);
+function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined, subresource: string | undefined): FieldCause[] {
+  if (subresource === 'status') return statusValidationCauses(t, obj);
+  const selectorCauses = [...selectorKindCauses(t, obj), ...kindValidationCauses(t, obj, old)];
   if (t.group !== '' || selectorCauses.length) return selectorCauses;
-  if (t.kind === 'Service') return serviceCauses(obj);
-  if (t.kind === 'ConfigMap') return [...keyCauses(obj, ['data', 'binaryData']), ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : [])];
+  if (t.kind === 'ConfigMap') {
+    return [...keyCauses(obj, ['data', 'binaryData']), ...bothDataCauses(obj), ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : [])];
+  }
   if (t.kind !== 'Secret') return [];
   const causes = keyCauses(obj, ['data']);
   if (old) {

@@ -1,6 +1,7 @@
 import { errors } from '../http/status.js';
 import { isViewGroup } from '../crd/view-groups.js';
 import type { ResourceType } from '../registry/types.js';
+import { jobNameLabelCauses } from '../validation/batch.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -29,5 +30,8 @@ export function validateName(t: ResourceType, name: string): void {
   } else if (!label && !DNS1123_SUBDOMAIN.test(name)) {
     messages.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
   }
-  if (messages.length) throw errors.invalid(t, name, messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' })));
+  if (!messages.length) return;
+  const causes = messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' }));
+  // ValidateJob goes on past a bad name: the name is also the value of the template's job-name labels.
+  throw errors.invalid(t, name, t.group === 'batch' && t.kind === 'Job' ? [...causes, ...jobNameLabelCauses(name)] : causes);
 }

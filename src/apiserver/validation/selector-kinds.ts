@@ -75,13 +75,13 @@ function daemonSetCauses(spec: JsonObject): FieldCause[] {
   if (selector && !matchesLabels(selector, labels ?? {})) causes.push(mismatch(labels));
   if (isEmptySelector(sel))
     causes.push(invalidSelector('spec.selector', sel, 'empty selector is invalid for daemonset'));
-  return [...causes, ...containerCauses(spec)];
+  return causes;
 }
 
 function templateCauses(spec: JsonObject, selects: (labels: Record<string, string>) => boolean): FieldCause[] {
   const labels = templateLabels(spec);
   const selectorCauses = templateSelectorCauses(spec, 'spec.template');
-  return [...(selects(labels ?? {}) ? [] : [mismatch(labels)]), ...containerCauses(spec), ...selectorCauses];
+  return [...(selects(labels ?? {}) ? [] : [mismatch(labels)]), ...selectorCauses];
 }
 
 /** The label selectors of the pod spec in `owner.template` (a workload's, a PodTemplate's). */
@@ -134,11 +134,6 @@ const mismatch = (labels: Record<string, string> | undefined): FieldCause =>
 function templateLabels(spec: JsonObject): Record<string, string> | undefined {
   const labels = objectAt(objectAt(spec, 'template'), 'metadata').labels;
   return isObject(labels) ? (labels as Record<string, string>) : undefined;
-}
-
-function containerCauses(spec: JsonObject): FieldCause[] {
-  const containers = objectAt(objectAt(spec, 'template'), 'spec').containers;
-  return Array.isArray(containers) && containers.length ? [] : [required('spec.template.spec.containers')];
 }
 
 /** ValidateNetworkPolicySpec's selectors: the pod selector, then each ingress `from` and egress `to` peer. */
