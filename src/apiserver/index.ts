@@ -28,6 +28,8 @@ import { terminatedWatchersCounter } from './http/watch-metrics.js';
 import { requestCounter } from './http/request-metrics.js';
 import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
+import { ensureBootstrapObjects } from './bootstrap/ensure.js';
+import { IpAddressRecords } from './bootstrap/ip-address-records.js';
 import { keepGoing, stderrLoopFault, type LoopFault } from '../log/keep-going.js';
 
 export interface ApiServerOptions {
@@ -123,6 +125,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   eventExpiry.loadAll();
   eventExpiry.start();
   ensureNamespaces(registry, objects);
+  const ipRecords = new IpAddressRecords(registry, objects);
+  objects.onWrite(ipRecords.onWrite, 'ip-address-records');
+  ipRecords.backfill();
+  const clientCa = opts.tls?.clientCa;
+  ensureBootstrapObjects(registry, objects, { serviceCidr: serviceCidr.cidr, ...(clientCa ? { clientCa } : {}) });
 
   let address = `${host}:${opts.port ?? DEFAULT_PORT}`;
   const version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
