@@ -303,6 +303,19 @@ describe('every group and kind kube-apiserver 1.34 serves by default', () => {
     expect(review.status).toBe(201);
     expect((await json(review)).status).toEqual({ allowed: true });
     expect((await call('GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status).toBe(405);
+    const pbReview = encodeKubeProtobuf({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'someone', resourceAttributes: { verb: 'get', resource: 'secrets' } },
+    });
+    const pbAnswer = await call('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', pbReview, {
+      'Content-Type': PROTOBUF_MEDIA_TYPE,
+      Accept: PROTOBUF_MEDIA_TYPE,
+    });
+    expect(pbAnswer.status).toBe(201);
+    const decodedReview = decodeKubeProtobuf(Buffer.from(await pbAnswer.arrayBuffer()));
+    expect(decodedReview.kind).toBe('SubjectAccessReview');
+    expect(decodedReview.object.status).toMatchObject({ allowed: true });
     const canI = await kubectl(['auth', 'can-i', 'delete', 'nodes']);
     expect(canI.stdout.trim()).toBe('yes');
   });

@@ -6,7 +6,8 @@ import { answerOpenModeReview } from './open-reviews.js';
 import { deleteOptionsFrom } from './delete-options.js';
 import type { ResourceRequest } from './request-info.js';
 import type { ResourceContext } from './resource-handlers.js';
-import { sendJson, sendText } from './respond.js';
+import { answerFormat } from './negotiate.js';
+import { sendJson, sendProtobuf, sendText } from './respond.js';
 import { ApiError, errors } from './status.js';
 
 /**
@@ -23,6 +24,11 @@ export async function handleSpecial(
   info: ResourceRequest,
 ): Promise<boolean> {
   const method = req.method ?? 'GET';
+  // Answered in protobuf when the client asks for it, as every built-in kind's answer is.
+  const send = (code: number, body: JsonObject): void => {
+    if (answerFormat(req.headers.accept, t) === 'protobuf') sendProtobuf(res, code, body);
+    else sendJson(res, code, body);
+  };
   const verb = verbOf(method, info);
   if (!info.subresource && t.verbs && !t.verbs.includes(verb)) {
     throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
@@ -34,20 +40,20 @@ export async function handleSpecial(
   }
   if (isReview(t)) {
     const body = decodeObject(req, await readBody(req), t.kind, t);
-    sendJson(res, 201, answerOpenModeReview(t, body));
+    send(201, answerOpenModeReview(t, body));
     return true;
   }
   const key = `${t.group}/${t.plural}${sub ? `/${sub}` : ''}`;
   switch (key) {
     case '/componentstatuses':
-      sendJson(res, 200, componentStatuses(ctx, info.name));
+      send(200, componentStatuses(ctx, info.name));
       return true;
     case '/bindings':
     case '/pods/binding':
-      sendJson(res, 201, await bind(ctx, req, info));
+      send(201, await bind(ctx, req, info));
       return true;
     case '/pods/eviction':
-      sendJson(res, 201, await evict(ctx, req, t, info));
+      send(201, await evict(ctx, req, t, info));
       return true;
     case '/pods/log':
       ctx.objects.get(t, info.namespace, info.name ?? '');
@@ -63,7 +69,7 @@ export async function handleSpecial(
           `(no kubelet), so ${sub} cannot reach a container`,
       );
     case 'certificates.k8s.io/certificatesigningrequests/approval':
-      sendJson(res, 200, await approve(ctx, req, t, info));
+      send(200, await approve(ctx, req, t, info));
       return true;
     case '/serviceaccounts/token':
       throw errors.badRequest(
@@ -71,7 +77,7 @@ export async function handleSpecial(
           '(flowops up; flowops apiserver runs without auth)',
       );
     case '/namespaces/finalize':
-      sendJson(res, 200, await finalizeNamespace(ctx, req, t, info));
+      send(200, await finalizeNamespace(ctx, req, t, info));
       return true;
     default:
       return false;
