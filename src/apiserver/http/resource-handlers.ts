@@ -22,6 +22,7 @@ import { serveWatch, type WatchSettings } from './watch.js';
 import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 import { userOf } from '../auth/gate.js';
+import type { CsrSigner } from '../auth/csr-signing.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
@@ -29,6 +30,8 @@ export interface ResourceContext {
   watch: WatchSettings;
   /** Bounds the memory watch responses to slow clients hold (shared by every watch of the server). */
   watchBudget: WatchBudget;
+  /** Signs approved CertificateSigningRequests of the built-in signers with the server's CA (auth on only). */
+  csrSigner?: CsrSigner;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { signCsr, wantsSigning, type CsrSigner } from '../auth/csr-signing.js';
 import { metadataOf } from '../objects/meta.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { decodeObject, readBody } from './body.js';
@@ -225,8 +226,43 @@ async function approve(
     status,
   };
   if (!metadataOf(body).resourceVersion) delete metadataOf(next).resourceVersion;
-  return ctx.objects.update(t, undefined, name, next, { subresource: 'status', fieldManager: managerOf(req) });
+  const approved = ctx.objects.update(t, undefined, name, next, {
+    subresource: 'status',
+    fieldManager: managerOf(req),
+  });
+  return ctx.csrSigner && wantsSigning(approved) ? await issue(ctx, t, approved, ctx.csrSigner) : approved;
 }
+
+/** The built-in signer's work, right after approval: status.certificate, or a Failed condition saying why. */
+async function issue(ctx: ResourceContext, t: ResourceType, csr: JsonObject, signer: CsrSigner): Promise<JsonObject> {
+  const name = String(metadataOf(csr).name);
+  const status = (csr.status ?? {}) as JsonObject;
+  let next: JsonObject;
+  try {
+    next = { ...status, certificate: Buffer.from(await signCsr(signer, csr)).toString('base64') };
+  } catch (e) {
+    const message = `the embedded CA could not sign the request: ${(e as { stderr?: string }).stderr ?? String(e)}`;
+    const failed = {
+      type: 'Failed',
+      status: 'True',
+      reason: 'SignerValidationFailure',
+      message,
+      lastUpdateTime: nowText(),
+    };
+    const conditions = Array.isArray(status.conditions) ? status.conditions : [];
+    next = { ...status, conditions: [...conditions, failed] };
+  }
+  const current = ctx.objects.get(t, undefined, name);
+  return ctx.objects.update(
+    t,
+    undefined,
+    name,
+    { ...current, status: next },
+    { subresource: 'status', fieldManager: 'certificatesigningrequest-signing-controller' },
+  );
+}
+
+const nowText = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** namespaces/finalize (FinalizeREST): only spec.finalizers change. */
 async function finalizeNamespace(
