@@ -155,6 +155,16 @@ describe('every group and kind kube-apiserver 1.34 serves by default', () => {
         })
       ).status,
     ).toBe(201);
+    const noMin = { ...spec, minReplicas: undefined };
+    const defaulted = await json(
+      await call('POST', v1, {
+        apiVersion: 'autoscaling/v1',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: { name: 'dflt' },
+        spec: noMin,
+      }),
+    );
+    expect((defaulted.spec as JsonObject).minReplicas).toBe(1);
     const asV2 = await json(await call('GET', `${v2}/conv`));
     expect((asV2.spec as JsonObject).metrics).toEqual([
       { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
