@@ -187,7 +187,7 @@ describe('every group and kind kube-apiserver 1.34 serves by default', () => {
     expect(again.spec).toMatchObject({ maxReplicas: 6, metrics: [memory] });
   });
 
-  it('has what kube-apiserver makes for itself: flow control, APIServices, ServiceCIDR, the authn ConfigMap', async () => {
+  it('has what kube-apiserver makes for itself: flow control, APIServices, ServiceCIDR, authn CM', async () => {
     const fc = '/apis/flowcontrol.apiserver.k8s.io/v1';
     for (const name of ['exempt', 'catch-all', 'system-leader-election', 'kube-controller-manager']) {
       expect((await call('GET', `${fc}/flowschemas/${name}`)).status, name).toBe(200);
