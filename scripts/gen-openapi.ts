@@ -30,7 +30,7 @@ const spec = moduleDir();
 const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8')) as Json;
 
 /** The subresources the embedded server answers for a built-in (the same checks the handler makes). */
-const subresources = new Map(BUILTIN_TYPES.map((t) => [`${t.group}/${t.version}/${t.plural}`, [...(t.statusSubresource ? ['status'] : []), ...(hasScale(t) ? ['scale'] : [])]]));
+const subresources = new Map(BUILTIN_TYPES.map((t) => [`${t.group}/${t.version}/${t.plural}`, [...(t.statusSubresource ? ['status'] : []), ...(hasScale(t) ? ['scale'] : []), ...(t.subresources ?? []).map((x) => x.name)]]));
 const served = (group: string, version: string) => (plural: string, sub: string | undefined): boolean => {
   const subs = subresources.get(`${group}/${version}/${plural}`);
   return subs !== undefined && (sub === undefined || subs.includes(sub));

@@ -20,7 +20,7 @@ import { KUBERNETES_VERSION } from '../src/apiserver/server-defaults.js';
 import { DESCRIPTOR_FILE, GO_FIELDS_FILE, VENDOR_DIR, type GoField } from '../src/apiserver/protobuf/vendor-files.js';
 
 const moduleVersion = `v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`;
-const MODULES = ['k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiextensions-apiserver'];
+const MODULES = ['k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiextensions-apiserver', 'k8s.io/kube-aggregator'];
 /** apimachinery's packages with protobuf messages the API groups use (and PartialObjectMetadata, WatchEvent, …). */
 const APIMACHINERY_PACKAGES = [
   'pkg/apis/meta/v1',
@@ -68,6 +68,11 @@ function packages(dirs: Map<string, string>): Array<[string, string]> {
   out.push([
     'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1',
     join(dirs.get('k8s.io/apiextensions-apiserver')!, 'pkg/apis/apiextensions/v1'),
+  ]);
+  // APIService, which kube-apiserver's aggregator serves in protobuf too.
+  out.push([
+    'k8s.io/kube-aggregator/pkg/apis/apiregistration/v1',
+    join(dirs.get('k8s.io/kube-aggregator')!, 'pkg/apis/apiregistration/v1'),
   ]);
   return out.sort(([a], [b]) => a.localeCompare(b));
 }

@@ -31,6 +31,9 @@ import { terminatedWatchersCounter } from './http/watch-metrics.js';
 import { requestCounter } from './http/request-metrics.js';
 import type { Registry } from 'prom-client';
 import { storageKey, type JsonObject } from './registry/types.js';
+import type { CsrSigner } from './auth/csr-signing.js';
+import { ensureBootstrapObjects } from './bootstrap/ensure.js';
+import { IpAddressRecords } from './bootstrap/ip-address-records.js';
 import { keepGoing, stderrLoopFault, type LoopFault } from '../log/keep-going.js';
 
 export interface ApiServerOptions {
@@ -54,6 +57,8 @@ export interface ApiServerOptions {
   serveGroup?: (group: string) => boolean;
   /** PEM key and certificate: serve HTTPS; client certificates signed by clientCa authenticate (CN user, O groups). */
   tls?: { key: string; cert: string; clientCa?: string };
+  /** The CA's files, to sign approved CSRs of the built-in signers (kubernetes.io/kube-apiserver-client, …). */
+  csrSigner?: CsrSigner;
   /** With tls: plain HTTP on the same port too, for the routes browsers and git reach (see sharePort). */
   plainHttpToo?: boolean;
   /** Authentication and RBAC; without it every request is allowed (the in-process test servers). */
@@ -128,6 +133,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   eventExpiry.loadAll();
   eventExpiry.start();
   ensureNamespaces(registry, objects);
+  const ipRecords = new IpAddressRecords(registry, objects);
+  objects.onWrite(ipRecords.onWrite, 'ip-address-records');
+  ipRecords.backfill();
+  const clientCa = opts.tls?.clientCa;
+  ensureBootstrapObjects(registry, objects, { serviceCidr: serviceCidr.cidr, ...(clientCa ? { clientCa } : {}) });
 
   let address = `${host}:${opts.port ?? DEFAULT_PORT}`;
   const version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
@@ -162,6 +172,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     ...(opts.tls ? { tls: opts.tls } : {}),
     ...(auth ? { auth } : {}),
     ...(countRequest ? { countRequest } : {}),
+    ...(opts.csrSigner ? { csrSigner: opts.csrSigner } : {}),
   };
   const server: Server = createHttpServer(ctx);
   const { tls: _tls, ...plainCtx } = ctx;

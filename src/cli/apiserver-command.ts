@@ -65,6 +65,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
     ...(pki
       ? {
           tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
+          csrSigner: { caCertFile: join(pki.dir, 'ca.crt'), caKeyFile: join(pki.dir, 'ca.key') },
           plainHttpToo: true,
           auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], anonymous: flags.anonymous ?? false },
         }

@@ -24,8 +24,13 @@ function wholeMilliseconds(value: string): number {
 }
 
 /** Loaded only when wanted, so that other commands and --help do not pay for the simulator. */
-export async function startSimulatorIfWanted(flags: SimulateFlags, kube: KubeClient, log: Logger): Promise<Simulator | undefined> {
+export async function startSimulatorIfWanted(
+  flags: SimulateFlags,
+  kube: KubeClient,
+  log: Logger,
+  rootCa?: string,
+): Promise<Simulator | undefined> {
   if (!flags.simulate) return undefined;
   const { startSimulator } = await import('../simulator/simulator.js');
-  return startSimulator({ kube, log, podStartMs: flags.podReadyDelay });
+  return startSimulator({ kube, log, podStartMs: flags.podReadyDelay, ...(rootCa ? { rootCa } : {}) });
 }

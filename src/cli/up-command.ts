@@ -81,7 +81,7 @@ export function registerUpCommand(program: Command): void {
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
-      const simulator = await startSimulatorIfWanted(flags, kube, log);
+      const simulator = await startSimulatorIfWanted(flags, kube, log, credentials?.caCert);
       const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
       syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
       // Providers and Alerts, beside the controllers: it reads their Events and status, never waits on them.

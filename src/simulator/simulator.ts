@@ -11,6 +11,7 @@ import { EndpointSliceController } from './endpointslice-controller.js';
 import { JobController } from './job-controller.js';
 import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer-controller.js';
+import { NamespaceDefaultsController } from './namespace-defaults-controller.js';
 import { ObjectWriter } from './object-writer.js';
 import { PvcBinder } from './pvc-binder.js';
 import { ReplicaSetController } from './replicaset-controller.js';
@@ -24,6 +25,8 @@ export interface SimulatorOptions {
   podStartMs?: number;
   /** Reported as every pod's hostIP and every LoadBalancer Service's ingress; default 127.0.0.1. */
   hostIP?: string;
+  /** The cluster CA (PEM) published as `kube-root-ca.crt` in every namespace; without it none is published. */
+  rootCa?: string;
 }
 
 export interface Simulator {
@@ -59,6 +62,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new LoadBalancerController(services, writer, hostIP, log),
     new EndpointsController(kube, services, pods, informers.for({ apiVersion: 'v1', kind: 'Endpoints' }), writer, log),
     new EndpointSliceController(kube, services, pods, informers.for({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }), writer, log),
+    new NamespaceDefaultsController(
+      kube,
+      informers.for({ apiVersion: 'v1', kind: 'Namespace' }),
+      informers.for({ apiVersion: 'v1', kind: 'ServiceAccount' }),
+      informers.for({ apiVersion: 'v1', kind: 'ConfigMap' }),
+      opts.rootCa,
+      log,
+    ),
   ];
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();

@@ -36,9 +36,11 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
     const deployment = apps.components.schemas['io.k8s.api.apps.v1.Deployment']!;
     expect(deployment['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
     expect(apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']).toBeDefined();
-    // Only what is served: no watch paths, no subresources the server does not answer.
+    // Only what is served: no watch paths, no subresources the server does not answer (proxy, resize).
     const core = await doc('api/v1');
-    expect(Object.keys(core.paths).filter((p) => p.includes('/watch/') || p.endsWith('/exec') || p.includes('componentstatuses') || p.includes('/bindings'))).toEqual([]);
+    expect(Object.keys(core.paths).filter((p) => p.includes('/watch/') || p.endsWith('/proxy') || p.endsWith('/resize'))).toEqual([]);
+    expect(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/log']).toBeDefined();
+    expect(core.paths['/api/v1/componentstatuses/{name}']).toBeDefined();
     expect(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/status']).toBeDefined();
   });
 

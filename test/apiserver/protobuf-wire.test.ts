@@ -116,15 +116,54 @@ const OBJECTS: Record<string, JsonObject> = {
     subjects: [{ kind: 'Group', name: 'g', apiGroup: 'rbac.authorization.k8s.io' }],
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
   },
+  'autoscaling/v1/HorizontalPodAutoscaler': {
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+  },
+  'certificates.k8s.io/v1/CertificateSigningRequest': {
+    spec: { request: 'AAEC', signerName: 'example.com/s', usages: ['client auth'], expirationSeconds: 3600 },
+  },
+  'storage.k8s.io/v1/CSIDriver': { spec: { attachRequired: true, podInfoOnMount: false } },
+  'storage.k8s.io/v1/CSINode': { spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1', topologyKeys: ['zone'] }] } },
+  'storage.k8s.io/v1/CSIStorageCapacity': { storageClassName: 'standard', capacity: '10Gi' },
+  'storage.k8s.io/v1/VolumeAttachment': {
+    spec: { attacher: 'csi.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } },
+  },
+  'storage.k8s.io/v1/VolumeAttributesClass': { driverName: 'csi.example.com', parameters: { iops: '1000' } },
+  'networking.k8s.io/v1/ServiceCIDR': { spec: { cidrs: ['10.200.0.0/16'] } },
+  'networking.k8s.io/v1/IPAddress': { spec: { parentRef: { group: '', resource: 'services', namespace: NS, name: 's' } } },
+  'resource.k8s.io/v1/DeviceClass': { spec: { selectors: [{ cel: { expression: 'true' } }] } },
+  'resource.k8s.io/v1/ResourceClaim': {
+    spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+  },
+  'resource.k8s.io/v1/ResourceClaimTemplate': { spec: { spec: { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'c' } }] } } } },
+  'resource.k8s.io/v1/ResourceSlice': {
+    spec: { driver: 'gpu.example.com', pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' },
+  },
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
+    spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 },
+  },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': {
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } },
+  },
+  'node.k8s.io/v1/RuntimeClass': { handler: 'runc', overhead: { podFixed: { cpu: '100m' } } },
+  'apiregistration.k8s.io/v1/APIService': {
+    spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
+  },
 };
 
-const served = BUILTIN_TYPES.filter((t) => t.group !== 'apiextensions.k8s.io');
+// Kinds that are not stored (reviews, bindings, componentstatuses) have no list or watch to compare.
+const served = BUILTIN_TYPES.filter((t) => t.group !== 'apiextensions.k8s.io' && (!t.verbs || t.verbs.includes('watch')));
 const key = (t: ResourceType): string => `${apiVersionOf(t)}/${t.kind}`;
 const path = (t: ResourceType, name?: string): string => {
   const base = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;
   return `${base}${t.namespaced ? `/namespaces/${NS}` : ''}/${t.plural}${name ? `/${name}` : ''}`;
 };
-const nameOf = (t: ResourceType): string => `pb-${t.kind.toLowerCase()}${t.group ? `-${t.group.split('.')[0]}` : ''}`;
+const nameOf = (t: ResourceType): string => {
+  // IPAddresses are named by their address, APIServices version.group.
+  if (t.kind === 'IPAddress') return '10.200.0.9';
+  if (t.kind === 'APIService') return 'v1.example.com';
+  return `pb-${t.kind.toLowerCase()}${t.group ? `-${t.group.split('.')[0]}` : ''}${t.group === 'autoscaling' ? t.version : ''}`;
+};
 
 /** protobufjs's own reading of an envelope: the typeMeta, and the raw object decoded as `message` (throws if malformed). */
 function independentDecode(

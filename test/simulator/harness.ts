@@ -19,11 +19,11 @@ export interface SimulatedCluster {
 }
 
 /** The embedded API server plus the workload simulator talking HTTP to it, and a real kubectl. */
-export async function startSimulatedCluster(opts: { podStartMs?: number } = {}): Promise<SimulatedCluster> {
+export async function startSimulatedCluster(opts: { podStartMs?: number; rootCa?: string } = {}): Promise<SimulatedCluster> {
   const server = await startTestServer();
   const kube = KubeClient.fromKubeconfig(server.kubeconfig);
   const log = pino({ level: process.env.FLOWOPS_TEST_LOG ?? 'silent' });
-  const simulator = await startSimulator({ kube, log, podStartMs: opts.podStartMs ?? 50 });
+  const simulator = await startSimulator({ kube, log, podStartMs: opts.podStartMs ?? 50, ...(opts.rootCa ? { rootCa: opts.rootCa } : {}) });
   const kubectl = kubectlFor(server.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
   const cluster: SimulatedCluster = {
     server,

@@ -19,6 +19,7 @@ import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
 
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
+import { defaultHorizontalPodAutoscalerV1 } from './other-groups.js';
 import { defaultCustomResourceDefinition, defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
@@ -43,6 +44,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'batch/v1/CronJob': defaultCronJob,
   '/v1/LimitRange': defaultLimitRange,
   'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
+  'autoscaling/v1/HorizontalPodAutoscaler': defaultHorizontalPodAutoscalerV1,
   'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,

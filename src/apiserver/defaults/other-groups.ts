@@ -13,6 +13,12 @@ export function defaultHorizontalPodAutoscaler(obj: JsonObject): void {
   }
 }
 
+/** autoscaling/v1 SetDefaults_HorizontalPodAutoscaler: one replica at least (no CPU target is defaulted in v1). */
+export function defaultHorizontalPodAutoscalerV1(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (spec.minReplicas == null) spec.minReplicas = 1;
+}
+
 /** networking/v1 SetDefaults_NetworkPolicy: Ingress always, Egress when egress rules are given. */
 export function defaultNetworkPolicy(obj: JsonObject): void {
   const spec = objectAt(obj, 'spec');

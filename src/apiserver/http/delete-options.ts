@@ -25,7 +25,15 @@ const POLICIES = ['Foreground', 'Background', 'Orphan'];
  */
 export async function readDeleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteOptions> {
   const raw = await readBody(req);
-  const request = raw.length ? fromBody(bodyObject(req, raw)) : fromQuery(q);
+  return checkedOptions(raw.length ? fromBody(bodyObject(req, raw)) : fromQuery(q));
+}
+
+/** DeleteOptions carried inside another body (an Eviction's deleteOptions), checked the same way. */
+export function deleteOptionsFrom(body: JsonObject): DeleteOptions {
+  return checkedOptions(fromBody(body));
+}
+
+function checkedOptions(request: DeleteOptionsRequest): DeleteOptions {
   validate(request);
   const opts: DeleteOptions = {};
   if (request.propagationPolicy) opts.propagationPolicy = request.propagationPolicy as DeleteOptions['propagationPolicy'];

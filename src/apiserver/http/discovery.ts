@@ -54,6 +54,10 @@ export class Discovery {
         resources.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: SUB_VERBS });
       }
       if (hasScale(t)) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
+      for (const s of t.subresources ?? []) {
+        const gv = s.group !== undefined ? { group: s.group, version: s.version ?? 'v1' } : {};
+        resources.push({ name: `${t.plural}/${s.name}`, singularName: '', namespaced: t.namespaced, ...gv, kind: s.kind, verbs: s.verbs });
+      }
     }
     // kube-apiserver lists a built-in group-version's resources (subresources included) by name; a
     // CRD's come as apiextensions-apiserver adds them: the resource, then status, then scale.
@@ -85,10 +89,11 @@ function resourceEntry(t: ResourceType): object {
     singularName: t.singular,
     namespaced: t.namespaced,
     kind: t.kind,
-    verbs: t.custom ? CUSTOM_VERBS : VERBS,
+    verbs: t.verbs ?? (t.custom ? CUSTOM_VERBS : VERBS),
   };
   if (t.shortNames.length) entry.shortNames = t.shortNames;
   if (t.categories.length) entry.categories = t.categories;
-  entry.storageVersionHash = storageVersionHash(t);
+  // What is not stored (reviews, bindings, componentstatuses: verbs of their own) has no storage version.
+  if (!t.verbs || t.verbs.includes('watch')) entry.storageVersionHash = storageVersionHash(t);
   return entry;
 }

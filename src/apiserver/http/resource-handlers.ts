@@ -16,6 +16,7 @@ import type { ResourceRequest } from './request-info.js';
 import { awaitResourceVersion, resourceVersionParam } from './resource-version.js';
 import { decodeContinue } from '../objects/continue-token.js';
 import { errors } from './status.js';
+import { handleSpecial, servesSubresource } from './subresources.js';
 import { serveWatch, type WatchSettings } from './watch.js';
 import type { WatchBudget } from './watch-budget.js';
 import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
@@ -23,6 +24,7 @@ import { userOf } from '../auth/gate.js';
 import { admitDelete, type AdmissionChain } from '../admission/index.js';
 import { createAdmitted, patchAdmitted, updateAdmitted } from './admitted-writes.js';
 import { admissionOptions } from '../admission/options.js';
+import type { CsrSigner } from '../auth/csr-signing.js';
 
 export interface ResourceContext {
   registry: ResourceRegistry;
@@ -32,10 +34,13 @@ export interface ResourceContext {
   watchBudget: WatchBudget;
   /** Webhooks and ValidatingAdmissionPolicies called on writes (absent: none). */
   admission?: AdmissionChain;
+  /** Signs approved CertificateSigningRequests of the built-in signers with the server's CA (auth on only). */
+  csrSigner?: CsrSigner;
 }
 
 export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
   const t = resolve(ctx, info);
+  if (await handleSpecial(ctx, req, res, t, info)) return;
   const format = answerFormat(req.headers.accept, t);
   if (!format) throw errors.notAcceptable();
   if (req.method === 'GET' && !info.name && booleanParam(q, 'watch')) {
@@ -130,7 +135,7 @@ function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
   const t = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!t) throw errors.pathNotFound();
   if (info.namespace !== undefined && !t.namespaced) throw errors.pathNotFound();
-  if (info.subresource !== undefined && !(info.subresource === 'status' && t.statusSubresource) && !(info.subresource === 'scale' && hasScale(t))) throw errors.pathNotFound();
+  if (info.subresource !== undefined && !(info.subresource === 'status' && t.statusSubresource) && !(info.subresource === 'scale' && hasScale(t)) && !servesSubresource(t, info.subresource)) throw errors.pathNotFound();
   return t;
 }
 

@@ -13,6 +13,7 @@ const LABEL_NAMED = new Set(['Namespace', 'Service']);
 const PATH_SEGMENT_NAMED = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 
 export function validateName(t: ResourceType, name: string): void {
+  if (t.group === 'apiregistration.k8s.io' && t.kind === 'APIService') return validateApiServiceName(t, name);
   // Δ-controller views take any name that can be a URL path segment (kube-apiserver's REST layer rule).
   if ((PATH_SEGMENT_NAMED.has(t.kind) && t.group === 'rbac.authorization.k8s.io') || (t.custom && isViewGroup(t.group))) {
     if (name === '.' || name === '..' || /[/%]/.test(name)) {
@@ -34,4 +35,20 @@ export function validateName(t: ResourceType, name: string): void {
   const causes = messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' }));
   // ValidateJob goes on past a bad name: the name is also the value of the template's job-name labels.
   throw errors.invalid(t, name, t.group === 'batch' && t.kind === 'Job' ? [...causes, ...jobNameLabelCauses(name)] : causes);
+}
+
+/**
+ * kube-aggregator's ValidateAPIServiceName: `version.group`, the version a DNS-1035 label, the group a
+ * DNS subdomain or empty (`v1.` is the core group's).
+ */
+function validateApiServiceName(t: ResourceType, name: string): void {
+  const dot = name.indexOf('.');
+  const version = dot < 0 ? name : name.slice(0, dot);
+  const group = dot < 0 ? '' : name.slice(dot + 1);
+  const messages: string[] = [];
+  if (dot < 0) messages.push('must be in the form: <version>.<group>');
+  else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(version) || (group !== '' && !DNS1123_SUBDOMAIN.test(group))) {
+    messages.push('must be in the form: <version>.<group>, the version a DNS-1035 label and the group a DNS subdomain');
+  }
+  if (messages.length) throw errors.invalid(t, name, messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' })));
 }

@@ -154,6 +154,7 @@ export function protoPackage(apiVersion: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
   if (group === 'meta.k8s.io') return `k8s.io.apimachinery.pkg.apis.meta.${version}`;
   if (group === 'apiextensions.k8s.io') return `k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.${version}`;
+  if (group === 'apiregistration.k8s.io') return `k8s.io.kube_aggregator.pkg.apis.apiregistration.${version}`;
   const pkg =
     group === '' ? 'core' : group === 'internal.apiserver.k8s.io' ? 'apiserverinternal' : group!.split('.')[0];
   return `k8s.io.api.${pkg}.${version}`;

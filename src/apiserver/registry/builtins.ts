@@ -1,4 +1,5 @@
 import { EVENTS_V1_STORAGE } from '../objects/event-conversion.js';
+import { BUILTIN_EXTRAS, SERVED_GROUP_TYPES } from './builtin-groups.js';
 import type { ResourceType, StorageConversion } from './types.js';
 
 type Builtin = [group: string, version: string, kind: string, plural: string, namespaced: boolean, opts?: BuiltinOpts];
@@ -60,7 +61,7 @@ const TABLE: Builtin[] = [
   ['apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, { short: ['crd', 'crds'], status: true, generation: true, categories: ['api-extensions'] }],
 ];
 
-export const BUILTIN_TYPES: readonly ResourceType[] = TABLE.map(([group, version, kind, plural, namespaced, o = {}]) => ({
+const CORE_TYPES: readonly ResourceType[] = TABLE.map(([group, version, kind, plural, namespaced, o = {}]) => ({
   group,
   version,
   kind,
@@ -75,3 +76,8 @@ export const BUILTIN_TYPES: readonly ResourceType[] = TABLE.map(([group, version
   tracksGeneration: o.generation ?? false,
   ...(o.storage ? { storage: o.storage } : {}),
 }));
+
+export const BUILTIN_TYPES: readonly ResourceType[] = [
+  ...CORE_TYPES.map((t) => ({ ...t, ...BUILTIN_EXTRAS[`${t.group}/${t.version}/${t.plural}`] })),
+  ...SERVED_GROUP_TYPES,
+];

@@ -33,6 +33,20 @@ export interface ResourceType {
   tracksGeneration: boolean;
   /** Kept in another group's storage, converted on the way in and out (events.k8s.io Events are core Events). */
   storage?: StorageConversion;
+  /** Discovery's verbs when not every storage verb is served (create-only reviews, get/list componentstatuses). */
+  verbs?: string[];
+  /** Subresources beyond status and scale, as discovery lists them (answered in http/subresources.ts). */
+  subresources?: ExtraSubresource[];
+}
+
+/** A subresource discovery lists beside the resource: `pods/log`, `certificatesigningrequests/approval`, … */
+export interface ExtraSubresource {
+  name: string;
+  kind: string;
+  verbs: string[];
+  /** When the subresource's kind is another group's (pods/eviction is policy/v1 Eviction). */
+  group?: string;
+  version?: string;
 }
 
 /**
