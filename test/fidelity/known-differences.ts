@@ -23,7 +23,7 @@ export interface KnownDifference {
 
 const VALIDATION = "kube-apiserver validates every field of a built-in kind (pkg/apis/*/validation); the embedded server validates names, ObjectMeta, ConfigMap and Secret keys and immutability, selectors, Pods and pod templates (containers, ports, probes, enums), Services, Deployments, Jobs and Leases (src/apiserver/validation), and otherwise stores what it is given";
 const GO_TEXT = "the text is Go's encoding/json error for this input, with the body echoed; the embedded server answers the same code and reason in its own words";
-const NOT_SERVED = 'kube-apiserver serves admissionregistration.k8s.io and the pods/services/nodes proxy, pods/ephemeralcontainers and pods/resize subresources, which the embedded server does not (test/real/discovery-known-differences.ts lists each)';
+const NOT_SERVED = 'kube-apiserver serves the pods/services/nodes proxy, pods/ephemeralcontainers and pods/resize subresources, which the embedded server does not (test/real/discovery-known-differences.ts lists each)';
 
 /** One reason for several scenarios. */
 const each = (area: DifferenceArea, reason: string, scenarios: string[]): KnownDifference[] => scenarios.map((scenario) => ({ scenario, area, reason }));

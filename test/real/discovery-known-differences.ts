@@ -3,17 +3,6 @@
  * Keys are discovery-diff.ts's: `group:NAME` or `groupVersion/resource[/subresource]`.
  */
 export const KNOWN_DISCOVERY_DIFFERENCES: ReadonlyArray<{ key: string; reason: string }> = [
-  ...[
-    'group:admissionregistration.k8s.io',
-    'admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
-    'admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
-    'admissionregistration.k8s.io/v1/validatingadmissionpolicies',
-    'admissionregistration.k8s.io/v1/validatingadmissionpolicies/status',
-    'admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
-  ].map((key) => ({
-    key,
-    reason: 'admissionregistration.k8s.io is served with webhook calling and CEL policies (h21-admit)',
-  })),
   ...['v1/pods/proxy', 'v1/services/proxy', 'v1/nodes/proxy'].map((key) => ({
     key,
     reason: 'no pod, service or node runs behind the embedded server for a proxy to reach',
