@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { generationStatusSchema, rolloutStatusSchema } from '../rollout/status-schema.js';
 
 /**
  * What FlowOps writes under a Flow's `status`, in the kstatus shape (observedGeneration plus a
@@ -37,6 +38,8 @@ export const flowStatusSchema = z.object({
     .optional(),
   lastError: z.string().optional(),
   lastReconcileTime: z.iso.datetime({ offset: true }).optional(),
+  generations: z.array(generationStatusSchema).describe('Every generation still in use, newest first.').optional(),
+  rollout: rolloutStatusSchema.describe('The rollout of the newest generation (spec.rollout).').optional(),
 });
 
 export type Condition = z.infer<typeof conditionSchema>;

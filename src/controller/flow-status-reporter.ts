@@ -32,6 +32,8 @@ export interface FlowStatusReporterDeps {
   log: Logger;
   fieldManager: string;
   facts(entry: FlowEntry): WatchFacts;
+  /** The Flow's generations and rollout (src/rollout), written with the rest of its status. */
+  rolloutStatus?(entry: FlowEntry): FlowStatusSummary['rollout'];
 }
 
 export class FlowStatusReporter implements OutcomeSink {
@@ -70,7 +72,11 @@ export class FlowStatusReporter implements OutcomeSink {
 
   schedule(entry: FlowEntry): void {
     if (entry.flow.metadata.deletionTimestamp) return;
-    this.writer.schedule(entry.key, entry.flow, () => summarize(entry, this.statsOf(entry), this.deps.facts(entry)));
+    this.writer.schedule(entry.key, entry.flow, () => {
+      const summary = summarize(entry, this.statsOf(entry), this.deps.facts(entry));
+      const rollout = this.deps.rolloutStatus?.(entry);
+      return rollout ? { ...summary, rollout } : summary;
+    });
   }
 
   async stop(): Promise<void> {
