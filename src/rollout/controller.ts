@@ -196,7 +196,8 @@ export class RolloutController implements FlowListener {
       if (o.target !== undefined) keep.add(o.target);
     }
     if (r) keep.add(r.generation);
-    if (r?.fromGeneration !== undefined) keep.add(r.fromGeneration);
+    // An unfinished rollout may still send objects back to where it started.
+    if (r?.fromGeneration !== undefined && r.state !== 'Complete') keep.add(r.fromGeneration);
     const kept = [...keep].sort((a, b) => a - b).join(',');
     if (kept === s.kept) return;
     await this.deps.revisions.prune(id, keep);

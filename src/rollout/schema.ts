@@ -29,12 +29,12 @@ const pauseSchema = z
 
 export const rolloutStageSchema = z
   .object({
-    count: z.number().int().min(1, 'expected a count of at least 1 object').describe('Cumulative objects on the new generation.').optional(),
+    count: z.number().int().min(1).describe('Cumulative objects on the new generation.').optional(),
     percent: z
       .number()
       .int()
-      .min(1, 'expected a percentage from 1 to 100')
-      .max(100, 'expected a percentage from 1 to 100')
+      .min(1)
+      .max(100)
       .describe('Cumulative share of the watched objects on the new generation (rounded up).')
       .optional(),
     selector: selectorText.describe('A label selector (kubectl syntax): the objects it matches move in this stage.').optional(),
@@ -68,14 +68,14 @@ export const rolloutSchema = z
     let lastCount = 0;
     r.stages.forEach((s, i) => {
       if (s.percent !== undefined) {
-        if (s.percent <= last) {
+        if (s.percent <= last && s.percent >= 1) {
           const message = `expected percentages in increasing order: ${s.percent} after ${last}`;
           ctx.addIssue({ code: 'custom', path: ['stages', i, 'percent'], message });
         }
         last = s.percent;
       }
       if (s.count !== undefined) {
-        if (s.count <= lastCount) {
+        if (s.count <= lastCount && s.count >= 1) {
           const message = `expected counts in increasing order: ${s.count} after ${lastCount}`;
           ctx.addIssue({ code: 'custom', path: ['stages', i, 'count'], message });
         }

@@ -78,7 +78,7 @@ export const targetOf = (o: KubeObject): string | undefined => o.metadata.annota
 export const isReady = (o: KubeObject): boolean =>
   ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
-/** Marks the child of each named Shop Ready under readyWhen `{{ eq .Child.data.state "done" }}`. */
+/** Marks the child of each named Shop Ready under readyWhen `{{ eq (index .Child.data "state") "done" }}`. */
 export async function markChildrenReady(kube: KubeClient, names: string[]): Promise<void> {
   for (const name of names) {
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: `${name}-cfg` };

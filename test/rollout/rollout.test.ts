@@ -26,7 +26,7 @@ const STAGES = `stages:
   - percent: 100
 maxUnavailable: "100%"
 `;
-const DONE = '{{ eq .Child.data.state "done" }}';
+const DONE = '{{ eq (index .Child.data "state") "done" }}';
 
 let env: FlowOpsEnv;
 beforeAll(async () => {
@@ -63,10 +63,11 @@ describe('a good change of 100 objects in stages 1, 10%, 50%, 100%', () => {
     expect(rev?.metadata.labels?.['flowops.io/flow']).toBe('good');
     expect((rev as { revision?: number }).revision).toBe(1);
     const runs = await waitFor(async () => {
-      const h = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'RunHistory', namespace: 'default', name: 'good-good-000' }).catch(() => undefined);
-      return h;
-    }, { what: 'a run record', timeoutMs: 10_000 }).catch(() => undefined);
-    if (runs) expect(JSON.stringify(runs)).toContain('"flowGeneration":1');
+      const h = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'RunHistory', namespace: 'default', name: 'shop-good-000' });
+      const runs = (h?.status as { runs?: Array<{ flowGeneration: number }> } | undefined)?.runs;
+      return runs?.length ? runs : undefined;
+    }, { what: 'the run record of good-000', timeoutMs: 20_000 });
+    expect(runs[0]?.flowGeneration).toBe(1);
   }, 120_000);
 
   it('moves generation 2 stage by stage, each stage waiting for its objects to be Ready', async () => {
