@@ -51,7 +51,7 @@ describe('the generated Flow CRD', () => {
 
   it('describes status the kstatus way', () => {
     const status = schema().properties!.status!;
-    expect(Object.keys(status.properties!)).toEqual(['observedGeneration', 'conditions', 'resources', 'lastError', 'lastReconcileTime']);
+    expect(Object.keys(status.properties!)).toEqual(['observedGeneration', 'conditions', 'resources', 'lastError', 'lastReconcileTime', 'generations', 'rollout']);
     expect(status.properties!.conditions).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] });
     expect(status.properties!.resources!.properties!.watched).toEqual({ type: 'integer', minimum: 0 });
   });
