@@ -111,7 +111,11 @@ export class RolloutController implements FlowListener {
 
   private stateOf(key: string): FlowState {
     let s = this.flows.get(key);
-    if (!s) this.flows.set(key, (s = { timer: undefined, running: undefined, again: false, written: undefined, pending: new Map(), kept: '' }));
+    if (!s)
+      this.flows.set(
+        key,
+        (s = { timer: undefined, running: undefined, again: false, written: undefined, pending: new Map(), kept: '' }),
+      );
     return s;
   }
 
@@ -128,12 +132,18 @@ export class RolloutController implements FlowListener {
     const listed = this.deps.objects(entry);
     if (!listed) return;
     const id = { namespace: def.namespace, name: def.name, uid: def.uid };
-    await this.deps.revisions.ensure(id, { generation: def.generation, spec: def.spec, ...(def.revision ? { revision: def.revision } : {}) });
+    await this.deps.revisions.ensure(id, {
+      generation: def.generation,
+      spec: def.spec,
+      ...(def.revision ? { revision: def.revision } : {}),
+    });
     const objects = listed
       .filter((o) => !o.metadata.deletionTimestamp)
       .map((o) => factsOf(o, s.pending.get(keyOf(o))))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (const o of objects) if (o.obj.metadata.annotations?.[ROLLOUT_TARGET_ANNOTATION] === String(s.pending.get(o.key))) s.pending.delete(o.key);
+    for (const o of objects)
+      if (o.obj.metadata.annotations?.[ROLLOUT_TARGET_ANNOTATION] === String(s.pending.get(o.key)))
+        s.pending.delete(o.key);
     const previous = this.rolloutOf(entry);
     let rollout: RolloutStatus | undefined;
     if (def.spec.rollout) {
@@ -170,26 +180,47 @@ export class RolloutController implements FlowListener {
         if (!isNotFound(err)) throw err;
       }
     }
-    for (const e of out.events) await this.deps.events.record(entry.flow, e.type, e.reason, e.message).catch(() => undefined);
+    for (const e of out.events)
+      await this.deps.events.record(entry.flow, e.type, e.reason, e.message).catch(() => undefined);
     if (out.rolledBackTo !== undefined) {
-      const reason = `rollout of generation ${out.status.generation} of Flow ${entry.key} rolled back: ${out.status.message ?? ''}`;
-      await pinSourceForRollback({ kube: this.deps.kube, revisions: this.deps.revisions, events: this.deps.events, log: this.deps.log, fieldManager: this.deps.fieldManager }, entry, out.rolledBackTo, reason);
+      const what = `rollout of generation ${out.status.generation} of Flow ${entry.key}`;
+      const reason = `${what} rolled back: ${out.status.message ?? ''}`;
+      await pinSourceForRollback(
+        {
+          kube: this.deps.kube,
+          revisions: this.deps.revisions,
+          events: this.deps.events,
+          log: this.deps.log,
+          fieldManager: this.deps.fieldManager,
+        },
+        entry,
+        out.rolledBackTo,
+        reason,
+      );
     }
   }
 
-  /** What the Flow's status says of its generations and rollout, computed now (FlowStatusReporterDeps.rolloutStatus). */
+  /** The Flow status' generations and rollout, computed now (FlowStatusReporterDeps.rolloutStatus). */
   statusFor(entry: FlowEntry): { generations: GenerationStatus[]; rollout: RolloutStatus | undefined } | undefined {
     const def = entry.def;
     const listed = this.deps.objects(entry);
     if (!def || !listed || def.spec.pipeline !== undefined) return undefined;
     const s = this.flows.get(entry.key);
-    const objects = listed.filter((o) => !o.metadata.deletionTimestamp).map((o) => factsOf(o, s?.pending.get(keyOf(o))));
+    const objects = listed
+      .filter((o) => !o.metadata.deletionTimestamp)
+      .map((o) => factsOf(o, s?.pending.get(keyOf(o))));
     const rollout = def.spec.rollout ? this.rolloutOf(entry) : undefined;
     return { generations: generationsOf(def.name, def.generation, objects, rollout), rollout };
   }
 
   /** Deletes the revisions of generations no object uses, other than the newest and the rollout's. */
-  private async prune(id: { namespace: string; name: string; uid: string }, s: FlowState, objects: ObjectFacts[], newest: number, r: RolloutStatus | undefined): Promise<void> {
+  private async prune(
+    id: { namespace: string; name: string; uid: string },
+    s: FlowState,
+    objects: ObjectFacts[],
+    newest: number,
+    r: RolloutStatus | undefined,
+  ): Promise<void> {
     const keep = new Set<number>([newest]);
     for (const o of objects) {
       if (o.current !== undefined) keep.add(o.current);
@@ -208,7 +239,12 @@ export class RolloutController implements FlowListener {
 const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
 /** Every generation in use (by the run that last reconciled each object), newest first; the newest always. */
-function generationsOf(flow: string, newest: number, objects: ObjectFacts[], r: RolloutStatus | undefined): GenerationStatus[] {
+function generationsOf(
+  flow: string,
+  newest: number,
+  objects: ObjectFacts[],
+  r: RolloutStatus | undefined,
+): GenerationStatus[] {
   const counts = new Map<number, { objects: number; ready: number }>([[newest, { objects: 0, ready: 0 }]]);
   if (r?.fromGeneration !== undefined && r.state !== 'Complete') counts.set(r.fromGeneration, { objects: 0, ready: 0 });
   for (const o of objects) {

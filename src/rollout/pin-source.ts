@@ -23,24 +23,41 @@ export interface PinDeps {
   fieldManager: string;
 }
 
-export async function pinSourceForRollback(deps: PinDeps, entry: FlowEntry, toGeneration: number, reason: string): Promise<void> {
+export async function pinSourceForRollback(
+  deps: PinDeps,
+  entry: FlowEntry,
+  toGeneration: number,
+  reason: string,
+): Promise<void> {
   const source = entry.flow.metadata.annotations?.[SOURCE_ANNOTATION];
   const def = entry.def;
   if (!source || !def) return;
-  const [namespace, name] = source.includes('/') ? [source.slice(0, source.indexOf('/')), source.slice(source.indexOf('/') + 1)] : [def.namespace, source];
+  const [namespace, name] = source.includes('/')
+    ? [source.slice(0, source.indexOf('/')), source.slice(source.indexOf('/') + 1)]
+    : [def.namespace, source];
   const read = await deps.revisions.read({ namespace: def.namespace, name: def.name, uid: def.uid }, toGeneration);
   const sha = read.ok ? shaOfRevision(read.stored.revision) : undefined;
   const log = deps.log.child({ flow: entry.key, source });
   if (!sha) {
-    log.warn({ generation: toGeneration }, 'rollback: the previous generation names no commit; the source is not pinned');
+    log.warn(
+      { generation: toGeneration },
+      'rollback: the previous generation names no commit; the source is not pinned',
+    );
     return;
   }
   const ref = { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name };
   const patch = {
-    metadata: { annotations: { [PINNED_BY_ANNOTATION]: `rollout of Flow ${entry.key}`, [PIN_REASON_ANNOTATION]: reason.slice(0, 1000) } },
+    metadata: {
+      annotations: {
+        [PINNED_BY_ANNOTATION]: `rollout of Flow ${entry.key}`,
+        [PIN_REASON_ANNOTATION]: reason.slice(0, 1000),
+      },
+    },
     spec: { ref: { commit: sha } },
   };
   const pinned = await deps.kube.patch(ref, patch, 'merge', { fieldManager: deps.fieldManager });
-  await deps.events.record(pinned, 'Warning', 'RolloutRolledBack', `pinned to ${sha}: ${reason}`).catch(() => undefined);
+  await deps.events
+    .record(pinned, 'Warning', 'RolloutRolledBack', `pinned to ${sha}: ${reason}`)
+    .catch(() => undefined);
   log.warn({ commit: sha }, 'rollback: source pinned to the commit before the change');
 }

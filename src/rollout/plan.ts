@@ -45,8 +45,15 @@ export function plan(input: PlanInput): PlanOutput {
   const out: PlanOutput = { status: begin(input), moves: [], events: [] };
   const r = out.status;
   if (input.previous?.generation !== r.generation && r.state !== 'Complete') {
-    const superseded = input.previous && isActive(input.previous) ? ` (supersedes the rollout of generation ${input.previous.generation})` : '';
-    out.events.push({ type: 'Normal', reason: 'RolloutStageStarted', message: `rollout of generation ${r.generation}: stage 1 started${superseded}` });
+    const superseded =
+      input.previous && isActive(input.previous)
+        ? ` (supersedes the rollout of generation ${input.previous.generation})`
+        : '';
+    out.events.push({
+      type: 'Normal',
+      reason: 'RolloutStageStarted',
+      message: `rollout of generation ${r.generation}: stage 1 started${superseded}`,
+    });
   }
   const abort = input.annotations['flowops.io/rollout-abort'];
   if (isActive(r) && abort && after(abort, r.startedAt)) {
@@ -62,7 +69,12 @@ export function plan(input: PlanInput): PlanOutput {
   const paused = input.annotations['flowops.io/rollout-paused'] === 'true';
   const stageOf = (i: number): StageStatus | undefined => r.stages?.[i];
   if (paused) {
-    if (r.state !== 'Paused') out.events.push({ type: 'Normal', reason: 'RolloutPaused', message: 'rollout paused (flowops.io/rollout-paused)' });
+    if (r.state !== 'Paused')
+      out.events.push({
+        type: 'Normal',
+        reason: 'RolloutPaused',
+        message: 'rollout paused (flowops.io/rollout-paused)',
+      });
     r.state = 'Paused';
     r.message = `paused at stage ${r.currentStage + 1} of ${input.spec.stages.length}`;
     return out;
@@ -99,15 +111,21 @@ function stepStage(input: PlanInput, out: PlanOutput): boolean {
   st.target = desired.set.length;
   st.updated = desired.set.filter((o) => onGeneration(o, g) || moved.has(o.key)).length;
   st.ready = desired.set.filter((o) => readyOn(o, g)).length;
-  r.message = `stage ${i + 1} of ${total}: ${st.updated} of ${input.objects.length} objects on generation ${g}, ${st.ready} ready`;
+  const on = `${st.updated} of ${input.objects.length} objects on generation ${g}`;
+  r.message = `stage ${i + 1} of ${total}: ${on}, ${st.ready} ready`;
   if (toMove.length === 0 && st.ready === st.target) {
     st.state = 'Passed';
     st.passedAt = input.now.toISOString();
-    out.events.push({ type: 'Normal', reason: 'RolloutStagePassed', message: `stage ${i + 1} of ${total} passed: ${r.message}` });
+    out.events.push({
+      type: 'Normal',
+      reason: 'RolloutStagePassed',
+      message: `stage ${i + 1} of ${total} passed: ${r.message}`,
+    });
     if (stage.pause && i + 1 < input.spec.stages.length) {
       st.state = 'Paused';
       r.state = 'Paused';
-      r.message = `stage ${i + 1} of ${total} passed; paused ${stage.pause.untilPromoted ? 'until promoted' : `for ${stage.pause.duration ?? ''}`}`;
+      const until = stage.pause.untilPromoted ? 'until promoted' : `for ${stage.pause.duration ?? ''}`;
+      r.message = `stage ${i + 1} of ${total} passed; paused ${until}`;
       return resumeFromPause(input, out, stage, st);
     }
     return next(input, out);
@@ -118,8 +136,14 @@ function stepStage(input: PlanInput, out: PlanOutput): boolean {
   if (stalled.length || late) {
     const failing = (stalled.length ? stalled : desired.set.filter((o) => !readyOn(o, g))).slice(0, MAX_FAILED);
     const why = (o: ObjectFacts): string =>
-      o.stalled ? `stalled: ${o.reason}` : `not Ready within ${input.spec.progressDeadline ?? DEFAULT_DEADLINE}: ${o.reason}`;
-    return fail(input, out, failing.map((o) => ({ object: o.key, reason: why(o).slice(0, 500) })));
+      o.stalled
+        ? `stalled: ${o.reason}`
+        : `not Ready within ${input.spec.progressDeadline ?? DEFAULT_DEADLINE}: ${o.reason}`;
+    return fail(
+      input,
+      out,
+      failing.map((o) => ({ object: o.key, reason: why(o).slice(0, 500) })),
+    );
   }
   return false;
 }
@@ -128,12 +152,18 @@ function resumeFromPause(input: PlanInput, out: PlanOutput, stage: RolloutStage,
   const r = out.status;
   const promote = input.annotations['flowops.io/rollout-promote'];
   const promoted = promote !== undefined && promote !== r.lastPromote && after(promote, st.startedAt, true);
-  const waited = stage.pause?.duration !== undefined && st.passedAt !== undefined
-    && input.now.getTime() - Date.parse(st.passedAt) >= parseDuration(stage.pause.duration);
+  const waited =
+    stage.pause?.duration !== undefined &&
+    st.passedAt !== undefined &&
+    input.now.getTime() - Date.parse(st.passedAt) >= parseDuration(stage.pause.duration);
   if (!promoted && !waited) return false;
   if (promoted && promote) {
     r.lastPromote = promote;
-    out.events.push({ type: 'Normal', reason: 'RolloutPromoted', message: `stage ${st.index + 1} promoted at ${promote}` });
+    out.events.push({
+      type: 'Normal',
+      reason: 'RolloutPromoted',
+      message: `stage ${st.index + 1} promoted at ${promote}`,
+    });
   }
   st.state = 'Passed';
   r.state = 'Progressing';
@@ -147,7 +177,11 @@ function next(input: PlanInput, out: PlanOutput): boolean {
   if (!st) {
     r.state = 'Complete';
     r.message = `generation ${r.generation} on all ${input.objects.length} objects`;
-    out.events.push({ type: 'Normal', reason: 'RolloutComplete', message: `rollout of generation ${r.generation} complete: ${r.message}` });
+    out.events.push({
+      type: 'Normal',
+      reason: 'RolloutComplete',
+      message: `rollout of generation ${r.generation} complete: ${r.message}`,
+    });
     return false;
   }
   r.currentStage = i;
@@ -171,7 +205,11 @@ function fail(input: PlanInput, out: PlanOutput, failed: Array<{ object: string;
   out.events.push({ type: 'Warning', reason: 'RolloutHalted', message: r.message });
   if (rollback) {
     const from = r.fromGeneration ?? r.generation;
-    out.events.push({ type: 'Warning', reason: 'RolloutRolledBack', message: `reached objects return to generation ${from}` });
+    out.events.push({
+      type: 'Warning',
+      reason: 'RolloutRolledBack',
+      message: `reached objects return to generation ${from}`,
+    });
     out.moves = returning(input, r);
     out.rolledBackTo = from;
   }
@@ -195,11 +233,13 @@ function desiredSet(input: PlanInput, i: number): { set: ObjectFacts[] } | { err
     if (stage.selector !== undefined) {
       const sel = parseLabelSelector(stage.selector);
       const matched = input.objects.filter((o) => matchesLabels(sel, o.labels));
-      if (!matched.length && k === i) return { error: `selector "${stage.selector}" of stage ${k + 1} matches no watched object` };
+      if (!matched.length && k === i)
+        return { error: `selector "${stage.selector}" of stage ${k + 1} matches no watched object` };
       for (const o of matched) chosen.add(o.key);
       continue;
     }
-    const n = stage.count !== undefined ? stage.count : Math.ceil((input.objects.length * (stage.percent ?? 100)) / 100);
+    const n =
+      stage.count !== undefined ? stage.count : Math.ceil((input.objects.length * (stage.percent ?? 100)) / 100);
     for (const o of input.objects) {
       if (chosen.size >= Math.min(n, input.objects.length)) break;
       chosen.add(o.key);
@@ -222,7 +262,12 @@ function begin(input: PlanInput): RolloutStatus {
   const from = prev ? fromOf(prev) : oldestInUse(input.objects, g);
   const now = input.now.toISOString();
   if (from === undefined || from >= g) {
-    return { generation: g, state: 'Complete', currentStage: input.spec.stages.length - 1, message: `generation ${g} on all objects` };
+    return {
+      generation: g,
+      state: 'Complete',
+      currentStage: input.spec.stages.length - 1,
+      message: `generation ${g} on all objects`,
+    };
   }
   const stages: StageStatus[] = input.spec.stages.map((_, i) => ({
     index: i,

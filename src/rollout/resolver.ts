@@ -34,6 +34,8 @@ export class GenerationResolver {
     if (!read.ok) return { def: newest, stalled: { reason: 'GenerationUnreadable', message: read.reason } };
     const { revision: _newestCommit, ...rest } = newest;
     const stored = read.stored;
-    return { def: { ...rest, generation, spec: stored.spec, ...(stored.revision ? { revision: stored.revision } : {}) } };
+    return {
+      def: { ...rest, generation, spec: stored.spec, ...(stored.revision ? { revision: stored.revision } : {}) },
+    };
   }
 }

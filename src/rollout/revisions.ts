@@ -73,7 +73,9 @@ export class RevisionStore {
         namespace: flow.namespace,
         labels: { [REVISION_FLOW_LABEL]: flow.name },
         ...(stored.revision ? { annotations: { [REVISION_ANNOTATION]: stored.revision } } : {}),
-        ownerReferences: [{ apiVersion: FLOW_API_VERSION, kind: 'Flow', name: flow.name, uid: flow.uid, controller: true }],
+        ownerReferences: [
+          { apiVersion: FLOW_API_VERSION, kind: 'Flow', name: flow.name, uid: flow.uid, controller: true },
+        ],
       },
       revision: stored.generation,
       data: { spec: stored.spec },
@@ -93,8 +95,14 @@ export class RevisionStore {
     if (cached && Date.now() - (this.seenAt.get(key) ?? 0) < RECHECK_MS) return { ok: true, stored: cached };
     const name = revisionName(flow.name, generation);
     const what = `ControllerRevision ${flow.namespace}/${name} (generation ${generation} of Flow ${flow.name})`;
-    const obj = await this.kube.get({ apiVersion: REVISION_API_VERSION, kind: REVISION_KIND, namespace: flow.namespace, name });
-    if (!obj) return { ok: false, reason: `${what} is gone; its objects stay as they are until it is restored or they move` };
+    const obj = await this.kube.get({
+      apiVersion: REVISION_API_VERSION,
+      kind: REVISION_KIND,
+      namespace: flow.namespace,
+      name,
+    });
+    if (!obj)
+      return { ok: false, reason: `${what} is gone; its objects stay as they are until it is restored or they move` };
     if (!obj.metadata.ownerReferences?.some((o) => o.uid === flow.uid)) {
       return { ok: false, reason: `${what} belongs to another Flow of that name` };
     }
@@ -120,7 +128,12 @@ export class RevisionStore {
       if (typeof generation !== 'number' || keep.has(generation)) continue;
       if (!rev.metadata.ownerReferences?.some((o) => o.uid === flow.uid)) continue;
       const name = rev.metadata.name ?? '';
-      await this.kube.delete({ apiVersion: REVISION_API_VERSION, kind: REVISION_KIND, namespace: flow.namespace, name });
+      await this.kube.delete({
+        apiVersion: REVISION_API_VERSION,
+        kind: REVISION_KIND,
+        namespace: flow.namespace,
+        name,
+      });
       this.forget(flow, generation);
       deleted.push(generation);
     }

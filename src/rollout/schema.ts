@@ -37,7 +37,9 @@ export const rolloutStageSchema = z
       .max(100)
       .describe('Cumulative share of the watched objects on the new generation (rounded up).')
       .optional(),
-    selector: selectorText.describe('A label selector (kubectl syntax): the objects it matches move in this stage.').optional(),
+    selector: selectorText
+      .describe('A label selector (kubectl syntax): the objects it matches move in this stage.')
+      .optional(),
     pause: pauseSchema.describe('Wait after the stage passed: a duration, or until promoted.').optional(),
   })
   .strict()
@@ -52,7 +54,10 @@ const maxUnavailable = z.union([
 
 export const rolloutSchema = z
   .object({
-    stages: z.array(rolloutStageSchema).min(1, 'expected at least one stage').describe('In order; each passes when its objects are Ready.'),
+    stages: z
+      .array(rolloutStageSchema)
+      .min(1, 'expected at least one stage')
+      .describe('In order; each passes when its objects are Ready.'),
     maxUnavailable: maxUnavailable
       .describe('Objects on the new generation allowed not Ready at once (default 25%, at least 1).')
       .optional(),
@@ -60,7 +65,10 @@ export const rolloutSchema = z
       .refine((d) => !isDuration(d) || parseDuration(d) > 0, { message: 'expected a deadline greater than 0' })
       .describe('A stage whose objects are not Ready within this fails (default "10m").')
       .optional(),
-    onFailure: z.enum(['halt', 'rollback']).describe('halt (default): stop where it failed; rollback: return reached objects.').optional(),
+    onFailure: z
+      .enum(['halt', 'rollback'])
+      .describe('halt (default): stop where it failed; rollback: return reached objects.')
+      .optional(),
   })
   .strict()
   .superRefine((r, ctx) => {

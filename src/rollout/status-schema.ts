@@ -6,7 +6,7 @@ const count = z.number().int().min(0);
 
 export const generationStatusSchema = z.object({
   generation: z.number().int().min(1),
-  revision: z.string().describe('The ControllerRevision holding this generation\'s spec.'),
+  revision: z.string().describe("The ControllerRevision holding this generation's spec."),
   objects: count.describe('Watched objects on this generation now.'),
   ready: count,
 });

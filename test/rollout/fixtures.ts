@@ -63,7 +63,8 @@ export const shopName = (suite: string, i: number): string => `${suite}-${String
 export function shops(suite: string, n: number, labels: (i: number) => Record<string, string> = () => ({})): string {
   return Array.from({ length: n }, (_, i) => {
     const l = JSON.stringify({ suite, ...labels(i) });
-    return `apiVersion: rollout.example.com/v1\nkind: Shop\nmetadata: { name: ${shopName(suite, i)}, namespace: default, labels: ${l} }\nspec: { size: 1 }\n`;
+    const metadata = `{ name: ${shopName(suite, i)}, namespace: default, labels: ${l} }`;
+    return `apiVersion: rollout.example.com/v1\nkind: Shop\nmetadata: ${metadata}\nspec: { size: 1 }\n`;
   }).join('---\n');
 }
 
@@ -73,10 +74,13 @@ export async function listShops(kube: KubeClient, suite: string): Promise<KubeOb
   return (await kube.list(SHOP.apiVersion, SHOP.kind, { namespace: 'default', labelSelector: `suite=${suite}` })).items;
 }
 
-export const generationOf = (o: KubeObject): string | undefined => o.metadata.annotations?.['flowops.io/flow-generation'];
+export const generationOf = (o: KubeObject): string | undefined =>
+  o.metadata.annotations?.['flowops.io/flow-generation'];
 export const targetOf = (o: KubeObject): string | undefined => o.metadata.annotations?.['flowops.io/rollout-target'];
 export const isReady = (o: KubeObject): boolean =>
-  ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some(
+    (c) => c.type === 'Ready' && c.status === 'True',
+  );
 
 /** Marks the child of each named Shop Ready under readyWhen `{{ eq (index .Child.data "state") "done" }}`. */
 export async function markChildrenReady(kube: KubeClient, names: string[]): Promise<void> {

@@ -28,7 +28,8 @@ async function validate(text: string): Promise<{ code: number | null; stdout: st
 
 describe.concurrent('flowops validate refuses a bad spec.rollout', () => {
   it('passes a good one', async () => {
-    const r = await validate(FLOW(`    stages:
+    const r = await validate(
+      FLOW(`    stages:
       - count: 1
       - percent: 10
         pause: { duration: 5m }
@@ -38,21 +39,42 @@ describe.concurrent('flowops validate refuses a bad spec.rollout', () => {
     maxUnavailable: "25%"
     progressDeadline: 10m
     onFailure: rollback
-`));
+`),
+    );
     expect(r).toMatchObject({ code: 0, stderr: '' });
   });
 
   it.each([
-    ['a stage of 0 objects', '    stages:\n      - count: 0\n', ':11: spec.rollout.stages[0].count: must be at least 1'],
-    ['a percentage over 100', '    stages:\n      - percent: 120\n', ':11: spec.rollout.stages[0].percent: must be at most 100'],
+    [
+      'a stage of 0 objects',
+      '    stages:\n      - count: 0\n',
+      ':11: spec.rollout.stages[0].count: must be at least 1',
+    ],
+    [
+      'a percentage over 100',
+      '    stages:\n      - percent: 120\n',
+      ':11: spec.rollout.stages[0].percent: must be at most 100',
+    ],
     [
       'percentages out of order',
       '    stages:\n      - percent: 50\n      - percent: 10\n',
       ':12: spec.rollout.stages[1].percent: expected percentages in increasing order: 10 after 50',
     ],
-    ['a stage with two kinds', '    stages:\n      - { count: 1, percent: 10 }\n', ':11: spec.rollout.stages[0]: expected exactly one of count, percent or selector'],
-    ['a stage with none', '    stages:\n      - pause: { untilPromoted: true }\n', ':11: spec.rollout.stages[0]: expected exactly one of count, percent or selector'],
-    ['a deadline of 0', '    stages: [ { count: 1 } ]\n    progressDeadline: 0s\n', ':11: spec.rollout.progressDeadline: expected a deadline greater than 0'],
+    [
+      'a stage with two kinds',
+      '    stages:\n      - { count: 1, percent: 10 }\n',
+      ':11: spec.rollout.stages[0]: expected exactly one of count, percent or selector',
+    ],
+    [
+      'a stage with none',
+      '    stages:\n      - pause: { untilPromoted: true }\n',
+      ':11: spec.rollout.stages[0]: expected exactly one of count, percent or selector',
+    ],
+    [
+      'a deadline of 0',
+      '    stages: [ { count: 1 } ]\n    progressDeadline: 0s\n',
+      ':11: spec.rollout.progressDeadline: expected a deadline greater than 0',
+    ],
     [
       'bad selector syntax',
       '    stages:\n      - selector: "tier in (a"\n',
