@@ -55,7 +55,9 @@ const onGeneration = (o: KubeObject, g: number): boolean =>
   );
 
 async function allOn(kube: KubeClient, suite: string, g: number): Promise<true | undefined> {
-  const items = (await kube.list('rollout.example.com/v1', 'Shop', { namespace: 'default', labelSelector: `suite=${suite}` })).items;
+  const items = (
+    await kube.list('rollout.example.com/v1', 'Shop', { namespace: 'default', labelSelector: `suite=${suite}` })
+  ).items;
   return items.length === N && items.every((o) => onGeneration(o, g)) ? true : undefined;
 }
 
@@ -68,7 +70,10 @@ async function main(): Promise<void> {
   const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true });
   try {
     await applyYaml(kube, SHOP_CRD);
-    await until('the Shop kind served', async () => (await kube.list('rollout.example.com/v1', 'Shop').catch(() => undefined)) && true);
+    await until(
+      'the Shop kind served',
+      async () => (await kube.list('rollout.example.com/v1', 'Shop').catch(() => undefined)) && true,
+    );
     const times: Record<string, number> = {};
     for (const suite of ['baseline', 'staged']) {
       const rollout = suite === 'staged' ? STAGES : undefined;
@@ -81,7 +86,9 @@ async function main(): Promise<void> {
       if (rollout) {
         await until('rollout Complete', async () => {
           const f = await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: suite });
-          return (f?.status as { rollout?: { state?: string } } | undefined)?.rollout?.state === 'Complete' ? true : undefined;
+          return (f?.status as { rollout?: { state?: string } } | undefined)?.rollout?.state === 'Complete'
+            ? true
+            : undefined;
         });
       }
       times[suite] = (performance.now() - t0) / 1000;
@@ -91,7 +98,8 @@ async function main(): Promise<void> {
     const baseline = times.baseline ?? 0;
     const perObject = baseline / N;
     console.log(`objects: ${N}`);
-    console.log(`baseline (no spec.rollout, all at once): ${baseline.toFixed(2)} s (${(perObject * 1000).toFixed(2)} ms per object)`);
+    const each = `${(perObject * 1000).toFixed(2)} ms per object`;
+    console.log(`baseline (no spec.rollout, all at once): ${baseline.toFixed(2)} s (${each})`);
     console.log(`rollout (4 stages), change to all Complete: ${(times.staged ?? 0).toFixed(2)} s`);
     let before = 0;
     for (const [i, s] of stages.entries()) {
