@@ -348,6 +348,52 @@ maxUnavailable: "100%"
   }, 120_000);
 });
 
+describe('the pause and abort controls (annotations on the Flow)', () => {
+  const N = 10;
+  const STEPPED = `stages:
+  - count: 2
+  - percent: 100
+maxUnavailable: "100%"
+`;
+  const stamp = (): string => new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  it('pauses with flowops.io/rollout-paused, and aborts back to the old generation with rollout-abort', async () => {
+    await env.kubectl.ok(['apply', '-f', '-'], shopFlow({ name: 'ctl', suite: 'ctl', version: 'v1', rollout: STEPPED }));
+    await env.kubectl.ok(['apply', '-f', '-'], shops('ctl', N));
+    await settledOn('ctl', N, '1');
+    await env.kubectl.ok(['annotate', 'flow', 'ctl', 'flowops.io/rollout-paused=true']);
+    const next = shopFlow({ name: 'ctl', suite: 'ctl', version: 'v2', readyWhen: DONE, rollout: STEPPED });
+    await env.kubectl.ok(['apply', '-f', '-'], next);
+    const paused = await waitFor(
+      async () => {
+        const r = await rolloutOf(env.kube, 'ctl');
+        return r?.generation === 2 && r.state === 'Paused' ? r : undefined;
+      },
+      { what: 'rollout Paused by the annotation', timeoutMs: 30_000 },
+    );
+    expect(paused.stages?.[0]?.updated).toBe(0);
+    expect(onGeneration(await listShops(env.kube, 'ctl'), '2')).toHaveLength(0);
+    await env.kubectl.ok(['annotate', 'flow', 'ctl', 'flowops.io/rollout-paused-']);
+    await waitFor(async () => onGeneration(await listShops(env.kube, 'ctl'), '2').length === 2, {
+      what: 'stage 1 moving once resumed',
+      timeoutMs: 30_000,
+    });
+    await env.kubectl.ok(['annotate', 'flow', 'ctl', `flowops.io/rollout-abort=${stamp()}`]);
+    const aborted = await waitFor(
+      async () => {
+        const r = await rolloutOf(env.kube, 'ctl');
+        return r?.state === 'Aborted' ? r : undefined;
+      },
+      { what: 'rollout Aborted', timeoutMs: 30_000 },
+    );
+    expect(aborted.generation).toBe(2);
+    await settledOn('ctl', N, '1');
+    expect(await versionOf('ctl-000')).toBe('v1');
+    const events = await env.kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.name=ctl', '-o', 'json']);
+    const reasons = (JSON.parse(events) as { items: Array<{ reason: string }> }).items.map((e) => e.reason);
+    expect(reasons).toEqual(expect.arrayContaining(['RolloutPaused', 'RolloutResumed', 'RolloutAborted']));
+  }, 120_000);
+});
+
 describe('a generation whose ControllerRevision was deleted by hand', () => {
   it('stalls the objects on it with a reason naming it, and moves none', async () => {
     // The halted "bad" Flow: generation 1 objects wait on good-g1's counterpart, bad-g1.
