@@ -357,7 +357,8 @@ maxUnavailable: "100%"
 `;
   const stamp = (): string => new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z');
   it('pauses with flowops.io/rollout-paused, and aborts back to the old generation with rollout-abort', async () => {
-    await env.kubectl.ok(['apply', '-f', '-'], shopFlow({ name: 'ctl', suite: 'ctl', version: 'v1', rollout: STEPPED }));
+    const first = shopFlow({ name: 'ctl', suite: 'ctl', version: 'v1', rollout: STEPPED });
+    await env.kubectl.ok(['apply', '-f', '-'], first);
     await env.kubectl.ok(['apply', '-f', '-'], shops('ctl', N));
     await settledOn('ctl', N, '1');
     await env.kubectl.ok(['annotate', 'flow', 'ctl', 'flowops.io/rollout-paused=true']);
