@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isDuration } from './duration.js';
 import { flowStatusSchema } from './status.js';
+import { rolloutSchema } from '../rollout/schema.js';
 
 /**
  * The Flow resource (flowops.io/v1). This zod schema is the one source of truth: the TypeScript
@@ -174,6 +175,9 @@ export const flowSpecSchema = z
       .describe('Fields written into the watched object\'s .status after the steps: name to template over .Resource, .Steps and .Children; a single action keeps its type.')
       .optional(),
     resyncInterval: duration.describe('Re-run every watched object this often (jittered ±10 %), for inputs outside the cluster; default off.').optional(),
+    rollout: rolloutSchema
+      .describe('Roll a new generation out to the watched objects in stages, each gated on their readiness (docs/rollout.md).')
+      .optional(),
   })
   .strict()
   .refine((s) => s.reconcile !== undefined || s.pipeline !== undefined, { message: 'expected reconcile.steps, or pipeline with target', path: ['reconcile'] })

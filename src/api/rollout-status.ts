@@ -17,38 +17,41 @@ export const generationStatusSchema = z.object({
   generation: z.number().int().min(1),
   revision: z
     .string()
-    .describe("The ControllerRevision that keeps this generation's spec: <flow>-g<generation>.")
-    .optional(),
-  objects: count.describe('Watched objects on this generation now.').optional(),
-  ready: count.optional(),
+    .describe("The ControllerRevision that keeps this generation's spec: <flow>-g<generation>."),
+  objects: count.describe('Watched objects on this generation now.'),
+  ready: count,
 });
 
 export const stageStatusSchema = z.object({
   index: count,
-  target: count.describe('The cumulative number of objects this stage brings to the new generation.').optional(),
-  updated: count.optional(),
-  ready: count.optional(),
-  state: z.enum(STAGE_STATES).optional(),
+  target: count.describe('The cumulative number of objects this stage brings to the new generation.'),
+  updated: count,
+  ready: count,
+  state: z.enum(STAGE_STATES),
   startedAt: time.optional(),
   passedAt: time.optional(),
 });
 
 export const failedObjectSchema = z.object({
   object: z.string().describe('namespace/name of the watched object.'),
-  reason: z.string().optional(),
+  reason: z.string(),
 });
 
 export const rolloutStatusSchema = z.object({
-  generation: z.number().int().min(1).describe('The generation being rolled out.').optional(),
+  generation: z.number().int().min(1).describe('The generation being rolled out.'),
   fromGeneration: z.number().int().min(1).optional(),
-  state: z.enum(ROLLOUT_STATES).optional(),
-  currentStage: count.describe('0-based index into spec.rollout.stages.').optional(),
+  state: z.enum(ROLLOUT_STATES),
+  currentStage: count.describe('0-based index into spec.rollout.stages.'),
   startedAt: time.optional(),
   message: z.string().optional(),
   stages: z.array(stageStatusSchema).optional(),
   failed: z
     .array(failedObjectSchema)
     .describe('On Halted or RolledBack: the objects and their reasons (at most 20).')
+    .optional(),
+  lastPromote: z
+    .string()
+    .describe('The flowops.io/rollout-promote value last acted on, so one promote moves one stage.')
     .optional(),
 });
 

@@ -34,6 +34,8 @@ export interface FlowStatusReporterDeps {
   facts(entry: FlowEntry): WatchFacts;
   /** A sharded replica writes only the status of the Flows its shards hold (see docs/sharding.md). */
   writes?(entry: FlowEntry): boolean;
+  /** The Flow's generations and rollout (src/rollout), written with the rest of its status. */
+  rolloutStatus?(entry: FlowEntry): FlowStatusSummary['rollout'];
 }
 
 export class FlowStatusReporter implements OutcomeSink {
@@ -72,7 +74,11 @@ export class FlowStatusReporter implements OutcomeSink {
 
   schedule(entry: FlowEntry): void {
     if (entry.flow.metadata.deletionTimestamp || this.deps.writes?.(entry) === false) return;
-    this.writer.schedule(entry.key, entry.flow, () => summarize(entry, this.statsOf(entry), this.deps.facts(entry)));
+    this.writer.schedule(entry.key, entry.flow, () => {
+      const summary = summarize(entry, this.statsOf(entry), this.deps.facts(entry));
+      const rollout = this.deps.rolloutStatus?.(entry);
+      return rollout ? { ...summary, rollout } : summary;
+    });
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,8 @@ import { KubeApiError } from '../kube/rest.js';
 import type { Condition, KubeObject } from '../kube/types.js';
 import { removeCondition, setCondition } from '../kube/conditions.js';
 import type { Logger } from '../log/index.js';
+import { rolloutConditions } from '../rollout/conditions.js';
+import type { GenerationStatus, RolloutStatus } from '../rollout/status-schema.js';
 
 export interface FlowStatusSummary {
   generation: number;
@@ -17,6 +19,8 @@ export interface FlowStatusSummary {
   notReady: number;
   lastError?: string;
   lastReconcileTime?: string;
+  /** status.generations and status.rollout (src/rollout), written in the same patch. */
+  rollout?: { generations: GenerationStatus[]; rollout: RolloutStatus | undefined };
 }
 
 const DEBOUNCE_MS = 200;
@@ -57,13 +61,16 @@ export class FlowStatusWriter {
     if (!p || this.stopped) return;
     const s = p.summarize();
     const current = (await this.kube.get({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }).catch(() => undefined)) ?? p.flow;
-    const prev = ((current.status ?? {}) as { conditions?: Condition[] }).conditions;
+    const have = (current.status ?? {}) as { conditions?: Condition[]; rollout?: RolloutStatus };
+    const prev = have.conditions;
     const status: Record<string, unknown> = {
       observedGeneration: s.generation,
-      conditions: conditionsFor(prev, s),
+      // A halted rollout keeps Ready=False whatever the objects' runs say (src/rollout).
+      conditions: rolloutConditions(conditionsFor(prev, s), s.rollout ? s.rollout.rollout : have.rollout, s.generation),
       resources: { watched: s.watched, succeeded: s.succeeded, failed: s.failed, ready: s.ready, notReady: s.notReady },
       // null removes it (a merge patch): the error is cleared once no object fails any more.
       lastError: s.lastError ? s.lastError.slice(0, 2048) : null,
+      ...(s.rollout ? { generations: s.rollout.generations, rollout: s.rollout.rollout ?? null } : {}),
     };
     // Nothing but the time moved (a resync whose runs all changed nothing): no write. The time
     // written is then that of the last run that changed what the status says.

@@ -2,9 +2,10 @@ import type { KubeObject } from '../kube/types.js';
 import { INVENTORY_ANNOTATION } from '../engine/child-inventory.js';
 import { FAILURE_ANNOTATION } from '../engine/failure-state.js';
 import { LAST_RUN_ANNOTATION } from '../engine/last-run.js';
+import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 
 /** Annotations FlowOps itself writes on watched objects after a run (inventory, failure episode, run record); their changes are not causes. */
-const OWN_ANNOTATIONS = [INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION];
+const OWN_ANNOTATIONS = [INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION, FLOW_GENERATION_ANNOTATION];
 
 /**
  * Which updates of a watched object deserve a reconcile: a spec change (generation), label or

@@ -12,6 +12,7 @@ import type { OutcomeSink } from './flow-status-reporter.js';
 import { decodeKey } from './keys.js';
 import { readsSourceFiles } from './source-files.js';
 import type { RunCauses } from './run-causes.js';
+import type { GenerationResolver } from '../rollout/resolver.js';
 
 export interface ReconcileHandlerDeps {
   kube: KubeClient;
@@ -28,6 +29,8 @@ export interface ReconcileHandlerDeps {
   outcomes?: OutcomeSink;
   /** Why each key was enqueued (the watches in this process tell it); absent: every run is a full run. */
   causes?: RunCauses;
+  /** Picks the generation of the Flow each object is reconciled by (spec.rollout); absent: the newest. */
+  generations?: GenerationResolver;
 }
 
 export class ReconcileHandler {
@@ -62,8 +65,12 @@ export class ReconcileHandler {
     let result = 'failure';
     try {
       const fetched = this.deps.fetchSourceDir && readsSourceFiles(entry.def.spec) ? await this.deps.fetchSourceDir(entry.flow) : undefined;
-      const def = fetched ? { ...entry.def, sourceDir: fetched } : entry.def;
-      const report = await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause);
+      const newest = fetched ? { ...entry.def, sourceDir: fetched } : entry.def;
+      const chosen = this.deps.generations ? await this.deps.generations.definitionFor(entry, newest, k.resource, seen) : { def: newest };
+      const def = chosen.def;
+      const report = 'stalled' in chosen
+        ? await reconciler.stall(def, k.resource, chosen.stalled)
+        : await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause);
       result = report.outcome;
       this.deps.outcomes?.record(entry, resourceKey, report);
       if (report.requeueAfterMs) return { requeueAfterMs: report.requeueAfterMs };

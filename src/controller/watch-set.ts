@@ -105,6 +105,12 @@ export class WatchSet implements FlowListener {
     return { watched: w?.informer?.list().length ?? 0, kindMissing: w?.kindMissing, pipeline: w?.pipeline };
   }
 
+  /** The Flow's watched objects as its informer holds them; undefined until it has synced. */
+  objects(entry: FlowEntry): KubeObject[] | undefined {
+    const w = this.byFlow.get(entry.key);
+    return w?.synced && w.informer ? w.informer.list() : undefined;
+  }
+
   /** The watched object as the informers last saw it (undefined: not cached, ask the server); see cachedObject. */
   cached(ref: ObjectRef, seen?: string): KubeObject | undefined {
     for (const w of this.byFlow.values()) {

@@ -23,6 +23,7 @@ import type { Run } from '../api/run-history.js';
 import { formatDuration } from '../api/duration.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
+import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 
 /** A Flow as the engine runs it: the spec of its current generation and whether that spec is valid. */
 export interface FlowDefinition {
@@ -176,7 +177,12 @@ export class FlowReconciler {
     const report = await writeOwnerReport(
       this.kubeFor(flow),
       obj,
-      { [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null, [FAILURE_ANNOTATION]: null, [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', trace)) },
+      {
+        [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null,
+        [FAILURE_ANNOTATION]: null,
+        [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', trace)),
+        [FLOW_GENERATION_ANNOTATION]: String(flow.generation),
+      },
       verdict,
       this.deps.fieldManager,
     );
@@ -196,6 +202,19 @@ export class FlowReconciler {
     const resync = resyncMs ? jittered(resyncMs) : undefined;
     const report0 = { outcome: 'success' as const, ready: verdict.ready, children: verdicts.length };
     return resync ? { ...report0, requeueAfterMs: resync } : report0;
+  }
+
+  /**
+   * The object's generation cannot be run (its spec is unreadable): Stalled with the reason, an
+   * Event once, and nothing else touched, until the generation is restored or the object moves.
+   */
+  async stall(flow: FlowDefinition, ref: ObjectRef, why: { reason: string; message: string }): Promise<ReconcileReport> {
+    const obj = (await this.deps.read?.(ref)) ?? (await this.deps.kube.get(ref));
+    if (!obj) return { outcome: 'gone' };
+    const verdict = { ready: false, reason: why.reason, message: why.message, stalled: why };
+    const report = await writeOwnerReport(this.kubeFor(flow), obj, {}, verdict, this.deps.fieldManager);
+    if (report.wrote) await this.deps.events.record(obj, 'Warning', 'ReconcileStalled', `Flow ${flow.name}: ${why.message}`);
+    return { outcome: 'stalled' };
   }
 
   private async recordReady(flow: FlowDefinition, obj: KubeObject): Promise<void> {
@@ -271,7 +290,11 @@ export class FlowReconciler {
     const report = await writeOwnerReport(
       this.kubeFor(flow),
       obj,
-      { [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }), [LAST_RUN_ANNOTATION]: encodeLastRun(run) },
+      {
+        [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }),
+        [LAST_RUN_ANNOTATION]: encodeLastRun(run),
+        [FLOW_GENERATION_ANNOTATION]: String(flow.generation),
+      },
       {
         ready: false,
         reason: failure.reason,

@@ -3,6 +3,7 @@ import { isNotFound } from '../kube/client.js';
 import type { Condition, KubeObject } from '../kube/types.js';
 import { refOf } from '../kube/types.js';
 import { removeCondition, setCondition } from '../kube/conditions.js';
+import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 
 /** What one reconcile concluded about the watched object, as FlowOps writes it into `.status`. */
 export interface ResourceVerdict {
@@ -63,8 +64,12 @@ export async function writeOwnerReport(
       const body = { ...(annotations ? { metadata: { annotations } } : {}), status };
       await kube.sendPatch(ref, body, 'merge', { fieldManager });
     } else {
+      // A new flowops.io/flow-generation goes after the status: whoever sees it sees that
+      // generation's verdict (the rollout gates each stage on it).
+      const statusFirst = annotations !== undefined && FLOW_GENERATION_ANNOTATION in annotations;
+      if (status && statusFirst) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
       if (annotations) await kube.sendPatch(ref, { metadata: { annotations } }, 'merge', { fieldManager });
-      if (status) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
+      if (status && !statusFirst) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
     }
   } catch (e) {
     if (!isNotFound(e)) throw e;

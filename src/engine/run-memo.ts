@@ -5,6 +5,7 @@
 // Flow (uid, generation, revision), a child's version (deleted, or changed outside its status),
 // or the resync came due.
 
+import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Outputs } from '../executors/types.js';
@@ -31,7 +32,8 @@ export interface RunMemo {
   children: MemoChild[];
 }
 
-const OWN = new Set([INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION]);
+// flowops.io/flow-generation is written by the run itself; the generation that ran is flow.generation below.
+const OWN = new Set([INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION, FLOW_GENERATION_ANNOTATION]);
 
 /** What must stay the same for a run's steps to stand: see the file comment. */
 export function runFingerprint(

@@ -23,6 +23,7 @@ import { RunHistoryWriter } from '../engine/run-history.js';
 import type { LiveChild } from '../executors/applied-cache.js';
 import { RunCauses } from '../controller/run-causes.js';
 import type { FlowEntry } from '../controller/flow-registry.js';
+import { GenerationResolver, RevisionStore, RolloutController } from '../rollout/index.js';
 
 export interface FlowPartsOptions {
   kube: KubeClient;
@@ -88,16 +89,34 @@ function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: strin
   });
 }
 
-function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, causes?: RunCauses): { watches: WatchSet; reporter: FlowStatusReporter } {
+interface Watches {
+  watches: WatchSet;
+  reporter: FlowStatusReporter;
+  rollouts: RolloutController;
+}
+
+function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, causes?: RunCauses): Watches {
   const log = p.log.child({ part: 'controller' });
   let watches: WatchSet | undefined;
   const shard = p.shard;
+  let rollouts: RolloutController | undefined;
   const reporter = new FlowStatusReporter({
     kube: p.kube,
     log,
     fieldManager: FIELD_MANAGER,
     facts: (e) => watches!.facts(e),
     ...(shard ? { writes: (e: FlowEntry) => shard.owns(e.flow.metadata.namespace, e.flow.metadata.name ?? '') } : {}),
+    rolloutStatus: (e) => rollouts?.statusFor(e),
+  });
+  rollouts = new RolloutController({
+    kube: p.kube,
+    log: p.log.child({ part: 'rollout' }),
+    registry,
+    revisions: new RevisionStore(p.kube, FIELD_MANAGER),
+    events: new EventRecorder(p.kube, 'flowops'),
+    fieldManager: FIELD_MANAGER,
+    objects: (e) => watches?.objects(e),
+    refreshStatus: (e) => reporter.schedule(e),
   });
   watches = new WatchSet({
     kube: p.kube,
@@ -109,9 +128,17 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
     release: (ref) => reconciler.release(ref),
     ...(causes ? { causes, echoes: (child: KubeObject, release: () => void) => reconciler.echoes(child, release) } : {}),
     ...(shard ? { shard } : {}),
-    ...(countReadyConditions ? { onWatched: (entry, obj) => reporter.recordReadyCondition(entry, obj) } : {}),
+    onWatched: (entry, obj) => {
+      if (countReadyConditions) reporter.recordReadyCondition(entry, obj);
+      rollouts.touch(entry);
+    },
   });
-  return { watches, reporter };
+  return { watches, reporter, rollouts };
+}
+
+/** The generation each object is reconciled by (spec.rollout), read as the reconciler reads objects. */
+function resolverFor(p: FlowPartsOptions, read: (ref: ObjectRef, seen?: string) => KubeObject | undefined): GenerationResolver {
+  return new GenerationResolver({ revisions: new RevisionStore(p.kube, FIELD_MANAGER), read: async (ref, seen) => read(ref, seen) ?? (await p.kube.get(ref)) });
 }
 
 /** `flowops up`: the watches and the reconciles in one process; outcomes feed the Flow status directly. */
@@ -122,9 +149,10 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
   // would change nothing, and a child's status change re-judges instead of running the steps.
   const causes = new RunCauses();
   const reconciler = reconcilerFor(p, (ref, seen) => cache?.cached(ref, seen), (ref) => cache?.children.get(ref));
-  const { watches, reporter } = watchesFor(p, registry, reconciler, false, causes);
+  const { watches, reporter, rollouts } = watchesFor(p, registry, reconciler, false, causes);
   cache = watches;
-  const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, causes, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
+  const generations = resolverFor(p, (ref, seen) => cache?.cached(ref, seen));
+  const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, causes, generations, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
   return {
     registry,
     watches,
@@ -132,10 +160,11 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
     start: () => {
       registry.start();
       watches.start();
+      rollouts.start();
     },
     stop: async () => {
       handler.cancel();
-      await Promise.all([registry.stop(), watches.stop(), reporter.stop(), reconciler.drain()]);
+      await Promise.all([registry.stop(), watches.stop(), reporter.stop(), rollouts.stop(), reconciler.drain()]);
     },
   };
 }
@@ -143,16 +172,17 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
 /** `flowops run` while it leads: the watches only; workers reconcile, so outcomes come from the Ready conditions they write. */
 export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
   const registry = registryFor(p);
-  const { watches, reporter } = watchesFor(p, registry, reconcilerFor(p), true);
+  const { watches, reporter, rollouts } = watchesFor(p, registry, reconcilerFor(p), true);
   return {
     registry,
     watches,
     start: () => {
       registry.start();
       watches.start();
+      rollouts.start();
     },
     stop: async () => {
-      await Promise.all([registry.stop(), watches.stop(), reporter.stop()]);
+      await Promise.all([registry.stop(), watches.stop(), reporter.stop(), rollouts.stop()]);
     },
   };
 }
@@ -166,6 +196,7 @@ export function workerFlows(p: FlowPartsOptions): WorkerFlows {
     kube: p.kube,
     registry,
     reconciler,
+    generations: resolverFor(p, (ref, seen) => cache.cached(ref, seen)),
     ...(p.fetchSourceDir ? { fetchSourceDir: p.fetchSourceDir } : {}),
     ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}),
   });

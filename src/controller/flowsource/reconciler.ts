@@ -1,3 +1,4 @@
+import { PIN_REASON_ANNOTATION } from '../../rollout/pin-source.js';
 import { RECONCILE_REQUEST_ANNOTATION } from '../../api/reconcile-request.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -128,7 +129,8 @@ export class FlowSourceReconciler {
         return { requeueAfterMs: interval };
       }
       if (verified) status = withVerified(status, generation, verified, sha);
-      const outcome = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
+      const synced = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
+      const outcome = withPinReason(src, sha, synced);
       status = summarise(status, generation, revision, outcome, verified?.signer, await readCommitInfo(ctx, sha));
       await writeStatus(this.deps.kube, src, status);
       await this.record(src, outcome, revision);
@@ -313,6 +315,13 @@ function summarise(
   const next: FlowSourceStatus = { ...status, lastAttemptedRevision: revision, history, inventory: outcome.inventory, skipped: outcome.skipped };
   if (outcome.outcome === 'Failed') return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
   return withReady({ ...next, lastAppliedRevision: revision }, generation, true, 'Applied', `Applied revision ${revision}: ${outcome.message}`.slice(0, 4000));
+}
+
+/** A commit pinned by a rollout's rollback (src/rollout/pin-source.ts): its history entry says why. */
+function withPinReason(src: KubeObject, sha: string, outcome: SyncOutcome): SyncOutcome {
+  const reason = src.metadata.annotations?.[PIN_REASON_ANNOTATION];
+  const pinned = (src.spec as { ref?: { commit?: string } } | undefined)?.ref?.commit === sha;
+  return reason && pinned ? { ...outcome, message: `pinned by a rollback: ${reason}; ${outcome.message}` } : outcome;
 }
 
 /** ±10 % so that many sources on one interval do not poll in lockstep. */
