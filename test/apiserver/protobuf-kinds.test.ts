@@ -173,6 +173,7 @@ function expectedStored(dryRun: Obj, namespaced: boolean, stored: Obj): Obj {
  * Service's cluster IPs, IP families and the node ports it was not given (service-allocation.test.ts checks them).
  */
 function withAllocated(expected: Obj, stored: Obj): Obj {
+  if (expected.kind === 'Pod') return withTokenVolume(expected, stored);
   if (expected.kind !== 'Service') return expected;
   const spec = expected.spec as Obj;
   const storedSpec = stored.spec as Obj;
@@ -181,6 +182,27 @@ function withAllocated(expected: Obj, stored: Obj): Obj {
   ((spec.ports ?? []) as Obj[]).forEach((p, i) => {
     if (p.nodePort === undefined && storedPorts[i]?.nodePort !== undefined) p.nodePort = storedPorts[i]!.nodePort;
   });
+  return expected;
+}
+
+/**
+ * The ServiceAccount admission plugin's projected token volume has a generated name
+ * (`kube-api-access-<5>`): copied from the stored Pod, with its mounts (admission-service-account.test.ts checks them).
+ */
+function withTokenVolume(expected: Obj, stored: Obj): Obj {
+  const isToken = (v: Obj): boolean => String(v.name).startsWith('kube-api-access-');
+  const spec = expected.spec as Obj;
+  const storedSpec = stored.spec as Obj;
+  const volume = ((storedSpec.volumes ?? []) as Obj[]).find(isToken);
+  if (!volume) return expected;
+  spec.volumes = [...((spec.volumes ?? []) as Obj[]), volume];
+  for (const key of ['initContainers', 'containers']) {
+    const storedContainers = (storedSpec[key] ?? []) as Obj[];
+    ((spec[key] ?? []) as Obj[]).forEach((c, i) => {
+      const mount = ((storedContainers[i]?.volumeMounts ?? []) as Obj[]).find(isToken);
+      if (mount) c.volumeMounts = [...((c.volumeMounts ?? []) as Obj[]), mount];
+    });
+  }
   return expected;
 }
 

@@ -28,6 +28,15 @@ const podSpec = { containers: [{ name: 'c', image: 'nginx' }] };
 const labels = { app: 'w' };
 const template = { metadata: { labels }, spec: podSpec };
 
+const unmatchedRule = { operations: ['CREATE'], apiGroups: ['example.invalid'], apiVersions: ['v1'], resources: ['things'] };
+const unmatchedWebhook = {
+  name: 'never.called.example.com',
+  rules: [unmatchedRule],
+  clientConfig: { url: 'https://127.0.0.1:1/' },
+  sideEffects: 'None',
+  admissionReviewVersions: ['v1'],
+};
+
 /** A minimal valid object of each served built-in kind (CustomResourceDefinition has a describe of its own below). */
 const OBJECTS: Record<string, JsonObject> = {
   'v1/Namespace': {},
@@ -146,6 +155,15 @@ const OBJECTS: Record<string, JsonObject> = {
     spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } },
   },
   'node.k8s.io/v1/RuntimeClass': { handler: 'runc', overhead: { podFixed: { cpu: '100m' } } },
+  // Webhooks and policies that match nothing this test writes, so none is called.
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': { webhooks: [unmatchedWebhook] },
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': { webhooks: [unmatchedWebhook] },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': {
+    spec: { validations: [{ expression: 'true' }], matchConstraints: { resourceRules: [unmatchedRule] } },
+  },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': {
+    spec: { policyName: 'pb-validatingadmissionpolicy-admissionregistration', validationActions: ['Deny'] },
+  },
   'apiregistration.k8s.io/v1/APIService': {
     spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
   },

@@ -154,7 +154,8 @@ async function bind(ctx: ResourceContext, req: IncomingMessage, info: ResourceRe
     );
   }
   const next: JsonObject = { ...pod, spec: { ...spec, nodeName: node } };
-  ctx.objects.update(pods, info.namespace, podName, next, { fieldManager: 'kube-scheduler' });
+  // The binding subresource sets nodeName itself: ValidatePodUpdate (spec immutable) is not its rule.
+  ctx.objects.update(pods, info.namespace, podName, next, { fieldManager: 'kube-scheduler', subresource: 'binding' });
   const bound = ctx.objects.get(pods, info.namespace, podName);
   const status = (bound.status ?? {}) as JsonObject;
   const conditions = Array.isArray(status.conditions)

@@ -92,6 +92,8 @@ const SECRET_TYPE_KEYS: Record<string, string[]> = {
 
 function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined, subresource: string | undefined): FieldCause[] {
   if (subresource === 'status') return statusValidationCauses(t, obj);
+  // pods/binding (BindingREST) only sets spec.nodeName, which no Pod update may change.
+  if (subresource === 'binding') return [];
   const selectorCauses = [...selectorKindCauses(t, obj), ...kindValidationCauses(t, obj, old)];
   if (t.group !== '' || selectorCauses.length) return selectorCauses;
   if (t.kind === 'ConfigMap') {

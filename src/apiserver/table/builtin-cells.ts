@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { ageOf } from './human-duration.js';
+import { count, get, isMap, list, num, orNone, strings, text } from './cell-values.js';
 
 /**
  * The cells kube-apiserver's table printers (pkg/printers/internalversion/printers.go, v1.34, with
@@ -8,19 +9,6 @@ import { ageOf } from './human-duration.js';
  * cells show what is stored: nothing runs pods here.
  */
 export type Cell = (obj: JsonObject) => JsonValue;
-
-const get = (obj: JsonValue | undefined, ...path: string[]): JsonValue | undefined => {
-  let cur = obj;
-  for (const p of path) cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? cur[p] : undefined;
-  return cur;
-};
-const num = (v: JsonValue | undefined): number => (typeof v === 'number' ? v : 0);
-const text = (v: JsonValue | undefined): string => (v === undefined || v === null ? '' : String(v));
-const orNone = (v: JsonValue | undefined, none = '<none>'): string => (v === undefined || v === null || v === '' ? none : String(v));
-const count = (v: JsonValue | undefined): number => (v && typeof v === 'object' ? Object.keys(v).length : 0);
-const list = (v: JsonValue | undefined): JsonObject[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object' && !Array.isArray(x)) as JsonObject[]) : []);
-const strings = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.map(String) : []);
-const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const age: Cell = (o) => ageOf(get(o, 'metadata', 'creationTimestamp'));
 /** "Created At": the creation time itself (metav1.Time's UTC RFC 3339 text). */

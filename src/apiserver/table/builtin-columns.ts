@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { BUILTIN_CELLS } from './builtin-cells.js';
+import { GROUP_CELLS } from './group-cells.js';
 import DEFINITIONS from './builtin-column-definitions.json' with { type: 'json' };
 
 export interface Column {
@@ -29,7 +30,7 @@ export function builtinColumns(group: string, kind: string): Column[] | undefine
   const key = `${group}/${kind}`;
   const defs = (DEFINITIONS as Record<string, Definition[]>)[key];
   if (!defs) return undefined;
-  const cells = BUILTIN_CELLS[key] ?? {};
+  const cells = BUILTIN_CELLS[key] ?? GROUP_CELLS[key] ?? {};
   return defs.map((d) => {
     const cell = cells[d.name] ?? (d.format === 'name' ? nameCell : undefined);
     if (!cell) throw new Error(`table column "${d.name}" of ${key} has no cell in builtin-cells.ts`);
