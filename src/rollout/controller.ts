@@ -4,6 +4,7 @@
 // rollout's stages allow (plan.ts), and writes status.generations, status.rollout, the rollout's
 // conditions and Events. Everything it decides from is in the cluster, so a new leader continues.
 
+import { isDeepStrictEqual } from 'node:util';
 import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/flow-registry.js';
 import type { KubeClient } from '../kube/client.js';
 import { isNotFound } from '../kube/client.js';
@@ -14,7 +15,7 @@ import type { Logger } from '../log/index.js';
 import { factsOf, type ObjectFacts } from './objects.js';
 import { revisionName, ROLLOUT_TARGET_ANNOTATION } from './names.js';
 import { plan, type PlanOutput } from './plan.js';
-import type { RevisionStore } from './revisions.js';
+import type { FlowIdentity, RevisionStore } from './revisions.js';
 import type { GenerationStatus, RolloutStatus } from './status-schema.js';
 import { rolloutStatusOf } from './assignment.js';
 import { pinSourceForRollback } from './pin-source.js';
@@ -147,6 +148,7 @@ export class RolloutController implements FlowListener {
     const previous = this.rolloutOf(entry);
     let rollout: RolloutStatus | undefined;
     if (def.spec.rollout) {
+      const sameSpecAs = await this.repeatedGeneration(id, def.generation, def.spec, previous);
       const out = plan({
         spec: def.spec.rollout,
         generation: def.generation,
@@ -154,6 +156,7 @@ export class RolloutController implements FlowListener {
         objects,
         annotations: entry.flow.metadata.annotations ?? {},
         now: new Date(),
+        ...(sameSpecAs !== undefined ? { sameSpecAs } : {}),
       });
       rollout = out.status;
       await this.act(entry, s, out);
@@ -167,6 +170,25 @@ export class RolloutController implements FlowListener {
       this.deps.refreshStatus(entry);
     }
     await this.prune(id, s, objects, def.generation, rollout);
+  }
+
+  /**
+   * The generation a rollback returned the objects to, when the newest generation repeats its spec
+   * (the pinned commit applied again) — or, once that was decided, the same answer again.
+   */
+  private async repeatedGeneration(
+    id: FlowIdentity,
+    generation: number,
+    spec: unknown,
+    previous: RolloutStatus | undefined,
+  ): Promise<number | undefined> {
+    const from = previous?.fromGeneration;
+    if (!previous || from === undefined) return undefined;
+    const returned = previous.state === 'RolledBack' || previous.state === 'Aborted';
+    const decided = previous.generation === generation && previous.state === 'Complete';
+    if (!(returned && previous.generation < generation) && !decided) return undefined;
+    const read = await this.deps.revisions.read(id, from);
+    return read.ok && isDeepStrictEqual(read.stored.spec, spec) ? from : undefined;
   }
 
   private async act(entry: FlowEntry, s: FlowState, out: PlanOutput): Promise<void> {

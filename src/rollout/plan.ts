@@ -17,6 +17,12 @@ export interface PlanInput {
   objects: ObjectFacts[];
   annotations: Record<string, string>;
   now: Date;
+  /**
+   * The earlier generation whose spec the newest one repeats, when the controller found one: a
+   * rollback's pinned commit applied again. It goes to every object at once, as a Deployment's
+   * rollback reuses its old ReplicaSet: that spec already ran everywhere before the change.
+   */
+  sameSpecAs?: number;
 }
 
 export interface RolloutEvent {
@@ -63,6 +69,12 @@ export function plan(input: PlanInput): PlanOutput {
   }
   if (r.state === 'RolledBack' || r.state === 'Aborted') {
     out.moves = returning(input, r);
+    return out;
+  }
+  if (r.state === 'Complete' && r.fromGeneration !== undefined && r.fromGeneration === input.sameSpecAs) {
+    if (input.previous?.generation !== r.generation)
+      out.events.push({ type: 'Normal', reason: 'RolloutComplete', message: r.message ?? '' });
+    out.moves = input.objects.filter((o) => !onGeneration(o, r.generation)).map((object) => ({ object, to: r.generation }));
     return out;
   }
   if (!isActive(r)) return out;
@@ -261,6 +273,15 @@ function begin(input: PlanInput): RolloutStatus {
   if (prev && prev.generation === g) return structuredClone(prev);
   const from = prev ? fromOf(prev) : oldestInUse(input.objects, g);
   const now = input.now.toISOString();
+  if (from !== undefined && from < g && input.sameSpecAs === from) {
+    return {
+      generation: g,
+      fromGeneration: from,
+      state: 'Complete',
+      currentStage: input.spec.stages.length - 1,
+      message: `generation ${g} repeats the spec of generation ${from}, which ran on every object: on all of them at once`,
+    };
+  }
   if (from === undefined || from >= g) {
     return {
       generation: g,

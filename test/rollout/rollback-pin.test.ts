@@ -94,7 +94,7 @@ describe('a rollback of a Flow from Git pins its source', () => {
       },
       { what: 'every child rendered by v1', timeoutMs: 30_000 },
     );
-    // The halt and rollback were recorded on the Flow; the re-applied commit then rolled out as a new generation.
+    // The halt and rollback were recorded on the Flow; the re-applied commit is a newer generation with the old spec.
     const events = await env.kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.name=pin', '-o', 'json']);
     const items = (
       JSON.parse(events) as { items: Array<{ reason: string; message: string; involvedObject: { kind: string } }> }
@@ -110,5 +110,14 @@ describe('a rollback of a Flow from Git pins its source', () => {
       { what: 'generation 3 (the pinned commit) Complete', timeoutMs: 30_000 },
     );
     expect(done.fromGeneration).toBe(1);
+    // It repeats generation 1's spec, which ran on every object: no stages again, all at once.
+    expect(done.message).toBe(
+      'generation 3 repeats the spec of generation 1, which ran on every object: on all of them at once',
+    );
+    expect(done.stages?.length ?? 0).toBe(0);
+    await waitFor(async () => (await listShops(env.kube, 'pin')).every((o) => generationOf(o) === '3'), {
+      what: 'every Shop on generation 3',
+      timeoutMs: 30_000,
+    });
   }, 150_000);
 });
