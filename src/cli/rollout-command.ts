@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { durationFlag } from './cluster-flags.js';
 import { summaryOf } from './command-table.js';
+import { withKube } from './with-kube.js';
 
 // `flowops rollout status|promote|pause|resume|abort flow NAME`, as `kubectl rollout` is for a
 // Deployment. Each subcommand loads its implementation when it runs.
@@ -14,19 +15,6 @@ const CONTROLS = {
 
 /** kubectl's `--watch=false`: the flag alone is true, any value but "false" is true. */
 const boolFlag = (v: string): boolean => v !== 'false';
-
-async function withKube<T>(
-  flags: { kubeconfig?: string },
-  run: (kube: import('../kube/client.js').KubeClient) => Promise<T>,
-): Promise<T> {
-  const { kubeFrom } = await import('./cluster-flags.js');
-  const kube = await kubeFrom(flags);
-  try {
-    return await run(kube);
-  } finally {
-    kube.rest.close();
-  }
-}
 
 export function registerRolloutCommand(program: Command): void {
   const rollout = program.command('rollout').description(summaryOf('rollout'));

@@ -1,21 +1,12 @@
 import type { Command } from 'commander';
 import { durationFlag } from './cluster-flags.js';
 import { summaryOf } from './command-table.js';
+import { withKube } from './with-kube.js';
 
 // The everyday verbs (kubectl's and flux's): get, reconcile, suspend, resume, events, completion.
 // Each loads its implementation when it runs.
 
 const kubeconfigOption = (c: Command): Command => c.option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)');
-
-async function withKube<T>(flags: { kubeconfig?: string }, run: (kube: import('../kube/client.js').KubeClient) => Promise<T>): Promise<T> {
-  const { kubeFrom } = await import('./cluster-flags.js');
-  const kube = await kubeFrom(flags);
-  try {
-    return await run(kube);
-  } finally {
-    kube.rest.close();
-  }
-}
 
 export function registerVerbCommands(program: Command): void {
   kubeconfigOption(
