@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { metadataOf } from '../objects/meta.js';
+import { metadataOf, nowTimestamp } from '../objects/meta.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
@@ -18,7 +18,6 @@ export interface BootstrapSettings {
 }
 
 const FIELD_MANAGER = { fieldManager: 'kube-apiserver' };
-const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /**
  * What kube-apiserver creates for itself on start, beside the system namespaces and the `kubernetes`
@@ -48,7 +47,7 @@ export function ensureBootstrapObjects(
       {
         type: 'Available',
         status: 'True',
-        lastTransitionTime: now(),
+        lastTransitionTime: nowTimestamp(),
         reason: 'Local',
         message: 'Local APIServices are always available',
       },
@@ -64,7 +63,7 @@ export function ensureBootstrapObjects(
       {
         type: 'Ready',
         status: 'True',
-        lastTransitionTime: now(),
+        lastTransitionTime: nowTimestamp(),
         reason: '',
         message: 'Kubernetes default Service CIDR is ready',
       },

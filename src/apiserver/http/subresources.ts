@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signCsr, wantsSigning, type CsrSigner } from '../auth/csr-signing.js';
-import { metadataOf } from '../objects/meta.js';
+import { metadataOf, nowTimestamp } from '../objects/meta.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { decodeObject, readBody } from './body.js';
 import { answerOpenModeReview } from './open-reviews.js';
@@ -167,7 +167,7 @@ async function bind(ctx: ResourceContext, req: IncomingMessage, info: ResourceRe
     type: 'PodScheduled',
     status: 'True',
     lastProbeTime: null,
-    lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    lastTransitionTime: nowTimestamp(),
   });
   ctx.objects.update(
     pods,
@@ -248,7 +248,7 @@ async function issue(ctx: ResourceContext, t: ResourceType, csr: JsonObject, sig
       status: 'True',
       reason: 'SignerValidationFailure',
       message,
-      lastUpdateTime: nowText(),
+      lastUpdateTime: nowTimestamp(),
     };
     const conditions = Array.isArray(status.conditions) ? status.conditions : [];
     next = { ...status, conditions: [...conditions, failed] };
@@ -262,8 +262,6 @@ async function issue(ctx: ResourceContext, t: ResourceType, csr: JsonObject, sig
     { subresource: 'status', fieldManager: 'certificatesigningrequest-signing-controller' },
   );
 }
-
-const nowText = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** namespaces/finalize (FinalizeREST): only spec.finalizers change. */
 async function finalizeNamespace(
