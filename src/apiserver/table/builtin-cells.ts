@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { ageOf } from './human-duration.js';
-import { count, get, isMap, list, num, orNone, strings, text } from './cell-values.js';
+import { ageCell, count, createdAtCell, get, isMap, list, num, orNone, strings, text } from './cell-values.js';
 
 /**
  * The cells kube-apiserver's table printers (pkg/printers/internalversion/printers.go, v1.34, with
@@ -10,9 +10,8 @@ import { count, get, isMap, list, num, orNone, strings, text } from './cell-valu
  */
 export type Cell = (obj: JsonObject) => JsonValue;
 
-const age: Cell = (o) => ageOf(get(o, 'metadata', 'creationTimestamp'));
-/** "Created At": the creation time itself (metav1.Time's UTC RFC 3339 text). */
-const createdAt: Cell = (o) => text(get(o, 'metadata', 'creationTimestamp'));
+const age: Cell = ageCell;
+const createdAt: Cell = createdAtCell;
 
 /** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
 function formatLabels(m: JsonValue | undefined): string {

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../registry/types.js';
+import { ageOf } from './human-duration.js';
 
 // The small readers every table cell uses on stored JSON (which may lack any field).
 export const get = (obj: JsonValue | undefined, ...path: string[]): JsonValue | undefined => {
@@ -14,3 +15,8 @@ export const list = (v: JsonValue | undefined): JsonObject[] => (Array.isArray(v
 export const strings = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.map(String) : []);
 export const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+
+/** The Age column: the creation time as kubectl's human duration. */
+export const ageCell = (o: JsonObject): JsonValue => ageOf(get(o, 'metadata', 'creationTimestamp'));
+/** "Created At": the creation time itself (metav1.Time's UTC RFC 3339 text). */
+export const createdAtCell = (o: JsonObject): JsonValue => text(get(o, 'metadata', 'creationTimestamp'));

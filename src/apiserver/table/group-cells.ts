@@ -1,6 +1,6 @@
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { ageOf, humanDuration } from './human-duration.js';
-import { get, isMap, list, num, orNone, strings, text } from './cell-values.js';
+import { humanDuration } from './human-duration.js';
+import { ageCell, createdAtCell, get, isMap, list, num, orNone, strings, text } from './cell-values.js';
 import type { Cell } from './builtin-cells.js';
 
 /**
@@ -12,8 +12,8 @@ import type { Cell } from './builtin-cells.js';
  * pkg/registry/apiservice/etcd's table convertor. Column definitions come from a real server
  * (builtin-column-definitions.json); these compute the values.
  */
-const age: Cell = (o) => ageOf(get(o, 'metadata', 'creationTimestamp'));
-const createdAt: Cell = (o) => text(get(o, 'metadata', 'creationTimestamp'));
+const age: Cell = ageCell;
+const createdAt: Cell = createdAtCell;
 const length = (v: JsonValue | undefined): number => (Array.isArray(v) ? v.length : 0);
 /** A *bool with Go's default when unset. */
 const flag = (v: JsonValue | undefined, unset: boolean): boolean => (typeof v === 'boolean' ? v : unset);
