@@ -3,7 +3,8 @@
 // error messages.
 
 import type { HttpStep } from '../api/flow.js';
-import { jsonPathOutput, JsonPathError, parseJsonPath, toOutputValue } from './json-path.js';
+import { JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
+import { jsonPathOutput, toOutputValue } from './output-value.js';
 import { Masker } from './mask.js';
 import { buildBody, buildHeaders } from './http-request.js';
 import { abortError, invalid, isPlainObject } from './step-errors.js';
@@ -91,7 +92,7 @@ function responseOutputs(step: HttpStep, res: Response, text: string, json: unkn
 async function run(step: HttpStep, ctx: StepContext): Promise<StepResult> {
   for (const [name, path] of Object.entries(step.outputs ?? {})) {
     try {
-      parseJsonPath(path);
+      parseKubectlPath(path);
     } catch (err) {
       throw invalid(`${step.name}.outputs.${name}: ${err instanceof JsonPathError ? err.message : String(err)}`);
     }

@@ -6,7 +6,8 @@ import type { PatchType } from '../kube/client.js';
 import { UnknownKindError } from '../kube/discovery.js';
 import { describeRef, type KubeObject, type ObjectRef } from '../kube/types.js';
 import { applyObjects, appliedOutputs, asKubeObject, objectOutputs } from './apply-objects.js';
-import { JsonPathError, jsonPathOutput, parseJsonPath, toOutputValue } from './json-path.js';
+import { JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
+import { jsonPathOutput, toOutputValue } from './output-value.js';
 import { defaultNamespace } from './namespace.js';
 import { renderDocuments } from './render.js';
 import { invalid, kubeError } from './step-errors.js';
@@ -91,7 +92,7 @@ async function get(step: KubectlStep, ctx: StepContext): Promise<StepResult> {
   const paths = Object.entries(step.outputs ?? {});
   for (const [name, path] of paths) {
     try {
-      parseJsonPath(path);
+      parseKubectlPath(path);
     } catch (err) {
       throw invalid(`${step.name}.outputs.${name}: ${err instanceof JsonPathError ? err.message : String(err)}`);
     }

@@ -3,7 +3,7 @@
 // "jsonpath={.status.phase}=Running".
 
 import type { KubeObject } from '../kube/types.js';
-import { evalJsonPath, JsonPathError, parseJsonPath } from './json-path.js';
+import { evalKubectlPath, JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
 import { invalid, isPlainObject } from './step-errors.js';
 
 export type WaitCondition =
@@ -24,7 +24,7 @@ export function parseWaitCondition(text: string, field: string): WaitCondition {
     if (!m) throw invalid(`${field}: expected jsonpath={.path}=value, got ${JSON.stringify(text)}`);
     const path = m[1] as string;
     try {
-      parseJsonPath(path);
+      parseKubectlPath(path);
     } catch (err) {
       throw invalid(`${field}: ${err instanceof JsonPathError ? err.message : String(err)}`);
     }
@@ -57,7 +57,7 @@ export function isMet(c: WaitCondition, obj: KubeObject | undefined): boolean {
   if (!obj) return false;
   if (c.kind === 'create') return true;
   if (c.kind === 'jsonpath') {
-    const found = evalJsonPath(obj, c.path);
+    const found = evalKubectlPath(obj, c.path);
     if (c.value === undefined) return found.length > 0;
     return found.length > 0 && found.every((v) => scalarText(v) === c.value);
   }

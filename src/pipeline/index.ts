@@ -2,7 +2,7 @@
 // that turns source watch events into target changes. Pure code: no I/O, no Kubernetes calls.
 
 import { parseExpression, evaluate as evalExpr, rootCtx, type EvalOptions } from './expressions/index.js';
-import { deepClone } from './value/json.js';
+import { deepClone } from '../util/json-value.js';
 
 export { compilePipeline, type CompileOptions, type CompiledPipeline } from './engine/compile.js';
 export type { InputEvent, InputEventType, OutputEvent, OutputEventType, SourceFilter } from './engine/events.js';

@@ -1,7 +1,8 @@
 // The executors' small shared pieces: registry, JSONPath, action splitting, masking, URL guard.
 import { describe, expect, it } from 'vitest';
 import { executorFor, registerExecutor, supportedStepTypes } from '../../src/executors/registry.js';
-import { evalJsonPath, jsonPathOutput } from '../../src/executors/json-path.js';
+import { evalKubectlPath as evalJsonPath } from '../../src/jsonpath/index.js';
+import { jsonPathOutput } from '../../src/executors/output-value.js';
 import { Masker } from '../../src/executors/mask.js';
 import { splitActions } from '../../src/executors/template-actions.js';
 import { fixedDestination } from '../../src/executors/url-guard.js';

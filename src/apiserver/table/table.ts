@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue, PrinterColumn, ResourceType } from '../registry/types.js';
 import { builtinColumns, nameColumn, type Column } from './builtin-columns.js';
 import { ageOf } from './human-duration.js';
-import { evalJsonPath } from './json-path.js';
+import { evalKubectlPath } from '../../jsonpath/index.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -34,7 +34,7 @@ function fromPrinterColumn(c: PrinterColumn): Column {
     cell: (o) => {
       let values: JsonValue[];
       try {
-        values = evalJsonPath(o, c.jsonPath);
+        values = evalKubectlPath(o, c.jsonPath) as JsonValue[]; // read out of a JSON object
       } catch {
         return '<error>';
       }

@@ -6,7 +6,7 @@ import { matchSelector } from '../expressions/index.js';
 import { IncrementalCircuit } from '../incremental/circuit.js';
 import { RecomputeCircuit } from '../recompute/circuit.js';
 import { parsePipeline } from '../stages/parse.js';
-import { isMap } from '../value/json.js';
+import { isMap } from '../../util/json-value.js';
 import type { Circuit, CircuitOptions } from './circuit.js';
 import type { InputEvent, OutputEvent, SourceFilter } from './events.js';
 import { Sources } from './sources.js';

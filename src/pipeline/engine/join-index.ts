@@ -15,7 +15,7 @@ import type { Expr } from '../expressions/index.js';
 import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { joinMatches } from '../stages/join.js';
 import type { JoinSpec } from '../stages/spec.js';
-import { canon, isNil, type Doc } from '../value/json.js';
+import { canon, isNil, type Doc } from '../../util/json-value.js';
 import type { ZSet } from './zset.js';
 
 export const WILD: unique symbol = Symbol('wild');

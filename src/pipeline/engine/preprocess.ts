@@ -1,7 +1,7 @@
 // Input preprocessing of spec §2: Secret `.data` values arrive base64-encoded and are decoded in
 // place; a value that is not strict base64 stays as it is (Go's StdEncoding is strict).
 
-import { isMap, type Doc, copyMap } from '../value/json.js';
+import { isMap, type Doc, copyMap } from '../../util/json-value.js';
 
 const strictBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

@@ -8,7 +8,7 @@
 
 import { EventError } from '../errors.js';
 import { matchSelector } from '../expressions/index.js';
-import { canon, deepClone, isMap, type Doc, copyMap } from '../value/json.js';
+import { canon, deepClone, isMap, type Doc, copyMap } from '../../util/json-value.js';
 import { inputEventTypes, type InputEvent, type SourceFilter } from './events.js';
 import { decodeSecret } from './preprocess.js';
 import { txDelete, txSet, type Txn } from './txn.js';

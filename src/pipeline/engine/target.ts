@@ -7,7 +7,7 @@
 // goes while others remain, the most recently added survivor is emitted instead.
 
 import { OutputError } from '../errors.js';
-import { deepClone, isMap, show, type Doc } from '../value/json.js';
+import { deepClone, isMap, show, type Doc } from '../../util/json-value.js';
 import type { OutputEvent } from './events.js';
 import { txDelete, txSet, type Txn } from './txn.js';
 import type { Entry, ZSet } from './zset.js';

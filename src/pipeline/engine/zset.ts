@@ -1,6 +1,6 @@
 // Z-sets (spec §2): documents with integer multiplicities, identified by canonical JSON.
 
-import { canon, type Doc } from '../value/json.js';
+import { canon, type Doc } from '../../util/json-value.js';
 
 export interface Entry {
   readonly key: string;

@@ -2,9 +2,8 @@
 // location (`pipeline[0].@select.@and[1]`) so an evaluation error can say where it happened.
 
 import { PipelineParseError } from '../errors.js';
-import { parseJsonPathCached } from '../jsonpath/parse.js';
-import type { JsonPath } from '../jsonpath/ast.js';
-import { isMap } from '../value/json.js';
+import { parseJsonPathCached, type JsonPath } from '../../jsonpath/index.js';
+import { isMap } from '../../util/json-value.js';
 
 /** A `$`-string parsed ahead of time; a malformed path is reported only when evaluated. */
 export type PathRef =

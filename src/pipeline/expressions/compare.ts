@@ -2,7 +2,7 @@
 // numeric @lt/@lte/@gt/@gte, and @in.
 
 import { asList, asNumPair, fail } from '../value/coerce.js';
-import { deepEqual, isNil } from '../value/json.js';
+import { deepEqual, isNil } from '../../util/json-value.js';
 import type { OpExpr } from './ast.js';
 import type { Ctx } from './context.js';
 import { evaluate, where, type OpFn } from './core.js';

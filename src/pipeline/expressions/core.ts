@@ -2,10 +2,9 @@
 // (with JSONPath setters). Operators are looked up in a table filled by expressions/index.ts.
 
 import { ExpressionError } from '../errors.js';
-import { getFirst } from '../jsonpath/get.js';
-import { setPath } from '../jsonpath/set.js';
+import { getFirst, setPath } from '../../jsonpath/index.js';
 import { fail, type Where } from '../value/coerce.js';
-import { describe, isMap, type Doc } from '../value/json.js';
+import { describe, isMap, type Doc } from '../../util/json-value.js';
 import { parsePathRef, type DictEntry, type Expr, type OpExpr, type PathRef } from './ast.js';
 import type { Ctx } from './context.js';
 

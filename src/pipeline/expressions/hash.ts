@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import { fail } from '../value/coerce.js';
-import { goJson } from '../value/json.js';
+import { goJson } from '../../util/json-value.js';
 import { evaluate, where, type OpFn } from './core.js';
 
 export function md5Base36(text: string): string {

@@ -1,7 +1,7 @@
 // Constructors: @bool, @int, @float, @string, @list, @dict (spec §4.3, "Literals and constructors").
 
 import { asBool, asFloat, asInt, asString, fail } from '../value/coerce.js';
-import { describe, isMap } from '../value/json.js';
+import { describe, isMap } from '../../util/json-value.js';
 import { evaluate, resolveString, rfc3339, unpack, where, type OpFn } from './core.js';
 
 export const literalOps: Record<string, OpFn> = {

@@ -2,7 +2,7 @@
 // @noop, @isnil, @exists/@has. The lazy ones take their argument list unevaluated.
 
 import { asBool, fail } from '../value/coerce.js';
-import { isNil } from '../value/json.js';
+import { isNil } from '../../util/json-value.js';
 import type { Expr, OpExpr } from './ast.js';
 import type { Ctx } from './context.js';
 import { argItems, evaluate, where, type OpFn } from './core.js';

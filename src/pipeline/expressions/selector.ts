@@ -2,7 +2,7 @@
 
 import { asList, fail, type Where } from '../value/coerce.js';
 import { goValue } from '../value/gofmt.js';
-import { isMap, isNil, show, typeName, type Doc } from '../value/json.js';
+import { isMap, isNil, show, typeName, type Doc } from '../../util/json-value.js';
 import { evaluate, where, type OpFn } from './core.js';
 
 function has(labels: Doc, key: string): boolean {

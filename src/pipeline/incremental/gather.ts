@@ -7,7 +7,7 @@ import { txDelete, txSet, type Txn } from '../engine/txn.js';
 import { ZSet, type Entry } from '../engine/zset.js';
 import type { EvalOptions } from '../expressions/index.js';
 import { compareGatherValues, gatherBuild, gatherExtract, type Extracted, type Gather } from '../stages/gather.js';
-import { canon, type Doc } from '../value/json.js';
+import { canon, type Doc } from '../../util/json-value.js';
 
 interface Counted<T> {
   readonly item: T;

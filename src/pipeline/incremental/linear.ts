@@ -5,7 +5,7 @@
 
 import { txDelete, txSet, type Txn } from '../engine/txn.js';
 import { ZSet } from '../engine/zset.js';
-import { canon, type Doc } from '../value/json.js';
+import { canon, type Doc } from '../../util/json-value.js';
 
 export type DocFn = (doc: Doc) => Doc[];
 

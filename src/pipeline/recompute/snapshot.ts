@@ -9,7 +9,7 @@ import { ZSet } from '../engine/zset.js';
 import { compareGatherValues, gatherBuild, gatherExtract, type Gather } from '../stages/gather.js';
 import { composeFns, linearFn, type LinearStage } from '../stages/linear.js';
 import type { JoinSpec } from '../stages/spec.js';
-import { canon, type Doc } from '../value/json.js';
+import { canon, type Doc } from '../../util/json-value.js';
 
 /** A run of linear stages over a whole z-set (the identity for an empty run). */
 export function snapshotLinear(stages: readonly LinearStage[], input: ZSet, opts: CircuitOptions): ZSet {

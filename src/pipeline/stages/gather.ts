@@ -4,10 +4,9 @@
 // order events arrived in (the original took an arbitrary member; spec §8 item 11).
 
 import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
-import { setPath } from '../jsonpath/set.js';
-import { parseJsonPathCached } from '../jsonpath/parse.js';
+import { setPath, parseJsonPathCached } from '../../jsonpath/index.js';
 import { fail, type Where } from '../value/coerce.js';
-import { canon, compareStrings, copyMap, goJson, isNil, type Doc } from '../value/json.js';
+import { canon, compareStrings, copyMap, goJson, isNil, type Doc } from '../../util/json-value.js';
 import type { StageSpec } from './spec.js';
 
 export type Gather = Extract<StageSpec, { t: 'gather' }>;

@@ -3,7 +3,7 @@
 import { PipelineParseError } from '../errors.js';
 import { parsePathRef } from '../expressions/ast.js';
 import { parseExpression } from '../expressions/index.js';
-import { describe, isMap, show, typeName } from '../value/json.js';
+import { describe, isMap, show, typeName } from '../../util/json-value.js';
 import type { JoinSpec, PipelineSpec, StageSpec } from './spec.js';
 
 const stageOps = new Set(['@join', '@select', '@project', '@unwind', '@demux', '@gather', '@mux']);

@@ -3,7 +3,7 @@
 
 import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { fail } from '../value/coerce.js';
-import { describe, isMap, isNil, type Doc, copyMap } from '../value/json.js';
+import { describe, isMap, isNil, type Doc, copyMap } from '../../util/json-value.js';
 import type { StageSpec } from './spec.js';
 
 type Project = Extract<StageSpec, { t: 'project' }>;

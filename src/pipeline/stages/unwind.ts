@@ -1,12 +1,10 @@
 // @unwind / @demux (spec §3.6): one document per list element, the element written back at the
 // same path and `-<index>` appended to metadata.name.
 
-import { getFirst } from '../jsonpath/get.js';
-import { setPath } from '../jsonpath/set.js';
-import { parseJsonPath } from '../jsonpath/parse.js';
+import { getFirst, setPath, parseJsonPath } from '../../jsonpath/index.js';
 import { fail, type Where } from '../value/coerce.js';
 import { goSprintS } from '../value/gofmt.js';
-import { describe, isMap, isNil, type Doc } from '../value/json.js';
+import { describe, isMap, isNil, type Doc } from '../../util/json-value.js';
 import type { StageSpec } from './spec.js';
 
 type Unwind = Extract<StageSpec, { t: 'unwind' }>;

@@ -2,7 +2,7 @@
 
 import { ExpressionError } from '../errors.js';
 import { goBadVerb } from './gofmt.js';
-import { describe, isInt } from './json.js';
+import { describe, isInt } from '../../util/json-value.js';
 
 /** The operator and position an error is reported against. */
 export interface Where {

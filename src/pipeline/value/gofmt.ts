@@ -2,7 +2,7 @@
 // text Go prints for a mismatched verb. The original puts these into strings built from floats
 // (`@string`, `@concat`) and into `@unwind` names; we reproduce them so names stay compatible.
 
-import { isInt, isMap, isNil } from './json.js';
+import { isInt, isMap, isNil } from '../../util/json-value.js';
 
 /** Go `%v` of a float64: shortest digits, `%e` form when the exponent is < -4 or >= 6. */
 export function goFloat(f: number): string {

@@ -1,7 +1,7 @@
 // Reading with a parsed JSONPath. Only the first match is ever used by the language, so the walk
 // stops as soon as `limit` matches are found.
 
-import { compareStrings, deepEqual, isMap, isNil } from '../value/json.js';
+import { compareStrings, deepEqual, isMap, isNil } from '../util/json-value.js';
 import type { FilterExpr, JsonPath, Step } from './ast.js';
 
 const NOTHING: unique symbol = Symbol('nothing');
@@ -14,10 +14,17 @@ function sortedKeys(m: Record<string, unknown>): string[] {
     .sort(compareStrings);
 }
 
-function children(node: unknown): unknown[] {
+/**
+ * How a wildcard lists a map's values: `sorted` by key (the pipeline dialect, as ojg does, so a first
+ * match is deterministic) or in `document` order (kubectl's paths, as the object reads).
+ */
+export type MapOrder = 'sorted' | 'document';
+
+function children(node: unknown, order: MapOrder): unknown[] {
   if (Array.isArray(node)) return node;
-  if (isMap(node)) return sortedKeys(node).map((k) => node[k]);
-  return [];
+  if (!isMap(node)) return [];
+  const keys = order === 'sorted' ? sortedKeys(node) : Object.keys(node).filter((k) => node[k] !== undefined);
+  return keys.map((k) => node[k]);
 }
 
 function sliceIndices(len: number, step: Extract<Step, { t: 'slice' }>): number[] {
@@ -41,6 +48,7 @@ class Walker {
   constructor(
     readonly root: unknown,
     readonly limit: number,
+    readonly order: MapOrder,
   ) {}
 
   full(): boolean {
@@ -63,37 +71,44 @@ class Walker {
   apply(node: unknown, step: Step): unknown[] {
     switch (step.t) {
       case 'child':
-        return isMap(node) && node[step.name] !== undefined ? [node[step.name]] : [];
+        // Own keys only: a path never reads the prototype (`.constructor`, `.__proto__`).
+        return isMap(node) && Object.hasOwn(node, step.name) && node[step.name] !== undefined ? [node[step.name]] : [];
       case 'index': {
         if (!Array.isArray(node)) return [];
         const idx = step.index < 0 ? node.length + step.index : step.index;
         return idx >= 0 && idx < node.length ? [node[idx]] : [];
       }
       case 'wild':
-        return children(node);
+        return children(node, this.order);
       case 'slice':
         return Array.isArray(node) ? sliceIndices(node.length, step).map((i) => node[i]) : [];
       case 'union':
         return step.items.flatMap((it) => this.apply(node, it));
       case 'filter':
-        return children(node).filter((c) => truthy(evalFilter(step.expr, c, this.root)));
+        return children(node, this.order).filter((c) => truthy(evalFilter(step.expr, c, this.root)));
       case 'descent':
-        return descendants(node).flatMap((d) => this.apply(d, step.step));
+        return descendants(node, this.order).flatMap((d) => this.apply(d, step.step));
       default:
         return [];
     }
   }
 }
 
-function descendants(node: unknown): unknown[] {
+function descendants(node: unknown, order: MapOrder): unknown[] {
   const out: unknown[] = [node];
-  for (const c of children(node)) if (Array.isArray(c) || isMap(c)) out.push(...descendants(c));
+  for (const c of children(node, order)) if (Array.isArray(c) || isMap(c)) out.push(...descendants(c, order));
   return out;
 }
 
 /** All matches (up to `limit`) of `path` against `root` (and `current` for `@` paths). */
-export function getAll(path: JsonPath, root: unknown, current: unknown = root, limit = Infinity): unknown[] {
-  const w = new Walker(root, limit);
+export function getAll(
+  path: JsonPath,
+  root: unknown,
+  current: unknown = root,
+  limit = Infinity,
+  order: MapOrder = 'sorted',
+): unknown[] {
+  const w = new Walker(root, limit, order);
   w.walk(path.root === '$' ? root : current, path.steps, 0);
   return w.out;
 }

@@ -2,24 +2,27 @@
 // shared with input documents are never modified. Missing maps are created for name steps and
 // missing lists for index steps; writing past the end of a list pads it with nulls.
 
-import { describe, isMap, isNil, copyMap } from '../value/json.js';
+import { describe, isMap, isNil, copyMap } from '../util/json-value.js';
 import type { JsonPath, Step } from './ast.js';
+import { JsonPathSetError } from './errors.js';
 import { filterMatches } from './get.js';
 
 function setIndex(node: unknown, index: number, steps: readonly Step[], i: number, value: unknown, root: unknown): unknown[] {
-  if (!isNil(node) && !Array.isArray(node)) throw new Error(`cannot index into ${describe(node)}`);
+  if (!isNil(node) && !Array.isArray(node)) throw new JsonPathSetError(`cannot index into ${describe(node)}`);
   const list = Array.isArray(node) ? node.slice() : [];
   const idx = index < 0 ? list.length + index : index;
-  if (idx < 0) throw new Error(`index ${index} is out of range`);
+  if (idx < 0) throw new JsonPathSetError(`index ${index} is out of range`);
   while (list.length < idx) list.push(null);
   list[idx] = setAt(list[idx], steps, i + 1, value, root);
   return list;
 }
 
 function setChild(node: unknown, name: string, steps: readonly Step[], i: number, value: unknown, root: unknown): Record<string, unknown> {
-  if (!isNil(node) && !isMap(node)) throw new Error(`cannot set field ${JSON.stringify(name)} inside ${describe(node)}`);
+  if (!isNil(node) && !isMap(node)) throw new JsonPathSetError(`cannot set field ${JSON.stringify(name)} inside ${describe(node)}`);
+  // `__proto__` as a plain assignment would replace the copy's prototype instead of adding a key.
+  if (name === '__proto__') throw new JsonPathSetError('cannot set field "__proto__"');
   const map = isMap(node) ? copyMap(node) : {};
-  map[name] = setAt(map[name], steps, i + 1, value, root);
+  map[name] = setAt(Object.hasOwn(map, name) ? map[name] : undefined, steps, i + 1, value, root);
   return map;
 }
 
@@ -62,7 +65,7 @@ function setAt(node: unknown, steps: readonly Step[], i: number, value: unknown,
     case 'filter':
       return setEach(node, steps, i, value, root, (c) => filterMatches(step.expr, c, root));
     default:
-      throw new Error('recursive descent (..) cannot be used to set a value');
+      throw new JsonPathSetError('recursive descent (..) cannot be used to set a value');
   }
 }
 
@@ -71,7 +74,7 @@ function setAt(node: unknown, steps: readonly Step[], i: number, value: unknown,
  * runs through a scalar or cannot be written.
  */
 export function setPath(target: unknown, path: JsonPath, value: unknown): unknown {
-  if (path.root !== '$') throw new Error('only $-rooted paths can be set');
-  if (path.steps.length === 0) throw new Error('cannot replace the root; use "$." with a map value');
+  if (path.root !== '$') throw new JsonPathSetError('only $-rooted paths can be set');
+  if (path.steps.length === 0) throw new JsonPathSetError('cannot replace the root; use "$." with a map value');
   return setAt(target, path.steps, 0, value, target);
 }

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getAll, getFirst } from '../../src/pipeline/jsonpath/get.js';
-import { parseJsonPath } from '../../src/pipeline/jsonpath/parse.js';
-import { setPath } from '../../src/pipeline/jsonpath/set.js';
+import { getAll, getFirst, parseJsonPath, setPath } from '../../src/jsonpath/index.js';
 
 const doc = {
   metadata: { name: 'n', annotations: { 'dcontroller.io/x': 'y' } },
@@ -74,5 +72,14 @@ describe('JSONPath writes', () => {
 
   it('refuses to write through a scalar', () => {
     expect(() => setPath({ spec: 1 }, parseJsonPath('$.spec.a'), 2)).toThrow(/cannot set field "a" inside int 1/);
+  });
+});
+
+describe('the prototype is never a path', () => {
+  it('reads only own keys and refuses to set __proto__', () => {
+    expect(getAll(parseJsonPath('$.constructor'), {})).toEqual([]);
+    expect(getFirst(parseJsonPath('$.a.toString'), { a: {} })).toBeUndefined();
+    expect(() => setPath({}, parseJsonPath('$.__proto__.polluted'), 1)).toThrow(/cannot set field "__proto__"/);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });

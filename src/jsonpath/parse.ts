@@ -1,7 +1,8 @@
-// Recursive-descent parser for the JSONPath dialect in ast.ts. Parse errors are plain Errors;
-// callers turn them into ExpressionErrors that name the operator using the path.
-
+// Recursive-descent parser for the JSONPath dialect in ast.ts. Parse errors are JsonPathSyntaxErrors;
+// callers wrap them in their own errors naming where the path came from.
+import { LRUCache } from 'lru-cache';
 import type { ChildStep, CompareOp, FilterExpr, IndexStep, JsonPath, Step } from './ast.js';
+import { JsonPathSyntaxError } from './errors.js';
 
 const nameStop = new Set([...'.[]()=!<>&|,\'"~ \t\n\r']);
 
@@ -15,7 +16,7 @@ class Parser {
   }
 
   fail(msg: string): never {
-    throw new Error(`invalid JSONPath ${JSON.stringify(this.src)} at offset ${this.pos}: ${msg}`);
+    throw new JsonPathSyntaxError(`invalid JSONPath ${JSON.stringify(this.src)} at offset ${this.pos}: ${msg}`);
   }
 
   skipSpace(): void {
@@ -274,26 +275,25 @@ class Parser {
   }
 }
 
-/** Parses `$...` (or `@...`) into steps. Throws a plain Error on malformed input. */
+/** Parses `$...` (or `@...`) into steps. Throws JsonPathSyntaxError on malformed input. */
 export function parseJsonPath(src: string): JsonPath {
   return new Parser(src).path(false);
 }
 
-const cache = new Map<string, JsonPath | Error>();
-const cacheLimit = 10_000;
+// Computed strings are re-parsed on every evaluation, so parses (and their failures) are memoised.
+const cache = new LRUCache<string, { path: JsonPath } | { error: JsonPathSyntaxError }>({ max: 10_000 });
 
-/** Parses with a bounded memo, because computed strings are re-parsed on every evaluation. */
+/** Parses with a bounded memo. */
 export function parseJsonPathCached(src: string): JsonPath {
   let hit = cache.get(src);
   if (hit === undefined) {
     try {
-      hit = parseJsonPath(src);
+      hit = { path: parseJsonPath(src) };
     } catch (e) {
-      hit = e instanceof Error ? e : new Error(String(e));
+      hit = { error: e instanceof JsonPathSyntaxError ? e : new JsonPathSyntaxError(String(e)) };
     }
-    if (cache.size >= cacheLimit) cache.clear();
     cache.set(src, hit);
   }
-  if (hit instanceof Error) throw hit;
-  return hit;
+  if ('error' in hit) throw hit.error;
+  return hit.path;
 }
