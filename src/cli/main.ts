@@ -5,6 +5,15 @@ import { Command, Help } from 'commander';
 import { COMMANDS, type CommandEntry } from './command-table.js';
 import { asSetupError, SetupError } from './setup-error.js';
 
+// A reader that goes away (`flowops get runs | head`) closes the pipe under us: stop quietly, as cat
+// does, instead of dying on an unhandled EPIPE with a stack trace. Other write errors stay loud.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
 const program = new Command('flowops')
   .description('Turns YAML kept in Git into running Kubernetes operators')
   .version('0.1.0')
