@@ -31,7 +31,11 @@ function formatMessage(templateName: string, pos: SourcePosition, detail: string
   return `template "${templateName}": ${detail} (line ${pos.line}, column ${pos.column})`;
 }
 
+/** The closed list of what the template part throws, each with its code. */
+export type TemplateErrorCode = 'TemplateParse' | 'TemplateRender' | 'FunctionFailed' | 'InvalidFunction';
+
 abstract class TemplateError extends Error {
+  abstract readonly code: TemplateErrorCode;
   readonly templateName: string;
   readonly line: number;
   readonly column: number;
@@ -48,10 +52,12 @@ abstract class TemplateError extends Error {
 
 export class TemplateParseError extends TemplateError {
   override readonly name = 'TemplateParseError';
+  readonly code = 'TemplateParse' as const;
 }
 
 export class TemplateRenderError extends TemplateError {
   override readonly name = 'TemplateRenderError';
+  readonly code = 'TemplateRender' as const;
 }
 
 /**
@@ -72,7 +78,19 @@ export class PositionedError extends Error {
  * A function may throw this to have its message shown verbatim (for `required` and `fail`,
  * whose message is the author's); any other error from a function gets "error calling f:".
  */
-export class FunctionError extends Error {}
+export class FunctionError extends Error {
+  readonly code = 'FunctionFailed' as const;
+}
+
+/** A function failed in Go's words (`index out of range: 3`); the evaluator adds "error calling f:". */
+export class FunctionCallError extends Error {
+  readonly code = 'FunctionFailed' as const;
+}
+
+/** A custom function cannot be registered under that name (not an identifier, or a builtin's). */
+export class InvalidFunctionError extends Error {
+  readonly code = 'InvalidFunction' as const;
+}
 
 /** Gives a parser/lexer error its template name and line/column; other errors pass through. */
 export function asParseError(err: unknown, src: string, templateName: string): unknown {

@@ -4,12 +4,13 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { strslice, strval, text } from './convert.js';
 import { def, type CallContext, type FuncDef } from './func-types.js';
 import { formatValue, isMap, isNil, ownValue, sortedKeys, typeName } from './values.js';
+import { FunctionCallError } from './errors.js';
 
 /** Go's json.Marshal: sorted map keys and HTML-safe escapes (<, >, & as \u003c...), as sprig's toJson. */
 export function goJson(v: unknown): string {
   if (isNil(v)) return 'null';
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new Error(`json: unsupported value: ${formatValue(v)}`);
+    if (!Number.isFinite(v)) throw new FunctionCallError(`json: unsupported value: ${formatValue(v)}`);
     return JSON.stringify(v);
   }
   if (typeof v === 'string') {
@@ -20,7 +21,7 @@ export function goJson(v: unknown): string {
   if (isMap(v)) {
     return '{' + sortedKeys(v).filter((k) => v[k] !== undefined).map((k) => goJson(k) + ':' + goJson(v[k])).join(',') + '}';
   }
-  throw new Error(`json: unsupported type ${typeof v}`);
+  throw new FunctionCallError(`json: unsupported type ${typeof v}`);
 }
 
 /**
@@ -51,28 +52,28 @@ export function toYaml(v: unknown, ctx: CallContext): string {
 function index(item: unknown, keys: unknown[]): unknown {
   let cur = item;
   for (const k of keys) {
-    if (isNil(cur)) throw new Error('index of untyped nil');
+    if (isNil(cur)) throw new FunctionCallError('index of untyped nil');
     if (Array.isArray(cur) || typeof cur === 'string') {
-      if (typeof k !== 'number' || !Number.isInteger(k)) throw new Error(`cannot index ${typeName(cur)} with ${typeName(k)}`);
+      if (typeof k !== 'number' || !Number.isInteger(k)) throw new FunctionCallError(`cannot index ${typeName(cur)} with ${typeName(k)}`);
       const len = typeof cur === 'string' ? Buffer.byteLength(cur) : cur.length;
-      if (k < 0 || k >= len) throw new Error(`index out of range: ${k}`);
+      if (k < 0 || k >= len) throw new FunctionCallError(`index out of range: ${k}`);
       cur = typeof cur === 'string' ? Buffer.from(cur, 'utf8')[k] : cur[k];
     } else if (isMap(cur)) {
       // A missing map key is the zero value, not an error, exactly as Go's index builtin.
       cur = ownValue(cur, strval(k)).value ?? null;
     } else {
-      throw new Error(`can't index item of type ${typeName(cur)}`);
+      throw new FunctionCallError(`can't index item of type ${typeName(cur)}`);
     }
   }
   return cur;
 }
 
 function slice(item: unknown, bounds: unknown[]): unknown {
-  if (!Array.isArray(item) && typeof item !== 'string') throw new Error(`can't slice item of type ${typeName(item)}`);
+  if (!Array.isArray(item) && typeof item !== 'string') throw new FunctionCallError(`can't slice item of type ${typeName(item)}`);
   const len = item.length;
   const [lo = 0, hi = len] = bounds;
   if (typeof lo !== 'number' || typeof hi !== 'number' || lo < 0 || hi > len || lo > hi) {
-    throw new Error(`slice bounds out of range [${formatValue(lo)}:${formatValue(hi)}] with length ${len}`);
+    throw new FunctionCallError(`slice bounds out of range [${formatValue(lo)}:${formatValue(hi)}] with length ${len}`);
   }
   return item.slice(lo, hi);
 }
@@ -81,7 +82,7 @@ function len(v: unknown): number {
   if (typeof v === 'string') return Buffer.byteLength(v);
   if (Array.isArray(v)) return v.length;
   if (isMap(v)) return Object.keys(v).length;
-  throw new Error(`len of ${isNil(v) ? 'nil pointer' : `type ${typeName(v)}`}`);
+  throw new FunctionCallError(`len of ${isNil(v) ? 'nil pointer' : `type ${typeName(v)}`}`);
 }
 
 function dict(args: unknown[]): Record<string, unknown> {

@@ -3,10 +3,11 @@
 
 import { atoi, toFloat, toInt } from './convert.js';
 import { def, type FuncDef } from './func-types.js';
+import { FunctionCallError } from './errors.js';
 
 function intDivisor(b: unknown): number {
   const n = toInt(b);
-  if (n === 0) throw new Error('integer divide by zero');
+  if (n === 0) throw new FunctionCallError('integer divide by zero');
   return n;
 }
 

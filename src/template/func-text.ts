@@ -2,7 +2,7 @@
 // that it can arrive through a pipeline: `.x | replace "a" "b"`, `.x | trimPrefix "v"`.
 
 import { strval, text } from './convert.js';
-import { FunctionError } from './errors.js';
+import { FunctionCallError, FunctionError } from './errors.js';
 import { def, type FuncDef } from './func-types.js';
 import { goQuote, sprintf } from './printf.js';
 import { formatValue, isNil } from './values.js';
@@ -20,7 +20,7 @@ function title(s: string): string {
 }
 
 function indent(n: unknown, s: unknown): string {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`indent width must be a non-negative integer, got ${formatValue(n)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new FunctionCallError(`indent width must be a non-negative integer, got ${formatValue(n)}`);
   const pad = ' '.repeat(n);
   return pad + text(s).replace(/\n/g, '\n' + pad);
 }

@@ -7,6 +7,7 @@ import { logicFunctions } from './func-logic.js';
 import { mathFunctions } from './func-math.js';
 import { textFunctions } from './func-text.js';
 import type { FuncDef, FuncTable, UserFunction } from './func-types.js';
+import { InvalidFunctionError } from './errors.js';
 
 export type { CallContext, FuncDef, FuncTable, UserFunction } from './func-types.js';
 
@@ -22,8 +23,8 @@ export function buildTable(user: Record<string, UserFunction> | undefined): Func
   if (!user || Object.keys(user).length === 0) return BUILTINS;
   const table = new Map(BUILTINS);
   for (const [name, fn] of Object.entries(user)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`invalid template function name ${JSON.stringify(name)}`);
-    if (BUILTINS.get(name)?.lazy) throw new Error(`template function "${name}" cannot be overridden`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidFunctionError(`invalid template function name ${JSON.stringify(name)}`);
+    if (BUILTINS.get(name)?.lazy) throw new InvalidFunctionError(`template function "${name}" cannot be overridden`);
     table.set(name, { fn: (args) => fn(...args), min: 0, max: Infinity });
   }
   return table;

@@ -1,6 +1,6 @@
 // Go-flavoured views of JSON-like JavaScript values: truthiness, %v printing, comparison.
 
-import { PositionedError } from './errors.js';
+import { FunctionCallError, PositionedError } from './errors.js';
 
 export type PlainMap = Record<string, unknown>;
 
@@ -90,14 +90,14 @@ type Basic = 'number' | 'string' | 'boolean';
 function basicKind(v: unknown, fn: string): Basic {
   const t = typeof v;
   if (t === 'number' || t === 'string' || t === 'boolean') return t;
-  throw new Error(`${fn}: non-comparable type ${typeName(v)}`);
+  throw new FunctionCallError(`${fn}: non-comparable type ${typeName(v)}`);
 }
 
 /** Go's `eq` for one pair: nil equals only nil; mixing kinds is an error, as in Go. */
 export function goEqual(a: unknown, b: unknown, fn = 'eq'): boolean {
   if (isNil(a) || isNil(b)) return isNil(a) && isNil(b);
   if (basicKind(a, fn) !== basicKind(b, fn)) {
-    throw new Error(`${fn}: incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
+    throw new FunctionCallError(`${fn}: incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
   }
   return a === b;
 }
@@ -105,7 +105,7 @@ export function goEqual(a: unknown, b: unknown, fn = 'eq'): boolean {
 export function goLess(a: unknown, b: unknown, fn: string): boolean {
   const ka = basicKind(a, fn);
   const kb = basicKind(b, fn);
-  if (ka === 'boolean' || kb === 'boolean') throw new Error(`${fn}: invalid type for comparison: bool`);
-  if (ka !== kb) throw new Error(`${fn}: incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
+  if (ka === 'boolean' || kb === 'boolean') throw new FunctionCallError(`${fn}: invalid type for comparison: bool`);
+  if (ka !== kb) throw new FunctionCallError(`${fn}: incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
   return (a as number | string) < (b as number | string);
 }

@@ -62,9 +62,9 @@ export class Parser {
       operator = '!';
       it = this.consume(true);
     }
-    if (it.tok !== 'id') throw new Error(`found '${it.lit}', expected: identifier`);
+    if (it.tok !== 'id') throw new SelectorError(`found '${it.lit}', expected: identifier`);
     const keyErrs = qualifiedNameErrors(it.lit);
-    if (keyErrs.length) throw new Error(`<nil>: Invalid value: ${quote(it.lit)}: ${keyErrs.join('; ')}`);
+    if (keyErrs.length) throw new SelectorError(`<nil>: Invalid value: ${quote(it.lit)}: ${keyErrs.join('; ')}`);
     const next = this.lookahead(true).tok;
     if ((next === 'eos' || next === ',') && operator !== '!') operator = 'exists';
     return { key: it.lit, operator };
@@ -73,24 +73,24 @@ export class Parser {
   private parseOperator(): LabelOperator {
     const { tok, lit } = this.consume(false);
     const op = BINARY_TOKENS.get(tok);
-    if (!op) throw new Error(`found '${lit}', expected: ${BINARY_OPERATORS}`);
+    if (!op) throw new SelectorError(`found '${lit}', expected: ${BINARY_OPERATORS}`);
     return op;
   }
 
   private parseValues(): Set<string> {
     const open = this.consume(true);
-    if (open.tok !== '(') throw new Error(`found '${open.lit}' expected: '('`);
+    if (open.tok !== '(') throw new SelectorError(`found '${open.lit}' expected: '('`);
     const { tok, lit } = this.lookahead(true);
     if (tok === 'id' || tok === ',') {
       const s = this.parseIdentifiersList();
-      if (this.consume(true).tok !== ')') throw new Error(`found '${lit}', expected: ')'`);
+      if (this.consume(true).tok !== ')') throw new SelectorError(`found '${lit}', expected: ')'`);
       return s;
     }
     if (tok === ')') {
       this.consume(true);
       return new Set(['']);
     }
-    throw new Error(`found '${lit}', expected: ',', ')' or identifier`);
+    throw new SelectorError(`found '${lit}', expected: ',', ')' or identifier`);
   }
 
   private parseIdentifiersList(): Set<string> {
@@ -102,7 +102,7 @@ export class Parser {
         const next = this.lookahead(true);
         if (next.tok === ',') continue;
         if (next.tok === ')') return s;
-        throw new Error(`found '${next.lit}', expected: ',' or ')'`);
+        throw new SelectorError(`found '${next.lit}', expected: ',' or ')'`);
       }
       if (tok === ',') {
         if (s.size === 0) s.add('');
@@ -114,7 +114,7 @@ export class Parser {
         if (next === ',') s.add('');
         continue;
       }
-      throw new Error(`found '${lit}', expected: ',', or identifier`);
+      throw new SelectorError(`found '${lit}', expected: ',', or identifier`);
     }
   }
 
@@ -123,6 +123,6 @@ export class Parser {
     if (next === 'eos' || next === ',') return new Set(['']);
     const { tok, lit } = this.consume(true);
     if (tok === 'id') return new Set([lit]);
-    throw new Error(`found '${lit}', expected: identifier`);
+    throw new SelectorError(`found '${lit}', expected: identifier`);
   }
 }
