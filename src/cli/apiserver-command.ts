@@ -1,3 +1,4 @@
+import { SetupError } from './setup-error.js';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../api/duration.js';
@@ -77,8 +78,8 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),
   }).catch((e: unknown) => {
     const code = (e as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${flags.listen}: address already in use`);
-    if (code === 'EACCES') throw new Error(`cannot listen on ${flags.listen}: permission denied`);
+    if (code === 'EADDRINUSE') throw new SetupError(`cannot listen on ${flags.listen}: address already in use`);
+    if (code === 'EACCES') throw new SetupError(`cannot listen on ${flags.listen}: permission denied`);
     throw e;
   });
   const kubeconfig = resolve(flags.kubeconfig ?? `${dataDir}/kubeconfig`);
@@ -86,7 +87,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
     writeKubeconfig(kubeconfig, server.url, credentials);
   } catch (e) {
     await server.close();
-    throw new Error(`cannot write kubeconfig ${kubeconfig}: ${(e as Error).message}`);
+    throw new SetupError(`cannot write kubeconfig ${kubeconfig}: ${(e as Error).message}`);
   }
   log.info({ url: server.url, dataDir, kubeconfig, auth: Boolean(pki) }, 'embedded API server listening');
   return { server, kubeconfig, ...(credentials ? { credentials } : {}) };

@@ -1,10 +1,12 @@
+import { SetupError } from './setup-error.js';
+
 /** Parses `--listen HOST:PORT` (IPv6 as `[::1]:PORT`); port 0 picks a free one. */
 export function parseListen(value: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(value);
-  if (!m) throw new Error(`--listen: expected HOST:PORT (for example 127.0.0.1:6443), got "${value}"`);
+  if (!m) throw new SetupError(`--listen: expected HOST:PORT (for example 127.0.0.1:6443), got "${value}"`);
   const host = m[1] ?? (m[2] || '127.0.0.1');
   const port = Number(m[3]);
-  if (port > 65535) throw new Error(`--listen: port ${port} is out of range`);
+  if (port > 65535) throw new SetupError(`--listen: port ${port} is out of range`);
   return { host, port };
 }
 

@@ -30,3 +30,12 @@ export function asSetupError(err: unknown, what: string, hint: string): SetupErr
   }
   return undefined;
 }
+
+/** An object the command names does not exist: exit 1, as kubectl's NotFound, not a usage error. */
+export class NotFoundError extends Error {
+  readonly exitCode = 1;
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}

@@ -1,3 +1,4 @@
+import { NotFoundError, SetupError } from './setup-error.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/names.js';
 import type { KubeClient } from '../kube/client.js';
 import { kubeFrom } from './cluster-flags.js';
@@ -9,7 +10,7 @@ export function sourceRefOf(arg: string, kube: KubeClient): ObjectRef {
   const [a, b] = arg.split('/');
   const namespace = b !== undefined ? a! : contextNamespace(kube);
   const name = b ?? a!;
-  if (!name || arg.split('/').length > 2) throw new Error(`expected [namespace/]name, got "${arg}"`);
+  if (!name || arg.split('/').length > 2) throw new SetupError(`expected [namespace/]name, got "${arg}"`);
   return { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name };
 }
 
@@ -17,6 +18,6 @@ export async function loadSource(arg: string, kubeconfig: string | undefined): P
   const kube = await kubeFrom({ kubeconfig });
   const ref = sourceRefOf(arg, kube);
   const source = await kube.get(ref);
-  if (!source) throw new Error(`FlowSource ${ref.namespace}/${ref.name} not found`);
+  if (!source) throw new NotFoundError(`FlowSource ${ref.namespace}/${ref.name} not found`);
   return { kube, ref, source };
 }
