@@ -54,11 +54,8 @@ export function authRoute(certPem: string, onAuthenticated?: (claims: ViewClaims
     if (HEALTH.test(url.pathname)) return false;
     const header = req.headers.authorization ?? '';
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    let claims: ViewClaims;
-    try {
-      if (!m) throw new Error('no bearer token');
-      claims = await verifyToken(m[1]!, certPem);
-    } catch {
+    const claims = m?.[1] === undefined ? undefined : await verifyToken(m[1], certPem).catch(() => undefined);
+    if (claims === undefined) {
       sendJson(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
       return true;
     }

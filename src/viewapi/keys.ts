@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ViewApiSetupError } from './errors.js';
 
 const run = promisify(execFile);
 
@@ -32,8 +33,8 @@ export async function generateKeys(dir: string, hostnames: string[] = ['localhos
     ]);
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('generating a self-signed certificate needs the openssl CLI, which is not installed; provide a key and certificate instead');
-    throw new Error(`openssl failed: ${e.stderr?.trim() || e.message}`);
+    if (e.code === 'ENOENT') throw new ViewApiSetupError('generating a self-signed certificate needs the openssl CLI, which is not installed; provide a key and certificate instead');
+    throw new ViewApiSetupError(`openssl failed: ${e.stderr?.trim() || e.message}`);
   }
   return { keyFile, certFile };
 }

@@ -9,6 +9,7 @@ import { viewCrd, type ViewBackend } from '../operator/view-backend.js';
 import { authRoute, requestAttributes } from './auth-route.js';
 import { viewKubeconfig } from './kubeconfig.js';
 import { issueToken } from './tokens.js';
+import { ViewApiSetupError } from './errors.js';
 
 export interface ViewApiOptions {
   dataDir: string;
@@ -40,7 +41,7 @@ const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresou
  * chosen explicitly. View kinds are registered in process, since the CRD API is not served.
  */
 export async function startViewApiServer(opts: ViewApiOptions): Promise<ViewApiServer> {
-  if (!opts.development && !opts.tls) throw new Error('the view API server needs a TLS key and certificate unless started in development mode');
+  if (!opts.development && !opts.tls) throw new ViewApiSetupError('the view API server needs a TLS key and certificate unless started in development mode');
   const keyPem = opts.tls ? readFileSync(opts.tls.keyFile, 'utf8') : undefined;
   const certPem = opts.tls ? readFileSync(opts.tls.certFile, 'utf8') : undefined;
   const server = await startApiServer({

@@ -1,6 +1,7 @@
 import { createPublicKey, X509Certificate } from 'node:crypto';
 import { importPKCS8, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { createPrivateKey } from 'node:crypto';
+import { InvalidViewTokenError } from './errors.js';
 
 /** A Kubernetes RBAC PolicyRule, as the view API server's tokens carry them (spec §6). */
 export interface PolicyRule {
@@ -44,7 +45,7 @@ export async function verifyToken(token: string, certPem: string): Promise<ViewC
 
 function claimsOf(p: JWTPayload): ViewClaims {
   const username = typeof p.username === 'string' ? p.username : typeof p.sub === 'string' ? p.sub : '';
-  if (!username) throw new Error('token has no username');
+  if (!username) throw new InvalidViewTokenError('token has no username');
   const namespaces = Array.isArray(p.namespaces) ? p.namespaces.filter((n): n is string => typeof n === 'string') : [];
   const rules = Array.isArray(p.rules) ? (p.rules as PolicyRule[]).filter((r) => r && Array.isArray(r.verbs)) : [];
   return { username, namespaces, rules };
