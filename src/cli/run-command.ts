@@ -66,6 +66,7 @@ export function registerRunCommand(program: Command): void {
         import('../notify/index.js'),
         import('../preview/index.js'),
       ]);
+      const { Manager, stopOnly } = await import('../manager/index.js');
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));
@@ -129,31 +130,41 @@ export function registerRunCommand(program: Command): void {
         onNewLeader: (identity) => log.info({ leader: identity }, 'another replica leads'),
       });
       metrics.leader.set({ identity: elector.identity }, 0);
+      // The parts in the order they start; the manager stops them in the reverse one (the
+      // campaign first, so the Lease is released before the listeners close).
+      const manager = new Manager(log);
       const ui = await startRunUi(flags, kube, log.child({ part: 'ui' }));
       // Every replica serves the webhook, leader or not: the Service spreads the API server's calls.
       const closeWebhook = await startAdmissionFromFlags(flags, kube, log.child({ part: 'admission-webhook' }));
       const server = await serveMetrics(flags, metrics, log, {
-        ready: () => true,
+        // A standby is ready (it serves the webhook and the view); a leader once its watches have listed.
+        ready: () => manager.ready(),
         beforeScrape: async () => metrics.queueDepth.set(await producer.depthNow()),
         ...(ui.route ? { routes: [ui.route] } : {}),
       });
-      log.info({ identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'campaigning for leadership');
+      await manager.add(stopOnly('api-connections', () => kube.rest.close()));
+      await manager.add(stopOnly('metrics', () => server.close()));
+      await manager.add(stopOnly('ui', () => ui.close()));
+      await manager.add(stopOnly('admission-webhook', closeWebhook));
+      await manager.add(stopOnly('queue', () => producer.close()));
       const stop = new AbortController();
-      const campaign = elector.run(stop.signal);
-      const close = async (): Promise<void> => {
-        await producer.close();
-        await closeWebhook();
-        await ui.close();
-        await server.close();
-        kube.rest.close();
-      };
-      onShutdown(log, async () => {
-        stop.abort();
-        await campaign;
-        await close();
+      let campaign: Promise<'stopped' | 'lost'> = Promise.resolve('stopped');
+      await manager.add({
+        name: 'leader-election',
+        start: () => {
+          log.info({ identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'campaigning for leadership');
+          campaign = elector.run(stop.signal);
+        },
+        stop: async () => {
+          stop.abort();
+          await campaign;
+        },
+        ready: () => work === undefined || work.flows.synced(),
       });
+      await manager.start();
+      onShutdown(log, () => manager.stop());
       if ((await campaign) === 'lost') {
-        await close().catch(() => undefined);
+        await manager.stop().catch(() => undefined);
         process.exit(1);
       }
     });

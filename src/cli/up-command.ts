@@ -40,6 +40,11 @@ export function registerUpCommand(program: Command): void {
       const log = createLogger({ command: 'up' }, flags.logFormat);
       // Auth on unless --no-auth: the listener may be shared (other local users, a forwarded port).
       const { server, kubeconfig, credentials } = await startEmbedded(flags, log);
+      // The parts of `up`, stopped in the reverse of the order they are added: the web view first,
+      // the API server last, as a cluster's components go before its API server.
+      const { Manager, stopOnly } = await import('../manager/index.js');
+      const manager = new Manager(log);
+      await manager.add(stopOnly('apiserver', () => server.close()));
       // A Flow, FlowSource or Operator written here gets the checks FlowOps' webhook makes on a cluster.
       const { EmbeddedChecks } = await import('../admission-webhook/embedded-checks.js');
       server.objects.addAdmission(new EmbeddedChecks(server));
@@ -82,16 +87,20 @@ export function registerUpCommand(program: Command): void {
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
       const simulator = await startSimulatorIfWanted(flags, kube, log, credentials?.caCert);
+      if (simulator) await manager.add(stopOnly('simulator', () => simulator.stop()));
       const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
+      await manager.add(stopOnly('controllers', () => controllers.stop()));
       syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
       // Providers and Alerts, beside the controllers: it reads their Events and status, never waits on them.
       const { Notifier } = await import('../notify/index.js');
       const notifier = new Notifier({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, viewUrl: server.httpUrl });
-      notifier.start();
+      await manager.add({ name: 'notify', start: () => notifier.start(), stop: () => notifier.stop() });
       // Pull-request previews for the FlowSources with spec.previews: dry runs only, nothing applied.
       const { PreviewPoller } = await import('../preview/index.js');
       const previews = new PreviewPoller({ kube, log: log.child({ part: 'previews' }), dataDir, viewUrl: server.httpUrl });
-      previews.start();
+      await manager.add({ name: 'previews', start: () => previews.start(), stop: () => previews.stop() });
+      await manager.add(stopOnly('ui', () => ui.stop()));
+      await manager.start();
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
@@ -126,13 +135,6 @@ export function registerUpCommand(program: Command): void {
           '',
         ].join('\n'),
       );
-      onShutdown(log, async () => {
-        await ui.stop();
-        await notifier.stop();
-        await previews.stop();
-        await controllers.stop();
-        await simulator?.stop();
-        await server.close();
-      });
+      onShutdown(log, () => manager.stop());
     });
 }

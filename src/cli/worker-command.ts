@@ -4,6 +4,7 @@ import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serv
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
+import type { WorkerRuntime } from '../runtime/worker-process.js';
 
 interface WorkerFlags extends ClusterFlags {
   concurrency: string;
@@ -29,44 +30,50 @@ export function registerWorkerCommand(program: Command): void {
       const log = createLogger({ command: 'worker' }, flags.logFormat);
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
       const [{ processMetrics }, { startWorker }] = await Promise.all([import('../metrics/registry.js'), import('../runtime/worker-process.js')]);
+      const { Manager, stopOnly } = await import('../manager/index.js');
       const concurrency = Number(flags.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
-      let ready = false;
-      let depth: (() => Promise<number>) | undefined;
+      const manager = new Manager(log);
+      let worker: WorkerRuntime | undefined;
       const server = await serveMetrics(flags, metrics, log, {
-        ready: () => ready,
+        ready: () => manager.ready(),
         beforeScrape: async () => {
-          if (depth) metrics.queueDepth.set(await depth());
+          if (worker) metrics.queueDepth.set(await worker.producer.depthNow());
         },
       });
-      const worker = await startWorker({
-        kube,
-        log,
-        tenancy: tenancyOf(flags),
-        concurrency,
-        metrics,
-        queue: {
-          redisUrl: redisUrlFrom(flags),
-          name: flags.queue,
-          prefix: flags.redisPrefix,
-          lockDurationMs: flags.lockDuration,
-          ...(flags.stalledInterval ? { stalledIntervalMs: flags.stalledInterval } : {}),
+      // Started in this order and stopped in the reverse one: the jobs in hand finish before the
+      // metrics listener and the API connections go.
+      await manager.add(stopOnly('api-connections', () => kube.rest.close()));
+      await manager.add(stopOnly('metrics', () => server.close()));
+      await manager.add({
+        name: 'reconciles',
+        start: async () => {
+          worker = await startWorker({
+            kube,
+            log,
+            tenancy: tenancyOf(flags),
+            concurrency,
+            metrics,
+            queue: {
+              redisUrl: redisUrlFrom(flags),
+              name: flags.queue,
+              prefix: flags.redisPrefix,
+              lockDurationMs: flags.lockDuration,
+              ...(flags.stalledInterval ? { stalledIntervalMs: flags.stalledInterval } : {}),
+            },
+            ...(flags.sourceDir ? { sourceDir: resolve(flags.sourceDir) } : {}),
+            dataDir: resolve(flags.data),
+          });
         },
-        ...(flags.sourceDir ? { sourceDir: resolve(flags.sourceDir) } : {}),
-        dataDir: resolve(flags.data),
+        stop: async () => worker?.stop(),
+        ready: () => worker?.flows.synced() ?? false,
       });
-      depth = () => worker.producer.depthNow();
-      ready = true;
+      await manager.start();
       log.info({ concurrency, queue: flags.queue }, 'worker started');
-      onShutdown(log, async () => {
-        ready = false;
-        await worker.stop();
-        await server.close();
-        kube.rest.close();
-      });
+      onShutdown(log, () => manager.stop());
     });
 }

@@ -105,6 +105,12 @@ export class WatchSet implements FlowListener {
     return { watched: w?.informer?.list().length ?? 0, kindMissing: w?.kindMissing, pipeline: w?.pipeline };
   }
 
+  /** Every Flow's informer has made its first list (a kind not served yet has nothing to list). */
+  allSynced(): boolean {
+    for (const w of this.byFlow.values()) if (w.informer && !w.synced) return false;
+    return true;
+  }
+
   /** The Flow's watched objects as its informer holds them; undefined until it has synced. */
   objects(entry: FlowEntry): KubeObject[] | undefined {
     const w = this.byFlow.get(entry.key);

@@ -51,6 +51,8 @@ export interface FlowParts {
   registry: FlowRegistry;
   start(): void;
   stop(): Promise<void>;
+  /** The Flows are listed and every Flow's watch has made its first list: what /readyz waits on. */
+  synced(): boolean;
 }
 
 export interface EmbeddedFlows extends FlowParts {
@@ -157,6 +159,7 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
     registry,
     watches,
     handler,
+    synced: () => registry.isSynced && watches.allSynced(),
     start: () => {
       registry.start();
       watches.start();
@@ -176,6 +179,7 @@ export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
   return {
     registry,
     watches,
+    synced: () => registry.isSynced && watches.allSynced(),
     start: () => {
       registry.start();
       watches.start();
@@ -204,6 +208,7 @@ export function workerFlows(p: FlowPartsOptions): WorkerFlows {
     registry,
     cache,
     handler,
+    synced: () => registry.isSynced,
     start: () => registry.start(),
     stop: async () => {
       handler.cancel();
