@@ -6,13 +6,10 @@ import type { BullProducer } from '../queue/bullmq-producer.js';
 import { Resync } from '../queue/resync.js';
 import type { WorkQueue } from '../queue/types.js';
 import { leaderFlows, type LeaderFlows } from './flow-parts.js';
+import type { Runnable } from '../manager/index.js';
 
 /** Something only the leader runs (controller-runtime's LeaderElectionRunnable); Git pollers plug in here. */
-export interface LeaderRunnable {
-  name: string;
-  start(signal: AbortSignal): void | Promise<void>;
-  stop(): Promise<void>;
-}
+export type LeaderRunnable = Runnable;
 
 export interface LeaderWorkOptions {
   kube: KubeClient;
