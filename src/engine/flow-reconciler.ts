@@ -1,12 +1,11 @@
-import type { FlowSpec } from '../api/flow.js';
-import { placeTemplateErrors, type FlowFile } from '../api/template-positions.js';
+import { placeTemplateErrors } from '../api/template-positions.js';
 import { parseDuration } from '../api/duration.js';
 import type { StepContext, TemplateData } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
-import { failed, runReconcile, stalled, success, type ReconcileResult, type SubStep } from '../reconcile/index.js';
+import { runReconcile, stalled, success, type ReconcileResult, type SubStep } from '../reconcile/index.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { ChildCollector, notReadyMessage, type ChildVerdict } from './child-collector.js';
 import { encodeInventory, INVENTORY_ANNOTATION, readInventory, staleEntries, type ChildEntry } from './child-inventory.js';
@@ -24,37 +23,10 @@ import { formatDuration } from '../api/duration.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
 import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
+import { failedReport, failedRun, runErrorMessage } from './flow-run.js';
+import type { FlowDefinition, FlowRun, ReconcileReport, RunStart } from './flow-run.js';
 
-/** A Flow as the engine runs it: the spec of its current generation and whether that spec is valid. */
-export interface FlowDefinition {
-  namespace: string;
-  name: string;
-  uid: string;
-  generation: number;
-  spec: FlowSpec;
-  /** Folder relative chart / kustomize paths resolve against (a Git source checkout). */
-  sourceDir?: string;
-  /** The Git revision the Flow came from (its flowops.io/revision annotation), stamped on children and logged. */
-  revision?: string;
-  /** The FlowSource the Flow came from (its flowops.io/source annotation), stamped on children. */
-  source?: string;
-  /** The file the Flow was defined in: template errors are reported at its lines. */
-  file?: FlowFile;
-}
-
-export type ReconcileOutcome = 'success' | 'failure' | 'deleted' | 'gone' | 'suspended' | 'stalled';
-
-export interface ReconcileReport {
-  outcome: ReconcileOutcome;
-  /** How the queue goes on with the key (src/reconcile/result.ts): a resync, a backoff, or never. */
-  result: ReconcileResult;
-  failure?: StepFailure;
-  /** A failed run's message, as the Flow's status says it (lastError). */
-  error?: string;
-  /** After a successful run: whether every child is ready, and how many there are. */
-  ready?: boolean;
-  children?: number;
-}
+export type { FlowDefinition, ReconcileOutcome, ReconcileReport } from './flow-run.js';
 
 export interface ReconcilerDeps {
   kube: KubeClient;
@@ -506,11 +478,6 @@ function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: Ste
   return { flow: `${flow.namespace}/${flow.name}`, flowGeneration: flow.generation, ...(flow.revision ? { revision: flow.revision } : {}), outcome, steps, ...(error ? { error } : {}) };
 }
 
-interface RunStart {
-  at: string;
-  t0: number;
-}
-
 /** A RunHistory entry: what lastRunOf says, with the start time and the durations. */
 function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[], started: RunStart, error?: Run['error']): Run {
   return {
@@ -531,55 +498,3 @@ function templateData(flow: FlowDefinition, obj: KubeObject, now: () => string =
   return { Resource: obj, Steps: {}, Now: now(), Flow: { name: flow.name, namespace: flow.namespace } };
 }
 
-/** What one run of a Flow against one object carries from sub-step to sub-step. */
-interface FlowRun {
-  readonly flow: FlowDefinition;
-  readonly obj: KubeObject;
-  /** The object with the finalizer list the server now has. */
-  current: KubeObject;
-  readonly log: Log;
-  readonly cancel: AbortSignal;
-  readonly fingerprint: string;
-  /** The first failure since the last success or since the object or the Flow changed. */
-  readonly newEpisode: boolean;
-  readonly previous: ChildEntry[];
-  readonly memoKey: string;
-  readonly runPrint: string;
-  readonly resyncMs: number | undefined;
-  readonly children: ChildCollector;
-  readonly data: TemplateData;
-  readonly trace: StepTrace[];
-  /** Applies sent (with a child cache, an unchanged one is not). */
-  applies: number;
-  /** No child cache: every apply is sent, so every run counts as a change. */
-  sendsEveryApply: boolean;
-  started?: RunStart;
-  failure?: StepFailure;
-  judged?: { verdicts: ChildVerdict[]; fields: Record<string, unknown> };
-  inventory?: ChildEntry[];
-  withoutFinalizer?: KubeObject;
-  report?: Omit<ReconcileReport, 'result'>;
-}
-
-/** A failed run's message: what the Flow's status (lastError) and the queue's log say. */
-function runErrorMessage(failure: StepFailure): string {
-  const how = failure.terminal ? 'failed for good' : 'failed';
-  return `step "${failure.step}" ${how}: ${failure.message}`;
-}
-
-/** A terminal failure stalls the key; any other is an error the queue retries with backoff. */
-function resultOf(failure: StepFailure): ReconcileResult {
-  const message = runErrorMessage(failure);
-  return failure.terminal ? stalled(failure.reason, message) : failed(failure.reason, message);
-}
-
-/** Ends a run's sub-steps with its failure (a template's position placed in the Flow's file). */
-function failedRun(r: FlowRun, failure: StepFailure): ReconcileResult {
-  r.failure = { ...failure, message: placeTemplateErrors(failure.message, r.flow.name, r.flow.file) };
-  return resultOf(r.failure);
-}
-
-/** A failure outside a run's sub-steps (a deletion's cleanup, a re-judge), as its report. */
-function failedReport(failure: StepFailure): ReconcileReport {
-  return { outcome: 'failure', failure, error: runErrorMessage(failure), result: resultOf(failure) };
-}
