@@ -43,7 +43,7 @@ export class ReconcileHandler {
     this.stopping.abort();
   }
 
-  /** One reconcile of one watched object by one Flow. */
+  /** One reconcile of one watched object by one Flow; a thrown error is one nothing foresaw. */
   readonly handle = async (key: string, seen?: string): Promise<ReconcileResult | void> => {
     const { registry, reconciler } = this.deps;
     const k = decodeKey(key);
@@ -72,8 +72,10 @@ export class ReconcileHandler {
         ? await reconciler.stall(def, k.resource, chosen.stalled)
         : await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause);
       result = report.outcome;
-      this.deps.outcomes?.record(entry, resourceKey, report);
-      if (report.requeueAfterMs) return { requeueAfterMs: report.requeueAfterMs };
+      const told = report.outcome === 'failure' ? { outcome: 'failure' as const, error: report.error ?? '' } : report;
+      this.deps.outcomes?.record(entry, resourceKey, told);
+      // The engine's result goes to the queue as it is: a resync, a backoff, or not again.
+      return report.result;
     } catch (err) {
       this.deps.outcomes?.record(entry, resourceKey, { outcome: 'failure', error: err instanceof Error ? err.message : String(err) });
       throw err;

@@ -1,12 +1,11 @@
-import type { FlowSpec } from '../api/flow.js';
-import { placeTemplateErrors, type FlowFile } from '../api/template-positions.js';
+import { placeTemplateErrors } from '../api/template-positions.js';
 import { parseDuration } from '../api/duration.js';
 import type { StepContext, TemplateData } from '../executors/types.js';
 import type { KubeClient } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
-import { PermanentError } from '../queue/errors.js';
+import { runReconcile, stalled, success, type ReconcileResult, type SubStep } from '../reconcile/index.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { ChildCollector, notReadyMessage, type ChildVerdict } from './child-collector.js';
 import { encodeInventory, INVENTORY_ANNOTATION, readInventory, staleEntries, type ChildEntry } from './child-inventory.js';
@@ -24,50 +23,10 @@ import { formatDuration } from '../api/duration.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
 import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
+import { failedReport, failedRun, runErrorMessage } from './flow-run.js';
+import type { FlowDefinition, FlowRun, ReconcileReport, RunStart } from './flow-run.js';
 
-/** A Flow as the engine runs it: the spec of its current generation and whether that spec is valid. */
-export interface FlowDefinition {
-  namespace: string;
-  name: string;
-  uid: string;
-  generation: number;
-  spec: FlowSpec;
-  /** Folder relative chart / kustomize paths resolve against (a Git source checkout). */
-  sourceDir?: string;
-  /** The Git revision the Flow came from (its flowops.io/revision annotation), stamped on children and logged. */
-  revision?: string;
-  /** The FlowSource the Flow came from (its flowops.io/source annotation), stamped on children. */
-  source?: string;
-  /** The file the Flow was defined in: template errors are reported at its lines. */
-  file?: FlowFile;
-}
-
-export type ReconcileOutcome = 'success' | 'failure' | 'deleted' | 'gone' | 'suspended' | 'stalled';
-
-export interface ReconcileReport {
-  outcome: ReconcileOutcome;
-  failure?: StepFailure;
-  /** After a successful run: whether every child is ready, and how many there are. */
-  ready?: boolean;
-  children?: number;
-  /** spec.resyncInterval, jittered: when to run this object again. */
-  requeueAfterMs?: number;
-}
-
-/** A run failed and may succeed later; the queue requeues the key with backoff. */
-export class ReconcileFailedError extends Error {
-  constructor(readonly failure: StepFailure) {
-    super(`step "${failure.step}" failed: ${failure.message}`);
-  }
-}
-
-/** A run failed in a way no retry can fix; the queue drops the key until the object or the Flow changes. */
-export class ReconcileStalledError extends PermanentError {
-  constructor(readonly failure: StepFailure) {
-    super(`step "${failure.step}" failed for good: ${failure.message}`);
-    this.name = 'ReconcileStalledError';
-  }
-}
+export type { FlowDefinition, ReconcileOutcome, ReconcileReport } from './flow-run.js';
 
 export interface ReconcilerDeps {
   kube: KubeClient;
@@ -127,14 +86,16 @@ export class FlowReconciler {
   ): Promise<ReconcileReport> {
     const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
     const obj = (await this.deps.read?.(ref, seen)) ?? (await this.deps.kube.get(ref));
-    if (!obj) return { outcome: 'gone' };
+    if (!obj) return { outcome: 'gone', result: success() };
     if (obj.metadata.deletionTimestamp) return this.finishDeletion(flow, obj, cancel, log);
-    if (flow.spec.suspend) return { outcome: 'suspended' };
+    if (flow.spec.suspend) return { outcome: 'suspended', result: success() };
     const fingerprint = fingerprintOf(obj, flow);
     const episode = readFailure(obj);
     // A terminal failure waits for a change of the object or the Flow, whoever enqueues it.
-    if (episode?.terminal && episode.fingerprint === fingerprint) return { outcome: 'stalled' };
-    const previous = readInventory(obj);
+    if (episode?.terminal && episode.fingerprint === fingerprint) {
+      const message = `step "${episode.step}" failed for good; waiting for a change`;
+      return { outcome: 'stalled', result: stalled(episode.reason, message) };
+    }
     const memoKey = `${flow.namespace}/${flow.name}\u001f${obj.metadata.uid ?? ''}`;
     const runPrint = runFingerprint(obj, flow);
     const resyncMs = flow.spec.resyncInterval ? parseDuration(flow.spec.resyncInterval) : undefined;
@@ -145,42 +106,97 @@ export class FlowReconciler {
     }
     // Whatever follows may change what the memo stands for: a failure leaves none.
     this.memos.delete(memoKey);
-    // Added before the steps (what they create must not outlive a deletion that skips cleanup);
-    // removed only after a successful run has shown it is no longer needed.
-    let current = needsFinalizer(flow, previous) ? await this.withFinalizer(flow, obj, true) : obj;
+    const run: FlowRun = {
+      flow,
+      obj,
+      current: obj,
+      log,
+      cancel,
+      fingerprint,
+      newEpisode: episode === undefined || episode.fingerprint !== fingerprint,
+      previous: readInventory(obj),
+      memoKey,
+      runPrint,
+      resyncMs,
+      children: new ChildCollector(),
+      data: templateData(flow, obj, this.deps.now),
+      trace: [],
+      applies: 0,
+      sendsEveryApply: true,
+    };
+    const result = await runReconcile(this.subSteps, run, (r, res) => this.summarise(r, res));
+    return { ...(run.report ?? { outcome: 'failure' }), result };
+  }
 
+  /**
+   * A run's sub-steps, in Flux's order; each fills the run's state or ends the list with a result,
+   * and the summary writes the one report on the object (src/reconcile/runner.ts).
+   */
+  private readonly subSteps: ReadonlyArray<SubStep<FlowRun>> = [
+    // Added before the steps (what they create must not outlive a deletion that skips cleanup);
+    // removed only after a successful run has shown it is no longer needed (the prune sub-step).
+    {
+      name: 'finalizer',
+      run: async (r) => {
+        if (needsFinalizer(r.flow, r.previous)) r.current = await this.withFinalizer(r.flow, r.obj, true);
+        return undefined;
+      },
+    },
+    { name: 'steps', run: (r) => this.runFlowSteps(r) },
+    { name: 'judge', run: async (r) => this.judge(r) },
+    { name: 'prune', run: (r) => this.pruneChildren(r) },
+  ];
+
+  private async runFlowSteps(r: FlowRun): Promise<ReconcileResult | undefined> {
+    const { flow, obj, data, log } = r;
     const steps = flow.spec.reconcile?.steps;
     if (!steps) {
-      const failure: StepFailure = { step: 'pipeline', reason: 'NotImplemented', message: 'Flows with pipeline + target are run by the declarative pipeline engine, not as steps', attempts: 1, terminal: true };
-      return this.fail(flow, obj, failure, fingerprint, episode === undefined || episode.fingerprint !== fingerprint, cancel, log);
+      const message = 'Flows with pipeline + target are run by the declarative pipeline engine, not as steps';
+      return failedRun(r, { step: 'pipeline', reason: 'NotImplemented', message, attempts: 1, terminal: true });
     }
-    const children = new ChildCollector();
-    const data = templateData(flow, obj, this.deps.now);
-    const trace: StepTrace[] = [];
-    const started = { at: nowRfc3339(), t0: performance.now() };
+    r.started = { at: nowRfc3339(), t0: performance.now() };
     const base = this.context(flow, obj, data, log);
-    let applies = 0;
-    const ctx = base.applied ? { ...base, applied: { ...base.applied, sent: () => void applies++ } } : base;
-    const outcome = await runSteps(steps, { ...ctx, children }, cancel, this.deps.observer, trace);
-    const newEpisode = episode === undefined || episode.fingerprint !== fingerprint;
-    if (!outcome.ok) return this.fail(flow, obj, outcome.failure, fingerprint, newEpisode, cancel, log, trace, started);
+    r.sendsEveryApply = !base.applied;
+    const ctx = base.applied ? { ...base, applied: { ...base.applied, sent: () => void r.applies++ } } : base;
+    const outcome = await runSteps(steps, { ...ctx, children: r.children }, r.cancel, this.deps.observer, r.trace);
+    if (!outcome.ok) return failedRun(r, outcome.failure);
+    return undefined;
+  }
 
-    const judged = judgeChildren(flow, children, data);
-    if ('failure' in judged) {
-      return this.fail(flow, obj, { ...judged.failure, terminal: true }, fingerprint, newEpisode, cancel, log, trace, started);
+  private judge(r: FlowRun): ReconcileResult | undefined {
+    const judged = judgeChildren(r.flow, r.children, r.data);
+    if ('failure' in judged) return failedRun(r, { ...judged.failure, terminal: true });
+    r.judged = judged;
+    return undefined;
+  }
+
+  private async pruneChildren(r: FlowRun): Promise<undefined> {
+    r.inventory = await this.prune(r.flow, r.obj, r.previous, r.children.entries(r.obj.metadata.uid), r.log);
+    r.withoutFinalizer = r.current;
+    r.current = await this.withFinalizer(r.flow, r.current, needsFinalizer(r.flow, r.inventory));
+    return undefined;
+  }
+
+  /** The one report of a run on its object: a failure's, or a success's with its resync time. */
+  private async summarise(r: FlowRun, result: ReconcileResult): Promise<ReconcileResult> {
+    if (r.failure) {
+      await this.reportFailure(r, r.failure);
+      r.report = { outcome: 'failure', failure: r.failure, error: runErrorMessage(r.failure) };
+      return result;
     }
-    const { verdicts, fields } = judged;
-    const inventory = await this.prune(flow, obj, previous, children.entries(obj.metadata.uid), log);
-    const withoutFinalizer = current;
-    current = await this.withFinalizer(flow, current, needsFinalizer(flow, inventory));
-    const verdict = verdictOf(flow, verdicts, obj.metadata.namespace, fields);
+    // An exception nothing foresaw (a write refused): it goes on to the queue, nothing is reported.
+    if (result.kind !== 'success') return result;
+    const { flow, obj, judged, inventory, log } = r;
+    // Invariant: every sub-step passed, so the judge and the prune have filled these.
+    if (!judged || !inventory) throw new Error('flow run summarised as a success without its verdict');
+    const verdict = verdictOf(flow, judged.verdicts, obj.metadata.namespace, judged.fields);
     const report = await writeOwnerReport(
       this.kubeFor(flow),
       obj,
       {
         [INVENTORY_ANNOTATION]: inventory.length ? encodeInventory(inventory) : null,
         [FAILURE_ANNOTATION]: null,
-        [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', trace)),
+        [LAST_RUN_ANNOTATION]: encodeLastRun(lastRunOf(flow, 'Succeeded', r.trace)),
         [FLOW_GENERATION_ANNOTATION]: String(flow.generation),
       },
       verdict,
@@ -191,17 +207,18 @@ export class FlowReconciler {
     // Bookkeeping off the run's path: the writer keeps each record's writes in order. A run that
     // wrote nothing (every apply unchanged, the same report, the finalizer as it was) is counted
     // only; one that put a child back is recorded. Without a child cache every apply is sent.
-    const changed = report.wrote || current !== withoutFinalizer || !base.applied || applies > 0;
-    if (changed) void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', trace, started));
+    const changed = report.wrote || r.current !== r.withoutFinalizer || r.sendsEveryApply || r.applies > 0;
+    const started = r.started ?? { at: nowRfc3339(), t0: performance.now() };
+    if (changed) void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', r.trace, started));
     else this.deps.history?.countUnchanged(obj, flow);
-    if (live) {
-      const memoed = children.collected().map((c) => memoChild(c.live, c));
-      this.memos.set(memoKey, { fingerprint: runPrint, at: started.t0, steps: data.Steps, children: memoed });
+    if (this.deps.liveChild) {
+      const memoed = r.children.collected().map((c) => memoChild(c.live, c));
+      this.memos.set(r.memoKey, { fingerprint: r.runPrint, at: started.t0, steps: r.data.Steps, children: memoed });
     }
-    log.info({ steps: steps.length, children: verdicts.length, ready: verdict.ready, changed }, 'reconciled');
-    const resync = resyncMs ? jittered(resyncMs) : undefined;
-    const report0 = { outcome: 'success' as const, ready: verdict.ready, children: verdicts.length };
-    return resync ? { ...report0, requeueAfterMs: resync } : report0;
+    const steps = flow.spec.reconcile?.steps?.length ?? 0;
+    log.info({ steps, children: judged.verdicts.length, ready: verdict.ready, changed }, 'reconciled');
+    r.report = { outcome: 'success', ready: verdict.ready, children: judged.verdicts.length };
+    return success(r.resyncMs ? jittered(r.resyncMs) : undefined);
   }
 
   /**
@@ -210,11 +227,11 @@ export class FlowReconciler {
    */
   async stall(flow: FlowDefinition, ref: ObjectRef, why: { reason: string; message: string }): Promise<ReconcileReport> {
     const obj = (await this.deps.read?.(ref)) ?? (await this.deps.kube.get(ref));
-    if (!obj) return { outcome: 'gone' };
+    if (!obj) return { outcome: 'gone', result: success() };
     const verdict = { ready: false, reason: why.reason, message: why.message, stalled: why };
     const report = await writeOwnerReport(this.kubeFor(flow), obj, {}, verdict, this.deps.fieldManager);
     if (report.wrote) await this.deps.events.record(obj, 'Warning', 'ReconcileStalled', `Flow ${flow.name}: ${why.message}`);
-    return { outcome: 'stalled' };
+    return { outcome: 'stalled', result: stalled(why.reason, why.message) };
   }
 
   private async recordReady(flow: FlowDefinition, obj: KubeObject): Promise<void> {
@@ -244,7 +261,7 @@ export class FlowReconciler {
     if ('failure' in judged) {
       // The same template over a new child status: run the steps again, which report it as they do.
       this.memos.delete(`${flow.namespace}/${flow.name}\u001f${obj.metadata.uid ?? ''}`);
-      throw new ReconcileFailedError({ ...judged.failure, terminal: false });
+      return failedReport({ ...judged.failure, terminal: false });
     }
     const { verdicts, fields } = judged;
     const verdict = verdictOf(flow, verdicts, obj.metadata.namespace, fields);
@@ -252,7 +269,7 @@ export class FlowReconciler {
     if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
     const what = { children: verdicts.length, ready: verdict.ready, changed: report.wrote };
     log.debug(what, 'children re-judged; steps not run');
-    return { outcome: 'success', ready: verdict.ready, children: verdicts.length };
+    return { outcome: 'success', ready: verdict.ready, children: verdicts.length, result: success() };
   }
 
   /**
@@ -278,20 +295,24 @@ export class FlowReconciler {
   /**
    * Reports a failed run. onError runs once per failure episode (the first failure since the last
    * success, or since the object or the Flow changed), not on every retry. A terminal failure also
-   * sets Stalled=True and is not retried; any other is retried by the queue with backoff.
+   * sets Stalled=True and is not retried (a stalled result); any other is retried by the queue with
+   * backoff (an error result).
    */
-  private async fail(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, fingerprint: string, newEpisode: boolean, cancel: AbortSignal, log: Log, trace: StepTrace[] = [], started?: RunStart): Promise<never> {
-    // A template's position is inside its field; the author reads the file.
-    failure = { ...failure, message: placeTemplateErrors(failure.message, flow.name, flow.file) };
-    log.warn({ step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message }, 'reconcile failed');
-    if (newEpisode) await this.runOnError(flow, obj, failure, cancel, log);
-    const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, { step: failure.step, reason: failure.reason, message: failure.message });
+  private async reportFailure(r: FlowRun, failure: StepFailure): Promise<void> {
+    const { flow, obj, log, trace, started } = r;
+    const what = { step: failure.step, reason: failure.reason, terminal: failure.terminal, err: failure.message };
+    log.warn(what, 'reconcile failed');
+    if (r.newEpisode) await this.runOnError(flow, obj, failure, r.cancel, log);
+    const error = { step: failure.step, reason: failure.reason, message: failure.message };
+    const run = lastRunOf(flow, failure.terminal ? 'Stalled' : 'Failed', trace, error);
     const message = `step "${failure.step}" failed: ${failure.message}`;
+    const { step, reason, terminal } = failure;
+    const episode = { fingerprint: r.fingerprint, terminal, step, reason };
     const report = await writeOwnerReport(
       this.kubeFor(flow),
       obj,
       {
-        [FAILURE_ANNOTATION]: encodeFailure({ fingerprint, terminal: failure.terminal, step: failure.step, reason: failure.reason }),
+        [FAILURE_ANNOTATION]: encodeFailure(episode),
         [LAST_RUN_ANNOTATION]: encodeLastRun(run),
         [FLOW_GENERATION_ANNOTATION]: String(flow.generation),
       },
@@ -304,24 +325,23 @@ export class FlowReconciler {
       this.deps.fieldManager,
     );
     // The same failure again (a retry that changed nothing): no Event, no record, only counted.
-    if (report.wrote || newEpisode) {
+    if (report.wrote || r.newEpisode) {
       const reason = failure.terminal ? 'ReconcileStalled' : 'ReconcileFailed';
       await this.deps.events.record(obj, 'Warning', reason, `Flow ${flow.name}: ${message}`);
       if (started) void this.deps.history?.record(obj, flow, runOf(flow, run.outcome, trace, started, run.error));
     } else if (started) this.deps.history?.countUnchanged(obj, flow);
-    throw failure.terminal ? new ReconcileStalledError(failure) : new ReconcileFailedError(failure);
   }
 
   /** The object is being deleted: run onDelete once, delete the children no ownerReference covers, then let it go. */
   private async finishDeletion(flow: FlowDefinition | undefined, obj: KubeObject, cancel: AbortSignal, log: Log): Promise<ReconcileReport> {
-    if (!hasFinalizer(obj)) return { outcome: 'deleted' };
+    if (!hasFinalizer(obj)) return { outcome: 'deleted', result: success() };
     const onDelete = flow?.spec.onDelete?.steps;
     if (flow && onDelete) {
       const outcome = await runSteps(onDelete, this.context(flow, obj, templateData(flow, obj, this.deps.now), log), cancel, this.deps.observer);
       if (!outcome.ok) {
         const failure = { ...outcome.failure, message: placeTemplateErrors(outcome.failure.message, flow.name, flow.file) };
         await this.deps.events.record(obj, 'Warning', 'OnDeleteFailed', `onDelete step "${failure.step}" failed: ${failure.message}`);
-        throw new ReconcileFailedError(failure);
+        return failedReport(failure);
       }
       await this.deps.events.record(obj, 'Normal', 'OnDeleteSucceeded', `Flow ${flow.name} ran its onDelete steps`);
     }
@@ -330,12 +350,13 @@ export class FlowReconciler {
       const result = await deleteChildren(this.scope(flow, obj), unowned);
       if (result.failed.length) {
         await this.deps.events.record(obj, 'Warning', 'CleanupFailed', result.failures.join('; '));
-        throw new ReconcileFailedError({ step: 'cleanup', reason: 'CleanupFailed', message: result.failures.join('; '), attempts: 1, terminal: false });
+        const message = result.failures.join('; ');
+        return failedReport({ step: 'cleanup', reason: 'CleanupFailed', message, attempts: 1, terminal: false });
       }
     }
     await setFinalizer(flow ? this.kubeFor(flow) : this.deps.kube, obj, false, this.deps.fieldManager);
     log.info('deletion finished; finalizer removed');
-    return { outcome: 'deleted' };
+    return { outcome: 'deleted', result: success() };
   }
 
   /** A child event that echoes an apply of this reconciler (see AppliedCache.echoes). */
@@ -457,11 +478,6 @@ function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: Ste
   return { flow: `${flow.namespace}/${flow.name}`, flowGeneration: flow.generation, ...(flow.revision ? { revision: flow.revision } : {}), outcome, steps, ...(error ? { error } : {}) };
 }
 
-interface RunStart {
-  at: string;
-  t0: number;
-}
-
 /** A RunHistory entry: what lastRunOf says, with the start time and the durations. */
 function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[], started: RunStart, error?: Run['error']): Run {
   return {
@@ -481,3 +497,4 @@ const jittered = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 
 function templateData(flow: FlowDefinition, obj: KubeObject, now: () => string = nowRfc3339): TemplateData {
   return { Resource: obj, Steps: {}, Now: now(), Flow: { name: flow.name, namespace: flow.namespace } };
 }
+

@@ -1,7 +1,6 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Logger } from '../log/index.js';
+import { Worker, type Job } from 'bullmq';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, type BullProducer, type BullQueueOptions, type ReconcileJobData } from './bullmq-producer.js';
-import { isPermanent } from './errors.js';
+import { ReconcileErrorResult, requeueAfterOf } from '../reconcile/index.js';
 import { createRedis, queuePrefix, type RedisClient } from './redis-connection.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions, type ReconcileHandler, type ReconcileResult } from './types.js';
 
@@ -15,9 +14,11 @@ export interface BullConsumerOptions extends BullQueueOptions {
 
 /**
  * The consumer side (worker processes): runs the handler for each job. BullMQ's dedup keeps one
- * active job per key across every consumer; a thrown error is retried with the capped per-key
- * exponential backoff; PermanentError stops retries; a result with requeueAfterMs adds the key
- * again, delayed, through the producer once the job has finished.
+ * active job per key across every consumer. The handler's result (src/reconcile/result.ts) is
+ * honoured as the in-process queue does: an error result (or a thrown error) fails the job, which
+ * BullMQ retries with the capped per-key exponential backoff; a stalled result completes the job
+ * without a retry; a success or waiting result with requeueAfterMs adds the key again, delayed,
+ * through the producer once the job has finished.
  */
 export class BullConsumer {
   private worker: Worker<ReconcileJobData, ReconcileResult | undefined> | undefined;
@@ -34,12 +35,13 @@ export class BullConsumer {
     const backoff = this.opts.backoff ?? DEFAULT_BACKOFF;
     const lockDuration = this.opts.lockDurationMs ?? 30_000;
     const process = async (job: Job<ReconcileJobData>): Promise<ReconcileResult | undefined> => {
-      try {
-        return (await handler(job.data.key, job.data.seen)) ?? undefined;
-      } catch (err) {
-        if (isPermanent(err)) throw new UnrecoverableError(err instanceof Error ? err.message : String(err));
-        throw err;
+      const result = (await handler(job.data.key, job.data.seen)) ?? undefined;
+      // BullMQ retries only a thrown error: the error result is carried as one.
+      if (result?.kind === 'error') throw new ReconcileErrorResult(result.code, result.message);
+      if (result?.kind === 'stalled') {
+        log.debug({ key: job.data.key, code: result.code, err: result.message }, 'reconcile stalled; not retried');
       }
+      return result;
     };
     const worker = new Worker<ReconcileJobData, ReconcileResult | undefined>(this.opts.name ?? DEFAULT_QUEUE_NAME, process, {
       connection: (this.redis = createRedis(this.opts.redisUrl)),
@@ -54,7 +56,8 @@ export class BullConsumer {
     worker.on('error', (err: Error) => log.warn({ err: err.message }, 'worker error'));
     worker.on('failed', (job, err) => log.debug({ key: job?.data.key, attempt: job?.attemptsMade, err: err.message }, 'reconcile failed; retried with backoff'));
     worker.on('completed', (job, result) => {
-      if (result?.requeueAfterMs) this.producer.addAfter(job.data.key, result.requeueAfterMs);
+      const after = requeueAfterOf(result);
+      if (after) this.producer.addAfter(job.data.key, after);
     });
     this.worker = worker;
   }

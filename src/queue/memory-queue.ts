@@ -1,5 +1,5 @@
 import type { Logger } from '../log/index.js';
-import { isPermanent } from './errors.js';
+import { requeueAfterOf } from '../reconcile/index.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions, type ReconcileHandler, type WorkQueue } from './types.js';
 
 /**
@@ -74,20 +74,17 @@ export class MemoryQueue implements WorkQueue {
   private async runOne(key: string): Promise<void> {
     try {
       const result = await this.handler!(key);
+      if (result?.kind === 'error') return this.retry(key, result);
       this.failures.delete(key);
-      if (result?.requeueAfterMs) this.addAfter(key, result.requeueAfterMs);
-    } catch (err) {
-      if (isPermanent(err)) {
-        // Retrying cannot help; the next change to the key brings it back.
-        this.failures.delete(key);
-        this.log.debug({ err, key }, 'reconcile failed permanently; not retried');
+      // Retrying cannot help a stalled key; the next change to it brings it back.
+      if (result?.kind === 'stalled') {
+        this.log.debug({ key, code: result.code, err: result.message }, 'reconcile stalled; not retried');
         return;
       }
-      const n = (this.failures.get(key) ?? 0) + 1;
-      this.failures.set(key, n);
-      const delay = backoffDelay(n, this.backoff);
-      this.log.debug({ err, key, attempt: n, delayMs: delay }, 'reconcile failed; requeued with backoff');
-      this.addAfter(key, delay);
+      const after = requeueAfterOf(result);
+      if (after) this.addAfter(key, after);
+    } catch (err) {
+      this.retry(key, err);
     } finally {
       this.processing.delete(key);
       this.running--;
@@ -95,5 +92,14 @@ export class MemoryQueue implements WorkQueue {
       if (this.running === 0 && this.stopped) for (const r of this.idle.splice(0)) r();
       this.pump();
     }
+  }
+
+  /** An error result or a thrown error: the key's next run waits its backoff. */
+  private retry(key: string, err: unknown): void {
+    const n = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, n);
+    const delay = backoffDelay(n, this.backoff);
+    this.log.debug({ err, key, attempt: n, delayMs: delay }, 'reconcile failed; requeued with backoff');
+    this.addAfter(key, delay);
   }
 }

@@ -1,12 +1,11 @@
 import { exponentialBackoff, type BackoffOptions } from '../util/backoff.js';
+import type { ReconcileResult } from '../reconcile/index.js';
 
-/** What a reconcile returned: nothing (done), or ask to be run again after a delay. */
-export interface ReconcileResult {
-  requeueAfterMs?: number;
-}
+export type { ReconcileResult } from '../reconcile/index.js';
 
 /**
- * Runs one key; a thrown error means "retry with per-key backoff". `seen` is the resourceVersion
+ * Runs one key and says how it ended (src/reconcile/result.ts; nothing is a success). A thrown
+ * error is retried with per-key backoff, as an error result is. `seen` is the resourceVersion
  * the enqueuer saw when it added the key, if it said: a worker whose cache holds exactly that
  * version may read from the cache instead of asking the server (see ReadCache.cached).
  */
@@ -17,7 +16,9 @@ export type ReconcileHandler = (key: string, seen?: string) => Promise<Reconcile
  * - a key is never handled by two workers at once;
  * - adds of a key already waiting coalesce into one run;
  * - an add while the key runs causes exactly one more run after it;
- * - a failing key is retried with exponential backoff, a succeeding one forgets its failures.
+ * - an error result (or a thrown error) is retried with exponential backoff per key;
+ * - a stalled result is not retried (the next add brings the key back);
+ * - a success or waiting result forgets the key's failures and, with requeueAfterMs, runs it again then.
  */
 export interface WorkQueue {
   add(key: string, seen?: string): void;

@@ -3,6 +3,7 @@ import { EventRecorder } from '../kube/events.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
+import { waiting } from '../reconcile/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import { latestBetween, nextAfter, parseCron, type CronSchedule } from './cron-schedule.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
@@ -93,7 +94,7 @@ export class CronJobController implements SimulatedController {
       ...(lastSuccessfulTime ? { lastSuccessfulTime } : {}),
     });
     const next = nextAfter(schedule, now);
-    if (next !== undefined && !cj.spec?.suspend) return { requeueAfterMs: Math.max(1, next - Date.now()) };
+    if (next !== undefined && !cj.spec?.suspend) return waiting(next - Date.now(), 'NextSchedule');
   }
 
   private async createJob(cj: CronJob, name: string, due: number): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
+import { waiting } from '../reconcile/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import type { ObjectWriter } from './object-writer.js';
 import { PodIpAllocator } from './pod-ips.js';
@@ -66,8 +67,8 @@ export class SimulatedKubelet implements SimulatedController {
       const podIP = target === 'Scheduled' ? '' : this.ips.ipFor(uid);
       await this.writer.status(pod, podStatusAt(pod, target, { hostIP: this.opts.hostIP, podIP }));
     }
-    if (target === 'Scheduled') return { requeueAfterMs: Math.max(1, this.opts.podStartMs - elapsed) };
-    if (target === 'Running' && runsToCompletion) return { requeueAfterMs: Math.max(1, 2 * this.opts.podStartMs - elapsed) };
+    if (target === 'Scheduled') return waiting(this.opts.podStartMs - elapsed, 'PodStarting');
+    if (target === 'Running' && runsToCompletion) return waiting(2 * this.opts.podStartMs - elapsed, 'PodRunning');
   }
 }
 

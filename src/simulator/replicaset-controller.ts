@@ -2,6 +2,7 @@ import { isConflict, type KubeClient } from '../kube/client.js';
 import { EventRecorder } from '../kube/events.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
+import { waiting } from '../reconcile/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import { Expectations } from './expectations.js';
 import type { ObjectWriter } from './object-writer.js';
@@ -69,7 +70,7 @@ export class ReplicaSetController implements SimulatedController {
     });
     // A pod ready but not yet for minReadySeconds becomes available without an event: look again then.
     const next = Math.min(...waits.filter((w): w is number => w !== undefined && w > 0));
-    if (Number.isFinite(next)) return { requeueAfterMs: next };
+    if (Number.isFinite(next)) return waiting(next, 'MinReadySeconds');
   }
 
   private async manage(key: string, rs: ReplicaSet, pods: Pod[], want: number): Promise<void> {

@@ -3,6 +3,7 @@ import { EventRecorder } from '../kube/events.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
+import { waiting } from '../reconcile/index.js';
 import { resolveNameTaken } from './adoption.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import type { ControllerRevisions } from './controller-revisions.js';
@@ -165,7 +166,7 @@ export class StatefulSetController implements SimulatedController {
       collisionCount: 0,
     });
     const next = Math.min(...waits.filter((w): w is number => w !== undefined && w > 0));
-    if (Number.isFinite(next)) return { requeueAfterMs: next };
+    if (Number.isFinite(next)) return waiting(next, 'MinReadySeconds');
   }
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BullQueue, PermanentError } from '../../src/queue/bullmq-queue.js';
+import { BullQueue } from '../../src/queue/bullmq-queue.js';
+import { failed, stalled, waiting } from '../../src/reconcile/index.js';
 import { redisUrl } from '../../src/queue/redis-connection.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -115,7 +116,7 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
     expect(ranAt - t0).toBeGreaterThanOrEqual(380);
   });
 
-  it('retries a failing key with backoff, and a PermanentError only once', async () => {
+  it('retries a failing key with backoff, and a stalled one only once', async () => {
     const q = queue(`retry-${randomUUID()}`);
     const attempts = new Map<string, number[]>();
     q.start(async (k) => {
@@ -123,7 +124,8 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
       list.push(Date.now());
       attempts.set(k, list);
       if (k === 'flaky' && list.length < 3) throw new Error('transient');
-      if (k === 'invalid') throw new PermanentError('bad definition');
+      if (k === 'invalid') return stalled('InvalidSpec', 'bad definition');
+      return undefined;
     }, { concurrency: 2 });
     q.add('flaky');
     q.add('invalid');
@@ -140,10 +142,32 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
     const times: number[] = [];
     q.start(async () => {
       times.push(Date.now());
-      return times.length === 1 ? { requeueAfterMs: 300 } : undefined;
+      return times.length === 1 ? waiting(300, 'NotYet') : undefined;
     }, { concurrency: 1 });
     q.add('r');
     await waitFor(() => times.length === 2, { what: 'requeued run' });
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(280);
+  });
+
+  it('retries an error result with backoff until it succeeds; a stalled key runs again only when added', async () => {
+    const q = queue(`results-${randomUUID()}`);
+    const attempts = new Map<string, number[]>();
+    q.start(async (k) => {
+      const list = attempts.get(k) ?? [];
+      list.push(Date.now());
+      attempts.set(k, list);
+      if (k === 'flaky') return list.length < 3 ? failed('ApplyFailed', 'conflict') : undefined;
+      return list.length === 1 ? stalled('InvalidSpec', 'bad definition') : undefined;
+    }, { concurrency: 2 });
+    q.add('flaky');
+    q.add('stuck');
+    await waitFor(() => attempts.get('flaky')?.length === 3, { what: 'three attempts of the error result' });
+    const t = attempts.get('flaky') ?? [];
+    expect((t[1] ?? 0) - (t[0] ?? 0)).toBeGreaterThanOrEqual(40);
+    expect((t[2] ?? 0) - (t[1] ?? 0)).toBeGreaterThanOrEqual(90);
+    expect(attempts.get('stuck')).toHaveLength(1);
+    // The next change of a stalled key brings it back (its job completed; nothing holds its id).
+    q.add('stuck');
+    await waitFor(() => attempts.get('stuck')?.length === 2, { what: 'the stalled key run again on add' });
   });
 });

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
+import { failed, stalled, success, waiting } from '../../src/reconcile/index.js';
 import { waitFor } from '../helpers/wait.js';
 
 const log = pino({ level: 'silent' });
@@ -65,6 +66,84 @@ describe('in-process queue contract', () => {
     q.add('x');
     await waitFor(() => calls === 3);
     await waitFor(() => q.depth() === 0);
+    await q.stop();
+  });
+});
+
+describe('the queue honours the closed result set (src/reconcile/result.ts)', () => {
+  /** Each run's time per key, and a handler answering what `answer` says for run n (1-based). */
+  function timed(answer: (key: string, n: number) => ReturnType<typeof success> | undefined) {
+    const runs = new Map<string, number[]>();
+    const handler = async (key: string) => {
+      const list = runs.get(key) ?? [];
+      list.push(performance.now());
+      runs.set(key, list);
+      return answer(key, list.length);
+    };
+    return { handler, runs: (key: string) => runs.get(key) ?? [] };
+  }
+
+  it('does not retry a stalled result; the next add runs the key again', async () => {
+    const q = new MemoryQueue(log, { baseMs: 5, maxMs: 5 });
+    const answer = (key: string, n: number) =>
+      key === 'stuck' && n === 1 ? stalled('InvalidSpec', 'spec.x: expected a string') : undefined;
+    const h = timed(answer);
+    q.start(h.handler, { concurrency: 2 });
+    q.add('stuck');
+    await waitFor(() => h.runs('stuck').length === 1 && q.depth() === 0, { what: 'the stalled run done' });
+    // A failing key with this backoff would have run again many times over while another key runs 20 times.
+    for (let i = 0; i < 20; i++) {
+      q.add('other');
+      await waitFor(() => h.runs('other').length === i + 1 && q.depth() === 0, { what: `other run ${i + 1}` });
+    }
+    expect(h.runs('stuck')).toHaveLength(1);
+    q.add('stuck');
+    await waitFor(() => h.runs('stuck').length === 2, { what: 'the stalled key run again on add' });
+    await q.stop();
+  });
+
+  it('requeues a waiting result after its time, without backoff', async () => {
+    const q = new MemoryQueue(log, { baseMs: 5_000, maxMs: 5_000 });
+    const h = timed((_key, n) => (n < 3 ? waiting(60, 'ChildrenComing') : undefined));
+    q.start(h.handler, { concurrency: 1 });
+    q.add('w');
+    await waitFor(() => h.runs('w').length === 3, { what: 'two requeues after the waiting time' });
+    const [a = 0, b = 0, c = 0] = h.runs('w');
+    // Each gap is the asked 60 ms (timers may fire up to a millisecond early), not the 5 s backoff.
+    expect(b - a).toBeGreaterThanOrEqual(59);
+    expect(c - b).toBeGreaterThanOrEqual(59);
+    expect(c - a).toBeLessThan(5_000);
+    await q.stop();
+  });
+
+  it('retries an error result with growing backoff, and a success after it forgets the failures', async () => {
+    const q = new MemoryQueue(log, { baseMs: 40, maxMs: 1_000 });
+    const h = timed((_key, n) => (n <= 3 || n === 5 ? failed('ApplyFailed', 'the server said 409') : success()));
+    q.start(h.handler, { concurrency: 1 });
+    q.add('e');
+    await waitFor(() => h.runs('e').length === 4, { what: 'three retries' });
+    const [a = 0, b = 0, c = 0, d = 0] = h.runs('e');
+    expect(b - a).toBeGreaterThanOrEqual(39);
+    expect(c - b).toBeGreaterThanOrEqual(79);
+    expect(d - c).toBeGreaterThanOrEqual(159);
+    await waitFor(() => q.depth() === 0, { what: 'the success done' });
+    // After the success the next failure starts the backoff again from its base.
+    q.add('e');
+    await waitFor(() => h.runs('e').length === 6, { what: 'a new failure retried' });
+    const [, , , , e = 0, f = 0] = h.runs('e');
+    expect(f - e).toBeGreaterThanOrEqual(39);
+    expect(f - e).toBeLessThan(300);
+    await q.stop();
+  });
+
+  it('requeues a success with requeueAfterMs (a resync) after that time', async () => {
+    const q = new MemoryQueue(log);
+    const h = timed((_key, n) => (n === 1 ? success(50) : undefined));
+    q.start(h.handler, { concurrency: 1 });
+    q.add('s');
+    await waitFor(() => h.runs('s').length === 2, { what: 'the resync run' });
+    const [a = 0, b = 0] = h.runs('s');
+    expect(b - a).toBeGreaterThanOrEqual(49);
     await q.stop();
   });
 });

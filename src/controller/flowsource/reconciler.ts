@@ -6,9 +6,10 @@ import { parseDuration } from '../../api/duration.js';
 import { flowSourceSpecSchema, type FlowSourceSpec, type FlowSourceStatus } from '../../api/flowsource.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { EventRecorder } from '../../kube/events.js';
-import type { KubeObject } from '../../kube/types.js';
+import { refOf, type KubeObject } from '../../kube/types.js';
 import type { Logger } from '../../log/index.js';
-import type { ReconcileResult } from '../../queue/types.js';
+import { failed, runReconcile, stalled, success, UNEXPECTED, waiting } from '../../reconcile/index.js';
+import type { ReconcileResult, SubStep } from '../../reconcile/index.js';
 import { diffCommits, type FileChange } from '../../source/diff.js';
 import { SourceError } from '../../source/errors.js';
 import { exportCommit, exportDirOf } from '../../source/export.js';
@@ -47,13 +48,41 @@ export const exportsDirOf = (dataDir: string, source: string): string => join(da
 /** Where a source's repository (objects only, no work tree) is kept. */
 export const repoDirOf = (dataDir: string, source: string): string => join(dataDir, ...source.split('/'), 'repo');
 
-/** A class for the one error the queue should retry with backoff, after status has been written. */
-class RetryError extends Error {}
+/** SourceError codes only a change of the user's can fix (a Secret, the keys): Stalled=True. */
+const STALLING_CODES = new Set(['AuthFailed', 'AuthRequired', 'VerifyKeysInvalid', 'DecryptionKeysInvalid']);
+
+/** What one reconcile of a source carries from sub-step to sub-step. */
+interface SourceRun {
+  readonly src: KubeObject;
+  readonly key: string;
+  readonly namespace: string;
+  readonly generation: number;
+  /** The status the summary writes; each sub-step says its part. */
+  status: FlowSourceStatus;
+  /** Recorded after the status write, in order. */
+  readonly events: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
+  spec?: FlowSourceSpec;
+  interval?: number;
+  fetched?: { ctx: GitContext; sha: string; revision: string };
+  signer?: string | undefined;
+}
+
+/** Invariants of the sub-steps' order: the spec sub-step sets the spec, the fetch the commit. */
+function specOf(r: SourceRun): FlowSourceSpec {
+  if (!r.spec) throw new Error('flowsource sub-step ran before the spec was read');
+  return r.spec;
+}
+function fetchedOf(r: SourceRun): NonNullable<SourceRun['fetched']> {
+  if (!r.fetched) throw new Error('flowsource sub-step ran before the fetch');
+  return r.fetched;
+}
+const intervalOf = (r: SourceRun): number => r.interval ?? DEFAULT_INTERVAL_MS;
 
 /**
- * Reconciles one FlowSource, Flux-style, as ordered steps with one status write at the end:
- * spec → credentials → fetch (skip when the commit is already applied) → diff → export →
- * validate and apply as a unit → prune → summarise (Ready, revisions, inventory, history).
+ * Reconciles one FlowSource, Flux-style, as ordered sub-steps with one status write at the end:
+ * spec and finalizer → suspension → credentials and fetch (the drift check when the commit is
+ * already applied) → verification → diff, export, validate and apply as a unit, prune →
+ * summarise (Ready, revisions, inventory, history). A deletion prunes instead (finalize).
  */
 export class FlowSourceReconciler {
   private readonly repos = new Map<string, GitContext>();
@@ -68,82 +97,152 @@ export class FlowSourceReconciler {
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
-    try {
-      return await this.reconcileOnce(namespace, name);
-    } finally {
-      await this.markRequestHandled(namespace, name);
-    }
-  }
-
-  /** `flowops reconcile source --wait` waits for the request it set to be answered, whatever the outcome. */
-  private async markRequestHandled(namespace: string, name: string): Promise<void> {
-    const src = await this.deps.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name }).catch(() => undefined);
-    const requested = src?.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
-    if (!src || !requested || statusOf(src).lastHandledReconcileAt === requested) return;
-    await this.deps.kube.sendPatch({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name }, { status: { lastHandledReconcileAt: requested } }, 'merge', { subresource: 'status' }).catch(() => undefined);
-  }
-
-  private async reconcileOnce(namespace: string, name: string): Promise<ReconcileResult> {
     const src = await this.deps.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name });
-    if (!src) return {};
+    if (!src) return success();
     const key = `${namespace}/${name}`;
-    if (src.metadata.deletionTimestamp) return this.finalize(key, src);
+    if (src.metadata.deletionTimestamp) {
+      try {
+        return await this.finalize(key, src);
+      } finally {
+        await this.markRequestHandled(src);
+      }
+    }
     const generation = src.metadata.generation ?? 0;
+    const run: SourceRun = { src, key, namespace, generation, status: statusOf(src), events: [] };
+    return runReconcile(this.subSteps, run, (r, result) => this.summarise(r, result));
+  }
+
+  /**
+   * A source's sub-steps, in order: finalizer and spec, suspension, fetch (and the drift check when
+   * the commit is already applied), verification, then validate-and-apply with its prune as a unit.
+   * Each fills the run's status; the summary writes it once, then the Events (src/reconcile/runner.ts).
+   */
+  private readonly subSteps: ReadonlyArray<SubStep<SourceRun>> = [
+    { name: 'spec', run: (r) => this.specStep(r) },
+    { name: 'suspend', run: async (r) => this.suspendStep(r) },
+    { name: 'fetch', run: (r) => this.guarded(r, () => this.fetchStep(r)) },
+    { name: 'verify', run: (r) => this.guarded(r, () => this.verifyStep(r)) },
+    { name: 'sync', run: (r) => this.guarded(r, () => this.syncStep(r)) },
+  ];
+
+  private async specStep(r: SourceRun): Promise<ReconcileResult | undefined> {
+    const { src, generation } = r;
     const parsed = flowSourceSpecSchema.safeParse(src.spec);
     // The finalizer lets a deletion remove what this source applied before the source (and its inventory) is gone.
-    await setFinalizer(this.deps.kube, src, parsed.success ? parsed.data.prune !== false : hasFinalizer(src, SOURCE_FINALIZER), this.deps.fieldManager, SOURCE_FINALIZER);
+    const keep = parsed.success ? parsed.data.prune !== false : hasFinalizer(src, SOURCE_FINALIZER);
+    await setFinalizer(this.deps.kube, src, keep, this.deps.fieldManager, SOURCE_FINALIZER);
     if (!parsed.success) {
       const message = `invalid spec: ${parsed.error.issues.map((i) => `${['spec', ...i.path].join('.')}: ${i.message}`).join('; ')}`;
-      await writeStatus(this.deps.kube, src, withReady(statusOf(src), generation, false, 'InvalidSpec', message, true));
-      return {};
+      r.status = withReady(r.status, generation, false, 'InvalidSpec', message, true);
+      return stalled('InvalidSpec', message);
     }
-    const spec = parsed.data;
-    // Said in status as a Flow says it, for the generation that asked: kstatus (Flux's wait), the
-    // Argo CD health check and `flowops get sources` then read a suspended source as such.
-    if (spec.suspend) {
-      await writeStatus(this.deps.kube, src, withReady(statusOf(src), generation, true, 'Suspended', 'reconciliation is suspended; the applied objects stay'));
-      return {};
+    r.spec = parsed.data;
+    return undefined;
+  }
+
+  /**
+   * Said in status as a Flow says it, for the generation that asked: kstatus (Flux's wait), the
+   * Argo CD health check and `flowops get sources` then read a suspended source as such.
+   */
+  private suspendStep(r: SourceRun): ReconcileResult | undefined {
+    const spec = specOf(r);
+    if (!spec.suspend) {
+      r.interval = jitter(spec.interval ? parseDuration(spec.interval) : DEFAULT_INTERVAL_MS);
+      return undefined;
     }
-    const interval = jitter(spec.interval ? parseDuration(spec.interval) : DEFAULT_INTERVAL_MS);
-    let status = statusOf(src);
+    const message = 'reconciliation is suspended; the applied objects stay';
+    r.status = withReady(r.status, r.generation, true, 'Suspended', message);
+    return success();
+  }
+
+  /** Fetches the ref; a commit already applied under this spec is only kept from drifting. */
+  private async fetchStep(r: SourceRun): Promise<ReconcileResult | undefined> {
+    const spec = specOf(r);
+    const credentials = await sourceCredentials(this.deps.kube, r.namespace, spec);
+    const ctx = this.contextFor(r.key);
+    const sha = await timeGitFetch(r.key, () => fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials }));
+    r.fetched = { ctx, sha, revision: formatRevision(spec.ref ?? {}, sha) };
+    if (!upToDate(r.status, r.generation, r.fetched.revision)) return undefined;
+    await this.correctDrift(r.key, ctx, spec, r.src, r.status);
+    return success(r.interval);
+  }
+
+  /** Refused: the last verified commit keeps running (and is kept from drifting); one Event per refusal. */
+  private async verifyStep(r: SourceRun): Promise<ReconcileResult | undefined> {
+    const spec = specOf(r);
+    const { ctx, sha, revision } = fetchedOf(r);
+    const asked = { kube: this.deps.kube, namespace: r.namespace, spec, ctx, commit: sha, status: r.status };
+    const verified = await verifySourceRevision(asked);
+    if (!verified) return undefined;
+    if (verified.ok) {
+      r.status = withVerified(r.status, r.generation, verified, sha);
+      r.signer = verified.signer;
+      return undefined;
+    }
+    if (isRepeatedRefusal(r.status, r.generation, revision, verified)) {
+      await this.correctDrift(r.key, ctx, spec, r.src, r.status);
+      return waiting(intervalOf(r), 'VerificationFailed');
+    }
+    r.status = refusedStatus(r.status, r.generation, revision, verified);
+    const refusal = { source: r.key, revision, code: verified.code, signer: verified.signer, err: verified.message };
+    this.deps.log.warn(refusal, 'revision refused: no trusted signature');
+    r.events.push({ type: 'Warning', reason: 'VerificationFailed', message: verified.message });
+    return waiting(intervalOf(r), 'VerificationFailed');
+  }
+
+  /** Validates and applies the commit as a unit (with its prune); a failed apply is retried with backoff. */
+  private async syncStep(r: SourceRun): Promise<ReconcileResult | undefined> {
+    const spec = specOf(r);
+    const { ctx, sha, revision } = fetchedOf(r);
+    const sameSpec = r.generation === r.status.observedGeneration;
+    const synced = await this.syncTo(r.key, ctx, spec, sha, revision, r.status, sameSpec);
+    const outcome = withPinReason(r.src, sha, synced);
+    r.status = summarise(r.status, r.generation, revision, outcome, r.signer, await readCommitInfo(ctx, sha));
+    r.events.push(this.record(r.src, outcome, revision));
+    if (outcome.outcome === 'Failed') return failed('ApplyFailed', outcome.message);
+    if (outcome.outcome === 'Rejected') return waiting(intervalOf(r), 'ValidationFailed');
+    return success(r.interval);
+  }
+
+  /**
+   * A SourceError (the fetch, the credentials, the keys) is said in status and an Event, and the
+   * source polled again at its interval; Stalled when only a change of the user's can fix it.
+   */
+  private async guarded(
+    r: SourceRun,
+    step: () => Promise<ReconcileResult | undefined>,
+  ): Promise<ReconcileResult | undefined> {
     try {
-      const credentials = await sourceCredentials(this.deps.kube, namespace, spec);
-      const ctx = this.contextFor(key);
-      const sha = await timeGitFetch(key, () => fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials }));
-      const revision = formatRevision(spec.ref ?? {}, sha);
-      if (upToDate(status, generation, revision)) {
-        await this.correctDrift(key, ctx, spec, src, status);
-        return { requeueAfterMs: interval };
-      }
-      const verified = await verifySourceRevision({ kube: this.deps.kube, namespace, spec, ctx, commit: sha, status });
-      if (verified && !verified.ok) {
-        // Refused: the last verified commit keeps running (and is kept from drifting); one Event per refusal.
-        if (isRepeatedRefusal(status, generation, revision, verified)) {
-          await this.correctDrift(key, ctx, spec, src, status);
-          return { requeueAfterMs: interval };
-        }
-        await writeStatus(this.deps.kube, src, refusedStatus(status, generation, revision, verified));
-        const refusal = { source: key, revision, code: verified.code, signer: verified.signer, err: verified.message };
-        this.deps.log.warn(refusal, 'revision refused: no trusted signature');
-        await this.deps.events.record(src, 'Warning', 'VerificationFailed', verified.message);
-        return { requeueAfterMs: interval };
-      }
-      if (verified) status = withVerified(status, generation, verified, sha);
-      const synced = await this.syncTo(key, ctx, spec, sha, revision, status, generation === status.observedGeneration);
-      const outcome = withPinReason(src, sha, synced);
-      status = summarise(status, generation, revision, outcome, verified?.signer, await readCommitInfo(ctx, sha));
-      await writeStatus(this.deps.kube, src, status);
-      await this.record(src, outcome, revision);
-      if (outcome.outcome === 'Failed') throw new RetryError(outcome.message);
-      return { requeueAfterMs: interval };
+      return await step();
     } catch (e) {
-      if (e instanceof RetryError) throw e;
       if (!(e instanceof SourceError)) throw e;
-      this.deps.log.warn({ source: key, code: e.code, err: e.message }, 'fetch failed');
-      await writeStatus(this.deps.kube, src, withReady(status, generation, false, e.code, e.message, e.code === 'AuthFailed' || e.code === 'AuthRequired' || e.code === 'VerifyKeysInvalid' || e.code === 'DecryptionKeysInvalid'));
-      await this.deps.events.record(src, 'Warning', e.code, e.message);
-      return { requeueAfterMs: interval };
+      this.deps.log.warn({ source: r.key, code: e.code, err: e.message }, 'fetch failed');
+      r.status = withReady(r.status, r.generation, false, e.code, e.message, STALLING_CODES.has(e.code));
+      r.events.push({ type: 'Warning', reason: e.code, message: e.message });
+      return waiting(intervalOf(r), e.code);
     }
+  }
+
+  /**
+   * The one status write of a reconcile, then its Events. `flowops reconcile source --wait` waits
+   * for the request it set to be answered, whatever the outcome: the answer goes in the same write.
+   * An exception nothing foresaw writes only that answer, as the status stood before.
+   */
+  private async summarise(r: SourceRun, result: ReconcileResult): Promise<ReconcileResult> {
+    const base = result.kind === 'error' && result.code === UNEXPECTED ? statusOf(r.src) : r.status;
+    const requested = r.src.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    const status = requested ? { ...base, lastHandledReconcileAt: requested } : base;
+    await writeStatus(this.deps.kube, r.src, status);
+    for (const e of r.events) await this.deps.events.record(r.src, e.type, e.reason, e.message);
+    return result;
+  }
+
+  /** A deleted source's request is answered too (its prune may keep it a while). */
+  private async markRequestHandled(src: KubeObject): Promise<void> {
+    const requested = src.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    if (!requested || statusOf(src).lastHandledReconcileAt === requested) return;
+    const body = { status: { lastHandledReconcileAt: requested } };
+    await this.deps.kube.sendPatch(refOf(src), body, 'merge', { subresource: 'status' }).catch(() => undefined);
   }
 
   /**
@@ -196,7 +295,7 @@ export class FlowSourceReconciler {
    * delete keeps the finalizer and is retried with backoff.
    */
   private async finalize(key: string, src: KubeObject): Promise<ReconcileResult> {
-    if (!hasFinalizer(src, SOURCE_FINALIZER)) return {};
+    if (!hasFinalizer(src, SOURCE_FINALIZER)) return success();
     const parsed = flowSourceSpecSchema.safeParse(src.spec);
     const prune = !parsed.success || parsed.data.prune !== false;
     if (prune) {
@@ -205,7 +304,7 @@ export class FlowSourceReconciler {
       if (out.failures.length) {
         const message = `deleting what the source applied: ${out.failures.slice(0, 3).join('; ')}`;
         await this.deps.events.record(src, 'Warning', 'PruneFailed', message);
-        throw new RetryError(message);
+        return failed('PruneFailed', message);
       }
       this.deps.log.info({ source: key, pruned: out.pruned.length, skipped: out.skipped.length }, 'source deleted; pruned what it applied');
       await this.deps.events.record(src, 'Normal', 'Pruned', `deleted ${out.pruned.length} object(s) this source applied${out.skipped.length ? `; left ${out.skipped.length} that another tool or source now manages` : ''}`);
@@ -213,7 +312,7 @@ export class FlowSourceReconciler {
     await setFinalizer(this.deps.kube, src, false, this.deps.fieldManager, SOURCE_FINALIZER);
     this.forget(key);
     rmSync(join(this.deps.dataDir, ...key.split('/')), { recursive: true, force: true });
-    return {};
+    return success();
   }
 
   private contextFor(key: string): GitContext {
@@ -264,12 +363,14 @@ export class FlowSourceReconciler {
     });
   }
 
-  private async record(src: KubeObject, outcome: SyncOutcome, revision: string): Promise<void> {
+  /** Logs a commit's outcome and says its Event (recorded after the status write). */
+  private record(src: KubeObject, outcome: SyncOutcome, revision: string): SourceRun['events'][number] {
     const log = this.deps.log.child({ source: `${src.metadata.namespace}/${src.metadata.name}`, revision });
     if (outcome.outcome === 'Applied') log.info({ applied: outcome.applied, pruned: outcome.pruned, skipped: outcome.skipped.length }, 'revision applied');
     else log.warn({ outcome: outcome.outcome, err: outcome.message }, 'revision not applied');
     const reason = outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
-    await this.deps.events.record(src, outcome.outcome === 'Applied' ? 'Normal' : 'Warning', reason, `${revision}: ${outcome.message}`);
+    const type = outcome.outcome === 'Applied' ? 'Normal' : 'Warning';
+    return { type, reason, message: `${revision}: ${outcome.message}` };
   }
 }
 
