@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf, collectionPrefix } from '../registry/types.js';
-import { CompactedError, type StoreEvent } from '../storage/types.js';
+import { CompactedError, type StoreEvent } from '../storage/index.js';
 import { booleanParam, selectorFilter } from './query.js';
 import type { ResourceContext } from './resource-handlers.js';
 import { presented } from '../objects/object-store.js';
