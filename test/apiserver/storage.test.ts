@@ -16,6 +16,7 @@ import {
 const file = (): string => join(mkdtempSync(join(tmpdir(), 'flowops-store-')), 'state.db');
 const v = (s: string) => (rev: number) => JSON.stringify({ s, rev });
 const sOf = (text: string): unknown => (JSON.parse(text) as { s: unknown }).s;
+const prevOf = (e: StoreEvent): unknown => (e.prevValue === undefined ? undefined : sOf(e.prevValue));
 
 /** The stored value of a write that must have succeeded. */
 function ok(r: WriteResult): StoredValue {
@@ -92,7 +93,7 @@ describe.each(backends)('storage backend: %s', (_name, open) => {
     await s.sync();
     const events: StoreEvent[] = [];
     s.watch('/registry/x/things/a', 0, (e) => events.push(e));
-    expect(events.map((e) => [e.type, sOf(e.value), e.prevValue === undefined ? undefined : sOf(e.prevValue)])).toEqual([
+    expect(events.map((e) => [e.type, sOf(e.value), prevOf(e)])).toEqual([
       ['create', '1', undefined],
       ['delete', '1-last', '1'],
       ['create', '2', undefined],
@@ -123,7 +124,7 @@ describe.each(backends)('storage backend: %s', (_name, open) => {
     ]);
     const events: StoreEvent[] = [];
     s.watch('/registry/x/', tomb.modRevision, (e) => events.push(e));
-    expect(events.map((e) => [e.type, e.revision, sOf(e.prevValue ?? '{}')])).toEqual([['update', after.modRevision, 'k']]);
+    expect(events.map((e) => [e.type, e.revision, prevOf(e)])).toEqual([['update', after.modRevision, 'k']]);
     s.close();
   });
 
@@ -197,12 +198,13 @@ describe('SQLite backend', () => {
     db.close();
   });
 
-  it('opens a file written before the guard, where every create had prev_revision 0, and keeps its history', async () => {
+  it('opens a file written before the guard (every create had prev_revision 0) and keeps its history', async () => {
     const path = file();
     const db = new Database(path);
     db.exec(`
       CREATE TABLE kine (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, created INTEGER NOT NULL,
-        deleted INTEGER NOT NULL, create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, value TEXT NOT NULL);
+        deleted INTEGER NOT NULL, create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL,
+        value TEXT NOT NULL);
       CREATE INDEX kine_name_id ON kine (name, id);
       CREATE TABLE meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
       INSERT INTO kine VALUES (1, '/registry/x/things/a', 1, 0, 1, 0, '{"s":"1"}');
@@ -212,7 +214,7 @@ describe('SQLite backend', () => {
     const s = openSqliteBackend(path);
     const events: StoreEvent[] = [];
     s.watch('/registry/x/', 0, (e) => events.push(e));
-    expect(events.map((e) => [e.type, e.prevValue === undefined ? undefined : sOf(e.prevValue)])).toEqual([
+    expect(events.map((e) => [e.type, prevOf(e)])).toEqual([
       ['create', undefined],
       ['delete', '1'],
       ['create', undefined],

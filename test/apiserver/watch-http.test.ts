@@ -55,7 +55,7 @@ const patch = (name: string, body: object) =>
   }).then((r) => r.json() as Promise<any>);
 
 describe('watch over HTTP', () => {
-  it('sends one write to several watches, each its own event type (the frame is shared per type and encoding)', async () => {
+  it('sends one write to several watches, each its own event type (one frame per type and encoding)', async () => {
     const at = (await post('shared-0')).metadata.resourceVersion;
     const from = `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${at}`;
     const plain = [openWatch(from), openWatch(from)];
@@ -65,8 +65,10 @@ describe('watch over HTTP', () => {
     await post('shared-1', { team: 'x' });
     await patch('shared-1', { metadata: { labels: { team: 'y' } } });
     const last = await patch('shared-1', { data: { k: 'v' } });
-    await waitFor(() => plain.every((w) => w.events.length >= 3) && selected.events.length >= 2, { what: 'the events' });
-    const seen = (w: Stream) => w.events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]);
+    const arrived = (): boolean => plain.every((w) => w.events.length >= 3) && selected.events.length >= 2;
+    await waitFor(arrived, { what: 'the events' });
+    const seen = (w: Stream) =>
+      w.events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]);
     const rv = Number(at);
     for (const w of plain) {
       expect(seen(w)).toEqual([

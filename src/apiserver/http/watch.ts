@@ -101,11 +101,14 @@ export function serveWatch(
           ? JSON.stringify(partialMetadata(objectJson))
           : objectJson;
     // An object event's text is the stored object's: its protobuf message is encoded once for every watcher.
-    const plain = body === objectJson && type !== 'ERROR' && type !== 'BOOKMARK' ? { apiVersion: apiVersionOf(t), kind: t.kind } : undefined;
+    const isObject = body === objectJson && type !== 'ERROR' && type !== 'BOOKMARK';
+    const plain = isObject ? { apiVersion: apiVersionOf(t), kind: t.kind } : undefined;
     return protobuf ? protobufFrame(type, body, plain) : `{"type":"${type}","object":${body}}\n`;
   };
   // The watches of one encoding send a store event as the same bytes (a Table's columns differ per watch).
-  const encoding = table ? undefined : `${protobuf ? 'protobuf' : 'json'}${metadataOnly ? '+metadata' : ''}|${apiVersionOf(t)}|${t.plural}|`;
+  const encoding = table
+    ? undefined
+    : `${protobuf ? 'protobuf' : 'json'}${metadataOnly ? '+metadata' : ''}|${apiVersionOf(t)}|${t.plural}|`;
   /** `objectJson` is a thunk for a store event's object, so a watch whose frame is shared never builds it. */
   const send = (type: string, objectJson: string | (() => string), from?: StoreEvent): void => {
     if (closed) return;

@@ -211,7 +211,8 @@ export class ObjectStore {
       metadataOf(object).resourceVersion = String(current.modRevision);
       return object;
     }
-    const stored = written(t, name, this.store.update(current.key, current.modRevision, (rev) => stamp(t, object, rev)));
+    const result = this.store.update(current.key, current.modRevision, (rev) => stamp(t, object, rev));
+    const stored = written(t, name, result);
     this.notify(t, stored, object, 'update', current.value);
     return object;
   }
@@ -250,7 +251,8 @@ export class ObjectStore {
       markDeleted(meta);
     }
     if (opts.dryRun) return obj;
-    const stored = written(t, name, this.store.update(current.key, current.modRevision, (rev) => stamp(t, obj, rev)));
+    const result = this.store.update(current.key, current.modRevision, (rev) => stamp(t, obj, rev));
+    const stored = written(t, name, result);
     this.notify(t, stored, obj, 'update', current.value);
     return obj;
   }
@@ -286,7 +288,8 @@ export class ObjectStore {
   private remove(t: ResourceType, current: StoredValue, last: JsonObject, dryRun: boolean): JsonObject {
     if (dryRun) return last;
     const name = String(metadataOf(last).name);
-    const stored = written(t, name, this.store.delete(current.key, current.modRevision, (rev) => stamp(t, last, rev)));
+    const result = this.store.delete(current.key, current.modRevision, (rev) => stamp(t, last, rev));
+    const stored = written(t, name, result);
     this.notify(t, stored, last, 'delete', current.value);
     return last;
   }

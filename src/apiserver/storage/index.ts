@@ -3,7 +3,17 @@ import { LogStructured } from './log-structured.js';
 import { SqliteLog } from './sqlite/sqlite-log.js';
 import type { Backend } from './types.js';
 
-export type { Backend, ListOptions, ListResult, StoreEvent, StoreEventType, StoredValue, ValueAtRevision, WatchHandle, WriteResult } from './types.js';
+export type {
+  Backend,
+  ListOptions,
+  ListResult,
+  StoreEvent,
+  StoreEventType,
+  StoredValue,
+  ValueAtRevision,
+  WatchHandle,
+  WriteResult,
+} from './types.js';
 export { CompactedError, StorageError, StorageUnusableError, type StorageErrorCode } from './errors.js';
 export { MemoryBackend } from './memory-backend.js';
 

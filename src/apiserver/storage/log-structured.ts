@@ -109,7 +109,12 @@ export class LogStructured implements Backend {
   }
 
   /** Applies a write to the in-memory state at once; its row and watch event wait for the group commit. */
-  private append(type: StoreEvent['type'], stored: StoredValue, prevRevision: number, before: StoredValue | undefined): WriteResult {
+  private append(
+    type: StoreEvent['type'],
+    stored: StoredValue,
+    prevRevision: number,
+    before: StoredValue | undefined,
+  ): WriteResult {
     if (this.fatal) throw new StorageUnusableError(this.fatal);
     const row: LogRow = {
       revision: stored.modRevision,
@@ -120,7 +125,8 @@ export class LogStructured implements Backend {
       prevRevision,
       value: stored.value,
     };
-    const event: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue: before?.value };
+    const { key, modRevision: revision, value } = stored;
+    const event: StoreEvent = { type, key, revision, value, prevValue: before?.value };
     this.pending.push({ row, event, before });
     this.revision = stored.modRevision;
     if (type === 'delete') this.index.delete(stored.key);

@@ -96,7 +96,12 @@ export class MemoryBackend implements Backend {
     return this.write('delete', key, value, current);
   }
 
-  private write(type: StoreEvent['type'], key: string, value: ValueAtRevision, before: StoredValue | undefined): WriteResult {
+  private write(
+    type: StoreEvent['type'],
+    key: string,
+    value: ValueAtRevision,
+    before: StoredValue | undefined,
+  ): WriteResult {
     if (this.closed) throw new StorageUnusableError(new Error('the memory backend is closed'));
     const rev = this.revision + 1;
     const stored = { key, value: value(rev), modRevision: rev, createRevision: before?.createRevision ?? rev };

@@ -23,7 +23,8 @@ export const SCHEMA = `
   CREATE INDEX IF NOT EXISTS kine_name_id ON kine (name, id);
   CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);`;
 
-export const HAS_UNIQUE_GUARD = "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'kine_name_prev_revision_uindex'";
+export const HAS_UNIQUE_GUARD =
+  "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'kine_name_prev_revision_uindex'";
 
 /**
  * The concurrency guard, as kine's: no two rows of a key replace the same revision. Files written
@@ -68,7 +69,8 @@ export const COMPACT_TOMBSTONES = 'DELETE FROM kine WHERE deleted = 1 AND id <= 
 export const SET_COMPACT_REVISION =
   "INSERT INTO meta (k, v) VALUES ('compact_rev', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v";
 
-export const WRITE_PROBE = "INSERT INTO meta (k, v) VALUES ('write_probe', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v";
+export const WRITE_PROBE =
+  "INSERT INTO meta (k, v) VALUES ('write_probe', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v";
 
 /** SQLite codes after which the file cannot be trusted again by this process. */
 export const FATAL_CODES: ReadonlySet<string> = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_MISUSE']);

@@ -39,7 +39,8 @@ export class SqliteLog implements Log {
     this.writeProbe = this.db.prepare(sql.WRITE_PROBE);
     this.insertAll = this.db.transaction((rows: LogRow[]) => {
       for (const r of rows) {
-        this.insert.run(r.revision, r.key, r.created ? 1 : 0, r.deleted ? 1 : 0, r.createRevision, r.prevRevision, r.value);
+        const flags = [r.created ? 1 : 0, r.deleted ? 1 : 0] as const;
+        this.insert.run(r.revision, r.key, ...flags, r.createRevision, r.prevRevision, r.value);
       }
     });
     const superseded = this.db.prepare(sql.COMPACT_SUPERSEDED);
@@ -68,7 +69,8 @@ export class SqliteLog implements Log {
   }
 
   listAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[] {
-    const rows = this.listAtRevision.all(revision, startAfter ?? prefix, prefixEnd(prefix), Math.min(limit, 2 ** 31 - 1));
+    const end = prefixEnd(prefix);
+    const rows = this.listAtRevision.all(revision, startAfter ?? prefix, end, Math.min(limit, 2 ** 31 - 1));
     return (rows as ValueRow[]).map(toStored);
   }
 
