@@ -24,7 +24,7 @@ import { createHttpServer, sharePort, type HttpContext } from './http/server.js'
 import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
-import { SqliteLogStore } from './storage/sqlite-log.js';
+import { openSqliteBackend, type Backend } from './storage/index.js';
 import type { WatchSettings } from './http/watch.js';
 import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
 import { terminatedWatchersCounter } from './http/watch-metrics.js';
@@ -79,7 +79,7 @@ export interface ApiServer {
   readonly port: number;
   readonly registry: ResourceRegistry;
   readonly objects: ObjectStore;
-  readonly store: SqliteLogStore;
+  readonly store: Backend;
   /**
    * Mounts handlers beside the Kubernetes API on the same listener. They see a request before the
    * API server's authentication (the web view and Git have guards of their own) unless
@@ -98,10 +98,10 @@ export class DataDirError extends Error {}
 export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
   const host = opts.host ?? '127.0.0.1';
   const serviceCidr = new ServiceCidr(opts.serviceCidr ?? DEFAULT_SERVICE_CIDR);
-  let store: SqliteLogStore;
+  let store: Backend;
   try {
     mkdirSync(opts.dataDir, { recursive: true });
-    store = new SqliteLogStore(join(opts.dataDir, 'state.db'));
+    store = openSqliteBackend(join(opts.dataDir, 'state.db'));
   } catch (e) {
     const code = (e as { code?: string }).code;
     const why = code === 'SQLITE_BUSY' ? 'it is in use by another FlowOps API server' : (e as Error).message;

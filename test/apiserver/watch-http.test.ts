@@ -55,6 +55,35 @@ const patch = (name: string, body: object) =>
   }).then((r) => r.json() as Promise<any>);
 
 describe('watch over HTTP', () => {
+  it('sends one write to several watches, each its own event type (one frame per type and encoding)', async () => {
+    const at = (await post('shared-0')).metadata.resourceVersion;
+    const from = `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${at}`;
+    const plain = [openWatch(from), openWatch(from)];
+    const selected = openWatch(`${from}&labelSelector=team%3Dx`);
+    const all = [...plain, selected];
+    // Each watch replays from `at`, so a write made before its request arrives still reaches it.
+    await post('shared-1', { team: 'x' });
+    await patch('shared-1', { metadata: { labels: { team: 'y' } } });
+    const last = await patch('shared-1', { data: { k: 'v' } });
+    const arrived = (): boolean => plain.every((w) => w.events.length >= 3) && selected.events.length >= 2;
+    await waitFor(arrived, { what: 'the events' });
+    const seen = (w: Stream) =>
+      w.events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.resourceVersion]);
+    const rv = Number(at);
+    for (const w of plain) {
+      expect(seen(w)).toEqual([
+        ['ADDED', 'shared-1', String(rv + 1)],
+        ['MODIFIED', 'shared-1', String(rv + 2)],
+        ['MODIFIED', 'shared-1', last.metadata.resourceVersion],
+      ]);
+    }
+    expect(seen(selected)).toEqual([
+      ['ADDED', 'shared-1', String(rv + 1)],
+      ['DELETED', 'shared-1', String(rv + 2)],
+    ]);
+    for (const w of all) w.close();
+  });
+
   it('replays from a resourceVersion, then streams; selector transitions become ADDED/DELETED', async () => {
     const first = await post('w-a', { team: 'x' });
     await patch('w-a', { data: { k: 'v' } });

@@ -3,7 +3,7 @@ import { metadataOf } from '../objects/meta.js';
 import type { ObjectStore } from '../objects/object-store.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
-import type { StoreEvent } from '../storage/types.js';
+import type { StoreEvent } from '../storage/index.js';
 
 const MANAGED_BY = 'ipallocator.k8s.io';
 

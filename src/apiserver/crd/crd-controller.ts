@@ -2,7 +2,7 @@ import type { ObjectStore } from '../objects/object-store.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { metadataOf } from '../objects/meta.js';
-import type { StoreEvent } from '../storage/types.js';
+import type { StoreEvent } from '../storage/index.js';
 import { typesFromCrd } from './crd-types.js';
 import { keepGoing } from '../../log/keep-going.js';
 

@@ -1,7 +1,7 @@
 import { ApiError, errors, type StatusCause } from '../http/status.js';
 import type { Operation } from '../objects/object-store.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
-import type { StoreEvent } from '../storage/types.js';
+import type { StoreEvent } from '../storage/index.js';
 import { existingObject, objectAt, objectsIn } from './fields.js';
 import type { ServiceCidr } from './service-cidr.js';
 

@@ -3,7 +3,7 @@ import { finalizersOf, isObject, metadataOf, pendingFinalizers } from '../object
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { storageKey } from '../registry/types.js';
-import type { StoreEvent } from '../storage/types.js';
+import type { StoreEvent } from '../storage/index.js';
 import { ApiError } from '../http/status.js';
 import { OwnerIndex, refFromKey, type ObjectRef } from './owner-index.js';
 import { keepGoing } from '../../log/keep-going.js';

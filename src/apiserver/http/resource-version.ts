@@ -1,4 +1,4 @@
-import type { Store } from '../storage/types.js';
+import type { Backend } from '../storage/index.js';
 import { ApiError, errors } from './status.js';
 
 /** How long a list for a resourceVersion the store has not reached waits for it (the watch cache's 3 s). */
@@ -26,7 +26,7 @@ export function resourceVersionParam(q: URLSearchParams): number | undefined {
  * A list at a resourceVersion newer than anything written waits briefly for it, then answers
  * what kube-apiserver's watch cache answers (a 504 Timeout the client may retry after a second).
  */
-export async function awaitResourceVersion(store: Store, rv: number): Promise<void> {
+export async function awaitResourceVersion(store: Backend, rv: number): Promise<void> {
   const deadline = Date.now() + FRESHNESS_WAIT_MS;
   while (store.currentRevision() < rv) {
     if (Date.now() >= deadline) throw tooLargeResourceVersion(rv, store.currentRevision());

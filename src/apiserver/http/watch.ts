@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf, collectionPrefix } from '../registry/types.js';
-import { CompactedError, type StoreEvent } from '../storage/types.js';
+import { CompactedError, type StoreEvent } from '../storage/index.js';
 import { booleanParam, selectorFilter } from './query.js';
 import type { ResourceContext } from './resource-handlers.js';
 import { presented } from '../objects/object-store.js';
@@ -11,6 +11,7 @@ import type { BudgetedWatch } from './watch-budget.js';
 import { includeObjectParam, toTable } from '../table/table.js';
 import { encodeWatchFrame, encodeWatchFrameOfText, ProtobufEncodeError } from '../protobuf/index.js';
 import { partialMetadata } from './metadata-only.js';
+import { sharedFrame, sharedParse } from './watch-frames.js';
 
 export interface WatchSettings {
   /** How often a watch that allows bookmarks gets one. */
@@ -92,14 +93,25 @@ export function serveWatch(
     corked = false;
     res.uncork();
   };
-  const send = (type: string, objectJson: string): void => {
-    if (closed) return;
+  const encode = (type: string, objectJson: string): Buffer | string => {
     const body =
       table && type !== 'BOOKMARK' && type !== 'ERROR'
         ? asTable(objectJson)
         : metadataOnly && type !== 'ERROR'
           ? JSON.stringify(partialMetadata(objectJson))
           : objectJson;
+    // An object event's text is the stored object's: its protobuf message is encoded once for every watcher.
+    const isObject = body === objectJson && type !== 'ERROR' && type !== 'BOOKMARK';
+    const plain = isObject ? { apiVersion: apiVersionOf(t), kind: t.kind } : undefined;
+    return protobuf ? protobufFrame(type, body, plain) : `{"type":"${type}","object":${body}}\n`;
+  };
+  // The watches of one encoding send a store event as the same bytes (a Table's columns differ per watch).
+  const encoding = table
+    ? undefined
+    : `${protobuf ? 'protobuf' : 'json'}${metadataOnly ? '+metadata' : ''}|${apiVersionOf(t)}|${t.plural}|`;
+  /** `objectJson` is a thunk for a store event's object, so a watch whose frame is shared never builds it. */
+  const send = (type: string, objectJson: string | (() => string), from?: StoreEvent): void => {
+    if (closed) return;
     // A group commit publishes many events in one turn: corking until the turn ends sends them in
     // one write instead of one system call per event (measured as the server's largest cost under load).
     if (!corked) {
@@ -107,24 +119,32 @@ export function serveWatch(
       res.cork();
       process.nextTick(uncork);
     }
-    // An object event's text is the stored object's: its protobuf message is encoded once for every watcher.
-    const plain = body === objectJson && type !== 'ERROR' && type !== 'BOOKMARK' ? { apiVersion: apiVersionOf(t), kind: t.kind } : undefined;
-    const chunk = protobuf ? protobufFrame(type, body, plain) : `{"type":"${type}","object":${body}}\n`;
+    const chunk =
+      from && encoding !== undefined
+        ? sharedFrame(from, encoding + type, () => {
+            const c = encode(type, textOf(objectJson));
+            return typeof c === 'string' ? Buffer.from(c) : c;
+          })
+        : encode(type, textOf(objectJson));
     if (!res.write(chunk)) ctx.watchBudget.check(budgeted);
   };
-  const versioned = (text: string): string => presented(t, text);
-  const matches = (text: string | undefined): boolean => text !== undefined && (!filter || filter(JSON.parse(text) as JsonObject));
+  const versioned =
+    (text: string): (() => string) =>
+    () =>
+      presented(t, text);
+  const matches = (e: StoreEvent, text: string | undefined): boolean =>
+    text !== undefined && (!filter || filter(sharedParse(e, text)));
 
   const onEvent = (e: StoreEvent): void => {
-    const now = e.type !== 'delete' && matches(e.value);
-    const before = e.type !== 'create' && (filter ? matches(e.prevValue ?? e.value) : true);
+    const now = e.type !== 'delete' && matches(e, e.value);
+    const before = e.type !== 'create' && (filter ? matches(e, e.prevValue ?? e.value) : true);
     if (e.type === 'create') {
-      if (now) send('ADDED', versioned(e.value));
+      if (now) send('ADDED', versioned(e.value), e);
     } else if (e.type === 'delete') {
-      if (before) send('DELETED', versioned(e.value));
-    } else if (now && before) send('MODIFIED', versioned(e.value));
-    else if (now) send('ADDED', versioned(e.value));
-    else if (before) send('DELETED', versioned(e.value));
+      if (before) send('DELETED', versioned(e.value), e);
+    } else if (now && before) send('MODIFIED', versioned(e.value), e);
+    else if (now) send('ADDED', versioned(e.value), e);
+    else if (before) send('DELETED', versioned(e.value), e);
   };
 
   const store = ctx.objects.store;
@@ -156,12 +176,16 @@ export function serveWatch(
   void (async () => {
     for (const item of page.items) {
       if (closed) return;
-      send('ADDED', versioned(item));
+      send('ADDED', presented(t, item));
       if (res.writableLength >= INITIAL_LIST_WINDOW) await drained(res);
     }
     if (initialEvents) send('BOOKMARK', bookmark(t, from, true));
     subscribe(from);
   })().catch(() => budgeted.drop());
+}
+
+function textOf(json: string | (() => string)): string {
+  return typeof json === 'string' ? json : json();
 }
 
 /** A protobuf watch frame; an object with no protobuf form (a stored value of the wrong type) becomes an ERROR event. */

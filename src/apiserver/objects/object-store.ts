@@ -1,8 +1,7 @@
 import { zeroValueOf } from '../defaults/zero-values.js';
 import type { UserInfo } from '../auth/user-info.js';
 import { ApiError, errors } from '../http/status.js';
-import type { Store, StoreEvent, StoredValue } from '../storage/types.js';
-import { CompactedError } from '../storage/types.js';
+import { CompactedError, type Backend, type StoreEvent, type StoredValue, type WriteResult } from '../storage/index.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf, collectionPrefix, storageKey } from '../registry/types.js';
 import { trackUpdate } from '../patch/apply/index.js';
@@ -71,7 +70,7 @@ export class ObjectStore {
 
   /** `onFault` hears of a throw in a write listener or a background loop; the write stands. */
   constructor(
-    readonly store: Store,
+    readonly store: Backend,
     readonly onFault: LoopFault = stderrLoopFault,
   ) {
     store.onRollback((undone) => this.undo(undone));
@@ -166,7 +165,7 @@ export class ObjectStore {
     this.trackManager(t, zeroValueOf(t), obj, opts);
     for (const a of this.storageSteps) a.admit(t, 'CREATE', obj, undefined, opts);
     if (opts.dryRun) return obj;
-    const stored = this.store.create(key, (rev) => stamp(t, obj, rev));
+    const stored = written(t, name, this.store.create(key, (rev) => stamp(t, obj, rev)));
     this.notify(t, stored, obj, 'create', undefined);
     return obj;
   }
@@ -212,7 +211,8 @@ export class ObjectStore {
       metadataOf(object).resourceVersion = String(current.modRevision);
       return object;
     }
-    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(t, object, rev));
+    const result = this.store.update(current.key, current.modRevision, (rev) => stamp(t, object, rev));
+    const stored = written(t, name, result);
     this.notify(t, stored, object, 'update', current.value);
     return object;
   }
@@ -251,7 +251,8 @@ export class ObjectStore {
       markDeleted(meta);
     }
     if (opts.dryRun) return obj;
-    const stored = this.store.update(current.key, current.modRevision, (rev) => stamp(t, obj, rev));
+    const result = this.store.update(current.key, current.modRevision, (rev) => stamp(t, obj, rev));
+    const stored = written(t, name, result);
     this.notify(t, stored, obj, 'update', current.value);
     return obj;
   }
@@ -286,7 +287,9 @@ export class ObjectStore {
 
   private remove(t: ResourceType, current: StoredValue, last: JsonObject, dryRun: boolean): JsonObject {
     if (dryRun) return last;
-    const stored = this.store.delete(current.key, current.modRevision, (rev) => stamp(t, last, rev));
+    const name = String(metadataOf(last).name);
+    const result = this.store.delete(current.key, current.modRevision, (rev) => stamp(t, last, rev));
+    const stored = written(t, name, result);
     this.notify(t, stored, last, 'delete', current.value);
     return last;
   }
@@ -336,6 +339,23 @@ export class ObjectStore {
         }
       });
     }
+  }
+}
+
+/**
+ * What a compare-and-swap answered, as the API answers it: the stored value, or the Status a lost
+ * one is (every write reads the key in the same turn first, so a miss means another write won).
+ */
+function written(t: ResourceType, name: string, r: WriteResult): StoredValue {
+  switch (r.outcome) {
+    case 'written':
+      return r.stored;
+    case 'exists':
+      throw errors.alreadyExists(t, name);
+    case 'conflict':
+      throw errors.conflict(t, name);
+    case 'not-found':
+      throw errors.notFound(t, name);
   }
 }
 

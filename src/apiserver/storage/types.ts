@@ -1,5 +1,6 @@
 // The storage boundary of the embedded API server, shaped like kine's Backend: plain parameters,
-// every answer carries the revision it was read at, and the layers above never see SQL.
+// every answer carries the revision it was read at, a lost compare-and-swap is an answer (not a
+// throw), and the layers above never see SQL.
 
 export interface StoredValue {
   key: string;
@@ -24,8 +25,14 @@ export interface StoreEvent {
 export interface ListResult {
   items: StoredValue[];
   revision: number;
-  /** Set when a limit cut the listing short: the last key returned. */
+  /** Set when a limit cut the listing short. */
   more: boolean;
+}
+
+export interface ListOptions {
+  startAfter?: string;
+  limit?: number;
+  revision?: number;
 }
 
 export interface WatchHandle {
@@ -35,19 +42,33 @@ export interface WatchHandle {
 /** Builds the stored text once the revision of the write is known. */
 export type ValueAtRevision = (revision: number) => string;
 
-export interface Store {
+/**
+ * What a compare-and-swap answers, as kine's Create/Update/Delete do with their `succeeded` flag:
+ * `written` with what is stored now, or why nothing was written. The caller switches on `outcome`.
+ */
+export type WriteResult =
+  | { outcome: 'written'; stored: StoredValue }
+  /** A create found the key there (`current`). */
+  | { outcome: 'exists'; current: StoredValue }
+  /** An update or delete expected another revision than the key's (`current`). */
+  | { outcome: 'conflict'; current: StoredValue }
+  /** An update or delete found no such key. */
+  | { outcome: 'not-found' };
+
+export interface Backend {
   currentRevision(): number;
   /** The last revision the database has committed (currentRevision may be ahead until the group commit). */
   committedRevision(): number;
   compactRevision(): number;
   get(key: string): StoredValue | undefined;
   /** Current values under a prefix, ordered by key; `startAfter` and `limit` page through them. */
-  list(prefix: string, opts?: { startAfter?: string; limit?: number; revision?: number }): ListResult;
+  list(prefix: string, opts?: ListOptions): ListResult;
   count(prefix: string): number;
-  create(key: string, value: ValueAtRevision): StoredValue;
+  create(key: string, value: ValueAtRevision): WriteResult;
   /** Compare-and-swap on the key's current modRevision. */
-  update(key: string, expectedRevision: number, value: ValueAtRevision): StoredValue;
-  delete(key: string, expectedRevision: number, value: ValueAtRevision): StoredValue;
+  update(key: string, expectedRevision: number, value: ValueAtRevision): WriteResult;
+  /** Compare-and-swap as `update`; an `expectedRevision` of 0 deletes whatever revision is current. */
+  delete(key: string, expectedRevision: number, value: ValueAtRevision): WriteResult;
   /**
    * Calls `onEvent` for every write under `prefix` after `fromRevision` — history first, then live.
    * Throws CompactedError when `fromRevision` is older than the compaction window.
@@ -66,29 +87,4 @@ export interface Store {
   /** Drops history at or below `revision` (never the current value of a key). */
   compact(revision: number): void;
   close(): void;
-}
-
-export class KeyExistsError extends Error {
-  constructor(readonly key: string) {
-    super(`key ${key} already exists`);
-  }
-}
-
-export class KeyNotFoundError extends Error {
-  constructor(readonly key: string) {
-    super(`key ${key} not found`);
-  }
-}
-
-/** A compare-and-swap lost: `current` is what is stored now. */
-export class RevisionConflictError extends Error {
-  constructor(readonly key: string, readonly current: StoredValue) {
-    super(`key ${key} was modified (now at revision ${current.modRevision})`);
-  }
-}
-
-export class CompactedError extends Error {
-  constructor(readonly requested: number, readonly compacted: number) {
-    super(`too old resource version: ${requested} (${compacted})`);
-  }
 }
