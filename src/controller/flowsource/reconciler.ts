@@ -22,6 +22,7 @@ import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { pruneObjects } from '../../sync/prune-objects.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
 import { decryptionKeys, sourceCredentials } from './credentials.js';
+import { OciSources } from './oci-source.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
 import { isRepeatedRefusal, refusedStatus, verifySourceRevision, withVerified } from './verification.js';
 
@@ -59,12 +60,15 @@ export class FlowSourceReconciler {
   private readonly repos = new Map<string, GitContext>();
   /** The definition files of each source's last applied commit, read once per commit for drift checks. */
   private readonly appliedFiles = new Map<string, { sha: string; files: Array<{ path: string; text: string }> }>();
+  /** Sources with spec.oci: fetched from a registry by src/source/oci/, applied by the same src/sync/. */
+  private readonly oci = new OciSources();
 
   constructor(private readonly deps: FlowSourceReconcilerDeps) {}
 
   forget(source: string): void {
     this.repos.delete(source);
     this.appliedFiles.delete(source);
+    this.oci.forget(source);
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
@@ -105,11 +109,19 @@ export class FlowSourceReconciler {
       return {};
     }
     const interval = jitter(spec.interval ? parseDuration(spec.interval) : DEFAULT_INTERVAL_MS);
+    if (spec.oci) {
+      const deps = { ...this.deps, applier: this.applierFor(key, spec) };
+      const out = await this.oci.reconcile(deps, src, spec, spec.oci);
+      if (out.retry) throw new RetryError(out.retry);
+      return { requeueAfterMs: interval };
+    }
+    const url = spec.url;
+    if (!url) throw new Error('invariant: the schema requires url or oci');
     let status = statusOf(src);
     try {
       const credentials = await sourceCredentials(this.deps.kube, namespace, spec);
       const ctx = this.contextFor(key);
-      const sha = await timeGitFetch(key, () => fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials }));
+      const sha = await timeGitFetch(key, () => fetchSource({ ctx, url, ref: spec.ref ?? {}, credentials }));
       const revision = formatRevision(spec.ref ?? {}, sha);
       if (upToDate(status, generation, revision)) {
         await this.correctDrift(key, ctx, spec, src, status);
