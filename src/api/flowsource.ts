@@ -57,9 +57,16 @@ const ociDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256: fo
 export const ociRefSchema = z
   .object({
     tag: z.string().min(1).describe('Tag to follow (default "latest").').optional(),
-    semver: z.string().min(1).describe('Follow the newest tag in this semver range (e.g. ">=1.0.0 <2.0.0").').optional(),
+    semver: z
+      .string()
+      .min(1)
+      .describe('Follow the newest tag in this semver range (e.g. ">=1.0.0 <2.0.0").')
+      .optional(),
     digest: ociDigest
-      .describe('Pin: apply exactly this manifest digest and never move (set by `flowops rollback --to`); wins over tag and semver.')
+      .describe(
+        'Pin: apply exactly this manifest digest and never move (set by `flowops rollback --to`); ' +
+          'wins over tag and semver.',
+      )
       .optional(),
   })
   .strict()
@@ -71,11 +78,16 @@ export const ociSourceSchema = z
       .string()
       .regex(/^oci:\/\/[^/]+\/[^:@]+$/, 'expected oci://registry/repository (no tag: the tag goes in ref)')
       .describe('The OCI repository, as oci://registry[:port]/repository.'),
-    ref: ociRefSchema.describe('What to follow: a tag (default latest), a semver range, or a pinned digest.').optional(),
+    ref: ociRefSchema
+      .describe('What to follow: a tag (default latest), a semver range, or a pinned digest.')
+      .optional(),
     secretRef: localRef
       .describe('Secret of type kubernetes.io/dockerconfigjson in the same namespace with the registry\'s credentials.')
       .optional(),
-    insecure: z.boolean().describe('Talk plain HTTP to the registry (a registry on loopback); default HTTPS.').optional(),
+    insecure: z
+      .boolean()
+      .describe('Talk plain HTTP to the registry (a registry on loopback); default HTTPS.')
+      .optional(),
   })
   .strict();
 

@@ -47,7 +47,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'push',
     term: '',
-    summary: 'push artifact DIR oci://registry/repo:tag: pack a folder of definitions as an OCI artifact a FlowSource follows (spec.oci)',
+    summary:
+      'push artifact DIR oci://registry/repo:tag: pack a folder of definitions as an OCI artifact ' +
+      'a FlowSource follows (spec.oci)',
     load: async () => (await import('./push-command.js')).registerPushCommand,
   },
   {

@@ -25,7 +25,8 @@ export function registerHistoryCommand(program: Command): void {
       const signed = (status.history ?? []).some((h) => h.signer);
       // ORIGIN only for an OCI source: the Git revision each artifact (REVISION: tag@digest) was pushed from.
       const fromOci = (status.history ?? []).some((h) => h.origin);
-      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', ...(signed ? ['SIGNER'] : []), ...(fromOci ? ['ORIGIN'] : []), 'MESSAGE']];
+      const extra = [...(signed ? ['SIGNER'] : []), ...(fromOci ? ['ORIGIN'] : [])];
+      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', ...extra, 'MESSAGE']];
       for (const h of status.history ?? []) {
         const signer = signed ? [h.signer ?? ''] : [];
         const origin = fromOci ? [h.origin ?? ''] : [];

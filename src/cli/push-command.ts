@@ -11,8 +11,8 @@ export function registerPushCommand(program: Command): void {
     .description('pack DIR (without .git) as an OCI artifact and push it under the tag; prints the digest')
     .argument('<dir>', 'folder of definitions')
     .argument('<url>', 'oci://registry[:port]/repository:tag')
-    .option('--source <url>', 'Git URL it came from (default: the origin remote of DIR\'s checkout)')
-    .option('--revision <rev>', 'Git revision it came from, <branch>@sha1:<sha> (default: DIR\'s checkout HEAD)')
+    .option('--source <url>', "Git URL it came from (default: the origin remote of DIR's checkout)")
+    .option('--revision <rev>', "Git revision it came from, <branch>@sha1:<sha> (default: DIR's checkout HEAD)")
     .option('--insecure', 'plain HTTP to the registry (a registry on loopback)')
     .action(async (dir: string, url: string, flags: { source?: string; revision?: string; insecure?: boolean }) => {
       const { runPushArtifact } = await import('./push/push-artifact.js');

@@ -27,7 +27,8 @@ export function resolveDigest(given: string, status: FlowSourceStatus): string {
   const digests = (status.history ?? []).map((h) => /sha256:([0-9a-f]{64})$/.exec(h.revision)?.[1]);
   const known = [...new Set(digests.filter((d): d is string => !!d && d.startsWith(hex)))];
   if (known.length === 1 && known[0]) return `sha256:${known[0]}`;
-  throw new Error(known.length ? `"${given}" is ambiguous: ${known.join(', ')}` : `"${given}" is not in this source's history; give the full sha256 digest`);
+  if (known.length) throw new Error(`"${given}" is ambiguous: ${known.join(', ')}`);
+  throw new Error(`"${given}" is not in this source's history; give the full sha256 digest`);
 }
 
 /** Until the controller has synced the new spec (its generation) — the pinned commit, or the branch tip after --unpin. */
@@ -60,8 +61,10 @@ export function registerRollbackCommand(program: Command): void {
       if ((source.spec as { oci?: unknown } | undefined)?.oci) {
         const digest = flags.to ? resolveDigest(flags.to, status) : undefined;
         const updated = await kube.patch(ref, { spec: { oci: { ref: { digest: digest ?? null } } } }, 'merge');
-        process.stdout.write(digest ? `${ref.namespace}/${ref.name} pinned to ${digest}\n` : `${ref.namespace}/${ref.name} unpinned\n`);
-        if (flags.wait) await report(kube, ref, updated.metadata.generation ?? 0, digest?.slice('sha256:'.length), Number(flags.timeout) * 1000);
+        const name = `${ref.namespace}/${ref.name}`;
+        process.stdout.write(digest ? `${name} pinned to ${digest}\n` : `${name} unpinned\n`);
+        const hex = digest?.slice('sha256:'.length);
+        if (flags.wait) await report(kube, ref, updated.metadata.generation ?? 0, hex, Number(flags.timeout) * 1000);
         return;
       }
       const sha = flags.to ? resolveSha(flags.to, status) : undefined;
@@ -74,7 +77,13 @@ export function registerRollbackCommand(program: Command): void {
 }
 
 /** --wait: the outcome of the synced revision; exit code 1 unless it was applied. */
-async function report(kube: KubeClient, ref: ObjectRef, generation: number, revision: string | undefined, timeoutMs: number): Promise<void> {
+async function report(
+  kube: KubeClient,
+  ref: ObjectRef,
+  generation: number,
+  revision: string | undefined,
+  timeoutMs: number,
+): Promise<void> {
   const h = (await waitSynced(kube, ref, generation, revision, timeoutMs)).history?.[0];
   if (!h) return;
   process.stdout.write(`${h.outcome}: ${h.revision}${h.message ? ` (${h.message})` : ''}\n`);

@@ -67,7 +67,8 @@ async function applyOne(opts: ApplyOptions, item: DesiredObject, waitForKind: bo
     const { path: _p, ...ref } = entry;
     return { ...ref, reason: `tracked by ${owner}; annotate it flowops.io/adopt: "true" to let FlowOps manage it` };
   }
-  await kube.apply(stamp(desired, { source: opts.source, revision: opts.revision, path: item.path, origin: opts.origin }), { fieldManager: opts.fieldManager, force: true });
+  const provenance = { source: opts.source, revision: opts.revision, path: item.path, origin: opts.origin };
+  await kube.apply(stamp(desired, provenance), { fieldManager: opts.fieldManager, force: true });
   return entry;
 }
 

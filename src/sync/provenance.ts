@@ -23,8 +23,13 @@ export function stamp(obj: KubeObject, p: Provenance): KubeObject {
     ...obj,
     metadata: {
       ...obj.metadata,
-      annotations: { ...(obj.metadata.annotations ?? {}), [SOURCE_ANNOTATION]: p.source, [REVISION_ANNOTATION]: p.revision, [PATH_ANNOTATION]: p.path,
-        ...(p.origin ? { [ORIGIN_ANNOTATION]: p.origin } : {}) },
+      annotations: {
+        ...(obj.metadata.annotations ?? {}),
+        [SOURCE_ANNOTATION]: p.source,
+        [REVISION_ANNOTATION]: p.revision,
+        [PATH_ANNOTATION]: p.path,
+        ...(p.origin ? { [ORIGIN_ANNOTATION]: p.origin } : {}),
+      },
     },
   };
 }
@@ -34,5 +39,6 @@ export function provenanceOf(obj: KubeObject): Provenance | undefined {
   const source = a[SOURCE_ANNOTATION];
   const revision = a[REVISION_ANNOTATION];
   const origin = a[ORIGIN_ANNOTATION];
-  return source && revision ? { source, revision, path: a[PATH_ANNOTATION] ?? '', ...(origin ? { origin } : {}) } : undefined;
+  if (!source || !revision) return undefined;
+  return { source, revision, path: a[PATH_ANNOTATION] ?? '', ...(origin ? { origin } : {}) };
 }

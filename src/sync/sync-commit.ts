@@ -43,7 +43,15 @@ export async function syncCommit(opts: SyncCommitOptions): Promise<SyncOutcome> 
   if (!decrypted.ok) return rejected(decrypted.errors);
   const plan = planCommit({ ...opts, files: decrypted.files });
   if (!plan.ok) return rejected(plan.errors);
-  const applied = await applyObjects({ kube: opts.kube, fieldManager: opts.fieldManager, source: opts.source, revision: opts.revision, origin: opts.origin, items: plan.apply, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+  const applied = await applyObjects({
+    kube: opts.kube,
+    fieldManager: opts.fieldManager,
+    source: opts.source,
+    revision: opts.revision,
+    origin: opts.origin,
+    items: plan.apply,
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+  });
   if (applied.failures.length) {
     return {
       outcome: 'Failed',

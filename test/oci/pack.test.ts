@@ -23,7 +23,10 @@ const fileSet = [
 ];
 
 const refusal = async (p: Promise<unknown>): Promise<SourceError> => {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!(e instanceof SourceError)) throw new Error(`expected a SourceError, got ${String(e)}`);
   return e;
 };
@@ -56,7 +59,9 @@ describe('OCI artifact layer: pack and unpack', () => {
     const cut = await refusal(unpackLayer(whole.subarray(0, Math.floor(whole.length / 2)), 'the layer'));
     expect(cut.code).toBe('ArtifactInvalid');
     expect(cut.message).toMatch(/the layer: not a whole gzip stream/);
-    expect((await refusal(unpackLayer(enc.encode('not gzip'), 'the layer'))).message).toContain('not a whole gzip stream');
+    expect((await refusal(unpackLayer(enc.encode('not gzip'), 'the layer'))).message).toContain(
+      'not a whole gzip stream',
+    );
     const evil = await packFiles([{ path: '../../etc/cron.d/x', bytes: enc.encode('x') }]);
     expect((await refusal(unpackLayer(evil, 'the layer'))).message).toContain('outside the artifact');
     // A gzip stream that is whole but holds half a tar archive.
@@ -72,11 +77,15 @@ describe('OCI artifact layer: pack and unpack', () => {
     expect(artifactDefinitions(fileSet, 'app')).toEqual([]);
   });
 
-  it('the manifest carries Flux\'s media types and the Git origin annotations', () => {
-    const m = artifactManifest({ digest: 'sha256:c', size: 2 }, { digest: 'sha256:l', size: 9 }, {
-      'org.opencontainers.image.source': 'https://git.example/flows.git',
-      'org.opencontainers.image.revision': 'main@sha1:0123',
-    });
+  it("the manifest carries Flux's media types and the Git origin annotations", () => {
+    const m = artifactManifest(
+      { digest: 'sha256:c', size: 2 },
+      { digest: 'sha256:l', size: 9 },
+      {
+        'org.opencontainers.image.source': 'https://git.example/flows.git',
+        'org.opencontainers.image.revision': 'main@sha1:0123',
+      },
+    );
     expect(m).toMatchObject({
       schemaVersion: 2,
       mediaType: 'application/vnd.oci.image.manifest.v1+json',

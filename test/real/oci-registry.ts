@@ -10,13 +10,14 @@ import { waitFor } from '../helpers/wait.js';
  * The real CNCF distribution registry (scripts/control-plane/build-registry.sh), on loopback with
  * filesystem storage; with `htpasswd`, every request needs Basic credentials (401 otherwise).
  */
-export const REGISTRY_BIN = process.env.FLOWOPS_REGISTRY
-  ?? join(process.env.FLOWOPS_CACHE ?? join(homedir(), '.cache', 'flowops'), 'registry-v3.0.0', 'bin', 'registry');
+export const REGISTRY_BIN =
+  process.env.FLOWOPS_REGISTRY ??
+  join(process.env.FLOWOPS_CACHE ?? join(homedir(), '.cache', 'flowops'), 'registry-v3.0.0', 'bin', 'registry');
 
 /** Why the registry tests cannot run here ('' when they can). */
 export const registrySkipReason = existsSync(REGISTRY_BIN)
   ? ''
-  : `no registry at ${REGISTRY_BIN} (bash scripts/control-plane/build-registry.sh builds it; .ci/run does when Go is there)`;
+  : `no registry at ${REGISTRY_BIN} (scripts/control-plane/build-registry.sh builds it; .ci/run does with Go)`;
 
 export interface Registry {
   /** host:port */
@@ -30,13 +31,16 @@ export async function startRegistry(dir: string, htpasswd?: string): Promise<Reg
   const port = await freePort();
   const auth = htpasswd ? `auth:\n  htpasswd:\n    realm: flowops-test\n    path: ${join(dir, 'htpasswd')}\n` : '';
   if (htpasswd) writeFileSync(join(dir, 'htpasswd'), `${htpasswd}\n`);
-  writeFileSync(join(dir, 'config.yml'), [
-    'version: 0.1',
-    'log:\n  level: info\n  accesslog:\n    disabled: true',
-    `storage:\n  filesystem:\n    rootdirectory: ${join(dir, 'storage')}\n  delete:\n    enabled: true`,
-    `http:\n  addr: 127.0.0.1:${port}`,
-    auth,
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'config.yml'),
+    [
+      'version: 0.1',
+      'log:\n  level: info\n  accesslog:\n    disabled: true',
+      `storage:\n  filesystem:\n    rootdirectory: ${join(dir, 'storage')}\n  delete:\n    enabled: true`,
+      `http:\n  addr: 127.0.0.1:${port}`,
+      auth,
+    ].join('\n'),
+  );
   const child: ChildProcess = spawn(REGISTRY_BIN, ['serve', join(dir, 'config.yml')], {
     env: { ...process.env, OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none', OTEL_SDK_DISABLED: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,11 +49,14 @@ export async function startRegistry(dir: string, htpasswd?: string): Promise<Reg
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const host = `127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`registry exited ${child.exitCode}: ${out}`);
-    const res = await fetch(`http://${host}/v2/`).catch(() => undefined);
-    return res && (res.status === 200 || res.status === 401);
-  }, { what: `the registry on ${host}\n${out}`, timeoutMs: 30_000 });
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`registry exited ${child.exitCode}: ${out}`);
+      const res = await fetch(`http://${host}/v2/`).catch(() => undefined);
+      return res && (res.status === 200 || res.status === 401);
+    },
+    { what: `the registry on ${host}\n${out}`, timeoutMs: 30_000 },
+  );
   return {
     host,
     logs: () => out.slice(-4000),
@@ -69,27 +76,38 @@ export type TamperMode = 'pass' | 'truncate-blobs' | 'rewrite-manifests';
  * changes a byte of every manifest (so that it no longer hashes to its digest): how a broken
  * mirror or a tampering middlebox looks to FlowOps.
  */
-export async function startTamperProxy(upstream: string): Promise<{ host: string; mode: TamperMode; stop(): Promise<void> }> {
+export async function startTamperProxy(
+  upstream: string,
+): Promise<{ host: string; mode: TamperMode; stop(): Promise<void> }> {
   const state = { mode: 'pass' as TamperMode };
   const server: Server = createServer((req, res) => {
-    const up = request({ host: upstream.split(':')[0], port: Number(upstream.split(':')[1]), path: req.url, method: req.method, headers: { ...req.headers, host: upstream } }, (upRes) => {
-      const chunks: Buffer[] = [];
-      upRes.on('data', (c: Buffer) => chunks.push(c));
-      upRes.on('end', () => {
-        let body = Buffer.concat(chunks);
-        const headers = { ...upRes.headers };
-        if (req.method === 'GET' && state.mode === 'truncate-blobs' && /\/blobs\/sha256:/.test(req.url ?? '')) {
-          body = body.subarray(0, Math.floor(body.length / 2));
-          headers['content-length'] = String(body.length);
-        }
-        if (req.method === 'GET' && state.mode === 'rewrite-manifests' && /\/manifests\//.test(req.url ?? '')) {
-          body = Buffer.from(body.toString('utf8').replace('"schemaVersion":2', '"schemaVersion": 2'));
-          headers['content-length'] = String(body.length);
-        }
-        res.writeHead(upRes.statusCode ?? 502, headers);
-        res.end(body);
-      });
-    });
+    const up = request(
+      {
+        host: upstream.split(':')[0],
+        port: Number(upstream.split(':')[1]),
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream },
+      },
+      (upRes) => {
+        const chunks: Buffer[] = [];
+        upRes.on('data', (c: Buffer) => chunks.push(c));
+        upRes.on('end', () => {
+          let body = Buffer.concat(chunks);
+          const headers = { ...upRes.headers };
+          if (req.method === 'GET' && state.mode === 'truncate-blobs' && /\/blobs\/sha256:/.test(req.url ?? '')) {
+            body = body.subarray(0, Math.floor(body.length / 2));
+            headers['content-length'] = String(body.length);
+          }
+          if (req.method === 'GET' && state.mode === 'rewrite-manifests' && /\/manifests\//.test(req.url ?? '')) {
+            body = Buffer.from(body.toString('utf8').replace('"schemaVersion":2', '"schemaVersion": 2'));
+            headers['content-length'] = String(body.length);
+          }
+          res.writeHead(upRes.statusCode ?? 502, headers);
+          res.end(body);
+        });
+      },
+    );
     up.on('error', () => res.writeHead(502).end());
     req.pipe(up);
   });

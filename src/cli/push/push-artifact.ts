@@ -7,7 +7,11 @@ import { parseOciUrl } from '../../source/oci/reference.js';
 import { gitOrigin } from './git-origin.js';
 
 /** Credentials come from the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json). */
-export async function runPushArtifact(dir: string, url: string, flags: { source?: string; revision?: string; insecure?: boolean }): Promise<void> {
+export async function runPushArtifact(
+  dir: string,
+  url: string,
+  flags: { source?: string; revision?: string; insecure?: boolean },
+): Promise<void> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: not a folder`);
   try {
     const ref = parseOciUrl(url, 'the artifact URL');
@@ -15,10 +19,19 @@ export async function runPushArtifact(dir: string, url: string, flags: { source?
     const source = flags.source ?? git.source;
     const revision = flags.revision ?? git.revision;
     if (!source || !revision) {
-      throw new Error(`${dir} is not in a Git checkout with an origin remote: give --source <url> and --revision <branch>@sha1:<sha>`);
+      throw new Error(
+        `${dir} is not in a Git checkout with an origin remote: give --source <url> and --revision <branch>@sha1:<sha>`,
+      );
     }
     const files = readTree(dir);
-    const out = await pushArtifact({ ref, files, source, revision, credentials: localCredentials(ref.registry), insecure: flags.insecure });
+    const out = await pushArtifact({
+      ref,
+      files,
+      source,
+      revision,
+      credentials: localCredentials(ref.registry),
+      insecure: flags.insecure,
+    });
     process.stdout.write(`pushed ${out.url}@${out.digest} (${files.length} files from ${revision})\n`);
   } catch (e) {
     if (e instanceof SourceError) throw new Error(`${e.code}: ${e.message}`);

@@ -44,7 +44,12 @@ export class OciSources {
     this.applied.delete(key);
   }
 
-  async reconcile(deps: OciSourceDeps, src: KubeObject, spec: FlowSourceSpec, oci: OciSourceSpec): Promise<OciReconcileResult> {
+  async reconcile(
+    deps: OciSourceDeps,
+    src: KubeObject,
+    spec: FlowSourceSpec,
+    oci: OciSourceSpec,
+  ): Promise<OciReconcileResult> {
     const namespace = src.metadata.namespace ?? 'default';
     const key = `${namespace}/${src.metadata.name}`;
     const generation = src.metadata.generation ?? 0;
@@ -52,9 +57,18 @@ export class OciSources {
     try {
       const ref = parseOciUrl(oci.url, 'spec.oci.url');
       const credentials = await registryCredentials(deps.kube, namespace, oci, ref);
-      const artifact = await resolveArtifact({ ref, selector: oci.ref ?? {}, where: 'spec.oci', credentials, insecure: oci.insecure });
-      const upToDate = status.observedGeneration === generation && status.lastAttemptedRevision === artifact.revision
-        && status.history?.[0]?.revision === artifact.revision && status.history[0].outcome !== 'Failed';
+      const artifact = await resolveArtifact({
+        ref,
+        selector: oci.ref ?? {},
+        where: 'spec.oci',
+        credentials,
+        insecure: oci.insecure,
+      });
+      const upToDate =
+        status.observedGeneration === generation &&
+        status.lastAttemptedRevision === artifact.revision &&
+        status.history?.[0]?.revision === artifact.revision &&
+        status.history[0].outcome !== 'Failed';
       if (upToDate) {
         // A rejected artifact stays rejected until a new digest or spec; an applied one is re-applied.
         if (status.lastAppliedRevision === artifact.revision) await this.correctDrift(deps, src, spec, artifact);
@@ -76,8 +90,14 @@ export class OciSources {
     }
   }
 
-  private async sync(deps: OciSourceDeps, key: string, spec: FlowSourceSpec, artifact: ResolvedArtifact,
-    files: readonly PackedFile[], status: FlowSourceStatus): Promise<SyncOutcome> {
+  private async sync(
+    deps: OciSourceDeps,
+    key: string,
+    spec: FlowSourceSpec,
+    artifact: ResolvedArtifact,
+    files: readonly PackedFile[],
+    status: FlowSourceStatus,
+  ): Promise<SyncOutcome> {
     const namespace = key.split('/')[0] ?? 'default';
     return syncCommit({
       kube: deps.applier,
@@ -95,7 +115,12 @@ export class OciSources {
   }
 
   /** Nothing new in the registry: the applied artifact again, so hand edits are reverted (as for Git). */
-  private async correctDrift(deps: OciSourceDeps, src: KubeObject, spec: FlowSourceSpec, artifact: ResolvedArtifact): Promise<void> {
+  private async correctDrift(
+    deps: OciSourceDeps,
+    src: KubeObject,
+    spec: FlowSourceSpec,
+    artifact: ResolvedArtifact,
+  ): Promise<void> {
     const key = `${src.metadata.namespace ?? 'default'}/${src.metadata.name}`;
     let files = this.applied.get(key)?.digest === artifact.digest ? this.applied.get(key)?.files : undefined;
     if (!files) {
@@ -104,46 +129,98 @@ export class OciSources {
     }
     const outcome = await this.sync(deps, key, spec, artifact, files, statusOf(src));
     if (outcome.outcome === 'Applied') return;
-    deps.log.warn({ source: key, revision: artifact.revision, outcome: outcome.outcome, err: outcome.message }, 'drift correction failed');
+    deps.log.warn(
+      { source: key, revision: artifact.revision, outcome: outcome.outcome, err: outcome.message },
+      'drift correction failed',
+    );
     await deps.events.record(src, 'Warning', 'DriftCorrectionFailed', `${artifact.revision}: ${outcome.message}`);
   }
 }
 
 /** The credentials for the registry from spec.oci.secretRef, a kubernetes.io/dockerconfigjson Secret. */
-async function registryCredentials(kube: KubeClient, namespace: string, oci: OciSourceSpec,
-  ref: OciReference): Promise<RegistryCredentials | undefined> {
+async function registryCredentials(
+  kube: KubeClient,
+  namespace: string,
+  oci: OciSourceSpec,
+  ref: OciReference,
+): Promise<RegistryCredentials | undefined> {
   if (!oci.secretRef) return undefined;
   const where = `Secret ${namespace}/${oci.secretRef.name} (spec.oci.secretRef)`;
   const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: oci.secretRef.name });
   if (!secret) throw new SourceError('AuthRequired', `${where} not found`);
   const data = (secret.data ?? {}) as Record<string, string>;
   const config = data['.dockerconfigjson'];
-  if (!config) throw new SourceError('AuthRequired', `${where} has no .dockerconfigjson key (expected type kubernetes.io/dockerconfigjson)`);
+  if (!config)
+    throw new SourceError(
+      'AuthRequired',
+      `${where} has no .dockerconfigjson key (expected type kubernetes.io/dockerconfigjson)`,
+    );
   const creds = credentialsFor(Buffer.from(config, 'base64').toString('utf8'), ref.registry, where);
   if (!creds) throw new SourceError('AuthRequired', `${where} has no auths entry for ${ref.registry}`);
   return creds;
 }
 
-const pathPrefix = (spec: FlowSourceSpec): string => (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
+const pathPrefix = (spec: FlowSourceSpec): string =>
+  (spec.path ?? '')
+    .split('/')
+    .filter((s) => s && s !== '.')
+    .join('/');
 
-function summarise(status: FlowSourceStatus, generation: number, artifact: ResolvedArtifact, outcome: SyncOutcome): FlowSourceStatus {
+function summarise(
+  status: FlowSourceStatus,
+  generation: number,
+  artifact: ResolvedArtifact,
+  outcome: SyncOutcome,
+): FlowSourceStatus {
   const revision = artifact.revision;
-  const entry = { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(artifact.origin ? { origin: artifact.origin } : {}) };
+  const entry = {
+    revision,
+    outcome: outcome.outcome,
+    message: outcome.message.slice(0, 1000),
+    ...(artifact.origin ? { origin: artifact.origin } : {}),
+  };
   const history = withHistory(status.history, entry);
   if (outcome.outcome === 'Rejected') {
     const next = { ...status, lastAttemptedRevision: revision, history };
-    return withReady(next, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);
+    return withReady(
+      next,
+      generation,
+      false,
+      'ValidationFailed',
+      `${revision}: ${outcome.message}`.slice(0, 4000),
+      true,
+    );
   }
-  const next: FlowSourceStatus = { ...status, lastAttemptedRevision: revision, history, inventory: outcome.inventory, skipped: outcome.skipped };
-  if (outcome.outcome === 'Failed') return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
-  const message = `Applied revision ${revision}${artifact.origin ? ` (from ${artifact.origin})` : ''}: ${outcome.message}`;
+  const next: FlowSourceStatus = {
+    ...status,
+    lastAttemptedRevision: revision,
+    history,
+    inventory: outcome.inventory,
+    skipped: outcome.skipped,
+  };
+  if (outcome.outcome === 'Failed')
+    return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
+  const from = artifact.origin ? ` (from ${artifact.origin})` : '';
+  const message = `Applied revision ${revision}${from}: ${outcome.message}`;
   return withReady({ ...next, lastAppliedRevision: revision }, generation, true, 'Applied', message.slice(0, 4000));
 }
 
-async function record(deps: OciSourceDeps, src: KubeObject, outcome: SyncOutcome, artifact: ResolvedArtifact): Promise<void> {
+async function record(
+  deps: OciSourceDeps,
+  src: KubeObject,
+  outcome: SyncOutcome,
+  artifact: ResolvedArtifact,
+): Promise<void> {
   const log = deps.log.child({ source: `${src.metadata.namespace}/${src.metadata.name}`, revision: artifact.revision });
-  if (outcome.outcome === 'Applied') log.info({ applied: outcome.applied, pruned: outcome.pruned, origin: artifact.origin }, 'artifact applied');
+  if (outcome.outcome === 'Applied')
+    log.info({ applied: outcome.applied, pruned: outcome.pruned, origin: artifact.origin }, 'artifact applied');
   else log.warn({ outcome: outcome.outcome, err: outcome.message }, 'artifact not applied');
-  const reason = outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
-  await deps.events.record(src, outcome.outcome === 'Applied' ? 'Normal' : 'Warning', reason, `${artifact.revision}: ${outcome.message}`);
+  const reason =
+    outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
+  await deps.events.record(
+    src,
+    outcome.outcome === 'Applied' ? 'Normal' : 'Warning',
+    reason,
+    `${artifact.revision}: ${outcome.message}`,
+  );
 }

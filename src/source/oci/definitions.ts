@@ -5,9 +5,14 @@ import type { PackedFile } from './pack.js';
  * The definition files of an artifact under `prefix`, by the rules a Git commit's are chosen
  * (YAML, not hidden, not inside a Helm chart or kustomize base), with their paths in the artifact.
  */
-export function artifactDefinitions(files: readonly PackedFile[], prefix: string): Array<{ path: string; text: string }> {
+export function artifactDefinitions(
+  files: readonly PackedFile[],
+  prefix: string,
+): Array<{ path: string; text: string }> {
   const under = files.filter((f) => !prefix || f.path.startsWith(`${prefix}/`));
-  const inputDirs = new Set(under.filter((f) => INPUT_MARKERS.has(f.path.split('/').pop() ?? '')).map((f) => dirOf(f.path)));
+  const inputDirs = new Set(
+    under.filter((f) => INPUT_MARKERS.has(f.path.split('/').pop() ?? '')).map((f) => dirOf(f.path)),
+  );
   const insideInput = (path: string): boolean => {
     for (let dir = dirOf(path); ; dir = dirOf(dir)) {
       if (inputDirs.has(dir)) return true;

@@ -34,14 +34,18 @@ export function credentialsFor(configText: string, registry: string, where: stri
     throw new SourceError('AuthRequired', `${where} is not JSON (expected a docker config with "auths")`);
   }
   const parsed = configSchema.safeParse(json);
-  if (!parsed.success) throw new SourceError('AuthRequired', `${where}: "auths" must map registries to {auth} or {username, password}`);
+  if (!parsed.success)
+    throw new SourceError('AuthRequired', `${where}: "auths" must map registries to {auth} or {username, password}`);
   const entry = Object.entries(parsed.data.auths ?? {}).find(([key]) => hostOf(key) === registry)?.[1];
   if (!entry) return undefined;
-  if (entry.username !== undefined && entry.password !== undefined) return { username: entry.username, password: entry.password };
-  if (!entry.auth) throw new SourceError('AuthRequired', `${where}: the entry for ${registry} has neither auth nor username/password`);
+  if (entry.username !== undefined && entry.password !== undefined)
+    return { username: entry.username, password: entry.password };
+  if (!entry.auth)
+    throw new SourceError('AuthRequired', `${where}: the entry for ${registry} has neither auth nor username/password`);
   const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw new SourceError('AuthRequired', `${where}: the auth of ${registry} is not base64 of user:password`);
+  if (colon < 0)
+    throw new SourceError('AuthRequired', `${where}: the auth of ${registry} is not base64 of user:password`);
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 

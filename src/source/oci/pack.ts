@@ -18,7 +18,8 @@ export function readTree(dir: string): PackedFile[] {
       if (name === '.git') continue;
       const path = rel ? `${rel}/${name}` : name;
       const st = lstatSync(join(dir, path));
-      if (st.isSymbolicLink()) throw new SourceError('ArtifactInvalid', `${join(dir, path)}: a symlink cannot be packed into an artifact`);
+      if (st.isSymbolicLink())
+        throw new SourceError('ArtifactInvalid', `${join(dir, path)}: a symlink cannot be packed into an artifact`);
       if (st.isDirectory()) walk(path);
       else if (st.isFile()) out.push({ path, bytes: readFileSync(join(dir, path)) });
     }
@@ -42,7 +43,10 @@ export async function packFiles(files: readonly PackedFile[]): Promise<Uint8Arra
     pack.on('error', reject);
   });
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    pack.entry({ name: f.path, size: f.bytes.length, mode: 0o644, mtime: new Date(0), uid: 0, gid: 0, type: 'file' }, Buffer.from(f.bytes));
+    pack.entry(
+      { name: f.path, size: f.bytes.length, mode: 0o644, mtime: new Date(0), uid: 0, gid: 0, type: 'file' },
+      Buffer.from(f.bytes),
+    );
   }
   pack.finalize();
   await done;

@@ -50,8 +50,13 @@ export function newestInRange(tags: readonly string[], range: string): string | 
  * Resolves the selector to one manifest and checks it is a FlowOps/Flux artifact (one
  * application/vnd.cncf.flux.content.v1.tar+gzip layer); the layer itself is not read yet.
  */
-export async function resolveArtifact(opts: { ref: OciReference; selector: ArtifactSelector; where: string;
-  credentials?: RegistryCredentials | undefined; insecure?: boolean | undefined }): Promise<ResolvedArtifact> {
+export async function resolveArtifact(opts: {
+  ref: OciReference;
+  selector: ArtifactSelector;
+  where: string;
+  credentials?: RegistryCredentials | undefined;
+  insecure?: boolean | undefined;
+}): Promise<ResolvedArtifact> {
   const client = new RegistryClient({ ref: opts.ref, credentials: opts.credentials, insecure: opts.insecure });
   const name = repositoryUrl(opts.ref);
   let tag = opts.selector.digest ? undefined : opts.selector.tag;
@@ -73,7 +78,11 @@ export async function resolveArtifact(opts: { ref: OciReference; selector: Artif
     throw new SourceError('ArtifactInvalid', `${name}@${digest}: the manifest is not JSON`);
   }
   const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) throw new SourceError('ArtifactInvalid', `${name}@${digest}: not an OCI image manifest (an index or another kind of object?)`);
+  if (!parsed.success)
+    throw new SourceError(
+      'ArtifactInvalid',
+      `${name}@${digest}: not an OCI image manifest (an index or another kind of object?)`,
+    );
   const layers = parsed.data.layers.filter((l) => l.mediaType === FLUX_CONTENT);
   const layer = layers[0];
   if (layers.length !== 1 || !layer) {
@@ -82,8 +91,13 @@ export async function resolveArtifact(opts: { ref: OciReference; selector: Artif
   }
   const a = parsed.data.annotations ?? {};
   return {
-    client, digest, tag, revision: tag ? `${tag}@${digest}` : digest, layer: { digest: layer.digest, size: layer.size },
-    origin: a[REVISION_ANNOTATION], originSource: a[SOURCE_ANNOTATION],
+    client,
+    digest,
+    tag,
+    revision: tag ? `${tag}@${digest}` : digest,
+    layer: { digest: layer.digest, size: layer.size },
+    origin: a[REVISION_ANNOTATION],
+    originSource: a[SOURCE_ANNOTATION],
   };
 }
 

@@ -1,7 +1,13 @@
 import { SourceError } from '../errors.js';
 import type { RegistryCredentials } from './docker-config.js';
 import {
-  CREATED_ANNOTATION, FLUX_CONFIG, FLUX_CONTENT, OCI_MANIFEST, REVISION_ANNOTATION, SOURCE_ANNOTATION, type ImageManifest,
+  CREATED_ANNOTATION,
+  FLUX_CONFIG,
+  FLUX_CONTENT,
+  OCI_MANIFEST,
+  REVISION_ANNOTATION,
+  SOURCE_ANNOTATION,
+  type ImageManifest,
 } from './media-types.js';
 import { packFiles, type PackedFile } from './pack.js';
 import { repositoryUrl, type OciReference } from './reference.js';
@@ -21,8 +27,11 @@ export interface PushOptions {
 }
 
 /** The manifest of a Flux-convention artifact: an empty config and one gzipped tar layer. */
-export function artifactManifest(config: { digest: string; size: number }, layer: { digest: string; size: number },
-  annotations: Record<string, string>): ImageManifest {
+export function artifactManifest(
+  config: { digest: string; size: number },
+  layer: { digest: string; size: number },
+  annotations: Record<string, string>,
+): ImageManifest {
   return {
     schemaVersion: 2,
     mediaType: OCI_MANIFEST,
@@ -35,7 +44,11 @@ export function artifactManifest(config: { digest: string; size: number }, layer
 /** Packs the files, uploads config and layer, then the manifest under the tag; returns its digest. */
 export async function pushArtifact(opts: PushOptions): Promise<{ url: string; digest: string }> {
   const tag = opts.ref.tag;
-  if (!tag || opts.ref.digest) throw new SourceError('ArtifactInvalid', `${repositoryUrl(opts.ref)}: push needs a tag (oci://registry/repository:tag)`);
+  if (!tag || opts.ref.digest)
+    throw new SourceError(
+      'ArtifactInvalid',
+      `${repositoryUrl(opts.ref)}: push needs a tag (oci://registry/repository:tag)`,
+    );
   const client = new RegistryClient({ ref: opts.ref, credentials: opts.credentials, insecure: opts.insecure });
   const config = await client.pushBlob(new TextEncoder().encode('{}'));
   const layer = await client.pushBlob(await packFiles(opts.files));

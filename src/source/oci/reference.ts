@@ -36,7 +36,8 @@ export function parseOciUrl(url: string, where: string): OciReference {
     path = path.slice(0, colon);
     if (!TAG.test(tag)) throw bad(`has an invalid tag "${tag}"`);
   }
-  if (!REPOSITORY.test(path)) throw bad(`has an invalid repository "${path}" (lower-case letters, digits, . _ - and /)`);
+  if (!REPOSITORY.test(path))
+    throw bad(`has an invalid repository "${path}" (lower-case letters, digits, . _ - and /)`);
   return { registry, repository: path, tag, digest };
 }
 

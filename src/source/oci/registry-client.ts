@@ -54,26 +54,44 @@ export class RegistryClient {
     const bytes = await this.body(res, MANIFEST_LIMIT, `manifest ${reference}`);
     const digest = sha256Digest(bytes);
     if (DIGEST.test(reference) && digest !== reference) {
-      throw new SourceError('DigestMismatch', `${this.name}: the manifest served for ${reference} hashes to ${digest}; refused`);
+      throw new SourceError(
+        'DigestMismatch',
+        `${this.name}: the manifest served for ${reference} hashes to ${digest}; refused`,
+      );
     }
     const claimed = res.headers.get('docker-content-digest');
     if (claimed && DIGEST.test(claimed) && claimed !== digest) {
-      throw new SourceError('DigestMismatch', `${this.name}: manifest ${reference} hashes to ${digest}, not ${claimed} as the registry says`);
+      throw new SourceError(
+        'DigestMismatch',
+        `${this.name}: manifest ${reference} hashes to ${digest}, not ${claimed} as the registry says`,
+      );
     }
     return { digest, bytes };
   }
 
   /** A blob, refused unless it is exactly `desc.size` bytes that hash to `desc.digest`. */
   async getBlob(desc: Descriptor, what: string): Promise<Uint8Array> {
-    if (!DIGEST.test(desc.digest)) throw new SourceError('ArtifactInvalid', `${this.name}: ${what} has digest "${desc.digest}", not sha256:<64 hex>`);
-    if (desc.size > BLOB_LIMIT) throw new SourceError('ArtifactInvalid', `${this.name}: ${what} is ${desc.size} bytes, over the ${BLOB_LIMIT} limit`);
+    if (!DIGEST.test(desc.digest))
+      throw new SourceError(
+        'ArtifactInvalid',
+        `${this.name}: ${what} has digest "${desc.digest}", not sha256:<64 hex>`,
+      );
+    if (desc.size > BLOB_LIMIT)
+      throw new SourceError(
+        'ArtifactInvalid',
+        `${this.name}: ${what} is ${desc.size} bytes, over the ${BLOB_LIMIT} limit`,
+      );
     const res = await this.send('GET', `/blobs/${desc.digest}`, {}, `${what} ${desc.digest}`);
     const bytes = await this.body(res, desc.size, `${what} ${desc.digest}`);
     if (bytes.length !== desc.size) {
-      throw new SourceError('ArtifactInvalid', `${this.name}: ${what} ${desc.digest} is truncated: ${bytes.length} of ${desc.size} bytes`);
+      throw new SourceError(
+        'ArtifactInvalid',
+        `${this.name}: ${what} ${desc.digest} is truncated: ${bytes.length} of ${desc.size} bytes`,
+      );
     }
     const digest = sha256Digest(bytes);
-    if (digest !== desc.digest) throw new SourceError('DigestMismatch', `${this.name}: ${what} hashes to ${digest}, not ${desc.digest}`);
+    if (digest !== desc.digest)
+      throw new SourceError('DigestMismatch', `${this.name}: ${what} hashes to ${digest}, not ${desc.digest}`);
     return bytes;
   }
 
@@ -84,7 +102,8 @@ export class RegistryClient {
     if (head.status !== 404) return { mediaType: '', digest, size: bytes.length };
     const start = await this.send('POST', '/blobs/uploads/', { headers: { 'content-length': '0' } }, 'a blob upload');
     const location = start.headers.get('location');
-    if (!location) throw new SourceError('FetchFailed', `${this.name}: the registry started an upload without a Location`);
+    if (!location)
+      throw new SourceError('FetchFailed', `${this.name}: the registry started an upload without a Location`);
     const url = new URL(location, this.base);
     url.searchParams.set('digest', digest);
     const headers = { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) };
@@ -94,7 +113,12 @@ export class RegistryClient {
 
   /** Puts a manifest under a tag; returns the digest of its bytes. */
   async putManifest(tag: string, bytes: Uint8Array, mediaType: string): Promise<string> {
-    await this.send('PUT', `/manifests/${tag}`, { headers: { 'content-type': mediaType }, body: bytes }, `manifest ${tag}`);
+    await this.send(
+      'PUT',
+      `/manifests/${tag}`,
+      { headers: { 'content-type': mediaType }, body: bytes },
+      `manifest ${tag}`,
+    );
     return sha256Digest(bytes);
   }
 
@@ -104,7 +128,9 @@ export class RegistryClient {
     let path: string | undefined = '/tags/list?n=1000';
     for (let page = 0; path && page < 100; page++) {
       const res = await this.send('GET', path, {}, 'the tag list');
-      const body = JSON.parse(new TextDecoder().decode(await this.body(res, MANIFEST_LIMIT, 'the tag list'))) as { tags?: unknown };
+      const body = JSON.parse(new TextDecoder().decode(await this.body(res, MANIFEST_LIMIT, 'the tag list'))) as {
+        tags?: unknown;
+      };
       if (Array.isArray(body.tags)) tags.push(...body.tags.filter((t): t is string => typeof t === 'string'));
       const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
       path = next ? new URL(next, this.base).toString() : undefined;
@@ -113,39 +139,64 @@ export class RegistryClient {
   }
 
   /** One request, answering a 401 challenge once (Basic, or a Bearer token from the realm). */
-  private async send(method: string, path: string, init: { headers?: Record<string, string>; body?: Uint8Array },
-    what: string, allowed: number[] = []): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: Uint8Array },
+    what: string,
+    allowed: number[] = [],
+  ): Promise<Response> {
     const url = /^https?:\/\//.test(path) ? path : `${this.base}${path}`;
     let res = await this.fetchOnce(method, url, init, what);
     if (res.status === 401) {
       const challenge = res.headers.get('www-authenticate');
       await res.body?.cancel();
       if (!this.opts.credentials && !challenge?.toLowerCase().startsWith('bearer')) {
-        throw new SourceError('AuthRequired', `${this.name}: the registry asks for credentials (401) and none are configured`);
+        throw new SourceError(
+          'AuthRequired',
+          `${this.name}: the registry asks for credentials (401) and none are configured`,
+        );
       }
       this.authorization = await this.authorize(challenge ?? '');
       res = await this.fetchOnce(method, url, init, what);
       if (res.status === 401) {
         await res.body?.cancel();
-        throw new SourceError(this.opts.credentials ? 'AuthFailed' : 'AuthRequired', this.opts.credentials
-          ? `${this.name}: the registry refused the credentials (401)`
-          : `${this.name}: the registry asks for credentials (401) and none are configured`);
+        throw new SourceError(
+          this.opts.credentials ? 'AuthFailed' : 'AuthRequired',
+          this.opts.credentials
+            ? `${this.name}: the registry refused the credentials (401)`
+            : `${this.name}: the registry asks for credentials (401) and none are configured`,
+        );
       }
     }
     if (res.ok || allowed.includes(res.status)) return res;
     const detail = (await res.text().catch(() => '')).slice(0, 300).replace(/\s+/g, ' ');
-    if (res.status === 404 && method === 'GET') throw new SourceError('RefNotFound', `${this.name}: ${what} not found (404)`);
+    if (res.status === 404 && method === 'GET')
+      throw new SourceError('RefNotFound', `${this.name}: ${what} not found (404)`);
     if (res.status === 403) throw new SourceError('AuthFailed', `${this.name}: ${what}: access denied (403)`);
-    throw new SourceError('FetchFailed', `${this.name}: ${method} ${what}: HTTP ${res.status}${detail ? `: ${detail}` : ''}`);
+    throw new SourceError(
+      'FetchFailed',
+      `${this.name}: ${method} ${what}: HTTP ${res.status}${detail ? `: ${detail}` : ''}`,
+    );
   }
 
-  private async fetchOnce(method: string, url: string, init: { headers?: Record<string, string>; body?: Uint8Array },
-    what: string): Promise<Response> {
+  private async fetchOnce(
+    method: string,
+    url: string,
+    init: { headers?: Record<string, string>; body?: Uint8Array },
+    what: string,
+  ): Promise<Response> {
     const headers = { ...init.headers, ...(this.authorization ? { authorization: this.authorization } : {}) };
     try {
-      return await fetch(url, { method, headers, ...(init.body ? { body: new Uint8Array(init.body) } : {}), redirect: 'follow' });
+      return await fetch(url, {
+        method,
+        headers,
+        ...(init.body ? { body: new Uint8Array(init.body) } : {}),
+        redirect: 'follow',
+      });
     } catch (e) {
-      const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+      const cause =
+        e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
       throw new SourceError('FetchFailed', `${this.name}: ${method} ${what}: ${cause}`);
     }
   }
@@ -155,7 +206,11 @@ export class RegistryClient {
     const creds = this.opts.credentials;
     const basic = creds ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;
     if (challenge.scheme !== 'bearer') {
-      if (!basic) throw new SourceError('AuthRequired', `${this.name}: the registry asks for credentials (401) and none are configured`);
+      if (!basic)
+        throw new SourceError(
+          'AuthRequired',
+          `${this.name}: the registry asks for credentials (401) and none are configured`,
+        );
       return basic;
     }
     const realm = challenge.params.realm;
@@ -169,14 +224,25 @@ export class RegistryClient {
     try {
       res = await fetch(url, { headers: basic ? { authorization: basic } : {} });
     } catch (e) {
-      throw new SourceError('FetchFailed', `${this.name}: token service ${url.origin}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SourceError(
+        'FetchFailed',
+        `${this.name}: token service ${url.origin}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     if (res.status === 401 || res.status === 403) {
-      throw new SourceError(creds ? 'AuthFailed' : 'AuthRequired', `${this.name}: the token service refused ${creds ? 'the credentials' : 'an anonymous token'} (${res.status})`);
+      throw new SourceError(
+        creds ? 'AuthFailed' : 'AuthRequired',
+        `${this.name}: the token service refused ${creds ? 'the credentials' : 'an anonymous token'} (${res.status})`,
+      );
     }
     if (!res.ok) throw new SourceError('FetchFailed', `${this.name}: token service ${url.origin}: HTTP ${res.status}`);
     const body = (await res.json().catch(() => ({}))) as { token?: unknown; access_token?: unknown };
-    const token = typeof body.token === 'string' ? body.token : typeof body.access_token === 'string' ? body.access_token : undefined;
+    const token =
+      typeof body.token === 'string'
+        ? body.token
+        : typeof body.access_token === 'string'
+          ? body.access_token
+          : undefined;
     if (!token) throw new SourceError('FetchFailed', `${this.name}: the token service answered without a token`);
     return `Bearer ${token}`;
   }
@@ -191,7 +257,10 @@ export class RegistryClient {
     try {
       return new Uint8Array(await res.arrayBuffer());
     } catch (e) {
-      throw new SourceError('ArtifactInvalid', `${this.name}: ${what} was cut short: ${e instanceof Error ? e.message : String(e)}`);
+      throw new SourceError(
+        'ArtifactInvalid',
+        `${this.name}: ${what} was cut short: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 }

@@ -24,7 +24,10 @@ export async function unpackLayer(gz: Uint8Array, what: string): Promise<PackedF
   try {
     raw = gunzipSync(gz, { maxOutputLength: UNPACKED_LIMIT });
   } catch (e) {
-    throw new SourceError('ArtifactInvalid', `${what}: not a whole gzip stream (${e instanceof Error ? e.message : String(e)})`);
+    throw new SourceError(
+      'ArtifactInvalid',
+      `${what}: not a whole gzip stream (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   const extract = tar.extract();
   const files: PackedFile[] = [];
@@ -35,7 +38,10 @@ export async function unpackLayer(gz: Uint8Array, what: string): Promise<PackedF
       for await (const c of entry) if (Buffer.isBuffer(c)) chunks.push(c);
       if (type === 'directory') continue;
       if (type !== 'file' && type !== 'contiguous-file') {
-        throw new SourceError('ArtifactInvalid', `${what}: ${name} is a ${type ?? 'special'} entry; only regular files are read`);
+        throw new SourceError(
+          'ArtifactInvalid',
+          `${what}: ${name} is a ${type ?? 'special'} entry; only regular files are read`,
+        );
       }
       const path = safePath(name);
       if (!path) throw new SourceError('ArtifactInvalid', `${what}: ${name} is outside the artifact's folder`);
@@ -47,7 +53,10 @@ export async function unpackLayer(gz: Uint8Array, what: string): Promise<PackedF
     await reading;
   } catch (e) {
     if (e instanceof SourceError) throw e;
-    throw new SourceError('ArtifactInvalid', `${what}: not a whole tar archive (${e instanceof Error ? e.message : String(e)})`);
+    throw new SourceError(
+      'ArtifactInvalid',
+      `${what}: not a whole tar archive (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
