@@ -4,6 +4,7 @@ import { credentialsFor } from '../../src/source/oci/docker-config.js';
 import { newestInRange } from '../../src/source/oci/pull.js';
 import { parseOciUrl } from '../../src/source/oci/reference.js';
 import { parseChallenge } from '../../src/source/oci/registry-client.js';
+import { sourceSummary } from '../../src/ui-server/summaries.js';
 
 const D = `sha256:${'a'.repeat(64)}`;
 
@@ -76,5 +77,15 @@ describe('OCI references, docker config credentials, challenges, semver tags and
     expect(badDigest.error?.issues[0]?.path).toEqual(['oci', 'ref', 'digest']);
     const gitRef = flowSourceSpecSchema.safeParse({ oci: { url: 'oci://r.io/o/flows' }, ref: { branch: 'main' } });
     expect(gitRef.error?.issues[0]?.message).toContain('spec.oci.ref');
+  });
+
+  it('the web view\'s sources table names an OCI source by its repository and ref', () => {
+    const obj = (ref: Record<string, string>) => ({
+      apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name: 'a', namespace: 'n' },
+      spec: { oci: { url: 'oci://r.io/o/flows', ref } },
+    });
+    expect(sourceSummary(obj({ semver: '1.x' }))).toMatchObject({ url: 'oci://r.io/o/flows', ref: 'semver 1.x', pinned: false });
+    expect(sourceSummary(obj({ digest: D }))).toMatchObject({ ref: `pinned sha256:${'a'.repeat(12)}`, pinned: true });
+    expect(sourceSummary(obj({})).ref).toBe('tag latest');
   });
 });
