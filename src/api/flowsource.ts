@@ -52,6 +52,45 @@ export const decryptionSchema = z
   })
   .strict();
 
+const ociDigest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256: followed by 64 hex digits');
+
+export const ociRefSchema = z
+  .object({
+    tag: z.string().min(1).describe('Tag to follow (default "latest").').optional(),
+    semver: z
+      .string()
+      .min(1)
+      .describe('Follow the newest tag in this semver range (e.g. ">=1.0.0 <2.0.0").')
+      .optional(),
+    digest: ociDigest
+      .describe(
+        'Pin: apply exactly this manifest digest and never move (set by `flowops rollback --to`); ' +
+          'wins over tag and semver.',
+      )
+      .optional(),
+  })
+  .strict()
+  .refine((r) => !(r.tag && r.semver), { message: 'set tag or semver, not both' });
+
+export const ociSourceSchema = z
+  .object({
+    url: z
+      .string()
+      .regex(/^oci:\/\/[^/]+\/[^:@]+$/, 'expected oci://registry/repository (no tag: the tag goes in ref)')
+      .describe('The OCI repository, as oci://registry[:port]/repository.'),
+    ref: ociRefSchema
+      .describe('What to follow: a tag (default latest), a semver range, or a pinned digest.')
+      .optional(),
+    secretRef: localRef
+      .describe('Secret of type kubernetes.io/dockerconfigjson in the same namespace with the registry\'s credentials.')
+      .optional(),
+    insecure: z
+      .boolean()
+      .describe('Talk plain HTTP to the registry (a registry on loopback); default HTTPS.')
+      .optional(),
+  })
+  .strict();
+
 export const previewsSchema = z
   .object({
     providerRef: localRef.describe(
@@ -66,7 +105,14 @@ export const flowSourceSpecSchema = z
     url: z
       .string()
       .regex(/^https?:\/\//, 'expected an http:// or https:// Git URL (FlowOps fetches over smart HTTP)')
-      .describe('Clone URL of the repository (smart HTTP/HTTPS).'),
+      .describe('Clone URL of the repository (smart HTTP/HTTPS). Required unless spec.oci is set.')
+      .optional(),
+    oci: ociSourceSchema
+      .describe(
+        'Follow an OCI artifact (Flux\'s media types, as `flowops push artifact` and `flux push artifact` make) ' +
+          'instead of a Git repository; set this or url, not both.',
+      )
+      .optional(),
     ref: sourceRefSchema.describe('What to follow: a branch (default main), a tag, or a pinned commit.').optional(),
     path: z.string().describe('Folder inside the repository that holds the definitions (default: the whole repository).').optional(),
     interval: duration.describe('How often to poll (default "1m"; a webhook or push triggers at once).').optional(),
@@ -98,7 +144,11 @@ export const flowSourceSpecSchema = z
       .describe('When the FlowSource is deleted, delete what it applied (default true, as Flux does with prune). false leaves the objects in place.')
       .optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => !!s.url !== !!s.oci, { message: 'set url (a Git repository) or oci (an OCI repository), exactly one' })
+  .refine((s) => !(s.oci && (s.ref || s.verify || s.previews)), {
+    message: 'ref, verify and previews are for a Git source; an OCI source takes spec.oci.ref',
+  });
 
 export const inventoryEntrySchema = z.object({
   apiVersion: z.string(),
@@ -122,6 +172,10 @@ export const historyEntrySchema = z.object({
   subject: z.string().describe('The commit\'s subject line.').optional(),
   author: z.string().describe('The commit\'s author name.').optional(),
   authoredAt: z.string().describe('When the commit was authored (RFC 3339).').optional(),
+  origin: z
+    .string()
+    .describe('For an OCI source: the Git revision the artifact was pushed from (org.opencontainers.image.revision).')
+    .optional(),
 });
 
 export const COMMIT_STATES = ['pending', 'success', 'failure', 'error'] as const;
@@ -168,6 +222,7 @@ export const flowSourceSchema = z.object({
   status: flowSourceStatusSchema.optional(),
 });
 
+export type OciSourceSpec = z.infer<typeof ociSourceSchema>;
 export type VerifySpec = z.infer<typeof verifySchema>;
 export type FlowSourceSpec = z.infer<typeof flowSourceSpecSchema>;
 export type FlowSourceStatus = z.infer<typeof flowSourceStatusSchema>;

@@ -45,6 +45,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'history', term: '[options] <source>', summary: 'list the commits a FlowSource applied (or rejected), newest first', load: async () => (await import('./history-command.js')).registerHistoryCommand },
   { name: 'rollback', term: '[options] <source>', summary: 'pin a FlowSource to a commit (--to) or follow its branch again (--unpin)', load: async () => (await import('./rollback-command.js')).registerRollbackCommand },
   {
+    name: 'push',
+    term: '',
+    summary:
+      'push artifact DIR oci://registry/repo:tag: pack a folder of definitions as an OCI artifact ' +
+      'a FlowSource follows (spec.oci)',
+    load: async () => (await import('./push-command.js')).registerPushCommand,
+  },
+  {
     name: 'rollout',
     term: '',
     summary: 'follow and steer a Flow\'s progressive rollout (spec.rollout): status waits as kubectl rollout status does',

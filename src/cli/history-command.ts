@@ -23,13 +23,19 @@ export function registerHistoryCommand(program: Command): void {
       const states = new Map((status.commits ?? []).map((c) => [c.revision, c.state]));
       // SIGNER only for a source with spec.verify: a Refused row's MESSAGE says why it was refused.
       const signed = (status.history ?? []).some((h) => h.signer);
-      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', ...(signed ? ['SIGNER'] : []), 'MESSAGE']];
+      // ORIGIN only for an OCI source: the Git revision each artifact (REVISION: tag@digest) was pushed from.
+      const fromOci = (status.history ?? []).some((h) => h.origin);
+      const extra = [...(signed ? ['SIGNER'] : []), ...(fromOci ? ['ORIGIN'] : [])];
+      const rows = [['', 'REVISION', 'TIME', 'OUTCOME', 'STATE', ...extra, 'MESSAGE']];
       for (const h of status.history ?? []) {
         const signer = signed ? [h.signer ?? ''] : [];
+        const origin = fromOci ? [h.origin ?? ''] : [];
         const state = states.get(h.revision) ?? '-';
-        rows.push([h.revision === status.lastAppliedRevision ? '*' : '', h.revision, h.time, h.outcome, state, ...signer, (h.message ?? '').slice(0, 240)]);
+        const live = h.revision === status.lastAppliedRevision ? '*' : '';
+        rows.push([live, h.revision, h.time, h.outcome, state, ...signer, ...origin, (h.message ?? '').slice(0, 240)]);
       }
-      const pin = (source.spec as { ref?: { commit?: string } }).ref?.commit;
+      const spec = source.spec as { ref?: { commit?: string }; oci?: { ref?: { digest?: string } } };
+      const pin = spec.ref?.commit ?? spec.oci?.ref?.digest;
       process.stdout.write(renderTable(rows));
       if (pin) process.stdout.write(`pinned to ${pin} (flowops rollback ${arg} --unpin follows the branch again)\n`);
     });

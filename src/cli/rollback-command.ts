@@ -19,6 +19,18 @@ export function resolveSha(given: string, status: FlowSourceStatus): string {
   throw new Error(known.length ? `"${given}" is ambiguous: ${known.join(', ')}` : `"${given}" is not in this source's history; give the full 40-character sha`);
 }
 
+/** A digest, or the start of one (with or without sha256:) among the artifacts the source has synced. */
+export function resolveDigest(given: string, status: FlowSourceStatus): string {
+  const hex = given.toLowerCase().replace(/^sha256:/, '');
+  if (/^[0-9a-f]{64}$/.test(hex)) return `sha256:${hex}`;
+  if (!/^[0-9a-f]{4,63}$/.test(hex)) throw new Error(`"${given}" is not an artifact digest (sha256:<hex>)`);
+  const digests = (status.history ?? []).map((h) => /sha256:([0-9a-f]{64})$/.exec(h.revision)?.[1]);
+  const known = [...new Set(digests.filter((d): d is string => !!d && d.startsWith(hex)))];
+  if (known.length === 1 && known[0]) return `sha256:${known[0]}`;
+  if (known.length) throw new Error(`"${given}" is ambiguous: ${known.join(', ')}`);
+  throw new Error(`"${given}" is not in this source's history; give the full sha256 digest`);
+}
+
 /** Until the controller has synced the new spec (its generation) — the pinned commit, or the branch tip after --unpin. */
 async function waitSynced(kube: KubeClient, ref: ObjectRef, generation: number, sha: string | undefined, timeoutMs: number): Promise<FlowSourceStatus> {
   const deadline = Date.now() + timeoutMs;
@@ -37,8 +49,8 @@ export function registerRollbackCommand(program: Command): void {
     .command('rollback')
     .description(summaryOf('rollback'))
     .argument('<source>', 'FlowSource as [namespace/]name')
-    .option('--to <sha>', 'commit to apply and stay on')
-    .option('--unpin', 'follow the branch again')
+    .option('--to <sha>', 'commit to apply and stay on (for an OCI source: the artifact digest)')
+    .option('--unpin', 'follow the branch (an OCI source: its tag or semver range) again')
     .option('--wait', 'wait until the commit is synced and print the outcome')
     .option('--timeout <seconds>', 'with --wait', '60')
     .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')
@@ -46,15 +58,34 @@ export function registerRollbackCommand(program: Command): void {
       if (!!flags.to === !!flags.unpin) throw new Error('give exactly one of --to <sha> or --unpin');
       const { kube, ref, source } = await loadSource(arg, flags.kubeconfig);
       const status = (source.status ?? {}) as FlowSourceStatus;
+      if ((source.spec as { oci?: unknown } | undefined)?.oci) {
+        const digest = flags.to ? resolveDigest(flags.to, status) : undefined;
+        const updated = await kube.patch(ref, { spec: { oci: { ref: { digest: digest ?? null } } } }, 'merge');
+        const name = `${ref.namespace}/${ref.name}`;
+        process.stdout.write(digest ? `${name} pinned to ${digest}\n` : `${name} unpinned\n`);
+        const hex = digest?.slice('sha256:'.length);
+        if (flags.wait) await report(kube, ref, updated.metadata.generation ?? 0, hex, Number(flags.timeout) * 1000);
+        return;
+      }
       const sha = flags.to ? resolveSha(flags.to, status) : undefined;
       const updated: KubeObject = await kube.patch(ref, { spec: { ref: { commit: sha ?? null } } }, 'merge');
       const name = `${ref.namespace}/${ref.name}`;
       const branch = (updated.spec as { ref?: { branch?: string; tag?: string } }).ref;
       process.stdout.write(sha ? `${name} pinned to ${sha}\n` : `${name} unpinned: following ${branch?.tag ? `tag ${branch.tag}` : `branch ${branch?.branch ?? 'main'}`}\n`);
-      if (!flags.wait) return;
-      const s = await waitSynced(kube, ref, updated.metadata.generation ?? 0, sha, Number(flags.timeout) * 1000);
-      const h = s.history![0]!;
-      process.stdout.write(`${h.outcome}: ${h.revision}${h.message ? ` (${h.message})` : ''}\n`);
-      if (h.outcome !== 'Applied') process.exitCode = 1;
+      if (flags.wait) await report(kube, ref, updated.metadata.generation ?? 0, sha, Number(flags.timeout) * 1000);
     });
+}
+
+/** --wait: the outcome of the synced revision; exit code 1 unless it was applied. */
+async function report(
+  kube: KubeClient,
+  ref: ObjectRef,
+  generation: number,
+  revision: string | undefined,
+  timeoutMs: number,
+): Promise<void> {
+  const h = (await waitSynced(kube, ref, generation, revision, timeoutMs)).history?.[0];
+  if (!h) return;
+  process.stdout.write(`${h.outcome}: ${h.revision}${h.message ? ` (${h.message})` : ''}\n`);
+  if (h.outcome !== 'Applied') process.exitCode = 1;
 }

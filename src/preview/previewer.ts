@@ -179,6 +179,8 @@ export class PullRequestPreviewer {
     await status('pending', 'previewing: validating and diffing against live');
     const gitDir = join(this.opts.dataDir, 'previews', ...key.split('/'));
     const credentials = await sourceCredentials(this.opts.kube, src.metadata.namespace ?? 'default', spec);
+    // The schema allows previews only beside url; an OCI source has no pull requests.
+    if (!spec.url) return { pr: pr.number, sha: pr.headSha, state: 'unchanged', description: 'not a Git source' };
     await fetchHead({ gitDir, url: spec.url, ref: pr.headRef, sha: pr.headSha, credentials });
     const result = await previewCommit({ kube: this.opts.kube, source: src, spec, gitDir, sha: pr.headSha });
     const body = previewComment({

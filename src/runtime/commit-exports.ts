@@ -62,11 +62,17 @@ export class CommitExports {
     const parsed = flowSourceSpecSchema.safeParse(obj.spec);
     if (!parsed.success) throw new CommitExportError(`FlowSource ${source} has an invalid spec; its files at ${sha.slice(0, 12)} cannot be fetched`);
     const spec = parsed.data;
+    if (!spec.url) {
+      const why = 'chart and kustomize paths of its Flows are not exported yet';
+      throw new CommitExportError(`FlowSource ${source} follows an OCI artifact: ${why}`);
+    }
+    const url = spec.url;
     const ctx = this.contextFor(source);
     const credentials = await sourceCredentials(this.deps.kube, namespace, spec);
     const branch = spec.ref?.branch;
     const tag = spec.ref?.tag;
-    await timeGitFetch(source, () => fetchSource({ ctx, url: spec.url, ref: { ...(branch ? { branch } : {}), ...(tag ? { tag } : {}), commit: sha }, credentials }));
+    const ref = { ...(branch ? { branch } : {}), ...(tag ? { tag } : {}), commit: sha };
+    await timeGitFetch(source, () => fetchSource({ ctx, url, ref, credentials }));
     const changes = await diffCommits({ ctx, to: sha, path: sourcePathPrefix(spec) });
     const blobs = await readBlobs({ ctx, oids: changes.map((c) => c.oid) });
     mkdirSync(exportsDir, { recursive: true });

@@ -22,7 +22,7 @@ export interface DiffOptions {
 
 const YAML = /\.ya?ml$/i;
 // Folders that are inputs to a Flow's template steps, not objects to apply.
-const INPUT_MARKERS = new Set(['Chart.yaml', 'kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+export const INPUT_MARKERS = new Set(['Chart.yaml', 'kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
 /**
  * The files changed between two commits under `path`. Trees whose ids are equal are never opened,
@@ -56,7 +56,7 @@ async function readEntries(ctx: GitContext, oid: string | undefined): Promise<Tr
 
 const isInputFolder = (entries: TreeEntry[]): boolean => entries.some((e) => e.type === 'blob' && INPUT_MARKERS.has(e.path));
 
-function isDefinition(path: string, insideInput: boolean): boolean {
+export function isDefinition(path: string, insideInput: boolean): boolean {
   return !insideInput && YAML.test(path) && !path.split('/').some((s) => s.startsWith('.'));
 }
 

@@ -14,6 +14,8 @@ export interface ApplyOptions {
   /** `namespace/name` of the FlowSource and the revision being applied. */
   source: string;
   revision: string;
+  /** An OCI source's artifact: the Git revision it was pushed from (stamped beside the revision). */
+  origin?: string | undefined;
   items: readonly DesiredObject[];
   concurrency?: number;
   /** How long to wait for a kind whose CRD this sync just applied to be served. */
@@ -65,7 +67,8 @@ async function applyOne(opts: ApplyOptions, item: DesiredObject, waitForKind: bo
     const { path: _p, ...ref } = entry;
     return { ...ref, reason: `tracked by ${owner}; annotate it flowops.io/adopt: "true" to let FlowOps manage it` };
   }
-  await kube.apply(stamp(desired, { source: opts.source, revision: opts.revision, path: item.path }), { fieldManager: opts.fieldManager, force: true });
+  const provenance = { source: opts.source, revision: opts.revision, path: item.path, origin: opts.origin };
+  await kube.apply(stamp(desired, provenance), { fieldManager: opts.fieldManager, force: true });
   return entry;
 }
 

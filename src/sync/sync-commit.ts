@@ -15,6 +15,8 @@ export interface SyncCommitOptions extends PlanInput {
   source: string;
   /** `<ref>@sha1:<sha>`. */
   revision: string;
+  /** An OCI source's artifact: the Git revision it was pushed from. */
+  origin?: string | undefined;
   concurrency?: number;
   /** spec.decryption's keys: SOPS files are decrypted in memory; without them a SOPS file rejects the commit. */
   decryption?: SopsKeys | undefined;
@@ -41,7 +43,15 @@ export async function syncCommit(opts: SyncCommitOptions): Promise<SyncOutcome> 
   if (!decrypted.ok) return rejected(decrypted.errors);
   const plan = planCommit({ ...opts, files: decrypted.files });
   if (!plan.ok) return rejected(plan.errors);
-  const applied = await applyObjects({ kube: opts.kube, fieldManager: opts.fieldManager, source: opts.source, revision: opts.revision, items: plan.apply, ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+  const applied = await applyObjects({
+    kube: opts.kube,
+    fieldManager: opts.fieldManager,
+    source: opts.source,
+    revision: opts.revision,
+    origin: opts.origin,
+    items: plan.apply,
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+  });
   if (applied.failures.length) {
     return {
       outcome: 'Failed',

@@ -28,9 +28,22 @@ export function commitOf(revision: string | undefined): string | undefined {
   return revision ? /sha1:([0-9a-f]{40})$/.exec(revision)?.[1] : undefined;
 }
 
+/** An OCI source's ref as the sources table shows it: the pinned digest, the semver range or the tag. */
+function ociRefText(ref: Record<string, unknown>): string {
+  const digest = str(ref.digest);
+  if (digest) return `pinned ${digest.slice(0, 'sha256:'.length + 12)}`;
+  const range = str(ref.semver);
+  return range ? `semver ${range}` : `tag ${str(ref.tag) ?? 'latest'}`;
+}
+
+function gitRefText(commit: string | undefined, tag: string | undefined, branch: string | undefined): string {
+  return commit ? `pinned ${commit.slice(0, 8)}` : tag ? `tag ${tag}` : `branch ${branch ?? 'main'}`;
+}
+
 export function sourceSummary(obj: KubeObject): SourceSummary {
   const spec = record(obj.spec);
   const ref = record(spec.ref);
+  const oci = record(spec.oci);
   const status = record(obj.status);
   const ready = readyOf(obj);
   const commit = str(ref.commit);
@@ -38,9 +51,9 @@ export function sourceSummary(obj: KubeObject): SourceSummary {
   return {
     namespace: obj.metadata.namespace ?? '',
     name: obj.metadata.name ?? '',
-    url: str(spec.url) ?? '',
-    ref: commit ? `pinned ${commit.slice(0, 8)}` : str(ref.tag) ? `tag ${str(ref.tag)}` : `branch ${str(ref.branch) ?? 'main'}`,
-    pinned: Boolean(commit),
+    url: str(spec.url) ?? str(oci.url) ?? '',
+    ref: spec.oci ? ociRefText(record(oci.ref)) : gitRefText(commit, str(ref.tag), str(ref.branch)),
+    pinned: Boolean(commit ?? str(record(oci.ref).digest)),
     suspended: spec.suspend === true,
     ...(appliedRevision ? { appliedRevision } : {}),
     ready,

@@ -23,6 +23,7 @@ import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { pruneObjects } from '../../sync/prune-objects.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
 import { decryptionKeys, sourceCredentials } from './credentials.js';
+import { OciSources } from './oci-source.js';
 import { statusOf, withHistory, withReady, writeStatus } from './status.js';
 import { isRepeatedRefusal, refusedStatus, verifySourceRevision, withVerified } from './verification.js';
 
@@ -88,12 +89,15 @@ export class FlowSourceReconciler {
   private readonly repos = new Map<string, GitContext>();
   /** The definition files of each source's last applied commit, read once per commit for drift checks. */
   private readonly appliedFiles = new Map<string, { sha: string; files: Array<{ path: string; text: string }> }>();
+  /** Sources with spec.oci: fetched from a registry by src/source/oci/, applied by the same src/sync/. */
+  private readonly oci = new OciSources();
 
   constructor(private readonly deps: FlowSourceReconcilerDeps) {}
 
   forget(source: string): void {
     this.repos.delete(source);
     this.appliedFiles.delete(source);
+    this.oci.forget(source);
   }
 
   async reconcile(namespace: string, name: string): Promise<ReconcileResult> {
@@ -120,6 +124,7 @@ export class FlowSourceReconciler {
   private readonly subSteps: ReadonlyArray<SubStep<SourceRun>> = [
     { name: 'spec', run: (r) => this.specStep(r) },
     { name: 'suspend', run: async (r) => this.suspendStep(r) },
+    { name: 'oci', run: (r) => this.ociStep(r) },
     { name: 'fetch', run: (r) => this.guarded(r, () => this.fetchStep(r)) },
     { name: 'verify', run: (r) => this.guarded(r, () => this.verifyStep(r)) },
     { name: 'sync', run: (r) => this.guarded(r, () => this.syncStep(r)) },
@@ -155,12 +160,27 @@ export class FlowSourceReconciler {
     return success();
   }
 
+  /** A source with spec.oci ends here: src/source/oci/ fetches the artifact, src/sync/ applies it. */
+  private async ociStep(r: SourceRun): Promise<ReconcileResult | undefined> {
+    const spec = specOf(r);
+    if (!spec.oci) return undefined;
+    const deps = { ...this.deps, applier: this.applierFor(r.key, spec) };
+    const out = await this.oci.reconcile(deps, r.src, spec, spec.oci, r.status);
+    r.status = out.status;
+    r.events.push(...out.events);
+    if (out.retry !== undefined) return failed('ApplyFailed', out.retry);
+    if (out.fetchFailed !== undefined) return waiting(intervalOf(r), out.fetchFailed);
+    return success(r.interval);
+  }
+
   /** Fetches the ref; a commit already applied under this spec is only kept from drifting. */
   private async fetchStep(r: SourceRun): Promise<ReconcileResult | undefined> {
     const spec = specOf(r);
+    const url = spec.url;
+    if (!url) throw new Error('invariant: the schema requires url or oci, and oci ended the sub-steps');
     const credentials = await sourceCredentials(this.deps.kube, r.namespace, spec);
     const ctx = this.contextFor(r.key);
-    const sha = await timeGitFetch(r.key, () => fetchSource({ ctx, url: spec.url, ref: spec.ref ?? {}, credentials }));
+    const sha = await timeGitFetch(r.key, () => fetchSource({ ctx, url, ref: spec.ref ?? {}, credentials }));
     r.fetched = { ctx, sha, revision: formatRevision(spec.ref ?? {}, sha) };
     if (!upToDate(r.status, r.generation, r.fetched.revision)) return undefined;
     await this.correctDrift(r.key, ctx, spec, r.src, r.status);
