@@ -19,6 +19,7 @@ import type { FlowIdentity, RevisionStore } from './revisions.js';
 import type { GenerationStatus, RolloutStatus } from './status-schema.js';
 import { rolloutStatusOf } from './assignment.js';
 import { pinSourceForRollback } from './pin-source.js';
+import { REVISION_ANNOTATION } from '../sync/provenance.js';
 
 export interface RolloutControllerDeps {
   kube: KubeClient;
@@ -206,8 +207,13 @@ export class RolloutController implements FlowListener {
     for (let i = 0; i < out.moves.length; i += MOVE_CONCURRENCY) {
       await Promise.all(out.moves.slice(i, i + MOVE_CONCURRENCY).map(move));
     }
-    for (const e of out.events)
-      await this.deps.events.record(entry.flow, e.type, e.reason, e.message).catch(() => undefined);
+    // Worded as FlowOps' other Events of a commit (`branch@sha1:…: …`): an Alert sends a halt in the
+    // same message as the Flow's NotReady of that commit (src/notify/event-feed.ts).
+    const revision = entry.flow.metadata.annotations?.[REVISION_ANNOTATION];
+    for (const e of out.events) {
+      const message = revision ? `${revision}: ${e.message}` : e.message;
+      await this.deps.events.record(entry.flow, e.type, e.reason, message).catch(() => undefined);
+    }
     if (out.rolledBackTo !== undefined) {
       const what = `rollout of generation ${out.status.generation} of Flow ${entry.key}`;
       const reason = `${what} rolled back: ${out.status.message ?? ''}`;
