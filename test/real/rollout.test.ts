@@ -133,7 +133,16 @@ describeReal('progressive rollout on the real kube-apiserver', () => {
     expect(done.stages?.map((s) => s.target)).toEqual([1, 2, 10, 20]);
     await settledOn('good', '2');
     const events = JSON.parse(
-      await cp.kubectl.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=good', '-o', 'json']),
+      await cp.kubectl.ok([
+        'get',
+        'events',
+        '-n',
+        'default',
+        '--field-selector',
+        'involvedObject.name=good',
+        '-o',
+        'json',
+      ]),
     ) as { items: Array<{ reason: string }> };
     expect(events.items.map((e) => e.reason)).toEqual(
       expect.arrayContaining(['RolloutStageStarted', 'RolloutStagePassed', 'RolloutComplete']),
