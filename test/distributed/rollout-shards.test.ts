@@ -16,6 +16,7 @@ import {
   shopFlow,
   shopName,
   shops,
+  targetOf,
   type RolloutView,
 } from '../rollout/fixtures.js';
 import { apiServerFixture, metricsAddressOf, spawnFlowops, type Proc } from './processes.js';
@@ -126,14 +127,21 @@ describe('a rollout with flowops run --shards 4 on two replicas', () => {
     const flow = nameOnOtherReplica(s.held, 'good');
     const suite = flow;
 
-    const settledOn = (g: string): Promise<KubeObject[]> =>
-      waitFor(
-        async () => {
-          const objs = await listShops(cluster.kube(), suite);
-          return objs.length === N && objs.every((o) => generationOf(o) === g && isReady(o)) ? objs : undefined;
-        },
-        { what: `${N} Shops Ready on generation ${g}\n${s.logs()}`, timeoutMs: 60_000, intervalMs: 250 },
-      );
+    const settledOn = async (g: string): Promise<KubeObject[]> => {
+      let seen = '';
+      try {
+        return await waitFor(
+          async () => {
+            const objs = await listShops(cluster.kube(), suite);
+            seen = objs.map((o) => `${o.metadata.name}:${generationOf(o)}:${isReady(o)}:${targetOf(o)}`).join(' ');
+            return objs.length === N && objs.every((o) => generationOf(o) === g && isReady(o)) ? objs : undefined;
+          },
+          { what: `${N} Shops Ready on generation ${g}`, timeoutMs: 60_000, intervalMs: 250 },
+        );
+      } catch (e) {
+        throw new Error(`${String(e)} (name:generation:ready:target ${seen})\n${s.logs()}`);
+      }
+    };
     await apply(shopFlow({ name: flow, suite, version: 'v1', rollout: STAGES }));
     await apply(shops(suite, N));
     await settledOn('1');
