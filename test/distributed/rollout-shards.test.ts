@@ -73,6 +73,7 @@ async function heldBy(metrics: string): Promise<number[] | undefined> {
 
 interface Sharded {
   runs: Proc[];
+  metrics: string[];
   /** The shards held by each replica once balanced. */
   held: number[][];
   logs(): string;
@@ -104,7 +105,7 @@ async function startSharded(): Promise<Sharded> {
     },
     { what: `two replicas holding ${SHARDS / 2} shards each\n${logs()}`, timeoutMs: 30_000 },
   );
-  return { runs, held, logs };
+  return { runs, metrics, held, logs };
 }
 
 /**
@@ -227,5 +228,47 @@ describe('a rollout with flowops run --shards 4 on two replicas', () => {
     );
     expect(ready.status).toBe('False');
     expect(ready.message).toContain(`default/${shopName(suite, 0)}`);
+  }, 240_000);
+
+  it('continues after kill -9 of the shard-0 holder in the middle of the rollout', async () => {
+    const s = await startSharded();
+    const flow = nameOnOtherReplica(s.held, 'ha');
+    const paused = 'stages:\n  - count: 2\n    pause: { untilPromoted: true }\n  - percent: 100\n';
+    await apply(shopFlow({ name: flow, suite: flow, version: 'v1', rollout: paused }));
+    await apply(shops(flow, N));
+    const settled = (g: string) => async () => {
+      const objs = await listShops(cluster.kube(), flow);
+      return objs.length === N && objs.every((o) => generationOf(o) === g && isReady(o));
+    };
+    await waitFor(settled('1'), { what: `${N} Shops Ready on generation 1\n${s.logs()}`, timeoutMs: 60_000 });
+    await apply(shopFlow({ name: flow, suite: flow, version: 'v2', rollout: paused }));
+    await waitFor(async () => (await rolloutOf(cluster.kube(), flow))?.state === 'Paused', {
+      what: `rollout Paused after stage 1\n${s.logs()}`,
+      timeoutMs: 60_000,
+    });
+    expect(onGen(await listShops(cluster.kube(), flow), '2')).toHaveLength(2);
+    const judge = s.held.findIndex((h) => h.includes(0));
+    const survivor = 1 - judge;
+    s.runs[judge]?.kill9();
+    // The survivor takes shard 0 once its Lease expired, and with it the rollout.
+    await waitFor(async () => (await heldBy(s.metrics[survivor] ?? ''))?.length === SHARDS, {
+      what: `the survivor holding all ${SHARDS} shards\n${s.logs()}`,
+      timeoutMs: 60_000,
+    });
+    await cluster.kube().patch(
+      { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flow },
+      { metadata: { annotations: { 'flowops.io/rollout-promote': new Date().toISOString() } } },
+      'merge',
+      { fieldManager: 'test' },
+    );
+    const done = await waitFor(
+      async () => {
+        const r = await rolloutOf(cluster.kube(), flow);
+        return r?.generation === 2 && r.state === 'Complete' ? r : undefined;
+      },
+      { what: `rollout Complete on the survivor\n${s.logs()}`, timeoutMs: 60_000 },
+    );
+    expect(done.stages?.map((x) => x.target)).toEqual([2, N]);
+    await waitFor(settled('2'), { what: `${N} Shops Ready on generation 2\n${s.logs()}`, timeoutMs: 60_000 });
   }, 240_000);
 });
