@@ -18,6 +18,7 @@ import {
   shops,
   type RolloutView,
 } from '../rollout/fixtures.js';
+import { refusedRequests } from './audit.js';
 import { describeReal, realControlPlane, type RealControlPlane } from './control-plane.js';
 import { startFlowOps, type FlowOpsCluster } from './flowops-processes.js';
 import { serviceAccountKubeconfig } from './service-account.js';
@@ -193,5 +194,9 @@ describeReal('progressive rollout on the real kube-apiserver', () => {
       ]),
     ) as { items: unknown[] };
     expect(events.items.length).toBeGreaterThan(0);
+  });
+
+  it('needed no right the install does not grant (ControllerRevisions, Events, status)', () => {
+    expect(refusedRequests(cp, `system:serviceaccount:${NS}:flowops`)).toEqual([]);
   });
 });
