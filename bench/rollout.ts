@@ -6,6 +6,11 @@
 // they are applied, so a stage's time is FlowOps' own: moving the objects, running them, judging
 // the stage. Per stage it prints the stage's wall time and its share of the baseline for as many
 // objects; the difference is what the rollout adds per stage.
+// Outside the rollout: another Flow ("outside", --outside objects, default half of --objects) that
+// never rolls. After the timed changes above, each of the two Flows is changed once more (to v3)
+// and the outside Flow with it: beside the baseline's all-at-once change, and, once stage 1 of the
+// rollout has started, beside the rollout. Its reconcile rate (objects run by its new generation
+// per second) is printed for both, and for a change of it alone, all in the same run.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +28,7 @@ const arg = (name: string, def: number): number => {
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 };
 const N = arg('objects', 1000);
+const M = arg('outside', Math.ceil(N / 2));
 const STAGES = 'stages:\n  - count: 1\n  - percent: 10\n  - percent: 50\n  - percent: 100\nmaxUnavailable: "100%"\n';
 
 interface Stage {
@@ -54,11 +60,20 @@ const onGeneration = (o: KubeObject, g: number): boolean =>
     (c) => c.type === 'Ready' && c.status === 'True',
   );
 
-async function allOn(kube: KubeClient, suite: string, g: number): Promise<true | undefined> {
+async function allOn(kube: KubeClient, suite: string, g: number, n = N): Promise<true | undefined> {
   const items = (
     await kube.list('rollout.example.com/v1', 'Shop', { namespace: 'default', labelSelector: `suite=${suite}` })
   ).items;
-  return items.length === N && items.every((o) => onGeneration(o, g)) ? true : undefined;
+  return items.length === n && items.every((o) => onGeneration(o, g)) ? true : undefined;
+}
+
+/** Changes the outside Flow to generation g and resolves with its reconcile rate (objects/s) until all ran it. */
+async function outsideRate(kube: KubeClient, g: number): Promise<{ rate: number; secs: number }> {
+  const t0 = performance.now();
+  await applyYaml(kube, shopFlow({ name: 'outside', suite: 'outside', version: `v${g}` }));
+  await until(`outside: ${M} objects on generation ${g}`, () => allOn(kube, 'outside', g, M));
+  const secs = (performance.now() - t0) / 1000;
+  return { rate: M / secs, secs };
 }
 
 async function main(): Promise<void> {
@@ -74,6 +89,10 @@ async function main(): Promise<void> {
       'the Shop kind served',
       async () => (await kube.list('rollout.example.com/v1', 'Shop').catch(() => undefined)) && true,
     );
+    await applyYaml(kube, shopFlow({ name: 'outside', suite: 'outside', version: 'v1' }));
+    await applyYaml(kube, shops('outside', M));
+    await until(`outside: ${M} objects on generation 1`, () => allOn(kube, 'outside', 1, M));
+    const outside: Record<string, { rate: number; secs: number }> = { alone: await outsideRate(kube, 2) };
     const times: Record<string, number> = {};
     for (const suite of ['baseline', 'staged']) {
       const rollout = suite === 'staged' ? STAGES : undefined;
@@ -93,8 +112,30 @@ async function main(): Promise<void> {
       }
       times[suite] = (performance.now() - t0) / 1000;
     }
-    const flow = await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'staged' });
-    const stages = ((flow?.status as { rollout?: { stages?: Stage[] } } | undefined)?.rollout?.stages ?? []) as Stage[];
+    const stagedFlow = await kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'Flow',
+      namespace: 'default',
+      name: 'staged',
+    });
+    const stages = ((stagedFlow?.status as { rollout?: { stages?: Stage[] } } | undefined)?.rollout?.stages ??
+      []) as Stage[];
+    for (const [suite, g] of [
+      ['baseline', 3],
+      ['staged', 4],
+    ] as const) {
+      const rollout = suite === 'staged' ? STAGES : undefined;
+      await applyYaml(kube, shopFlow({ name: suite, suite, version: 'v3', ...(rollout ? { rollout } : {}) }));
+      if (rollout) {
+        await until('the rollout of v3 in stage 1', async () => {
+          const f = await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: suite });
+          const r = (f?.status as { rollout?: { state?: string; generation?: number } } | undefined)?.rollout;
+          return r?.generation === 3 && r.state === 'Progressing' ? true : undefined;
+        });
+      }
+      outside[suite] = await outsideRate(kube, g);
+      await until(`${suite}: ${N} objects on generation 3`, () => allOn(kube, suite, 3));
+    }
     const baseline = times.baseline ?? 0;
     const perObject = baseline / N;
     console.log(`objects: ${N}`);
@@ -113,6 +154,16 @@ async function main(): Promise<void> {
           `added by the rollout: ${extra.toFixed(2)} s`,
       );
     }
+    const rate = (k: string): string => {
+      const o = outside[k];
+      return o ? `${o.rate.toFixed(0)} objects/s (${M} in ${o.secs.toFixed(2)} s)` : 'n/a';
+    };
+    console.log(`outside Flow (not rolling, ${M} objects changed), reconcile rate:`);
+    console.log(`  alone: ${rate('alone')}`);
+    console.log(`  beside the all-at-once change (baseline): ${rate('baseline')}`);
+    console.log(`  beside the rollout: ${rate('staged')}`);
+    const ratio = (outside.staged?.rate ?? NaN) / (outside.alone?.rate ?? NaN);
+    console.log(`  beside the rollout / alone: ${ratio.toFixed(2)}x`);
   } finally {
     await controllers.stop();
     await server.close();

@@ -5,6 +5,7 @@ import type { Condition, KubeObject } from '../kube/types.js';
 import { removeCondition, setCondition } from '../kube/conditions.js';
 import type { Logger } from '../log/index.js';
 import { rolloutConditions } from '../rollout/conditions.js';
+import { replacingRollout } from '../rollout/status-patch.js';
 import type { GenerationStatus, RolloutStatus } from '../rollout/status-schema.js';
 
 export interface FlowStatusSummary {
@@ -70,7 +71,7 @@ export class FlowStatusWriter {
       resources: { watched: s.watched, succeeded: s.succeeded, failed: s.failed, ready: s.ready, notReady: s.notReady },
       // null removes it (a merge patch): the error is cleared once no object fails any more.
       lastError: s.lastError ? s.lastError.slice(0, 2048) : null,
-      ...(s.rollout ? { generations: s.rollout.generations, rollout: replacing(s.rollout.rollout) } : {}),
+      ...(s.rollout ? { generations: s.rollout.generations, rollout: replacingRollout(s.rollout.rollout) } : {}),
     };
     // Nothing but the time moved (a resync whose runs all changed nothing): no write. The time
     // written is then that of the last run that changed what the status says.
@@ -123,14 +124,4 @@ function conditionsFor(prev: Condition[] | undefined, s: FlowStatusSummary): Con
       break;
   }
   return c;
-}
-
-/**
- * A merge patch merges objects key by key: each optional field the new rollout status lacks is sent
- * as null, so a new rollout never keeps the last one's stages, failed objects or message.
- */
-function replacing(r: RolloutStatus | undefined): Record<string, unknown> | null {
-  if (!r) return null;
-  const cleared = { fromGeneration: null, startedAt: null, message: null, stages: null, failed: null, lastPromote: null };
-  return { ...cleared, ...r };
 }

@@ -19,6 +19,8 @@ import type { FlowIdentity, RevisionStore } from './revisions.js';
 import type { GenerationStatus, RolloutStatus } from './status-schema.js';
 import { rolloutStatusOf } from './assignment.js';
 import { pinSourceForRollback } from './pin-source.js';
+import { REVISION_ANNOTATION } from '../sync/provenance.js';
+import { replacingRollout } from './status-patch.js';
 
 export interface RolloutControllerDeps {
   kube: KubeClient;
@@ -31,6 +33,17 @@ export interface RolloutControllerDeps {
   objects(entry: FlowEntry): KubeObject[] | undefined;
   /** Asks the Flow status writer to write the Flow's status (it asks statusFor for this part). */
   refreshStatus(entry: FlowEntry): void;
+  /**
+   * A sharded `flowops run` replica (docs/sharding.md). Flows with spec.rollout are judged by the
+   * holder of shard 0 alone (`allObjects` set), from every shard's objects; it writes their
+   * status.generations and status.rollout itself where another replica writes the Flow's status.
+   * The other replicas leave those Flows alone. Flows without spec.rollout: as unsharded.
+   */
+  sharded?: {
+    allObjects?: (entry: FlowEntry) => KubeObject[] | undefined;
+    /** This replica writes the Flow's status (it holds the Flow's own shard). */
+    writesStatus(entry: FlowEntry): boolean;
+  };
   debounceMs?: number;
   tickMs?: number;
 }
@@ -130,7 +143,8 @@ export class RolloutController implements FlowListener {
     const entry = this.deps.registry.get(namespace, name);
     const def = entry?.def;
     if (!entry || !def || entry.flow.metadata.deletionTimestamp || def.spec.pipeline !== undefined) return;
-    const listed = this.deps.objects(entry);
+    if (!this.judges(entry)) return;
+    const listed = this.objectsOf(entry);
     if (!listed) return;
     const id = { namespace: def.namespace, name: def.name, uid: def.uid };
     await this.deps.revisions.ensure(id, {
@@ -166,8 +180,12 @@ export class RolloutController implements FlowListener {
     const uid = def.uid;
     if (s.written?.uid !== uid || s.written.json !== json) {
       s.written = { uid, rollout, json };
-      // The Flow status writer writes it (one patch with the rest of the status, debounced).
-      this.deps.refreshStatus(entry);
+      if (def.spec.rollout && this.deps.sharded && !this.deps.sharded.writesStatus(entry)) {
+        await this.writeStatus(entry, generations, rollout);
+      } else {
+        // The Flow status writer writes it (one patch with the rest of the status, debounced).
+        this.deps.refreshStatus(entry);
+      }
     }
     await this.prune(id, s, objects, def.generation, rollout);
   }
@@ -206,8 +224,13 @@ export class RolloutController implements FlowListener {
     for (let i = 0; i < out.moves.length; i += MOVE_CONCURRENCY) {
       await Promise.all(out.moves.slice(i, i + MOVE_CONCURRENCY).map(move));
     }
-    for (const e of out.events)
-      await this.deps.events.record(entry.flow, e.type, e.reason, e.message).catch(() => undefined);
+    // Worded as FlowOps' other Events of a commit (`branch@sha1:…: …`): an Alert sends a halt in the
+    // same message as the Flow's NotReady of that commit (src/notify/event-feed.ts).
+    const revision = entry.flow.metadata.annotations?.[REVISION_ANNOTATION];
+    for (const e of out.events) {
+      const message = revision ? `${revision}: ${e.message}` : e.message;
+      await this.deps.events.record(entry.flow, e.type, e.reason, message).catch(() => undefined);
+    }
     if (out.rolledBackTo !== undefined) {
       const what = `rollout of generation ${out.status.generation} of Flow ${entry.key}`;
       const reason = `${what} rolled back: ${out.status.message ?? ''}`;
@@ -226,10 +249,41 @@ export class RolloutController implements FlowListener {
     }
   }
 
+  /**
+   * Where the rollout is judged on another replica (sharded), its status is written there: the
+   * Flow's status writer leaves those fields and takes the Flow's Ready from the stored rollout.
+   */
+  private judges(entry: FlowEntry): boolean {
+    return !this.deps.sharded || !entry.def?.spec.rollout || this.deps.sharded.allObjects !== undefined;
+  }
+
+  private objectsOf(entry: FlowEntry): KubeObject[] | undefined {
+    const all = this.deps.sharded?.allObjects;
+    return all && entry.def?.spec.rollout ? all(entry) : this.deps.objects(entry);
+  }
+
+  /** status.generations and status.rollout by a patch of their own (a sharded replica's Flow of another's shard). */
+  private async writeStatus(
+    entry: FlowEntry,
+    generations: GenerationStatus[],
+    rollout: RolloutStatus | undefined,
+  ): Promise<void> {
+    const status = { generations, rollout: replacingRollout(rollout) };
+    try {
+      await this.deps.kube.sendPatch(refOf(entry.flow), { status }, 'merge', {
+        subresource: 'status',
+        fieldManager: this.deps.fieldManager,
+      });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
   /** The Flow status' generations and rollout, computed now (FlowStatusReporterDeps.rolloutStatus). */
   statusFor(entry: FlowEntry): { generations: GenerationStatus[]; rollout: RolloutStatus | undefined } | undefined {
     const def = entry.def;
-    const listed = this.deps.objects(entry);
+    if (!this.judges(entry)) return undefined;
+    const listed = this.objectsOf(entry);
     if (!def || !listed || def.spec.pipeline !== undefined) return undefined;
     const s = this.flows.get(entry.key);
     const objects = listed
@@ -263,6 +317,7 @@ export class RolloutController implements FlowListener {
 }
 
 const MOVE_CONCURRENCY = 16;
+
 
 const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 

@@ -1,6 +1,7 @@
 // Progressive rollout of a Flow's generations across its watched objects (issue #24, docs/rollout.md).
 
 export { assignedGeneration, newestPassed, rolloutStatusOf } from './assignment.js';
+export { ClusterObjects, type ClusterObjectsDeps } from './cluster-objects.js';
 export { rolloutConditions } from './conditions.js';
 export { RolloutController, type RolloutControllerDeps } from './controller.js';
 export * from './names.js';

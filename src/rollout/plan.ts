@@ -45,6 +45,8 @@ export interface PlanOutput {
 }
 
 const DEFAULT_DEADLINE = '10m';
+/** status.rollout.failed[].object of a stage that failed as a whole, not through one of its objects. */
+export const NO_OBJECT = '-';
 const MAX_FAILED = 20;
 
 export function plan(input: PlanInput): PlanOutput {
@@ -113,7 +115,8 @@ function stepStage(input: PlanInput, out: PlanOutput): boolean {
   const total = `${input.spec.stages.length}`;
   if (st.state === 'Paused') return resumeFromPause(input, out, stage, st);
   const desired = desiredSet(input, i);
-  if ('error' in desired) return fail(input, out, [{ object: '-', reason: desired.error }]);
+  // No object to name: the stage itself failed (a selector that matches nothing).
+  if ('error' in desired) return fail(input, out, [{ object: NO_OBJECT, reason: desired.error }]);
   const reached = input.objects.filter((o) => onGeneration(o, g));
   const toMove = desired.set.filter((o) => !onGeneration(o, g));
   const notReady = reached.filter((o) => !readyOn(o, g));
@@ -210,7 +213,7 @@ function fail(input: PlanInput, out: PlanOutput, failed: Array<{ object: string;
   if (st) st.state = 'Failed';
   r.failed = failed;
   const rollback = input.spec.onFailure === 'rollback';
-  const names = failed.map((f) => `${f.object}: ${f.reason}`).join('; ');
+  const names = failed.map((f) => (f.object === NO_OBJECT ? f.reason : `${f.object}: ${f.reason}`)).join('; ');
   const stage = `stage ${r.currentStage + 1} of ${input.spec.stages.length}`;
   r.message = `${stage} of generation ${r.generation} failed: ${names}`.slice(0, 2000);
   r.state = rollback ? 'RolledBack' : 'Halted';
@@ -246,7 +249,11 @@ function desiredSet(input: PlanInput, i: number): { set: ObjectFacts[] } | { err
       const sel = parseLabelSelector(stage.selector);
       const matched = input.objects.filter((o) => matchesLabels(sel, o.labels));
       if (!matched.length && k === i)
-        return { error: `selector "${stage.selector}" of stage ${k + 1} matches no watched object` };
+        return {
+          error:
+            `selector "${stage.selector}" of stage ${k + 1} matches none of the ${input.objects.length} watched ` +
+            'objects (a stage without objects halts instead of passing empty: check the selector and their labels)',
+        };
       for (const o of matched) chosen.add(o.key);
       continue;
     }

@@ -23,7 +23,7 @@ import { RunHistoryWriter } from '../engine/run-history.js';
 import type { LiveChild } from '../executors/applied-cache.js';
 import { RunCauses } from '../controller/run-causes.js';
 import type { FlowEntry } from '../controller/flow-registry.js';
-import { GenerationResolver, RevisionStore, RolloutController } from '../rollout/index.js';
+import { ClusterObjects, GenerationResolver, RevisionStore, RolloutController } from '../rollout/index.js';
 
 export interface FlowPartsOptions {
   kube: KubeClient;
@@ -44,6 +44,8 @@ export interface FlowPartsOptions {
   tenancy?: TenancyPolicy;
   /** A sharded `flowops run` replica's shards (WatchSetDeps.shard); only the leader's watches use it. */
   shard?: { owns(namespace: string | undefined, name: string): boolean };
+  /** A sharded replica holding shard 0: it judges every Flow's rollout from all shards' objects. */
+  singleton?: boolean;
 }
 
 /** What a process of one role runs; `start` starts the watches, `stop` stops them (not the queue). */
@@ -95,6 +97,8 @@ interface Watches {
   watches: WatchSet;
   reporter: FlowStatusReporter;
   rollouts: RolloutController;
+  /** A sharded singleton's view of rollout Flows' objects in every shard. */
+  clusterObjects: ClusterObjects | undefined;
 }
 
 function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, causes?: RunCauses): Watches {
@@ -110,7 +114,18 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
     ...(shard ? { writes: (e: FlowEntry) => shard.owns(e.flow.metadata.namespace, e.flow.metadata.name ?? '') } : {}),
     rolloutStatus: (e) => rollouts?.statusFor(e),
   });
+  const clusterObjects =
+    shard && p.singleton
+      ? new ClusterObjects({ kube: p.kube, log, registry, changed: (e) => rollouts?.touch(e) })
+      : undefined;
+  const sharded = shard
+    ? {
+        writesStatus: (e: FlowEntry) => shard.owns(e.flow.metadata.namespace, e.flow.metadata.name ?? ''),
+        ...(clusterObjects ? { allObjects: (e: FlowEntry) => clusterObjects.objects(e) } : {}),
+      }
+    : undefined;
   rollouts = new RolloutController({
+    ...(sharded ? { sharded } : {}),
     kube: p.kube,
     log: p.log.child({ part: 'rollout' }),
     registry,
@@ -135,7 +150,7 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
       rollouts.touch(entry);
     },
   });
-  return { watches, reporter, rollouts };
+  return { watches, reporter, rollouts, clusterObjects };
 }
 
 /** The generation each object is reconciled by (spec.rollout), read as the reconciler reads objects. */
@@ -175,7 +190,7 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
 /** `flowops run` while it leads: the watches only; workers reconcile, so outcomes come from the Ready conditions they write. */
 export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
   const registry = registryFor(p);
-  const { watches, reporter, rollouts } = watchesFor(p, registry, reconcilerFor(p), true);
+  const { watches, reporter, rollouts, clusterObjects } = watchesFor(p, registry, reconcilerFor(p), true);
   return {
     registry,
     watches,
@@ -186,7 +201,7 @@ export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
       rollouts.start();
     },
     stop: async () => {
-      await Promise.all([registry.stop(), watches.stop(), reporter.stop(), rollouts.stop()]);
+      await Promise.all([registry.stop(), watches.stop(), reporter.stop(), rollouts.stop(), clusterObjects?.stop()]);
     },
   };
 }

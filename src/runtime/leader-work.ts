@@ -32,6 +32,8 @@ export interface ShardedWatches {
   queue: Pick<WorkQueue, 'add'>;
   /** One resync control queue per held shard, so the periodic resync moves with the shard. */
   resyncs: Array<{ control: string; keepKey(key: string): boolean }>;
+  /** Shard 0 is held: the singletons run here, and the rollouts are judged here from every shard. */
+  singleton: boolean;
 }
 
 export interface LeaderWork {
@@ -51,7 +53,7 @@ export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSign
     kube: opts.kube,
     log,
     queue: opts.shards?.queue ?? opts.producer,
-    ...(opts.shards ? { shard: opts.shards.filter } : {}),
+    ...(opts.shards ? { shard: opts.shards.filter, singleton: opts.shards.singleton } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
   });

@@ -101,6 +101,8 @@ describe('a rollback of a Flow from Git pins its source', () => {
     ).items;
     const halted = items.find((e) => e.involvedObject.kind === 'Flow' && e.reason === 'RolloutHalted');
     expect(halted?.message).toContain('default/pin-000: not Ready within 2s');
+    // Worded as the source's Events of that commit, so an Alert sends them in the commit's message.
+    expect(halted?.message.startsWith(`main@sha1:${bad}: stage 1 of 2 of generation 2 failed`)).toBe(true);
     expect(items.some((e) => e.involvedObject.kind === 'Flow' && e.reason === 'RolloutRolledBack')).toBe(true);
     const done = await waitFor(
       async () => {

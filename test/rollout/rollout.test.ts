@@ -427,3 +427,48 @@ describe('a generation whose ControllerRevision was deleted by hand', () => {
     expect(await child('bad-070')).toBeUndefined();
   }, 60_000);
 });
+
+describe('a stage whose selector matches no watched object', () => {
+  const N = 10;
+  const CANARY = `stages:
+  - count: 1
+  - selector: tier=canary
+  - percent: 100
+maxUnavailable: "100%"
+`;
+  it('halts at that stage with the selector named, instead of passing empty into the next', async () => {
+    const flow = (version: string): string => shopFlow({ name: 'nosel', suite: 'nosel', version, rollout: CANARY });
+    await env.kubectl.ok(['apply', '-f', '-'], flow('v1'));
+    await env.kubectl.ok(['apply', '-f', '-'], shops('nosel', N));
+    await settledOn('nosel', N, '1');
+    await env.kubectl.ok(['apply', '-f', '-'], flow('v2'));
+    const r = await waitFor(
+      async () => {
+        const r = await rolloutOf(env.kube, 'nosel');
+        return r?.generation === 2 && r.state === 'Halted' ? r : undefined;
+      },
+      { what: 'rollout Halted at the selector stage', timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect(r.currentStage).toBe(1);
+    expect(r.stages?.map((s) => s.state)).toEqual(['Passed', 'Failed', 'Pending']);
+    const why = `selector "tier=canary" of stage 2 matches none of the ${N} watched objects`;
+    expect(r.failed).toEqual([{ object: '-', reason: expect.stringContaining(why) }]);
+    expect(r.message).toBe(`stage 2 of 3 of generation 2 failed: ${r.failed?.[0]?.reason ?? ''}`);
+    const all = await listShops(env.kube, 'nosel');
+    expect(onGeneration(all, '2').map((o) => o.metadata.name)).toEqual(['nosel-000']);
+    type Conditions = { conditions?: Array<{ type: string; reason?: string; message?: string }> };
+    const conditions = ((await flowOf(env.kube, 'nosel'))?.status as Conditions).conditions ?? [];
+    const ready = conditions.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ reason: 'RolloutHalted', message: expect.stringContaining(why) });
+    const events = await env.kubectl.ok([
+      'get',
+      'events',
+      '--field-selector',
+      'involvedObject.name=nosel,reason=RolloutHalted',
+      '-o',
+      'json',
+    ]);
+    const messages = (JSON.parse(events) as { items: Array<{ message: string }> }).items.map((e) => e.message);
+    expect(messages.some((m) => m.includes(why))).toBe(true);
+  }, 120_000);
+});

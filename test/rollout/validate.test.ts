@@ -51,6 +51,21 @@ describe.concurrent('flowops validate refuses a bad spec.rollout', () => {
       ':11: spec.rollout.stages[0].count: must be at least 1',
     ],
     [
+      'a percentage of 0',
+      '    stages:\n      - percent: 0\n',
+      ':11: spec.rollout.stages[0].percent: must be at least 1',
+    ],
+    [
+      'no stage at all',
+      '    stages: []\n',
+      ':10: spec.rollout.stages: must have at least 1 item',
+    ],
+    [
+      'counts out of order',
+      '    stages:\n      - count: 5\n      - count: 5\n',
+      ':12: spec.rollout.stages[1].count: expected counts in increasing order: 5 after 5',
+    ],
+    [
       'a percentage over 100',
       '    stages:\n      - percent: 120\n',
       ':11: spec.rollout.stages[0].percent: must be at most 100',

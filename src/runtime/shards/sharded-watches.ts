@@ -70,6 +70,7 @@ export function shardedRun(opts: ShardedRunOptions): {
           control: `${opts.queueName}-resync-shard-${i}`,
           keepKey: (key: string) => shardOfKey(key, shards) === i && coordinator.valid(i),
         })),
+        singleton: next.has(0),
       };
       work = await opts.start(watches, next);
       current = new Set(next);
