@@ -8,8 +8,8 @@ import { objectAt } from './fields.js';
  * What kube-apiserver's admission plugins that are on by default (and its strategies'
  * PrepareForCreate) add to a new object, for the kinds served here. Only on create: these plugins
  * leave updates alone. A storage step (ObjectStore.addStorageStep): both run after the field
- * manager there, so what they add is owned by nobody. Not done: a globalDefault PriorityClass
- * (Priority takes 0 here) and the ServiceAccount plugin's token volume (no tokens are issued here).
+ * manager there, so what they add is owned by nobody. The plugins that read other objects
+ * (LimitRanger, Priority, RuntimeClass, ResourceQuota) are in admission/plugins/.
  */
 export class DefaultAdmissionPlugins implements Admission {
   admit(t: ResourceType, op: Operation, obj: JsonObject): void {
@@ -24,9 +24,6 @@ function admitNew(kind: string, obj: JsonObject): void {
     // plugin/pkg/admission/serviceaccount: the pod runs as the namespace's `default` account.
     if (!s.serviceAccountName) s.serviceAccountName = (s.serviceAccount as JsonValue) || 'default';
     s.serviceAccount = s.serviceAccountName;
-    // plugin/pkg/admission/priority, without a globalDefault PriorityClass.
-    if (s.priority == null && !s.priorityClassName) s.priority = 0;
-    if (s.preemptionPolicy == null) s.preemptionPolicy = 'PreemptLowerPriority';
     defaultTolerationSeconds(s);
   } else if (kind === 'PersistentVolumeClaim') {
     addFinalizer(obj, 'kubernetes.io/pvc-protection');
