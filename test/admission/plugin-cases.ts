@@ -17,12 +17,17 @@ export interface Step {
   /** Relative to the case's namespace (`pods`), or absolute from `/`. */
   path: string;
   body?: Json;
+  /** A PUT of the stored object with `body`'s labels added (read first). */
+  labels?: Record<string, string>;
 }
 
 export interface PluginCase {
   key: string;
+  /** The case namespace's labels (PodSecurity's). */
+  labels?: Record<string, string>;
   setup?: Step[];
-  ready?: { step: Step; status: number };
+  /** Repeated until it answers `status` (and, with `warned`, with a warning or without one). */
+  ready?: { step: Step; status: number; warned?: boolean };
   steps: Step[];
 }
 
@@ -36,10 +41,11 @@ export interface StepOutcome {
   object: unknown;
 }
 
-const container = (name: string, resources?: Json): Json => ({
+const container = (name: string, resources?: Json, extra: Json = {}): Json => ({
   name,
   image: 'nginx',
   ...(resources ? { resources } : {}),
+  ...extra,
 });
 const pod = (name: string, spec: Json = {}, extra: Json = {}): Json => ({
   apiVersion: 'v1',
@@ -238,6 +244,116 @@ export const PLUGIN_CASES: PluginCase[] = [
     ],
   },
   {
+    key: 'ps-restricted',
+    labels: { 'pod-security.kubernetes.io/enforce': 'restricted' },
+    steps: [
+      createPod('plain', { initContainers: [container('init')] }),
+      createPod('ok', {
+        securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+        containers: [
+          container('c', undefined, {
+            securityContext: {
+              allowPrivilegeEscalation: false,
+              capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] },
+            },
+          }),
+        ],
+      }),
+      createPod('bad', {
+        hostIPC: true,
+        hostPID: true,
+        securityContext: { runAsNonRoot: false, runAsUser: 0, seccompProfile: { type: 'Unconfined' } },
+        volumes: [{ name: 'h', hostPath: { path: '/tmp' } }, { name: 'n', nfs: { server: 'x', path: '/' } }],
+        containers: [
+          container('a', undefined, {
+            ports: [{ containerPort: 80, hostPort: 8080 }],
+            securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN', 'NET_RAW'] } },
+          }),
+          container('b', undefined, { securityContext: { runAsNonRoot: false, allowPrivilegeEscalation: true } }),
+        ],
+      }),
+    ],
+  },
+  {
+    key: 'ps-baseline-warn',
+    labels: { 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/warn': 'restricted' },
+    steps: [
+      createPod('privileged', { containers: [container('c', undefined, { securityContext: { privileged: true } })] }),
+      createPod('plain'),
+      {
+        method: 'POST',
+        path: '/apis/apps/v1/namespaces/plug-ps-baseline-warn/deployments',
+        body: {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'd' },
+          spec: {
+            selector: { matchLabels: { app: 'd' } },
+            template: { metadata: { labels: { app: 'd' } }, spec: { containers: [container('c')] } },
+          },
+        },
+      },
+    ],
+  },
+  {
+    key: 'ps-versions',
+    labels: {
+      'pod-security.kubernetes.io/enforce': 'restricted',
+      'pod-security.kubernetes.io/enforce-version': 'v1.21',
+      'pod-security.kubernetes.io/warn': 'baseline',
+      'pod-security.kubernetes.io/warn-version': 'v1.99',
+    },
+    steps: [
+      createPod('plain', { securityContext: { runAsNonRoot: true } }),
+      createPod('caps', {
+        securityContext: { runAsNonRoot: true },
+        containers: [
+          container('c', undefined, {
+            securityContext: { allowPrivilegeEscalation: false, capabilities: { add: ['SYS_TIME'] } },
+          }),
+        ],
+      }),
+    ],
+  },
+  {
+    key: 'ps-labels',
+    steps: [
+      {
+        method: 'POST',
+        path: '/api/v1/namespaces',
+        body: {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: {
+            name: 'plug-ps-bad-labels',
+            labels: { 'pod-security.kubernetes.io/enforce': 'strict', 'pod-security.kubernetes.io/warn-version': 'v2' },
+          },
+        },
+      },
+      { method: 'PUT', path: '/api/v1/namespaces/plug-ps-labels', labels: { 'pod-security.kubernetes.io/audit': 'x' } },
+    ],
+  },
+  {
+    key: 'ps-tighten',
+    setup: [createPod('a'), createPod('b'), createPod('c', { hostNetwork: true })],
+    ready: {
+      step: {
+        method: 'PUT',
+        path: '/api/v1/namespaces/plug-ps-tighten?dryRun=All',
+        labels: { 'pod-security.kubernetes.io/enforce': 'baseline' },
+      },
+      status: 200,
+      warned: true,
+    },
+    steps: [
+      {
+        method: 'PUT',
+        path: '/api/v1/namespaces/plug-ps-tighten',
+        labels: { 'pod-security.kubernetes.io/enforce': 'restricted' },
+      },
+    ],
+  },
+  {
     // Last: a globalDefault class applies to every Pod created after it, until deleted.
     key: 'priority-default',
     setup: [priorityClass('plug-default', 77, { globalDefault: true })],
@@ -282,13 +398,21 @@ function picked(body: Json): unknown {
     };
   }
   if (body.kind === 'ResourceQuota') return { status: body.status };
+  if (body.kind === 'Namespace') return { labels: (body.metadata as Json | undefined)?.labels };
   if (body.kind === 'PersistentVolumeClaim') return { resources: (body.spec as Json | undefined)?.resources };
   return body.kind;
 }
 
 async function send(call: ApiCall, ns: string, s: Step): Promise<ApiAnswer> {
+  if (s.labels) return call('PUT', absolute(ns, s.path), await withLabels(call, ns, s, s.labels));
   const body = s.body && s.method === 'PUT' && s.path.endsWith('/status') ? await withCurrent(call, ns, s) : s.body;
   return call(s.method, absolute(ns, s.path), body);
+}
+
+async function withLabels(call: ApiCall, ns: string, s: Step, labels: Record<string, string>): Promise<Json> {
+  const current = (await call('GET', absolute(ns, s.path.replace(/\?.*$/, '')))).body;
+  const meta = (current.metadata ?? {}) as Json;
+  return { ...current, metadata: { ...meta, labels: { ...((meta.labels ?? {}) as Json), ...labels } } };
 }
 
 /** A status write carries the object it replaces (its metadata and spec as stored). */
@@ -299,7 +423,7 @@ async function withCurrent(call: ApiCall, ns: string, s: Step): Promise<Json> {
 
 export async function runPluginCase(call: ApiCall, c: PluginCase): Promise<StepOutcome[]> {
   const ns = `plug-${c.key}`;
-  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } };
+  const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: c.labels ?? {} } };
   const made = await call('POST', '/api/v1/namespaces', namespace);
   if (made.status !== 201) throw new Error(`namespace ${ns}: ${made.status} ${JSON.stringify(made.body)}`);
   for (const s of c.setup ?? []) {
@@ -308,7 +432,9 @@ export async function runPluginCase(call: ApiCall, c: PluginCase): Promise<StepO
   }
   const ready = c.ready;
   if (ready) {
-    await waitFor(async () => (await send(call, ns, ready.step)).status === ready.status, {
+    const answered = (r: ApiAnswer) =>
+      r.status === ready.status && (ready.warned === undefined || r.warnings.length > 0 === ready.warned);
+    await waitFor(async () => answered(await send(call, ns, ready.step)), {
       what: `${c.key}: its objects in force`,
       timeoutMs: 30_000,
       intervalMs: 200,

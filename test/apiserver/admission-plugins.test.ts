@@ -147,3 +147,52 @@ it('RuntimeClass and NamespaceLifecycle refuse in their words', () => {
     [403, 'namespaces "default" is forbidden: this namespace may not be deleted'],
   ]);
 });
+
+it('PodSecurity: the enforce level refuses, the warn level warns on Pods and pod templates', () => {
+  const restricted = answers('ps-restricted');
+  expect(restricted.map(([s]) => s)).toEqual([403, 201, 403]);
+  expect(restricted[0]?.[1]).toBe(
+    'pods "plain" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false ' +
+      '(containers "init", "c" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities ' +
+      '(containers "init", "c" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true ' +
+      '(pod or containers "init", "c" must set securityContext.runAsNonRoot=true), seccompProfile ' +
+      '(pod or containers "init", "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+  );
+  expect(restricted[2]?.[1]).toContain(
+    'restricted volume types (volumes "h", "n" use restricted volume types "hostPath", "nfs"), ' +
+      'runAsNonRoot != true (pod and container "b" must not set securityContext.runAsNonRoot=false)',
+  );
+  const warned = steps('ps-baseline-warn');
+  expect(warned.map((s) => s.status)).toEqual([403, 201, 201]);
+  for (const s of warned.slice(1)) {
+    expect(s.warnings).toHaveLength(1);
+    expect(s.warnings[0]).toContain(
+      'would violate PodSecurity \\"restricted:latest\\": allowPrivilegeEscalation != false',
+    );
+  }
+});
+
+it('PodSecurity: versions, invalid labels, and a tightened namespace warns about its Pods', () => {
+  expect(answers('ps-versions')[1]?.[1]).toBe(
+    'pods "caps" is forbidden: violates PodSecurity "restricted:v1.21": non-default capabilities ' +
+      '(container "c" must not include "SYS_TIME" in securityContext.capabilities.add), seccompProfile ' +
+      '(pod or container "c" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+  );
+  const labels = steps('ps-labels');
+  expect(labels.map((s) => s.status)).toEqual([422, 422]);
+  expect(labels[1]?.causes).toEqual([
+    {
+      reason: 'FieldValueInvalid',
+      message: 'Invalid value: "x": must be one of privileged, baseline, restricted',
+      field: 'metadata.labels[pod-security.kubernetes.io/audit]',
+    },
+  ]);
+  expect(steps('ps-tighten')[0]?.warnings).toEqual([
+    '299 - "existing pods in namespace \\"plug-ps-tighten\\" violate the new PodSecurity enforce level ' +
+      '\\"restricted:latest\\""',
+    '299 - "a (and 1 other pod): allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, ' +
+      'seccompProfile"',
+    '299 - "c: host namespaces, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, ' +
+      'seccompProfile"',
+  ]);
+});

@@ -4,6 +4,7 @@ import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../../registry/types.js';
 import { LimitRangerPlugin } from './limit-ranger.js';
 import { Lookup } from './lookup.js';
+import { PodSecurityPlugin } from './pod-security.js';
 import { PriorityPlugin } from './priority.js';
 import { ResourceQuotaPlugin } from './resource-quota.js';
 import { RuntimeClassPlugin } from './runtime-class.js';
@@ -11,7 +12,7 @@ import type { BuiltinPlugin, PluginAttributes } from './types.js';
 
 /**
  * kube-apiserver's default-on admission plugins, in its order (pkg/kubeapiserver/options/plugins.go,
- * AllOrderedPlugins), that consult other objects: LimitRanger, Priority, RuntimeClass and, last,
+ * AllOrderedPlugins), that consult other objects: LimitRanger, PodSecurity, Priority, RuntimeClass and, last,
  * ResourceQuota. Elsewhere, because they need no lookups or run at another point of the request:
  * NamespaceLifecycle (http/resource-handlers.ts, checkNamespaceOpen, before the store is asked),
  * ServiceAccount (admission/service-account-token.ts and defaults/admission-plugins.ts),
@@ -31,6 +32,7 @@ export class BuiltinAdmissionPlugins {
     const lookup = new Lookup(objects, registry);
     this.plugins = [
       new LimitRangerPlugin(lookup),
+      new PodSecurityPlugin(lookup),
       new PriorityPlugin(lookup),
       new RuntimeClassPlugin(lookup),
       new ResourceQuotaPlugin(lookup),
