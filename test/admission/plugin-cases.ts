@@ -27,7 +27,7 @@ export interface PluginCase {
   labels?: Record<string, string>;
   setup?: Step[];
   /** Repeated until it answers `status` (and, with `warned`, with a warning or without one). */
-  ready?: { step: Step; status: number; warned?: boolean };
+  ready?: { step: Step; status: number; warned?: boolean; has?: string };
   steps: Step[];
 }
 
@@ -84,6 +84,26 @@ const secret = (name: string): Step => ({
   method: 'POST',
   path: 'secrets',
   body: { apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: { a: '1' } },
+});
+const claim = (name: string, spec: Json = {}): Step => ({
+  method: 'POST',
+  path: 'persistentvolumeclaims',
+  body: {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+  },
+});
+const ingress = (name: string, spec: Json = {}): Step => ({
+  method: 'POST',
+  path: `/apis/networking.k8s.io/v1/namespaces/plug-default-classes/ingresses`,
+  body: {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name },
+    spec: { defaultBackend: { service: { name: 's', port: { number: 80 } } }, ...spec },
+  },
 });
 const priorityClass = (name: string, value: number, extra: Json = {}): Step => ({
   method: 'POST',
@@ -354,6 +374,40 @@ export const PLUGIN_CASES: PluginCase[] = [
     ],
   },
   {
+    key: 'default-classes',
+    setup: [
+      {
+        method: 'POST',
+        path: '/apis/storage.k8s.io/v1/storageclasses',
+        body: {
+          apiVersion: 'storage.k8s.io/v1',
+          kind: 'StorageClass',
+          metadata: { name: 'plug-fast', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+          provisioner: 'example.com/fast',
+        },
+      },
+      {
+        method: 'POST',
+        path: '/apis/networking.k8s.io/v1/ingressclasses',
+        body: {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'IngressClass',
+          metadata: { name: 'plug-nginx', annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } },
+          spec: { controller: 'example.com/ingress' },
+        },
+      },
+    ],
+    ready: { step: { ...claim('probe'), path: 'persistentvolumeclaims?dryRun=All' }, status: 201, has: 'plug-fast' },
+    steps: [
+      claim('a'),
+      claim('b', { storageClassName: '' }),
+      ingress('i'),
+      ingress('j', { ingressClassName: 'other' }),
+      { method: 'DELETE', path: '/apis/storage.k8s.io/v1/storageclasses/plug-fast' },
+      { method: 'DELETE', path: '/apis/networking.k8s.io/v1/ingressclasses/plug-nginx' },
+    ],
+  },
+  {
     // Last: a globalDefault class applies to every Pod created after it, until deleted.
     key: 'priority-default',
     setup: [priorityClass('plug-default', 77, { globalDefault: true })],
@@ -399,7 +453,11 @@ function picked(body: Json): unknown {
   }
   if (body.kind === 'ResourceQuota') return { status: body.status };
   if (body.kind === 'Namespace') return { labels: (body.metadata as Json | undefined)?.labels };
-  if (body.kind === 'PersistentVolumeClaim') return { resources: (body.spec as Json | undefined)?.resources };
+  if (body.kind === 'PersistentVolumeClaim') {
+    const spec = body.spec as Json | undefined;
+    return { resources: spec?.resources, storageClassName: spec?.storageClassName };
+  }
+  if (body.kind === 'Ingress') return { ingressClassName: (body.spec as Json | undefined)?.ingressClassName };
   return body.kind;
 }
 
@@ -433,7 +491,9 @@ export async function runPluginCase(call: ApiCall, c: PluginCase): Promise<StepO
   const ready = c.ready;
   if (ready) {
     const answered = (r: ApiAnswer) =>
-      r.status === ready.status && (ready.warned === undefined || r.warnings.length > 0 === ready.warned);
+      r.status === ready.status &&
+      (ready.warned === undefined || r.warnings.length > 0 === ready.warned) &&
+      (ready.has === undefined || JSON.stringify(r.body).includes(ready.has));
     await waitFor(async () => answered(await send(call, ns, ready.step)), {
       what: `${c.key}: its objects in force`,
       timeoutMs: 30_000,

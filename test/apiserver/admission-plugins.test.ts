@@ -196,3 +196,14 @@ it('PodSecurity: versions, invalid labels, and a tightened namespace warns about
       'seccompProfile"',
   ]);
 });
+
+it('DefaultStorageClass and DefaultIngressClass name the default class when the object names none', () => {
+  const r = steps('default-classes');
+  expect(r.map((s) => s.status)).toEqual([201, 201, 201, 201, 200, 200]);
+  expect(r.slice(0, 4).map((s) => s.object)).toEqual([
+    { resources: { requests: { storage: '1Gi' } }, storageClassName: 'plug-fast' },
+    { resources: { requests: { storage: '1Gi' } }, storageClassName: '' },
+    { ingressClassName: 'plug-nginx' },
+    { ingressClassName: 'other' },
+  ]);
+});

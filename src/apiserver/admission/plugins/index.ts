@@ -2,6 +2,8 @@ import type { Admission, ObjectStore, Operation, WriteOptions } from '../../obje
 import { metadataOf } from '../../objects/meta.js';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../../registry/types.js';
+import { DefaultIngressClassPlugin } from './default-ingress-class.js';
+import { DefaultStorageClassPlugin } from './default-storage-class.js';
 import { LimitRangerPlugin } from './limit-ranger.js';
 import { Lookup } from './lookup.js';
 import { PodSecurityPlugin } from './pod-security.js';
@@ -12,8 +14,9 @@ import type { BuiltinPlugin, PluginAttributes } from './types.js';
 
 /**
  * kube-apiserver's default-on admission plugins, in its order (pkg/kubeapiserver/options/plugins.go,
- * AllOrderedPlugins), that consult other objects: LimitRanger, PodSecurity, Priority, RuntimeClass and, last,
- * ResourceQuota. Elsewhere, because they need no lookups or run at another point of the request:
+ * AllOrderedPlugins), that consult other objects: LimitRanger, PodSecurity, Priority,
+ * DefaultStorageClass, RuntimeClass, DefaultIngressClass and, last, ResourceQuota. Elsewhere,
+ * because they need no lookups or run at another point of the request:
  * NamespaceLifecycle (http/resource-handlers.ts, checkNamespaceOpen, before the store is asked),
  * ServiceAccount (admission/service-account-token.ts and defaults/admission-plugins.ts),
  * TaintNodesByCondition, DefaultTolerationSeconds and StorageObjectInUseProtection
@@ -34,7 +37,9 @@ export class BuiltinAdmissionPlugins {
       new LimitRangerPlugin(lookup),
       new PodSecurityPlugin(lookup),
       new PriorityPlugin(lookup),
+      new DefaultStorageClassPlugin(lookup),
       new RuntimeClassPlugin(lookup),
+      new DefaultIngressClassPlugin(lookup),
       new ResourceQuotaPlugin(lookup),
     ];
     this.before = {
