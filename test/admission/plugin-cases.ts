@@ -408,6 +408,32 @@ export const PLUGIN_CASES: PluginCase[] = [
     ],
   },
   {
+    key: 'simple-mutations',
+    steps: [
+      createPod('a', {
+        tolerations: [
+          { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 10 },
+        ],
+      }),
+      createPod('b', { tolerations: [{ operator: 'Exists' }] }),
+      createPod('c', {
+        tolerations: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoSchedule' }],
+      }),
+      claim('d'),
+      {
+        method: 'POST',
+        path: '/api/v1/nodes',
+        body: {
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: { name: 'plug-node' },
+          spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] },
+        },
+      },
+      { method: 'DELETE', path: '/api/v1/nodes/plug-node' },
+    ],
+  },
+  {
     // Last: a globalDefault class applies to every Pod created after it, until deleted.
     key: 'priority-default',
     setup: [priorityClass('plug-default', 77, { globalDefault: true })],
@@ -449,14 +475,17 @@ function picked(body: Json): unknown {
       priority: spec.priority,
       priorityClassName: spec.priorityClassName,
       preemptionPolicy: spec.preemptionPolicy,
+      tolerations: spec.tolerations,
     };
   }
   if (body.kind === 'ResourceQuota') return { status: body.status };
   if (body.kind === 'Namespace') return { labels: (body.metadata as Json | undefined)?.labels };
   if (body.kind === 'PersistentVolumeClaim') {
     const spec = body.spec as Json | undefined;
-    return { resources: spec?.resources, storageClassName: spec?.storageClassName };
+    const finalizers = (body.metadata as Json | undefined)?.finalizers;
+    return { resources: spec?.resources, storageClassName: spec?.storageClassName, finalizers };
   }
+  if (body.kind === 'Node') return { taints: (body.spec as Json | undefined)?.taints };
   if (body.kind === 'Ingress') return { ingressClassName: (body.spec as Json | undefined)?.ingressClassName };
   return body.kind;
 }

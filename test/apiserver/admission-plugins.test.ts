@@ -200,10 +200,35 @@ it('PodSecurity: versions, invalid labels, and a tightened namespace warns about
 it('DefaultStorageClass and DefaultIngressClass name the default class when the object names none', () => {
   const r = steps('default-classes');
   expect(r.map((s) => s.status)).toEqual([201, 201, 201, 201, 200, 200]);
+  const resources = { requests: { storage: '1Gi' } };
   expect(r.slice(0, 4).map((s) => s.object)).toEqual([
-    { resources: { requests: { storage: '1Gi' } }, storageClassName: 'plug-fast' },
-    { resources: { requests: { storage: '1Gi' } }, storageClassName: '' },
+    { resources, storageClassName: 'plug-fast', finalizers: ['kubernetes.io/pvc-protection'] },
+    { resources, storageClassName: '', finalizers: ['kubernetes.io/pvc-protection'] },
     { ingressClassName: 'plug-nginx' },
     { ingressClassName: 'other' },
+  ]);
+});
+
+it('DefaultTolerationSeconds, StorageObjectInUseProtection and TaintNodesByCondition add what upstream adds', () => {
+  const r = steps('simple-mutations');
+  expect(r.map((s) => s.status)).toEqual([201, 201, 201, 201, 201, 200]);
+  const unreachable = {
+    key: 'node.kubernetes.io/unreachable',
+    operator: 'Exists',
+    effect: 'NoExecute',
+    tolerationSeconds: 300,
+  };
+  const notReady = { ...unreachable, key: 'node.kubernetes.io/not-ready' };
+  expect(object('simple-mutations', 0).tolerations).toEqual([{ ...notReady, tolerationSeconds: 10 }, unreachable]);
+  expect(object('simple-mutations', 1).tolerations).toEqual([{ operator: 'Exists' }]);
+  expect(object('simple-mutations', 2).tolerations).toEqual([
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoSchedule' },
+    notReady,
+    unreachable,
+  ]);
+  expect(object('simple-mutations', 3).finalizers).toEqual(['kubernetes.io/pvc-protection']);
+  expect(object('simple-mutations', 4).taints).toEqual([
+    { key: 'k', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
   ]);
 });

@@ -4,23 +4,27 @@ import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../../registry/types.js';
 import { DefaultIngressClassPlugin } from './default-ingress-class.js';
 import { DefaultStorageClassPlugin } from './default-storage-class.js';
+import { DefaultTolerationSecondsPlugin } from './default-toleration-seconds.js';
 import { LimitRangerPlugin } from './limit-ranger.js';
 import { Lookup } from './lookup.js';
 import { PodSecurityPlugin } from './pod-security.js';
 import { PriorityPlugin } from './priority.js';
 import { ResourceQuotaPlugin } from './resource-quota.js';
 import { RuntimeClassPlugin } from './runtime-class.js';
+import { StorageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
+import { TaintNodesByConditionPlugin } from './taint-nodes-by-condition.js';
 import type { BuiltinPlugin, PluginAttributes } from './types.js';
 
 /**
  * kube-apiserver's default-on admission plugins, in its order (pkg/kubeapiserver/options/plugins.go,
- * AllOrderedPlugins), that consult other objects: LimitRanger, PodSecurity, Priority,
- * DefaultStorageClass, RuntimeClass, DefaultIngressClass and, last, ResourceQuota. Elsewhere,
- * because they need no lookups or run at another point of the request:
- * NamespaceLifecycle (http/resource-handlers.ts, checkNamespaceOpen, before the store is asked),
- * ServiceAccount (admission/service-account-token.ts and defaults/admission-plugins.ts),
- * TaintNodesByCondition, DefaultTolerationSeconds and StorageObjectInUseProtection
- * (defaults/admission-plugins.ts), the webhooks and ValidatingAdmissionPolicy (admission/index.ts).
+ * AllOrderedPlugins): LimitRanger, TaintNodesByCondition, PodSecurity, Priority,
+ * DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass,
+ * DefaultIngressClass and, last, ResourceQuota. Elsewhere, because they run at another point of
+ * the request: NamespaceLifecycle (http/resource-handlers.ts, checkNamespaceOpen, before the store
+ * is asked), ServiceAccount (admission/service-account-token.ts and defaults/admission-plugins.ts),
+ * the webhooks and ValidatingAdmissionPolicy (admission/index.ts). Not done: PersistentVolumeClaimResize,
+ * the certificate plugins (CertificateApproval, CertificateSigning, CertificateSubjectRestriction,
+ * ClusterTrustBundleAttest), which check the requester's RBAC rights on signers.
  *
  * Two hooks of the object store run them: `before` (an admission step, before field validation)
  * runs each plugin's `admit`, so its refusals come first as Admit's do; `after` (a storage step,
@@ -35,9 +39,12 @@ export class BuiltinAdmissionPlugins {
     const lookup = new Lookup(objects, registry);
     this.plugins = [
       new LimitRangerPlugin(lookup),
+      new TaintNodesByConditionPlugin(),
       new PodSecurityPlugin(lookup),
       new PriorityPlugin(lookup),
+      new DefaultTolerationSecondsPlugin(),
       new DefaultStorageClassPlugin(lookup),
+      new StorageObjectInUseProtectionPlugin(),
       new RuntimeClassPlugin(lookup),
       new DefaultIngressClassPlugin(lookup),
       new ResourceQuotaPlugin(lookup),
