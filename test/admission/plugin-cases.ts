@@ -19,6 +19,8 @@ export interface Step {
   body?: Json;
   /** A PUT of the stored object with `body`'s labels added (read first). */
   labels?: Record<string, string>;
+  /** A PUT of the stored claim with this storage request (read first). */
+  storage?: string;
 }
 
 export interface PluginCase {
@@ -94,6 +96,12 @@ const claim = (name: string, spec: Json = {}): Step => ({
     metadata: { name },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
   },
+});
+/** A PUT of a stored claim with a larger storage request. */
+const grow = (name: string, storage: string, dry = false): Step => ({
+  method: 'PUT',
+  path: `persistentvolumeclaims/${name}${dry ? '?dryRun=All' : ''}`,
+  storage,
 });
 const ingress = (name: string, spec: Json = {}): Step => ({
   method: 'POST',
@@ -434,6 +442,32 @@ export const PLUGIN_CASES: PluginCase[] = [
     ],
   },
   {
+    key: 'pvc-resize',
+    setup: [
+      {
+        method: 'POST',
+        path: '/apis/storage.k8s.io/v1/storageclasses',
+        body: {
+          apiVersion: 'storage.k8s.io/v1',
+          kind: 'StorageClass',
+          metadata: { name: 'plug-grow' },
+          provisioner: 'example.com/grow',
+          allowVolumeExpansion: true,
+        },
+      },
+      claim('fixed', { storageClassName: 'plug-none', volumeName: 'pv-fixed' }),
+      claim('grow', { storageClassName: 'plug-grow', volumeName: 'pv-grow' }),
+      { method: 'PUT', path: 'persistentvolumeclaims/fixed/status', body: { status: { phase: 'Bound' } } },
+      { method: 'PUT', path: 'persistentvolumeclaims/grow/status', body: { status: { phase: 'Bound' } } },
+    ],
+    ready: { step: grow('grow', '2Gi', true), status: 200 },
+    steps: [
+      grow('fixed', '2Gi'),
+      grow('grow', '3Gi'),
+      { method: 'DELETE', path: '/apis/storage.k8s.io/v1/storageclasses/plug-grow' },
+    ],
+  },
+  {
     // Last: a globalDefault class applies to every Pod created after it, until deleted.
     key: 'priority-default',
     setup: [priorityClass('plug-default', 77, { globalDefault: true })],
@@ -492,8 +526,15 @@ function picked(body: Json): unknown {
 
 async function send(call: ApiCall, ns: string, s: Step): Promise<ApiAnswer> {
   if (s.labels) return call('PUT', absolute(ns, s.path), await withLabels(call, ns, s, s.labels));
+  if (s.storage) return call('PUT', absolute(ns, s.path), await withStorage(call, ns, s, s.storage));
   const body = s.body && s.method === 'PUT' && s.path.endsWith('/status') ? await withCurrent(call, ns, s) : s.body;
   return call(s.method, absolute(ns, s.path), body);
+}
+
+async function withStorage(call: ApiCall, ns: string, s: Step, storage: string): Promise<Json> {
+  const current = (await call('GET', absolute(ns, s.path.replace(/\?.*$/, '')))).body;
+  const spec = (current.spec ?? {}) as Json;
+  return { ...current, spec: { ...spec, resources: { requests: { storage } } } };
 }
 
 async function withLabels(call: ApiCall, ns: string, s: Step, labels: Record<string, string>): Promise<Json> {

@@ -232,3 +232,15 @@ it('DefaultTolerationSeconds, StorageObjectInUseProtection and TaintNodesByCondi
     { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
   ]);
 });
+
+it('PersistentVolumeClaimResize: a bound claim grows only when its class allows expansion', () => {
+  expect(answers('pvc-resize')).toEqual([
+    [
+      403,
+      'persistentvolumeclaims "fixed" is forbidden: only dynamically provisioned pvc can be resized and ' +
+        'the storageclass that provisions the pvc must support resize',
+    ],
+    [200, null],
+    [200, null],
+  ]);
+});

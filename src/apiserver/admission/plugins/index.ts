@@ -7,6 +7,7 @@ import { DefaultStorageClassPlugin } from './default-storage-class.js';
 import { DefaultTolerationSecondsPlugin } from './default-toleration-seconds.js';
 import { LimitRangerPlugin } from './limit-ranger.js';
 import { Lookup } from './lookup.js';
+import { PersistentVolumeClaimResizePlugin } from './persistent-volume-claim-resize.js';
 import { PodSecurityPlugin } from './pod-security.js';
 import { PriorityPlugin } from './priority.js';
 import { ResourceQuotaPlugin } from './resource-quota.js';
@@ -18,13 +19,14 @@ import type { BuiltinPlugin, PluginAttributes } from './types.js';
 /**
  * kube-apiserver's default-on admission plugins, in its order (pkg/kubeapiserver/options/plugins.go,
  * AllOrderedPlugins): LimitRanger, TaintNodesByCondition, PodSecurity, Priority,
- * DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass,
- * DefaultIngressClass and, last, ResourceQuota. Elsewhere, because they run at another point of
- * the request: NamespaceLifecycle (http/resource-handlers.ts, checkNamespaceOpen, before the store
- * is asked), ServiceAccount (admission/service-account-token.ts and defaults/admission-plugins.ts),
- * the webhooks and ValidatingAdmissionPolicy (admission/index.ts). Not done: PersistentVolumeClaimResize,
- * the certificate plugins (CertificateApproval, CertificateSigning, CertificateSubjectRestriction,
- * ClusterTrustBundleAttest), which check the requester's RBAC rights on signers.
+ * DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
+ * PersistentVolumeClaimResize, RuntimeClass, DefaultIngressClass and, last, ResourceQuota.
+ * Elsewhere, because they run at another point of the request: NamespaceLifecycle
+ * (http/resource-handlers.ts, checkNamespaceOpen, before the store is asked), ServiceAccount
+ * (admission/service-account-token.ts and defaults/admission-plugins.ts), the webhooks and
+ * ValidatingAdmissionPolicy (admission/index.ts). Not done: the certificate plugins
+ * (CertificateApproval, CertificateSigning, CertificateSubjectRestriction, ClusterTrustBundleAttest),
+ * which check the requester's RBAC rights on signers.
  *
  * Two hooks of the object store run them: `before` (an admission step, before field validation)
  * runs each plugin's `admit`, so its refusals come first as Admit's do; `after` (a storage step,
@@ -45,6 +47,7 @@ export class BuiltinAdmissionPlugins {
       new DefaultTolerationSecondsPlugin(),
       new DefaultStorageClassPlugin(lookup),
       new StorageObjectInUseProtectionPlugin(),
+      new PersistentVolumeClaimResizePlugin(lookup),
       new RuntimeClassPlugin(lookup),
       new DefaultIngressClassPlugin(lookup),
       new ResourceQuotaPlugin(lookup),
