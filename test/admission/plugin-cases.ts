@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { waitFor } from '../helpers/wait.js';
 import type { ApiAnswer, ApiCall } from './webhook-cases.js';
 
@@ -111,6 +112,21 @@ const ingress = (name: string, spec: Json = {}): Step => ({
     kind: 'Ingress',
     metadata: { name },
     spec: { defaultBackend: { service: { name: 's', port: { number: 80 } } }, ...spec },
+  },
+});
+/** A certification request of a fresh ECDSA P-256 key, made by openssl. */
+function csrPem(subject: string): string {
+  const args = ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  return execFileSync('openssl', [...args, '-keyout', '/dev/null', '-subj', subject], { encoding: 'utf8' });
+}
+const csr = (name: string, signerName: string, subject: string): Step => ({
+  method: 'POST',
+  path: '/apis/certificates.k8s.io/v1/certificatesigningrequests',
+  body: {
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: { name },
+    spec: { signerName, usages: ['client auth'], request: Buffer.from(csrPem(subject)).toString('base64') },
   },
 });
 const priorityClass = (name: string, value: number, extra: Json = {}): Step => ({
@@ -465,6 +481,16 @@ export const PLUGIN_CASES: PluginCase[] = [
       grow('fixed', '2Gi'),
       grow('grow', '3Gi'),
       { method: 'DELETE', path: '/apis/storage.k8s.io/v1/storageclasses/plug-grow' },
+    ],
+  },
+  {
+    key: 'csr-subject',
+    steps: [
+      csr('plug-csr-masters', 'kubernetes.io/kube-apiserver-client', '/CN=alice/O=system:masters'),
+      csr('plug-csr-plain', 'kubernetes.io/kube-apiserver-client', '/CN=bob/O=developers'),
+      csr('plug-csr-other-signer', 'example.com/custom', '/CN=carol/O=system:masters'),
+      { method: 'DELETE', path: '/apis/certificates.k8s.io/v1/certificatesigningrequests/plug-csr-plain' },
+      { method: 'DELETE', path: '/apis/certificates.k8s.io/v1/certificatesigningrequests/plug-csr-other-signer' },
     ],
   },
   {

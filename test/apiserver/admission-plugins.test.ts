@@ -244,3 +244,15 @@ it('PersistentVolumeClaimResize: a bound claim grows only when its class allows 
     [200, null],
   ]);
 });
+
+it('CertificateSubjectRestriction: the kube-apiserver-client signer is refused the system:masters group', () => {
+  expect(answers('csr-subject').slice(0, 3)).toEqual([
+    [
+      403,
+      'certificatesigningrequests.certificates.k8s.io "plug-csr-masters" is forbidden: ' +
+        'use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed',
+    ],
+    [201, null],
+    [201, null],
+  ]);
+});

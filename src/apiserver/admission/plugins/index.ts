@@ -2,6 +2,7 @@ import type { Admission, ObjectStore, Operation, WriteOptions } from '../../obje
 import { metadataOf } from '../../objects/meta.js';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../../registry/types.js';
+import { CertificateSubjectRestrictionPlugin } from './certificate-subject-restriction.js';
 import { DefaultIngressClassPlugin } from './default-ingress-class.js';
 import { DefaultStorageClassPlugin } from './default-storage-class.js';
 import { DefaultTolerationSecondsPlugin } from './default-toleration-seconds.js';
@@ -20,13 +21,13 @@ import type { BuiltinPlugin, PluginAttributes } from './types.js';
  * kube-apiserver's default-on admission plugins, in its order (pkg/kubeapiserver/options/plugins.go,
  * AllOrderedPlugins): LimitRanger, TaintNodesByCondition, PodSecurity, Priority,
  * DefaultTolerationSeconds, DefaultStorageClass, StorageObjectInUseProtection,
- * PersistentVolumeClaimResize, RuntimeClass, DefaultIngressClass and, last, ResourceQuota.
+ * PersistentVolumeClaimResize, RuntimeClass, CertificateSubjectRestriction, DefaultIngressClass
+ * and, last, ResourceQuota.
  * Elsewhere, because they run at another point of the request: NamespaceLifecycle
  * (http/resource-handlers.ts, checkNamespaceOpen, before the store is asked), ServiceAccount
  * (admission/service-account-token.ts and defaults/admission-plugins.ts), the webhooks and
- * ValidatingAdmissionPolicy (admission/index.ts). Not done: the certificate plugins
- * (CertificateApproval, CertificateSigning, CertificateSubjectRestriction, ClusterTrustBundleAttest),
- * which check the requester's RBAC rights on signers.
+ * ValidatingAdmissionPolicy (admission/index.ts). Not done: CertificateApproval,
+ * CertificateSigning and ClusterTrustBundleAttest, which check the requester's RBAC rights on signers.
  *
  * Two hooks of the object store run them: `before` (an admission step, before field validation)
  * runs each plugin's `admit`, so its refusals come first as Admit's do; `after` (a storage step,
@@ -49,6 +50,7 @@ export class BuiltinAdmissionPlugins {
       new StorageObjectInUseProtectionPlugin(),
       new PersistentVolumeClaimResizePlugin(lookup),
       new RuntimeClassPlugin(lookup),
+      new CertificateSubjectRestrictionPlugin(),
       new DefaultIngressClassPlugin(lookup),
       new ResourceQuotaPlugin(lookup),
     ];
