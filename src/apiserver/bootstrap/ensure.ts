@@ -23,7 +23,8 @@ const FIELD_MANAGER = { fieldManager: 'kube-apiserver' };
  * What kube-apiserver creates for itself on start, beside the system namespaces and the `kubernetes`
  * Service: the flow-control bootstrap configuration (apf_controller's ensurers: created when missing,
  * never overwritten here), kube-aggregator's local APIServices (Available), the default ServiceCIDR,
- * and `kube-system/extension-apiserver-authentication` (the ClusterAuthenticationTrust controller),
+ * `kube-system/extension-apiserver-authentication` (the ClusterAuthenticationTrust controller),
+ * and the system-node-critical and system-cluster-critical PriorityClasses (the scheduling hook's),
  * which every client-go component with delegated authentication reads.
  */
 export function ensureBootstrapObjects(
@@ -76,8 +77,29 @@ export function ensureBootstrapObjects(
     spec: { cidrs: [settings.serviceCidr] },
   };
   createMissing(objects, cidrs, defaultCidr, ready);
+  const classes = type('scheduling.k8s.io', 'priorityclasses');
+  for (const o of SYSTEM_PRIORITY_CLASSES) createMissing(objects, classes, o, undefined);
   ensureAuthenticationConfigMap(type('', 'configmaps'), objects, settings.clientCa);
 }
+
+/** pkg/apis/scheduling/v1/helpers.go, SystemPriorityClasses: the scheduling post-start hook's. */
+const SYSTEM_PRIORITY_CLASSES: JsonObject[] = [
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-node-critical' },
+    value: 2000001000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-cluster-critical' },
+    value: 2000000000,
+    description:
+      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+];
 
 function createMissing(objects: ObjectStore, t: ResourceType, obj: JsonObject, status: JsonObject | undefined): void {
   const name = String(metadataOf(obj).name);

@@ -2,10 +2,18 @@ import { metadataOf } from '../objects/meta.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 
 /**
- * The kinds whose kube-apiserver registry sets `ReturnDeletedObject`: a DELETE that removes one
- * at once answers the object as it was; every other kind answers a Status of Success.
+ * The kinds whose kube-apiserver registry sets `ReturnDeletedObject` (each kind's storage.go under
+ * pkg/registry): a DELETE that removes one at once answers the object as it was; every other
+ * kind answers a Status of Success.
  */
-const RETURNS_DELETED_OBJECT = new Set(['/pods', '/services', '/serviceaccounts', '/persistentvolumes', '/persistentvolumeclaims', '/resourcequotas', '/namespaces', 'batch/jobs', 'apiextensions.k8s.io/customresourcedefinitions']);
+const RETURNS_DELETED_OBJECT = new Set([
+  '/pods', '/services', '/serviceaccounts', '/persistentvolumes', '/persistentvolumeclaims', '/resourcequotas',
+  '/namespaces', '/podtemplates', 'batch/jobs', 'apiextensions.k8s.io/customresourcedefinitions',
+  'storage.k8s.io/storageclasses', 'storage.k8s.io/csidrivers', 'storage.k8s.io/csinodes',
+  'storage.k8s.io/volumeattachments', 'storage.k8s.io/volumeattributesclasses', 'resource.k8s.io/resourceclaims',
+  'resource.k8s.io/resourceclaimtemplates', 'resource.k8s.io/resourceslices', 'resource.k8s.io/deviceclasses',
+  'resource.k8s.io/devicetaintrules',
+]);
 
 /**
  * What a DELETE of one object answers: the object while it stays (finalizers, foreground or
