@@ -24,6 +24,11 @@ export interface PlanInput {
   defaultNamespace: string;
   /** Other definition files of the commit, read only for the CRDs the type check needs. */
   context?: readonly DefinitionFile[];
+  /**
+   * The server's CustomResourceDefinitions, for the kinds whose CRD is not among the commit's files
+   * (an incremental sync reads only the touched files; a CRD may come from another source or Helm).
+   */
+  serverCrds?: readonly unknown[];
   /** false: skip the template type check (bench/typecheck.ts measures what it adds). */
   typecheck?: boolean;
 }
@@ -56,7 +61,7 @@ export function planCommit(input: PlanInput): Plan {
   const errors: ValidationError[] = [];
   const warnings: ValidationError[] = [];
   const apply: DesiredObject[] = [];
-  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])]);
+  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])], input.serverCrds);
   for (const file of input.files) {
     const result = validateParsedFlowFile(file.text, file.path);
     errors.push(...result.errors);

@@ -79,9 +79,23 @@ function contextCrds(files: readonly SourceFile[]): unknown[] {
   return out;
 }
 
-/** The schemas for a set of files: the CRDs among them, and the vendored built-in kinds. */
-export function schemaRegistryOf(files: readonly SourceFile[]): SchemaRegistry {
-  return new SchemaRegistry(contextCrds(files));
+function crdName(crd: unknown): string | undefined {
+  if (typeof crd !== 'object' || crd === null || !('metadata' in crd)) return undefined;
+  const meta = crd.metadata;
+  return typeof meta === 'object' && meta !== null && 'name' in meta && typeof meta.name === 'string'
+    ? meta.name
+    : undefined;
+}
+
+/**
+ * The schemas for a set of files: the CRDs among them, the server's CRDs (`serverCrds`, as listed)
+ * where the files have none of that name (a commit's own CRD replaces the server's whole, as
+ * applying it will), and the vendored built-in kinds.
+ */
+export function schemaRegistryOf(files: readonly SourceFile[], serverCrds: readonly unknown[] = []): SchemaRegistry {
+  const own = contextCrds(files);
+  const names = new Set(own.map(crdName));
+  return new SchemaRegistry([...serverCrds.filter((c) => !names.has(crdName(c))), ...own]);
 }
 
 /** Type-checks the Flows of one file against `registry`. */
