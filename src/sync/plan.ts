@@ -2,7 +2,7 @@ import { isMap, parseAllDocuments } from 'yaml';
 import type { InventoryEntry } from '../api/flowsource.js';
 import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
-import { schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
+import { mayHoldOperator, schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 
 /** One definition file of the commit, by its path in the repository. */
@@ -68,7 +68,7 @@ export function planCommit(input: PlanInput): Plan {
     if (result.errors.length === 0) apply.push(...objectsOf(file, input.defaultNamespace, errors));
     // Right after the structural check, whose parsed templates it reads again. A type error
     // anywhere rejects the commit like any other error; warnings ride along.
-    if (!registry || result.errors.length > 0 || result.flows === 0) continue;
+    if (!registry || result.errors.length > 0 || (result.flows === 0 && !mayHoldOperator(file.text))) continue;
     for (const f of typecheckFile({ ...file, parsed: result.parsed }, registry)) {
       (f.severity === 'error' ? errors : warnings).push(f);
     }
