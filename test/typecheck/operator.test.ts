@@ -149,3 +149,33 @@ spec:
     expect(typecheckFiles([{ path: 'u.yaml', text: op }]).map(formatValidationError)).toEqual([]);
   });
 });
+
+describe('bounded on bad Operators', () => {
+  it('an expression nested 5,000 deep and a path 300 deep into a recursive schema: no hang, no crash', () => {
+    const node: Record<string, unknown> = { type: 'object', properties: {} };
+    (node.properties as Record<string, unknown>).next = node;
+    const crd = {
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'loops.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Loop' },
+        versions: [{ name: 'v1', schema: { openAPIV3Schema: { type: 'object', properties: { spec: node } } } }],
+      },
+    };
+    let deep: unknown = '$.spec.next.nxt';
+    for (let i = 0; i < 5_000; i++) deep = { '@not': deep };
+    const pipeline = [{ '@select': deep }, { '@select': { '@exists': `$.spec${'.next'.repeat(300)}.nxt` } }];
+    const controller = { name: 'c', sources: [{ apiGroup: 'example.com', kind: 'Loop' }], pipeline, target: { kind: 'V' } };
+    const operator = { spec: { controllers: [controller] } };
+    const OPERATOR_KIND = { group: 'dcontroller.io', kind: 'Operator' };
+    const found = checkObject(OPERATOR_KIND, operator, new SchemaRegistry([crd]));
+    // Past the depth the walk follows, nothing is claimed (the 5,000-deep one, the 300-deep path).
+    expect(found).toEqual([]);
+    pipeline.push({ '@select': { '@exists': '$.spec.next.next.nxt' } });
+    expect(checkObject(OPERATOR_KIND, operator, new SchemaRegistry([crd])).map(formatFinding)).toEqual([
+      'spec.controllers[0].pipeline[2]["@select"]["@exists"]: unknown field "spec.next.next.nxt" in Loop; ' +
+        'did you mean "next"?',
+    ]);
+  });
+});
