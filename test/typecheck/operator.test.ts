@@ -166,7 +166,8 @@ describe('bounded on bad Operators', () => {
     let deep: unknown = '$.spec.next.nxt';
     for (let i = 0; i < 5_000; i++) deep = { '@not': deep };
     const pipeline = [{ '@select': deep }, { '@select': { '@exists': `$.spec${'.next'.repeat(300)}.nxt` } }];
-    const controller = { name: 'c', sources: [{ apiGroup: 'example.com', kind: 'Loop' }], pipeline, target: { kind: 'V' } };
+    const sources = [{ apiGroup: 'example.com', kind: 'Loop' }];
+    const controller = { name: 'c', sources, pipeline, target: { kind: 'V' } };
     const operator = { spec: { controllers: [controller] } };
     const OPERATOR_KIND = { group: 'dcontroller.io', kind: 'Operator' };
     const found = checkObject(OPERATOR_KIND, operator, new SchemaRegistry([crd]));
