@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { formatValidationError } from '../../src/api/validate.js';
 import { checkObject, formatFinding } from '../../src/admission-webhook/object-checks.js';
@@ -120,8 +120,15 @@ describe('no false alarms on Operators', () => {
   it("passes the dcontroller fixtures, the seed README's Operator and every Operator tests write inline", () => {
     const inline = inlineDocuments().operators;
     expect(inline.length).toBeGreaterThanOrEqual(5);
+    const gather = stringify({
+      apiVersion: 'dcontroller.io/v1alpha1',
+      kind: 'Operator',
+      metadata: { name: 'ep-gather' },
+      spec: parse(readFileSync(join(DCONTROLLER, 'endpointslice-controller-gather-spec.yaml'), 'utf8')) as unknown,
+    });
     const files = [
       read(join(DCONTROLLER, 'endpointslice-operator.yaml')),
+      { path: 'endpointslice-controller-gather-spec.yaml', text: gather },
       { path: 'seed-operator.yaml', text: OPERATOR },
       ...inline,
     ];
