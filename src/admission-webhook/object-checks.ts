@@ -1,12 +1,13 @@
 // The checks `flowops validate` runs, on one object as the API server hands it over: a Flow's
-// structure and its templates' types, a FlowSource's spec, an Operator's controllers.
+// structure and its templates' types, a FlowSource's spec, an Operator's controllers and their
+// pipelines' expressions.
 import { flowSourceSpecSchema } from '../api/flowsource.js';
 import { formatPath } from '../api/problem.js';
 import { validateParsedFlowFile } from '../api/validate.js';
 import { zodProblems } from '../api/zod-issues.js';
 import { objectYaml } from '../kube/object-yaml.js';
 import { checkController, controllersOf } from '../operator/types.js';
-import { typecheckFile, type SchemaRegistry } from '../typecheck/index.js';
+import { checkOperator, typecheckFile, type SchemaRegistry } from '../typecheck/index.js';
 
 export interface ObjectFinding {
   /** The field as kubectl users write it (`spec.steps[0].manifest.spec.replicas`), '' for the whole object. */
@@ -54,8 +55,11 @@ function flowSourceFindings(obj: Record<string, unknown>): ObjectFinding[] {
   }));
 }
 
-/** The controllers' shape checks the Δ-controller runtime makes, refused here instead of in status. */
-function operatorFindings(obj: Record<string, unknown>): ObjectFinding[] {
+/**
+ * The controllers' shape checks the Δ-controller runtime makes, refused here instead of in status,
+ * then their pipelines' expressions against the sources' schemas, as `flowops validate` checks them.
+ */
+function operatorFindings(obj: Record<string, unknown>, registry: SchemaRegistry): ObjectFinding[] {
   const out: ObjectFinding[] = [];
   for (const [i, c] of controllersOf(obj.spec).entries()) {
     try {
@@ -64,7 +68,8 @@ function operatorFindings(obj: Record<string, unknown>): ObjectFinding[] {
       out.push({ field: `spec.controllers[${i}]`, message: (e as Error).message, severity: 'error' });
     }
   }
-  return out;
+  if (out.length) return out;
+  return checkOperator(obj, registry).map((p) => ({ field: formatPath(p.path), message: p.message, severity: p.severity }));
 }
 
 function specText(o: Record<string, unknown> | undefined): string {
@@ -95,7 +100,7 @@ export function checkObject(
 ): ObjectFinding[] {
   if (kind.group === 'flowops.io' && kind.kind === 'Flow') return flowFindings(obj, registry);
   if (kind.group === 'flowops.io' && kind.kind === 'FlowSource') return flowSourceFindings(obj);
-  if (kind.group === 'dcontroller.io' && kind.kind === 'Operator') return operatorFindings(obj);
+  if (kind.group === 'dcontroller.io' && kind.kind === 'Operator') return operatorFindings(obj, registry);
   return [];
 }
 

@@ -6,6 +6,7 @@ import { previewSync } from '../diff/preview.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import { planCommit } from '../sync/plan.js';
+import { listServerCrds } from '../sync/server-crds.js';
 import { kubeFrom } from './cluster-flags.js';
 import { SetupError } from './setup-error.js';
 import { sourceRefOf } from './source-arg.js';
@@ -53,7 +54,7 @@ export async function runDiff(dir: string | undefined, flags: DiffFlags, out: Di
   const prefix = sourcePathPrefix(spec.data);
   const defs: LocalDefinitions = flags.commit ? definitionsFromCommit(process.cwd(), flags.commit, prefix) : definitionsFromDir(dir ?? '.', prefix);
   try {
-    const plan = planCommit({ files: defs.files, removed: [], full: true, inventory: status.inventory ?? [], defaultNamespace: src.metadata.namespace ?? 'default' });
+    const plan = planCommit({ files: defs.files, removed: [], full: true, inventory: status.inventory ?? [], defaultNamespace: src.metadata.namespace ?? 'default', serverCrds: await listServerCrds(kube) });
     if (!plan.ok) {
       for (const e of plan.errors) out.stderr(`${formatValidationError({ ...e, file: defs.localPath.get(e.file) ?? e.file })}\n`);
       out.stderr(`flowops diff: ${plan.errors.length} error(s); a push of ${defs.origin} would be rejected as a whole, nothing applied\n`);

@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareValidationErrors, formatValidationError, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
-import { schemaRegistryOf, typecheckFile, type SourceFile, type TypeFinding } from '../typecheck/index.js';
+import { mayHoldOperator, schemaRegistryOf, typecheckFile, type SourceFile, type TypeFinding } from '../typecheck/index.js';
 
 /**
  * `flowops validate PATH...`: the check a CI job or a pre-commit hook runs on a repository of
  * Flows before anything reaches a cluster. Errors go to stderr as `file:line: field: problem`,
  * sorted, so editors and CI annotate the right line; the exit code says whether any were found.
  * Files whose Flows are well-formed are then type-checked (templates and manifests against the
- * schemas of the CRDs among the given paths and of the built-in kinds): its errors count, its
+ * schemas of the CRDs among the given paths and of the built-in kinds), as are Operators' pipeline
+ * expressions: its errors count, its
  * warnings are printed but leave the exit code 0.
  */
 
@@ -70,7 +71,7 @@ export function runValidate(paths: readonly string[], out: ValidateOutput): numb
     const result = validateParsedFlowFile(source.text, source.path);
     flows += result.flows;
     errors.push(...result.errors);
-    if (result.flows > 0 && result.errors.length === 0) {
+    if ((result.flows > 0 || mayHoldOperator(source.text)) && result.errors.length === 0) {
       typed.push(...typecheckFile({ ...source, parsed: result.parsed }, registry));
     }
   }

@@ -10,6 +10,7 @@ import { previewSync, type Preview } from '../diff/preview.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import { planCommit, type DesiredObject } from '../sync/plan.js';
+import { listServerCrds } from '../sync/server-crds.js';
 import { MASKED } from '../diff/secret-mask.js';
 
 export interface CommitPreviewResult {
@@ -52,6 +53,7 @@ export async function previewCommit(opts: PreviewCommitOptions): Promise<CommitP
       full: true,
       inventory: status.inventory ?? [],
       defaultNamespace: opts.source.metadata.namespace ?? 'default',
+      serverCrds: await listServerCrds(opts.kube),
     });
     if (!plan.ok) return { errors: plan.errors, warnings: [] };
     try {

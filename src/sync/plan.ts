@@ -2,7 +2,7 @@ import { isMap, parseAllDocuments } from 'yaml';
 import type { InventoryEntry } from '../api/flowsource.js';
 import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
 import type { KubeObject } from '../kube/types.js';
-import { schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
+import { mayHoldOperator, schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 
 /** One definition file of the commit, by its path in the repository. */
@@ -24,6 +24,11 @@ export interface PlanInput {
   defaultNamespace: string;
   /** Other definition files of the commit, read only for the CRDs the type check needs. */
   context?: readonly DefinitionFile[];
+  /**
+   * The server's CustomResourceDefinitions, for the kinds whose CRD is not among the commit's files
+   * (an incremental sync reads only the touched files; a CRD may come from another source or Helm).
+   */
+  serverCrds?: readonly unknown[];
   /** false: skip the template type check (bench/typecheck.ts measures what it adds). */
   typecheck?: boolean;
 }
@@ -56,14 +61,14 @@ export function planCommit(input: PlanInput): Plan {
   const errors: ValidationError[] = [];
   const warnings: ValidationError[] = [];
   const apply: DesiredObject[] = [];
-  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])]);
+  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])], input.serverCrds);
   for (const file of input.files) {
     const result = validateParsedFlowFile(file.text, file.path);
     errors.push(...result.errors);
     if (result.errors.length === 0) apply.push(...objectsOf(file, input.defaultNamespace, errors));
     // Right after the structural check, whose parsed templates it reads again. A type error
     // anywhere rejects the commit like any other error; warnings ride along.
-    if (!registry || result.errors.length > 0 || result.flows === 0) continue;
+    if (!registry || result.errors.length > 0 || (result.flows === 0 && !mayHoldOperator(file.text))) continue;
     for (const f of typecheckFile({ ...file, parsed: result.parsed }, registry)) {
       (f.severity === 'error' ? errors : warnings).push(f);
     }

@@ -7,8 +7,10 @@ import { NOT_TEMPLATED } from '../api/step-templates.js';
 import type { Node } from '../template/ast.js';
 import { LineIndex } from '../template/errors.js';
 import { parsedTemplate } from '../template/parse-cache.js';
-import { checkManifest, manifestKinds, manifestShape, type ManifestShape } from './check-manifest.js';
+import { checkManifest, manifestKinds, type ManifestShape } from './check-manifest.js';
+import { checkExpression, checkPipeline } from './check-pipeline.js';
 import { checkTemplate, type Mode } from './check-template.js';
+import { cachedManifestShape } from './shape-cache.js';
 import { childrenTy, dataTy, outputsOf, servedObject, type DataContext } from './data-types.js';
 import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
@@ -60,6 +62,9 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
       ? servedObject(registry.tyOf(watch.apiVersion, watch.kind))
       : UNKNOWN;
   const out: TypeProblem[] = [];
+  // A pipeline Flow is a one-controller Operator whose source is the watched kind.
+  if (spec.pipeline !== undefined && typeof watch.kind === 'string')
+    out.push(...checkPipeline(spec.pipeline, [{ kind: watch.kind, ty: resource }], ['spec', 'pipeline']));
   // Each template is parsed once, each manifest's YAML shape read once, though several checks use them.
   const trees = new Map<string, Node[] | undefined>();
   const treeOf = (text: string): Node[] | undefined => {
@@ -70,7 +75,7 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
   const shapeOf = (text: string): ManifestShape | undefined => {
     if (!shapes.has(text)) {
       const nodes = treeOf(text);
-      shapes.set(text, nodes && manifestShape(nodes));
+      shapes.set(text, nodes && cachedManifestShape(text, nodes));
     }
     return shapes.get(text);
   };
@@ -112,6 +117,7 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
         if (!r) roots.set(child, (r = dataTy({ ...ctx, child })));
         return r;
       };
+      if (step.type === 'pipeline') out.push(...checkExpression(step.expression, resource, [...at, 'expression']));
       for (const [key, value] of Object.entries(step)) {
         if (NOT_TEMPLATED.has(key)) continue;
         const root = rootFor(key === 'readyWhen');

@@ -50,7 +50,8 @@ export interface ManifestShape {
 
 export function manifestShape(nodes: readonly Node[]): ManifestShape {
   const skel = skeletonOf(nodes);
-  const docs = parseAllDocuments(skel.text, { version: '1.1', uniqueKeys: true });
+  // Only whether a document has errors is read, never their text: no line positions kept for them.
+  const docs = parseAllDocuments(skel.text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
   return { skel, docs: Array.isArray(docs) ? docs : [] };
 }
 

@@ -1,6 +1,7 @@
 // The template type checker: every template of a Flow checked against the schemas of what it reads
 // (the watched kind, earlier steps' outputs, the children), and every kubectl manifest against its
-// kind's schema. Used by `flowops validate`, a Git commit's validation and `flowops render`.
+// kind's schema; an Operator's pipeline expressions against its sources' schemas. Used by `flowops
+// validate`, a Git commit's validation, `flowops render` and the admission webhook.
 
 import { isMap, LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { formatPath } from '../api/problem.js';
@@ -8,9 +9,11 @@ import { formatValidationError, type ValidationError } from '../api/validation-e
 import type { ParsedYaml } from '../api/validate.js';
 import { YamlLocator } from '../api/yaml-positions.js';
 import { checkFlow } from './check-flow.js';
+import { checkOperator } from './check-operator.js';
 import { SchemaRegistry } from './registry.js';
 
 export { checkFlow, type TypeProblem } from './check-flow.js';
+export { checkOperator } from './check-operator.js';
 export { SchemaRegistry } from './registry.js';
 
 export interface TypeFinding extends ValidationError {
@@ -37,6 +40,20 @@ function parseFile(file: SourceFile): ParsedFile {
   const counter = new LineCounter();
   const docs = parseAllDocuments(file.text, { lineCounter: counter, merge: true });
   return { path: file.path, text: file.text, counter, docs: Array.isArray(docs) ? docs : [] };
+}
+
+/** An Operator (dcontroller.io): its pipelines' expressions are checked too. */
+function isOperator(doc: Document): boolean {
+  return (
+    isMap(doc.contents) &&
+    doc.contents.get('kind') === 'Operator' &&
+    String(doc.contents.get('apiVersion')).startsWith('dcontroller.io/')
+  );
+}
+
+/** Whether a file may hold an Operator, before it is parsed: most files of a commit do not. */
+export function mayHoldOperator(text: string): boolean {
+  return text.includes('dcontroller.io/');
 }
 
 function isFlow(doc: Document): boolean {
@@ -79,9 +96,23 @@ function contextCrds(files: readonly SourceFile[]): unknown[] {
   return out;
 }
 
-/** The schemas for a set of files: the CRDs among them, and the vendored built-in kinds. */
-export function schemaRegistryOf(files: readonly SourceFile[]): SchemaRegistry {
-  return new SchemaRegistry(contextCrds(files));
+function crdName(crd: unknown): string | undefined {
+  if (typeof crd !== 'object' || crd === null || !('metadata' in crd)) return undefined;
+  const meta = crd.metadata;
+  return typeof meta === 'object' && meta !== null && 'name' in meta && typeof meta.name === 'string'
+    ? meta.name
+    : undefined;
+}
+
+/**
+ * The schemas for a set of files: the CRDs among them, the server's CRDs (`serverCrds`, as listed)
+ * where the files have none of that name (a commit's own CRD replaces the server's whole, as
+ * applying it will), and the vendored built-in kinds.
+ */
+export function schemaRegistryOf(files: readonly SourceFile[], serverCrds: readonly unknown[] = []): SchemaRegistry {
+  const own = contextCrds(files);
+  const names = new Set(own.map(crdName));
+  return new SchemaRegistry([...serverCrds.filter((c) => !names.has(crdName(c))), ...own]);
 }
 
 /** Type-checks the Flows of one file against `registry`. */
@@ -91,9 +122,11 @@ export function typecheckFile(file: SourceFile, registry: SchemaRegistry): TypeF
   let locator: YamlLocator | undefined;
   const out: TypeFinding[] = [];
   for (const doc of parsedFile.docs) {
-    if (doc.errors.length || !isFlow(doc)) continue;
-    const value = parsedFile.flows?.get(doc) ?? doc.toJS({ maxAliasCount: 100 });
-    for (const p of checkFlow(value, registry)) {
+    if (doc.errors.length) continue;
+    const flow = isFlow(doc);
+    if (!flow && !isOperator(doc)) continue;
+    const value: unknown = (flow ? parsedFile.flows?.get(doc) : undefined) ?? doc.toJS({ maxAliasCount: 100 });
+    for (const p of flow ? checkFlow(value, registry) : checkOperator(value, registry)) {
       locator ??= new YamlLocator(parsedFile.text, parsedFile.counter);
       const { line, column } = locator.locate(doc, p);
       const message = p.severity === 'warning' ? `warning: ${p.message}` : p.message;

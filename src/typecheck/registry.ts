@@ -38,6 +38,11 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** GA before beta before alpha, as kube-apiserver prefers a group's versions. */
+function stability(version: string): number {
+  return /^v\d+$/.test(version) ? 0 : version.includes('beta') ? 1 : 2;
+}
+
 export class SchemaRegistry {
   private readonly crds = new Map<string, Json | null>();
   private readonly types = new Map<string, Ty>();
@@ -111,6 +116,24 @@ export class SchemaRegistry {
         (ty = ((schema) => (schema ? tyOf(schema, kind) : UNKNOWN))(this.schemaOf(apiVersion, kind))),
       );
     return ty;
+  }
+
+  /**
+   * The version of `group` an Operator's source without one reads (the API server's preferred one):
+   * a CRD's first version listed, else a built-in group's most stable version serving the kind.
+   */
+  versionOf(group: string, kind: string): string | undefined {
+    for (const key of this.crds.keys()) {
+      const [g, version, k] = key.split('/');
+      if (g === group && k === kind) return version;
+    }
+    if (group.includes('.') && !group.endsWith('.k8s.io')) return undefined;
+    const prefix = group ? `apis/${group}/` : 'api/';
+    const versions = Object.keys(vendoredOpenApi.manifest().v3)
+      .filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('/'))
+      .map((p) => p.slice(prefix.length))
+      .sort((a, b) => stability(a) - stability(b));
+    return versions.find((v) => vendoredOpenApi.kindSchema(group, v, kind) !== undefined);
   }
 
   /** The apiVersion a bare kind name most likely means, from these files' CRDs or the common built-ins. */

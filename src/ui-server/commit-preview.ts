@@ -14,6 +14,7 @@ import { diffCommits } from '../source/diff.js';
 import { gitContext } from '../source/git-context.js';
 import { readBlobs } from '../source/read-blobs.js';
 import { planCommit } from '../sync/plan.js';
+import { listServerCrds } from '../sync/server-crds.js';
 import { commitDiff, type CommitDiff } from './commit-diff.js';
 import type { CommitPreview } from './types.js';
 
@@ -93,6 +94,7 @@ export function commitPreviewer(sourcesDir: string): CommitPreviewer {
       full: true,
       inventory: status.inventory ?? [],
       defaultNamespace: source.metadata.namespace ?? 'default',
+      serverCrds: await listServerCrds(kube),
     });
     if (!plan.ok) return { commit, errors: plan.errors.map(formatValidationError), changes: [], cut: 0 };
     const preview = await previewSync({

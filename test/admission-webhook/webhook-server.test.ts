@@ -115,6 +115,22 @@ describe('admission webhook server', () => {
       ),
     );
     expect(operator.status?.message).toContain('spec.controllers[0]: controller c: at least one source is required');
+    const misread = {
+      name: 'c',
+      sources: [{ apiGroup: '', kind: 'Service' }],
+      pipeline: { '@project': { metadata: { name: '$.metadata.name' }, ports: '$.spec.portz' } },
+      target: { kind: 'PortView' },
+    };
+    const pipeline = await answer(
+      review(
+        { group: 'dcontroller.io', version: 'v1alpha1', kind: 'Operator' },
+        { metadata: { name: 'o' }, spec: { controllers: [misread] } },
+      ),
+    );
+    expect(pipeline.allowed).toBe(false);
+    expect(pipeline.status?.message).toContain(
+      'spec.controllers[0].pipeline["@project"].ports: unknown field "spec.portz" in Service; did you mean "ports"?',
+    );
     expect(
       (await answer(review({ group: '', version: 'v1', kind: 'ConfigMap' }, { metadata: { name: 'x' } }))).allowed,
     ).toBe(true);

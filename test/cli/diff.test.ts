@@ -107,4 +107,20 @@ describe('flowops diff against flowops up', () => {
     expect(r.stderr).toContain('rejected as a whole');
     expect(r.stdout).toBe('');
   });
+
+  it("rejects a type error at file:line:column, the watched kind's schema read from the server's CRD", async () => {
+    const copy = copyOfExamples();
+    const flow = join(copy, 'database-operator/flow.yaml');
+    // The folder no longer carries the Database CRD: its schema is the one the cluster serves.
+    rmSync(join(copy, 'database-operator/crd.yaml'));
+    edit(flow, '.Resource.spec.replicas }}', '.Resource.spec.replica }}');
+    const lines = readFileSync(flow, 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('.Resource.spec.replica }}')) + 1;
+    const r = await diff([copy]);
+    expect(r.code).toBe(2);
+    const found = r.stderr.split('\n').find((l) => l.startsWith(`${flow}:${line}:`));
+    expect(found).toMatch(/:\d+: spec\.reconcile\.steps\[0\]\.manifests: unknown field "spec\.replica" in Database/);
+    expect(found).toContain('did you mean "replicas"?');
+    expect(r.stdout).toBe('');
+  });
 });

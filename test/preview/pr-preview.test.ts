@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { PullRequestPreviewer } from '../../src/preview/previewer.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { runFlowops } from '../helpers/cli.js';
@@ -8,6 +10,7 @@ import { attempted, flowSource } from '../gitops/fixtures.js';
 import { capturedLog, githubOpenApi, provider, secret, sourcesDir } from '../notify/fixtures.js';
 import { startFakeForge, type FakeForge } from './forge-server.js';
 import { deploymentYaml, imageFlow, pushPullRequest, secretYaml } from './fixtures.js';
+import { CRDS } from '../typecheck/corpus.js';
 
 const TOKEN = 'ghp_preview-test-token-0123456789';
 const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' };
@@ -140,6 +143,31 @@ describe('pull-request previews (GitHub)', () => {
     const final = finalStatus(sha);
     expect(final?.state).toBe('failure');
     expect(final?.description).toMatch(/^rejected: flows\/broken\.yaml:\d+:\d+: spec\.reconcile\.steps\[0\]\.type/);
+  });
+
+  it("comments a type error against a CRD only the server has (the repository does not carry it)", async () => {
+    const store = parseAllDocuments(readFileSync(CRDS, 'utf8'))[0]?.toJS() as KubeObject;
+    await env.kube.create(store);
+    const flow = `apiVersion: flowops.io/v1
+kind: Flow
+metadata: { name: store-config }
+spec:
+  watch: { apiVersion: example.com/v1, kind: Store }
+  reconcile:
+    steps:
+      - name: config
+        type: script
+        script: echo "{{ .Resource.spec.replica }}"
+`;
+    const sha = await pushPullRequest(repo, main, 'refs/pull/6/head', { 'flows/store.yaml': flow });
+    github.openPull(6, sha);
+    await previewer.previewSource(await source(), 6);
+    expect(github.errors).toEqual([]);
+    expect(github.comments(6)[0]!.body).toContain(
+      'flows/store.yaml:10:26: spec.reconcile.steps[0].script: unknown field "spec.replica" in Store; ' +
+        'did you mean "replicas"?',
+    );
+    expect(finalStatus(sha)?.state).toBe('failure');
   });
 
   it("shows which of a Secret's keys change, never a value", async () => {

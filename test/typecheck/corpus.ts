@@ -40,9 +40,11 @@ function tsFiles(dir: string, out: string[] = []): string[] {
 export function inlineDocuments(): {
   flows: Array<{ path: string; text: string }>;
   crds: Array<{ path: string; text: string }>;
+  operators: Array<{ path: string; text: string }>;
 } {
   const flows: Array<{ path: string; text: string }> = [];
   const crds: Array<{ path: string; text: string }> = [];
+  const operators: Array<{ path: string; text: string }> = [];
   for (const file of tsFiles(join(ROOT, 'test'))) {
     if (file.includes(`${join('test', 'typecheck')}`)) continue;
     const src = readFileSync(file, 'utf8');
@@ -51,7 +53,8 @@ export function inlineDocuments(): {
       const path = `${file}:${src.slice(0, m.index).split('\n').length}`;
       if (/^kind: Flow\b/m.test(text) && text.includes('flowops.io/v1')) flows.push({ path, text });
       else if (/^kind: CustomResourceDefinition\b/m.test(text)) crds.push({ path, text });
+      else if (/^kind: Operator\b/m.test(text) && text.includes('dcontroller.io/')) operators.push({ path, text });
     }
   }
-  return { flows, crds };
+  return { flows, crds, operators };
 }

@@ -432,4 +432,24 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     expect(await page.locator('pre.yaml').innerText()).toContain('big-flow');
     expect(await page.locator('b').count()).toBe(0);
   });
+
+  it('a commit with a type error shows on the Flow page: the field, the suggestion, a link to its line', async () => {
+    const typo = await push(
+      FLOW_FILE,
+      (t) =>
+        t.replace('type: kubectll', 'type: kubectl').replace('.Resource.spec.replicas }}', '.Resource.spec.replica }}'),
+      'replica, one letter short',
+    );
+    const lines = readFileSync(join(work, FLOW_FILE), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('spec.replica }}')) + 1;
+    expect(line).toBeGreaterThan(0);
+    await page.goto(`${url}/ui/flows/default/database-operator`);
+    const notice = page.locator(`[data-rejected="${typo}"]`);
+    await notice.waitFor({ timeout: 20_000 });
+    expect(await notice.innerText()).toContain('unknown field "spec.replica" in Database; did you mean "replicas"?');
+    expect(await notice.locator('a[data-line-link]').first().getAttribute('href')).toMatch(
+      new RegExp(`\\?commit=${typo}#L${line}$`),
+    );
+    await shot(page, 'flow-type-error');
+  });
 });

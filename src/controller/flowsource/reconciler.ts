@@ -21,6 +21,7 @@ import { readBlobs } from '../../source/read-blobs.js';
 import { formatRevision, shaOfRevision } from '../../source/revision.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { pruneObjects } from '../../sync/prune-objects.js';
+import { listServerCrds } from '../../sync/server-crds.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
 import { decryptionKeys, sourceCredentials } from './credentials.js';
 import { OciSources } from './oci-source.js';
@@ -380,6 +381,8 @@ export class FlowSourceReconciler {
       inventory: status.inventory ?? [],
       defaultNamespace: key.split('/')[0]!,
       decryption: await decryptionKeys(this.deps.kube, key.split('/')[0] ?? '', spec),
+      // The commit's Flows are type-checked against the server's CRDs too: the commit's own win.
+      serverCrds: await listServerCrds(this.deps.kube),
     });
   }
 
