@@ -9,8 +9,7 @@
 // object is reported, with the nearest known name.
 
 import { formatPath, type FieldPath } from '../api/problem.js';
-import type { JsonPath } from '../pipeline/jsonpath/ast.js';
-import { parseJsonPathCached } from '../pipeline/jsonpath/parse.js';
+import { parseJsonPathCached, type JsonPath } from '../jsonpath/index.js';
 import type { TypeProblem } from './check-flow.js';
 import { isJson } from './schema.js';
 import { didYouMean } from './suggest.js';
