@@ -145,7 +145,10 @@ export const flowSourceSpecSchema = z
       .optional(),
   })
   .strict()
-  .refine((s) => !!s.url !== !!s.oci, { message: 'set url (a Git repository) or oci (an OCI repository), exactly one' })
+  .refine((s) => !!s.url !== !!s.oci, {
+    message: 'set url (a Git repository) or oci (an OCI repository), exactly one',
+    path: ['url'],
+  })
   .refine((s) => !(s.oci && (s.ref || s.verify || s.previews)), {
     message: 'ref, verify and previews are for a Git source; an OCI source takes spec.oci.ref',
   });
