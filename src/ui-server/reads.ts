@@ -24,7 +24,7 @@ import {
 import { rolloutViewOf } from './rollout-actions.js';
 import type {
   ChildNode, EventEntry, FlowDetail, FlowHead, FlowObjectsUpdate, ObjectDetail, ObjectKey, OperatorDetail, Overview,
-  RecentEvent, SourceDetail,
+  RecentEvent, RunFlow, SourceDetail,
 } from './types.js';
 import { inWatch, parseObjectRef, stillWatched, watchedObjectOf, watchOf } from './watched-objects.js';
 
@@ -193,6 +193,7 @@ export class UiReads {
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
     const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
     const lastRun = readLastRun(obj);
+    const runFlow = lastRun ? await this.runFlowOf(lastRun.flow) : undefined;
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
@@ -204,12 +205,27 @@ export class UiReads {
       provenance: { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) },
       ...(failure ? { failure } : {}),
       ...(lastRun ? { lastRun } : {}),
+      ...(runFlow ? { runFlow } : {}),
       runs,
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
       watchedBy,
       events,
       yaml: stringify(redacted(obj), { lineWidth: 0 }),
+    };
+  }
+
+  private async runFlowOf(flow: string): Promise<RunFlow | undefined> {
+    const [namespace, name] = flow.split('/');
+    if (!namespace || !name) return undefined;
+    const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name }).catch(() => undefined);
+    if (!obj) return undefined;
+    const { source, revision, commit } = provenanceOf(obj);
+    return {
+      ...(source ? { source } : {}),
+      ...(revision ? { revision } : {}),
+      ...(commit ? { commit } : {}),
+      generation: obj.metadata.generation ?? 0,
     };
   }
 

@@ -138,7 +138,9 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     try {
       const userReads = user ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces)) : undefined;
       const answered = await apiAnswer(userReads ?? reads, parts, url.searchParams);
-      const body = parts[0] === 'sources' && answered && opts.readCommit ? { ...answered, commitPages: true } : answered;
+      // Commit hashes link to commit pages only where this server can make them (it has clones).
+      const withCommits = (parts[0] === 'sources' || parts[0] === 'object') && answered && opts.readCommit;
+      const body = withCommits ? { ...answered, commitPages: true } : answered;
       if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
       sendJson(res, 200, body);
     } catch (err) {

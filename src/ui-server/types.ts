@@ -203,6 +203,13 @@ export interface RejectedVersion {
   message: string;
 }
 
+export interface RunFlow {
+  source?: string;
+  revision?: string;
+  commit?: string;
+  generation: number;
+}
+
 export interface Provenance {
   /** The FlowSource's state (pinned, suspended), when it could be read. */
   sourceState?: SourceState;
@@ -254,6 +261,13 @@ export interface ObjectDetail {
   failure?: { step: string; reason: string; message: string; terminal: boolean };
   /** Its last run (flowops.io/last-run): the Flow and commit, each step's result and attempts, the error. */
   lastRun?: LastRun;
+  /**
+   * The Flow that made the last run, as it is now: its source (a run's revision links to that
+   * source's commit), the commit and generation it is at (the run's may be older: said on the page).
+   */
+  runFlow?: RunFlow;
+  /** This server makes commit pages (`flowops up`): revisions link to them, else to the commit's row. */
+  commitPages?: boolean;
   /** Its RunHistory, newest first: when each of the last runs started, how long it and its steps took. */
   runs: Run[];
   /** The tree below it: its inventory (what a Flow applied for it), then what those own. */
