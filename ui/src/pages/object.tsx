@@ -3,6 +3,7 @@
 import { Fragment } from 'preact';
 import { LinkedMessage, type LineHref } from '../components/linked.tsx';
 import type { ChildNode, ObjectDetail, ObjectKey } from '../../../src/ui-server/types.ts';
+import type { RunTrigger } from '../../../src/api/run-history.ts';
 import { HealthBadge, ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago } from '../components/time.tsx';
@@ -122,6 +123,22 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
   );
 }
 
+const TRIGGER_TEXT: Record<RunTrigger, string> = {
+  'object-change': 'the object changed',
+  'child-drift': 'a child drifted',
+  'child-status': "a child's status changed",
+  'child-deleted': 'a child was deleted',
+  'flow-change': 'the Flow changed',
+  resync: 'a resync or retry',
+  manual: 'flowops reconcile',
+};
+
+/** Why a run ran, in words; the trigger names stay in data-triggers for scripts and tests. */
+function Triggers({ triggers }: { triggers: RunTrigger[] | undefined }) {
+  if (!triggers?.length) return <span class="muted">—</span>;
+  return <span data-triggers={triggers.join(' ')}>{triggers.map((t) => TRIGGER_TEXT[t] ?? t).join(', ')}</span>;
+}
+
 const commitOf = (revision: string | undefined): string | undefined => /sha1:([0-9a-f]{40})$/.exec(revision ?? '')?.[1];
 
 /**
@@ -169,7 +186,8 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
       <h2 id="last-run-h">Last run</h2>
       <p class="summary" data-last-run={run.outcome}>
         {run.outcome}
-        {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null} · Flow {run.flow} (generation {run.flowGeneration}){run.revision ? <> · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} /></> : null}
+        {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null}
+        {timed?.triggers ? <> · ran because <Triggers triggers={timed.triggers} /></> : null} · Flow {run.flow} (generation {run.flowGeneration}){run.revision ? <> · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} /></> : null}
       </p>
       <RevisionNote d={d} />
       <table aria-labelledby="last-run-h">
@@ -185,10 +203,10 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
         <>
           <h3 id="earlier-runs-h">Earlier runs</h3>
           <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length}>
-            <thead><tr><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Revision</th><th scope="col">Error</th></tr></thead>
+            <thead><tr><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Why</th><th scope="col">Revision</th><th scope="col">Error</th></tr></thead>
             <tbody>
               {earlier.map((r) => (
-                <tr key={r.startTime}><td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td><td><RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} /></td><td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td></tr>
+                <tr key={r.startTime}><td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td><td><Triggers triggers={r.triggers} /></td><td><RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} /></td><td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td></tr>
               ))}
             </tbody>
           </table>

@@ -1,0 +1,96 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Run } from '../../src/api/run-history.js';
+import { browserSkipReason, launchChromium } from '../helpers/browser.js';
+import { ROOT, runFlowops, type CliProcess } from '../helpers/cli.js';
+import type { Kubectl } from '../helpers/kubectl.js';
+import { startSeededUp } from '../helpers/seeded-up.js';
+import { waitFor } from '../helpers/wait.js';
+
+// Runs say why they ran: a real `flowops up` with the seed walkthrough's my-postgres. Deleting
+// one of its children makes a run that puts it back (a SelfHealed Event, a run triggered by
+// child-deleted); `flowops reconcile` makes a manual one. The object page shows both, with the
+// run's revision short and linked to its commit page.
+
+const skip = browserSkipReason();
+if (skip) console.warn(`test/ui/run-triggers.test.ts: ${skip}`);
+
+const SHOTS = join(ROOT, 'test-results', 'ui');
+let dir: string;
+let up: CliProcess;
+let url: string;
+let kubectl: Kubectl;
+let browser: Browser;
+let page: Page;
+
+const runs = async (): Promise<Run[]> => {
+  const out = await kubectl.ok(['get', 'runhistories', 'database-my-postgres', '-o', 'jsonpath={.status.runs}']);
+  return out ? (JSON.parse(out) as Run[]) : [];
+};
+
+describe.skipIf(skip !== undefined)('runs tell why they ran', () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    dir = mkdtempSync(join(tmpdir(), 'flowops-ui-triggers-'));
+    ({ up, url, kubectl } = await startSeededUp(dir));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    await page.goto((/Web view: (\S+)/.exec(up.stdout()) ?? [])[1] ?? '');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (up && up.child.exitCode === null) {
+      up.child.kill('SIGTERM');
+      await up.exited;
+    }
+  });
+
+  it('a deleted child is put back: an Event says so, and the run records child-deleted', async () => {
+    const inventory = JSON.parse(
+      await kubectl.ok(['get', 'database', 'my-postgres', '-o', 'jsonpath={.metadata.annotations.flowops\\.io/inventory}']),
+    ) as Array<{ kind: string; name: string; namespace?: string }>;
+    const child = inventory.find((e) => e.kind === 'Service') ?? inventory[0];
+    if (!child) throw new Error('my-postgres has no children');
+    await kubectl.ok(['delete', child.kind.toLowerCase(), child.name, '-n', child.namespace ?? 'default']);
+    const event = await waitFor(
+      async () => {
+        const out = await kubectl.ok(['get', 'events', '--field-selector', 'reason=SelfHealed', '-o', 'jsonpath={.items[*].message}']);
+        return out.includes(`${child.kind} ${child.name}`) ? out : undefined;
+      },
+      { what: 'a SelfHealed Event', timeoutMs: 30_000 },
+    );
+    expect(event).toContain('put back');
+    await kubectl.ok(['get', child.kind.toLowerCase(), child.name, '-n', child.namespace ?? 'default']);
+    const run = await waitFor(async () => (await runs()).find((r) => r.triggers?.includes('child-deleted')), {
+      what: 'a run triggered by child-deleted',
+      timeoutMs: 30_000,
+    });
+    expect(run.outcome).toBe('Succeeded');
+
+    await page.goto(`${url}/ui/objects/example.com%2Fv1/Database/default/my-postgres`);
+    await page.locator('[data-triggers~="child-deleted"]').first().waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('table', { name: 'Events' }).innerText()).toContain('SelfHealed');
+    const link = page.locator('[data-revision-link]').first();
+    await link.waitFor();
+    const commit = (await link.getAttribute('data-revision-link')) ?? '';
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    expect((await link.innerText()).trim()).toBe(commit.slice(0, 10));
+    expect(await link.getAttribute('href')).toBe(`/ui/sources/default/flows/commits/${commit}`);
+    await page.screenshot({ path: join(SHOTS, 'run-triggers.png'), fullPage: true });
+  }, 90_000);
+
+  it('flowops reconcile makes a manual run', async () => {
+    const before = (await runs()).length;
+    const kubeconfig = join(dir, 'kubeconfig');
+    const r = runFlowops(['reconcile', 'flow', 'database-operator', '-n', 'default', '--kubeconfig', kubeconfig]);
+    expect((await r.exited).code).toBe(0);
+    await waitFor(async () => ((await runs())[0]?.triggers?.includes('manual') ? true : undefined), {
+      what: `a manual run (runs before: ${before})`,
+      timeoutMs: 30_000,
+    });
+  }, 60_000);
+});
