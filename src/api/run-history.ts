@@ -15,7 +15,9 @@ export const RUN_HISTORY_LIMIT = 10;
  * status changed, a child was deleted (the run puts it back), the Flow changed, a periodic resync
  * or a retry (nothing enqueued it but the queue), or `flowops reconcile` asked for it.
  */
-export const RUN_TRIGGERS = ['object-change', 'child-drift', 'child-status', 'child-deleted', 'flow-change', 'resync', 'manual'] as const;
+export const RUN_TRIGGERS = [
+  'object-change', 'child-drift', 'child-status', 'child-deleted', 'flow-change', 'resync', 'manual',
+] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 const stepRun = z

@@ -18,7 +18,8 @@ export class RunCauses {
   private readonly causes = new LRUCache<string, Causes>({ max: 100_000 });
 
   /** Called before the key is added to the queue. */
-  mark(key: string, cause: RunCause, trigger: RunTrigger = cause === 'child-status' ? 'child-status' : 'object-change'): void {
+  mark(key: string, cause: RunCause, trigger?: RunTrigger): void {
+    trigger ??= cause === 'child-status' ? 'child-status' : 'object-change';
     const c = this.causes.get(key);
     if (!c) this.causes.set(key, { cause, triggers: new Set([trigger]) });
     else {

@@ -257,7 +257,8 @@ export class WatchSet implements FlowListener {
       add: (obj) => {
         seen(obj);
         // The first list's adds (a new or restarted watch, after a Flow change) are not the object's changes.
-        this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', w.synced ? 'object-change' : 'flow-change');
+        const trigger = w.synced ? 'object-change' : 'flow-change';
+        this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', trigger);
       },
       update: (obj, old) => {
         seen(obj);

@@ -475,9 +475,15 @@ interface RunStart {
   triggers?: RunTrigger[];
 }
 
-const childRef = (e: ChildEntry): ObjectRef => ({ apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}) });
+const childRef = (e: ChildEntry): ObjectRef => ({
+  apiVersion: e.apiVersion,
+  kind: e.kind,
+  name: e.name,
+  ...(e.namespace ? { namespace: e.namespace } : {}),
+});
 const sameChild = (a: ChildEntry, b: ChildEntry): boolean =>
-  a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
+  a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name &&
+  (a.namespace ?? '') === (b.namespace ?? '');
 
 /** A RunHistory entry: what lastRunOf says, with the start time and the durations. */
 function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[], started: RunStart, error?: Run['error']): Run {

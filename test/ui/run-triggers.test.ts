@@ -50,15 +50,17 @@ describe.skipIf(skip !== undefined)('runs tell why they ran', () => {
   });
 
   it('a deleted child is put back: an Event says so, and the run records child-deleted', async () => {
+    const jsonpath = 'jsonpath={.metadata.annotations.flowops\\.io/inventory}';
     const inventory = JSON.parse(
-      await kubectl.ok(['get', 'database', 'my-postgres', '-o', 'jsonpath={.metadata.annotations.flowops\\.io/inventory}']),
+      await kubectl.ok(['get', 'database', 'my-postgres', '-o', jsonpath]),
     ) as Array<{ kind: string; name: string; namespace?: string }>;
     const child = inventory.find((e) => e.kind === 'Service') ?? inventory[0];
     if (!child) throw new Error('my-postgres has no children');
     await kubectl.ok(['delete', child.kind.toLowerCase(), child.name, '-n', child.namespace ?? 'default']);
     const event = await waitFor(
       async () => {
-        const out = await kubectl.ok(['get', 'events', '--field-selector', 'reason=SelfHealed', '-o', 'jsonpath={.items[*].message}']);
+        const selector = ['--field-selector', 'reason=SelfHealed'];
+        const out = await kubectl.ok(['get', 'events', ...selector, '-o', 'jsonpath={.items[*].message}']);
         return out.includes(`${child.kind} ${child.name}`) ? out : undefined;
       },
       { what: 'a SelfHealed Event', timeoutMs: 30_000 },
@@ -82,6 +84,33 @@ describe.skipIf(skip !== undefined)('runs tell why they ran', () => {
     expect(await link.getAttribute('href')).toBe(`/ui/sources/default/flows/commits/${commit}`);
     await page.screenshot({ path: join(SHOTS, 'run-triggers.png'), fullPage: true });
   }, 90_000);
+
+  it('draws the children as a graph coloured by health, each node linked to its page, on a phone too', async () => {
+    await page.goto(`${url}/ui/objects/example.com%2Fv1/Database/default/my-postgres`);
+    const graph = page.locator('[data-child-graph]');
+    await graph.waitFor({ timeout: 20_000 });
+    const nodes = page.locator('[data-graph-node]');
+    const listed = await page.locator('ul.tree [data-child]').count();
+    expect(await nodes.count()).toBe(listed + 1);
+    const sts = page.locator('[data-graph-node^="StatefulSet/"]');
+    await sts.waitFor();
+    expect(await sts.getAttribute('data-health')).toMatch(/^(Current|InProgress)$/);
+    expect(await page.locator('svg.child-graph a[href*="StatefulSet"]').count()).toBe(1);
+    // The bar's colour is the health's: the light theme's --ok (#1a7f37) for a healthy child.
+    const healthy = page.locator('[data-graph-node][data-health="Current"] .bar').first();
+    expect(await healthy.evaluate((el) => getComputedStyle(el).fill)).toBe('rgb(26, 127, 55)');
+    // Signed in as the desktop page is (the admin's cookie).
+    const viewport = { width: 390, height: 844 };
+    const phoneContext = await browser.newContext({ viewport, hasTouch: true, isMobile: true });
+    await phoneContext.addCookies(await page.context().cookies());
+    const phone = await phoneContext.newPage();
+    await phone.goto(`${url}/ui/objects/example.com%2Fv1/Database/default/my-postgres`);
+    await phone.locator('[data-child-graph]').waitFor({ timeout: 20_000 });
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.screenshot({ path: join(SHOTS, 'child-graph-phone.png'), fullPage: true });
+    await phoneContext.close();
+    await page.screenshot({ path: join(SHOTS, 'child-graph.png'), fullPage: true });
+  }, 60_000);
 
   it('flowops reconcile makes a manual run', async () => {
     const before = (await runs()).length;

@@ -7,6 +7,10 @@ import type { RunTrigger } from '../../../src/api/run-history.ts';
 import { HealthBadge, ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago } from '../components/time.tsx';
+import { ChildGraph, graphSize } from '../components/child-graph.tsx';
+
+/** From this many children (all depths) the graph is drawn above the list. */
+const GRAPH_FROM = 3;
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 import { FlowLink, RevisionLink, SourceLink, splitName } from './provenance.tsx';
@@ -84,6 +88,9 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           </dl>
           <section>
             <h2 id="tree-h">Children</h2>
+            {graphSize(d.children) >= GRAPH_FROM ? (
+              <ChildGraph root={{ key: d.key, health: d.health.status }} children={d.children} />
+            ) : null}
             <Tree d={d} />
           </section>
           {d.lastRun ? <LastRunSection d={d} /> : null}
@@ -187,7 +194,9 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
       <p class="summary" data-last-run={run.outcome}>
         {run.outcome}
         {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null}
-        {timed?.triggers ? <> · ran because <Triggers triggers={timed.triggers} /></> : null} · Flow {run.flow} (generation {run.flowGeneration}){run.revision ? <> · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} /></> : null}
+        {timed?.triggers ? <> · ran because <Triggers triggers={timed.triggers} /></> : null}
+        {' '}· Flow {run.flow} (generation {run.flowGeneration})
+        {run.revision ? <> · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} /></> : null}
       </p>
       <RevisionNote d={d} />
       <table aria-labelledby="last-run-h">
@@ -203,10 +212,20 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
         <>
           <h3 id="earlier-runs-h">Earlier runs</h3>
           <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length}>
-            <thead><tr><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Why</th><th scope="col">Revision</th><th scope="col">Error</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th>
+                <th scope="col">Why</th><th scope="col">Revision</th><th scope="col">Error</th>
+              </tr>
+            </thead>
             <tbody>
               {earlier.map((r) => (
-                <tr key={r.startTime}><td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td><td><Triggers triggers={r.triggers} /></td><td><RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} /></td><td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td></tr>
+                <tr key={r.startTime}>
+                  <td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td>
+                  <td><Triggers triggers={r.triggers} /></td>
+                  <td><RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} /></td>
+                  <td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td>
+                </tr>
               ))}
             </tbody>
           </table>
