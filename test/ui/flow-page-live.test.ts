@@ -173,6 +173,19 @@ describe.skipIf(skip !== undefined)('the Flow page of many watched objects', () 
     await page.locator('input[data-search]').fill('');
   }, 60_000);
 
+  it('a page opened before its Flow exists shows the Flow once it is made', async () => {
+    await page.goto(`${ts.server.url}/ui/flows/default/later`);
+    await page.locator('main', { hasText: 'not found' }).waitFor({ timeout: 20_000 });
+    const watch = { apiVersion: ITEM_API_VERSION, kind: 'Item', labelSelector: { matchLabels: { none: 'yet' } } };
+    await kube.create({
+      apiVersion: 'flowops.io/v1',
+      kind: 'Flow',
+      metadata: { name: 'later', namespace: 'default' },
+      spec: { watch, reconcile: { steps: [{ name: 'noop', type: 'script', script: 'true' }] } },
+    });
+    await page.locator('h1', { hasText: 'Flow default/later' }).waitFor({ timeout: 20_000 });
+  }, 60_000);
+
   it('fits a 390 px phone without sideways scroll, in both themes', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const viewport = { width: 390, height: 844 };

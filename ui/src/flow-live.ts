@@ -56,6 +56,8 @@ export function useFlowLive(namespace: string, name: string, commit: string | un
     // Read now when the stream is open; else its coming `hello` reads (once, not twice).
     let pending: Work = { ...noWork(), full: isLive() };
     let running = false;
+    /** The last whole read was not a page (the Flow missing, a refusal): any change reads it again. */
+    let notShown = false;
     /** Changes heard before the page (or while all of it is read again): taken once it is shown. */
     const early: ChangeMessage[] = [];
     const show = (d: FlowDetail): void => {
@@ -74,6 +76,7 @@ export function useFlowLive(namespace: string, name: string, commit: string | un
           if (work.full || !shown) {
             const a = await getJson<FlowDetail>(fullUrl);
             if (cancelled) return;
+            notShown = !a.ok;
             if (a.ok) show(a.data);
             else setLoaded(a.loaded);
             // Changes heard while the page was read may be newer than it: each is read again by itself.
@@ -128,7 +131,7 @@ export function useFlowLive(namespace: string, name: string, commit: string | un
     }
 
     const unsubscribe = subscribe((changes) => {
-      if (!changes) pending.full = true;
+      if (!changes || notShown) pending.full = true;
       else if (shown && !pending.full) take(changes);
       else if (early.push(...changes) > MAX_KEYS) {
         // As many as that are read as fast by reading the page again once more.
