@@ -40,6 +40,11 @@ interface Watched {
   pipelineSignature: string;
   /** The Flow's flowops.io/reconcile-requested-at last seen: a new one makes its runs 'manual'. */
   requested?: string | undefined;
+  /**
+   * Why the adds of the informer's first list run: the Flow is new or its watch changed
+   * ('flow-change'), or this process started watching a Flow that was already there ('resync').
+   */
+  firstList?: RunTrigger;
 }
 
 export interface WatchSetDeps {
@@ -73,6 +78,8 @@ export interface WatchSetDeps {
 
 export class WatchSet implements FlowListener {
   private readonly byFlow = new Map<string, Watched>();
+  /** Flows older than this were there before this process watched them (their first runs: 'resync'). */
+  private readonly startedAt = Date.now();
   private crdInformer: Informer | undefined;
   private views: ViewBackend | undefined;
   /** The child-kind informers (Owns()). */
@@ -232,6 +239,9 @@ export class WatchSet implements FlowListener {
     const old = w.informer;
     w.informer = undefined;
     w.synced = false;
+    const created = Date.parse(entry.flow.metadata.creationTimestamp ?? '');
+    // creationTimestamp has whole seconds: a Flow made in the second this process started is new.
+    w.firstList = !old && created < this.startedAt - 1000 ? 'resync' : 'flow-change';
     await old?.stop();
     const watch = watchOf(entry.flow);
     if (!watch?.apiVersion || !watch.kind || this.byFlow.get(entry.key) !== w) return;
@@ -257,7 +267,7 @@ export class WatchSet implements FlowListener {
       add: (obj) => {
         seen(obj);
         // The first list's adds (a new or restarted watch, after a Flow change) are not the object's changes.
-        const trigger = w.synced ? 'object-change' : 'flow-change';
+        const trigger = w.synced ? 'object-change' : (w.firstList ?? 'flow-change');
         this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', trigger);
       },
       update: (obj, old) => {
