@@ -193,6 +193,8 @@ describe.skipIf(skip !== undefined)('the Flow page of many watched objects', () 
       await phone.goto(`${ts.server.url}/ui/flows/default/many`);
       await phone.locator('[data-count]', { hasText: 'objects' }).waitFor({ timeout: 20_000 });
       expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // No key hint on a touch screen.
+      expect(await phone.locator('input[data-search]').getAttribute('placeholder')).toBe('Search');
       await phone.screenshot({ path: join(SHOTS, `flow-page-live-phone-${colorScheme}.png`) });
       await phone.close();
     }

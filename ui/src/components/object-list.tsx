@@ -8,6 +8,8 @@ import { LinkedMessage, type LineHref } from './linked.tsx';
 import { paths } from '../router.ts';
 
 const PAGE = 100;
+// The `/` hint is for keyboards; a touch screen has none (as styles.css hides the key hints).
+const touchOnly = (): boolean => matchMedia('(hover: none) and (pointer: coarse)').matches;
 const RANK = { False: 0, Unknown: 1, True: 2 } as const;
 const nameOf = (o: WatchedObject): string => `${o.key.namespace ? `${o.key.namespace}/` : ''}${o.key.name}`;
 // Names are DNS labels: a code-unit order is their order, and ten thousand compare fast.
@@ -44,7 +46,7 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
           <input
             type="search"
             data-search
-            placeholder="Search (press /)"
+            placeholder={touchOnly() ? 'Search' : 'Search (press /)'}
             value={query}
             maxLength={200}
             onInput={(e) => {
