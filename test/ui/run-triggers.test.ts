@@ -107,6 +107,10 @@ describe.skipIf(skip !== undefined)('runs tell why they ran', () => {
     await phone.goto(`${url}/ui/objects/example.com%2Fv1/Database/default/my-postgres`);
     await phone.locator('[data-child-graph]').waitFor({ timeout: 20_000 });
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Every column of the earlier runs is on screen (a card per run), the revision link too.
+    const revision = phone.locator('[data-earlier-runs] [data-revision-link]').first();
+    const box = await revision.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
     await phone.screenshot({ path: join(SHOTS, 'child-graph-phone.png'), fullPage: true });
     await phoneContext.close();
     await page.screenshot({ path: join(SHOTS, 'child-graph.png'), fullPage: true });

@@ -211,7 +211,7 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
       {earlier.length ? (
         <>
           <h3 id="earlier-runs-h">Earlier runs</h3>
-          <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length}>
+          <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length} class="cards">
             <thead>
               <tr>
                 <th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th>
@@ -221,10 +221,14 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
             <tbody>
               {earlier.map((r) => (
                 <tr key={r.startTime}>
-                  <td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td>
-                  <td><Triggers triggers={r.triggers} /></td>
-                  <td><RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} /></td>
-                  <td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td>
+                  <td data-label="Started"><Ago iso={r.startTime} /></td>
+                  <td data-label="Outcome">{r.outcome}</td>
+                  <td data-label="Duration">{r.duration}</td>
+                  <td data-label="Why"><Triggers triggers={r.triggers} /></td>
+                  <td data-label="Revision">
+                    <RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} />
+                  </td>
+                  <td data-label="Error" class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td>
                 </tr>
               ))}
             </tbody>
