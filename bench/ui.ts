@@ -1,11 +1,13 @@
 // Web view benchmark: prints figures, asserts nothing.
-//   npx tsx bench/ui.ts [--flows 1000] [--changes 30]
+//   npx tsx bench/ui.ts [--flows 1000] [--changes 30] [--objects 1000,10000] [--churn-seconds 20] [--rate 10]
 // The embedded API server with the web view mounted, N Flows whose status counts 10 watched
 // objects each (the overview reads counts from Flow status; no controllers run, so the figures are
 // the UI's own), and Debian's chromium driven by playwright-core:
 //  1. first meaningful paint of the overview: navigation until every Flow row is in the DOM (goal ≤ 1 s);
 //  2. a change reaching the open page: a Flow's status patched until its row shows it, p50/p99 (goal ≤ 1 s);
-//  3. server CPU per change while a page is open (the stream plus the refetch it causes).
+//  3. server CPU per change while a page is open (the stream plus the refetch it causes);
+//  4. the Flow page at --objects 1000,10000 watched objects: render time, and bytes fetched per minute
+//     while its objects churn, beside the same-run baseline of a whole-list read per change batch.
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { uiRoute } from '../src/ui-server/route.js';
 import { chromiumPath, launchChromium } from '../test/helpers/browser.js';
 import { ROOT } from '../test/helpers/cli.js';
 import { waitFor } from '../test/helpers/wait.js';
+import { flowPagePhase } from './lib/flow-page-phase.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,6 +31,13 @@ const arg = (name: string, def: number): number => {
 const FLOWS = arg('flows', 1000);
 const CHANGES = arg('changes', 30);
 const WATCHED_PER_FLOW = 10;
+const listArg = (name: string, def: number[]): number[] => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? '').split(',').map(Number) : def;
+};
+const OBJECTS = listArg('objects', [1000, 10_000]);
+const CHURN_SECONDS = arg('churn-seconds', 20);
+const CHANGES_PER_SECOND = arg('rate', 10);
 
 const percentile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -100,6 +110,27 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   process.stdout.write(`change → open page: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms over ${CHANGES} changes (goal p99 ≤ 1000 ms)\n`);
   process.stdout.write(`server CPU per change with one page open: ${((cpu.user + cpu.system) / 1000 / CHANGES).toFixed(1)} ms (API server, watch, stream and the overview refetch together)\n`);
+
+  // 4. The Flow page of many objects (the overview's page is closed first: it would refetch on every churn change).
+  await page.close();
+  const kb = (b: number): string => `${(b / 1024).toFixed(1)} KB`;
+  const figures = await flowPagePhase({
+    browser,
+    kube,
+    base: server.url,
+    sizes: OBJECTS,
+    churnSeconds: CHURN_SECONDS,
+    changesPerSecond: CHANGES_PER_SECOND,
+  });
+  for (const f of figures) {
+    process.stdout.write(
+      `Flow page with ${f.objects} objects: first rows painted in ${f.renderMs} ms (median; the overview above: ` +
+        `${percentile(paints, 50)} ms with ${FLOWS} Flows); one whole read ${kb(f.fullBytes)}\n` +
+        `  under churn (${CHANGES_PER_SECOND} changes/s for ${CHURN_SECONDS} s): ${kb(f.readsPerMin)}/min read ` +
+        `in ${f.updateReads} reads (${f.fullReads} whole) + ${kb(f.streamPerMin)}/min stream; ` +
+        `baseline, the whole list per batch: ${kb(f.baselinePerMin)}/min\n`,
+    );
+  }
 } finally {
   await browser.close();
   await ui.stop();

@@ -10,6 +10,16 @@ import { RUNHISTORY_KIND, FLOW_API_VERSION } from './names.js';
  */
 export const RUN_HISTORY_LIMIT = 10;
 
+/**
+ * What made a run: the watched object changed, a child drifted from what was applied, a child's
+ * status changed, a child was deleted (the run puts it back), the Flow changed, a periodic resync
+ * or a retry (nothing enqueued it but the queue), or `flowops reconcile` asked for it.
+ */
+export const RUN_TRIGGERS = [
+  'object-change', 'child-drift', 'child-status', 'child-deleted', 'flow-change', 'resync', 'manual',
+] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
 const stepRun = z
   .object({
     name: z.string(),
@@ -26,6 +36,7 @@ export const runSchema = z
     outcome: z.enum(['Succeeded', 'Failed', 'Stalled']),
     flowGeneration: z.number().int(),
     revision: z.string().optional().describe('The commit the Flow came from (branch@sha1:…)'),
+    triggers: z.array(z.enum(RUN_TRIGGERS)).optional().describe('What enqueued the run since the last one, each once'),
     steps: z.array(stepRun),
     error: z.object({ step: z.string(), reason: z.string(), message: z.string() }).strict().optional(),
   })

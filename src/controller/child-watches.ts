@@ -27,7 +27,7 @@ export interface ChildWatchesDeps {
    * checks that the child is in the owner's inventory (objects of onError/onDelete steps carry the
    * same annotations but are not children).
    */
-  enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean): void;
+  enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean, deleted?: boolean): void;
   /**
    * An update that echoes this process' own apply (judged by the run that made it), or is held
    * until an apply in flight answers and `release`d then if it was not its echo (AppliedCache).
@@ -76,9 +76,9 @@ export class ChildWatches {
     // The first list's adds are not changes: the owners' own informers enqueue every owner at
     // start-up, which also covers whatever happened to children while nobody watched.
     let synced = false;
-    const enqueue = (child: KubeObject, statusOnly = false): void => {
+    const enqueue = (child: KubeObject, statusOnly = false, deleted = false): void => {
       const owner = ownerOf(child);
-      if (owner) this.deps.enqueueOwner(owner, child, statusOnly);
+      if (owner) this.deps.enqueueOwner(owner, child, statusOnly, deleted);
     };
     const informer = new Informer(
       this.deps.kube,
@@ -92,7 +92,7 @@ export class ChildWatches {
           const statusOnly = statusOnlyChange(old, child);
           if (!this.deps.echoes?.(child, () => enqueue(child, statusOnly))) enqueue(child, statusOnly);
         },
-        delete: enqueue,
+        delete: (child) => enqueue(child, false, true),
         synced: () => void (synced = true),
       },
     );

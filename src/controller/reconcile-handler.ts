@@ -54,7 +54,7 @@ export class ReconcileHandler {
       await reconciler.release(k.resource);
       return;
     }
-    const cause = this.deps.causes?.take(key) ?? 'other';
+    const { cause, triggers } = this.deps.causes?.take(key) ?? { cause: 'other' as const, triggers: [] };
     const resourceKey = `${k.resource.namespace ?? ''}/${k.resource.name}`;
     if (!entry.def) {
       const obj = await this.deps.kube.get(k.resource);
@@ -70,7 +70,7 @@ export class ReconcileHandler {
       const def = chosen.def;
       const report = 'stalled' in chosen
         ? await reconciler.stall(def, k.resource, chosen.stalled)
-        : await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause);
+        : await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause, triggers);
       result = report.outcome;
       const told = report.outcome === 'failure' ? { outcome: 'failure' as const, error: report.error ?? '' } : report;
       this.deps.outcomes?.record(entry, resourceKey, told);

@@ -22,6 +22,8 @@ import type { FlowStatusReporter, WatchFacts } from './flow-status-reporter.js';
 import { encodeKey } from './keys.js';
 import { updateNeedsReconcile } from './predicates.js';
 import type { RunCauses } from './run-causes.js';
+import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
+import type { RunTrigger } from '../api/run-history.js';
 import { cachedObject, watchedInformer, watchesKindOf, watchOf, watchSignature } from './watched-informer.js';
 
 /** On a Flow with onDelete: lets FlowOps release the watched objects' finalizers before the Flow goes. */
@@ -36,6 +38,13 @@ interface Watched {
   /** A Flow with pipeline + target runs as a declarative controller instead of steps. */
   pipeline: DeclarativeController | undefined;
   pipelineSignature: string;
+  /** The Flow's flowops.io/reconcile-requested-at last seen: a new one makes its runs 'manual'. */
+  requested?: string | undefined;
+  /**
+   * Why the adds of the informer's first list run: the Flow is new or its watch changed
+   * ('flow-change'), or this process started watching a Flow that was already there ('resync').
+   */
+  firstList?: RunTrigger;
 }
 
 export interface WatchSetDeps {
@@ -69,6 +78,8 @@ export interface WatchSetDeps {
 
 export class WatchSet implements FlowListener {
   private readonly byFlow = new Map<string, Watched>();
+  /** Flows older than this were there before this process watched them (their first runs: 'resync'). */
+  private readonly startedAt = Date.now();
   private crdInformer: Informer | undefined;
   private views: ViewBackend | undefined;
   /** The child-kind informers (Owns()). */
@@ -79,7 +90,7 @@ export class WatchSet implements FlowListener {
     this.children = new ChildWatches({
       kube: deps.kube,
       log: deps.log,
-      enqueueOwner: (o, child, statusOnly) => this.enqueueOwner(o, child, statusOnly),
+      enqueueOwner: (o, child, statusOnly, deleted) => this.enqueueOwner(o, child, statusOnly, deleted),
       ...(echoes ? { echoes } : {}),
     });
     deps.registry.subscribe(this);
@@ -135,6 +146,9 @@ export class WatchSet implements FlowListener {
 
   changed(entry: FlowEntry, rerun: boolean): void {
     const w = this.watchedOf(entry);
+    const requested = entry.flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    const manual = requested !== undefined && requested !== w.requested;
+    w.requested = requested;
     void this.ensureCleanupFinalizer(entry);
     if (this.syncPipeline(entry, w)) return this.deps.reporter.schedule(entry);
     const signature = watchSignature(entry.flow);
@@ -143,7 +157,8 @@ export class WatchSet implements FlowListener {
       void this.restartInformer(entry, w);
     } else if (rerun) {
       // Hot reload: every watched object runs again under the new spec.
-      for (const obj of w.informer.list()) this.add(keyFor(entry.key, obj));
+      const trigger = manual ? 'manual' : 'flow-change';
+      for (const obj of w.informer.list()) this.add(keyFor(entry.key, obj), undefined, 'other', trigger);
     }
     this.deps.reporter.schedule(entry);
   }
@@ -230,6 +245,9 @@ export class WatchSet implements FlowListener {
     const old = w.informer;
     w.informer = undefined;
     w.synced = false;
+    const created = Date.parse(entry.flow.metadata.creationTimestamp ?? '');
+    // creationTimestamp has whole seconds: a Flow made in the second this process started is new.
+    w.firstList = !old && created < this.startedAt - 1000 ? 'resync' : 'flow-change';
     await old?.stop();
     const watch = watchOf(entry.flow);
     if (!watch?.apiVersion || !watch.kind || this.byFlow.get(entry.key) !== w) return;
@@ -254,11 +272,16 @@ export class WatchSet implements FlowListener {
     return {
       add: (obj) => {
         seen(obj);
-        this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
+        // The first list's adds (a new or restarted watch, after a Flow change) are not the object's changes.
+        const trigger = w.synced ? 'object-change' : (w.firstList ?? 'flow-change');
+        this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', trigger);
       },
       update: (obj, old) => {
         seen(obj);
-        if (updateNeedsReconcile(old, obj)) this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion);
+        if (!updateNeedsReconcile(old, obj)) return;
+        const requested = (o: KubeObject) => o.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+        const trigger = requested(obj) !== requested(old) ? 'manual' : 'object-change';
+        this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', trigger);
       },
       delete: (obj) => this.deps.reporter.forget(entry, obj),
       synced: () => {
@@ -280,19 +303,20 @@ export class WatchSet implements FlowListener {
    * that kind and the owner's inventory lists the child (objects of onError/onDelete steps carry
    * the same annotations but are not children). An owner missing from the cache is gone.
    */
-  private add(key: string, seen?: string, cause: RunCause = 'other'): void {
-    this.deps.causes?.mark(key, cause);
+  private add(key: string, seen?: string, cause: RunCause = 'other', trigger?: RunTrigger): void {
+    this.deps.causes?.mark(key, cause, trigger);
     this.deps.queue.add(key, seen);
   }
 
-  private enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean): void {
+  private enqueueOwner(owner: ChildOwner, child: KubeObject, statusOnly: boolean, deleted = false): void {
     const [flowNamespace, flowName] = splitFlowKey(owner.flow);
     const entry = this.deps.registry.get(flowNamespace, flowName);
     const watch = entry?.def?.spec.watch;
     if (!entry || !watch || watch.kind !== owner.kind || entry.flow.metadata.deletionTimestamp) return;
     const cached = this.byFlow.get(entry.key)?.informer?.get(owner.namespace, owner.name);
     if (!cached || !inInventory(cached, child)) return;
-    this.add(keyFor(entry.key, cached), undefined, statusOnly ? 'child-status' : 'other');
+    const trigger = deleted ? 'child-deleted' : statusOnly ? 'child-status' : 'child-drift';
+    this.add(keyFor(entry.key, cached), undefined, statusOnly ? 'child-status' : 'other', trigger);
   }
 
   private retryMissingKinds(): void {

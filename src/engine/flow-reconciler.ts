@@ -18,7 +18,7 @@ import { AppliedCache, type LiveChild } from '../executors/applied-cache.js';
 import { memoChild, runFingerprint, RunMemos, type RunMemo } from './run-memo.js';
 import { encodeLastRun, LAST_RUN_ANNOTATION, type LastRun } from './last-run.js';
 import type { RunHistoryWriter } from './run-history.js';
-import type { Run } from '../api/run-history.js';
+import type { Run, RunTrigger } from '../api/run-history.js';
 import { formatDuration } from '../api/duration.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
@@ -83,6 +83,7 @@ export class FlowReconciler {
     cancel: AbortSignal,
     seen?: string,
     cause: RunCause = 'other',
+    triggers: RunTrigger[] = [],
   ): Promise<ReconcileReport> {
     const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
     const obj = (await this.deps.read?.(ref, seen)) ?? (await this.deps.kube.get(ref));
@@ -121,6 +122,8 @@ export class FlowReconciler {
       children: new ChildCollector(),
       data: templateData(flow, obj, this.deps.now),
       trace: [],
+      triggers,
+      deleted: [],
       applies: 0,
       sendsEveryApply: true,
     };
@@ -154,7 +157,11 @@ export class FlowReconciler {
       const message = 'Flows with pipeline + target are run by the declarative pipeline engine, not as steps';
       return failedRun(r, { step: 'pipeline', reason: 'NotImplemented', message, attempts: 1, terminal: true });
     }
-    r.started = { at: nowRfc3339(), t0: performance.now() };
+    r.started = { at: nowRfc3339(), t0: performance.now(), triggers: r.triggers };
+    // A child's deletion enqueued this run: the last run's children the cache no longer has are
+    // the deleted ones (asked only then: a cache still listing at start-up lacks them all).
+    const live = this.deps.liveChild;
+    if (live && r.triggers.includes('child-deleted')) r.deleted = r.previous.filter((e) => !live(childRef(e)));
     const base = this.context(flow, obj, data, log);
     r.sendsEveryApply = !base.applied;
     const ctx = base.applied ? { ...base, applied: { ...base.applied, sent: () => void r.applies++ } } : base;
@@ -204,10 +211,18 @@ export class FlowReconciler {
     );
     // A Normal Event marks the transition to Ready, not every (level-triggered) repeat of it.
     if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
+    const healed = r.deleted.filter((d) => inventory.some((e) => sameChild(e, d)));
+    if (healed.length) {
+      const names = healed.slice(0, 5).map((e) => `${e.kind} ${e.name}`).join(', ');
+      const more = healed.length > 5 ? ` and ${healed.length - 5} more` : '';
+      await this.deps.events.record(obj, 'Normal', 'SelfHealed', `Flow ${flow.name} put back ${names}${more}: deleted`);
+    }
     // Bookkeeping off the run's path: the writer keeps each record's writes in order. A run that
     // wrote nothing (every apply unchanged, the same report, the finalizer as it was) is counted
     // only; one that put a child back is recorded. Without a child cache every apply is sent.
-    const changed = report.wrote || r.current !== r.withoutFinalizer || r.sendsEveryApply || r.applies > 0;
+    // A run someone asked for (flowops reconcile) is recorded even when it changed nothing.
+    const asked = r.triggers.includes('manual');
+    const changed = report.wrote || r.current !== r.withoutFinalizer || r.sendsEveryApply || r.applies > 0 || asked;
     const started = r.started ?? { at: nowRfc3339(), t0: performance.now() };
     if (changed) void this.deps.history?.record(obj, flow, runOf(flow, 'Succeeded', r.trace, started));
     else this.deps.history?.countUnchanged(obj, flow);
@@ -478,6 +493,16 @@ function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: Ste
   return { flow: `${flow.namespace}/${flow.name}`, flowGeneration: flow.generation, ...(flow.revision ? { revision: flow.revision } : {}), outcome, steps, ...(error ? { error } : {}) };
 }
 
+const childRef = (e: ChildEntry): ObjectRef => ({
+  apiVersion: e.apiVersion,
+  kind: e.kind,
+  name: e.name,
+  ...(e.namespace ? { namespace: e.namespace } : {}),
+});
+const sameChild = (a: ChildEntry, b: ChildEntry): boolean =>
+  a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name &&
+  (a.namespace ?? '') === (b.namespace ?? '');
+
 /** A RunHistory entry: what lastRunOf says, with the start time and the durations. */
 function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[], started: RunStart, error?: Run['error']): Run {
   return {
@@ -486,6 +511,7 @@ function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[]
     outcome,
     flowGeneration: flow.generation,
     ...(flow.revision ? { revision: flow.revision } : {}),
+    ...(started.triggers?.length ? { triggers: started.triggers } : {}),
     steps: steps.map((s) => ({ name: s.name, result: s.result, attempts: s.attempts, duration: formatDuration(s.ms) })),
     ...(error ? { error } : {}),
   };

@@ -3,6 +3,7 @@
 // set (src/reconcile/result.ts).
 
 import type { FlowSpec } from '../api/flow.js';
+import type { RunTrigger } from '../api/run-history.js';
 import { placeTemplateErrors, type FlowFile } from '../api/template-positions.js';
 import type { TemplateData } from '../executors/types.js';
 import type { KubeObject } from '../kube/types.js';
@@ -46,6 +47,8 @@ export interface ReconcileReport {
 export interface RunStart {
   at: string;
   t0: number;
+  /** What enqueued the run (object change, child deleted, manual…), recorded in its RunHistory entry. */
+  triggers?: RunTrigger[];
 }
 
 /** What one run of a Flow against one object carries from sub-step to sub-step. */
@@ -66,6 +69,10 @@ export interface FlowRun {
   readonly children: ChildCollector;
   readonly data: TemplateData;
   readonly trace: StepTrace[];
+  /** What enqueued this run; `manual` runs are recorded even when they change nothing. */
+  readonly triggers: RunTrigger[];
+  /** The last run's children a child-deleted trigger found gone: put back, they get a SelfHealed Event. */
+  deleted: ChildEntry[];
   /** Applies sent (with a child cache, an unchanged one is not). */
   applies: number;
   /** No child cache: every apply is sent, so every run counts as a change. */

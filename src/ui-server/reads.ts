@@ -4,7 +4,6 @@
 import { stringify } from 'yaml';
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
-import { labelSelectorString } from '../controller/label-selector.js';
 import { readInventory } from '../engine/child-inventory.js';
 import { readFailure } from '../engine/failure-state.js';
 import { readLastRun } from '../engine/last-run.js';
@@ -20,10 +19,14 @@ import type { NamespaceScope } from './namespace-scope.js';
 import { redacted } from './redact.js';
 import {
   commitHistory, conditionsOf, flowFiles, flowSummary, rejectedVersion, sourceStateOf, healthView, keyOf, provenanceOf,
-  readinessOf, readyOf, sourceObjects, sourceSummary, sourceVerification,
+  readinessOf, sourceObjects, sourceSummary, sourceVerification,
 } from './summaries.js';
 import { rolloutViewOf } from './rollout-actions.js';
-import type { ChildNode, EventEntry, FlowDetail, ObjectDetail, ObjectKey, OperatorDetail, Overview, RecentEvent, SourceDetail, WatchedObject } from './types.js';
+import type {
+  ChildNode, EventEntry, FlowDetail, FlowHead, FlowObjectsUpdate, ObjectDetail, ObjectKey, OperatorDetail, Overview,
+  RecentEvent, RunFlow, SourceDetail,
+} from './types.js';
+import { inWatch, parseObjectRef, stillWatched, watchedObjectOf, watchOf } from './watched-objects.js';
 
 const MAX_EVENTS = 50;
 const RECENT_EVENTS = 12;
@@ -45,6 +48,20 @@ function revisionOfCommit(source: KubeObject, commit: string): string | undefine
 /** The object as if applied from `revision`: the commit file reader then reads that commit's export. */
 function withRevision(obj: KubeObject, revision: string): KubeObject {
   return { ...obj, metadata: { ...obj.metadata, annotations: { ...(obj.metadata.annotations ?? {}), 'flowops.io/revision': revision } } };
+}
+
+/** What the Flow page shows above its objects, from the Flow and its source. */
+function headOf(obj: KubeObject, source: KubeObject | undefined): FlowHead {
+  const provenance = { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) };
+  const rejected = source ? rejectedVersion(source, provenance.revision, provenance.path) : undefined;
+  const rollout = rolloutViewOf(obj);
+  return {
+    flow: flowSummary(obj),
+    ...(rollout ? { rollout } : {}),
+    ...(provenance.source ? { provenance } : {}),
+    ...(rejected ? { rejected } : {}),
+    definitionId: `${obj.metadata.generation ?? 0}@${provenance.revision ?? ''}`,
+  };
 }
 
 export class UiReads {
@@ -109,34 +126,52 @@ export class UiReads {
   async flow(namespace: string, name: string, atCommit?: string): Promise<FlowDetail | undefined> {
     const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name });
     if (!obj) return undefined;
-    const summary = flowSummary(obj);
-    const spec = (obj.spec ?? {}) as { watch?: { labelSelector?: unknown } };
-    const selector = labelSelectorString(spec.watch?.labelSelector);
+    const watch = watchOf(obj);
     const [watched, source] = await Promise.all([
-      summary.watched.kind
-        ? this.listOrNone(summary.watched.apiVersion, summary.watched.kind, { ...(summary.watched.namespace ? { namespace: summary.watched.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) })
+      watch
+        ? this.listOrNone(watch.apiVersion, watch.kind, {
+            ...(watch.namespace ? { namespace: watch.namespace } : {}),
+            ...(watch.selector ? { labelSelector: watch.selector } : {}),
+          })
         : [],
       this.sourceOf(obj),
     ]);
-    const objects: WatchedObject[] = watched.map((o) => ({ key: keyOf(o), ready: readyOf(o), children: readInventory(o).length }));
-    objects.sort((a, b) => byName(a.key, b.key));
-    const provenance = { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) };
-    const rejected = source ? rejectedVersion(source, provenance.revision, provenance.path) : undefined;
+    const objects = watched.map(watchedObjectOf).sort((a, b) => byName(a.key, b.key));
+    const head = headOf(obj, source);
     // Another commit's version of the file (a rejected one, linked from its error): read from that commit's export.
     const otherRevision = atCommit && source ? revisionOfCommit(source, atCommit) : undefined;
     const shown = otherRevision ? withRevision(obj, otherRevision) : obj;
-    const text = provenance.path ? this.commitFile(shown) : undefined;
-    const rollout = rolloutViewOf(obj);
+    const path = head.provenance?.path;
+    const text = path ? this.commitFile(shown) : undefined;
+    const spec = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec };
     return {
-      flow: summary,
-      ...(rollout ? { rollout } : {}),
-      yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, namespace }, spec: obj.spec }, { lineWidth: 0 }),
-      ...(text !== undefined && provenance.path ? { file: { path: provenance.path, text } } : {}),
+      ...head,
+      yaml: stringify(spec, { lineWidth: 0 }),
+      ...(text !== undefined && path ? { file: { path, text } } : {}),
       ...(otherRevision && atCommit && text !== undefined ? { shownCommit: atCommit } : {}),
-      ...(provenance.source ? { provenance } : {}),
-      ...(rejected ? { rejected } : {}),
       objects,
     };
+  }
+
+  /** The Flow page's refetch when the Flow or its source changed: no objects, no definition. */
+  async flowHead(namespace: string, name: string): Promise<FlowHead | undefined> {
+    const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name });
+    return obj ? headOf(obj, await this.sourceOf(obj)) : undefined;
+  }
+
+  /** The watched objects a change batch named, each read alone, instead of the whole list again. */
+  async flowObjects(namespace: string, name: string, refs: string[]): Promise<FlowObjectsUpdate | undefined> {
+    const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name });
+    const watch = obj ? watchOf(obj) : undefined;
+    if (!watch) return undefined;
+    const keys = refs.map((r) => parseObjectRef(watch, r)).filter((k) => k !== undefined);
+    const read = await Promise.all(keys.map((k) => (inWatch(watch, k) ? this.kube.get(k) : undefined)));
+    const update: FlowObjectsUpdate = { objects: [], gone: [] };
+    read.forEach((o, i) => {
+      if (o && stillWatched(watch, o)) update.objects.push(watchedObjectOf(o));
+      else if (keys[i]) update.gone.push(keys[i]);
+    });
+    return update;
   }
 
   /** The FlowSource an object was applied from, when it names one and this reader may read it. */
@@ -158,6 +193,7 @@ export class UiReads {
     const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
     const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
     const lastRun = readLastRun(obj);
+    const runFlow = lastRun ? await this.runFlowOf(lastRun.flow) : undefined;
     return {
       key: keyOf(obj),
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
@@ -169,12 +205,27 @@ export class UiReads {
       provenance: { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) },
       ...(failure ? { failure } : {}),
       ...(lastRun ? { lastRun } : {}),
+      ...(runFlow ? { runFlow } : {}),
       runs,
       ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
       children,
       watchedBy,
       events,
       yaml: stringify(redacted(obj), { lineWidth: 0 }),
+    };
+  }
+
+  private async runFlowOf(flow: string): Promise<RunFlow | undefined> {
+    const [namespace, name] = flow.split('/');
+    if (!namespace || !name) return undefined;
+    const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name }).catch(() => undefined);
+    if (!obj) return undefined;
+    const { source, revision, commit } = provenanceOf(obj);
+    return {
+      ...(source ? { source } : {}),
+      ...(revision ? { revision } : {}),
+      ...(commit ? { commit } : {}),
+      generation: obj.metadata.generation ?? 0,
     };
   }
 

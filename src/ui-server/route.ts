@@ -21,6 +21,7 @@ import { commitHistory } from './summaries.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
 import { ChangeStream } from './stream.js';
+import { MAX_UPDATE_KEYS } from './watched-objects.js';
 import type { CommitDetail, ObjectKey } from './types.js';
 
 export const UI_PREFIX = '/ui/';
@@ -127,6 +128,9 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
     if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return answerCommit(res, kube, parts[1]!, parts[2]!, parts[4]!);
     if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4) return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
+    if (parts[0] === 'flows' && parts[3] === 'objects' && url.searchParams.getAll('key').length > MAX_UPDATE_KEYS) {
+      return sendJson(res, 400, { error: `at most ${MAX_UPDATE_KEYS} key parameters; read the whole Flow instead` });
+    }
     if (parts[0] === 'object') {
       const k = objectKeyOf(url.searchParams);
       if (k) feed.follow(k.apiVersion, k.kind);
@@ -134,7 +138,9 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     try {
       const userReads = user ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces)) : undefined;
       const answered = await apiAnswer(userReads ?? reads, parts, url.searchParams);
-      const body = parts[0] === 'sources' && answered && opts.readCommit ? { ...answered, commitPages: true } : answered;
+      // Commit hashes link to commit pages only where this server can make them (it has clones).
+      const withCommits = (parts[0] === 'sources' || parts[0] === 'object') && answered && opts.readCommit;
+      const body = withCommits ? { ...answered, commitPages: true } : answered;
       if (body === undefined) return sendJson(res, 404, { error: `not found: ${url.pathname}` });
       sendJson(res, 200, body);
     } catch (err) {
@@ -274,6 +280,10 @@ function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Pro
   if (what === 'overview' && parts.length === 1) return reads.overview();
   if (what === 'sources' && parts.length === 3) return reads.source(namespace!, name!);
   if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!, query.get('commit') ?? undefined);
+  if (what === 'flows' && parts.length === 4 && parts[3] === 'head') return reads.flowHead(namespace!, name!);
+  if (what === 'flows' && parts.length === 4 && parts[3] === 'objects') {
+    return reads.flowObjects(namespace!, name!, query.getAll('key'));
+  }
   if (what === 'operators' && parts.length === 2) return reads.operator(parts[1]!);
   if (what === 'object' && parts.length === 1) {
     const key = objectKeyOf(query);

@@ -120,6 +120,29 @@ export interface WatchedObject {
   key: ObjectKey;
   ready: Readiness;
   children: number;
+  /** Its last reconcile failed (a step failed; retried, or stalled for good). */
+  failing?: boolean;
+}
+
+/**
+ * What the Flow page refetches when only the Flow or its source changed: everything but the
+ * watched objects and the definition, which can be megabytes (FlowDetail has them).
+ */
+export interface FlowHead {
+  flow: FlowSummary;
+  /** Present when the Flow has spec.rollout or a rollout status. */
+  rollout?: FlowRolloutView;
+  provenance?: Provenance;
+  /** A newer commit of its source that touched its file and was rejected: what is live is older. */
+  rejected?: RejectedVersion;
+  /** Changes when the definition shown would (a new spec or another commit): the page refetches it all then. */
+  definitionId: string;
+}
+
+/** The watched objects named in a change batch, as they are now; those gone or no longer watched by key. */
+export interface FlowObjectsUpdate {
+  objects: WatchedObject[];
+  gone: ObjectKey[];
 }
 
 /** A Flow's progressive rollout as the Flow page shows it (status.rollout, status.generations; docs/rollout.md). */
@@ -155,17 +178,11 @@ export interface FlowRolloutView {
 
 export type RolloutControlName = 'promote' | 'pause' | 'resume' | 'abort';
 
-export interface FlowDetail {
-  flow: FlowSummary;
-  /** Present when the Flow has spec.rollout or a rollout status. */
-  rollout?: FlowRolloutView;
+export interface FlowDetail extends FlowHead {
   /** The definition as YAML (spec only, as it was applied). */
   yaml: string;
   /** The file it was applied from, as it is in that commit (line numbers match `file:line` messages). */
   file?: { path: string; text: string };
-  provenance?: Provenance;
-  /** A newer commit of its source that touched its file and was rejected: what is live is older. */
-  rejected?: RejectedVersion;
   /** The file shown is at this commit (the page was asked for one: `?commit=`), not the applied one. */
   shownCommit?: string;
   objects: WatchedObject[];
@@ -184,6 +201,13 @@ export interface RejectedVersion {
   time: string;
   /** The rejection as the source said it (`flow.yaml:20: field: problem; …`). */
   message: string;
+}
+
+export interface RunFlow {
+  source?: string;
+  revision?: string;
+  commit?: string;
+  generation: number;
 }
 
 export interface Provenance {
@@ -237,6 +261,13 @@ export interface ObjectDetail {
   failure?: { step: string; reason: string; message: string; terminal: boolean };
   /** Its last run (flowops.io/last-run): the Flow and commit, each step's result and attempts, the error. */
   lastRun?: LastRun;
+  /**
+   * The Flow that made the last run, as it is now: its source (a run's revision links to that
+   * source's commit), the commit and generation it is at (the run's may be older: said on the page).
+   */
+  runFlow?: RunFlow;
+  /** This server makes commit pages (`flowops up`): revisions link to them, else to the commit's row. */
+  commitPages?: boolean;
   /** Its RunHistory, newest first: when each of the last runs started, how long it and its steps took. */
   runs: Run[];
   /** The tree below it: its inventory (what a Flow applied for it), then what those own. */

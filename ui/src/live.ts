@@ -8,7 +8,7 @@ import { BASE } from './router.ts';
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
 /** Called with the batch of changes, or with none on (re)connect, when everything must be refetched. */
-type Listener = (changes?: ChangeMessage[]) => void;
+export type Listener = (changes?: ChangeMessage[]) => void;
 const listeners = new Set<Listener>();
 const connectionListeners = new Set<(c: Connection) => void>();
 let connection: Connection = 'connecting';
@@ -44,6 +44,19 @@ function ensureStream(): void {
     }
   });
 }
+
+/**
+ * Hears every batch (and every (re)connect, as no batch) until the returned function is called:
+ * for a page that updates what it shows from the changes instead of refetching it (flow-live.ts).
+ */
+export function subscribe(listener: Listener): () => void {
+  ensureStream();
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+/** The stream is open now: a page that subscribes reads at once instead of waiting for the `hello`. */
+export const isLive = (): boolean => connection === 'live';
 
 export function useConnection(): Connection {
   const [c, setC] = useState(connection);

@@ -1,6 +1,6 @@
-// A Flow's watched objects, however many: not-ready ones first, a search (`/` focuses it), a
-// not-ready filter, a namespace filter, and a page of rows at a time, so a Flow of 10,000 objects
-// renders a hundred rows rather than ten thousand.
+// A Flow's watched objects, however many: not-ready ones first, a search (`/` focuses it),
+// not-ready, failing and namespace filters, and a page of rows at a time, so a Flow of 10,000
+// objects renders a hundred rows rather than ten thousand.
 import { useMemo, useState } from 'preact/hooks';
 import type { WatchedObject } from '../../../src/ui-server/types.ts';
 import { ReadyBadge } from './badges.tsx';
@@ -8,28 +8,35 @@ import { LinkedMessage, type LineHref } from './linked.tsx';
 import { paths } from '../router.ts';
 
 const PAGE = 100;
+// The `/` hint is for keyboards; a touch screen has none (as styles.css hides the key hints).
+const touchOnly = (): boolean => matchMedia('(hover: none) and (pointer: coarse)').matches;
 const RANK = { False: 0, Unknown: 1, True: 2 } as const;
 const nameOf = (o: WatchedObject): string => `${o.key.namespace ? `${o.key.namespace}/` : ''}${o.key.name}`;
+// Names are DNS labels: a code-unit order is their order, and ten thousand compare fast.
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]; kind: string; hrefOf: LineHref }) {
   const [query, setQuery] = useState('');
   const [notReadyOnly, setNotReadyOnly] = useState(false);
+  const [failingOnly, setFailingOnly] = useState(false);
   const [namespace, setNamespace] = useState('');
   const [shown, setShown] = useState(PAGE);
   const namespaces = useMemo(() => [...new Set(objects.map((o) => o.key.namespace ?? ''))].sort(), [objects]);
   const sorted = useMemo(
     () =>
-      [...objects].sort((a, b) => RANK[a.ready.status] - RANK[b.ready.status] || nameOf(a).localeCompare(nameOf(b))),
+      [...objects].sort((a, b) => RANK[a.ready.status] - RANK[b.ready.status] || byName(nameOf(a), nameOf(b))),
     [objects],
   );
   const q = query.trim().toLowerCase();
   const matching = sorted.filter(
     (o) =>
       (!notReadyOnly || o.ready.status !== 'True') &&
+      (!failingOnly || o.failing === true) &&
       (!namespace || o.key.namespace === namespace) &&
       (!q || nameOf(o).toLowerCase().includes(q) || o.ready.message.toLowerCase().includes(q)),
   );
   const notReady = objects.filter((o) => o.ready.status !== 'True').length;
+  const failing = objects.filter((o) => o.failing).length;
   if (objects.length === 0) return <p class="muted">No {kind} objects.</p>;
   return (
     <>
@@ -39,7 +46,7 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
           <input
             type="search"
             data-search
-            placeholder="Search (press /)"
+            placeholder={touchOnly() ? 'Search' : 'Search (press /)'}
             value={query}
             maxLength={200}
             onInput={(e) => {
@@ -58,6 +65,17 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
             }}
           />{' '}
           Not ready only ({notReady})
+        </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={failingOnly}
+            onChange={(e) => {
+              setFailingOnly((e.target as HTMLInputElement).checked);
+              setShown(PAGE);
+            }}
+          />{' '}
+          Failing only ({failing})
         </label>
         {namespaces.length > 1 ? (
           <label>
@@ -101,7 +119,12 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
           </thead>
           <tbody>
             {matching.slice(0, shown).map((o) => (
-              <tr key={nameOf(o)} data-object={o.key.name} data-ready-row={o.ready.status}>
+              <tr
+                key={nameOf(o)}
+                data-object={o.key.name}
+                data-ready-row={o.ready.status}
+                data-failing={o.failing ? '' : undefined}
+              >
                 <td data-label="Name">
                   <a data-row href={paths.object(o.key)}>
                     {nameOf(o)}

@@ -1,12 +1,11 @@
 // Flow: its definition as YAML, where it came from, and the objects it watches with their readiness.
 import { useEffect, useState } from 'preact/hooks';
-import type { FlowDetail } from '../../../src/ui-server/types.ts';
 import { ReadyBadge } from '../components/badges.tsx';
 import { ObjectList } from '../components/object-list.tsx';
 import { LinkedMessage, linesIn, type LineHref } from '../components/linked.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
-import { useLive } from '../live.ts';
+import { useFlowLive } from '../flow-live.ts';
 import { paths } from '../router.ts';
 import { RolloutSection } from './flow-rollout.tsx';
 import { SourceLink, splitName } from './provenance.tsx';
@@ -58,10 +57,7 @@ export function FlowPage({
   name: string;
   commit?: string | undefined;
 }) {
-  const query = commit ? `?commit=${encodeURIComponent(commit)}` : '';
-  const loaded = useLive<FlowDetail>(
-    `/ui/api/flows/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${query}`,
-  );
+  const loaded = useFlowLive(namespace, name, commit);
   const [picked, setPicked] = useState(lineOfHash);
   useEffect(() => {
     const onHash = (): void => setPicked(lineOfHash());

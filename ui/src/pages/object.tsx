@@ -3,12 +3,17 @@
 import { Fragment } from 'preact';
 import { LinkedMessage, type LineHref } from '../components/linked.tsx';
 import type { ChildNode, ObjectDetail, ObjectKey } from '../../../src/ui-server/types.ts';
+import type { RunTrigger } from '../../../src/api/run-history.ts';
 import { HealthBadge, ReadyBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago } from '../components/time.tsx';
+import { ChildGraph, graphSize } from '../components/child-graph.tsx';
+
+/** From this many children (all depths) the graph is drawn above the list. */
+const GRAPH_FROM = 3;
 import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
-import { FlowLink, SourceLink, splitName } from './provenance.tsx';
+import { FlowLink, RevisionLink, SourceLink, splitName } from './provenance.tsx';
 
 const apiUrl = (k: ObjectKey): string => `/ui/api/object?${new URLSearchParams({ apiVersion: k.apiVersion, kind: k.kind, name: k.name, ...(k.namespace ? { namespace: k.namespace } : {}) })}`;
 
@@ -83,6 +88,9 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           </dl>
           <section>
             <h2 id="tree-h">Children</h2>
+            {graphSize(d.children) >= GRAPH_FROM ? (
+              <ChildGraph root={{ key: d.key, health: d.health.status }} children={d.children} />
+            ) : null}
             <Tree d={d} />
           </section>
           {d.lastRun ? <LastRunSection d={d} /> : null}
@@ -122,19 +130,75 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
   );
 }
 
+const TRIGGER_TEXT: Record<RunTrigger, string> = {
+  'object-change': 'the object changed',
+  'child-drift': 'a child drifted',
+  'child-status': "a child's status changed",
+  'child-deleted': 'a child was deleted',
+  'flow-change': 'the Flow changed',
+  resync: 'a resync or retry',
+  manual: 'flowops reconcile',
+};
+
+/** Why a run ran, in words; the trigger names stay in data-triggers for scripts and tests. */
+function Triggers({ triggers }: { triggers: RunTrigger[] | undefined }) {
+  if (!triggers?.length) return <span class="muted">—</span>;
+  return <span data-triggers={triggers.join(' ')}>{triggers.map((t) => TRIGGER_TEXT[t] ?? t).join(', ')}</span>;
+}
+
+const commitOf = (revision: string | undefined): string | undefined => /sha1:([0-9a-f]{40})$/.exec(revision ?? '')?.[1];
+
+/**
+ * The last run's revision is the commit of the Flow that ran; the object's “From” is the commit the
+ * object itself was applied from. When they differ the page says which is which, and why it can be.
+ */
+function RevisionNote({ d }: { d: ObjectDetail }) {
+  const run = d.lastRun;
+  const ran = commitOf(run?.revision);
+  const from = d.provenance.commit;
+  if (!run || !ran || !from || ran === from) return null;
+  const flowNow = d.runFlow;
+  const short = (c: string) => <code>{c.slice(0, 10)}</code>;
+  const why =
+    flowNow && flowNow.generation > run.flowGeneration ? (
+      <>
+        The Flow has changed since: it is at generation {flowNow.generation}
+        {flowNow.commit ? <> (commit {short(flowNow.commit)})</> : null}, and this object has not run under it yet, or a
+        rollout holds it at generation {run.flowGeneration}.
+      </>
+    ) : flowNow?.commit === ran ? (
+      <>The Flow has not changed since that commit; the object was applied again by a later one.</>
+    ) : (
+      <>The two files were applied by different commits of their sources.</>
+    );
+  return (
+    <p class="muted" data-revision-note>
+      This run used {run.flow} as of commit {short(ran)}; “From” above is the commit this object was applied from (
+      {short(from)}). {why}
+    </p>
+  );
+}
+
 /** The last run (its record on the object), timed by the RunHistory's newest entry when they agree, then the earlier runs. */
 function LastRunSection({ d }: { d: ObjectDetail }) {
   const run = d.lastRun!;
   const newest = d.runs[0];
   const timed = newest && newest.outcome === run.outcome && newest.flowGeneration === run.flowGeneration ? newest : undefined;
   const earlier = d.runs.slice(timed ? 1 : 0);
+  // A run's revision is its Flow's commit: it links into the Flow's source (the object's may be another).
+  const runSource = d.runFlow?.source ?? d.provenance.source;
+  const commitPages = d.commitPages === true;
   return (
     <section>
       <h2 id="last-run-h">Last run</h2>
       <p class="summary" data-last-run={run.outcome}>
         {run.outcome}
-        {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null} · Flow {run.flow} (generation {run.flowGeneration}){run.revision ? <> · <code>{run.revision}</code></> : null}
+        {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null}
+        {timed?.triggers ? <> · ran because <Triggers triggers={timed.triggers} /></> : null}
+        {' '}· Flow {run.flow} (generation {run.flowGeneration})
+        {run.revision ? <> · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} /></> : null}
       </p>
+      <RevisionNote d={d} />
       <table aria-labelledby="last-run-h">
         <thead><tr><th scope="col">Step</th><th scope="col">Result</th><th scope="col">Attempts</th><th scope="col">Duration</th></tr></thead>
         <tbody>
@@ -147,11 +211,25 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
       {earlier.length ? (
         <>
           <h3 id="earlier-runs-h">Earlier runs</h3>
-          <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length}>
-            <thead><tr><th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Revision</th><th scope="col">Error</th></tr></thead>
+          <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length} class="cards">
+            <thead>
+              <tr>
+                <th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th>
+                <th scope="col">Why</th><th scope="col">Revision</th><th scope="col">Error</th>
+              </tr>
+            </thead>
             <tbody>
               {earlier.map((r) => (
-                <tr key={r.startTime}><td><Ago iso={r.startTime} /></td><td>{r.outcome}</td><td>{r.duration}</td><td><code>{r.revision ?? ''}</code></td><td class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td></tr>
+                <tr key={r.startTime}>
+                  <td data-label="Started"><Ago iso={r.startTime} /></td>
+                  <td data-label="Outcome">{r.outcome}</td>
+                  <td data-label="Duration">{r.duration}</td>
+                  <td data-label="Why"><Triggers triggers={r.triggers} /></td>
+                  <td data-label="Revision">
+                    <RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} />
+                  </td>
+                  <td data-label="Error" class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td>
+                </tr>
               ))}
             </tbody>
           </table>

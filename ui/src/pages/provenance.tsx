@@ -21,6 +21,32 @@ export function SourceLink({ p }: { p: Provenance }) {
   );
 }
 
+/** 7 to 12 characters name a commit in any repository this size; the whole revision is the link's title. */
+const SHORT = 10;
+
+/** A revision (`main@sha1:<40 hex>`) as its short commit, linked to that commit in `source`. */
+export function RevisionLink({
+  revision,
+  source,
+  commitPages,
+}: {
+  revision: string | undefined;
+  source: string | undefined;
+  commitPages: boolean;
+}) {
+  if (!revision) return null;
+  const commit = /sha1:([0-9a-f]{40})$/.exec(revision)?.[1];
+  if (!commit) return <code title={revision}>{revision.slice(0, 64)}</code>;
+  if (!source) return <code title={revision}>{commit.slice(0, SHORT)}</code>;
+  const [ns, name] = splitName(source);
+  const href = commitPages ? paths.commit(ns, name, commit) : paths.source(ns, name, commit);
+  return (
+    <a href={href} title={revision} data-revision-link={commit}>
+      <code>{commit.slice(0, SHORT)}</code>
+    </a>
+  );
+}
+
 export function FlowLink({ flow }: { flow: string }) {
   const [ns, name] = splitName(flow);
   return <a href={paths.flow(ns, name)}>Flow {flow}</a>;
