@@ -27,7 +27,10 @@ export interface FuzzKind {
  */
 const storedKind = (t: ResourceType): boolean => !t.custom && (t.verbs === undefined || t.verbs.includes('update'));
 
-/** ResourceQuota and LimitRange admission act on every object of their namespace (a quota with no status refuses all). */
+/**
+ * ResourceQuota and LimitRange admission act on every object of their namespace (a quota without status
+ * refuses every create there).
+ */
 const ISOLATED = new Set(['/v1/ResourceQuota', '/v1/LimitRange']);
 
 export const kindKey = (t: { group: string; version: string; kind: string }): string =>

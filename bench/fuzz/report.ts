@@ -30,7 +30,9 @@ export function summariseFuzz(results: CaseResult[]): FuzzSummary {
     if (r.same) k.same++;
     perKind.set(r.fuzzCase.kind, k);
   }
-  const kinds = [...perKind.entries()].map(([kind, v]) => ({ kind, ...v })).sort((a, b) => a.kind.localeCompare(b.kind));
+  const kinds = [...perKind.entries()]
+    .map(([kind, v]) => ({ kind, ...v }))
+    .sort((a, b) => a.kind.localeCompare(b.kind));
   return { cases: results.length, same, percent, classes, kinds };
 }
 

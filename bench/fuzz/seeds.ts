@@ -36,9 +36,15 @@ const binding = {
   roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'view' },
   subjects: [{ kind: 'User', apiGroup: RBAC, name: 'fuzz-user' }],
 };
+const deploymentRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' };
 const claimSpec = { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'dc' } }] } };
 /** Rules that match no resource any server has, so a fuzzed webhook or policy never acts on a later case. */
-const nothingRule = { apiGroups: ['fuzz.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['nothings'] };
+const nothingRule = {
+  apiGroups: ['fuzz.example.com'],
+  apiVersions: ['v1'],
+  operations: ['CREATE'],
+  resources: ['nothings'],
+};
 const webhook = (ns: string): JsonObject => ({
   name: 'w.fuzz.example.com',
   clientConfig: { service: { namespace: ns, name: 'wh' } },
@@ -72,7 +78,9 @@ export const SEEDS: Readonly<Record<string, Seed>> = {
   },
   '/v1/Pod': { object: fixed({ spec: podSpec() }) },
   '/v1/Endpoints': { object: fixed({ subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 80 }] }] }) },
-  '/v1/ReplicationController': { object: fixed({ spec: { replicas: 1, selector: { app: 'a' }, template: template() } }) },
+  '/v1/ReplicationController': {
+    object: fixed({ spec: { replicas: 1, selector: { app: 'a' }, template: template() } }),
+  },
   '/v1/PodTemplate': { object: fixed({ template: template() }) },
   '/v1/PersistentVolumeClaim': {
     object: fixed({ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }),
@@ -94,13 +102,15 @@ export const SEEDS: Readonly<Record<string, Seed>> = {
   'apps/v1/ControllerRevision': { object: fixed({ revision: 1, data: {} }) },
   'batch/v1/Job': { object: fixed({ spec: { template: { spec: podSpec('Never') } } }) },
   'batch/v1/CronJob': {
-    object: fixed({ spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: podSpec('Never') } } } } }),
+    object: fixed({
+      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: podSpec('Never') } } } },
+    }),
   },
   'autoscaling/v2/HorizontalPodAutoscaler': {
-    object: fixed({ spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3 } }),
+    object: fixed({ spec: { scaleTargetRef: deploymentRef, maxReplicas: 3 } }),
   },
   'autoscaling/v1/HorizontalPodAutoscaler': {
-    object: fixed({ spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3 } }),
+    object: fixed({ spec: { scaleTargetRef: deploymentRef, maxReplicas: 3 } }),
   },
   'policy/v1/PodDisruptionBudget': { object: fixed({ spec: { minAvailable: 1, selector: matchA } }) },
   'networking.k8s.io/v1/Ingress': {
@@ -149,7 +159,9 @@ export const SEEDS: Readonly<Record<string, Seed>> = {
     object: ({ ns }) => ({ webhooks: [webhook(ns)] }),
   },
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': {
-    object: fixed({ spec: { matchConstraints: { resourceRules: [nothingRule] }, validations: [{ expression: 'true' }] } }),
+    object: fixed({
+      spec: { matchConstraints: { resourceRules: [nothingRule] }, validations: [{ expression: 'true' }] },
+    }),
   },
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': {
     object: fixed({ spec: { policyName: 'no-such-policy', validationActions: ['Deny'] } }),
@@ -172,13 +184,17 @@ export const SEEDS: Readonly<Record<string, Seed>> = {
   'resource.k8s.io/v1/ResourceClaim': { object: fixed({ spec: claimSpec }) },
   'resource.k8s.io/v1/ResourceClaimTemplate': { object: fixed({ spec: { spec: claimSpec } }) },
   'resource.k8s.io/v1/ResourceSlice': {
-    object: fixed({ spec: { driver: 'example.com', pool: { name: 'p', generation: 0, resourceSliceCount: 1 }, allNodes: true } }),
+    object: fixed({
+      spec: { driver: 'example.com', pool: { name: 'p', generation: 0, resourceSliceCount: 1 }, allNodes: true },
+    }),
   },
   'flowcontrol.apiserver.k8s.io/v1/FlowSchema': {
     object: fixed({ spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 } }),
   },
   'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': {
-    object: fixed({ spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } } }),
+    object: fixed({
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } },
+    }),
   },
   'node.k8s.io/v1/RuntimeClass': { object: fixed({ handler: 'runc' }) },
   'apiregistration.k8s.io/v1/APIService': {

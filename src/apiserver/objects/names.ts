@@ -2,6 +2,8 @@ import { errors } from '../http/status.js';
 import { isViewGroup } from '../crd/view-groups.js';
 import type { ResourceType } from '../registry/types.js';
 import { jobNameLabelCauses } from '../validation/batch.js';
+import { ipAddressNameErrors } from '../validation/networking.js';
+import { invalid } from '../schema/field-errors.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -14,6 +16,11 @@ const PATH_SEGMENT_NAMED = new Set(['Role', 'RoleBinding', 'ClusterRole', 'Clust
 
 export function validateName(t: ResourceType, name: string): void {
   if (t.group === 'apiregistration.k8s.io' && t.kind === 'APIService') return validateApiServiceName(t, name);
+  if (t.group === 'networking.k8s.io' && t.kind === 'IPAddress') {
+    const causes = ipAddressNameErrors(name).map((m) => invalid('metadata.name', name, m));
+    if (causes.length) throw errors.invalid(t, name, causes);
+    return;
+  }
   // Δ-controller views take any name that can be a URL path segment (kube-apiserver's REST layer rule).
   if ((PATH_SEGMENT_NAMED.has(t.kind) && t.group === 'rbac.authorization.k8s.io') || (t.custom && isViewGroup(t.group))) {
     if (name === '.' || name === '..' || /[/%]/.test(name)) {

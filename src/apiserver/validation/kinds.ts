@@ -3,7 +3,17 @@
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import type { FieldCause } from '../schema/types.js';
 import { appsCauses, deploymentStatusCauses } from './apps.js';
-import { jobCauses } from './batch.js';
+import { cronJobCauses, jobCauses } from './batch.js';
+import { priorityClassCauses, runtimeClassCauses } from './classes.js';
+import { podTemplateCauses, replicationControllerCauses, replicationControllerStatusCauses } from './core-templates.js';
+import { ingressCauses, ingressClassCauses, ipAddressCauses, serviceCidrCauses } from './networking.js';
+import { bindingCauses, roleCauses } from './rbac.js';
+import {
+  csiStorageCapacityCauses,
+  storageClassCauses,
+  volumeAttachmentCauses,
+  volumeAttributesClassCauses,
+} from './storage.js';
 import { leaseCauses } from './lease.js';
 import { objectAt } from './pod-spec.js';
 import { podCauses } from './pod.js';
@@ -24,6 +34,40 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return jobCauses(obj, old);
     case 'coordination.k8s.io/Lease':
       return leaseCauses(obj);
+    case '/PodTemplate':
+      return podTemplateCauses(obj);
+    case '/ReplicationController':
+      return replicationControllerCauses(obj);
+    case 'batch/CronJob':
+      return cronJobCauses(obj, old);
+    case 'networking.k8s.io/Ingress':
+      return ingressCauses(obj);
+    case 'networking.k8s.io/IngressClass':
+      return ingressClassCauses(obj, old);
+    case 'networking.k8s.io/IPAddress':
+      return ipAddressCauses(obj, old);
+    case 'networking.k8s.io/ServiceCIDR':
+      return serviceCidrCauses(obj, old);
+    case 'storage.k8s.io/StorageClass':
+      return storageClassCauses(obj, old);
+    case 'storage.k8s.io/VolumeAttachment':
+      return volumeAttachmentCauses(obj, old);
+    case 'storage.k8s.io/CSIStorageCapacity':
+      return csiStorageCapacityCauses(obj, old);
+    case 'storage.k8s.io/VolumeAttributesClass':
+      return volumeAttributesClassCauses(obj, old);
+    case 'scheduling.k8s.io/PriorityClass':
+      return priorityClassCauses(obj, old);
+    case 'node.k8s.io/RuntimeClass':
+      return runtimeClassCauses(obj, old);
+    case 'rbac.authorization.k8s.io/Role':
+      return roleCauses(obj, true);
+    case 'rbac.authorization.k8s.io/ClusterRole':
+      return roleCauses(obj, false);
+    case 'rbac.authorization.k8s.io/RoleBinding':
+      return bindingCauses(obj, old, true);
+    case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      return bindingCauses(obj, old, false);
     default:
       return [];
   }
@@ -33,5 +77,6 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 export function statusValidationCauses(t: ResourceType, obj: JsonObject): FieldCause[] {
   if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
     return deploymentStatusCauses(objectAt(obj, 'status'));
+  if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);
   return [];
 }
