@@ -3,6 +3,7 @@
 // Written by hand from each kind's upstream ValidateX (pkg/apis/*/validation), since a schema's
 // `required` alone does not make an object valid (names that must be IPs, cron schedules, PEM).
 import type { JsonObject } from '../../src/apiserver/registry/types.js';
+import { CSR_REQUEST_B64 } from '../../test/fixtures/csr-request.js';
 
 /** Where a case puts its object: its id and the fuzz namespace (for objects that point at others). */
 export interface SeedContext {
@@ -53,14 +54,6 @@ const webhook = (ns: string): JsonObject => ({
   admissionReviewVersions: ['v1'],
   failurePolicy: 'Ignore',
 });
-/** A PKCS#10 request for CN=fuzz (P-256), base64 of its PEM as CertificateSigningRequest.spec.request carries it. */
-const CSR_PEM_B64 =
-  'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIS01IRUNBUUF3RHpFTk1Bc0dBMVVFQXd3RVpuVjZlakJaTUJNR0J5cUdTTTQ5Q' +
-  'WdFR0NDcUdTTTQ5QXdFSApBMElBQlB6czAyWVZ6L0lYUjhEbSswOUFjUU14TTJyU1NWWEw3U2tMRUR2b29iYjNiSlE0Tzh6ZU1xa3dzUUhFCkJBMT' +
-  'IyUDlKUW9Hd2tubTRlTFVJUjV5VFhzYWdBREFLQmdncWhrak9QUVFEQWdOSkFEQkdBaUVBODl2aWJOc0UKQlpReityckFhRjJuYzA4T1Y4bzlQL1V' +
-  'qeHBrL0NpaGJsaTRDSVFEVUhISEtucWk0RXNZV3dyb0VQUWZESkJCUgpGMW5ZUDUrRE5jeTFUT2FwaUE9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBS' +
-  'RVFVRVNULS0tLS0K';
-
 /** By `group/version/Kind`. */
 export const SEEDS: Readonly<Record<string, Seed>> = {
   '/v1/Namespace': { object: fixed({}) },
@@ -178,7 +171,7 @@ export const SEEDS: Readonly<Record<string, Seed>> = {
     }),
   },
   'certificates.k8s.io/v1/CertificateSigningRequest': {
-    object: fixed({ spec: { request: CSR_PEM_B64, signerName: 'example.com/fuzz', usages: ['digital signature'] } }),
+    object: fixed({ spec: { request: CSR_REQUEST_B64, signerName: 'example.com/fuzz', usages: ['digital signature'] } }),
   },
   'resource.k8s.io/v1/DeviceClass': { object: fixed({ spec: {} }) },
   'resource.k8s.io/v1/ResourceClaim': { object: fixed({ spec: claimSpec }) },

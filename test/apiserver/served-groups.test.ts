@@ -5,6 +5,7 @@ import { apiVersionOf, type JsonObject, type ResourceType } from '../../src/apis
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
+import { CSR_REQUEST_B64 } from '../fixtures/csr-request.js';
 
 /**
  * The groups and kinds kube-apiserver 1.34 serves by default beyond the workload core, over HTTP:
@@ -22,7 +23,7 @@ const SPECS: Record<string, JsonObject> = {
   },
   CertificateSigningRequest: {
     spec: {
-      request: Buffer.from('not a real CSR').toString('base64'),
+      request: CSR_REQUEST_B64,
       signerName: 'example.com/signer',
       usages: ['client auth'],
     },
@@ -43,7 +44,9 @@ const SPECS: Record<string, JsonObject> = {
     spec: { driver: 'gpu.example.com', pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' },
   },
   FlowSchema: { spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 } },
-  PriorityLevelConfiguration: { spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5 } } },
+  PriorityLevelConfiguration: {
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } },
+  },
   RuntimeClass: { handler: 'runc' },
   APIService: { spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } },
 };

@@ -15,6 +15,7 @@ import {
 import { defaultEndpointSlice, defaultStorageClass } from './discovery-storage-v1.js';
 import { defaultPod } from './pod.js';
 import { defaultRoleBinding } from './rbac-v1.js';
+import { defaultIngressClass } from './networking-v1.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
@@ -51,6 +52,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
+  'networking.k8s.io/v1/IngressClass': defaultIngressClass,
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultRoleBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultRoleBinding,
 };

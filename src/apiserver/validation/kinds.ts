@@ -2,7 +2,11 @@
 // kind's write passes, beside ObjectMeta's and the selectors' (objects/builtin-validation.ts).
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import type { FieldCause } from '../schema/types.js';
-import { appsCauses, deploymentStatusCauses } from './apps.js';
+import { appsCauses, controllerRevisionCauses, deploymentStatusCauses } from './apps.js';
+import { certificateCauses, csrCauses } from './certificates.js';
+import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
+import { policyBindingCauses } from './policy-binding.js';
+import { podDisruptionBudgetCauses } from './policy.js';
 import { cronJobCauses, jobCauses } from './batch.js';
 import { priorityClassCauses, runtimeClassCauses } from './classes.js';
 import { podTemplateCauses, replicationControllerCauses, replicationControllerStatusCauses } from './core-templates.js';
@@ -34,6 +38,18 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return jobCauses(obj, old);
     case 'coordination.k8s.io/Lease':
       return leaseCauses(obj);
+    case 'apps/ControllerRevision':
+      return controllerRevisionCauses(obj, old);
+    case 'certificates.k8s.io/CertificateSigningRequest':
+      return csrCauses(obj);
+    case 'flowcontrol.apiserver.k8s.io/FlowSchema':
+      return flowSchemaCauses(obj);
+    case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
+      return priorityLevelCauses(obj);
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
+      return policyBindingCauses(obj);
+    case 'policy/PodDisruptionBudget':
+      return podDisruptionBudgetCauses(obj);
     case '/PodTemplate':
       return podTemplateCauses(obj);
     case '/ReplicationController':
@@ -78,5 +94,6 @@ export function statusValidationCauses(t: ResourceType, obj: JsonObject): FieldC
   if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
     return deploymentStatusCauses(objectAt(obj, 'status'));
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);
+  if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') return certificateCauses(obj);
   return [];
 }
