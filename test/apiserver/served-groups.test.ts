@@ -100,11 +100,15 @@ describe('every group and kind kube-apiserver 1.34 serves by default', () => {
       expect(decoded.kind).toBe(t.kind);
       expect((decoded.object.metadata as JsonObject).name).toBe(first);
 
-      const pbBody = encodeKubeProtobuf({ ...base, metadata: { name: second } });
+      // An APIService is named `<version>.<group>` (ValidateAPIService), so the second one is v2's.
+      const apiService = { group: 'example.com', version: 'v2', groupPriorityMinimum: 100, versionPriority: 10 };
+      const secondSpec: JsonObject = t.kind === 'APIService' ? { spec: apiService } : {};
+      const pbBody = encodeKubeProtobuf({ ...base, ...secondSpec, metadata: { name: second } });
       const createdPb = await call('POST', collection(t), pbBody, { 'Content-Type': PROTOBUF_MEDIA_TYPE });
       expect(createdPb.status, await createdPb.clone().text()).toBe(201);
       const back = await json(await call('GET', `${collection(t)}/${second}`));
-      for (const [k, v] of Object.entries(SPECS[t.kind] ?? {})) expect(back[k], k).toMatchObject(v as JsonObject);
+      const sent: JsonObject = { ...SPECS[t.kind], ...secondSpec };
+      for (const [k, v] of Object.entries(sent)) expect(back[k], k).toMatchObject(v as JsonObject);
       const list = await json(await call('GET', collection(t)));
       expect(list.kind).toBe(`${t.kind}List`);
     },

@@ -3,7 +3,10 @@
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import type { FieldCause } from '../schema/types.js';
 import { appsCauses, controllerRevisionCauses, deploymentStatusCauses } from './apps.js';
+import { apiServiceCauses } from './apiservice.js';
+import { hpaCauses } from './autoscaling.js';
 import { certificateCauses, csrCauses } from './certificates.js';
+import { endpointsCauses } from './endpoints.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
 import { podDisruptionBudgetCauses } from './policy.js';
@@ -38,6 +41,12 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return jobCauses(obj, old);
     case 'coordination.k8s.io/Lease':
       return leaseCauses(obj);
+    case 'apiregistration.k8s.io/APIService':
+      return apiServiceCauses(obj);
+    case '/Endpoints':
+      return endpointsCauses(obj);
+    case 'autoscaling/HorizontalPodAutoscaler':
+      return hpaCauses(obj);
     case 'apps/ControllerRevision':
       return controllerRevisionCauses(obj, old);
     case 'certificates.k8s.io/CertificateSigningRequest':
