@@ -7,6 +7,7 @@ import { apiServiceCauses } from './apiservice.js';
 import { hpaCauses } from './autoscaling.js';
 import { certificateCauses, csrCauses } from './certificates.js';
 import { endpointsCauses } from './endpoints.js';
+import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
 import { podDisruptionBudgetCauses } from './policy.js';
@@ -43,6 +44,10 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return leaseCauses(obj);
     case 'apiregistration.k8s.io/APIService':
       return apiServiceCauses(obj);
+    case '/PersistentVolume':
+      return persistentVolumeCauses(obj, old);
+    case '/PersistentVolumeClaim':
+      return persistentVolumeClaimCauses(obj, old);
     case '/Endpoints':
       return endpointsCauses(obj);
     case 'autoscaling/HorizontalPodAutoscaler':
