@@ -49,7 +49,7 @@ const nothingRule = {
 const webhook = (ns: string): JsonObject => ({
   name: 'w.fuzz.example.com',
   clientConfig: { service: { namespace: ns, name: 'wh' } },
-  rules: [nothingRule],
+  rules: [structuredClone(nothingRule)],
   sideEffects: 'None',
   admissionReviewVersions: ['v1'],
   failurePolicy: 'Ignore',
