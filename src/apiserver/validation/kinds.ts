@@ -7,6 +7,7 @@ import { apiServiceCauses } from './apiservice.js';
 import { hpaCauses } from './autoscaling.js';
 import { certificateCauses, csrCauses } from './certificates.js';
 import { endpointsCauses } from './endpoints.js';
+import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-claims.js';
 import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
@@ -44,6 +45,10 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return leaseCauses(obj);
     case 'apiregistration.k8s.io/APIService':
       return apiServiceCauses(obj);
+    case 'resource.k8s.io/ResourceClaim':
+      return resourceClaimCauses(obj, old);
+    case 'resource.k8s.io/ResourceClaimTemplate':
+      return resourceClaimTemplateCauses(obj, old);
     case '/PersistentVolume':
       return persistentVolumeCauses(obj, old);
     case '/PersistentVolumeClaim':
