@@ -4,7 +4,8 @@
 // (FIDELITY_ONLY=<substring> runs only the scenarios whose name contains it; FIDELITY_DIFF_LINES
 // and FIDELITY_DIFF_WIDTH show more of each difference). `--fuzz N [--seed S]` runs N cases of the
 // differential fuzzer (bench/fuzz) instead, prints `fuzz: N cases, X% same` and the largest classes
-// of difference (FUZZ_CLASSES of them, 20 unless told).
+// of difference (FUZZ_CLASSES of them, 20 unless told) and the figure of each kind (FUZZ_KINDS=<label part,…>
+// keeps only some kinds).
 import { parseArgs } from 'node:util';
 import type { Target } from '../test/fidelity/http-target.js';
 import { KNOWN_DIFFERENCES } from '../test/fidelity/known-differences.js';
@@ -12,7 +13,7 @@ import { describeDiff, summarise, summaryLine } from '../test/fidelity/runner.js
 import { runAll } from '../test/fidelity/run-all.js';
 import { SCENARIOS } from '../test/fidelity/scenarios/index.js';
 import { startServerPair } from '../test/fidelity/servers.js';
-import { fuzz, fuzzLine } from './fuzz/index.js';
+import { fuzz, fuzzLine, kindLines } from './fuzz/index.js';
 
 const { values: args } = parseArgs({ options: { fuzz: { type: 'string' }, seed: { type: 'string' } } });
 
@@ -47,6 +48,8 @@ async function fuzzRun(real: Target, embedded: Target, n: number): Promise<void>
     const shown = typeof body === 'string' ? body.slice(0, 400) : `<protobuf, ${body?.length ?? 0} bytes>`;
     console.log(`${c.count}× ${c.key}\n  e.g. case ${c.example.fuzzCase.id}: ${shown}`);
   }
+  console.log('fuzz per kind (same, same/cases, kind):');
+  for (const line of kindLines(summary)) console.log(line);
   console.log(fuzzLine(seed, summary));
 }
 

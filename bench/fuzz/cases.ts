@@ -2,7 +2,7 @@
 import { encodeKubeProtobuf, PROTOBUF_MEDIA_TYPE } from '../../src/apiserver/protobuf/index.js';
 import { isObject } from '../../src/apiserver/objects/meta.js';
 import type { JsonObject } from '../../src/apiserver/registry/types.js';
-import { apiVersionOfKind, collectionPath, FUZZ_KINDS, type FuzzKind } from './kinds.js';
+import { apiVersionOfKind, baseObject, collectionPath, FUZZ_KINDS, kindKey, type FuzzKind } from './kinds.js';
 import { Prng } from './prng.js';
 import { kindSchemas, resolve, sitesOf, typeOf, enumValues, type Site } from './schema.js';
 import {
@@ -29,6 +29,7 @@ export interface FuzzStep {
 
 export interface FuzzCase {
   id: number;
+  /** The kind's label (`apps/v1 Deployment`). */
   kind: string;
   /** The class of mutation and the field it touched, indices as `*` (how differences are grouped). */
   mutation: string;
@@ -41,6 +42,8 @@ interface Ctx {
   id: number;
   k: FuzzKind;
   ns: string;
+  /** The object's name in this case (`fz-<id>`, or what the kind's validation requires). */
+  name: string;
   rng: Prng;
   base: () => JsonObject;
   sites: Site[];
@@ -81,7 +84,7 @@ function put(c: Ctx, name: string, obj: JsonObject, sub = ''): FuzzStep {
 
 /** A PUT of the object the create answered, changed by `edit`, as a client's read-modify-write sends it. */
 function putStored(c: Ctx, edit: (stored: JsonObject) => void, sub = ''): FuzzStep {
-  return { ...put(c, `fz-${c.id}`, {}, sub), body: '(the stored object, edited)', edit };
+  return { ...put(c, c.name, {}, sub), body: '(the stored object, edited)', edit };
 }
 
 /** A create, sometimes as protobuf when the mutation kept every value's type. */
@@ -215,13 +218,13 @@ const MUTATORS: Array<[weight: number, name: string, m: Mutator]> = [
         '{bad}',
         '[1]',
         '"x"',
-        `{"apiVersion":"${av}","kind":"${c.k.kind}","metadata":{"name":"fz-${c.id}"},}`,
+        `{"apiVersion":"${av}","kind":"${c.k.kind}","metadata":{"name":"${c.name}"},}`,
         `{"apiVersion":"${av}","kind":"${c.k.kind}","metadata":"x"}`,
-        `{"apiVersion":"${av}","kind":"Other","metadata":{"name":"fz-${c.id}"}}`,
+        `{"apiVersion":"${av}","kind":"Other","metadata":{"name":"${c.name}"}}`,
       ];
       const body = c.rng.pick(texts);
       return {
-        mutation: `malformed ${body.length < 12 ? body : body.replace(/fz-\d+/, 'fz-N').slice(-40)}`,
+        mutation: `malformed ${body.length < 12 ? body : body.replace(c.name, 'NAME').slice(-40)}`,
         steps: [{ ...create(c, {}), body }],
       };
     },
@@ -234,7 +237,7 @@ const MUTATORS: Array<[weight: number, name: string, m: Mutator]> = [
       const other = c.rng.chance(60);
       return {
         mutation: `put-missing ${other ? 'name differs' : 'same name'}`,
-        steps: [put(c, other ? `fz-${c.id}-other` : `fz-${c.id}`, o)],
+        steps: [put(c, other ? `fz-${c.id}-other` : c.name, o)],
       };
     },
   ],
@@ -254,18 +257,14 @@ function pickMutator(rng: Prng): Mutator {
 /** `n` cases from `seed`: the same seed gives the same cases (kinds, mutations, bodies). */
 export function generateCases(seed: number, n: number, ns: string): FuzzCase[] {
   const rng = new Prng(seed);
-  const perKind = new Map(FUZZ_KINDS.map((k) => [k.kind, sitesOf(k.seed, kindSchemas(k))]));
+  const perKind = new Map(FUZZ_KINDS.map((k) => [kindKey(k), sitesOf(k.seed({ id: 0, ns }), kindSchemas(k))]));
   const out: FuzzCase[] = [];
   for (let id = 0; out.length < n; id++) {
     const k = rng.pick(FUZZ_KINDS);
-    const base = (): JsonObject => ({
-      apiVersion: apiVersionOfKind(k),
-      kind: k.kind,
-      metadata: { name: `fz-${id}` },
-      ...structuredClone(k.seed),
-    });
-    const c = pickMutator(rng)({ id, k, ns, rng, base, sites: perKind.get(k.kind) ?? [] });
-    if (c) out.push({ id, kind: k.kind, ...c });
+    const base = (): JsonObject => baseObject(k, { id, ns });
+    const sites = perKind.get(kindKey(k)) ?? [];
+    const c = pickMutator(rng)({ id, k, ns, name: k.name(id), rng, base, sites });
+    if (c) out.push({ id, kind: k.label, ...c });
   }
   return out;
 }

@@ -3,10 +3,11 @@
 // causes (compare.ts). `npx tsx bench/fidelity.ts --fuzz N [--seed S]`.
 import type { Target } from '../../test/fidelity/http-target.js';
 import { generateCases } from './cases.js';
+import { isolatedNamespace } from './kinds.js';
 import { summariseFuzz, type FuzzSummary } from './report.js';
 import { createNamespace, runCases, type CaseResult } from './run.js';
 
-export { fuzzLine } from './report.js';
+export { fuzzLine, kindLines } from './report.js';
 
 export async function fuzz(
   real: Target,
@@ -15,8 +16,10 @@ export async function fuzz(
   seed: number,
 ): Promise<{ summary: FuzzSummary; results: CaseResult[] }> {
   const ns = `fuzz-${seed}`;
-  await createNamespace(real, ns);
-  await createNamespace(embedded, ns);
+  for (const name of [ns, isolatedNamespace(ns)]) {
+    await createNamespace(real, name);
+    await createNamespace(embedded, name);
+  }
   const results = await runCases(generateCases(seed, n, ns), real, embedded);
   return { summary: summariseFuzz(results), results };
 }

@@ -1,5 +1,5 @@
 // Sends every case to both servers and compares what each answered, step by step.
-import { send, type Target } from '../../test/fidelity/http-target.js';
+import { send, type Answer, type Target } from '../../test/fidelity/http-target.js';
 import type { JsonObject } from '../../src/apiserver/registry/types.js';
 import type { FuzzCase } from './cases.js';
 import { signature } from './compare.js';
@@ -13,7 +13,16 @@ export interface CaseResult {
 
 const TIMEOUT_MS = 30_000;
 
-/** Each step's signature until the first that is refused (a later step would act on nothing). */
+const CONFLICT_RETRIES = 3;
+
+/** 409 Conflict: the object moved since it was read (the real server's own controllers write some). */
+const isConflict = (a: Answer): boolean => a.status === 409 && a.body.includes('"reason":"Conflict"');
+
+/**
+ * Each step's signature until the first that is refused (a later step would act on nothing). An edit
+ * that meets a Conflict reads the object again and is made once more, as a client's retry-on-conflict
+ * does: kube-apiserver's APF and aggregator controllers write FlowSchema and APIService status at once.
+ */
 async function runOn(target: Target, c: FuzzCase): Promise<string[]> {
   const seen: string[] = [];
   let previous = '';
@@ -23,14 +32,19 @@ async function runOn(target: Target, c: FuzzCase): Promise<string[]> {
       Accept: 'application/json',
       'User-Agent': 'fidelity-fuzz/v0.0.0',
     };
-    let body = step.body;
-    if (step.edit) {
-      const stored = JSON.parse(previous) as JsonObject;
-      step.edit(stored);
-      body = JSON.stringify(stored);
-    }
     try {
-      const a = await send(target, { method: step.method, path: step.path, headers, body, timeoutMs: TIMEOUT_MS });
+      let a: Answer | undefined;
+      for (let attempt = 0; attempt <= CONFLICT_RETRIES && (!a || (step.edit && isConflict(a))); attempt++) {
+        if (a) previous = (await get(target, step.path.replace(/\/status$/, ''))).body;
+        let body = step.body;
+        if (step.edit) {
+          const stored = JSON.parse(previous) as JsonObject;
+          step.edit(stored);
+          body = JSON.stringify(stored);
+        }
+        a = await send(target, { method: step.method, path: step.path, headers, body, timeoutMs: TIMEOUT_MS });
+      }
+      if (!a) break;
       seen.push(signature(a));
       previous = a.body;
       if (a.status >= 300) break;
@@ -40,6 +54,10 @@ async function runOn(target: Target, c: FuzzCase): Promise<string[]> {
     }
   }
   return seen;
+}
+
+function get(target: Target, path: string): Promise<Answer> {
+  return send(target, { method: 'GET', path, headers: { Accept: 'application/json' }, timeoutMs: TIMEOUT_MS });
 }
 
 export async function runCases(cases: FuzzCase[], real: Target, embedded: Target, parallel = 8): Promise<CaseResult[]> {

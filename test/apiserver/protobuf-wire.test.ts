@@ -9,6 +9,7 @@ import { apiVersionOf, type JsonObject, type ResourceType } from '../../src/apis
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { waitFor } from '../helpers/wait.js';
 import { envelope, int, msg, objectMeta, str } from '../unit/helpers/pb-encoder.js';
+import { CSR_REQUEST_B64 } from '../fixtures/csr-request.js';
 
 /**
  * Every served built-in kind over the wire in protobuf: created from a protobuf body, read back as protobuf (GET,
@@ -129,7 +130,7 @@ const OBJECTS: Record<string, JsonObject> = {
     spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
   },
   'certificates.k8s.io/v1/CertificateSigningRequest': {
-    spec: { request: 'AAEC', signerName: 'example.com/s', usages: ['client auth'], expirationSeconds: 3600 },
+    spec: { request: CSR_REQUEST_B64, signerName: 'example.com/s', usages: ['client auth'], expirationSeconds: 3600 },
   },
   'storage.k8s.io/v1/CSIDriver': { spec: { attachRequired: true, podInfoOnMount: false } },
   'storage.k8s.io/v1/CSINode': { spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1', topologyKeys: ['zone'] }] } },

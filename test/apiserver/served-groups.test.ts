@@ -5,6 +5,7 @@ import { apiVersionOf, type JsonObject, type ResourceType } from '../../src/apis
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
+import { CSR_REQUEST_B64 } from '../fixtures/csr-request.js';
 
 /**
  * The groups and kinds kube-apiserver 1.34 serves by default beyond the workload core, over HTTP:
@@ -22,7 +23,7 @@ const SPECS: Record<string, JsonObject> = {
   },
   CertificateSigningRequest: {
     spec: {
-      request: Buffer.from('not a real CSR').toString('base64'),
+      request: CSR_REQUEST_B64,
       signerName: 'example.com/signer',
       usages: ['client auth'],
     },
@@ -43,7 +44,9 @@ const SPECS: Record<string, JsonObject> = {
     spec: { driver: 'gpu.example.com', pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' },
   },
   FlowSchema: { spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 5000 } },
-  PriorityLevelConfiguration: { spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5 } } },
+  PriorityLevelConfiguration: {
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } },
+  },
   RuntimeClass: { handler: 'runc' },
   APIService: { spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } },
 };
@@ -97,11 +100,15 @@ describe('every group and kind kube-apiserver 1.34 serves by default', () => {
       expect(decoded.kind).toBe(t.kind);
       expect((decoded.object.metadata as JsonObject).name).toBe(first);
 
-      const pbBody = encodeKubeProtobuf({ ...base, metadata: { name: second } });
+      // An APIService is named `<version>.<group>` (ValidateAPIService), so the second one is v2's.
+      const apiService = { group: 'example.com', version: 'v2', groupPriorityMinimum: 100, versionPriority: 10 };
+      const secondSpec: JsonObject = t.kind === 'APIService' ? { spec: apiService } : {};
+      const pbBody = encodeKubeProtobuf({ ...base, ...secondSpec, metadata: { name: second } });
       const createdPb = await call('POST', collection(t), pbBody, { 'Content-Type': PROTOBUF_MEDIA_TYPE });
       expect(createdPb.status, await createdPb.clone().text()).toBe(201);
       const back = await json(await call('GET', `${collection(t)}/${second}`));
-      for (const [k, v] of Object.entries(SPECS[t.kind] ?? {})) expect(back[k], k).toMatchObject(v as JsonObject);
+      const sent: JsonObject = { ...SPECS[t.kind], ...secondSpec };
+      for (const [k, v] of Object.entries(sent)) expect(back[k], k).toMatchObject(v as JsonObject);
       const list = await json(await call('GET', collection(t)));
       expect(list.kind).toBe(`${t.kind}List`);
     },

@@ -14,6 +14,8 @@ import {
 } from './core-v1.js';
 import { defaultEndpointSlice, defaultStorageClass } from './discovery-storage-v1.js';
 import { defaultPod } from './pod.js';
+import { defaultRoleBinding } from './rbac-v1.js';
+import { defaultIngressClass } from './networking-v1.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
@@ -50,6 +52,9 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
+  'networking.k8s.io/v1/IngressClass': defaultIngressClass,
+  'rbac.authorization.k8s.io/v1/RoleBinding': defaultRoleBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultRoleBinding,
 };
 
 /**

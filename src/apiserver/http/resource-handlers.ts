@@ -268,9 +268,17 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
  * pkg/registry/…/strategy.go): a PUT of a missing object creates it (201), as kubectl replace relies on.
  */
 const CREATE_ON_UPDATE = new Set([
-  '/Service', '/Endpoints', '/Event', '/LimitRange', 'events.k8s.io/Event', 'coordination.k8s.io/Lease',
-  'discovery.k8s.io/EndpointSlice', 'policy/PodDisruptionBudget', 'rbac.authorization.k8s.io/Role',
-  'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding',
+  '/Service',
+  '/Endpoints',
+  '/Event',
+  '/LimitRange',
+  'events.k8s.io/Event',
+  'coordination.k8s.io/Lease',
+  'node.k8s.io/RuntimeClass',
+  'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
 ]);
 
 /**

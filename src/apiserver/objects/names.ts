@@ -2,6 +2,8 @@ import { errors } from '../http/status.js';
 import { isViewGroup } from '../crd/view-groups.js';
 import type { ResourceType } from '../registry/types.js';
 import { jobNameLabelCauses } from '../validation/batch.js';
+import { ipAddressNameErrors } from '../validation/networking.js';
+import { invalid } from '../schema/field-errors.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -9,13 +11,28 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Kinds whose names are path segments of other things and so must be DNS labels. */
 const LABEL_NAMED = new Set(['Namespace', 'Service']);
 
-/** RBAC names are path segments, nothing more: kube-apiserver only forbids '/', '%' and '.'/'..'. */
-const PATH_SEGMENT_NAMED = new Set(['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
+/**
+ * Names that are path segments, nothing more: kube-apiserver only forbids '/', '%' and '.'/'..' for RBAC
+ * (ValidateRBACName), CSRs (ValidateCertificateRequestName) and PDBs (ValidatePodDisruptionBudget checks no name).
+ */
+const PATH_SEGMENT_NAMED = new Set([
+  'rbac.authorization.k8s.io/Role',
+  'rbac.authorization.k8s.io/RoleBinding',
+  'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding',
+  'certificates.k8s.io/CertificateSigningRequest',
+  'policy/PodDisruptionBudget',
+]);
 
 export function validateName(t: ResourceType, name: string): void {
   if (t.group === 'apiregistration.k8s.io' && t.kind === 'APIService') return validateApiServiceName(t, name);
+  if (t.group === 'networking.k8s.io' && t.kind === 'IPAddress') {
+    const causes = ipAddressNameErrors(name).map((m) => invalid('metadata.name', name, m));
+    if (causes.length) throw errors.invalid(t, name, causes);
+    return;
+  }
   // Δ-controller views take any name that can be a URL path segment (kube-apiserver's REST layer rule).
-  if ((PATH_SEGMENT_NAMED.has(t.kind) && t.group === 'rbac.authorization.k8s.io') || (t.custom && isViewGroup(t.group))) {
+  if (PATH_SEGMENT_NAMED.has(`${t.group}/${t.kind}`) || (t.custom && isViewGroup(t.group))) {
     if (name === '.' || name === '..' || /[/%]/.test(name)) {
       throw errors.invalid(t, name, [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": may not contain '/' or '%'`, field: 'metadata.name' }]);
     }

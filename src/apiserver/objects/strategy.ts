@@ -92,6 +92,10 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
       if (old.status !== undefined) object.status = old.status;
       else delete object.status;
     }
+    // csrStrategy.PrepareForUpdate: a CertificateSigningRequest's spec is what was created.
+    if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest' && subresource === undefined) {
+      if (old.spec !== undefined) object.spec = old.spec;
+    }
   }
   const meta = metadataOf(object);
   for (const f of SERVER_OWNED) {

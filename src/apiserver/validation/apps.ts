@@ -1,9 +1,10 @@
 // Part of kube-apiserver's apps validation (kubernetes/kubernetes pkg/apis/apps/validation/validation.go):
 // ValidatePodTemplateSpecForReplicaSet and ValidatePodTemplateSpecForStatefulSet (restartPolicy Always,
 // no activeDeadlineSeconds), ValidateDeploymentSpec's numbers, ValidateDeploymentUpdate's immutable
-// selector (ReplicaSet, StatefulSet and DaemonSet likewise), ValidateDeploymentStatus.
+// selector (ReplicaSet, StatefulSet and DaemonSet likewise), ValidateDeploymentStatus,
+// ValidateControllerRevisionCreate and ValidateControllerRevisionUpdate.
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { forbidden, invalid, notSupported } from '../schema/field-errors.js';
+import { forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { selectorOf } from './label-selector.js';
 import { objectAt, podSpecCauses } from './pod-spec.js';
@@ -83,5 +84,23 @@ export function appsCauses(kind: string, obj: JsonObject, old: JsonObject | unde
   const oldSelector: JsonValue | undefined = old ? objectAt(old, 'spec').selector : undefined;
   if (old && !semanticEqual(spec.selector, oldSelector))
     causes.push(invalid('spec.selector', spec.selector ?? null, 'field is immutable'));
+  return causes;
+}
+
+/**
+ * ValidateControllerRevisionCreate (data a JSON object, revision not negative) and
+ * ValidateControllerRevisionUpdate (data fixed).
+ */
+export function controllerRevisionCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  const revision = obj.revision;
+  const causes = typeof revision === 'number' && revision < 0 ? [invalid('revision', revision, NONNEGATIVE)] : [];
+  if (old) {
+    if (!semanticEqual(obj.data, old.data)) causes.push(invalid('data', obj.data ?? null, 'field is immutable'));
+    return causes;
+  }
+  const data = obj.data;
+  if (data === undefined || data === null) causes.push(required('data', 'data is mandatory'));
+  else if (typeof data !== 'object' || Array.isArray(data))
+    causes.push(required('data', 'data must be a valid JSON object'));
   return causes;
 }

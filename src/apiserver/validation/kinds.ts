@@ -2,8 +2,27 @@
 // kind's write passes, beside ObjectMeta's and the selectors' (objects/builtin-validation.ts).
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import type { FieldCause } from '../schema/types.js';
-import { appsCauses, deploymentStatusCauses } from './apps.js';
-import { jobCauses } from './batch.js';
+import { appsCauses, controllerRevisionCauses, deploymentStatusCauses } from './apps.js';
+import { apiServiceCauses } from './apiservice.js';
+import { hpaCauses } from './autoscaling.js';
+import { certificateCauses, csrCauses } from './certificates.js';
+import { endpointsCauses } from './endpoints.js';
+import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-claims.js';
+import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
+import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
+import { policyBindingCauses } from './policy-binding.js';
+import { podDisruptionBudgetCauses } from './policy.js';
+import { cronJobCauses, jobCauses } from './batch.js';
+import { priorityClassCauses, runtimeClassCauses } from './classes.js';
+import { podTemplateCauses, replicationControllerCauses, replicationControllerStatusCauses } from './core-templates.js';
+import { ingressCauses, ingressClassCauses, ipAddressCauses, serviceCidrCauses } from './networking.js';
+import { bindingCauses, roleCauses } from './rbac.js';
+import {
+  csiStorageCapacityCauses,
+  storageClassCauses,
+  volumeAttachmentCauses,
+  volumeAttributesClassCauses,
+} from './storage.js';
 import { leaseCauses } from './lease.js';
 import { objectAt } from './pod-spec.js';
 import { podCauses } from './pod.js';
@@ -24,6 +43,66 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return jobCauses(obj, old);
     case 'coordination.k8s.io/Lease':
       return leaseCauses(obj);
+    case 'apiregistration.k8s.io/APIService':
+      return apiServiceCauses(obj);
+    case 'resource.k8s.io/ResourceClaim':
+      return resourceClaimCauses(obj, old);
+    case 'resource.k8s.io/ResourceClaimTemplate':
+      return resourceClaimTemplateCauses(obj, old);
+    case '/PersistentVolume':
+      return persistentVolumeCauses(obj, old);
+    case '/PersistentVolumeClaim':
+      return persistentVolumeClaimCauses(obj, old);
+    case '/Endpoints':
+      return endpointsCauses(obj);
+    case 'autoscaling/HorizontalPodAutoscaler':
+      return hpaCauses(obj);
+    case 'apps/ControllerRevision':
+      return controllerRevisionCauses(obj, old);
+    case 'certificates.k8s.io/CertificateSigningRequest':
+      return csrCauses(obj);
+    case 'flowcontrol.apiserver.k8s.io/FlowSchema':
+      return flowSchemaCauses(obj);
+    case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
+      return priorityLevelCauses(obj);
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
+      return policyBindingCauses(obj);
+    case 'policy/PodDisruptionBudget':
+      return podDisruptionBudgetCauses(obj);
+    case '/PodTemplate':
+      return podTemplateCauses(obj);
+    case '/ReplicationController':
+      return replicationControllerCauses(obj);
+    case 'batch/CronJob':
+      return cronJobCauses(obj, old);
+    case 'networking.k8s.io/Ingress':
+      return ingressCauses(obj);
+    case 'networking.k8s.io/IngressClass':
+      return ingressClassCauses(obj, old);
+    case 'networking.k8s.io/IPAddress':
+      return ipAddressCauses(obj, old);
+    case 'networking.k8s.io/ServiceCIDR':
+      return serviceCidrCauses(obj, old);
+    case 'storage.k8s.io/StorageClass':
+      return storageClassCauses(obj, old);
+    case 'storage.k8s.io/VolumeAttachment':
+      return volumeAttachmentCauses(obj, old);
+    case 'storage.k8s.io/CSIStorageCapacity':
+      return csiStorageCapacityCauses(obj, old);
+    case 'storage.k8s.io/VolumeAttributesClass':
+      return volumeAttributesClassCauses(obj, old);
+    case 'scheduling.k8s.io/PriorityClass':
+      return priorityClassCauses(obj, old);
+    case 'node.k8s.io/RuntimeClass':
+      return runtimeClassCauses(obj, old);
+    case 'rbac.authorization.k8s.io/Role':
+      return roleCauses(obj, true);
+    case 'rbac.authorization.k8s.io/ClusterRole':
+      return roleCauses(obj, false);
+    case 'rbac.authorization.k8s.io/RoleBinding':
+      return bindingCauses(obj, old, true);
+    case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      return bindingCauses(obj, old, false);
     default:
       return [];
   }
@@ -33,5 +112,7 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 export function statusValidationCauses(t: ResourceType, obj: JsonObject): FieldCause[] {
   if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
     return deploymentStatusCauses(objectAt(obj, 'status'));
+  if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);
+  if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') return certificateCauses(obj);
   return [];
 }

@@ -1,0 +1,98 @@
+// Part of kube-apiserver's core volume validation (kubernetes/kubernetes pkg/apis/core/validation/validation.go):
+// ValidatePersistentVolumeSpec (access modes, capacity only `storage`, exactly one volume source, reclaim policy,
+// volume mode), ValidatePersistentVolumeUpdate's fixed source, ValidatePersistentVolumeClaimSpec (access modes,
+// requests.storage, storage class, volume mode) and ValidatePersistentVolumeClaimUpdate's fixed spec (volumeName
+// may be set once). Source fields, node affinity and data sources are stored unchecked.
+import { isObject } from '../objects/meta.js';
+import type { JsonObject, JsonValue } from '../registry/types.js';
+import { forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
+import type { FieldCause } from '../schema/types.js';
+import { str, subdomainErrors } from './checks.js';
+import { objectAt } from './pod-spec.js';
+import { semanticEqual } from './semantic-equal.js';
+
+const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+const VOLUME_MODES = ['Block', 'Filesystem'];
+const RECLAIM = ['Delete', 'Recycle', 'Retain'];
+/** The PersistentVolumeSource members, JSON name and the path child upstream's errors name. */
+const SOURCES: Array<[string, string]> = (
+  'hostPath gcePersistentDisk awsElasticBlockStore glusterfs flocker nfs rbd quobyte cephfs:cephFS iscsi cinder fc ' +
+  'flexVolume azureFile vsphereVolume photonPersistentDisk portworxVolume azureDisk scaleIO local storageos csi'
+)
+  .split(' ')
+  .map((s) => {
+    const [json = s, child = json] = s.split(':');
+    return [json, child];
+  });
+
+const set = (v: JsonValue | undefined): boolean => v !== undefined && v !== null;
+
+function accessModeCauses(modes: JsonValue | undefined, path: string, detail: string): FieldCause[] {
+  const list = Array.isArray(modes) ? modes : [];
+  if (!list.length) return [required(path, detail)];
+  const causes: FieldCause[] = [];
+  for (const m of list)
+    if (typeof m !== 'string' || !ACCESS_MODES.includes(m)) causes.push(notSupported(path, m, ACCESS_MODES));
+  const once = list.includes('ReadWriteOncePod');
+  if (once && list.some((m) => m !== 'ReadWriteOncePod' && typeof m === 'string' && ACCESS_MODES.includes(m)))
+    causes.push(forbidden(path, 'may not use ReadWriteOncePod with other access modes'));
+  return causes;
+}
+
+function volumeModeCauses(spec: JsonObject, path: string): FieldCause[] {
+  const m = spec.volumeMode;
+  const bad = set(m) && (typeof m !== 'string' || !VOLUME_MODES.includes(m));
+  return bad ? [notSupported(path, m, VOLUME_MODES)] : [];
+}
+
+const sourceOf = (spec: JsonObject): JsonObject =>
+  Object.fromEntries(SOURCES.filter(([k]) => set(spec[k])).map(([k]) => [k, spec[k] ?? null]));
+
+export function persistentVolumeCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  const spec = objectAt(obj, 'spec');
+  const causes = accessModeCauses(spec.accessModes, 'spec.accessModes', '');
+  const capacity = isObject(spec.capacity) ? spec.capacity : {};
+  const keys = Object.keys(capacity);
+  if (!keys.length) causes.push(required('spec.capacity'));
+  if (!keys.includes('storage') || keys.length > 1) causes.push(notSupported('spec.capacity', capacity, ['storage']));
+  const rp = str(spec.persistentVolumeReclaimPolicy);
+  if (rp && !RECLAIM.includes(rp)) causes.push(notSupported('spec.persistentVolumeReclaimPolicy', rp, RECLAIM));
+  let sources = 0;
+  for (const [k, child] of SOURCES) {
+    if (!set(spec[k])) continue;
+    if (sources > 0) causes.push(forbidden(`spec.${child}`, 'may not specify more than 1 volume type'));
+    sources++;
+  }
+  if (!sources) causes.push(required('spec', 'must specify a volume type'));
+  causes.push(...volumeModeCauses(spec, 'spec.volumeMode'));
+  if (old && !semanticEqual(sourceOf(spec), sourceOf(objectAt(old, 'spec'))))
+    causes.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
+  return causes;
+}
+
+export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  const spec = objectAt(obj, 'spec');
+  const causes = accessModeCauses(spec.accessModes, 'spec.accessModes', 'at least 1 access mode is required');
+  const requests = objectAt(objectAt(spec, 'resources'), 'requests');
+  if (!set(requests.storage)) causes.push(required('spec.resources[storage]'));
+  const sc = str(spec.storageClassName);
+  if (sc) causes.push(...subdomainErrors(sc).map((m) => invalid('spec.storageClassName', sc, m)));
+  causes.push(...volumeModeCauses(spec, 'spec.volumeMode'));
+  if (!old) return causes;
+  const before = { ...objectAt(old, 'spec') };
+  if (!str(before.volumeName) && spec.volumeName !== undefined) before.volumeName = spec.volumeName;
+  // A bound claim may grow and change its VolumeAttributesClass.
+  if (objectAt(obj, 'status').phase === 'Bound') {
+    for (const f of ['resources', 'volumeAttributesClassName']) {
+      const v = spec[f];
+      if (v === undefined) delete before[f];
+      else before[f] = v;
+    }
+  }
+  if (!semanticEqual(spec, before)) {
+    const detail =
+      'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
+    causes.push(forbidden('spec', detail));
+  }
+  return causes;
+}
