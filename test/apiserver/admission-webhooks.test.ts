@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer, connect, type Server } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
@@ -159,9 +160,22 @@ describe('mutating webhooks', () => {
   });
 });
 
+// Endpoints may not name a loopback address (ValidateNonSpecialIP, as kube-apiserver refuses it), so
+// the Service's endpoint is this machine's own non-loopback address, forwarded to the webhook.
+const hostAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address;
+
+async function forwardFrom(host: string, to: number): Promise<Server> {
+  const fwd = createServer((socket) => socket.pipe(connect(to, '127.0.0.1')).pipe(socket));
+  await new Promise<void>((resolve) => fwd.listen(0, host, resolve));
+  return fwd;
+}
+
 describe('clientConfig.service', () => {
-  it('is resolved through the Service to its endpoints, TLS checked against name.namespace.svc', async () => {
-    const port = Number(new URL(wh.url).port);
+  it.skipIf(hostAddress === undefined)('is resolved through the Service to its endpoints, TLS checked against name.namespace.svc', async () => {
+    const fwd = await forwardFrom(hostAddress ?? '', Number(new URL(wh.url).port));
+    const port = (fwd.address() as { port: number }).port;
     expect(
       (
         await call('POST', '/api/v1/namespaces/default/services', {
@@ -178,7 +192,7 @@ describe('clientConfig.service', () => {
           apiVersion: 'v1',
           kind: 'Endpoints',
           metadata: { name: 'hook' },
-          subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }],
+          subsets: [{ addresses: [{ ip: hostAddress }], ports: [{ name: 'https', port }] }],
         })
       ).status,
     ).toBe(201);
@@ -222,6 +236,7 @@ describe('clientConfig.service', () => {
         })
       ).status,
     ).toBe(201);
+    fwd.close();
   });
 });
 

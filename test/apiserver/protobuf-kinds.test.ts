@@ -173,7 +173,7 @@ function expectedStored(dryRun: Obj, namespaced: boolean, stored: Obj): Obj {
  * Service's cluster IPs, IP families and the node ports it was not given (service-allocation.test.ts checks them).
  */
 function withAllocated(expected: Obj, stored: Obj): Obj {
-  if (expected.kind === 'Pod') return withTokenVolume(expected, stored);
+  if (expected.kind === 'Pod') return withTokenVolume(withAdmittedPodFields(expected, stored), stored);
   if (expected.kind !== 'Service') return expected;
   const spec = expected.spec as Obj;
   const storedSpec = stored.spec as Obj;
@@ -182,6 +182,20 @@ function withAllocated(expected: Obj, stored: Obj): Obj {
   ((spec.ports ?? []) as Obj[]).forEach((p, i) => {
     if (p.nodePort === undefined && storedPorts[i]?.nodePort !== undefined) p.nodePort = storedPorts[i]!.nodePort;
   });
+  return expected;
+}
+
+/**
+ * What the Priority plugin (the global default PriorityClass an earlier case made) and
+ * DefaultTolerationSeconds set on a Pod: copied from the stored one, since admission-plugins.test.ts
+ * checks their values; this file checks the decoding.
+ */
+function withAdmittedPodFields(expected: Obj, stored: Obj): Obj {
+  const spec = expected.spec as Obj;
+  const storedSpec = stored.spec as Obj;
+  for (const k of ['priority', 'priorityClassName', 'preemptionPolicy', 'tolerations']) {
+    if (storedSpec[k] !== undefined) spec[k] ??= storedSpec[k];
+  }
   return expected;
 }
 

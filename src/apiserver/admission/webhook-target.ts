@@ -7,7 +7,7 @@ import { WebhookCallError } from './webhook-client.js';
 /**
  * Where a webhook's clientConfig points: its url, or its service resolved through the Service's
  * port to one ready address of its Endpoints (kube-apiserver's ServiceResolver with
- * --enable-aggregator-routing; here the endpoints are the only route, 127.0.0.1 included). The URL
+ * --enable-aggregator-routing; here the endpoints are the only route; as upstream, they may not be loopback addresses). The URL
  * shown in errors stays https://name.namespace.svc:port/path, and TLS checks that name.
  */
 const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);

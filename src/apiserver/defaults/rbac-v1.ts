@@ -12,7 +12,8 @@ export function defaultRoleBinding(obj: JsonObject): void {
   if (!Array.isArray(obj.subjects)) return;
   for (const s of obj.subjects) {
     if (!isObject(s) || (s.apiGroup !== undefined && s.apiGroup !== '')) continue;
-    if (s.kind === 'ServiceAccount') s.apiGroup = '';
+    // A ServiceAccount's group is "", which Go's omitempty leaves out of the stored object.
+    if (s.kind === 'ServiceAccount') delete s.apiGroup;
     else if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = 'rbac.authorization.k8s.io';
   }
 }
