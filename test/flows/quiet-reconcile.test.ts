@@ -5,30 +5,13 @@ import { createMetrics, type FlowOpsMetrics } from '../../src/metrics/registry.j
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { requestCounts, requestsBetween, writesBetween } from '../helpers/request-counts.js';
 import { waitFor } from '../helpers/wait.js';
+import { openCrdYaml } from '../fixtures/open-crd.js';
 
 // A reconcile writes only what changed, counted by the API server itself (apiserver_request_total):
 // a run that changes nothing sends nothing, a changed outcome is one status write beside the
 // child's apply, and a child whose status alone moved is re-judged without running the steps.
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: shops.quiet.flowops.io }
-spec:
-  group: quiet.flowops.io
-  scope: Namespaced
-  names: { plural: shops, singular: shop, kind: Shop }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: { status: {} }
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
-            status: { type: object, x-kubernetes-preserve-unknown-fields: true }
-`;
+const CRD = openCrdYaml({ group: 'quiet.flowops.io', kind: 'Shop', plural: 'shops' });
 
 const FLOW = `apiVersion: flowops.io/v1
 kind: Flow

@@ -11,31 +11,14 @@ import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer } from '../helpers/git-server.js';
 import { requestCounts, requestsBetween } from '../helpers/request-counts.js';
 import { waitFor } from '../helpers/wait.js';
+import { openCrdYaml } from '../fixtures/open-crd.js';
 
 // The reconcile kit's closed result set, end to end through the in-process queue and the embedded
 // API server (its own apiserver_request_total counts the writes): a terminal failure is a stalled
 // result the queue does not retry, a failure a retry may fix is an error retried with backoff, and
 // each reconcile, whatever its result, makes one status write.
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: gadgets.kit.flowops.io }
-spec:
-  group: kit.flowops.io
-  scope: Namespaced
-  names: { plural: gadgets, singular: gadget, kind: Gadget }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: { status: {} }
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
-            status: { type: object, x-kubernetes-preserve-unknown-fields: true }
-`;
+const CRD = openCrdYaml({ group: 'kit.flowops.io', kind: 'Gadget', plural: 'gadgets' });
 
 /** A Flow over the Gadgets labelled `role`, whose one step applies `manifest`. */
 const flow = (name: string, role: string, manifest: string): string => `apiVersion: flowops.io/v1

@@ -4,26 +4,9 @@
 
 import type { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
+import { openCrdYaml } from '../fixtures/open-crd.js';
 
-export const SHOP_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: shops.rollout.example.com }
-spec:
-  group: rollout.example.com
-  scope: Namespaced
-  names: { plural: shops, singular: shop, kind: Shop }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: { status: {} }
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: { type: object, x-kubernetes-preserve-unknown-fields: true }
-            status: { type: object, x-kubernetes-preserve-unknown-fields: true }
-`;
+export const SHOP_CRD = openCrdYaml({ group: 'rollout.example.com', kind: 'Shop', plural: 'shops' });
 
 export interface ShopFlow {
   name: string;
