@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { flowCrd } from '../../src/api/crd.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { shardOf } from '../../src/runtime/shards/index.js';
 import { waitFor } from '../helpers/wait.js';
@@ -12,7 +11,7 @@ import {
   listShops,
   markChildrenReady,
   rolloutOf,
-  SHOP_CRD,
+  installShopKinds,
   shopFlow,
   shopName,
   shops,
@@ -42,18 +41,7 @@ maxUnavailable: "100%"
 const DONE = '{{ eq (index .Child.data "state") "done" }}';
 const NEVER = '{{ eq .Child.data.version "never" }}';
 
-const cluster = apiServerFixture(async (kube) => {
-  await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
-  await kube.apply(parse(SHOP_CRD) as KubeObject, { fieldManager: 'test', force: true });
-  await waitFor(
-    async () =>
-      kube.list('rollout.example.com/v1', 'Shop').then(
-        () => true,
-        () => false,
-      ),
-    { what: 'Shop served' },
-  );
-});
+const cluster = apiServerFixture(installShopKinds);
 
 async function apply(text: string): Promise<void> {
   for (const doc of parseAllDocuments(text)) {

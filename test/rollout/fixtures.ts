@@ -2,11 +2,28 @@
 // version; a version's readiness is a readyWhen over the child, so a test makes a child Ready by
 // writing a field of it (as a workload's controller would write its status).
 
+import { parse } from 'yaml';
+import { flowCrd } from '../../src/api/crd.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { openCrdYaml } from '../fixtures/open-crd.js';
+import { waitFor } from '../helpers/wait.js';
 
 export const SHOP_CRD = openCrdYaml({ group: 'rollout.example.com', kind: 'Shop', plural: 'shops' });
+
+/** A cluster test's start: the Flow and Shop CRDs applied, and Shops served. */
+export async function installShopKinds(kube: KubeClient): Promise<void> {
+  await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
+  await kube.apply(parse(SHOP_CRD) as KubeObject, { fieldManager: 'test', force: true });
+  await waitFor(
+    async () =>
+      kube.list('rollout.example.com/v1', 'Shop').then(
+        () => true,
+        () => false,
+      ),
+    { what: 'Shop served' },
+  );
+}
 
 export interface ShopFlow {
   name: string;

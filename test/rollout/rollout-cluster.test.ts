@@ -1,29 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { flowCrd } from '../../src/api/crd.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { waitFor } from '../helpers/wait.js';
 import { apiServerFixture, metricsAddressOf, spawnFlowops, type Proc } from '../distributed/processes.js';
-import { generationOf, isReady, listShops, rolloutOf, SHOP_CRD, shopFlow, shops } from './fixtures.js';
+import { generationOf, installShopKinds, isReady, listShops, rolloutOf, shopFlow, shops } from './fixtures.js';
 
 // A rollout in cluster mode: two `flowops run` replicas (one leads and runs the rollout controller),
 // two workers that reconcile each object by its assigned generation; the leader is killed with
 // SIGKILL in the middle of the rollout and the other replica continues it from the cluster's state.
 
 const LEASE = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
-const cluster = apiServerFixture(async (kube) => {
-  await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
-  await kube.apply(parse(SHOP_CRD) as KubeObject, { fieldManager: 'test', force: true });
-  await waitFor(
-    async () =>
-      kube.list('rollout.example.com/v1', 'Shop').then(
-        () => true,
-        () => false,
-      ),
-    { what: 'Shop served' },
-  );
-});
+const cluster = apiServerFixture(installShopKinds);
 const identityOf = (p: Proc): string | undefined => /"identity":"([^"]+)","lease"/.exec(p.stderr())?.[1];
 const STAGES = `stages:
   - count: 2
