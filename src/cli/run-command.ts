@@ -147,16 +147,15 @@ export function registerRunCommand(program: Command): void {
       await manager.add(stopOnly('ui', () => ui.close()));
       await manager.add(stopOnly('admission-webhook', closeWebhook));
       await manager.add(stopOnly('queue', () => producer.close()));
-      const stop = new AbortController();
       let campaign: Promise<'stopped' | 'lost'> = Promise.resolve('stopped');
       await manager.add({
         name: 'leader-election',
-        start: () => {
+        // The manager aborts this signal before it stops any part: the campaign ends and releases the Lease.
+        start: (signal) => {
           log.info({ identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'campaigning for leadership');
-          campaign = elector.run(stop.signal);
+          campaign = elector.run(signal);
         },
         stop: async () => {
-          stop.abort();
           await campaign;
         },
         ready: () => work === undefined || work.flows.synced(),
