@@ -11,7 +11,7 @@ import { pullFiles, resolveArtifact, type ResolvedArtifact } from '../../source/
 import { parseOciUrl, type OciReference } from '../../source/oci/reference.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { decryptionKeys } from './credentials.js';
-import { statusOf, withHistory, withReady } from './status.js';
+import { statusOf, withHistory, withReady, type SourceEvent } from './status.js';
 
 export interface OciSourceDeps {
   kube: KubeClient;
@@ -29,7 +29,7 @@ export interface OciSourceDeps {
  */
 export interface OciReconcileResult {
   status: FlowSourceStatus;
-  events: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
+  events: SourceEvent[];
   retry?: string;
   fetchFailed?: string;
 }
@@ -220,7 +220,7 @@ function record(
   src: KubeObject,
   outcome: SyncOutcome,
   artifact: ResolvedArtifact,
-): OciReconcileResult['events'][number] {
+): SourceEvent {
   const log = deps.log.child({ source: `${src.metadata.namespace}/${src.metadata.name}`, revision: artifact.revision });
   if (outcome.outcome === 'Applied')
     log.info({ applied: outcome.applied, pruned: outcome.pruned, origin: artifact.origin }, 'artifact applied');

@@ -25,7 +25,7 @@ import { listServerCrds } from '../../sync/server-crds.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
 import { decryptionKeys, sourceCredentials } from './credentials.js';
 import { OciSources } from './oci-source.js';
-import { statusOf, withHistory, withReady, writeStatus } from './status.js';
+import { statusOf, withHistory, withReady, writeStatus, type SourceEvent } from './status.js';
 import { isRepeatedRefusal, refusedStatus, verifySourceRevision, withVerified } from './verification.js';
 
 export interface FlowSourceReconcilerDeps {
@@ -62,7 +62,7 @@ interface SourceRun {
   /** The status the summary writes; each sub-step says its part. */
   status: FlowSourceStatus;
   /** Recorded after the status write, in order. */
-  readonly events: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }>;
+  readonly events: SourceEvent[];
   spec?: FlowSourceSpec;
   interval?: number;
   fetched?: { ctx: GitContext; sha: string; revision: string };

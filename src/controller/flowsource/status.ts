@@ -4,6 +4,13 @@ import type { KubeClient } from '../../kube/client.js';
 import type { Condition, KubeObject } from '../../kube/types.js';
 import { refOf } from '../../kube/types.js';
 
+/** An Event a reconcile records after its one status write. */
+export interface SourceEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
 export const HISTORY_LIMIT = 10;
 
 export const statusOf = (src: KubeObject): FlowSourceStatus => (src.status ?? {}) as FlowSourceStatus;
