@@ -51,7 +51,8 @@ export function checkTemplate(text: string, path: FieldPath, names: StepNames): 
     const name = /^\.Steps\.([^.]+)/.exec(ref)?.[1];
     if (name === undefined || names.before.has(name) || reported.has(name)) continue;
     reported.add(name);
-    problems.push({ path, message: refMessage(name, names), inner: positionOfRef(text, name) });
+    const inner = positionOfRef(text, name);
+    problems.push({ path, message: refMessage(name, names), ...(inner ? { inner } : {}) });
   }
   return problems;
 }

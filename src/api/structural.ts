@@ -105,7 +105,7 @@ function convert(raw: unknown, path: string): StructuralSchema {
 
   // description first, as controller-gen writes it, so each node of the YAML reads top-down.
   const out: StructuralSchema = typeof raw.description === 'string' ? { description: raw.description } : {};
-  out.type = raw.type as StructuralSchema['type'];
+  out.type = raw.type as NonNullable<StructuralSchema['type']>;
   for (const key of COPIED) if (raw[key] !== undefined) (out as Node)[key] = raw[key];
   copyEnum(raw, out);
   // zod adds a long regex for every string format; Kubernetes checks the format itself, so the

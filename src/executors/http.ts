@@ -33,7 +33,7 @@ interface Request {
 async function send(first: Request, secret: Set<string>, signal: AbortSignal): Promise<{ res: Response; url: URL }> {
   let req = first;
   for (let hop = 0; ; hop++) {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, redirect: 'manual', signal });
+    const res = await fetch(req.url, { method: req.method, headers: req.headers, ...(req.body === undefined ? {} : { body: req.body }), redirect: 'manual', signal });
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || !location || hop >= MAX_REDIRECTS) return { res, url: req.url };
     const next = new URL(location, req.url);

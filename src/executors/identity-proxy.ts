@@ -6,7 +6,7 @@
 // server (which has no TokenRequest) and a real cluster, and ends with the step.
 
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KubeClient } from '../kube/client.js';
 
@@ -22,7 +22,6 @@ export interface ScriptCredentials {
 }
 
 class IdentityProxy {
-  private server: Server | undefined;
   private listening: Promise<string> | undefined;
   private readonly clients = new Map<string, KubeClient>();
 
@@ -42,7 +41,6 @@ class IdentityProxy {
         server.unref();
         resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
       });
-      this.server = server;
     });
     return this.listening;
   }

@@ -13,7 +13,7 @@ export function runTool(binary: string, args: string[], opts: { cwd: string; sig
       if (opts.signal.aborted) return reject(abortError(opts.signal, opts.what));
       const code = typeof err.code === 'number' ? err.code : undefined;
       const detail = tailLines(stderr) || err.message;
-      reject(new StepError(`${opts.what} failed${code === undefined ? '' : ` (exit code ${code})`}: ${detail}`, { reason: 'TemplateEngineFailed', exitCode: code, cause: err }));
+      reject(new StepError(`${opts.what} failed${code === undefined ? '' : ` (exit code ${code})`}: ${detail}`, { reason: 'TemplateEngineFailed', ...(code === undefined ? {} : { exitCode: code }), cause: err }));
     });
   });
 }

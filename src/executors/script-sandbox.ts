@@ -24,7 +24,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { delimiter, join, resolve, sep } from 'node:path';
 import { REPO_TOOLS } from '../package-root.js';
 
 export type SandboxLevel = 'namespaces+uid' | 'namespaces' | 'rlimits' | 'none';

@@ -28,7 +28,7 @@ export async function waitForObject(
     if (ctx.signal.aborted) throw abortError(ctx.signal, what);
     let listed: { items: KubeObject[]; resourceVersion: string };
     try {
-      listed = await ctx.kube.list(ref.apiVersion, ref.kind, { namespace: ref.namespace, fieldSelector });
+      listed = await ctx.kube.list(ref.apiVersion, ref.kind, { ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }), fieldSelector });
     } catch (err) {
       throw kubeError(err, what);
     }

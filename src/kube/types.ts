@@ -1,7 +1,9 @@
 export interface ObjectMeta {
-  name?: string;
+  // name and namespace may be written as undefined (a cluster-scoped copy of a namespaced object's
+  // metadata): objects go out as JSON, which drops the key, as Go's omitempty does.
+  name?: string | undefined;
   generateName?: string;
-  namespace?: string;
+  namespace?: string | undefined;
   uid?: string;
   resourceVersion?: string;
   generation?: number;

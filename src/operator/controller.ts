@@ -66,7 +66,7 @@ export class DeclarativeController {
   private async setup(): Promise<void> {
     if (this.deps.refused) throw new Error(this.deps.refused);
     const spec = checkController(this.spec);
-    const { kube, views, operator } = this.deps;
+    const { kube, operator } = this.deps;
     const target = await resolveResource(kube, operator, spec.target);
     const sources = await Promise.all(spec.sources.map((s) => resolveResource(kube, operator, s)));
     // OneShot and Periodic sources are virtual: nothing to watch, so nothing needs serving.
@@ -109,7 +109,7 @@ export class DeclarativeController {
     const client = this.clientFor(target);
     const { items } = await client.list(target.apiVersion, target.kind);
     if (this.stopped || !this.pipeline || !this.queue) return;
-    const wanted = new Set(this.pipeline.outputs().map((o) => objectKey(o as { metadata?: { namespace?: string; name?: string } })));
+    const wanted = new Set(this.pipeline.outputs().map((o) => objectKey(o as { metadata?: { namespace?: string | undefined; name?: string | undefined } })));
     for (const obj of items) {
       const ours = (obj.metadata.managedFields as Array<{ manager?: string; operation?: string }> | undefined)?.some((m) => m.manager === this.deps.fieldManager && m.operation === 'Apply');
       if (!ours || wanted.has(objectKey(obj))) continue;
@@ -151,7 +151,7 @@ export class DeclarativeController {
   }
 }
 
-function objectKey(o: { metadata?: { namespace?: string; name?: string } }): string {
+function objectKey(o: { metadata?: { namespace?: string | undefined; name?: string | undefined } }): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
 }
 

@@ -1,5 +1,4 @@
 import type { KubeObject } from '../kube/types.js';
-import type { Predicate } from './types.js';
 
 /** Decides whether an update passes a source's predicate (controller-runtime's update predicates). */
 export type UpdatePredicate = (old: KubeObject, obj: KubeObject) => boolean;

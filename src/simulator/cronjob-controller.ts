@@ -109,7 +109,7 @@ export class CronJobController implements SimulatedController {
         annotations: { ...template.metadata?.annotations, [SCHEDULED_AT]: rfc3339(due) },
         ownerReferences: [controllerRef(cj)],
       },
-      spec: (template.spec ?? {}) as Job['spec'],
+      spec: (template.spec ?? {}) as NonNullable<Job['spec']>,
     };
     try {
       await this.kube.create(job, { fieldManager: SIMULATOR_FIELD_MANAGER });

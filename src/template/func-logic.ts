@@ -5,7 +5,7 @@ import { FunctionError } from './errors.js';
 import { def, type FuncDef } from './func-types.js';
 import { goEqual, goLess, isNil, truth } from './values.js';
 
-const compare = (name: string, test: (a: unknown, b: unknown) => boolean): FuncDef => def(([a, b]) => test(a, b), 2);
+const compare = (test: (a: unknown, b: unknown) => boolean): FuncDef => def(([a, b]) => test(a, b), 2);
 
 export const logicFunctions: Record<string, FuncDef> = {
   // The evaluator runs these two itself (short-circuit, deciding value returned); `fn` is the eager fallback.
@@ -14,11 +14,11 @@ export const logicFunctions: Record<string, FuncDef> = {
   not: def(([a]) => !truth(a), 1, 1, { acceptsMissing: true }),
 
   eq: def(([a, ...rest]) => rest.some((b) => goEqual(a, b, 'eq')), 2, Infinity),
-  ne: compare('ne', (a, b) => !goEqual(a, b, 'ne')),
-  lt: compare('lt', (a, b) => goLess(a, b, 'lt')),
-  le: compare('le', (a, b) => goLess(a, b, 'le') || goEqual(a, b, 'le')),
-  gt: compare('gt', (a, b) => !goLess(a, b, 'gt') && !goEqual(a, b, 'gt')),
-  ge: compare('ge', (a, b) => !goLess(a, b, 'ge')),
+  ne: compare((a, b) => !goEqual(a, b, 'ne')),
+  lt: compare((a, b) => goLess(a, b, 'lt')),
+  le: compare((a, b) => goLess(a, b, 'le') || goEqual(a, b, 'le')),
+  gt: compare((a, b) => !goLess(a, b, 'gt') && !goEqual(a, b, 'gt')),
+  ge: compare((a, b) => !goLess(a, b, 'ge')),
 
   // sprig order: `default DEFAULT VALUE`, so `VALUE | default DEFAULT` reads naturally.
   default: def(([d, ...given]) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]), 1, 2, { acceptsMissing: true }),

@@ -129,7 +129,7 @@ function pad(text: string, numeric: boolean, spec: Spec): string {
   const fill = spec.width - len;
   if (spec.minus) return text + ' '.repeat(fill);
   if (spec.zero && numeric) {
-    const sign = /^[+\- ]/.test(text) ? text[0] : '';
+    const sign = /^[+\- ]/.exec(text)?.[0] ?? '';
     return sign + '0'.repeat(fill) + text.slice(sign.length);
   }
   return ' '.repeat(fill) + text;

@@ -8,7 +8,7 @@ import { flowCrd } from '../../src/api/crd.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { WIDGET_CRD } from '../fixtures/widgets.js';
 import { waitFor } from '../helpers/wait.js';
-import { apiServerFixture, metricsAddressOf, spawnFlowops, stopGracefully, type Proc } from './processes.js';
+import { apiServerFixture, metricsAddressOf, spawnFlowops, stopGracefully } from './processes.js';
 
 const cluster = apiServerFixture(async (kube) => {
   await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });

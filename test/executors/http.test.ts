@@ -58,7 +58,7 @@ function startHttp(): Promise<void> {
         return res.end(JSON.stringify({ id: 'item-42', received: JSON.parse(body || 'null'), nested: { ids: [1, 2] } }));
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
+      return res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
     });
   });
   return new Promise((resolve) =>

@@ -152,7 +152,7 @@ spec:
     expect(seen.create).toBe('configmap/s1-from-script created');
     expect(create && identity(create).user).toBe('system:serviceaccount:team-a:builder');
     expect(seen.server).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}$/);
-    expect(seen.server.startsWith(proxy.url)).toBe(false);
+    expect(seen.server?.startsWith(proxy.url)).toBe(false);
     expect(seen.kubeconfig).not.toBe(process.env.KUBECONFIG ?? '');
     expect(seen.redis).toBe('unset');
     // The run's token ends with the run.

@@ -41,7 +41,8 @@ function copySources(args: string): { from?: string; sources: string[] } {
   const flags = [...args.matchAll(/--(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!] as const);
   const rest = args.replace(/--\w+=\S+\s*/g, '').trim();
   const words = rest.startsWith('[') ? (JSON.parse(rest) as string[]) : rest.split(/\s+/);
-  return { from: flags.find(([k]) => k === 'from')?.[1], sources: words.slice(0, -1) };
+  const from = flags.find(([k]) => k === 'from')?.[1];
+  return { ...(from === undefined ? {} : { from }), sources: words.slice(0, -1) };
 }
 
 /** .dockerignore semantics (moby/patternmatcher): the last pattern matching the path or a parent decides. */

@@ -36,7 +36,7 @@ export function deleteOptionsFrom(body: JsonObject): DeleteOptions {
 function checkedOptions(request: DeleteOptionsRequest): DeleteOptions {
   validate(request);
   const opts: DeleteOptions = {};
-  if (request.propagationPolicy) opts.propagationPolicy = request.propagationPolicy as DeleteOptions['propagationPolicy'];
+  if (request.propagationPolicy) opts.propagationPolicy = request.propagationPolicy as NonNullable<DeleteOptions['propagationPolicy']>;
   if (request.orphanDependents === true) opts.propagationPolicy = 'Orphan';
   if (request.dryRun.length > 0) opts.dryRun = true;
   if (request.preconditions) opts.preconditions = request.preconditions;
