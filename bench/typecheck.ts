@@ -27,7 +27,7 @@ function commitFiles(tag: string): DefinitionFile[] {
     const d = examples[i % examples.length] ?? 'database-operator';
     // Every copy differs in its name and in each manifest (a label).
     const text = readFileSync(join(root, d, 'flow.yaml'), 'utf8')
-      .replace(/^  name: (.*)$/m, `  name: $1-${i}`)
+      .replace(/^ {2}name: (.*)$/m, `  name: $1-${i}`)
       .replace(
         /^( +)metadata:\n( +)name: (.*)$/gm,
         (_m, a: string, b: string, n: string) =>

@@ -64,7 +64,7 @@ export function sitesOf(obj: JsonObject, ks: KindSchemas): Site[] {
     if (path.length) sites.push({ path, schema: s, value, required });
     if (Array.isArray(value) && isObject(s.items)) {
       const items = s.items;
-      value.forEach((v, i) => walk(v, items, [...path, i], false));
+      for (const [i, v] of value.entries()) walk(v, items, [...path, i], false);
       return;
     }
     if (!isObject(value) || !isObject(s.properties)) return;

@@ -54,7 +54,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: WebhookSe
   if (req.method !== 'POST') return send(res, 405, 'expected POST', 'text/plain');
   const text = await readBody(req);
   if (text === undefined) return send(res, 413, `request body over ${MAX_BODY} bytes`, 'text/plain');
-  let request;
+  let request: ReturnType<typeof parseAdmissionReview>;
   try {
     let body: unknown;
     try {

@@ -16,7 +16,9 @@ function flowProblems(obj: unknown): FieldProblem[] {
   return problems.filter((p) => {
     // The same problem at two places in one script is two problems.
     const key = `${formatPath(p.path)}\u0000${p.message}\u0000${p.inner?.line ?? ''}:${p.inner?.column ?? ''}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 

@@ -222,7 +222,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       await new Promise<void>((resolve) => {
         listener.close(() => resolve());
         for (const s of servers) s.closeIdleConnections();
-        setTimeout(() => servers.forEach((s) => s.closeAllConnections()), 2000).unref();
+        setTimeout(() => {
+          for (const s of servers) s.closeAllConnections();
+        }, 2000).unref();
       });
       store.close();
     },

@@ -5,12 +5,12 @@ import jsonPatch from 'fast-json-patch';
 import type { KubeObject } from '../kube/types.js';
 import { comparableObject } from './comparable.js';
 
-const unescape = (s: string): string => s.replaceAll('~1', '/').replaceAll('~0', '~');
+const unescapePointer = (s: string): string => s.replaceAll('~1', '/').replaceAll('~0', '~');
 
 function fieldOf(pointer: string): string {
   let out = '';
   for (const raw of pointer.split('/').slice(1)) {
-    const part = unescape(raw);
+    const part = unescapePointer(raw);
     if (/^\d+$/.test(part)) out += `[${part}]`;
     else out += /^[A-Za-z_][\w-]*$/.test(part) ? `${out ? '.' : ''}${part}` : `[${JSON.stringify(part)}]`;
   }

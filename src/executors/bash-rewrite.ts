@@ -181,7 +181,7 @@ function refusals(findings: readonly Finding[], offsets: readonly number[]): She
 }
 
 function reference(place: ReturnType<ShellScanner['place']>, name: string): string {
-  const plain = '${' + name + '}';
+  const plain = `\${${name}}`;
   switch (place) {
     case 'heredoc':
     case 'comment':

@@ -77,7 +77,7 @@ function parseBody(text: string, contentType: string): unknown {
 
 function responseOutputs(step: HttpStep, res: Response, text: string, json: unknown): Outputs {
   const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+  for (const [name, value] of res.headers.entries()) headers[name.toLowerCase()] = value;
   const body = json !== undefined && text.length <= MAX_BODY_OUTPUT ? toOutputValue(json) : text.slice(0, MAX_BODY_OUTPUT);
   const outputs: Outputs = { status: res.status, headers, body };
   if (step.outputs) {

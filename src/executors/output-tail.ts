@@ -39,5 +39,5 @@ export class Head {
 /** The last `lines` lines, at most `bytes` characters, of a process's stderr. */
 export function tailLines(text: string, lines = 20, bytes = 2048): string {
   const kept = text.replace(/\s+$/, '').split('\n').slice(-lines).join('\n');
-  return kept.length > bytes ? '…' + kept.slice(-bytes) : kept;
+  return kept.length > bytes ? `…${kept.slice(-bytes)}` : kept;
 }

@@ -135,7 +135,7 @@ export function rewritePython(parts: TemplatePart[], names: string[], values: un
           out += literal.quote;
           i += literal.quote.length - 1;
           // Parenthesised so that `"a {{ .x }}" * 2` or `.format()` applies to the whole string.
-          if (literal.split) out = out.slice(0, literal.start) + '(' + out.slice(literal.start) + ')';
+          if (literal.split) out = `${out.slice(0, literal.start)}(${out.slice(literal.start)})`;
           literal = null;
           continue;
         }

@@ -1,7 +1,7 @@
 // Values read from Secrets for a step (http headers). The caller registers each value with its
 // Masker before using it, so the value never appears in errors, outputs or logs.
 
-import { describeRef } from '../kube/types.js';
+import { describeRef, type KubeObject } from '../kube/types.js';
 import { defaultNamespace } from './namespace.js';
 import { isPlainObject, kubeError } from './step-errors.js';
 import { StepError, type StepContext } from './types.js';
@@ -14,7 +14,7 @@ export interface SecretKeyRef {
 /** Reads one key of a Secret in the watched resource's namespace (a Flow may not reach into other namespaces). */
 export async function readSecretValue(ref: SecretKeyRef, ctx: StepContext): Promise<string> {
   const target = { apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: defaultNamespace(ctx) };
-  let secret;
+  let secret: KubeObject | undefined;
   try {
     secret = await ctx.kube.get(target);
   } catch (err) {

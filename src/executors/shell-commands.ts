@@ -18,6 +18,7 @@ export const UNSAFE = {
   dynamicName: 'a variable expansion cannot name a variable in a script that uses template values, since a template value may flow into it',
   dynamicCode: 'a variable expansion cannot be code in a script that uses template values, since a template value may flow into it',
   nameref: 'a script that uses template values cannot use namerefs (declare -n / local -n), since a template value may flow into the name they refer to',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${!name}, quoted in a message
   indirect: 'a script that uses template values cannot use indirect expansion ${!name}, since a template value may flow into the name it reads',
   stdin: 'this command reads its code from standard input; a script that uses template values cannot feed it one',
   option: (cmd: string): string => `a template value cannot be an option or operand of ${cmd} (it could become an option that names a variable or runs code)`,
@@ -216,7 +217,7 @@ export function classifyCommand(cmd: Command, templated: boolean): CommandVerdic
   if (first && !first.text.startsWith('((')) commandArgs(ctx, first, words.slice(i + 1));
   const stdin = redirects.filter((r) => r.redirect === 'herestring' || r.redirect === 'input');
   if (ctx.stdinIsCode) {
-    stdin.forEach((r) => codePosition(ctx, r));
+    for (const r of stdin) codePosition(ctx, r);
     // Its stdin is a pipe or inherited: a value may reach it (`echo {{ .x }} | sh`).
     if (templated && stdin.length === 0 && !cmd.heredoc && first) ctx.findings.push({ at: first.start, message: UNSAFE.stdin });
   }
@@ -238,10 +239,14 @@ function commandArgs(ctx: Ctx, first: Word, args: Word[]): void {
   }
   if (name === 'function') return refuse(ctx, args, UNSAFE.function);
   if (DECLARE.has(name)) return declareArgs(ctx, first, args);
-  if (NAME_COMMANDS.has(name)) return args.forEach((w) => namePosition(ctx, w));
+  if (NAME_COMMANDS.has(name)) {
+    for (const w of args) namePosition(ctx, w);
+    return;
+  }
   if (CODE_COMMANDS.has(name)) {
     if ((name === 'source' || name === '.') && ['/dev/stdin', '-'].includes(literal(args[0]) ?? '')) ctx.stdinIsCode = true;
-    return args.forEach((w) => codePosition(ctx, w));
+    for (const w of args) codePosition(ctx, w);
+    return;
   }
   if (name === 'printf') return printfArgs(ctx, args);
   if (name === 'test' || name === '[') return testOperands(ctx, name === '[' && literal(args.at(-1)) === ']' ? args.slice(0, -1) : args, false);
@@ -307,15 +312,15 @@ function printfArgs(ctx: Ctx, args: Word[]): void {
 }
 
 function testOperands(ctx: Ctx, words: Word[], doubleBracket: boolean): void {
-  words.forEach((w, k) => {
-    if (!w.actions.length && !(w.expands && TEST_NAME.has(literal(words[k - 1]) ?? ''))) return;
+  for (const [k, w] of words.entries()) {
+    if (!w.actions.length && !(w.expands && TEST_NAME.has(literal(words[k - 1]) ?? ''))) continue;
     const before = literal(words[k - 1]) ?? '';
     const after = literal(words[k + 1]) ?? '';
-    if (TEST_NAME.has(before)) return namePosition(ctx, w);
-    if (doubleBracket) return; // operands of [[ ]] are never split, globbed or parsed as operators
-    if (TEST_ARITH.has(before) || TEST_ARITH.has(after)) ctx.arithmetic.push(...w.actions);
+    if (TEST_NAME.has(before)) namePosition(ctx, w);
+    else if (doubleBracket) continue; // operands of [[ ]] are never split, globbed or parsed as operators
+    else if (TEST_ARITH.has(before) || TEST_ARITH.has(after)) ctx.arithmetic.push(...w.actions);
     else if (!TEST_UNARY.has(before) && !TEST_BINARY.has(before) && !TEST_BINARY.has(after)) refuse(ctx, [w], UNSAFE.test);
-  });
+  }
 }
 
 function wrapped(ctx: Ctx, name: string, wrapper: Wrapper, args: Word[]): void {
@@ -327,7 +332,10 @@ function wrapped(ctx: Ctx, name: string, wrapper: Wrapper, args: Word[]): void {
       k++;
       break;
     }
-    if (name === 'env' && /^-S|^--split-string/.test(w.text)) return args.slice(k).forEach((a) => codePosition(ctx, a));
+    if (name === 'env' && /^-S|^--split-string/.test(w.text)) {
+      for (const a of args.slice(k)) codePosition(ctx, a);
+      return;
+    }
     if (name === 'env' && assignmentWord(ctx, w, false)) {
       k++;
       continue;

@@ -86,7 +86,7 @@ interface Param {
 
 export type Place = 'code' | 'double' | 'single' | 'ansi' | 'comment' | 'heredoc';
 
-const HEREDOC = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([A-Za-z0-9_.\-]+))/;
+const HEREDOC = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([A-Za-z0-9_.-]+))/;
 
 const newCommand = (): Command => ({ words: [], test: false, pattern: false, stdinIsCode: false, heredoc: false });
 
@@ -378,7 +378,7 @@ export class ShellScanner {
     if (c === '$' && next === '[') return this.openBracketArith(i);
     if ((c === '<' || c === '>') && next === '(' && !top.test) {
       this.endWord(top);
-      this.emit(c + '(', true, at);
+      this.emit(`${c}(`, true, at);
       this.markExpansion();
       this.frames.push(code({ closesOnParen: true, parens: 1 }));
       this.wordStart = true;

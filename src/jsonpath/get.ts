@@ -153,7 +153,7 @@ function compare(op: string, l: Maybe, r: Maybe): boolean {
     case '=~': {
       if (typeof lv !== 'string') return false;
       const re = rv instanceof RegExp ? rv : typeof rv === 'string' ? new RegExp(rv) : undefined;
-      return re !== undefined && re.test(lv);
+      return re?.test(lv) ?? false;
     }
     default: {
       const c = order(lv, rv);

@@ -100,6 +100,7 @@ const PANELS: Panel[] = [
 export const dashboardQueries = (): string[] => PANELS.flatMap((p) => p.queries.map((q) => q.expr));
 
 export function grafanaDashboard(): Record<string, unknown> {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's own ${datasource} variable, resolved on import
   const datasource = { type: 'prometheus', uid: '${datasource}' };
   return {
     title: 'FlowOps',

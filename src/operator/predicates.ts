@@ -44,5 +44,5 @@ export function compilePredicate(p: unknown, path = 'predicate'): UpdatePredicat
 function sameMap(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   const ka = Object.keys(a ?? {});
   const kb = Object.keys(b ?? {});
-  return ka.length === kb.length && ka.every((k) => (a ?? {})[k] === (b ?? {})[k]);
+  return ka.length === kb.length && ka.every((k) => a?.[k] === b?.[k]);
 }

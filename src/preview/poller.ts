@@ -2,6 +2,7 @@
 // 1m), one pass at a time so previews never crowd the reconciles on a small machine. A forge's
 // pull_request webhook (src/source/webhook-receiver.ts) asks for a source's pass at once.
 
+import type { KubeObject } from '../kube/types.js';
 import { parseDuration } from '../api/duration.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/flowsource.js';
 import { PullRequestPreviewer, type PreviewerOptions } from './previewer.js';
@@ -57,7 +58,7 @@ export class PreviewPoller {
   }
 
   private async pass(): Promise<void> {
-    let sources;
+    let sources: KubeObject[];
     try {
       sources = (await this.opts.kube.list(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND)).items;
     } catch (err) {

@@ -46,7 +46,7 @@ export function availableInMs(pod: Pod, minReadySeconds: number, now: number): n
   if (!minReadySeconds) return 0;
   const since = Date.parse(pod.status!.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime);
   const left = since + minReadySeconds * 1000 - now;
-  return left > 0 ? left : 0;
+  return Math.max(left , 0);
 }
 
 export function labelsMatch(want: Record<string, string> | undefined, have: Record<string, string> | undefined): boolean {

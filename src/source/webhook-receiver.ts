@@ -22,7 +22,7 @@ interface SourceSpecView {
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ message }) + '\n');
+  res.writeHead(status, { 'content-type': 'application/json' }).end(`${JSON.stringify({ message })}\n`);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
@@ -53,31 +53,55 @@ export function webhookReceiver(opts: WebhookReceiverOptions): (req: IncomingMes
   return async (req, res, url) => {
     if (!url.pathname.startsWith(`${prefix}/`)) return false;
     const m = /^\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(url.pathname.slice(prefix.length));
-    if (!m) return reply(res, 404, 'expected /hooks/<namespace>/<name>'), true;
-    if (req.method !== 'POST') return reply(res, 405, 'POST only'), true;
+    if (!m) {
+      reply(res, 404, 'expected /hooks/<namespace>/<name>');
+      return true;
+    }
+    if (req.method !== 'POST') {
+      reply(res, 405, 'POST only');
+      return true;
+    }
     const [namespace, name] = [m[1]!, m[3]!];
     const body = await readBody(req);
-    if (!body) return reply(res, 413, 'payload too large'), true;
+    if (!body) {
+      reply(res, 413, 'payload too large');
+      return true;
+    }
     const source = await opts.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name });
     // The same answer for "no such source" and "no token": a caller learns nothing about what exists.
     const spec = (source?.spec ?? {}) as SourceSpecView;
     const secret = spec.webhookSecretRef ? await opts.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.webhookSecretRef.name }) : undefined;
     const encoded = (secret?.data as Record<string, string> | undefined)?.token;
-    if (!source || !encoded) return reply(res, 401, 'webhook not enabled for this source'), true;
+    if (!source || !encoded) {
+      reply(res, 401, 'webhook not enabled for this source');
+      return true;
+    }
     const check = verifyWebhook(req.headers, body, Buffer.from(encoded, 'base64').toString('utf8'));
     if (!check.ok) {
       opts.log.warn({ source: `${namespace}/${name}`, why: check.message }, 'webhook refused');
-      return reply(res, check.status, check.message), true;
+      reply(res, check.status, check.message);
+      return true;
     }
-    if (/ping/i.test(check.event)) return reply(res, 200, 'pong'), true;
+    if (/ping/i.test(check.event)) {
+      reply(res, 200, 'pong');
+      return true;
+    }
     if (/^(pull_request|Merge Request Hook)$/.test(check.event)) {
-      if (!opts.previewTrigger) return reply(res, 200, 'ignored: pull-request previews are not running here'), true;
-      opts.previewTrigger(namespace, name);
-      return reply(res, 202, 'previewing'), true;
+      if (!opts.previewTrigger) {
+      reply(res, 200, 'ignored: pull-request previews are not running here');
+      return true;
     }
-    if (!concernsSource(spec, check.ref)) return reply(res, 200, `ignored: ${check.ref} is not followed by this source`), true;
+      opts.previewTrigger(namespace, name);
+      reply(res, 202, 'previewing');
+      return true;
+    }
+    if (!concernsSource(spec, check.ref)) {
+      reply(res, 200, `ignored: ${check.ref} is not followed by this source`);
+      return true;
+    }
     opts.log.info({ source: `${namespace}/${name}`, provider: check.provider, ref: check.ref }, 'webhook: fetching now');
     opts.trigger(namespace, name);
-    return reply(res, 202, 'fetching'), true;
+      reply(res, 202, 'fetching');
+      return true;
   };
 }

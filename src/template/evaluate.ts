@@ -168,7 +168,7 @@ export class Executor {
     const d = pipe.decls;
     if (d.length === 0) return;
     const values = d.length === 2 ? [key, elem] : [elem];
-    d.forEach((name, i) => this.assign(name, values[i], pipe.isAssign ? undefined : this.vars.length - d.length + i));
+    for (const [i, name] of d.entries()) this.assign(name, values[i], pipe.isAssign ? undefined : this.vars.length - d.length + i);
   }
 
   private bind(pipe: Pipeline, values: unknown[]): void {

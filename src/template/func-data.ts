@@ -14,12 +14,12 @@ export function goJson(v: unknown): string {
     return JSON.stringify(v);
   }
   if (typeof v === 'string') {
-    return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + (c.codePointAt(0) as number).toString(16).padStart(4, '0'));
+    return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`);
   }
   if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return '[' + v.map(goJson).join(',') + ']';
+  if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
   if (isMap(v)) {
-    return '{' + sortedKeys(v).filter((k) => v[k] !== undefined).map((k) => goJson(k) + ':' + goJson(v[k])).join(',') + '}';
+    return `{${sortedKeys(v).filter((k) => v[k] !== undefined).map((k) => `${goJson(k)}:${goJson(v[k])}`).join(',')}}`;
   }
   throw new FunctionCallError(`json: unsupported type ${typeof v}`);
 }

@@ -12,7 +12,7 @@ function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const ch of s) {
-    const separator = /[\p{L}\p{N}_]/u.test(prev) ? false : /[\x00-\x7f]/.test(prev) || /\s/u.test(prev);
+    const separator = /[\p{L}\p{N}_]/u.test(prev) ? false : /\p{ASCII}/u.test(prev) || /\s/u.test(prev);
     out += separator ? ch.toUpperCase() : ch;
     prev = ch;
   }
@@ -22,7 +22,7 @@ function title(s: string): string {
 function indent(n: unknown, s: unknown): string {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new FunctionCallError(`indent width must be a non-negative integer, got ${formatValue(n)}`);
   const pad = ' '.repeat(n);
-  return pad + text(s).replace(/\n/g, '\n' + pad);
+  return pad + text(s).replace(/\n/g, `\n${pad}`);
 }
 
 function b64dec(v: unknown): string {
@@ -63,11 +63,11 @@ export const textFunctions: Record<string, FuncDef> = {
   hasPrefix: def(([p, s]) => text(s).startsWith(text(p)), 2),
   hasSuffix: def(([x, s]) => text(s).endsWith(text(x)), 2),
   indent: def(([n, s]) => indent(n, s), 2),
-  nindent: def(([n, s]) => '\n' + indent(n, s), 2),
+  nindent: def(([n, s]) => `\n${indent(n, s)}`, 2),
   b64enc: def(([s]) => Buffer.from(text(s), 'utf8').toString('base64'), 1),
   b64dec: def(([s]) => b64dec(s), 1),
   printf: def(([f, ...rest]) => sprintf(text(f), rest), 1, Infinity),
   print: def((args) => sprint(args), 0, Infinity),
-  println: def((args) => args.map((a) => formatValue(a)).join(' ') + '\n', 0, Infinity),
+  println: def((args) => `${args.map((a) => formatValue(a)).join(' ')}\n`, 0, Infinity),
   toString: def(([v]) => strval(v), 1),
 };

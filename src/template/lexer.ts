@@ -152,7 +152,7 @@ function lexAction(src: string, start: number, open: number, out: Token[]): { ne
 
     if (c === '$') {
       const name = matchAt(NAME, src, p + 1) ?? '';
-      tok('variable', '$' + name);
+      tok('variable', `$${name}`);
       p += 1 + name.length;
       continue;
     }

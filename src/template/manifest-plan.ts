@@ -155,7 +155,10 @@ export class PlanBuilder {
     const parts = s.split(this.split);
     const lits: string[] = [];
     const ids: number[] = [];
-    parts.forEach((p, j) => (j % 2 === 0 ? lits.push(p) : ids.push(Number(p))));
+    for (const [j, p] of parts.entries()) {
+      if (j % 2 === 0) lits.push(p);
+      else ids.push(Number(p));
+    }
     return { kind: 'text', lits, ids };
   }
 

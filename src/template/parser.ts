@@ -186,7 +186,7 @@ class Parser {
       }
     }
     if (cmds.length === 0) throw new PositionedError(pos, `missing value for ${context}`);
-    cmds.forEach((cmd, n) => checkCommand(cmd, n));
+    for (const [n, cmd] of cmds.entries()) checkCommand(cmd, n);
     if (!isAssign) this.vars.push(...decls);
     return { pos, decls, isAssign, cmds };
   }
@@ -244,7 +244,7 @@ class Parser {
       case 'string':
         return { kind: 'string', pos: t.pos, value: t.val };
       case 'field':
-        return { kind: 'field', pos: t.pos, path: [t.val], text: '.' + t.val };
+        return { kind: 'field', pos: t.pos, path: [t.val], text: `.${t.val}` };
       case 'variable':
         this.useVar(t.val, t.pos);
         return { kind: 'variable', pos: t.pos, name: t.val, path: [], text: t.val };

@@ -12,7 +12,7 @@ export function goQuote(s: string, quote = '"'): string {
   let out = quote;
   for (const ch of s) {
     const cp = ch.codePointAt(0) as number;
-    if (ch === quote || ch === '\\') out += '\\' + ch;
+    if (ch === quote || ch === '\\') out += `\\${ch}`;
     else if (cp >= 0xd800 && cp < 0xe000) out += '\\ufffd';
     else if (PRINTABLE.test(ch)) out += ch;
     else if (ch === '\n') out += '\\n';
@@ -22,9 +22,9 @@ export function goQuote(s: string, quote = '"'): string {
     else if (ch === '\b') out += '\\b';
     else if (ch === '\f') out += '\\f';
     else if (ch === '\v') out += '\\v';
-    else if (cp < 0x80) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp <= 0xffff) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += '\\U' + cp.toString(16).padStart(8, '0');
+    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp <= 0xffff) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
   }
   return out + quote;
 }
@@ -45,7 +45,7 @@ function bad(spec: Spec, v: unknown): string {
 }
 
 function signed(n: number, body: string, spec: Spec): string {
-  if (n < 0 || Object.is(n, -0)) return body.startsWith('-') ? body : '-' + body;
+  if (n < 0 || Object.is(n, -0)) return body.startsWith('-') ? body : `-${body}`;
   return (spec.plus ? '+' : spec.space ? ' ' : '') + body;
 }
 
@@ -79,7 +79,7 @@ function formatOne(spec: Spec, v: unknown): { text: string; numeric: boolean } {
       return { text: spec.prec !== null ? [...s].slice(0, spec.prec).join('') : s, numeric: false };
     }
     case 'q':
-      if (typeof v === 'string') return { text: spec.sharp && !v.includes('`') ? '`' + v + '`' : goQuote(v), numeric: false };
+      if (typeof v === 'string') return { text: spec.sharp && !v.includes('`') ? `\`${v}\`` : goQuote(v), numeric: false };
       if (isInt(v)) return { text: goQuote(String.fromCodePoint(v), "'"), numeric: false };
       return { text: goQuote(formatValue(v)), numeric: false };
     case 'd':
@@ -117,7 +117,7 @@ function formatOne(spec: Spec, v: unknown): { text: string; numeric: boolean } {
     case 'c':
       return isInt(v) && v >= 0 && v <= 0x10ffff ? { text: String.fromCodePoint(v), numeric: false } : { text: bad(spec, v), numeric: false };
     case 'U':
-      return isInt(v) && v >= 0 ? { text: 'U+' + v.toString(16).toUpperCase().padStart(4, '0'), numeric: false } : { text: bad(spec, v), numeric: false };
+      return isInt(v) && v >= 0 ? { text: `U+${v.toString(16).toUpperCase().padStart(4, '0')}`, numeric: false } : { text: bad(spec, v), numeric: false };
     default:
       return { text: bad(spec, v), numeric: false };
   }
@@ -202,7 +202,7 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     out += pad(text, numeric, spec);
   }
   if (argi < args.length) {
-    out += '%!(EXTRA ' + args.slice(argi).map((a) => `${typeName(a)}=${formatValue(a)}`).join(', ') + ')';
+    out += `%!(EXTRA ${args.slice(argi).map((a) => `${typeName(a)}=${formatValue(a)}`).join(', ')})`;
   }
   return out;
 }

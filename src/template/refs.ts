@@ -25,7 +25,7 @@ export function templateRefs(src: string, opts: { name?: string } = {}): string[
 }
 
 function join(base: string, path: string[]): string {
-  return base + path.map((p) => '.' + p).join('');
+  return base + path.map((p) => `.${p}`).join('');
 }
 
 /** The root path an expression denotes, when it is a plain field/variable chain. */

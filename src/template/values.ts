@@ -36,7 +36,7 @@ export function sortedKeys(m: PlainMap): string[] {
 
 /** Reads a key without ever reaching the prototype (`.constructor` is a missing key, not Function). */
 export function ownValue(m: PlainMap, key: string): { found: boolean; value: unknown } {
-  return Object.prototype.hasOwnProperty.call(m, key) ? { found: true, value: m[key] } : { found: false, value: undefined };
+  return  Object.hasOwn(m, key) ? { found: true, value: m[key] } : { found: false, value: undefined };
 }
 
 /** Go's `truth`: false, 0, nil, "" and empty arrays/maps are false. */
@@ -72,8 +72,8 @@ export function formatValue(v: unknown, nilText = '<nil>'): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return formatNumber(v);
   if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (Array.isArray(v)) return '[' + v.map((x) => formatValue(x)).join(' ') + ']';
-  if (isMap(v)) return 'map[' + sortedKeys(v).map((k) => `${k}:${formatValue(v[k])}`).join(' ') + ']';
+  if (Array.isArray(v)) return `[${v.map((x) => formatValue(x)).join(' ')}]`;
+  if (isMap(v)) return `map[${sortedKeys(v).map((k) => `${k}:${formatValue(v[k])}`).join(' ')}]`;
   return String(v);
 }
 

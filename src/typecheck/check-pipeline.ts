@@ -60,7 +60,7 @@ function resolvePath(path: JsonPath, root: Ty): Resolved {
       if (!f) {
         const field = [...names, step.name].join('.');
         const message = `unknown field "${field}" in ${ty.what}${didYouMean(step.name, ty.fieldNames())}`;
-        return { ty: UNKNOWN, problem: { offset: at < 0 ? 0 : at, message } };
+        return { ty: UNKNOWN, problem: { offset: Math.max(at , 0), message } };
       }
       // Into a source of a join: field names are that object's own from here on.
       names = f.ty.kind === 'object' && f.ty.what !== ty.what ? [] : [...names, step.name];
@@ -88,8 +88,9 @@ function checkString(text: string, at: FieldPath, w: Walk): void {
 function walkExpression(raw: unknown, at: FieldPath, w: Walk, depth = 0): void {
   if (depth > MAX_EXPRESSION_DEPTH) return;
   if (typeof raw === 'string') return checkString(raw, at, w);
-  if (Array.isArray(raw)) return raw.forEach((x, i) => walkExpression(x, [...at, i], w, depth + 1));
-  if (isJson(raw)) for (const [k, v] of Object.entries(raw)) walkExpression(v, [...at, k], w, depth + 1);
+  if (Array.isArray(raw)) {
+    for (const [i, x] of raw.entries()) walkExpression(x, [...at, i], w, depth + 1);
+  } else if (isJson(raw)) for (const [k, v] of Object.entries(raw)) walkExpression(v, [...at, k], w, depth + 1);
 }
 
 /** The problems of one expression evaluated over a document of type `doc` (a pipeline step's: the resource). */

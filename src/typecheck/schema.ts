@@ -129,7 +129,7 @@ function objectTy(s: Schema, what: string, depth: number): ObjectTy {
     what,
     fieldNames: () => Object.keys(props),
     field(name) {
-      if (!Object.prototype.hasOwnProperty.call(props, name)) return undefined;
+      if (!Object.hasOwn(props, name)) return undefined;
       let f = fields.get(name);
       if (!f) {
         const sub = child(s, props[name]);

@@ -38,7 +38,7 @@ export function record(what: string, fields: Record<string, Field>, rest: Ty | n
   return {
     kind: 'object',
     what,
-    field: (n) => (Object.prototype.hasOwnProperty.call(fields, n) ? fields[n] : undefined),
+    field: (n) => (Object.hasOwn(fields, n) ? fields[n] : undefined),
     fieldNames: () => names,
     rest,
   };

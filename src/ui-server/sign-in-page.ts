@@ -1,14 +1,14 @@
 // The page `flowops up` answers a browser that brought no token: a form that asks for one (GET,
 // so it works without script; the token leaves the address at once by a redirect), in both themes.
 
-const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** At most this much of a refusal is shown; it is the API server's or ours, one sentence. */
 const MAX_REASON = 500;
 
 export function signInPage(reason: string | undefined): string {
   const refused = reason
-    ? `<p class="bad" role="alert">This token was not accepted: ${escape(reason.slice(0, MAX_REASON))}</p>`
+    ? `<p class="bad" role="alert">This token was not accepted: ${escapeHtml(reason.slice(0, MAX_REASON))}</p>`
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

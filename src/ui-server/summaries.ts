@@ -120,7 +120,7 @@ export function flowFiles(obj: KubeObject): FlowFileLink[] {
  */
 export function rejectedVersion(src: KubeObject, flowRevision: string | undefined, path: string | undefined): RejectedVersion | undefined {
   const newest = (record(src.status).history as HistoryEntry[] | undefined)?.[0];
-  if (!newest || newest.outcome !== 'Rejected' || !path || newest.revision === flowRevision) return undefined;
+  if (newest?.outcome !== 'Rejected' || !path || newest.revision === flowRevision) return undefined;
   if (!(newest.message ?? '').includes(`${path}:`)) return undefined;
   const commit = commitOf(newest.revision);
   return {

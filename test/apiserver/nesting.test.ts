@@ -26,7 +26,7 @@ async function call(method: string, path: string, type = 'application/json', bod
 }
 
 /** A map nested `levels` deep: {"a":{"a":…1…}}. */
-const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
 interface Path {
   name: string;

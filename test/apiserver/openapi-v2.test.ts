@@ -99,7 +99,7 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
     expect(created.status).toBe(201);
     const json = (await (await get('/openapi/v2', 'application/json')).json()) as { paths: Record<string, { patch?: { parameters: Array<{ name: string }> } }>; definitions: Record<string, { properties: Record<string, { properties?: Record<string, object> }> }> };
     expect(json.paths['/apis/v2doc.example.com/v1/knobs/{name}']!.patch!.parameters.map((p) => p.name)).toContain('fieldValidation');
-    const knob = json.definitions['v2doc.example.com'.split('.').reverse().join('.') + '.v1.Knob']!;
+    const knob = json.definitions[`${'v2doc.example.com'.split('.').reverse().join('.')}.v1.Knob`]!;
     expect(knob.properties.metadata).toEqual(expect.objectContaining({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }));
     // v2 has no nullable: the field is published untyped, as kube-apiserver's v2 conversion does.
     expect(knob.properties.spec!.properties).toEqual({ turns: {}, label: { type: 'string' } });

@@ -13,7 +13,7 @@ const text = async (path: string, ua = 'node'): Promise<string> => (await fetch(
 describe('pretty', () => {
   it('indents an object, a list and an error when asked, and only then', async () => {
     const ns = await text('/api/v1/namespaces/default?pretty=True');
-    expect(ns).toMatch(/^\{\n  "/);
+    expect(ns).toMatch(/^\{\n {2}"/);
     expect(ns).toContain('\n    "name": "default",\n');
     expect(JSON.parse(ns)).toMatchObject({ metadata: { name: 'default' } });
     const list = await text('/api/v1/namespaces?pretty=1');

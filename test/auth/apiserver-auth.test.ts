@@ -70,7 +70,14 @@ describe('authentication', () => {
   });
 
   it('serves a route mounted behind authentication (/metrics) only to a user RBAC allows its path', async () => {
-    ts.server.addRoute((_req, res, url) => (url.pathname === '/metrics' ? (res.writeHead(200, { 'content-type': 'text/plain' }).end('flowops_up 1\n'), true) : false), { behindAuth: true });
+    ts.server.addRoute(
+      (_req, res, url) => {
+        if (url.pathname !== '/metrics') return false;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('flowops_up 1\n');
+        return true;
+      },
+      { behindAuth: true },
+    );
     expect((await call('/metrics')).status).toBe(401);
     const token = (await kubectl.ok(['create', 'token', 'builder', '-n', 'team-a'])).trim();
     const refused = await call('/metrics', { Authorization: `Bearer ${token}` });

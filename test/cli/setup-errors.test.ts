@@ -22,7 +22,7 @@ const kubeconfig = (dir: string, server: string, currentContext: string | undefi
   writeFileSync(file, [
     'apiVersion: v1',
     'kind: Config',
-    'clusters: [{ name: c, cluster: { server: "' + server + '" } }]',
+    `clusters: [{ name: c, cluster: { server: "${server}" } }]`,
     'users: [{ name: u, user: {} }]',
     'contexts: [{ name: dev, context: { cluster: c, user: u } }, { name: prod, context: { cluster: c, user: u } }]',
     ...(currentContext ? [`current-context: ${currentContext}`] : []),

@@ -42,7 +42,7 @@ describe('flowops tree', () => {
     await p.exited;
     expect(p.stdout()).toContain('Flow default/broken-operator');
     expect(p.stdout()).toContain('Stalled: step "render" failed:');
-    expect(p.stdout()).toMatch(/last run: Stalled in \S+, \S+ ago \(Flow generation 1\)\n\s+│?\s*├─ step fine  succeeded \S+\n\s+│?\s*└─ step render  failed \S+: TemplateError: .*spec\.size is required/);
+    expect(p.stdout()).toMatch(/last run: Stalled in \S+, \S+ ago \(Flow generation 1\)\n\s+│?\s*├─ step fine {2}succeeded \S+\n\s+│?\s*└─ step render {2}failed \S+: TemplateError: .*spec\.size is required/);
   });
 
   it('leads from a child to its owner', async () => {

@@ -168,13 +168,13 @@ async function start(replicaCount: number, shards: number): Promise<Setup> {
     while (sampling) {
       const held = await Promise.all(replicas.map(heldBy));
       const seen = new Map<number, number>();
-      held.forEach((hs, r) =>
-        hs?.forEach((s) => {
+      for (const [r, hs] of held.entries()) {
+        for (const s of hs ?? []) {
           const other = seen.get(s);
           if (other !== undefined) sharedSamples.push(`shard ${s} on replicas ${other} and ${r}`);
           seen.set(s, r);
-        }),
-      );
+        }
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();

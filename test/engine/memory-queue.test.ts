@@ -20,7 +20,9 @@ function gatedHandler() {
     await new Promise<void>((r) => gates.push(r));
     running.set(key, running.get(key)! - 1);
   };
-  return { handler, runs, gates, maxSameKey: () => maxSameKey, releaseAll: () => gates.splice(0).forEach((g) => g()) };
+  return { handler, runs, gates, maxSameKey: () => maxSameKey, releaseAll: () => {
+      for (const g of gates.splice(0)) g();
+    }, };
 }
 
 describe('in-process queue contract', () => {

@@ -56,7 +56,7 @@ export async function runScenario(scenario: Scenario, index: number, real: Targe
       const error = (realAnswer instanceof Error ? realAnswer : (embeddedAnswer as Error)).message;
       return { name: scenario.name, outcome: { kind: 'only-one-side', step: i, request: label, missing, error } };
     }
-    sides.forEach((side, s) => captureVars(step, s === 0 ? realAnswer : embeddedAnswer, side));
+    for (const [s, side] of sides.entries()) captureVars(step, s === 0 ? realAnswer : embeddedAnswer, side);
     const compare = step.compare ?? 'full';
     if (compare === 'none') continue;
     const a = comparable(step, realAnswer, real);

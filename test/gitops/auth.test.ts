@@ -26,7 +26,11 @@ describe('FlowSource over an authenticated Git server', () => {
   let logs = '';
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => ((logs += chunk.toString()), cb()) });
+    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => {
+        logs += chunk.toString();
+        cb();
+      },
+    });
     env = await startFlowOps({ log: pino({ level: 'debug' }, sink), sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
     gitServer = await startGitServer({ auth: { username: 'bot', password: PASSWORD } });
     repo = gitServer.repo('private');

@@ -69,7 +69,11 @@ describe.skipIf(!haveSops)('FlowSource spec.decryption: SOPS files made by the r
   };
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => ((logs += chunk.toString()), cb()) });
+    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => {
+        logs += chunk.toString();
+        cb();
+      },
+    });
     dataDir = mkdtempSync(join(tmpdir(), 'flowops-sources-'));
     env = await startFlowOps({ log: pino({ level: 'debug' }, sink), sources: { dataDir } });
     gitServer = await startGitServer();

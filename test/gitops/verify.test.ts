@@ -44,7 +44,11 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
   let webView = '';
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => ((logs += chunk.toString()), cb()) });
+    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => {
+        logs += chunk.toString();
+        cb();
+      },
+    });
     env = await startFlowOps({
       log: pino({ level: 'debug' }, sink),
       sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) },

@@ -27,7 +27,9 @@ export interface SigningKey {
 }
 
 function signingKey(k: Omit<SigningKey, 'configure'>): SigningKey {
-  return { ...k, configure: (git) => k.config.forEach(([key, value]) => git('config', key, value)) };
+  return { ...k, configure: (git) => {
+      for (const [key, value] of k.config) git('config', key, value);
+    }, };
 }
 
 export interface Keyring {

@@ -80,6 +80,6 @@ describe('the prototype is never a path', () => {
     expect(getAll(parseJsonPath('$.constructor'), {})).toEqual([]);
     expect(getFirst(parseJsonPath('$.a.toString'), { a: {} })).toBeUndefined();
     expect(() => setPath({}, parseJsonPath('$.__proto__.polluted'), 1)).toThrow(/cannot set field "__proto__"/);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

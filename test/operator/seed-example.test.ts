@@ -40,7 +40,7 @@ describe('the seed pod-container-num-annotator example, verbatim, with kubectl',
 
     // Pod containers are immutable: a changed pod is a re-created one.
     await kubectl.ok(['delete', 'pod', 'net-debug-2', '--wait=false']);
-    await kubectl.ok(['apply', '-f', '-'], POD_3.replace(/  - name: net-debug-3\n    image: .*\n/, ''));
+    await kubectl.ok(['apply', '-f', '-'], POD_3.replace(/ {2}- name: net-debug-3\n {4}image: .*\n/, ''));
     await waitFor(async () => (await containerNum('net-debug-2')) === '2', { what: 'net-debug-2 re-annotated' });
 
     // Pods in other namespaces are not touched.

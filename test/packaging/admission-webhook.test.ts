@@ -26,7 +26,7 @@ function expectWebhook(objs: K8sObject[], failurePolicy: string): Map<string, st
     port: 443,
   });
   expect(hook.failurePolicy).toBe(failurePolicy);
-  expect(hook.rules.map((r: { resources: string[] }) => r.resources).flat()).toEqual([
+  expect(hook.rules.flatMap((r: { resources: string[] }) => r.resources)).toEqual([
     'flows',
     'flowsources',
     'operators',

@@ -22,7 +22,7 @@ const VWC_NAME = 'flowops-validation-real';
 const example = (f: string): string => readFileSync(join(ROOT, 'repos-example/database-operator', f), 'utf8');
 const GOOD = example('flow.yaml');
 const BAD = GOOD.replace('{{ .Resource.spec.replicas }}', '{{ .Resource.spec.replica }}');
-const flowNamed = (name: string) => GOOD.replace(/^  name: database-operator$/m, `  name: ${name}`);
+const flowNamed = (name: string) => GOOD.replace(/^ {2}name: database-operator$/m, `  name: ${name}`);
 const controlPlane = realControlPlane();
 
 function configuration(url: string, failurePolicy: 'Fail' | 'Ignore'): string {
@@ -272,7 +272,7 @@ describeReal('admission webhook on the real kube-apiserver', () => {
       ];
       await cp.kubectl.ok(['patch', 'validatingwebhookconfiguration', `${release}-validation`, '--type=json', '-p', JSON.stringify(patch)]);
       const refused = await waitFor(async () => {
-        const a = await apply(BAD.replace(/^  name: database-operator$/m, '  name: chart-checked'));
+        const a = await apply(BAD.replace(/^ {2}name: database-operator$/m, '  name: chart-checked'));
         return a.code !== 0 && a.stderr.includes('denied the request') ? a : undefined;
       }, { what: `the chart's webhook refusing the bad Flow\n${chartLogs()}`, timeoutMs: 60_000 });
       expect(refused.stderr).toContain('unknown field "spec.replica" in Database');

@@ -156,7 +156,7 @@ const HOSTILE = [
 
 const POSITIONS: { name: string; tpl: string; read: (doc: Obj) => unknown; expected: (v: string) => unknown }[] = [
   { name: 'plain value', tpl: 'spec:\n  image: {{ .Resource.spec.engine }}\n', read: (d) => spec(d).image, expected: (v) => v },
-  { name: 'embedded in a plain value', tpl: 'spec:\n  image: {{ .Resource.spec.engine }}:latest\n', read: (d) => spec(d).image, expected: (v) => v + ':latest' },
+  { name: 'embedded in a plain value', tpl: 'spec:\n  image: {{ .Resource.spec.engine }}:latest\n', read: (d) => spec(d).image, expected: (v) => `${v}:latest` },
   { name: 'inside double quotes', tpl: 'spec:\n  image: "{{ .Resource.spec.engine }}"\n', read: (d) => spec(d).image, expected: (v) => v },
   { name: 'inside single quotes', tpl: "spec:\n  image: '{{ .Resource.spec.engine }}'\n", read: (d) => spec(d).image, expected: (v) => v },
   { name: 'through quote', tpl: 'spec:\n  image: {{ .Resource.spec.engine | quote }}\n', read: (d) => spec(d).image, expected: (v) => v },

@@ -154,8 +154,8 @@ describe('the web view backend', () => {
     expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(asset.headers.get('cache-control')).toContain('immutable');
     // An encoded ../ is decoded by the route, and still cannot leave ui/dist.
-    const escape = await fetch(`${base}/ui/..%2F..%2Fpackage.json`);
-    expect(await escape.text()).toContain('<title>FlowOps</title>');
+    const escaping = await fetch(`${base}/ui/..%2F..%2Fpackage.json`);
+    expect(await escaping.text()).toContain('<title>FlowOps</title>');
   });
 
   it('runs source actions as spec patches and passes the server\'s refusal on', async () => {

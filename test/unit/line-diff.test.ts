@@ -13,7 +13,7 @@ describe('unifiedDiff', () => {
   });
 
   it('keeps three lines of context and splits far-apart changes into hunks', () => {
-    const from = Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n') + '\n';
+    const from = `${Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n')}\n`;
     const to = from.replace('l1\n', 'L1\n').replace('l18\n', 'L18\n');
     const out = unifiedDiff(from, to, names);
     expect(out.match(/^@@ .* @@$/gm)).toEqual(['@@ -1,5 +1,5 @@', '@@ -16,5 +16,5 @@']);

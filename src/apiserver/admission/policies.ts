@@ -166,7 +166,7 @@ export class PolicyValidator {
     if (messageExpression) {
       const r = evaluate(messageExpression, vars);
       const text = r.ok ? celString(r.value) : undefined;
-      if (text && text.trim() && !text.includes('\n')) return text.trim();
+      if (text?.trim() && !text.includes('\n')) return text.trim();
     }
     return str(v.message) ?? `failed expression: ${expression}`;
   }

@@ -50,7 +50,7 @@ export class CrdAdmission implements Admission {
       if (schema === undefined) {
         causes.push({ reason: 'FieldValueRequired', message: 'Required value: schemas are required', field: `spec.versions[${i}].schema.openAPIV3Schema` });
       } else {
-        for (const c of validateCrdSchema(schema)) causes.push({ ...c, field: `spec.versions[${i}].schema.openAPIV3Schema${c.field ? '.' + c.field : ''}` });
+        for (const c of validateCrdSchema(schema)) causes.push({ ...c, field: `spec.versions[${i}].schema.openAPIV3Schema${c.field ? `.${c.field}` : ''}` });
       }
     });
     if (typeof spec.group === 'string' && typeof names.plural === 'string') {

@@ -31,7 +31,7 @@ const JSON_LIKE = new Set(['*/*', 'application/*', 'application/json', 'applicat
  * (custom resources included); a Table only as JSON (metav1.Table has no protobuf form). undefined: none fits.
  */
 export function answerFormat(accept: string | undefined, t: ResourceType): AnswerFormat | undefined {
-  if (!accept || !accept.trim()) return 'json';
+  if (!accept?.trim()) return 'json';
   for (const r of parseAccept(accept)) {
     const as = r.params.get('as');
     if (as && as !== 'Table' && as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') continue;

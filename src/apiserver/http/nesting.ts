@@ -1,5 +1,5 @@
 import { Lexer } from 'yaml';
-import { ApiError, errors } from './status.js';
+import { type ApiError, errors } from './status.js';
 
 /** kube-apiserver's decoders (encoding/json, sigs.k8s.io/yaml) refuse bodies nested deeper than this. */
 export const KUBE_MAX_DEPTH = 10_000;

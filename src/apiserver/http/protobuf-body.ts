@@ -16,7 +16,7 @@ export interface BodyTarget {
  * once the envelope names a kind, `the object provided is unrecognized (must be of type <Kind>): … (<hex>)` before.
  */
 export function decodeProtobufBody(raw: Buffer, target: BodyTarget): JsonObject {
-  let env;
+  let env: ReturnType<typeof readEnvelope>;
   try {
     env = readEnvelope(raw);
   } catch (e) {
@@ -35,7 +35,7 @@ export function decodeProtobufBody(raw: Buffer, target: BodyTarget): JsonObject 
       'and cannot be encoded to a protobuf message';
     throw errors.badRequest(`${cannot}: ${why}`);
   }
-  let decoded;
+  let decoded: ReturnType<typeof decodeKubeProtobuf>;
   try {
     decoded = decodeKubeProtobuf(raw);
   } catch (e) {

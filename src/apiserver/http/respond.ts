@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { encodeKubeProtobuf, encodeListOfTexts, ProtobufEncodeError } from '../protobuf/index.js';
 import type { JsonObject } from '../schema/types.js';
-import { ApiError } from './status.js';
+import type { ApiError } from './status.js';
 
 /** A list whose items are stored JSON texts: what a protobuf answer encodes item by item (see encodeListOfTexts). */
 export interface ListOfTexts {
@@ -30,7 +30,7 @@ export function answerIndented(res: ServerResponse): void {
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
   const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
-  if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   if (indented.has(res)) body = indent(body);
   if (body instanceof JsonParts) {
     res.writeHead(code, headers);
@@ -65,7 +65,7 @@ export function sendProtobuf(res: ServerResponse, code: number, body: unknown, w
     'Cache-Control': 'no-cache, private',
     'Content-Length': String(bytes.length),
   };
-  if (warnings.length) headers['Warning'] = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
   res.end(bytes);
 }

@@ -21,7 +21,9 @@ export function dropUnknownFields(obj: JsonObject, root: JsonObject, schemas: Js
     const s = resolve(schema);
     if (s['x-kubernetes-preserve-unknown-fields'] === true) return;
     if (Array.isArray(value)) {
-      if (isObject(s.items)) value.forEach((v, i) => walk(v, s.items as JsonObject, `${path}[${i}]`));
+      if (isObject(s.items)) {
+        for (const [i, v] of value.entries()) walk(v, s.items as JsonObject, `${path}[${i}]`);
+      }
       return;
     }
     if (!isObject(value)) return;

@@ -15,7 +15,7 @@ export function propertiesOf(s: JsonSchemaProps | undefined): Record<string, Jso
 }
 
 export function hasProperty(s: JsonSchemaProps | undefined, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(propertiesOf(s), key) && isObject(propertiesOf(s)[key]);
+  return  Object.hasOwn(propertiesOf(s), key) && isObject(propertiesOf(s)[key]);
 }
 
 export function propertyOf(s: JsonSchemaProps | undefined, key: string): JsonSchemaProps | undefined {
@@ -63,7 +63,7 @@ export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   }
   if (!isObject(a) || !isObject(b)) return false;
   const ak = Object.keys(a);
-  return ak.length === Object.keys(b).length && ak.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  return ak.length === Object.keys(b).length && ak.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
 }
 
 export function childPath(path: string, key: string): string {

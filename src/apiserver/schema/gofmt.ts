@@ -11,15 +11,15 @@ export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
     else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd'; // lone surrogate: Go sees invalid UTF-8
     else if (PRINTABLE.test(ch)) out += ch;
     else if (NAMED_ESCAPES[ch]) out += NAMED_ESCAPES[ch];
-    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += '\\U' + cp.toString(16).padStart(8, '0');
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 /** fmt's %v for a float64: shortest digits, but exponent form from 1e6 up and below 1e-4 (JavaScript waits until 1e21). */
@@ -65,7 +65,7 @@ export function goJson(v: unknown): string {
 }
 
 function goJsonString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Go compares strings bytewise (UTF-8); for the BMP outside surrogates that equals code-point order. */

@@ -207,7 +207,9 @@ function checkNumber(data: number, s: JsonSchemaProps, path: string, out: FieldC
 
 function checkSlice(data: JsonValue[], s: JsonSchemaProps, path: string, out: FieldCause[]): void {
   const items = itemsOf(s);
-  if (items) data.forEach((v, i) => validateNode(v, items, `${path}[${i}]`, out));
+  if (items) {
+    for (const [i, v] of data.entries()) validateNode(v, items, `${path}[${i}]`, out);
+  }
   const minItems = numberOf(s.minItems);
   if (minItems !== undefined && data.length < minItems) {
     out.push(invalid(errPath(path), data.length, `${path} in body should have at least ${minItems} items`));
@@ -249,12 +251,12 @@ function checkObject(data: Record<string, JsonValue>, s: JsonSchemaProps, path: 
   }
 
   for (const [name, prop] of Object.entries(propertiesOf(s))) {
-    if (isObject(prop) && Object.prototype.hasOwnProperty.call(data, name)) validateNode(data[name]!, prop, childPath(path, name), out);
+    if (isObject(prop) && Object.hasOwn(data, name)) validateNode(data[name]!, prop, childPath(path, name), out);
   }
 
   if (Array.isArray(s.required)) {
     for (const k of s.required) {
-      if (typeof k === 'string' && !Object.prototype.hasOwnProperty.call(data, k)) out.push(required(errPath(`${path}.${k}`)));
+      if (typeof k === 'string' && !Object.hasOwn(data, k)) out.push(required(errPath(`${path}.${k}`)));
     }
   }
 }

@@ -55,7 +55,7 @@ class Pruner {
         else this.drop(x, k, path);
       }
     } else if (Array.isArray(x)) {
-      x.forEach((v, i) => this.prune(v, itemsOf(s), false, `${path}[${i}]`));
+      for (const [i, v] of x.entries()) this.prune(v, itemsOf(s), false, `${path}[${i}]`);
     }
   }
 
@@ -71,7 +71,7 @@ class Pruner {
         else if (ap && ap !== true) this.prune(x[k]!, ap, false, join(path, k));
       }
     } else if (Array.isArray(x)) {
-      x.forEach((v, i) => this.skipPrune(v, itemsOf(s), false, `${path}[${i}]`));
+      for (const [i, v] of x.entries()) this.skipPrune(v, itemsOf(s), false, `${path}[${i}]`);
     }
   }
 

@@ -22,7 +22,9 @@ function walk(data: JsonValue, s: JsonSchemaProps, path: string, visit: Visit): 
     }
   } else if (Array.isArray(data)) {
     const items = itemsOf(s);
-    if (items) data.forEach((v, i) => walk(v, items, `${path}[${i}]`, visit));
+    if (items) {
+      for (const [i, v] of data.entries()) walk(v, items, `${path}[${i}]`, visit);
+    }
   }
 }
 

@@ -27,7 +27,7 @@ export function labelSelectorFromMatch(sel: LabelSelectorObject | null | undefin
 }
 
 function matchesRequirement(r: LabelRequirement, labels: Record<string, string>): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+  const has = Object.hasOwn(labels, r.key);
   const val = has ? labels[r.key]! : undefined;
   switch (r.operator) {
     case 'in':

@@ -45,5 +45,5 @@ export interface Log {
 
 /** The smallest string greater than every string that starts with `prefix`. */
 export function prefixEnd(prefix: string): string {
-  return prefix + '\uffff';
+  return `${prefix}\uffff`;
 }

@@ -43,10 +43,10 @@ export function endpointsCauses(obj: JsonObject): FieldCause[] {
     const notReady = list(ss.notReadyAddresses);
     if (!addresses.length && !notReady.length)
       causes.push(required(at, 'must specify `addresses` or `notReadyAddresses`'));
-    addresses.forEach((a, j) => causes.push(...ipCauses(str(a.ip), `${at}.addresses[${j}].ip`)));
-    notReady.forEach((a, j) => causes.push(...ipCauses(str(a.ip), `${at}.notReadyAddresses[${j}].ip`)));
+    for (const [j, a] of addresses.entries()) causes.push(...ipCauses(str(a.ip), `${at}.addresses[${j}].ip`));
+    for (const [j, a] of notReady.entries()) causes.push(...ipCauses(str(a.ip), `${at}.notReadyAddresses[${j}].ip`));
     const ports = list(ss.ports);
-    ports.forEach((p, j) => causes.push(...portCauses(p, ports.length > 1, `${at}.ports[${j}]`)));
+    for (const [j, p] of ports.entries()) causes.push(...portCauses(p, ports.length > 1, `${at}.ports[${j}]`));
   });
   return causes;
 }

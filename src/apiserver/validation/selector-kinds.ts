@@ -146,9 +146,9 @@ function networkPolicyCauses(spec: JsonObject): FieldCause[] {
     const list = Array.isArray(spec[rules]) ? spec[rules] : [];
     list.forEach((rule, i) => {
       const ps = isObject(rule) && Array.isArray(rule[peers]) ? rule[peers] : [];
-      ps.forEach((peer, j) =>
-        causes.push(...peerCauses(isObject(peer) ? peer : {}, `spec.${rules}[${i}].${peers}[${j}]`)),
-      );
+      for (const [j, peer] of ps.entries()) {
+        causes.push(...peerCauses(isObject(peer) ? peer : {}, `spec.${rules}[${i}].${peers}[${j}]`));
+      }
     });
   }
   return causes;

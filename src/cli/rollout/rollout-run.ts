@@ -52,7 +52,7 @@ export async function runControl(
   const ref = flowRef(kube, kindWord, name, namespace);
   const flow = await existing(kube, ref);
   const rollout = ((flow.status ?? {}) as { rollout?: RolloutStatus }).rollout;
-  let patch;
+  let patch: ReturnType<typeof controlPatch>;
   try {
     patch = controlPatch(
       control,

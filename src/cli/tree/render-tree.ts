@@ -85,7 +85,7 @@ function linesOf(t: CausalTree, paint: Paint): Line {
 function draw(line: Line, prefix: string, last: boolean, root: boolean, out: string[]): void {
   out.push(root ? line.text : `${prefix}${last ? '└─ ' : '├─ '}${line.text}`);
   const next = root ? '' : `${prefix}${last ? '   ' : '│  '}`;
-  line.children.forEach((c, i) => draw(c, next, i === line.children.length - 1, false, out));
+  for (const [i, c] of line.children.entries()) draw(c, next, i === line.children.length - 1, false, out);
 }
 
 export function renderTrees(trees: CausalTree[], paint: Paint): string {

@@ -78,28 +78,37 @@ function applyOptions(signer: AllowedSigner, options: string): string | undefine
 export function parseAllowedSigners(text: string): AllowedSignersParse {
   const signers: AllowedSigner[] = [];
   const errors: string[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
+    if (!line || line.startsWith('#')) continue;
     const t = splitOutsideQuotes(line, /[ \t]/);
     const principals = t[0] === undefined ? undefined : unquote(t[0]);
     const hasOptions = t[1] !== undefined && !isKeyType(t[1]);
     const type = t[hasOptions ? 2 : 1];
     const b64 = t[hasOptions ? 3 : 2];
     if (!principals || !type || !b64)
-      return void errors.push(`line ${i + 1}: expected "principals [options] keytype base64-key"`);
+      {
+        errors.push(`line ${i + 1}: expected "principals [options] keytype base64-key"`);
+        continue;
+      }
     try {
       const blob = Buffer.from(b64, 'base64');
       const parsed = parseSshPublicKey(blob);
       if (parsed.type !== type)
-        return void errors.push(`line ${i + 1}: key type ${type} does not match the key (${parsed.type})`);
+        {
+        errors.push(`line ${i + 1}: key type ${type} does not match the key (${parsed.type})`);
+        continue;
+      }
       const signer: AllowedSigner = { principals: principals.split(','), blob, fingerprint: sshFingerprint(blob) };
       const bad = hasOptions && t[1] ? applyOptions(signer, t[1]) : undefined;
-      if (bad) return void errors.push(`line ${i + 1}: ${bad}`);
+      if (bad) {
+        errors.push(`line ${i + 1}: ${bad}`);
+        continue;
+      }
       signers.push(signer);
     } catch (e) {
       errors.push(`line ${i + 1}: ${e instanceof RangeError ? e.message : 'not a valid SSH public key'}`);
     }
-  });
+  }
   return { signers, errors };
 }

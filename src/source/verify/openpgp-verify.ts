@@ -12,7 +12,7 @@ export async function verifyOpenPgp(
   trusted: Key[],
   now = new Date(),
 ): Promise<Verdict> {
-  let signature;
+  let signature: Awaited<ReturnType<typeof readSignature>>;
   try {
     signature = await readSignature({ armoredSignature: armored });
   } catch {

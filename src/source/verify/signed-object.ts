@@ -42,7 +42,7 @@ export function splitCommit(raw: Uint8Array): SignedObject {
     }
     kept.push(line);
   }
-  const payload = kept.join('\n') + '\n' + (headerEnd < 0 ? '' : text.slice(headerEnd + 1));
+  const payload = `${kept.join('\n')}\n${headerEnd < 0 ? '' : text.slice(headerEnd + 1)}`;
   return { payload: Buffer.from(payload, 'latin1'), signature: signature?.join('\n'), time: timeOf(kept, 'committer') };
 }
 

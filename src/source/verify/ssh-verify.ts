@@ -16,7 +16,7 @@ export function verifySsh(
   allowed: AllowedSigner[],
   time: number | undefined,
 ): Verdict {
-  let sig;
+  let sig: ReturnType<typeof parseSshSignature>;
   try {
     sig = parseSshSignature(armored);
   } catch (e) {

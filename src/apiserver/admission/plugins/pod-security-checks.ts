@@ -107,7 +107,7 @@ const CHECKS: Check[] = [
       for (const c of containers(spec)) {
         const add = mapAt(securityContext(c) ?? {}, 'capabilities').add;
         const extra = (Array.isArray(add) ? add : []).map(String).filter((cap) => !BASELINE_CAPABILITIES.has(cap));
-        extra.forEach((cap) => caps.add(cap));
+        for (const cap of extra) caps.add(cap);
         if (extra.length) bad.push(name(c));
       }
       if (!bad.length) return undefined;
@@ -144,7 +144,7 @@ const CHECKS: Check[] = [
       const ports = new Set<string>();
       for (const c of containers(spec)) {
         const used = maps(c.ports).filter((p) => typeof p.hostPort === 'number' && p.hostPort !== 0);
-        used.forEach((p) => ports.add(String(p.hostPort)));
+        for (const p of used) ports.add(String(p.hostPort));
         if (used.length) bad.push(name(c));
       }
       if (!bad.length) return undefined;
@@ -198,7 +198,7 @@ const CHECKS: Check[] = [
         if (!drop.includes('ALL')) missingDrop.push(name(c));
         const add = (Array.isArray(sc.capabilities.add) ? sc.capabilities.add : []).map(String);
         const extra = add.filter((cap) => cap !== 'NET_BIND_SERVICE');
-        extra.forEach((cap) => caps.add(cap));
+        for (const cap of extra) caps.add(cap);
         if (extra.length) adding.push(name(c));
       }
       const details: string[] = [];

@@ -73,11 +73,11 @@ export class PriorityPlugin implements BuiltinPlugin {
     if (!className) {
       const d = this.defaultClass();
       if (!d) return { className: undefined, priority: 0, preemptionPolicy: 'PreemptLowerPriority' };
-      return { className: String(isMap(d.metadata) ? d.metadata.name : ''), ...valueOf(d) };
+      return { className: String(isMap(d.metadata) ? d.metadata.name : ''), ...priorityOf(d) };
     }
     const pc = this.lookup.get(this.classes(), undefined, className);
     if (!pc) throw admissionForbidden(a, `no PriorityClass with name ${className} was found`);
-    return { className: undefined, ...valueOf(pc) };
+    return { className: undefined, ...priorityOf(pc) };
   }
 
   /** The globalDefault class; of several (a race), the one of the lowest value, as upstream picks. */
@@ -95,7 +95,7 @@ export class PriorityPlugin implements BuiltinPlugin {
   }
 }
 
-function valueOf(pc: JsonObject): { priority: number; preemptionPolicy: string | undefined } {
+function priorityOf(pc: JsonObject): { priority: number; preemptionPolicy: string | undefined } {
   const policy = typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : undefined;
   return { priority: typeof pc.value === 'number' ? pc.value : 0, preemptionPolicy: policy };
 }

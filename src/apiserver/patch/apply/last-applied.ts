@@ -1,4 +1,4 @@
-import { FieldSet } from './fieldpath.js';
+import type { FieldSet } from './fieldpath.js';
 import type { ListTypeResolver } from './list-types.js';
 import { trackedPart, type Scope } from './scope.js';
 import { withoutNulls } from './shape.js';

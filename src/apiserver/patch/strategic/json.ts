@@ -24,7 +24,7 @@ export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const ak = Object.keys(a);
   if (ak.length !== Object.keys(b).length) return false;
-  return ak.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  return ak.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
 }
 
 export { cloneJson };
