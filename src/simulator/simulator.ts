@@ -27,6 +27,13 @@ export interface SimulatorOptions {
   hostIP?: string;
   /** The cluster CA (PEM) published as `kube-root-ca.crt` in every namespace; without it none is published. */
   rootCa?: string;
+  /**
+   * A real kube-controller-manager runs beside (`up --kube-controller-manager`): only what it does not do is
+   * simulated, the kubelet (and scheduler) and the cloud's load balancers. Its controllers own ReplicaSets,
+   * Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Endpoints, EndpointSlices, ServiceAccounts,
+   * kube-root-ca.crt and PersistentVolumeClaims' phase; simulating them too would fight it over status.
+   */
+  kubeletOnly?: boolean;
 }
 
 export interface Simulator {
@@ -50,8 +57,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const replicaSets = informers.for({ apiVersion: 'apps/v1', kind: 'ReplicaSet' });
   const services = informers.for({ apiVersion: 'v1', kind: 'Service' });
   const hostIP = opts.hostIP ?? '127.0.0.1';
-  const controllers: SimulatedController[] = [
+  const nodeParts: SimulatedController[] = [
     new SimulatedKubelet(pods, writer, { podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS, hostIP }, log),
+    new LoadBalancerController(services, writer, hostIP, log),
+  ];
+  const controllers: SimulatedController[] = opts.kubeletOnly ? nodeParts : [
+    ...nodeParts,
     new ReplicaSetController(kube, replicaSets, pods, writer, log),
     new DeploymentController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'Deployment' }), replicaSets, writer, log),
     new StatefulSetController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), pods, new ControllerRevisions(kube, informers.for({ apiVersion: 'apps/v1', kind: 'ControllerRevision' }), writer), writer, log),
@@ -59,7 +70,6 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
     new CronJobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'CronJob' }), informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), writer, log),
     new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
-    new LoadBalancerController(services, writer, hostIP, log),
     new EndpointsController(kube, services, pods, informers.for({ apiVersion: 'v1', kind: 'Endpoints' }), writer, log),
     new EndpointSliceController(kube, services, pods, informers.for({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }), writer, log),
     new NamespaceDefaultsController(
@@ -74,7 +84,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();
   for (const c of controllers) c.loop.start();
-  log.info({ podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS }, 'workload simulator started');
+  const podStartMs = opts.podStartMs ?? DEFAULT_POD_START_MS;
+  log.info({ podStartMs, kubeletOnly: opts.kubeletOnly ?? false }, 'workload simulator started');
   return {
     stop: async () => {
       await Promise.all(controllers.map((c) => c.loop.stop()));

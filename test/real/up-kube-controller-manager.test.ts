@@ -1,0 +1,157 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFlowops, serverUrlOf, type CliProcess } from '../helpers/cli.js';
+import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
+import { waitFor } from '../helpers/wait.js';
+import { cachedBinDir } from './control-plane-paths.js';
+
+/**
+ * `flowops up --kube-controller-manager`: the real kube-controller-manager v1.34.4 (the control-plane cache's)
+ * beside the embedded server, the simulator playing only the kubelet. Rollouts, Jobs, namespace deletion and
+ * quota status come from Kubernetes' own controllers; pods become Running and Ready by the simulated kubelet.
+ */
+
+const bin = cachedBinDir();
+const haveKcm = !!bin && existsSync(join(bin, 'kube-controller-manager'));
+if (!haveKcm) {
+  console.warn('up-kube-controller-manager: skipped, no kube-controller-manager in the control-plane cache ' +
+    '(scripts/control-plane/build.sh)');
+}
+
+interface Obj {
+  metadata: {
+    name: string;
+    managedFields?: Array<{ manager: string }>;
+    ownerReferences?: Array<{ kind: string; name: string }>;
+  };
+  status?: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string }>;
+    availableReplicas?: number;
+    hard?: Record<string, string>;
+    used?: Record<string, string>;
+  };
+}
+
+describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
+  let dir: string;
+  let up: CliProcess;
+  let kubectl: Kubectl;
+  const NS = 'kcm-up';
+
+  const getJson = async <T = Obj>(args: string[]): Promise<T | undefined> => {
+    const r = await kubectl([...args, '-o', 'json', '--show-managed-fields']);
+    return r.code === 0 ? (JSON.parse(r.stdout) as T) : undefined;
+  };
+  const items = async (args: string[]): Promise<Obj[]> => (await getJson<{ items: Obj[] }>(args))?.items ?? [];
+  const logFile = (): string => join(dir, 'data', 'kube-controller-manager', 'kube-controller-manager.log');
+  const kcmLog = (): string => (existsSync(logFile()) ? readFileSync(logFile(), 'utf8').slice(-3000) : '(no log)');
+  const condition = (o: Obj | undefined, type: string): string | undefined =>
+    o?.status?.conditions?.find((c) => c.type === type)?.status;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig,
+      '--kube-controller-manager']);
+    await serverUrlOf(up);
+    kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
+    // Nothing runs before it holds its leader Lease (leader election on, as its default).
+    const lease = ['get', 'lease', '-n', 'kube-system', 'kube-controller-manager'];
+    await waitFor(async () => (await kubectl(lease)).code === 0, {
+      timeoutMs: 90_000,
+      what: `kube-controller-manager holding its Lease\n${up.stderr().slice(-2000)}\n${kcmLog()}`,
+    });
+    await kubectl.ok(['create', 'namespace', NS]);
+  }, 180_000);
+  afterAll(async () => {
+    if (up && up.child.exitCode === null) {
+      up.child.kill('SIGTERM');
+      await up.exited;
+    }
+  });
+
+  it('says where its log is; the simulator runs only the kubelet', () => {
+    expect(up.stdout()).toContain(`its log: ${logFile()}`);
+    expect(readFileSync(logFile(), 'utf8')).toMatch(/Started controller|Starting controller/);
+    const started = up.stderr().split('\n').find((l) => l.includes('"msg":"workload simulator started"'));
+    expect(JSON.parse(started ?? '{}')).toMatchObject({ kubeletOnly: true });
+  });
+
+  it('a Deployment gets a ReplicaSet from kube-controller-manager and Pods that become Ready', async () => {
+    await kubectl.ok(['create', 'deployment', 'web', '--image=nginx:1', '--replicas=2', '-n', NS]);
+    const rs = await waitFor(async () => (await items(['get', 'replicasets', '-n', NS])).find((r) =>
+      r.metadata.ownerReferences?.[0]?.name === 'web'), { timeoutMs: 60_000, what: `ReplicaSet of web\n${kcmLog()}` });
+    const managers = rs.metadata.managedFields?.map((m) => m.manager) ?? [];
+    expect(managers).toContain('kube-controller-manager');
+    expect(managers).not.toContain('flowops-simulator');
+    const available = async () => (await getJson(['get', 'deployment', 'web', '-n', NS]))?.status?.availableReplicas;
+    await waitFor(async () => (await available()) === 2, {
+      timeoutMs: 60_000,
+      what: `Deployment web with 2 available replicas\n${kcmLog()}`,
+    });
+    const owned = (p: Obj) => p.metadata.ownerReferences?.[0]?.name === rs.metadata.name;
+    const pods = (await items(['get', 'pods', '-n', NS])).filter(owned);
+    expect(pods.map((p) => [p.status?.phase, condition(p, 'Ready')])).toEqual([
+      ['Running', 'True'],
+      ['Running', 'True'],
+    ]);
+  });
+
+  it('a Job\'s Pod runs to Succeeded (simulated kubelet) and kube-controller-manager completes the Job', async () => {
+    await kubectl.ok(['create', 'job', 'once', '--image=busybox', '-n', NS]);
+    const job = await waitFor(async () => {
+      const j = await getJson(['get', 'job', 'once', '-n', NS]);
+      return condition(j, 'Complete') === 'True' ? j : undefined;
+    }, { timeoutMs: 60_000, what: `Job once Complete\n${kcmLog()}` });
+    expect(job.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
+    const ofJob = (p: Obj) => p.metadata.ownerReferences?.[0]?.kind === 'Job';
+    const pods = (await items(['get', 'pods', '-n', NS])).filter(ofJob);
+    expect(pods.map((p) => p.status?.phase)).toEqual(['Succeeded']);
+  });
+
+  it('a ResourceQuota gets its status from the resourcequota controller, and usage goes down again', async () => {
+    await kubectl.ok(['create', 'configmap', 'counted', '-n', NS, '--from-literal=a=b']);
+    await kubectl.ok(['create', 'quota', 'q', '-n', NS, '--hard=configmaps=10,pods=10']);
+    const used = async (): Promise<Record<string, string> | undefined> =>
+      (await getJson(['get', 'resourcequota', 'q', '-n', NS]))?.status?.used;
+    // kube-root-ca.crt (KCM's root-ca-cert-publisher) and `counted`; the two Running pods of web.
+    const first = await waitFor(async () => ((await used())?.configmaps ? used() : undefined),
+      { timeoutMs: 60_000, what: `status.used of ResourceQuota q\n${kcmLog()}` });
+    expect(first).toMatchObject({ configmaps: '2', pods: '2' });
+    // Admission charges a create at once; only the controller gives usage back after a delete.
+    await kubectl.ok(['delete', 'configmap', 'counted', '-n', NS]);
+    await waitFor(async () => (await used())?.configmaps === '1',
+      { timeoutMs: 60_000, what: `ResourceQuota q's configmaps usage back to 1\n${kcmLog()}` });
+  });
+
+  it('a namespace\'s deletion finishes: its objects are removed and the namespace goes', async () => {
+    await kubectl.ok(['create', 'namespace', 'doomed']);
+    await kubectl.ok(['create', 'configmap', 'inside', '-n', 'doomed']);
+    await kubectl.ok(['delete', 'namespace', 'doomed', '--wait=false']);
+    await waitFor(async () => (await kubectl(['get', 'namespace', 'doomed'])).code !== 0,
+      { timeoutMs: 60_000, what: `namespace doomed gone\n${kcmLog()}` });
+  });
+
+  it('stops kube-controller-manager on Ctrl-C, before the API server, and exits 0', async () => {
+    const started = up.stderr().split('\n').find((l) => l.includes('"msg":"kube-controller-manager started"'));
+    const { pid } = JSON.parse(started ?? '{}') as { pid?: number };
+    expect(pid).toBeGreaterThan(0);
+    up.child.kill('SIGINT');
+    expect(await up.exited).toEqual({ code: 0, signal: null });
+    expect(() => process.kill(pid ?? 0, 0)).toThrow();
+  });
+});
+
+describe('flowops up --kube-controller-manager=PATH', () => {
+  it('refuses a path that is no file, naming the flag, before anything starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-bad-'));
+    const up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig',
+      join(dir, 'kubeconfig'), `--kube-controller-manager=${join(dir, 'missing')}`]);
+    expect(await up.exited).toEqual({ code: 2, signal: null });
+    expect(up.stderr()).toContain(`--kube-controller-manager=${join(dir, 'missing')}: no such file`);
+    expect(existsSync(join(dir, 'kubeconfig'))).toBe(false);
+  });
+});
