@@ -11,6 +11,7 @@ import { EndpointSliceController } from './endpointslice-controller.js';
 import { JobController } from './job-controller.js';
 import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer-controller.js';
+import { SIMULATED_NODE, SimulatedNode } from './node.js';
 import { NamespaceDefaultsController } from './namespace-defaults-controller.js';
 import { ObjectWriter } from './object-writer.js';
 import { PvcBinder } from './pvc-binder.js';
@@ -29,9 +30,10 @@ export interface SimulatorOptions {
   rootCa?: string;
   /**
    * A real kube-controller-manager runs beside (`up --kube-controller-manager`): only what it does not do is
-   * simulated, the kubelet (and scheduler) and the cloud's load balancers. Its controllers own ReplicaSets,
-   * Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Endpoints, EndpointSlices, ServiceAccounts,
-   * kube-root-ca.crt and PersistentVolumeClaims' phase; simulating them too would fight it over status.
+   * simulated, the kubelet (a Node with its Lease, pods bound to it and reported) and the cloud's load
+   * balancers. Its controllers own ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs,
+   * Endpoints, EndpointSlices, ServiceAccounts, kube-root-ca.crt and PersistentVolumeClaims' phase;
+   * simulating them too would fight it over status.
    */
   kubeletOnly?: boolean;
 }
@@ -57,8 +59,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const replicaSets = informers.for({ apiVersion: 'apps/v1', kind: 'ReplicaSet' });
   const services = informers.for({ apiVersion: 'v1', kind: 'Service' });
   const hostIP = opts.hostIP ?? '127.0.0.1';
+  // With a real kube-controller-manager, pods run on a Node that exists, as its controllers expect.
+  const bindTo = opts.kubeletOnly ? { node: SIMULATED_NODE, kube } : undefined;
+  const podStartMs = opts.podStartMs ?? DEFAULT_POD_START_MS;
   const nodeParts: SimulatedController[] = [
-    new SimulatedKubelet(pods, writer, { podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS, hostIP }, log),
+    ...(opts.kubeletOnly ? [new SimulatedNode(kube, hostIP, log)] : []),
+    new SimulatedKubelet(pods, writer, { podStartMs, hostIP, ...(bindTo ? { bindTo } : {}) }, log),
     new LoadBalancerController(services, writer, hostIP, log),
   ];
   const controllers: SimulatedController[] = opts.kubeletOnly ? nodeParts : [
@@ -84,7 +90,6 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();
   for (const c of controllers) c.loop.start();
-  const podStartMs = opts.podStartMs ?? DEFAULT_POD_START_MS;
   log.info({ podStartMs, kubeletOnly: opts.kubeletOnly ?? false }, 'workload simulator started');
   return {
     stop: async () => {

@@ -100,6 +100,52 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
     ]);
   });
 
+  it('the simulated kubelet registers a Ready Node and renews its Lease; pods are bound to it', async () => {
+    const node = await getJson(['get', 'node', 'flowops-node']);
+    expect(condition(node, 'Ready')).toBe('True');
+    type NodeLease = { spec: { renewTime?: string } };
+    const renewed = async () => (await getJson<NodeLease>(['get', 'lease', '-n', 'kube-node-lease', 'flowops-node']))
+      ?.spec.renewTime;
+    const first = await waitFor(renewed, { what: 'the Lease of Node flowops-node' });
+    await waitFor(async () => (await renewed()) !== first, { timeoutMs: 30_000, what: 'the node Lease renewed' });
+    const bound = await items(['get', 'pods', '-n', NS, '-l', 'app=web']);
+    expect(bound.map((p) => (p as Obj & { spec?: { nodeName?: string } }).spec?.nodeName)).toEqual([
+      'flowops-node',
+      'flowops-node',
+    ]);
+    // Its node lifecycle controller sees the heartbeat: no not-ready or unreachable taint.
+    const taints = (await getJson<{ spec: { taints?: unknown[] } }>(['get', 'node', 'flowops-node']))?.spec.taints;
+    expect(taints ?? []).toEqual([]);
+  });
+
+  it('a Service gets an EndpointSlice of its ready pods, and a DaemonSet a pod on the Node', async () => {
+    await kubectl.ok(['expose', 'deployment', 'web', '--port=80', '-n', NS]);
+    type Slice = Obj & { endpoints?: Array<{ nodeName?: string; conditions?: { ready?: boolean } }> };
+    const slice = await waitFor(async () => (await items(['get', 'endpointslices', '-n', NS,
+      '-l', 'kubernetes.io/service-name=web'])).find((e) => ((e as Slice).endpoints ?? []).length === 2),
+    { timeoutMs: 60_000, what: `an EndpointSlice of Service web with 2 endpoints\n${kcmLog()}` }) as Slice;
+    expect(slice.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
+    expect(slice.endpoints?.map((e) => [e.nodeName, e.conditions?.ready])).toEqual([
+      ['flowops-node', true],
+      ['flowops-node', true],
+    ]);
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: NS },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a', image: 'busybox' }] } },
+      },
+    };
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(ds));
+    type DsStatus = { status?: { desiredNumberScheduled?: number; numberReady?: number } };
+    await waitFor(async () => {
+      const s = (await getJson<DsStatus>(['get', 'daemonset', 'agent', '-n', NS]))?.status;
+      return s?.desiredNumberScheduled === 1 && s.numberReady === 1;
+    }, { timeoutMs: 60_000, what: `DaemonSet agent with its one pod ready\n${kcmLog()}` });
+  });
+
   it('a Job\'s Pod runs to Succeeded (simulated kubelet) and kube-controller-manager completes the Job', async () => {
     await kubectl.ok(['create', 'job', 'once', '--image=busybox', '-n', NS]);
     const job = await waitFor(async () => {
@@ -117,10 +163,11 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
     await kubectl.ok(['create', 'quota', 'q', '-n', NS, '--hard=configmaps=10,pods=10']);
     const used = async (): Promise<Record<string, string> | undefined> =>
       (await getJson(['get', 'resourcequota', 'q', '-n', NS]))?.status?.used;
-    // kube-root-ca.crt (KCM's root-ca-cert-publisher) and `counted`; the two Running pods of web.
+    // kube-root-ca.crt (KCM's root-ca-cert-publisher) and `counted`; web's two pods and agent's (the Job's
+    // Succeeded pod is not counted).
     const first = await waitFor(async () => ((await used())?.configmaps ? used() : undefined),
       { timeoutMs: 60_000, what: `status.used of ResourceQuota q\n${kcmLog()}` });
-    expect(first).toMatchObject({ configmaps: '2', pods: '2' });
+    expect(first).toMatchObject({ configmaps: '2', pods: '3' });
     // Admission charges a create at once; only the controller gives usage back after a delete.
     await kubectl.ok(['delete', 'configmap', 'counted', '-n', NS]);
     await waitFor(async () => (await used())?.configmaps === '1',
