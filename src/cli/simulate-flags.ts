@@ -29,8 +29,9 @@ export async function startSimulatorIfWanted(
   kube: KubeClient,
   log: Logger,
   rootCa?: string,
+  kubeletOnly = false,
 ): Promise<Simulator | undefined> {
   if (!flags.simulate) return undefined;
   const { startSimulator } = await import('../simulator/simulator.js');
-  return startSimulator({ kube, log, podStartMs: flags.podReadyDelay, ...(rootCa ? { rootCa } : {}) });
+  return startSimulator({ kube, log, podStartMs: flags.podReadyDelay, kubeletOnly, ...(rootCa ? { rootCa } : {}) });
 }

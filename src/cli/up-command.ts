@@ -11,6 +11,7 @@ import { isLoopback } from './listen.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 import { summaryOf } from './command-table.js';
 import { addVerifyFlags, embeddedVerifyOf, type VerifyFlags } from './verify-flags.js';
+import { addKcmFlags, kubeControllerManagerOf, kubeControllerManagerPart, type KcmFlags } from './kcm-flags.js';
 
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
@@ -27,13 +28,14 @@ async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCrede
 
 /** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
 export function registerUpCommand(program: Command): void {
-  addVerifyFlags(addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up'))))))
+  addKcmFlags(addVerifyFlags(addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up')))))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
     .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
-    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
+    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & KcmFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
       // Checked before anything starts: a wrong keys file is a usage error, not a refused push later.
       const verify = await embeddedVerifyOf(flags);
+      const kcmBinary = await kubeControllerManagerOf(flags);
       // The API server first, so that /healthz answers before the controllers' modules are loaded;
       // those are loaded here, not at start-up, so that other commands and --help do not pay for them.
       const { createLogger } = await import('../log/index.js');
@@ -86,8 +88,10 @@ export function registerUpCommand(program: Command): void {
       const dataDir = resolve(flags.data);
       const metrics = processMetrics();
       // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
-      const simulator = await startSimulatorIfWanted(flags, kube, log, credentials?.caCert);
+      const simulator = await startSimulatorIfWanted(flags, kube, log, credentials?.caCert, Boolean(kcmBinary));
       if (simulator) await manager.add(stopOnly('simulator', () => simulator.stop()));
+      const kcm = kcmBinary && (await kubeControllerManagerPart({ binary: kcmBinary, dataDir, server, credentials, log }));
+      if (kcm) await manager.add(kcm);
       const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
       await manager.add(stopOnly('controllers', () => controllers.stop()));
       syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
