@@ -189,6 +189,7 @@ export class PullRequestPreviewer {
       validation: { errors: result.errors, warnings: result.warnings },
       ...(result.diff ? { diff: result.diff } : {}),
       ...(result.dryRunError !== undefined ? { dryRunError: result.dryRunError } : {}),
+      ...(result.rendered ? { rendered: result.rendered } : {}),
       limit: COMMENT_LIMIT[type],
       ...(this.opts.viewUrl ? { link: `${this.opts.viewUrl}/ui/sources/${key}` } : {}),
     });

@@ -1,20 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { PullRequestPreviewer } from '../../src/preview/previewer.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { runFlowops } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
 import { capturedLog, githubOpenApi, provider, secret, sourcesDir } from '../notify/fixtures.js';
 import { startFakeForge, type FakeForge } from './forge-server.js';
-import { deploymentYaml, imageFlow, pushPullRequest, secretYaml } from './fixtures.js';
+import { deploymentYaml, imageFlow, pushPullRequest, scriptedFlow, secretYaml } from './fixtures.js';
 import { CRDS } from '../typecheck/corpus.js';
 
 const TOKEN = 'ghp_preview-test-token-0123456789';
 const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' };
 const MARKER = '<!-- flowops-preview source=default/flows -->';
+const storeCrd = (): KubeObject => parseAllDocuments(readFileSync(CRDS, 'utf8'))[0]?.toJS() as KubeObject;
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
 /**
@@ -129,6 +133,48 @@ describe('pull-request previews (GitHub)', () => {
     expect(github.comments(1)).toHaveLength(1);
   });
 
+  it("renders a new Flow's children for the watched objects there, its script stubbed, Secrets masked", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'flowops-preview-marker-')), 'script-ran');
+    const password = 'smtp-secret-live-4242';
+    // The watched kind's CRD is the server's only: the render brings it from live.
+    await env.kube.apply(storeCrd(), { fieldManager: 'test', force: true });
+    const store = { apiVersion: 'example.com/v1', kind: 'Store', namespace: 'default', name: 'mailer' };
+    const served = async (): Promise<boolean> =>
+      (await env.kube.list(store.apiVersion, store.kind).catch(() => undefined)) !== undefined;
+    await waitFor(served, { what: 'the Store kind to be served' });
+    await env.kube.create({
+      apiVersion: store.apiVersion,
+      kind: store.kind,
+      metadata: { name: 'mailer', namespace: 'default', labels: { app: 'mailer' } },
+      spec: { engine: 'postgres', storage: { size: '1Gi' }, backup: password },
+    });
+    const sha = await pushPullRequest(repo, main, 'refs/pull/7/head', {
+      'flows/mailer.yaml': scriptedFlow('mailer', 'mailer:2.0', marker),
+    });
+    github.openPull(7, sha);
+    const [outcome] = await previewer.previewSource(await source(), 7);
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 7, sha, state: 'success' });
+    const body = github.comments(7)[0]!.body;
+    expect(body).toContain('| created | Flow default/mailer |');
+    expect(body).toContain('#### What the changed Flows would create');
+    expect(body).toContain(
+      '- `Store default/mailer` (Flow `mailer`): `Deployment default/mailer`, `Secret default/mailer-smtp`',
+    );
+    const rendered = body.slice(body.indexOf('<details><summary>Rendered children</summary>'));
+    expect(rendered).toMatch(/^\s+image: mailer:2\.0$/m);
+    expect(rendered).toMatch(/^\s+password: <masked>$/m);
+    expect(body).not.toContain(password);
+    expect(body).not.toContain(b64(password));
+    // The script step was stubbed: it never ran, here or in the render.
+    expect(existsSync(marker)).toBe(false);
+    // Nothing applied to the cluster: the Flow and its children exist only in the render.
+    const flow = { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'mailer' };
+    expect(await env.kube.get(flow)).toBeUndefined();
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'mailer' };
+    expect(await env.kube.get(deployment)).toBeUndefined();
+  }, 120_000);
+
   it('comments file:line:column for a bad Flow and sets failure', async () => {
     const sha = await pushPullRequest(repo, main, 'refs/pull/2/head', {
       'flows/broken.yaml': imageFlow('broken', 'nginx:1.28').replace('type: kubectl', 'type: kubectll'),
@@ -146,8 +192,7 @@ describe('pull-request previews (GitHub)', () => {
   });
 
   it("comments a type error against a CRD only the server has (the repository does not carry it)", async () => {
-    const store = parseAllDocuments(readFileSync(CRDS, 'utf8'))[0]?.toJS() as KubeObject;
-    await env.kube.create(store);
+    await env.kube.apply(storeCrd(), { fieldManager: 'test', force: true });
     const flow = `apiVersion: flowops.io/v1
 kind: Flow
 metadata: { name: store-config }
