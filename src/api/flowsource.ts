@@ -119,7 +119,8 @@ export type PreviewRender = z.infer<typeof previewRenderSchema>;
 export const previewsSchema = z
   .object({
     providerRef: localRef.describe(
-      'Provider (type github, gitlab or gitea) whose address names the repository and whose Secret holds the API token.',
+      'Provider (type github, gitlab, gitea or bitbucket) whose address names the repository and whose ' +
+        'Secret holds the API token.',
     ),
     interval: duration.describe('How often open pull requests are listed (default "1m").').optional(),
     render: previewRenderSchema

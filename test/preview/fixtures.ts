@@ -106,6 +106,8 @@ export async function pushPullRequest(
 const SCHEMAS = join(import.meta.dirname, 'schemas');
 export const giteaOpenApi = (): OpenApiDocument =>
   JSON.parse(readFileSync(join(SCHEMAS, 'gitea-openapi.json'), 'utf8')) as OpenApiDocument;
+export const bitbucketOpenApi = (): OpenApiDocument =>
+  JSON.parse(readFileSync(join(SCHEMAS, 'bitbucket-cloud-openapi.json'), 'utf8')) as OpenApiDocument;
 export const gitlabDocumented = (): OpenApiDocument =>
   JSON.parse(readFileSync(join(SCHEMAS, 'gitlab-documented.json'), 'utf8')) as OpenApiDocument;
 
