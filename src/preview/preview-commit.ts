@@ -4,11 +4,13 @@
 
 import type { FlowSourceSpec, FlowSourceStatus } from '../api/flowsource.js';
 import type { ValidationError } from '../api/validation-error.js';
+import { decryptionKeys } from '../controller/flowsource/credentials.js';
 import { sourcePathPrefix } from '../controller/flowsource/reconciler.js';
 import { definitionsFromCommit } from '../diff/definition-files.js';
 import { previewSync, type Preview } from '../diff/preview.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
+import { decryptFiles } from '../sync/decrypt-files.js';
 import { planCommit } from '../sync/plan.js';
 import { listServerCrds } from '../sync/server-crds.js';
 import { renderChangedFlows, type RenderedChildren } from './render-children.js';
@@ -37,8 +39,12 @@ export async function previewCommit(opts: PreviewCommitOptions): Promise<CommitP
   const status = (opts.source.status ?? {}) as FlowSourceStatus;
   const defs = definitionsFromCommit(opts.gitDir, opts.sha, sourcePathPrefix(opts.spec));
   try {
+    // SOPS files are decrypted in memory as the sync does; their values are then masked like any Secret's.
+    const keys = await decryptionKeys(opts.kube, opts.source.metadata.namespace ?? 'default', opts.spec);
+    const decrypted = await decryptFiles(defs.files, keys);
+    if (!decrypted.ok) return { errors: decrypted.errors, warnings: [] };
     const plan = planCommit({
-      files: defs.files,
+      files: decrypted.files,
       removed: [],
       full: true,
       inventory: status.inventory ?? [],

@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { PullRequestPreviewer } from '../../src/preview/previewer.js';
@@ -18,6 +20,16 @@ import { CRDS } from '../typecheck/corpus.js';
 const TOKEN = 'ghp_preview-test-token-0123456789';
 const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' };
 const MARKER = '<!-- flowops-preview source=default/flows -->';
+/** The real sops binary (FLOWOPS_SOPS, as .ci/run builds it); the SOPS preview is skipped without it. */
+const SOPS = process.env.FLOWOPS_SOPS ?? 'sops';
+const haveSops = ((): boolean => {
+  try {
+    execFileSync(SOPS, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const storeCrd = (): KubeObject => parseAllDocuments(readFileSync(CRDS, 'utf8'))[0]?.toJS() as KubeObject;
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
@@ -271,6 +283,43 @@ spec:
     expect(bad.stderr()).toContain('--pr: expected a pull request number, got "x"');
     // Two CLI starts: through tsx when dist/ is older than src/, which a loaded machine makes slow.
   }, 120_000);
+
+  it.skipIf(!haveSops)('decrypts a SOPS Secret of the head in memory for the dry run, and shows no value', async () => {
+    const identity = await generateIdentity();
+    const password = 'sops-preview-password-7777';
+    const work = mkdtempSync(join(tmpdir(), 'flowops-preview-sops-'));
+    writeFileSync(join(work, 'plain.yaml'), secretYaml('sops-creds', password));
+    const encrypted = execFileSync(
+      SOPS,
+      [
+        ...['--encrypt', '--age', await identityToRecipient(identity), '--encrypted-regex', '^(data|stringData)$'],
+        ...['--input-type', 'yaml', '--output-type', 'yaml', join(work, 'plain.yaml')],
+      ],
+      { encoding: 'utf8', env: { ...process.env, SOPS_AGE_KEY_FILE: '/nonexistent' } },
+    );
+    expect(encrypted).not.toContain(password);
+    await env.kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'sops-keys', namespace: 'default' },
+      data: { 'flux.agekey': b64(`${identity}\n`) },
+    } as KubeObject);
+    const decryption = { provider: 'sops', secretRef: { name: 'sops-keys' } };
+    await env.kube.patch(SOURCE, { spec: { decryption } }, 'merge');
+    const sha = await pushPullRequest(repo, main, 'refs/pull/9/head', { 'objects/sops.yaml': encrypted });
+    github.openPull(9, sha);
+    const [outcome] = await previewer.previewSource(await source(), 9);
+    expect(github.errors).toEqual([]);
+    // Decrypted, the Secret is valid and dry-runs; encrypted, the server would refuse ENC[…] as base64 data.
+    expect(outcome).toMatchObject({ pr: 9, sha, state: 'success' });
+    const body = github.comments(9)[0]!.body;
+    expect(body).toContain('| created | Secret default/sops-creds |');
+    expect(body).toMatch(/^\+\s+password: <masked>$/m);
+    for (const form of [password, b64(password), `admin-${password}`]) expect(body).not.toContain(form);
+    expect(body).not.toContain('ENC[AES256_GCM');
+    const live = { apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'sops-creds' };
+    expect(await env.kube.get(live)).toBeUndefined();
+  });
 
   it('a forge that refuses the token: the pass fails naming the provider and the status, never the token', async () => {
     await env.kube.create(secret('wrong-token', { token: 'ghp_wrong-token-9876543210' }));
