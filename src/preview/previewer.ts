@@ -139,7 +139,8 @@ export class PullRequestPreviewer {
     if (!FORGE_TYPES.has(type))
       throw new PreviewError(
         'NotAForge',
-        `spec.previews.providerRef: Provider ${namespace}/${name} is of type ${type}; expected github, gitlab or gitea`,
+        `spec.previews.providerRef: Provider ${namespace}/${name} is of type ${type}; ` +
+          'expected github, gitlab, gitea or bitbucket',
       );
     return { type: type as ForgeType, provider, connection };
   }
