@@ -15,13 +15,15 @@ import type { Logger } from '../../log/index.js';
 import type { ControllerSide } from './controller-side.js';
 import { ControllersThreadError } from './errors.js';
 import { isFromControllers, type ControllersConfig, type FromControllers, type ScrapedMetrics, type ToControllers } from './protocol.js';
-import { controllersWorkerEntry } from './worker-entry.js';
+import { controllersWorkerEntry, type WorkerEntry } from './worker-entry.js';
 
 export interface ControllersThreadOptions {
   log: Logger;
   /** The thread failed after it had started. */
   onCrash(err: ControllersThreadError): void;
   stopDeadlineMs?: number;
+  /** The thread's code; default the controllers' (worker-entry.ts). */
+  entry?: WorkerEntry;
   scrapeDeadlineMs?: number;
 }
 
@@ -46,7 +48,7 @@ export class ControllersThread implements ControllerSide {
   ) {}
 
   start(): Promise<void> {
-    const entry = controllersWorkerEntry();
+    const entry = this.opts.entry ?? controllersWorkerEntry();
     const worker = new Worker(entry.code, { eval: entry.eval, workerData: this.config });
     this.worker = worker;
     this.state = 'starting';
