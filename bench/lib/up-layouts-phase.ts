@@ -9,7 +9,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { startApiServer } from '../../src/apiserver/index.js';
-import { ControllersThread, InProcessControllers, type ControllerSide, type ControllersConfig, type ControllersLayout } from '../../src/cli/up/index.js';
+import { ControllersThread, InProcessControllers } from '../../src/cli/up/index.js';
+import type { ControllerSide, ControllersConfig, ControllersLayout } from '../../src/cli/up/index.js';
 import { KubeClient } from '../../src/kube/client.js';
 import { writeKubeconfig } from '../../src/kube/kubeconfig.js';
 import type { KubeObject } from '../../src/kube/types.js';
@@ -36,14 +37,25 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? (s[Math.floor(mid)] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 };
 
-async function createConcurrently(clients: number, count: number, create: (i: number) => Promise<unknown>): Promise<void> {
+type Create = (i: number) => Promise<unknown>;
+
+async function createConcurrently(clients: number, count: number, create: Create): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < count) await create(next++);
   }));
 }
 
-async function oneRound(layout: ControllersLayout, crd: object, perRound: number, concurrency: number, clients: number): Promise<{ perSec: number; baseline: number }> {
+interface Round {
+  layout: ControllersLayout;
+  crd: object;
+  perRound: number;
+  concurrency: number;
+  clients: number;
+}
+
+async function oneRound(round: Round): Promise<{ perSec: number; baseline: number }> {
+  const { layout, crd, perRound, concurrency, clients } = round;
   const dir = mkdtempSync(join(tmpdir(), `bench-up-${layout}-`));
   const server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
   const kubeconfig = join(dir, 'kubeconfig');
@@ -54,7 +66,13 @@ async function oneRound(layout: ControllersLayout, crd: object, perRound: number
   try {
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'baseline' } });
     const t0 = performance.now();
-    await createConcurrently(clients, perRound, (i) => kube.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `b-${i}`, namespace: 'baseline' }, data: { size: String(i) } }));
+    const configMap = (i: number): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `b-${i}`, namespace: 'baseline' },
+      data: { size: String(i) },
+    });
+    await createConcurrently(clients, perRound, (i) => kube.create(configMap(i)));
     const baseline = perRound / ((performance.now() - t0) / 1000);
 
     const log = pino({ level: 'silent' });
@@ -74,7 +92,13 @@ async function oneRound(layout: ControllersLayout, crd: object, perRound: number
     await kube.create(crd as KubeObject);
     await kube.create(itemFlow('default'));
     const t1 = performance.now();
-    await createConcurrently(clients, perRound, (i) => kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: 'default' }, spec: { size: i } } as KubeObject));
+    const item = (i: number): KubeObject => ({
+      apiVersion: 'bench.flowops.io/v1',
+      kind: 'Item',
+      metadata: { name: `item-${i}`, namespace: 'default' },
+      spec: { size: i },
+    });
+    await createConcurrently(clients, perRound, (i) => kube.create(item(i)));
     const deadline = Date.now() + 300_000;
     while (children('default') < perRound) {
       if (Date.now() > deadline) throw new Error(`${layout}: ${children('default')}/${perRound} children`);
@@ -88,16 +112,37 @@ async function oneRound(layout: ControllersLayout, crd: object, perRound: number
   }
 }
 
-export async function upLayoutsPhase(crd: object, perRound: number, rounds: number, concurrency: number, clients: number): Promise<LayoutsResult> {
-  const seen = Object.fromEntries(LAYOUTS.map((l) => [l, { perSec: [] as number[], baseline: [] as number[], ratio: [] as number[] }])) as Record<ControllersLayout, { perSec: number[]; baseline: number[]; ratio: number[] }>;
+interface Seen {
+  perSec: number[];
+  baseline: number[];
+  ratio: number[];
+}
+
+export async function upLayoutsPhase(
+  crd: object,
+  perRound: number,
+  rounds: number,
+  concurrency: number,
+  clients: number,
+): Promise<LayoutsResult> {
+  const seen: Record<ControllersLayout, Seen> = {
+    'in-process': { perSec: [], baseline: [], ratio: [] },
+    'worker-thread': { perSec: [], baseline: [], ratio: [] },
+  };
   for (let round = 0; round < rounds; round++) {
     for (const layout of round % 2 === 0 ? LAYOUTS : [...LAYOUTS].reverse()) {
-      const r = await oneRound(layout, crd, perRound, concurrency, clients);
+      const r = await oneRound({ layout, crd, perRound, concurrency, clients });
       seen[layout].perSec.push(r.perSec);
       seen[layout].baseline.push(r.baseline);
       seen[layout].ratio.push(r.perSec / r.baseline);
     }
   }
-  const figures = (l: ControllersLayout): LayoutFigures => ({ reconcilesPerSec: median(seen[l].perSec), baselinePerSec: median(seen[l].baseline), ratio: median(seen[l].ratio) });
-  return { cores: availableParallelism(), load: loadavg()[0] ?? 0, layouts: { 'in-process': figures('in-process'), 'worker-thread': figures('worker-thread') } };
+  const figures = (l: ControllersLayout): LayoutFigures =>
+    ({
+      reconcilesPerSec: median(seen[l].perSec),
+      baselinePerSec: median(seen[l].baseline),
+      ratio: median(seen[l].ratio),
+    });
+  const layouts = { 'in-process': figures('in-process'), 'worker-thread': figures('worker-thread') };
+  return { cores: availableParallelism(), load: loadavg()[0] ?? 0, layouts };
 }

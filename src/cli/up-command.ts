@@ -14,6 +14,12 @@ import { summaryOf } from './command-table.js';
 import { addVerifyFlags, embeddedVerifyOf, type VerifyFlags } from './verify-flags.js';
 
 
+type UpFlags = ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & {
+  sourceDir: string;
+  kubeconfigMerge: boolean;
+  controllersInProcess?: boolean;
+};
+
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
 async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCredentials | undefined, log: Logger): Promise<MergeResult | undefined> {
   const [{ mergeKubeconfigContext }, { homedir }, { delimiter, join: joinPath }] = await Promise.all([import('../kube/kubeconfig-merge.js'), import('node:os'), import('node:path')]);
@@ -35,8 +41,12 @@ export function registerUpCommand(program: Command): void {
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
     .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
-    .option('--controllers-in-process', 'run the controllers on the API server\'s thread, as one thread (for a debugger; also FLOWOPS_CONTROLLERS_IN_PROCESS=1); by default they have a thread of their own')
-    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & { sourceDir: string; kubeconfigMerge: boolean; controllersInProcess?: boolean }) => {
+    .option(
+      '--controllers-in-process',
+      'run the controllers on the API server\'s thread, one thread for all (for a debugger; also ' +
+        'FLOWOPS_CONTROLLERS_IN_PROCESS=1); by default they have a thread of their own',
+    )
+    .action(async (flags: UpFlags) => {
       // Checked before anything starts: a wrong keys file is a usage error, not a refused push later.
       const verify = await embeddedVerifyOf(flags);
       // The API server first, so that /healthz answers before the controllers' modules are loaded;
@@ -74,15 +84,22 @@ export function registerUpCommand(program: Command): void {
       const sourcesDir = join(dataDir, 'sources');
       // The controller side (simulator, controllers, notifier, previews) on a thread of its own by
       // default, so the API server and the reconciles use two cores (src/cli/up/).
+      const account = flags.defaultServiceAccount;
+      const defaultServiceAccount = account ? { defaultServiceAccount: account } : {};
+      const rootCa = credentials ? { rootCa: credentials.caCert } : {};
       const config: ControllersConfig = {
         kubeconfig,
         ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
         tenancy: tenancyOf(flags),
-        scripts: { memoryLimitBytes: flags.scriptMemoryLimit, isolate: flags.scriptIsolation !== 'none', hide: ownPaths },
+        scripts: {
+          memoryLimitBytes: flags.scriptMemoryLimit,
+          isolate: flags.scriptIsolation !== 'none',
+          hide: ownPaths,
+        },
         sourceDir: resolve(flags.sourceDir),
         installCrds: true,
-        sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) },
-        ...(flags.simulate ? { simulator: { podStartMs: flags.podReadyDelay, ...(credentials ? { rootCa: credentials.caCert } : {}) } } : {}),
+        sources: { dataDir: sourcesDir, ...defaultServiceAccount },
+        ...(flags.simulate ? { simulator: { podStartMs: flags.podReadyDelay, ...rootCa } } : {}),
         notify: { viewUrl: server.httpUrl },
         previews: { dataDir, viewUrl: server.httpUrl },
       };
@@ -90,7 +107,7 @@ export function registerUpCommand(program: Command): void {
         ? new side.InProcessControllers(config, log)
         : new side.ControllersThread(config, {
             log,
-            // Not restarted: a process that serves the API with no controllers behind it would look up and do nothing.
+            // Not restarted: a process serving the API with no controllers behind it would look up and do nothing.
             onCrash: (err) => {
               log.error({ err, code: err.code }, 'the controllers thread failed; stopping flowops up');
               void manager.stop().finally(() => process.exit(1));

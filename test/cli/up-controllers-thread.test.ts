@@ -23,7 +23,8 @@ const config = (kubeconfig: string): ControllersConfig => ({
 describe("flowops up's controllers thread, seen from the main thread", () => {
   it('fails its start with the error the thread threw (here: a kubeconfig that is not there)', async () => {
     const missing = join(mkdtempSync(join(tmpdir(), 'up-thread-')), 'no-kubeconfig');
-    const thread = new ControllersThread(config(missing), { log, onCrash: () => expect.unreachable('a start failure is not a crash') });
+    const onCrash = (): never => expect.unreachable('a start failure is not a crash');
+    const thread = new ControllersThread(config(missing), { log, onCrash });
     const err = await thread.start().then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(ControllersThreadError);
     expect(err).toMatchObject({ code: 'ThreadFailed' });
@@ -35,16 +36,20 @@ describe("flowops up's controllers thread, seen from the main thread", () => {
     // A stand-in for the controllers' code: it says it started, then throws, as an uncaught error in a part would.
     const code = `const { parentPort } = require('node:worker_threads');
       parentPort.postMessage({ type: 'started' });
-      parentPort.on('message', (m) => { if (m.type === 'sync') throw new Error('boom in ' + m.namespace + '/' + m.name); });`;
+      parentPort.on('message', (m) => {
+        if (m.type === 'sync') throw new Error('boom in ' + m.namespace + '/' + m.name);
+      });`;
     const crashes: ControllersThreadError[] = [];
-    const thread = new ControllersThread(config('unused'), { log, entry: { code, eval: true }, onCrash: (e) => crashes.push(e) });
+    const onCrash = (e: ControllersThreadError): number => crashes.push(e);
+    const thread = new ControllersThread(config('unused'), { log, entry: { code, eval: true }, onCrash });
     await thread.start();
     expect(thread.ready()).toBe(true);
     expect(thread.describe()).toMatch(/^worker thread \d+$/);
     thread.trigger('default', 'flows');
     await waitFor(() => crashes.length > 0, { what: 'the crash reported' });
     expect(crashes).toHaveLength(1);
-    expect(crashes[0]).toMatchObject({ code: 'ThreadFailed', message: 'the controllers thread failed: boom in default/flows' });
+    const message = 'the controllers thread failed: boom in default/flows';
+    expect(crashes[0]).toMatchObject({ code: 'ThreadFailed', message });
     expect(thread.ready()).toBe(false);
     // The main thread's own figures still answer; stopping an ended thread is a no-op.
     const main = new Registry();
@@ -56,7 +61,9 @@ describe("flowops up's controllers thread, seen from the main thread", () => {
     const code = `const { parentPort } = require('node:worker_threads');
       parentPort.postMessage({ type: 'started' });
       parentPort.on('message', () => undefined);`;
-    const thread = new ControllersThread(config('unused'), { log, entry: { code, eval: true }, stopDeadlineMs: 200, onCrash: () => expect.unreachable('a stop is not a crash') });
+    const onCrash = (): never => expect.unreachable('a stop is not a crash');
+    const entry = { code, eval: true };
+    const thread = new ControllersThread(config('unused'), { log, entry, stopDeadlineMs: 200, onCrash });
     await thread.start();
     await expect(thread.stop()).rejects.toMatchObject({ code: 'StopTimeout' });
     expect(thread.ready()).toBe(false);

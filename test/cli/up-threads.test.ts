@@ -14,7 +14,9 @@ import { startSeededUp } from '../helpers/seeded-up.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** SIGTERM, then the exit, within a deadline (the controllers thread stops first, then the API server). */
-async function stopWithin(up: CliProcess, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'still running'> {
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+async function stopWithin(up: CliProcess, ms: number): Promise<Exit | 'still running'> {
   up.child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)));
@@ -24,10 +26,11 @@ async function stopWithin(up: CliProcess, ms: number): Promise<{ code: number | 
   return outcome;
 }
 
-const fetchCount = (metrics: string): number => Number(/^flowops_git_fetch_duration_seconds_count\{source="default\/flows",result="success"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+const FETCHES = /^flowops_git_fetch_duration_seconds_count\{source="default\/flows",result="success"\} (\d+)$/m;
+const fetchCount = (metrics: string): number => Number(FETCHES.exec(metrics)?.[1] ?? 0);
 
 describe('flowops up: the controllers on a thread of their own', () => {
-  it('is ready once the controllers thread started, reconciles the seed, syncs on Sync now and on a push, stops on SIGTERM', async () => {
+  it('waits for its controllers thread; the seed reconciles, Sync now and a push sync, SIGTERM exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-threads-'));
     const { up, url, kubectl } = await startSeededUp(dir);
     let stopped = false;
@@ -38,8 +41,10 @@ describe('flowops up: the controllers on a thread of their own', () => {
       expect(await ready.text()).toMatch(/^\[\+\]controllers ok \(worker thread \d+\)$/m);
       expect(up.stderr()).toMatch(/"thread":"controllers".*"msg":"controllers thread started"/);
       // The reconcile was logged by the controllers thread.
-      const reconciled = up.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"') && l.includes('"flow":"default/database-operator"'));
-      expect(reconciled && JSON.parse(reconciled)).toMatchObject({ thread: 'controllers', resource: 'Database/default/my-postgres' });
+      const reconciled = up.stderr().split('\n')
+        .find((l) => l.includes('"msg":"reconciled"') && l.includes('"flow":"default/database-operator"'));
+      expect(reconciled && JSON.parse(reconciled))
+        .toMatchObject({ thread: 'controllers', resource: 'Database/default/my-postgres' });
 
       // /metrics merges the thread's registry (reconciles, Git fetches, queue) into the main thread's.
       const token = readFileSync(join(dir, 'data', 'pki', 'admin.token'), 'utf8').trim();
@@ -54,19 +59,26 @@ describe('flowops up: the controllers on a thread of their own', () => {
       expect(before).toBeGreaterThan(0);
 
       // "Sync now" in the web view: the source fetches again at once (it polls only every minute).
-      const action = await fetch(`${url}/ui/api/sources/default/flows/actions`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ action: 'sync' }) });
+      const headers = { ...auth, 'Content-Type': 'application/json' };
+      const body = JSON.stringify({ action: 'sync' });
+      const action = await fetch(`${url}/ui/api/sources/default/flows/actions`, { method: 'POST', headers, body });
       expect(action.status).toBe(200);
-      await waitFor(async () => fetchCount(await metrics()) > before, { what: 'a Git fetch after Sync now', timeoutMs: 30_000 });
+      const fetchedAgain = async (): Promise<boolean> => fetchCount(await metrics()) > before;
+      await waitFor(fetchedAgain, { what: 'a Git fetch after Sync now', timeoutMs: 30_000 });
 
       // A push to the embedded repository triggers the sync in the controllers thread.
-      const cloneUrl = (await waitFor(() => /Git repository \(FlowSource default\/flows\): (\S+)/.exec(up.stdout()), { what: 'clone URL' }))[1]!;
+      const printed = () => /Git repository \(FlowSource default\/flows\): (\S+)/.exec(up.stdout());
+      const cloneUrl = (await waitFor(printed, { what: 'clone URL' }))[1]!;
       const work = join(dir, 'work');
       await gitAsync(dir, 'clone', '-q', cloneUrl, work);
       const file = join(work, 'database-operator/flow.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace('name: database-operator', 'name: database-operator\n  labels:\n    pushed: "yes"'));
-      await gitAsync(work, '-c', 'user.name=T', '-c', 'user.email=t@e', 'commit', '-qam', 'label the database operator');
+      const labelled = 'name: database-operator\n  labels:\n    pushed: "yes"';
+      writeFileSync(file, readFileSync(file, 'utf8').replace('name: database-operator', labelled));
+      await gitAsync(work, '-c', 'user.name=T', '-c', 'user.email=t@e', 'commit', '-qam', 'label the operator');
       await gitAsync(work, 'push', '-q', 'origin', 'HEAD:main');
-      await waitFor(async () => (await kubectl(['get', 'flow', 'database-operator', '-o', 'jsonpath={.metadata.labels.pushed}'])).stdout === 'yes', { what: 'the pushed commit live', timeoutMs: 30_000 });
+      const label = ['get', 'flow', 'database-operator', '-o', 'jsonpath={.metadata.labels.pushed}'];
+      const live = async (): Promise<boolean> => (await kubectl(label)).stdout === 'yes';
+      await waitFor(live, { what: 'the pushed commit live', timeoutMs: 30_000 });
 
       stopped = true;
       expect(await stopWithin(up, 25_000)).toEqual({ code: 0, signal: null });
@@ -79,7 +91,9 @@ describe('flowops up: the controllers on a thread of their own', () => {
   it('--controllers-in-process runs them on the main thread, as one thread', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-one-thread-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    const up = runFlowops(['up', '--controllers-in-process', '--no-simulate', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig, '--no-kubeconfig-merge'], { FLOWOPS_LOG_LEVEL: 'warn' });
+    const args = ['--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig];
+    args.push('--no-kubeconfig-merge');
+    const up = runFlowops(['up', '--controllers-in-process', '--no-simulate', ...args], { FLOWOPS_LOG_LEVEL: 'warn' });
     let stopped = false;
     try {
       const url = await serverUrlOf(up);
@@ -89,7 +103,8 @@ describe('flowops up: the controllers on a thread of their own', () => {
       }, { what: '/readyz passing', timeoutMs: 60_000 });
       expect(readyz).toMatch(/^\[\+\]controllers ok \(main thread \(--controllers-in-process\)\)$/m);
       const kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-      await waitFor(async () => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0, { what: 'the seed StatefulSet', timeoutMs: 60_000 });
+      const applied = async (): Promise<boolean> => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0;
+      await waitFor(applied, { what: 'the seed StatefulSet', timeoutMs: 60_000 });
       stopped = true;
       expect(await stopWithin(up, 25_000)).toEqual({ code: 0, signal: null });
     } finally {

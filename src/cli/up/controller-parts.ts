@@ -18,13 +18,14 @@ export interface ControllerParts {
 }
 
 export async function startControllerParts(config: ControllersConfig, log: Logger): Promise<ControllerParts> {
-  const [{ KubeClient }, { startControllers }, { processMetrics }, { scriptSandbox }, { Manager, stopOnly }] = await Promise.all([
-    import('../../kube/client.js'),
-    import('../../runtime/controllers.js'),
-    import('../../metrics/registry.js'),
-    import('../../executors/script-sandbox.js'),
-    import('../../manager/index.js'),
-  ]);
+  const [{ KubeClient }, { startControllers }, { processMetrics }, { scriptSandbox }, { Manager, stopOnly }] =
+    await Promise.all([
+      import('../../kube/client.js'),
+      import('../../runtime/controllers.js'),
+      import('../../metrics/registry.js'),
+      import('../../executors/script-sandbox.js'),
+      import('../../manager/index.js'),
+    ]);
   const kube = KubeClient.fromKubeconfig(config.kubeconfig);
   // The sandbox is module state: each thread that runs script steps configures its own.
   scriptSandbox.configure({ memoryLimitBytes: config.scripts.memoryLimitBytes, isolate: config.scripts.isolate });
@@ -35,7 +36,8 @@ export async function startControllerParts(config: ControllersConfig, log: Logge
   // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
   if (sim) {
     const { startSimulator } = await import('../../simulator/simulator.js');
-    const simulator = await startSimulator({ kube, log, podStartMs: sim.podStartMs, ...(sim.rootCa ? { rootCa: sim.rootCa } : {}) });
+    const rootCa = sim.rootCa ? { rootCa: sim.rootCa } : {};
+    const simulator = await startSimulator({ kube, log, podStartMs: sim.podStartMs, ...rootCa });
     await manager.add(stopOnly('simulator', () => simulator.stop()));
   }
   const controllers = await startControllers({
@@ -53,14 +55,16 @@ export async function startControllerParts(config: ControllersConfig, log: Logge
   if (notify) {
     // Providers and Alerts: it reads the controllers' Events and status, never waits on them.
     const { Notifier } = await import('../../notify/index.js');
-    const notifier = new Notifier({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, viewUrl: notify.viewUrl });
+    const notifyLog = log.child({ part: 'notify' });
+    const notifier = new Notifier({ kube, log: notifyLog, registry: metrics.registry, viewUrl: notify.viewUrl });
     await manager.add({ name: 'notify', start: () => notifier.start(), stop: () => notifier.stop() });
   }
   let previewTrigger: (namespace: string, name: string) => void = () => undefined;
   if (pr) {
     // Pull-request previews for the FlowSources with spec.previews: dry runs only, nothing applied.
     const { PreviewPoller } = await import('../../preview/index.js');
-    const previews = new PreviewPoller({ kube, log: log.child({ part: 'previews' }), dataDir: pr.dataDir, viewUrl: pr.viewUrl });
+    const previewLog = log.child({ part: 'previews' });
+    const previews = new PreviewPoller({ kube, log: previewLog, dataDir: pr.dataDir, viewUrl: pr.viewUrl });
     await manager.add({ name: 'previews', start: () => previews.start(), stop: () => previews.stop() });
     previewTrigger = (ns, n) => previews.trigger(ns, n);
   }

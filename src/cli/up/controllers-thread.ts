@@ -14,7 +14,8 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { Logger } from '../../log/index.js';
 import type { ControllerSide } from './controller-side.js';
 import { ControllersThreadError } from './errors.js';
-import { isFromControllers, type ControllersConfig, type FromControllers, type ScrapedMetrics, type ToControllers } from './protocol.js';
+import { isFromControllers, type ControllersConfig, type FromControllers, type ScrapedMetrics } from './protocol.js';
+import type { ToControllers } from './protocol.js';
 import { controllersWorkerEntry, type WorkerEntry } from './worker-entry.js';
 
 export interface ControllersThreadOptions {
@@ -63,7 +64,8 @@ export class ControllersThread implements ControllerSide {
         } else this.onMessage(message);
       });
       worker.on('error', (err: Error) => {
-        failure = new ControllersThreadError('ThreadFailed', `the controllers thread failed: ${err.message}`, { cause: err });
+        const message = `the controllers thread failed: ${err.message}`;
+        failure = new ControllersThreadError('ThreadFailed', message, { cause: err });
       });
       worker.on('exit', (code: number) => {
         const was = this.state;
@@ -71,7 +73,8 @@ export class ControllersThread implements ControllerSide {
         for (const answer of this.scrapes.values()) answer([]);
         this.scrapes.clear();
         if (was === 'stopping') return;
-        const err = failure ?? new ControllersThreadError('ThreadExited', `the controllers thread ended by itself (exit code ${code})`);
+        const err = failure ??
+          new ControllersThreadError('ThreadExited', `the controllers thread ended by itself (exit code ${code})`);
         if (was === 'starting') reject(err);
         else this.opts.onCrash(err);
       });
@@ -90,9 +93,12 @@ export class ControllersThread implements ControllerSide {
     clearTimeout(timer);
     if (outcome === 'late') {
       await worker.terminate();
-      throw new ControllersThreadError('StopTimeout', `the controllers thread did not stop within ${deadlineMs} ms: terminated`);
+      const message = `the controllers thread did not stop within ${deadlineMs} ms: terminated`;
+      throw new ControllersThreadError('StopTimeout', message);
     }
-    if (outcome !== 0) throw new ControllersThreadError('ThreadFailed', `the controllers thread stopped with exit code ${outcome}`);
+    if (outcome !== 0) {
+      throw new ControllersThreadError('ThreadFailed', `the controllers thread stopped with exit code ${outcome}`);
+    }
   }
 
   ready(): boolean {
@@ -120,13 +126,14 @@ export class ControllersThread implements ControllerSide {
   private scrapeThread(): Promise<ScrapedMetrics> {
     if (this.state !== 'started') return Promise.resolve([]);
     const id = ++this.nextScrape;
+    const deadlineMs = this.opts.scrapeDeadlineMs ?? 5000;
     return new Promise((resolve) => {
       // A thread too busy to answer in time leaves its figures out of this scrape, not the scrape failed.
       const timer = setTimeout(() => {
         this.scrapes.delete(id);
-        this.opts.log.warn({ deadlineMs: this.opts.scrapeDeadlineMs ?? 5000 }, 'the controllers thread did not answer a metrics scrape in time');
+        this.opts.log.warn({ deadlineMs }, 'the controllers thread did not answer a metrics scrape in time');
         resolve([]);
-      }, this.opts.scrapeDeadlineMs ?? 5000);
+      }, deadlineMs);
       this.scrapes.set(id, (metrics) => {
         clearTimeout(timer);
         resolve(metrics);
@@ -143,6 +150,7 @@ export class ControllersThread implements ControllerSide {
   }
 
   private post(message: ToControllers): void {
-    if (this.state === 'started' || (this.state === 'stopping' && message.type === 'stop')) this.worker?.postMessage(message);
+    const open = this.state === 'started' || (this.state === 'stopping' && message.type === 'stop');
+    if (open) this.worker?.postMessage(message);
   }
 }

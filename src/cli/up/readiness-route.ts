@@ -14,11 +14,14 @@ export function readinessRoute(server: Pick<ApiServer, 'store'>, manager: Manage
     const storage = server.store.liveness() ?? server.store.writeHealth();
     const lines = ['[+]ping ok', storage ? `[-]storage failed: ${storage.message}` : '[+]storage ok'];
     const waiting = manager.ready() ? [] : manager.notReady();
-    lines.push(waiting.length ? `[-]parts not ready: ${waiting.join(', ')}` : `[+]controllers ok (${controllers.describe()})`);
+    const controllersLine = `[+]controllers ok (${controllers.describe()})`;
+    lines.push(waiting.length ? `[-]parts not ready: ${waiting.join(', ')}` : controllersLine);
     const ok = !storage && waiting.length === 0;
     // Failed checks are always itemised (what the probe's reader needs); a pass only with ?verbose.
-    const body = ok && !url.searchParams.has('verbose') ? 'ok' : `${lines.join('\n')}\nreadyz check ${ok ? 'passed' : 'failed'}\n`;
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).end(body);
+    const itemised = `${lines.join('\n')}\nreadyz check ${ok ? 'passed' : 'failed'}\n`;
+    const body = ok && !url.searchParams.has('verbose') ? 'ok' : itemised;
+    const headers = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' };
+    res.writeHead(ok ? 200 : 503, headers).end(body);
     return true;
   };
 }

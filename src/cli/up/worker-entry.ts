@@ -16,7 +16,8 @@ export function controllersWorkerEntry(here: string = import.meta.url): WorkerEn
   if (here.endsWith('.ts')) {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./worker.ts', here).href;
-    const load = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+    const load = `import(${JSON.stringify(tsx)})` +
+      `.then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
     // A rejection here (a module that does not load) is uncaught in the thread: its 'error' event.
     return { code: `${load}.catch((err) => { process.nextTick(() => { throw err; }); });`, eval: true };
   }
@@ -25,7 +26,8 @@ export function controllersWorkerEntry(here: string = import.meta.url): WorkerEn
   const found = candidates.find((u) => existsSync(fileURLToPath(u)));
   if (!found) {
     const where = candidates.map((u) => fileURLToPath(u)).join(' or ');
-    throw new ControllersThreadError('EntryMissing', `the controllers thread's code is not at ${where}: rebuild with npm run build`);
+    const message = `the controllers thread's code is not at ${where}: rebuild with npm run build`;
+    throw new ControllersThreadError('EntryMissing', message);
   }
   return { code: found, eval: false };
 }
