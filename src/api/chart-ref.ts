@@ -21,7 +21,7 @@ export const chartRefSchema = z
     name: z
       .string()
       .regex(/^[a-zA-Z0-9][-a-zA-Z0-9_.]*$/, 'expected a chart name (letters, digits, "-", "_" or ".")')
-      .describe('The chart\'s name in the repository.'),
+      .describe("The chart's name in the repository."),
     version: z
       .string()
       .refine((v) => v.includes('{{') || isVersionConstraint(v), {
@@ -30,14 +30,17 @@ export const chartRefSchema = z
       .describe('An exact version or a semver range; the highest match is rendered. May be a template.'),
     secretRef: secretName
       .describe(
-        'Secret in the watched resource\'s namespace: username and password (basic auth), or a ' +
+        "Secret in the watched resource's namespace: username and password (basic auth), or a " +
           '.dockerconfigjson (OCI registries).',
       )
       .optional(),
     certSecretRef: secretName
-      .describe('Secret in the watched resource\'s namespace whose ca.crt is the repository\'s CA bundle.')
+      .describe("Secret in the watched resource's namespace whose ca.crt is the repository's CA bundle.")
       .optional(),
-    insecure: z.boolean().describe('OCI only: talk plain HTTP to the registry (a test registry on loopback).').optional(),
+    insecure: z
+      .boolean()
+      .describe('OCI only: talk plain HTTP to the registry (a test registry on loopback).')
+      .optional(),
   })
   .strict();
 

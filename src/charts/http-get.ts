@@ -58,7 +58,10 @@ export async function httpGet(url: URL, opts: HttpGetOptions): Promise<Uint8Arra
   if (res.status === 401 || res.status === 403) {
     await res.body?.cancel();
     if (!creds) {
-      throw new ChartError('ChartAuthRequired', `${opts.what}: the repository asks for credentials (${res.status}) and none are configured`);
+      throw new ChartError(
+        'ChartAuthRequired',
+        `${opts.what}: the repository asks for credentials (${res.status}) and none are configured`,
+      );
     }
     throw new ChartError('ChartAuthFailed', `${opts.what}: the repository refused the credentials (${res.status})`);
   }

@@ -20,7 +20,9 @@ const entrySchema = z
     digest: z.string().optional(),
   })
   .loose();
-const indexSchema = z.object({ apiVersion: z.string().optional(), entries: z.record(z.string(), z.array(z.unknown())) }).loose();
+const indexSchema = z
+  .object({ apiVersion: z.string().optional(), entries: z.record(z.string(), z.array(z.unknown())) })
+  .loose();
 
 const HEX_DIGEST = /^(?:sha256:)?([0-9a-f]{64})$/;
 
@@ -30,34 +32,57 @@ export function parseIndex(text: string, where: string): Map<string, IndexEntry[
   try {
     doc = parse(text, { maxAliasCount: 100 });
   } catch (e) {
-    throw new ChartError('ChartInvalid', `${where}: index.yaml is not YAML: ${e instanceof Error ? e.message.split('\n')[0] : ''}`);
+    throw new ChartError(
+      'ChartInvalid',
+      `${where}: index.yaml is not YAML: ${e instanceof Error ? e.message.split('\n')[0] : ''}`,
+    );
   }
   const index = indexSchema.safeParse(doc);
   if (!index.success) throw new ChartError('ChartInvalid', `${where}: index.yaml has no "entries" map of charts`);
   const out = new Map<string, IndexEntry[]>();
   for (const [name, raw] of Object.entries(index.data.entries)) {
     // One malformed version does not hide the others, as Helm skips it with a warning.
-    out.set(name, raw.flatMap((e) => {
-      const parsed = entrySchema.safeParse(e);
-      return parsed.success ? [parsed.data] : [];
-    }));
+    out.set(
+      name,
+      raw.flatMap((e) => {
+        const parsed = entrySchema.safeParse(e);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    );
   }
   return out;
 }
 
 /** The highest version of `name` the constraint admits, with its digest in sha256:<hex> form. */
-export function resolveEntry(index: Map<string, IndexEntry[]>, name: string, constraint: string, where: string): IndexEntry {
+export function resolveEntry(
+  index: Map<string, IndexEntry[]>,
+  name: string,
+  constraint: string,
+  where: string,
+): IndexEntry {
   const entries = index.get(name);
   if (!entries?.length) throw new ChartError('ChartNotFound', `${where}: no chart named "${name}" in index.yaml`);
-  const version = highestMatch(entries.map((e) => e.version), constraint);
+  const version = highestMatch(
+    entries.map((e) => e.version),
+    constraint,
+  );
   const entry = version === undefined ? undefined : entries.find((e) => e.version === version);
   if (!entry) {
-    const known = entries.map((e) => e.version).slice(0, 10).join(', ');
-    throw new ChartError('ChartVersionNotFound', `${where}: chart "${name}" has no version matching "${constraint}" (has ${known})`);
+    const known = entries
+      .map((e) => e.version)
+      .slice(0, 10)
+      .join(', ');
+    throw new ChartError(
+      'ChartVersionNotFound',
+      `${where}: chart "${name}" has no version matching "${constraint}" (has ${known})`,
+    );
   }
   const hex = entry.digest === undefined ? undefined : HEX_DIGEST.exec(entry.digest)?.[1];
   if (entry.digest !== undefined && hex === undefined) {
-    throw new ChartError('ChartInvalid', `${where}: chart "${name}" ${entry.version} has digest "${entry.digest}", not sha256 hex`);
+    throw new ChartError(
+      'ChartInvalid',
+      `${where}: chart "${name}" ${entry.version} has digest "${entry.digest}", not sha256 hex`,
+    );
   }
   return { ...entry, ...(hex ? { digest: `sha256:${hex}` } : {}) };
 }

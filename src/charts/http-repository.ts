@@ -39,13 +39,20 @@ const baseOf = (repository: string): URL => new URL(repository.endsWith('/') ? r
 export async function resolveHttpChart(o: HttpChartOptions): Promise<ResolvedHttpChart> {
   const where = shownRepository(o.repository);
   const base = baseOf(o.repository);
-  const get = { credentials: o.credentials ? { origin: base.origin, basic: o.credentials } : undefined, ca: o.ca, signal: o.signal };
+  const get = {
+    credentials: o.credentials ? { origin: base.origin, basic: o.credentials } : undefined,
+    ca: o.ca,
+    signal: o.signal,
+  };
   const text = new TextDecoder().decode(
     await httpGet(new URL('index.yaml', base), { ...get, limit: INDEX_LIMIT, what: `${where}/index.yaml` }),
   );
   const entry = resolveEntry(parseIndex(text, where), o.name, o.version, where);
   if (!entry.digest) {
-    throw new ChartError('ChartInvalid', `${where}: index.yaml gives no digest for ${o.name} ${entry.version}, so it cannot be checked`);
+    throw new ChartError(
+      'ChartInvalid',
+      `${where}: index.yaml gives no digest for ${o.name} ${entry.version}, so it cannot be checked`,
+    );
   }
   const first = entry.urls[0] ?? '';
   let url: URL;
@@ -55,7 +62,10 @@ export async function resolveHttpChart(o: HttpChartOptions): Promise<ResolvedHtt
     throw new ChartError('ChartInvalid', `${where}: ${o.name} ${entry.version} has an invalid URL in index.yaml`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ChartError('ChartInvalid', `${where}: ${o.name} ${entry.version} is at a ${url.protocol} URL, not http(s)`);
+    throw new ChartError(
+      'ChartInvalid',
+      `${where}: ${o.name} ${entry.version} is at a ${url.protocol} URL, not http(s)`,
+    );
   }
   return { version: entry.version, digest: entry.digest, url };
 }

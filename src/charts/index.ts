@@ -85,12 +85,22 @@ export class ChartPuller {
    */
   async pull(req: ChartRequest): Promise<PulledChart> {
     const kind = repositoryKind(req.repository);
-    if (!kind) throw new ChartError('ChartRefInvalid', `chart.repository "${shownRepository(req.repository)}" is not https://, http:// or oci://`);
+    if (!kind)
+      throw new ChartError(
+        'ChartRefInvalid',
+        `chart.repository "${shownRepository(req.repository)}" is not https://, http:// or oci://`,
+      );
     const key = this.keyOf(req);
     const memo = this.resolved.get(key);
     const shown = kind === 'oci' ? req.repository : shownRepository(req.repository);
-    const out = (version: string, digest: string, path: string, cached: boolean): PulledChart =>
-      ({ path, repository: shown, name: req.name, version, digest, cached });
+    const out = (version: string, digest: string, path: string, cached: boolean): PulledChart => ({
+      path,
+      repository: shown,
+      name: req.name,
+      version,
+      digest,
+      cached,
+    });
     if (memo) {
       const hit = await this.cache.get(memo.digest);
       if (hit) return out(memo.version, memo.digest, hit.path, true);
@@ -112,7 +122,14 @@ export class ChartPuller {
   }
 
   private async resolveHttp(req: ChartRequest): Promise<Resolution> {
-    const o = { repository: req.repository, name: req.name, version: req.version, credentials: req.credentials, ca: req.ca, signal: req.signal };
+    const o = {
+      repository: req.repository,
+      name: req.name,
+      version: req.version,
+      credentials: req.credentials,
+      ca: req.ca,
+      signal: req.signal,
+    };
     const chart = await resolveHttpChart(o);
     return { version: chart.version, digest: chart.digest, fetch: () => fetchHttpChart(o, chart) };
   }
@@ -124,7 +141,9 @@ export class ChartPuller {
 
   /** Credentials are part of the key: a resolution made with one Secret is not reused for a caller without it. */
   private keyOf(req: ChartRequest): string {
-    const who = req.credentials ? createHash('sha256').update(`${req.credentials.username}\0${req.credentials.password}`).digest('hex') : '';
+    const who = req.credentials
+      ? createHash('sha256').update(`${req.credentials.username}\0${req.credentials.password}`).digest('hex')
+      : '';
     return [req.repository, req.name, req.version, who, req.ca ?? '', req.insecure ? 'insecure' : ''].join('\0');
   }
 }

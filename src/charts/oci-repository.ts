@@ -76,7 +76,8 @@ export function resolveOciChart(o: OciChartOptions): Promise<ResolvedOciChart> {
     if (!version) {
       const versions = (await client.listTags()).map(versionOfTag);
       version = highestMatch(versions, o.version);
-      if (!version) throw new ChartError('ChartVersionNotFound', `${reference}: no tag matches the version "${o.version}"`);
+      if (!version)
+        throw new ChartError('ChartVersionNotFound', `${reference}: no tag matches the version "${o.version}"`);
     }
     let manifest;
     try {
@@ -87,7 +88,13 @@ export function resolveOciChart(o: OciChartOptions): Promise<ResolvedOciChart> {
       }
       throw e;
     }
-    return { client, reference, version, manifestDigest: manifest.digest, layer: helmLayer(manifest.bytes, reference, version) };
+    return {
+      client,
+      reference,
+      version,
+      manifestDigest: manifest.digest,
+      layer: helmLayer(manifest.bytes, reference, version),
+    };
   });
 }
 
@@ -110,7 +117,10 @@ function helmLayer(bytes: Uint8Array, reference: string, version: string): Resol
   const layers = parsed.data.layers.filter((l) => l.mediaType === HELM_CONTENT);
   const layer = layers[0];
   if (layers.length !== 1 || !layer) {
-    throw new ChartError('ChartInvalid', `${reference}:${version}: expected one ${HELM_CONTENT} layer, found ${layers.length}`);
+    throw new ChartError(
+      'ChartInvalid',
+      `${reference}:${version}: expected one ${HELM_CONTENT} layer, found ${layers.length}`,
+    );
   }
   return layer;
 }

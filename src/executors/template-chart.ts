@@ -21,7 +21,8 @@ import { StepError, type Outputs, type StepContext } from './types.js';
 
 /** The host:port a docker config's `auths` would name for this repository. */
 function registryHost(ref: ChartRef): string {
-  if (repositoryKind(ref.repository) === 'oci') return parseOciUrl(`${ref.repository.replace(/\/+$/, '')}/${ref.name}`, 'chart.repository').registry;
+  if (repositoryKind(ref.repository) === 'oci')
+    return parseOciUrl(`${ref.repository.replace(/\/+$/, '')}/${ref.name}`, 'chart.repository').registry;
   return new URL(ref.repository).host;
 }
 
@@ -35,13 +36,18 @@ async function credentials(ref: ChartRef, ctx: StepContext, field: string): Prom
   const config = data.get('.dockerconfigjson');
   if (config !== undefined) {
     const creds = credentialsFor(config, registryHost(ref), `${where} (${field}.secretRef)`);
-    if (!creds) throw new StepError(`${where} (${field}.secretRef) has no auths entry for ${registryHost(ref)}`, { reason: 'ChartAuthRequired' });
+    if (!creds)
+      throw new StepError(`${where} (${field}.secretRef) has no auths entry for ${registryHost(ref)}`, {
+        reason: 'ChartAuthRequired',
+      });
     return creds;
   }
   const username = data.get('username');
   const password = data.get('password');
   if (username === undefined || password === undefined) {
-    throw new StepError(`${where} (${field}.secretRef) needs username and password, or .dockerconfigjson`, { reason: 'ChartAuthRequired' });
+    throw new StepError(`${where} (${field}.secretRef) needs username and password, or .dockerconfigjson`, {
+      reason: 'ChartAuthRequired',
+    });
   }
   return { username, password };
 }
@@ -50,7 +56,11 @@ async function caBundle(ref: ChartRef, ctx: StepContext, field: string): Promise
   if (!ref.certSecretRef) return undefined;
   const { where, data } = await readSecretData(ref.certSecretRef.name, ctx);
   const ca = data.get('ca.crt');
-  if (ca === undefined) throw new StepError(`${where} (${field}.certSecretRef) has no key "ca.crt"`, { reason: 'ChartRefInvalid', permanent: true });
+  if (ca === undefined)
+    throw new StepError(`${where} (${field}.certSecretRef) has no key "ca.crt"`, {
+      reason: 'ChartRefInvalid',
+      permanent: true,
+    });
   return ca;
 }
 
@@ -58,7 +68,10 @@ async function caBundle(ref: ChartRef, ctx: StepContext, field: string): Promise
 export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: string): Promise<PulledChart> {
   const version = renderText(ref.version, ctx.data, `${field}.version`).trim();
   if (!isVersionConstraint(version)) {
-    throw invalid(`${field}.version: rendered ${JSON.stringify(version)}, not an exact version or a semver range`, 'ChartRefInvalid');
+    throw invalid(
+      `${field}.version: rendered ${JSON.stringify(version)}, not an exact version or a semver range`,
+      'ChartRefInvalid',
+    );
   }
   try {
     const creds = await credentials(ref, ctx, field);
@@ -74,19 +87,34 @@ export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: stri
       signal: ctx.signal,
     });
     ctx.log.info(
-      { step: field, repository: chart.repository, chart: chart.name, version: chart.version, digest: chart.digest, cached: chart.cached },
+      {
+        step: field,
+        repository: chart.repository,
+        chart: chart.name,
+        version: chart.version,
+        digest: chart.digest,
+        cached: chart.cached,
+      },
       'chart pulled',
     );
     return chart;
   } catch (e) {
     if (e instanceof ChartError) {
       // A rendered version that is no range, or a repository FlowOps cannot use, no retry fixes.
-      throw new StepError(`${field}: ${e.message}`, { reason: e.code, permanent: e.code === 'ChartRefInvalid', cause: e });
+      throw new StepError(`${field}: ${e.message}`, {
+        reason: e.code,
+        permanent: e.code === 'ChartRefInvalid',
+        cause: e,
+      });
     }
     if (e instanceof SourceError) {
       // parseOciUrl's ArtifactInvalid is a repository URL no request can use; the rest is a docker config's.
       const invalidRef = e.code === 'ArtifactInvalid';
-      throw new StepError(`${field}: ${e.message}`, { reason: invalidRef ? 'ChartRefInvalid' : 'ChartAuthRequired', permanent: invalidRef, cause: e });
+      throw new StepError(`${field}: ${e.message}`, {
+        reason: invalidRef ? 'ChartRefInvalid' : 'ChartAuthRequired',
+        permanent: invalidRef,
+        cause: e,
+      });
     }
     throw e;
   }

@@ -15,11 +15,17 @@ const run = promisify(execFile);
 
 /** Runs the real helm with its home, cache and config under `home`. */
 export async function helmCli(home: string, args: string[]): Promise<string> {
-  const env = { ...process.env, HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') };
+  const env = {
+    ...process.env,
+    HOME: home,
+    HELM_CACHE_HOME: join(home, 'cache'),
+    HELM_CONFIG_HOME: join(home, 'config'),
+    HELM_DATA_HOME: join(home, 'data'),
+  };
   return (await run(HELM, args, { env, timeout: 60_000 })).stdout;
 }
 
-/** Writes chart `name` at `version` (one ConfigMap naming the version) and packages it into `out`; returns the .tgz path. */
+/** Writes chart `name` at `version` (one ConfigMap naming it) and packages it into `out`; returns the .tgz. */
 export async function packageChart(work: string, out: string, name: string, version: string): Promise<string> {
   const dir = join(work, `${name}-${version}`);
   mkdirSync(join(dir, 'templates'), { recursive: true });
@@ -43,7 +49,8 @@ export async function packageChart(work: string, out: string, name: string, vers
   return join(out, `${name}-${version}.tgz`);
 }
 
-export const sha256File = (path: string): string => `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+export const sha256File = (path: string): string =>
+  `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
 
 export interface StaticServer {
   url: string;
@@ -61,7 +68,9 @@ export async function serveStatic(
 ): Promise<StaticServer> {
   const requests: string[] = [];
   const override = new Map<string, Buffer>();
-  const expected = opts.auth ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}` : undefined;
+  const expected = opts.auth
+    ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}`
+    : undefined;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push(path);
@@ -89,9 +98,10 @@ export async function serveStatic(
     url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     override,
-    stop: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    stop: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
