@@ -19,6 +19,7 @@ import {
   resolveEntry,
 } from '../../src/charts/index.js';
 import { templateExecutor } from '../../src/executors/template.js';
+import { typecheckFiles } from '../../src/typecheck/index.js';
 import { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
@@ -110,6 +111,38 @@ describe('version constraints and index.yaml resolution', () => {
         '          repository: https://c.example\n          name: web\n          version: "{{ .Resource.data.v }}"\n',
       ),
     ).toEqual([]);
+  });
+});
+
+describe('the type check of a later step reading the pulled chart', () => {
+  it('knows .Steps.<name>.Outputs.chart.version and names a field it does not have', () => {
+    const flow = (read: string) =>
+      [
+        'apiVersion: flowops.io/v1',
+        'kind: Flow',
+        'metadata: {name: f}',
+        'spec:',
+        '  watch: {apiVersion: v1, kind: ConfigMap}',
+        '  reconcile:',
+        '    steps:',
+        '      - name: web',
+        '        type: template',
+        '        engine: helm',
+        '        chart: {repository: "https://c.example", name: web, version: "^1"}',
+        '      - name: note',
+        '        type: kubectl',
+        '        action: apply',
+        '        manifests: |',
+        '          apiVersion: v1',
+        '          kind: ConfigMap',
+        '          metadata: {name: note}',
+        `          data: {v: "{{ .Steps.web.Outputs.chart.${read} }}"}`,
+        '',
+      ].join('\n');
+    expect(typecheckFiles([{ path: 'f.yaml', text: flow('version') }])).toEqual([]);
+    const found = typecheckFiles([{ path: 'f.yaml', text: flow('revision') }]).map((f) => f.message);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain('revision');
   });
 });
 
