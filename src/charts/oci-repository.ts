@@ -17,6 +17,7 @@ export interface OciChartOptions {
   credentials?: BasicCredentials | undefined;
   ca?: string | undefined;
   insecure?: boolean | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface ResolvedOciChart {
@@ -68,7 +69,8 @@ export function resolveOciChart(o: OciChartOptions): Promise<ResolvedOciChart> {
     if (ref.tag !== undefined || ref.digest !== undefined) {
       throw new ChartError('ChartRefInvalid', `${base}/${o.name}: the version goes in chart.version, not in the URL`);
     }
-    const client = new RegistryClient({ ref, credentials: o.credentials, insecure: o.insecure, ca: o.ca });
+    const { credentials, insecure, ca, signal } = o;
+    const client = new RegistryClient({ ref, credentials, insecure, ca, signal });
     const reference = repositoryUrl(ref);
     // An exact version is a tag to read; only a range needs the tag list (as `helm pull --version`).
     const exact = semver.valid(o.version, { loose: true });

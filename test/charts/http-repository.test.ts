@@ -4,6 +4,7 @@
 // embedded API server. The repository is made by the real `helm package` + `helm repo index`.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -251,6 +252,25 @@ describe('an HTTP chart repository made by helm package + helm repo index', () =
       ).toMatchObject({ version: '1.0.0' });
     } finally {
       await tls.stop();
+    }
+  });
+
+  it("a repository that never answers is given up at the step's signal, HTTP and OCI alike", async () => {
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const address = hanging.address();
+    const host = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const p = puller();
+      for (const repository of [`http://${host}/charts`, `oci://${host}/charts`]) {
+        const err = await failure(() =>
+          p.pull({ repository, name: 'hello', version: '1.0.0', insecure: true, signal: AbortSignal.timeout(300) }),
+        );
+        expect(err.name, repository).toBe('TimeoutError');
+      }
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((r) => hanging.close(r));
     }
   });
 

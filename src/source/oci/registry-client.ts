@@ -20,6 +20,8 @@ export interface RegistryClientOptions {
   insecure?: boolean | undefined;
   /** PEM CA bundle the registry's certificate is checked against (a private registry's CA). */
   ca?: string | undefined;
+  /** Ends every request (a step's timeout); the abort reason is thrown as it is. */
+  signal?: AbortSignal | undefined;
 }
 
 export const MANIFEST_LIMIT = 4 * 1024 * 1024;
@@ -198,9 +200,11 @@ export class RegistryClient {
         headers,
         ...(init.body ? { body: new Uint8Array(init.body) } : {}),
         ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
         redirect: 'follow',
       });
     } catch (e) {
+      if (this.opts.signal?.aborted) throw e;
       const cause =
         e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
       throw new SourceError('FetchFailed', `${this.name}: ${method} ${what}: ${cause}`);
@@ -231,6 +235,7 @@ export class RegistryClient {
       res = await fetch(url, {
         headers: basic ? { authorization: basic } : {},
         ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
       });
     } catch (e) {
       throw new SourceError(
