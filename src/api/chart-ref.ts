@@ -14,6 +14,9 @@ export const chartRefSchema = z
     repository: z
       .string()
       .regex(/^(https?|oci):\/\/[^/\s]+/, 'expected an https://, http:// or oci:// repository URL')
+      .refine((url) => !/^[a-z]+:\/\/[^/]*@/.test(url), {
+        message: 'must not hold credentials (user:password@); name a Secret in secretRef',
+      })
       .describe(
         'The chart repository: https://charts.example.com (its index.yaml is read) or oci://registry/path ' +
           '(the chart is the OCI repository <path>/<name>, as `helm push` names it).',

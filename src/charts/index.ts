@@ -90,6 +90,10 @@ export class ChartPuller {
         'ChartRefInvalid',
         `chart.repository "${shownRepository(req.repository)}" is not https://, http:// or oci://`,
       );
+    // A password in the URL would reach error messages (fetch quotes the URL it refuses).
+    if (/^[a-z]+:\/\/[^/]*@/.test(req.repository)) {
+      throw new ChartError('ChartRefInvalid', 'chart.repository must not hold credentials; name a Secret in secretRef');
+    }
     const key = this.keyOf(req);
     const memo = this.resolved.get(key);
     const shown = kind === 'oci' ? req.repository : shownRepository(req.repository);
