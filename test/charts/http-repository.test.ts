@@ -102,7 +102,7 @@ describe('version constraints and index.yaml resolution', () => {
       '11 spec.reconcile.steps[0].chart.name: required',
     ]);
     const indent = '          ';
-    const withPassword = `${indent}repository: https://u:pw-4471@c.example\n${indent}name: web\n${indent}version: 1\n`;
+    const withPassword = `${indent}repository: https://u:pw-4471@c.example\n${indent}name: web\n${indent}version: ^1\n`;
     expect(errors(withPassword)).toEqual([
       '12 spec.reconcile.steps[0].chart.repository: must not hold credentials (user:password@); ' +
         'name a Secret in secretRef',
