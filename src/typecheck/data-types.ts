@@ -90,8 +90,18 @@ export function outputsOf(step: Json, registry: SchemaRegistry): ObjectTy {
           return record(what, {}, UNKNOWN);
       }
     }
-    case 'template':
-      return record(what, { applied: present(arrayOf(STRING)), ...OBJECT_OUTPUTS });
+    case 'template': {
+      // A chart from a repository also says what was rendered (src/executors/template-chart.ts).
+      const pulled = step.engine === 'helm' && isJson(step.chart);
+      const chart = record('the pulled chart', {
+        repository: present(STRING),
+        name: present(STRING),
+        version: present(STRING),
+        digest: present(STRING),
+      });
+      const fields = { applied: present(arrayOf(STRING)), ...OBJECT_OUTPUTS };
+      return record(what, pulled ? { ...fields, chart: present(chart) } : fields);
+    }
     case 'script':
       // Whatever the script writes to $FLOWOPS_OUTPUTS, always as text.
       return record(what, { exitCode: present(INTEGER), stdout: present(STRING) }, STRING);
