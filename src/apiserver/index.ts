@@ -216,6 +216,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     close: async () => {
       clearInterval(compactor);
       eventExpiry.stop();
+      gc.stop();
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
       const servers = plain ? [server, plain] : [server];
