@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { DEFAULT_STORAGE_CACHE_MIB, DEFAULT_STORAGE_CACHE_OBJECTS } from '../server-defaults.js';
 import { BadCacheLimitsError } from './errors.js';
 import type { StoredValue } from './types.js';
 
@@ -9,7 +10,10 @@ export interface CacheLimits {
 }
 
 /** 10,000 values or 64 MiB, whichever is reached first: the hot set of a cluster of that size, not all of it. */
-export const DEFAULT_CACHE_LIMITS: CacheLimits = { maxObjects: 10_000, maxBytes: 64 * 1024 * 1024 };
+export const DEFAULT_CACHE_LIMITS: CacheLimits = {
+  maxObjects: DEFAULT_STORAGE_CACHE_OBJECTS,
+  maxBytes: DEFAULT_STORAGE_CACHE_MIB * 1024 * 1024,
+};
 
 /** What one entry costs beside its text: the StoredValue, its key and the LRU's own slot. */
 const ENTRY_OVERHEAD = 160;
