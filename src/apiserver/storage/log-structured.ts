@@ -15,6 +15,9 @@ import type {
   WriteResult,
 } from './types.js';
 
+/** How many prefixes' counts are kept (each a few numbers) before they are all dropped. */
+const COUNTS_KEPT = 64;
+
 interface Pending {
   row: LogRow;
   event: StoreEvent;
@@ -48,6 +51,8 @@ export class LogStructured implements Backend {
   /** Why storage cannot be used again (the file is corrupt or closed): only a restart may help. */
   private fatal: Error | undefined;
   private readonly rollbackListeners: Array<(undone: StoreEvent[]) => void> = [];
+  /** Counts by prefix, each at the committed revision it was counted at. */
+  private readonly counts = new Map<string, { revision: number; n: number }>();
 
   constructor(
     private readonly log: Log,
@@ -88,10 +93,23 @@ export class LogStructured implements Backend {
   }
 
   count(prefix: string): number {
-    let n = this.log.countAt(prefix, this.committed);
+    let n = this.committedCount(prefix);
     for (const [key, v] of this.unflushedIn(prefix, prefixEnd(prefix))) {
       n += (v ? 1 : 0) - (this.log.latest(key) ? 1 : 0);
     }
+    return n;
+  }
+
+  /**
+   * The log's count at the committed revision, kept while that revision stands: a client paging
+   * through a large collection (remainingItemCount on every page) pays for one count, not one per page.
+   */
+  private committedCount(prefix: string): number {
+    const known = this.counts.get(prefix);
+    if (known?.revision === this.committed) return known.n;
+    const n = this.log.countAt(prefix, this.committed);
+    if (this.counts.size >= COUNTS_KEPT) this.counts.clear();
+    this.counts.set(prefix, { revision: this.committed, n });
     return n;
   }
 
