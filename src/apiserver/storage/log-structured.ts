@@ -51,6 +51,8 @@ export class LogStructured implements Backend {
   /** Why storage cannot be used again (the file is corrupt or closed): only a restart may help. */
   private fatal: Error | undefined;
   private readonly rollbackListeners: Array<(undone: StoreEvent[]) => void> = [];
+  /** By prefix, the share of its last list's rows the cache held. */
+  private readonly listHits = new Map<string, number>();
   /** Counts by prefix, each at the committed revision it was counted at. */
   private readonly counts = new Map<string, { revision: number; n: number }>();
 
@@ -125,17 +127,34 @@ export class LogStructured implements Backend {
     const after = opts.startAfter !== undefined && opts.startAfter > prefix ? opts.startAfter : prefix;
     const mine = revision === this.revision ? this.unflushedIn(after, prefixEnd(prefix)) : [];
     const at = Math.min(revision, this.committed);
-    const rows = this.valuesAt(this.log.listAt(prefix, after, at, limit + 1 + mine.length), at === this.committed);
+    const want = limit + 1 + mine.length;
+    const rows = this.mostlyCached(prefix)
+      ? this.valuesAt(prefix, this.log.listAt(prefix, after, at, want), at === this.committed)
+      : this.shareCached(prefix, this.log.listValuesAt(prefix, after, at, want));
     const items = mine.length ? overlay(rows, mine, () => true) : rows;
     return { items: items.slice(0, limit), revision, more: items.length > limit };
   }
 
   /**
+   * Whether the last list of `prefix` found most of its rows in the cache: then the next one reads
+   * the rows first and only the values the cache lacks; else rows and values in one statement.
+   */
+  private mostlyCached(prefix: string): boolean {
+    return (this.listHits.get(prefix) ?? 1) >= 0.5;
+  }
+
+  private noteHits(prefix: string, hits: number, rows: number): void {
+    if (this.listHits.size >= COUNTS_KEPT) this.listHits.clear();
+    this.listHits.set(prefix, rows ? hits / rows : 1);
+  }
+
+  /**
    * The texts of listed rows: the cache's where it holds the same revision (one string shared by
    * every list and watch that holds it), the rest read in one statement. `current`: the rows are
-   * their keys' committed values, so the cache takes the ones it lacked.
+   * their keys' committed values, so the cache takes the ones it lacked, unless the list is larger
+   * than the cache (a list of everything would only push the hot set out).
    */
-  private valuesAt(refs: RowRef[], current: boolean): StoredValue[] {
+  private valuesAt(prefix: string, refs: RowRef[], current: boolean): StoredValue[] {
     const out: StoredValue[] = new Array<StoredValue>(refs.length);
     const missing: number[] = [];
     for (let i = 0; i < refs.length; i++) {
@@ -144,6 +163,7 @@ export class LogStructured implements Backend {
       if (cached?.modRevision === ref.modRevision) out[i] = cached;
       else missing.push(i);
     }
+    this.noteHits(prefix, refs.length - missing.length, refs.length);
     if (!missing.length) return out;
     const texts = this.log.values(missing.map((i) => (refs[i] as RowRef).modRevision));
     const found: StoredValue[] = [];
@@ -156,8 +176,23 @@ export class LogStructured implements Backend {
       out[i] = v;
       found.push(v);
     }
-    if (current) for (const v of found) this.cache.set(v);
+    if (current && refs.length <= this.cache.capacity) for (const v of found) this.cache.set(v);
     return out;
+  }
+
+  /** Rows read with their values: the cache's value stands in where it holds the same revision (shared, not a copy). */
+  private shareCached(prefix: string, rows: StoredValue[]): StoredValue[] {
+    let hits = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as StoredValue;
+      const cached = this.cache.get(row.key);
+      if (cached?.modRevision === row.modRevision) {
+        rows[i] = cached;
+        hits++;
+      }
+    }
+    this.noteHits(prefix, hits, rows.length);
+    return rows;
   }
 
   scan(prefix: string, opts: ScanOptions): ScanResult {

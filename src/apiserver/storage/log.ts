@@ -48,6 +48,8 @@ export interface Log {
   after(prefix: string, revision: number): StoreEvent[];
   /** The rows holding the values under `prefix` at `revision`, after `startAfter`, ordered by key, at most `limit`. */
   listAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): RowRef[];
+  /** As listAt, with the values read in the same statement. */
+  listValuesAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[];
   /** The texts of these rows (by revision); a compacted row is absent. */
   values(revisions: readonly number[]): Map<number, string>;
   /** How many keys under `prefix` hold a value at `revision`. */

@@ -51,6 +51,11 @@ export class ValueCache {
     this.lru?.delete(key);
   }
 
+  /** How many values it may hold (0: it is off). */
+  get capacity(): number {
+    return this.lru?.max ?? 0;
+  }
+
   get size(): number {
     return this.lru?.size ?? 0;
   }

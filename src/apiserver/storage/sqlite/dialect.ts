@@ -56,6 +56,13 @@ export const LIST_AT_REVISION = `
     AND k.id = (SELECT MAX(l.id) FROM kine l WHERE l.name = k.name AND l.id <= ?)
   ORDER BY k.name LIMIT ?`;
 
+/** LIST_AT_REVISION with the values: for a list the cache cannot hold, one statement instead of two. */
+export const LIST_VALUES_AT_REVISION = `
+  SELECT k.id, k.name, k.create_revision, k.value FROM kine k
+  WHERE k.name > ? AND k.name < ? AND k.deleted = 0
+    AND k.id = (SELECT MAX(l.id) FROM kine l WHERE l.name = k.name AND l.id <= ?)
+  ORDER BY k.name LIMIT ?`;
+
 /** The texts of the rows with these ids (a JSON array), in one statement however many there are. */
 export const VALUES_OF = 'SELECT id, value FROM kine WHERE id IN (SELECT value FROM json_each(?))';
 

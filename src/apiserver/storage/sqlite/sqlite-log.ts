@@ -42,6 +42,7 @@ export class SqliteLog implements Log {
   private readonly listAtRevision: Statement;
   private readonly countAtRevision: Statement;
   private readonly valuesOf: Statement;
+  private readonly listValuesAtRevision: Statement;
   private readonly latestRow: Statement;
   /** One scan statement per number of needles. */
   private readonly scans = new Map<number, Statement>();
@@ -60,6 +61,7 @@ export class SqliteLog implements Log {
     this.listAtRevision = this.db.prepare(sql.LIST_AT_REVISION);
     this.countAtRevision = this.db.prepare(sql.COUNT_AT_REVISION);
     this.valuesOf = this.db.prepare(sql.VALUES_OF);
+    this.listValuesAtRevision = this.db.prepare(sql.LIST_VALUES_AT_REVISION);
     this.latestRow = this.db.prepare(sql.LATEST);
     this.writeProbe = this.db.prepare(sql.WRITE_PROBE);
     this.insertAll = this.db.transaction((rows: LogRow[]) => {
@@ -101,6 +103,12 @@ export class SqliteLog implements Log {
     const end = prefixEnd(prefix);
     const rows = this.listAtRevision.all(startAfter ?? prefix, end, revision, Math.min(limit, 2 ** 31 - 1)) as RefRow[];
     return rows.map((r) => ({ key: r.name, modRevision: r.id, createRevision: r.create_revision || r.id }));
+  }
+
+  listValuesAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[] {
+    const end = prefixEnd(prefix);
+    const rows = this.listValuesAtRevision.all(startAfter ?? prefix, end, revision, Math.min(limit, 2 ** 31 - 1));
+    return (rows as ValueRow[]).map(toStored);
   }
 
   values(revisions: readonly number[]): Map<number, string> {
