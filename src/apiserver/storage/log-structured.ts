@@ -151,8 +151,9 @@ export class LogStructured implements Backend {
   /**
    * The texts of listed rows: the cache's where it holds the same revision (one string shared by
    * every list and watch that holds it), the rest read in one statement. `current`: the rows are
-   * their keys' committed values, so the cache takes the ones it lacked, unless the list is larger
-   * than the cache (a list of everything would only push the hot set out).
+   * their keys' committed values, so the cache takes the ones it lacked, unless the list is more
+   * than half the cache (a list of everything would only push the hot set out, and a list as large
+   * as the cache, read in key order, would evict each row before its next read).
    */
   private valuesAt(prefix: string, refs: RowRef[], current: boolean): StoredValue[] {
     const out: StoredValue[] = new Array<StoredValue>(refs.length);
@@ -176,7 +177,7 @@ export class LogStructured implements Backend {
       out[i] = v;
       found.push(v);
     }
-    if (current && refs.length <= this.cache.capacity) for (const v of found) this.cache.set(v);
+    if (current && refs.length <= this.cache.capacity / 2) for (const v of found) this.cache.set(v);
     return out;
   }
 
