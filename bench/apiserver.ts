@@ -15,7 +15,8 @@ import { VENDOR_DIR } from '../src/apiserver/openapi/vendor-files.js';
 import { dropUnknownFields } from '../src/apiserver/openapi/builtin-fields.js';
 import { encodeKubeProtobuf } from '../src/apiserver/protobuf/index.js';
 import { DEFAULT_STORAGE_CACHE_MIB, DEFAULT_STORAGE_CACHE_OBJECTS } from '../src/apiserver/server-defaults.js';
-import { formatStart, seedLikeTemplate, spawnServer, startFigures, stopServer as stopChild } from './lib/apiserver-start.js';
+import { formatStart, seedLikeTemplate, spawnServer, startFigures } from './lib/apiserver-start.js';
+import { stopServer as stopChild } from './lib/apiserver-start.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -332,7 +333,8 @@ async function startSection(): Promise<string[]> {
   const sizes = (j >= 0 ? String(process.argv[j + 1]) : '10000,100000').split(',').map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'bench-apiserver-start-'));
   const lines: string[] = [
-    `storage cache (this checkout): ${DEFAULT_STORAGE_CACHE_OBJECTS} objects / ${DEFAULT_STORAGE_CACHE_MIB} MiB (the defaults)`,
+    `storage cache (this checkout): ${DEFAULT_STORAGE_CACHE_OBJECTS} objects / ` +
+      `${DEFAULT_STORAGE_CACHE_MIB} MiB (the defaults)`,
   ];
   // The first ConfigMap is created over HTTP; the rest are copies of its stored row (seedLikeTemplate).
   const seeder = await spawnServer(BIN, dir);

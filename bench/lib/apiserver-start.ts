@@ -51,7 +51,10 @@ function getBytes(url: string): Promise<number> {
     const req = request(url, { agent }, (res) => {
       let bytes = 0;
       res.on('data', (d: Buffer) => (bytes += d.length));
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`GET ${url}: ${res.statusCode}`))));
+      res.on('end', () => {
+        if (res.statusCode === 200) resolve(bytes);
+        else reject(new Error(`GET ${url}: ${res.statusCode}`));
+      });
     });
     req.on('error', reject);
     req.end();
@@ -69,7 +72,13 @@ export interface StartFigures {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Restarts `bin` on `dir` `runs` times: median start; RSS and median full-list time of `listPath` from the last. */
-export async function startFigures(bin: string, dir: string, listPath: string, runs = 3, lists = 5): Promise<StartFigures> {
+export async function startFigures(
+  bin: string,
+  dir: string,
+  listPath: string,
+  runs = 3,
+  lists = 5,
+): Promise<StartFigures> {
   const starts: number[] = [];
   let last: StartFigures | undefined;
   for (let r = 0; r < runs; r++) {
@@ -94,7 +103,8 @@ export async function startFigures(bin: string, dir: string, listPath: string, r
 export function formatStart(label: string, n: number, f: StartFigures): string {
   const mib = (k: number): string => (k / 1024).toFixed(0);
   return (
-    `${label} with ${n} objects stored: start ${f.startMs.toFixed(0)} ms, RSS ${mib(f.rssListeningKiB)} MiB listening, ` +
+    `${label} with ${n} objects stored: start ${f.startMs.toFixed(0)} ms, ` +
+    `RSS ${mib(f.rssListeningKiB)} MiB listening, ` +
     `${mib(f.rssAfterListsKiB)} MiB after 5 full lists; full list ${f.listMs.toFixed(0)} ms`
   );
 }
@@ -114,7 +124,8 @@ export function seedLikeTemplate(dbFile: string, templateKey: string, from: numb
     const obj = JSON.parse(tpl.value) as { metadata: Record<string, unknown>; data?: Record<string, string> };
     const last = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'kine'").get() as { seq: number }).seq;
     const insert = db.prepare(
-      'INSERT INTO kine (id, name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, 1, 0, ?, ?, ?)',
+      'INSERT INTO kine (id, name, created, deleted, create_revision, prev_revision, value) ' +
+        'VALUES (?, ?, 1, 0, ?, ?, ?)',
     );
     const prefix = templateKey.slice(0, templateKey.lastIndexOf('/') + 1);
     db.transaction(() => {

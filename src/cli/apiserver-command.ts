@@ -42,14 +42,26 @@ export function addServerFlags(cmd: Command): Command {
     .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR)
     .option('--anonymous', 'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)')
     .option('--event-ttl <duration>', 'how long an Event is kept after its last write (as kube-apiserver --event-ttl)', eventTtlFlag, DEFAULT_EVENT_TTL_MS)
-    .option('--storage-cache-objects <n>', 'stored objects kept in memory, most recently used (0: every read goes to SQLite)', wholeFlag('--storage-cache-objects'), DEFAULT_STORAGE_CACHE_OBJECTS)
-    .option('--storage-cache-mib <n>', 'MiB of stored JSON kept in memory at most', wholeFlag('--storage-cache-mib'), DEFAULT_STORAGE_CACHE_MIB);
+    .option(
+      '--storage-cache-objects <n>',
+      'stored objects kept in memory, most recently used (0: every read goes to SQLite)',
+      wholeFlag('--storage-cache-objects'),
+      DEFAULT_STORAGE_CACHE_OBJECTS,
+    )
+    .option(
+      '--storage-cache-mib <n>',
+      'MiB of stored JSON kept in memory at most',
+      wholeFlag('--storage-cache-mib'),
+      DEFAULT_STORAGE_CACHE_MIB,
+    );
 }
 
 function wholeFlag(name: string): (v: string) => number {
   return (v) => {
     const n = Number(v);
-    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number >= 0, got "${v}"`);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${name} must be a whole number >= 0, got "${v}"`);
+    }
     return n;
   };
 }

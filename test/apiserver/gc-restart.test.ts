@@ -22,9 +22,12 @@ const cm = (name: string, extra: Record<string, unknown> = {}): Record<string, u
   metadata: { name, ...extra },
 });
 
-async function send(method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+type Answer = { status: number; json: Record<string, unknown> };
+
+async function send(method: string, path: string, body?: unknown): Promise<Answer> {
   if (!server) throw new Error('no server');
-  const init = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const headers = { 'content-type': 'application/json' };
+  const init = body === undefined ? { method } : { method, headers, body: JSON.stringify(body) };
   const r = await fetch(`${server.url}${path}`, init);
   return { status: r.status, json: (await r.json()) as Record<string, unknown> };
 }
@@ -39,7 +42,8 @@ describe('garbage collection after a restart', () => {
     const uid = String((owner.json.metadata as Record<string, unknown>).uid);
     // Fillers sort before the dependents, so the dependents are in a later window of the scan.
     for (let i = 0; i < FILLERS; i += 50) {
-      const batch = Array.from({ length: 50 }, (_, j) => send('POST', CMS, cm(`filler-${String(i + j).padStart(5, '0')}`)));
+      const names = Array.from({ length: 50 }, (_, j) => `filler-${String(i + j).padStart(5, '0')}`);
+      const batch = names.map((name) => send('POST', CMS, cm(name)));
       expect(new Set((await Promise.all(batch)).map((r) => r.status))).toEqual(new Set([201]));
     }
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'aa-owner', uid };
@@ -51,7 +55,10 @@ describe('garbage collection after a restart', () => {
     server = await startApiServer({ port: 0, dataDir: join(dir, 'data') });
     expect((await send('DELETE', `${CMS}/aa-owner`)).status).toBe(200);
     await waitFor(
-      async () => (await send('GET', `${CMS}/zz-dep-1`)).status === 404 && (await send('GET', `${CMS}/zz-dep-2`)).status === 404,
+      async () => {
+        const gone = await Promise.all(['zz-dep-1', 'zz-dep-2'].map((n) => send('GET', `${CMS}/${n}`)));
+        return gone.every((r) => r.status === 404);
+      },
       { what: 'the dependents stored after the fillers to be collected', timeoutMs: 30_000 },
     );
     // The fillers, owned by nothing, stay.

@@ -194,7 +194,7 @@ describe.each(backends)('storage backend reads: %s', (_name, open) => {
     s.close();
   });
 
-  it('scans in bounded windows, returning only the values that hold a needle, this turn\'s writes included', async () => {
+  it("scans in bounded windows, returning only the values holding a needle, this turn's writes too", async () => {
     const s = open();
     const names = Array.from({ length: 25 }, (_, i) => `k${String(i).padStart(2, '0')}`);
     const made: StoredValue[] = names.map((n, i) => ok(s.create(P + n, v(i % 5 === 0 ? `owned-${n}` : n))));
@@ -209,7 +209,8 @@ describe.each(backends)('storage backend reads: %s', (_name, open) => {
     let after: string | undefined;
     let windows = 0;
     do {
-      const page = s.scan(P, { window: 10, containing: ['owned'], ...(after !== undefined ? { startAfter: after } : {}) });
+      const from = after !== undefined ? { startAfter: after } : {};
+      const page = s.scan(P, { window: 10, containing: ['owned'], ...from });
       found.push(...keys(page.items));
       after = page.next;
       windows++;
@@ -221,7 +222,7 @@ describe.each(backends)('storage backend reads: %s', (_name, open) => {
 });
 
 describe('SQLite backend: SQLite is the store, memory a bounded cache', () => {
-  it('opens without reading a value, answers every key past its cache limit, and holds no more than the limit', async () => {
+  it('opens without reading a value, answers every key past its cache limit, holding no more', async () => {
     const path = file();
     const first = openSqliteBackend(path);
     for (let i = 0; i < 50; i++) ok(first.create(`/registry/core/configmaps/ns/cm-${i}`, v(`value-${i}`)));
@@ -230,7 +231,9 @@ describe('SQLite backend: SQLite is the store, memory a bounded cache', () => {
     const s = new LogStructured(new SqliteLog(path), { maxObjects: 5 });
     expect(s.cacheUse()).toEqual({ objects: 0, bytes: 0 });
     expect(s.currentRevision()).toBe(50);
-    for (let i = 0; i < 50; i++) expect(sOf(s.get(`/registry/core/configmaps/ns/cm-${i}`)?.value ?? '{}')).toBe(`value-${i}`);
+    for (let i = 0; i < 50; i++) {
+      expect(sOf(s.get(`/registry/core/configmaps/ns/cm-${i}`)?.value ?? '{}')).toBe(`value-${i}`);
+    }
     expect(s.cacheUse().objects).toBe(5);
     const listed = s.list('/registry/core/configmaps/');
     expect(listed.items).toHaveLength(50);

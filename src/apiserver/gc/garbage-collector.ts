@@ -47,9 +47,11 @@ export class GarbageCollector {
     const step = (): void => {
       if (this.stopped) return;
       try {
-        const opts = { window: SCAN_WINDOW, containing: SCAN_NEEDLES, ...(after !== undefined ? { startAfter: after } : {}) };
-        const page = this.objects.store.scan('/registry/', opts);
-        for (const v of page.items) keepGoing('garbage-collector', this.objects.onFault, () => this.indexStored(v.key, v.value));
+        const from = after !== undefined ? { startAfter: after } : {};
+        const page = this.objects.store.scan('/registry/', { window: SCAN_WINDOW, containing: SCAN_NEEDLES, ...from });
+        for (const v of page.items) {
+          keepGoing('garbage-collector', this.objects.onFault, () => this.indexStored(v.key, v.value));
+        }
         after = page.next;
       } catch (e) {
         // The store cannot be read: reported, and the work waiting runs on the index as far as it got.

@@ -17,7 +17,13 @@ export type {
   WatchHandle,
   WriteResult,
 } from './types.js';
-export { BadCacheLimitsError, CompactedError, StorageError, StorageUnusableError, type StorageErrorCode } from './errors.js';
+export {
+  BadCacheLimitsError,
+  CompactedError,
+  StorageError,
+  StorageUnusableError,
+  type StorageErrorCode,
+} from './errors.js';
 export { MemoryBackend } from './memory-backend.js';
 export { DEFAULT_CACHE_LIMITS, type CacheLimits } from './value-cache.js';
 

@@ -171,8 +171,10 @@ export class LogStructured implements Backend {
     for (const i of missing) {
       const ref = refs[i] as RowRef;
       const value = texts.get(ref.modRevision);
-      // A row compacted between the two statements cannot be: both run in this turn, and compaction is in the same thread.
-      if (value === undefined) throw new Error(`storage invariant: row ${ref.modRevision} of ${ref.key} vanished between two reads`);
+      // A row compacted between the two statements cannot be: both run in this turn, as compaction does.
+      if (value === undefined) {
+        throw new Error(`storage invariant: row ${ref.modRevision} of ${ref.key} vanished between two reads`);
+      }
       const v = { key: ref.key, value, modRevision: ref.modRevision, createRevision: ref.createRevision };
       out[i] = v;
       found.push(v);
@@ -203,7 +205,8 @@ export class LogStructured implements Backend {
     const end = page.next === undefined ? prefixEnd(prefix) : `${page.next}\u0000`;
     const mine = this.unflushedIn(after, end);
     if (!mine.length) return page;
-    const holds = (v: StoredValue): boolean => !opts.containing.length || opts.containing.some((n) => v.value.includes(n));
+    const needles = opts.containing;
+    const holds = (v: StoredValue): boolean => !needles.length || needles.some((n) => v.value.includes(n));
     return { items: overlay(page.items, mine, holds), next: page.next };
   }
 
@@ -315,7 +318,10 @@ export class LogStructured implements Backend {
     this.writeError = undefined;
     for (const { row } of batch) {
       if (row.deleted) this.cache.delete(row.key);
-      else this.cache.set({ key: row.key, value: row.value, modRevision: row.revision, createRevision: row.createRevision });
+      else {
+        const { key, value, revision: modRevision, createRevision } = row;
+        this.cache.set({ key, value, modRevision, createRevision });
+      }
     }
     this.unflushed.clear();
     waiter?.resolve();

@@ -73,7 +73,8 @@ export const COUNT_AT_REVISION = `
     AND k.id = (SELECT MAX(l.id) FROM kine l WHERE l.name = k.name AND l.id <= ?)`;
 
 /** A key's last row: its current value unless that row is a delete. */
-export const LATEST = 'SELECT id, name, create_revision, value, deleted FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1';
+export const LATEST =
+  'SELECT id, name, create_revision, value, deleted FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1';
 
 /**
  * A window of keys after a key (counted in keys, so a window always moves on), each with its last

@@ -114,7 +114,8 @@ export class SqliteLog implements Log {
   values(revisions: readonly number[]): Map<number, string> {
     const out = new Map<number, string>();
     if (!revisions.length) return out;
-    for (const r of this.valuesOf.all(JSON.stringify(revisions)) as Array<{ id: number; value: string }>) out.set(r.id, r.value);
+    const rows = this.valuesOf.all(JSON.stringify(revisions)) as Array<{ id: number; value: string }>;
+    for (const r of rows) out.set(r.id, r.value);
     return out;
   }
 
