@@ -25,7 +25,7 @@ import { createHttpServer, sharePort, type HttpContext } from './http/server.js'
 import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
-import { openSqliteBackend, type Backend } from './storage/index.js';
+import { openSqliteBackend, type Backend, type CacheLimits } from './storage/index.js';
 import type { WatchSettings } from './http/watch.js';
 import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
 import { terminatedWatchersCounter } from './http/watch-metrics.js';
@@ -66,6 +66,8 @@ export interface ApiServerOptions {
   auth?: AuthOptions;
   /** How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default 1 h). */
   eventTtlMs?: number;
+  /** How much of the store stays in memory (default DEFAULT_CACHE_LIMITS); reads past it go to SQLite. */
+  storageCache?: Partial<CacheLimits>;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
 }
@@ -102,7 +104,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   let store: Backend;
   try {
     mkdirSync(opts.dataDir, { recursive: true });
-    store = openSqliteBackend(join(opts.dataDir, 'state.db'));
+    store = openSqliteBackend(join(opts.dataDir, 'state.db'), opts.storageCache);
   } catch (e) {
     const code = (e as { code?: string }).code;
     const why = code === 'SQLITE_BUSY' ? 'it is in use by another FlowOps API server' : (e as Error).message;
@@ -216,6 +218,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     close: async () => {
       clearInterval(compactor);
       eventExpiry.stop();
+      gc.stop();
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
       const servers = plain ? [server, plain] : [server];
