@@ -21,6 +21,8 @@ interface Line {
   start: number;
   /** Offset after the last non-space character. */
   end: number;
+  /** Offset of the line's end, after any trailing spaces: where the library puts an empty value. */
+  rawEnd: number;
 }
 
 /** Characters the fast path never reads its way through (tabs, CR, BOM, controls, odd line breaks). */
@@ -192,7 +194,7 @@ class FastParser {
         const next = this.lines[i];
         if (next && next.indent > indent) [pair.value, i] = this.node(i, indent);
         else if (next && next.indent === indent && this.isSeqItem(next)) [pair.value, i] = this.seq(i, indent);
-        else pair.value = { kind: 'scalar', at: entry.after, value: null, source: '', plain: true };
+        else pair.value = { kind: 'scalar', at: l.rawEnd, value: null, source: '', plain: true };
       }
       map.pairs.push(pair);
     }
@@ -213,11 +215,11 @@ class FastParser {
           const [item, next] = this.node(i, indent);
           seq.items.push(item);
           i = next;
-        } else seq.items.push({ kind: 'scalar', at: l.start + 1, value: null, source: '', plain: true });
+        } else seq.items.push({ kind: 'scalar', at: l.rawEnd, value: null, source: '', plain: true });
         continue;
       }
       // The item's content as a line of its own, indented where it starts (a compact mapping).
-      const inner: Line = { indent: indent + (at - l.start), start: at, end: l.end };
+      const inner: Line = { indent: indent + (at - l.start), start: at, end: l.end, rawEnd: l.rawEnd };
       if (this.isSeqItem(inner)) decline();
       if (this.keyOf(inner)) {
         const saved = this.lines[i];
@@ -351,7 +353,7 @@ function documentsOf(text: string): Line[][] {
       continue;
     }
     if (indent === 0 && text.startsWith('...', start)) decline();
-    current.push({ indent, start, end });
+    current.push({ indent, start, end, rawEnd: to });
   }
   if (current.length) docs.push(current);
   else if (docs.length > 0 || separators > 0) decline();
