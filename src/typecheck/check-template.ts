@@ -41,6 +41,14 @@ export interface TemplateCheck {
 }
 
 const MAX_NODES = 20_000;
+
+/** A field chain's text up to its `i`th field (`.a.b.c`, 1 → `.a.b`), for messages only. */
+function chainUpTo(text: string, i: number): string {
+  return text
+    .split('.')
+    .slice(0, i + 2)
+    .join('.');
+}
 const known = (ty: Ty): Val => ({ ty, path: null, rel: '', absent: null });
 
 export function checkTemplate(nodes: readonly Node[], root: Ty, mode: Mode): TemplateCheck {
@@ -222,12 +230,6 @@ class Checker {
     for (let i = 0; i < path.length; i++) {
       const seg = path[i] ?? '';
       const ty = cur.ty;
-      // The chain's text up to this field, for messages only (most chains have none).
-      const upTo = (): string =>
-        text
-          .split('.')
-          .slice(0, i + 2)
-          .join('.');
       const nextPath = cur.path === null ? null : `${cur.path}.${seg}`;
       const rel = cur.rel ? `${cur.rel}.${seg}` : seg;
       if (ty.kind === 'unknown' || ty.kind === 'null') return { ty: UNKNOWN, path: nextPath, rel, absent: cur.absent };
@@ -243,14 +245,15 @@ class Checker {
         }
         let absent = cur.absent;
         if (!absent && f.mayBeAbsent && !isGuarded(nextPath, env.guards)) {
-          absent = { offset: pos, text: upTo(), why: `${ty.what} ${rel} is not required and has no default` };
+          const why = `${ty.what} ${rel} is not required and has no default`;
+          absent = { offset: pos, text: chainUpTo(text, i), why };
         }
         // Entering another object (the watched kind from the data's root) starts its own field path.
         const own = f.ty.kind === 'object' && f.ty.what !== ty.what ? '' : rel;
         cur = { ty: f.ty, path: nextPath, rel: own, absent };
         continue;
       }
-      this.findings.error(pos, `${upTo()}: can't read field "${seg}" of ${describeTy(ty)}`);
+      this.findings.error(pos, `${chainUpTo(text, i)}: can't read field "${seg}" of ${describeTy(ty)}`);
       return { ty: UNKNOWN, path: nextPath, rel, absent: null };
     }
     return cur;
