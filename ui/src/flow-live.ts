@@ -15,9 +15,10 @@ const FLOW_API_VERSION = 'flowops.io/v1';
 
 const refOf = (k: { namespace?: string | undefined; name: string }): string => `${k.namespace ?? ''}/${k.name}`;
 
-type Answer<T> = { ok: true; data: T } | { ok: false; loaded: Loaded<never> };
+export type Answer<T> = { ok: true; data: T } | { ok: false; loaded: Loaded<never> };
 
-async function getJson<T>(url: string): Promise<Answer<T>> {
+/** A web view API read, or the page state its refusal means (missing, sign in, an error). */
+export async function getJson<T>(url: string): Promise<Answer<T>> {
   const res = await fetch(url, { headers: { Accept: 'application/json' } });
   if (res.ok) return { ok: true, data: (await res.json()) as T };
   if (res.status === 404) return { ok: false, loaded: { state: 'missing' } };
