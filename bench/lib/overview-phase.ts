@@ -36,7 +36,8 @@ export async function overviewPhase(opts: {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const counter = await countBytes(await page.context().newCDPSession(page));
   await page.goto(`${opts.base}/ui/`);
-  await page.waitForFunction((n) => document.querySelectorAll('tr[data-flow]').length === n, names.length, { timeout: 120_000 });
+  const allRows = (n: number): boolean => document.querySelectorAll('tr[data-flow]').length === n;
+  await page.waitForFunction(allRows, names.length, { timeout: 120_000 });
   await page.locator('[data-connection="live"]').waitFor();
   const fullBytes = Math.max(...counter.reads().filter((r) => r.path === FULL).map((r) => r.bytes));
   const ref = (name: string) => ({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name });

@@ -43,7 +43,9 @@ export class QueueRunCauses implements RunCauseLog {
 
   private readonly flush = (): void => {
     const pipeline = this.redis.pipeline();
-    for (const [key, triggers] of this.pending) pipeline.sadd(this.base + key, ...triggers).expire(this.base + key, TTL_SECONDS);
+    for (const [key, triggers] of this.pending) {
+      pipeline.sadd(this.base + key, ...triggers).expire(this.base + key, TTL_SECONDS);
+    }
     const keys = this.pending.size;
     this.pending.clear();
     // Lost marks cost only the record: the run still happens, said to be a resync.

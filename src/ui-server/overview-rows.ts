@@ -24,10 +24,16 @@ export interface RowKeys {
 }
 
 export function rowKeysOf(q: URLSearchParams): RowKeys {
-  return { sources: q.getAll('source'), flows: q.getAll('flow'), operators: q.getAll('operator'), events: q.getAll('event') };
+  return {
+    sources: q.getAll('source'),
+    flows: q.getAll('flow'),
+    operators: q.getAll('operator'),
+    events: q.getAll('event'),
+  };
 }
 
-export const rowKeyCount = (k: RowKeys): number => k.sources.length + k.flows.length + k.operators.length + k.events.length;
+export const rowKeyCount = (k: RowKeys): number =>
+  k.sources.length + k.flows.length + k.operators.length + k.events.length;
 
 /** `namespace/name` as a reference of that kind; undefined for anything else (no namespace, more slashes). */
 function namespaced(apiVersion: string, kind: string, key: string): ObjectRef | undefined {
@@ -53,7 +59,8 @@ export async function overviewRows(kube: KubeClient, keys: RowKeys): Promise<Ove
     objects.forEach((o, i) => (o ? rows.push(view(o)) : gone.push(refs[i]?.[0] ?? '')));
     return { rows, gone };
   };
-  const operatorRef = (name: string): ObjectRef | undefined => (name && !name.includes('/') ? { apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name } : undefined);
+  const operatorRef = (name: string): ObjectRef | undefined =>
+    name && !name.includes('/') ? { apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name } : undefined;
   const [sources, flows, operators, events] = await Promise.all([
     read(keys.sources.map((k) => [k, namespaced(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, k)]), sourceSummary),
     read(keys.flows.map((k) => [k, namespaced(FLOW_API_VERSION, FLOW_KIND, k)]), flowSummary),

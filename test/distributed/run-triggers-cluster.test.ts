@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pino from 'pino';
 import { parse, parseAllDocuments } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { flowCrd } from '../../src/api/crd.js';
-import { runHistoryCrd } from '../../src/api/run-history-crd.js';
 import type { Run } from '../../src/api/run-history.js';
 import type { RunCauseTaken } from '../../src/controller/run-causes.js';
 import type { KubeObject, ObjectRef } from '../../src/kube/types.js';
@@ -12,6 +12,7 @@ import { BullQueue, DEFAULT_PREFIX } from '../../src/queue/bullmq-queue.js';
 import { redisUrl } from '../../src/queue/redis-connection.js';
 import { QueueRunCauses } from '../../src/queue/run-triggers.js';
 import { CACHE_CRD, CACHE_FLOW, cache } from '../fixtures/cache-operator.js';
+import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { apiServerFixture, metricsAddressOf, spawnFlowops } from './processes.js';
 
@@ -31,8 +32,9 @@ afterEach(async () => {
 });
 
 describe('run triggers through BullMQ and a real Redis', () => {
-  it('merges the triggers of coalesced adds into the one run, and keeps an add during the run for the next', async () => {
-    const q = new BullQueue({ redisUrl: redisUrl(), name: `triggers-${randomUUID()}`, prefix: 'flowops-test', log, lockDurationMs: 5000 });
+  it('merges the triggers of coalesced adds into the one run; an add during the run is the next one\'s', async () => {
+    const name = `triggers-${randomUUID()}`;
+    const q = new BullQueue({ redisUrl: redisUrl(), name, prefix: 'flowops-test', log, lockDurationMs: 5000 });
     open.push(q);
     const causes = new QueueRunCauses(q.producer);
     const add = (trigger: 'child-deleted' | 'object-change' | 'child-status'): void => {
@@ -56,7 +58,9 @@ describe('run triggers through BullMQ and a real Redis', () => {
     // While it runs: a child's status changes twice; the one run after it says so, and only that.
     add('child-status');
     add('child-status');
-    await waitFor(async () => (await q.producer.redis.exists(`flowops-test:${q.producer.queue.name}:triggers:k`)) === 1, { what: 'the mark written' });
+    const marked = async (): Promise<boolean> =>
+      (await q.producer.redis.exists(`flowops-test:${name}:triggers:k`)) === 1;
+    await waitFor(marked, { what: 'the mark written' });
     release();
     await waitFor(() => taken.length === 2, { what: 'the run after it' });
     expect(taken[1]).toEqual({ cause: 'child-status', triggers: ['child-status'] });
@@ -68,13 +72,22 @@ describe('run triggers through BullMQ and a real Redis', () => {
 });
 
 const cluster = apiServerFixture(async (kube) => {
-  for (const crd of [flowCrd(), runHistoryCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: 'test', force: true });
-  await kube.apply(parse(CACHE_CRD) as KubeObject, { fieldManager: 'test', force: true });
-  await waitFor(async () => kube.list('example.com/v1', 'Cache').then(() => true, () => false), { what: 'Cache served' });
-  await waitFor(async () => kube.list('flowops.io/v1', 'RunHistory').then(() => true, () => false), { what: 'RunHistory served' });
+  const files = ['flowops.io_flows.yaml', 'flowops.io_runhistories.yaml'];
+  const crds = files.map((f) => readFileSync(join(ROOT, 'config', 'crd', f), 'utf8'));
+  for (const crd of [...crds, CACHE_CRD]) {
+    await kube.apply(parse(crd) as KubeObject, { fieldManager: 'test', force: true });
+  }
+  for (const [apiVersion, kind] of [['example.com/v1', 'Cache'], ['flowops.io/v1', 'RunHistory']] as const) {
+    await waitFor(async () => kube.list(apiVersion, kind).then(() => true, () => false), { what: `${kind} served` });
+  }
 });
 
-const ref = (apiVersion: string, kind: string, name: string): ObjectRef => ({ apiVersion, kind, name, namespace: 'default' });
+const ref = (apiVersion: string, kind: string, name: string): ObjectRef => ({
+  apiVersion,
+  kind,
+  name,
+  namespace: 'default',
+});
 const CACHE = ref('example.com/v1', 'Cache', 'fast');
 const HISTORY = ref('flowops.io/v1', 'RunHistory', 'cache-fast');
 const SHARD = ref('v1', 'ConfigMap', 'fast-shard-2');
@@ -105,12 +118,14 @@ describe('run triggers in cluster mode: a leader and a worker', () => {
     const queue = `run-triggers-${randomUUID()}`;
     const common = ['--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--queue', queue];
     const leaseName = `t-${randomUUID().slice(0, 8)}`;
-    const leader = cluster.track(spawnFlowops('run', ['run', ...common, '--lease-namespace', 'default', '--lease-name', leaseName]));
+    const lease = ['--lease-namespace', 'default', '--lease-name', leaseName];
+    const leader = cluster.track(spawnFlowops('run', ['run', ...common, ...lease]));
     const worker = cluster.track(spawnFlowops('worker', ['worker', ...common, '--concurrency', '2']));
     await Promise.all([leader, worker].map(metricsAddressOf));
 
-    for (const doc of parseAllDocuments(CACHE_FLOW)) await cluster.kube().apply(doc.toJSON() as KubeObject, { fieldManager: 'test', force: true });
-    await cluster.kube().apply(JSON.parse(cache({ replicas: 1, shards: [1, 2], extra: false })) as KubeObject, { fieldManager: 'test', force: true });
+    const apply = (obj: KubeObject) => cluster.kube().apply(obj, { fieldManager: 'test', force: true });
+    for (const doc of parseAllDocuments(CACHE_FLOW)) await apply(doc.toJSON() as KubeObject);
+    await apply(JSON.parse(cache({ replicas: 1, shards: [1, 2], extra: false })) as KubeObject);
     const first = await waitFor(async () => (await runs())[0], { what: 'the first run recorded', timeoutMs: 30_000 });
     expect(first.triggers).toEqual(['flow-change']);
 
@@ -128,7 +143,8 @@ describe('run triggers in cluster mode: a leader and a worker', () => {
     expect(after?.metadata.uid).toBeDefined();
     expect(after?.metadata.uid).not.toBe(before.metadata.uid);
     const events = await waitFor(async () => {
-      const { items } = await cluster.kube().list('v1', 'Event', { namespace: 'default', fieldSelector: 'reason=SelfHealed' });
+      const selector = { namespace: 'default', fieldSelector: 'reason=SelfHealed' };
+      const { items } = await cluster.kube().list('v1', 'Event', selector);
       return items.length ? items : undefined;
     }, { what: 'a SelfHealed Event', timeoutMs: 20_000 });
     const event = events[0] as KubeObject & { message?: string; involvedObject?: { kind?: string; name?: string } };

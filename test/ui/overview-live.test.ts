@@ -27,11 +27,23 @@ const OVERVIEW = '/ui/api/overview';
 const flowName = (i: number): string => `flow-${String(i).padStart(4, '0')}`;
 const flowRef = (name: string) => ({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name });
 const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' };
+const flowSpec = (apiVersion: string, kind: string) => ({
+  watch: { apiVersion, kind },
+  reconcile: { steps: [{ name: 'noop', type: 'script', script: 'true' }] },
+});
 const revision = (n: number): string => `main@sha1:${String(n).repeat(40).slice(0, 40)}`;
 
 const flowStatus = (lastError?: string) => ({
   status: {
-    conditions: [{ type: 'Ready', status: lastError ? 'False' : 'True', reason: lastError ? 'ReconcileFailed' : 'Succeeded', message: '3 of 3 resources reconciled', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: lastError ? 'False' : 'True',
+        reason: lastError ? 'ReconcileFailed' : 'Succeeded',
+        message: '3 of 3 resources reconciled',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
+    ],
     resources: { watched: 3, ready: lastError ? 2 : 3, notReady: lastError ? 1 : 0, failed: 0 },
     ...(lastError ? { lastError } : {}),
   },
@@ -46,8 +58,12 @@ type Read = { url: string; bytes: number };
 const readsOf = new WeakMap<Page, Read[]>();
 const pages: Page[] = [];
 
-async function openOverview(viewport: { width: number; height: number }, phone = false): Promise<{ page: Page; reads: Read[] }> {
-  const page = await browser.newPage({ viewport, colorScheme: 'light', ...(phone ? { hasTouch: true, isMobile: true } : {}) });
+async function openOverview(
+  viewport: { width: number; height: number },
+  phone = false,
+): Promise<{ page: Page; reads: Read[] }> {
+  const touch = phone ? { hasTouch: true, isMobile: true } : {};
+  const page = await browser.newPage({ viewport, colorScheme: 'light', ...touch });
   pages.push(page);
   const reads: Read[] = [];
   readsOf.set(page, reads);
@@ -86,17 +102,20 @@ describe.skipIf(skip !== undefined)('the overview updates the rows that changed'
     for (const file of ['flowops.io_flows.yaml', 'flowops.io_flowsources.yaml']) {
       await kube.create(parse(readFileSync(join(ROOT, 'config', 'crd', file), 'utf8')) as KubeObject);
     }
-    await waitFor(async () => (await kube.list('flowops.io/v1', 'FlowSource').catch(() => undefined)) !== undefined, { what: 'CRDs served' });
-    const spec = { watch: { apiVersion: 'example.com/v1', kind: 'Database' }, reconcile: { steps: [{ name: 'noop', type: 'script', script: 'true' }] } };
+    const served = (): Promise<boolean> => kube.list('flowops.io/v1', 'FlowSource').then(() => true, () => false);
+    await waitFor(served, { what: 'CRDs served' });
+    const spec = flowSpec('example.com/v1', 'Database');
     for (let i = 0; i < COUNT; i += 30) {
       await Promise.all(Array.from({ length: 30 }, async (_, j) => {
         const name = flowName(i + j);
-        await kube.create({ apiVersion: 'flowops.io/v1', kind: 'Flow', metadata: { name, namespace: 'default' }, spec });
+        await kube.create({ ...flowRef(name), metadata: { name, namespace: 'default' }, spec });
         await kube.patch(flowRef(name), flowStatus(), 'merge', { subresource: 'status' });
       }));
     }
-    await kube.create({ ...SOURCE, metadata: { name: SOURCE.name, namespace: SOURCE.namespace }, spec: { url: 'https://git.example.com/flows.git', ref: { branch: 'main' } } });
-    await kube.patch(SOURCE, { status: { ...flowStatus().status, lastAppliedRevision: revision(1) } }, 'merge', { subresource: 'status' });
+    const sourceSpec = { url: 'https://git.example.com/flows.git', ref: { branch: 'main' } };
+    await kube.create({ ...SOURCE, metadata: { name: SOURCE.name, namespace: SOURCE.namespace }, spec: sourceSpec });
+    const sourceStatus = { ...flowStatus().status, lastAppliedRevision: revision(1) };
+    await kube.patch(SOURCE, { status: sourceStatus }, 'merge', { subresource: 'status' });
     browser = await launchChromium();
   }, 180_000);
 
@@ -128,9 +147,12 @@ describe.skipIf(skip !== undefined)('the overview updates the rows that changed'
 
     // A new Flow is added in order and a deleted one leaves, without reading the overview again.
     const from = reads.length;
-    await kube.create({ apiVersion: 'flowops.io/v1', kind: 'Flow', metadata: { name: 'flow-0000a', namespace: 'default' }, spec: { watch: { apiVersion: 'v1', kind: 'ConfigMap' }, reconcile: { steps: [{ name: 'noop', type: 'script', script: 'true' }] } } });
+    const added = { name: 'flow-0000a', namespace: 'default' };
+    await kube.create({ ...flowRef(added.name), metadata: added, spec: flowSpec('v1', 'ConfigMap') });
     await page.locator('tr[data-flow="flow-0000a"]').waitFor({ timeout: 10_000 });
-    const order = await page.locator('tr[data-flow]').evaluateAll((rows) => rows.slice(0, 3).map((r) => r.getAttribute('data-flow')));
+    const firstThree = (rows: Element[]): Array<string | null> =>
+      rows.slice(0, 3).map((r) => r.getAttribute('data-flow'));
+    const order = await page.locator('tr[data-flow]').evaluateAll(firstThree);
     expect(order).toEqual([flowName(0), 'flow-0000a', flowName(1)]);
     await kube.delete(flowRef(flowName(2)));
     await page.locator('[data-summary]', { hasText: `${COUNT} Flows` }).waitFor({ timeout: 10_000 });
@@ -139,10 +161,14 @@ describe.skipIf(skip !== undefined)('the overview updates the rows that changed'
     await kube.create({
       apiVersion: 'v1', kind: 'Event', metadata: { name: 'flow-0003.marker', namespace: 'default' },
       involvedObject: { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flowName(3) },
-      type: 'Warning', reason: 'Marker', message: 'the newest event', lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      type: 'Warning',
+      reason: 'Marker',
+      message: 'the newest event',
+      lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     });
     await page.locator('table.events tr', { hasText: 'the newest event' }).waitFor({ timeout: 10_000 });
-    await waitFor(() => reads.slice(from).some((r) => r.url.includes('event=default%2Fflow-0003.marker')), { what: 'the event read' });
+    const eventRead = (): boolean => reads.slice(from).some((r) => r.url.includes('event=default%2Fflow-0003.marker'));
+    await waitFor(eventRead, { what: 'the event read' });
     expect(reads.slice(from).filter((r) => r.url === OVERVIEW)).toEqual([]);
   }, 90_000);
 
@@ -152,7 +178,8 @@ describe.skipIf(skip !== undefined)('the overview updates the rows that changed'
     const from = reads.length;
     await kube.patch(SOURCE, { status: { lastAppliedRevision: revision(2) } }, 'merge', { subresource: 'status' });
     await page.locator('tr[data-source="flows"]', { hasText: '2222222' }).waitFor({ timeout: 10_000 });
-    await waitFor(() => reads.slice(from).some((r) => r.url === OVERVIEW), { what: 'the whole overview read after the new commit' });
+    const wholeRead = (): boolean => reads.slice(from).some((r) => r.url === OVERVIEW);
+    await waitFor(wholeRead, { what: 'the whole overview read after the new commit' });
     expect(reads.slice(from).map((r) => r.url)).toEqual([`${OVERVIEW}/rows?source=default%2Fflows`, OVERVIEW]);
   }, 60_000);
 

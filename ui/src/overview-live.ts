@@ -30,12 +30,20 @@ function sectionOf(c: ChangeMessage): Section | undefined {
 }
 
 const keyOfChange = (c: ChangeMessage): string => (c.namespace ? `${c.namespace}/${c.name}` : c.name);
-const nsName = (r: { namespace: string; name: string }): string => `${r.namespace}/${r.name}`;
-const byNsName = (a: { namespace: string; name: string }, b: { namespace: string; name: string }): number => nsName(a).localeCompare(nsName(b));
+const nsName = (r: Named): string => `${r.namespace}/${r.name}`;
+type Named = { namespace: string; name: string };
+const byNsName = (a: Named, b: Named): number => nsName(a).localeCompare(nsName(b));
+const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
 const newestFirst = (a: RecentEvent, b: RecentEvent): number => (b.lastSeen ?? '').localeCompare(a.lastSeen ?? '');
 
 /** The rows as the update says they are now: changed ones replaced, new ones added in order, gone ones dropped. */
-export function mergeRows<T>(rows: T[], changed: T[], gone: string[], key: (t: T) => string, order: (a: T, b: T) => number): T[] {
+export function mergeRows<T>(
+  rows: T[],
+  changed: T[],
+  gone: string[],
+  key: (t: T) => string,
+  order: (a: T, b: T) => number,
+): T[] {
   const out = new Map(rows.map((r) => [key(r), r]));
   for (const k of gone) out.delete(k);
   for (const r of changed) out.set(key(r), r);
@@ -48,9 +56,10 @@ export function mergeOverview(o: Overview, u: OverviewRows): Overview {
     ...o,
     sources: mergeRows<SourceSummary>(o.sources, u.sources, u.gone.sources, nsName, byNsName),
     flows: mergeRows<FlowSummary>(o.flows, u.flows, u.gone.flows, nsName, byNsName),
-    operators: mergeRows<OperatorSummary>(o.operators, u.operators, u.gone.operators, (x) => x.name, (a, b) => a.name.localeCompare(b.name)),
+    operators: mergeRows<OperatorSummary>(o.operators, u.operators, u.gone.operators, (x) => x.name, byName),
     // An Event newer than the listed ones enters at the top and the oldest leaves; one that expired leaves.
-    recent: mergeRows<RecentEvent>(o.recent, u.events, u.gone.events, (e) => e.id ?? '', newestFirst).slice(0, RECENT_EVENTS),
+    recent: mergeRows<RecentEvent>(o.recent, u.events, u.gone.events, (e) => e.id ?? '', newestFirst)
+      .slice(0, RECENT_EVENTS),
   };
 }
 
@@ -65,7 +74,10 @@ interface Work {
   full: boolean;
   keys: Record<Section, Set<string>>;
 }
-const noWork = (full = false): Work => ({ full, keys: { sources: new Set(), flows: new Set(), operators: new Set(), events: new Set() } });
+const noWork = (full = false): Work => ({
+  full,
+  keys: { sources: new Set(), flows: new Set(), operators: new Set(), events: new Set() },
+});
 const keyCount = (w: Work): number => SECTIONS.reduce((n, s) => n + w.keys[s].size, 0);
 
 export function useOverviewLive(): Loaded<Overview> {
@@ -99,7 +111,8 @@ export function useOverviewLive(): Loaded<Overview> {
             }
             continue;
           }
-          const query = SECTIONS.flatMap((s) => [...work.keys[s]].map((k) => `${PARAM[s]}=${encodeURIComponent(k)}`)).join('&');
+          const params = SECTIONS.flatMap((s) => [...work.keys[s]].map((k) => `${PARAM[s]}=${encodeURIComponent(k)}`));
+          const query = params.join('&');
           const rows = await getJson<OverviewRows>(`/ui/api/overview/rows?${query}`);
           if (cancelled || !shown) return;
           // A refusal or an error: the whole overview says what it is.
