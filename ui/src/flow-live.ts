@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type {
   ChangeMessage, FlowDetail, FlowHead, FlowObjectsUpdate, WatchedObject,
 } from '../../src/ui-server/types.ts';
-import { isLive, subscribe, type Loaded } from './live.ts';
+import { subscribe, type Loaded } from './live.ts';
 
 /** As the server's MAX_UPDATE_KEYS: a bigger batch is read as the whole page. */
 const MAX_KEYS = 100;
@@ -54,8 +54,9 @@ export function useFlowLive(namespace: string, name: string, commit: string | un
     const fullUrl = commit ? `${base}?commit=${encodeURIComponent(commit)}` : base;
     let cancelled = false;
     let shown: FlowDetail | undefined;
-    // Read now when the stream is open; else its coming `hello` reads (once, not twice).
-    let pending: Work = { ...noWork(), full: isLive() };
+    // Read now, even before the stream is open: a reader not signed in gets no stream, and the
+    // refused read is what shows the sign-in form. The stream's `hello` reads again.
+    let pending: Work = { ...noWork(), full: true };
     let running = false;
     /** The last whole read was not a page (the Flow missing, a refusal): any change reads it again. */
     let notShown = false;

@@ -8,7 +8,7 @@ import type {
   ChangeMessage, FlowSummary, OperatorSummary, Overview, OverviewRows, RecentEvent, SourceSummary,
 } from '../../src/ui-server/types.ts';
 import { getJson } from './flow-live.ts';
-import { isLive, subscribe, type Loaded } from './live.ts';
+import { subscribe, type Loaded } from './live.ts';
 
 /** As the server's MAX_ROW_KEYS: a bigger batch is read as the whole overview. */
 const MAX_KEYS = 100;
@@ -85,8 +85,10 @@ export function useOverviewLive(): Loaded<Overview> {
   useEffect(() => {
     let cancelled = false;
     let shown: Overview | undefined;
-    // Read now when the stream is open; else its coming `hello` reads (once, not twice).
-    let pending = noWork(isLive());
+    // Read now, even before the stream is open: a reader not signed in gets no stream, and the
+    // refused read is what shows the sign-in form. The stream's `hello` reads again (what changed
+    // before it connected is in no batch).
+    let pending = noWork(true);
     let running = false;
     const show = (o: Overview): void => {
       shown = o;
