@@ -11,6 +11,8 @@ import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-cla
 import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
+import { admissionPolicyCauses } from './admission-policy.js';
+import { webhookConfigurationCauses } from './webhook-configurations.js';
 import { podDisruptionBudgetCauses } from './policy.js';
 import { cronJobCauses, jobCauses } from './batch.js';
 import { priorityClassCauses, runtimeClassCauses } from './classes.js';
@@ -67,6 +69,12 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return priorityLevelCauses(obj);
     case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
       return policyBindingCauses(obj);
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
+      return admissionPolicyCauses(obj);
+    case 'admissionregistration.k8s.io/ValidatingWebhookConfiguration':
+      return webhookConfigurationCauses(obj, old, false);
+    case 'admissionregistration.k8s.io/MutatingWebhookConfiguration':
+      return webhookConfigurationCauses(obj, old, true);
     case 'policy/PodDisruptionBudget':
       return podDisruptionBudgetCauses(obj);
     case '/PodTemplate':
