@@ -26,6 +26,7 @@ import {
   volumeAttributesClassCauses,
 } from './storage.js';
 import { leaseCauses } from './lease.js';
+import { eventCauses } from './events.js';
 import { objectAt } from './pod-spec.js';
 import { podCauses } from './pod.js';
 import { serviceCauses } from './service.js';
@@ -43,6 +44,10 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return appsCauses(t.kind, obj, old);
     case 'batch/Job':
       return jobCauses(obj, old);
+    case '/Event':
+      return eventCauses(obj, old, false);
+    case 'events.k8s.io/Event':
+      return eventCauses(obj, old, true);
     case 'coordination.k8s.io/Lease':
       return leaseCauses(obj);
     case 'apiregistration.k8s.io/APIService':
