@@ -126,7 +126,7 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     );
   });
 
-  it('an events.k8s.io update may not change what ValidateEventUpdate fixes; a core/v1 Event name is a path segment', async () => {
+  it('an events.k8s.io update keeps what ValidateEventUpdate fixes; a core/v1 Event name is a path segment', async () => {
     const path = `${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events`;
     const json = { 'Content-Type': 'application/json' };
     const made = await fetch(path, { method: 'POST', headers: json, body: JSON.stringify(newStyle('fixed')) });
@@ -145,7 +145,12 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     const legacy = await fetch(`${ts.server.url}/api/v1/namespaces/ev/events`, {
       method: 'POST',
       headers: json,
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'Not_A_DNS.Name' }, involvedObject: regarding }),
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'Not_A_DNS.Name' },
+        involvedObject: regarding,
+      }),
     });
     expect(legacy.status).toBe(201);
   });

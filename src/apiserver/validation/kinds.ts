@@ -26,6 +26,7 @@ import {
   volumeAttributesClassCauses,
 } from './storage.js';
 import { leaseCauses } from './lease.js';
+import { resourceSliceCauses } from './resource-slices.js';
 import { eventCauses } from './events.js';
 import { objectAt } from './pod-spec.js';
 import { podCauses } from './pod.js';
@@ -54,6 +55,8 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return apiServiceCauses(obj);
     case 'resource.k8s.io/ResourceClaim':
       return resourceClaimCauses(obj, old);
+    case 'resource.k8s.io/ResourceSlice':
+      return resourceSliceCauses(obj, old);
     case 'resource.k8s.io/ResourceClaimTemplate':
       return resourceClaimTemplateCauses(obj, old);
     case '/PersistentVolume':
