@@ -295,3 +295,25 @@ describe('ResourceSlice (ValidateResourceSlice, ValidateResourceSliceUpdate)', (
     expect(causes(a)).toEqual(['spec.nodeName: Invalid value: "node-2": field is immutable']);
   });
 });
+
+describe('PersistentVolume (ValidatePersistentVolumeSpec)', () => {
+  it('refuses a node affinity without required terms and an attributes class without a CSI source', async () => {
+    const a = await call('POST', '/api/v1/persistentvolumes', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv1' },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        hostPath: { path: '/tmp' },
+        nodeAffinity: {},
+        volumeAttributesClassName: 'gold',
+      },
+    });
+    expect(a.status).toBe(422);
+    expect(causes(a)).toEqual([
+      'spec.nodeAffinity.required: Required value: must specify required node constraints',
+      'spec.csi: Required value: has to be specified when using volumeAttributesClassName',
+    ]);
+  });
+});
