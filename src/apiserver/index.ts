@@ -20,6 +20,7 @@ import { OpenApiV3 } from './http/openapi.js';
 import { AdmissionChain } from './admission/index.js';
 import { AdmissionConfigStorage } from './admission/config-storage.js';
 import { ServiceAccountToken } from './admission/service-account-token.js';
+import { DefaultServiceAccounts } from './controllers/default-service-accounts.js';
 import { BuiltinAdmissionPlugins } from './admission/plugins/index.js';
 import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
 import { createAuth, type AuthOptions } from './auth/index.js';
@@ -70,6 +71,11 @@ export interface ApiServerOptions {
   storageCache?: Partial<CacheLimits>;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
+  /**
+   * A `default` ServiceAccount in every namespace, as kube-controller-manager keeps (on unless false:
+   * the ServiceAccount admission plugin refuses a Pod whose account does not exist).
+   */
+  defaultServiceAccounts?: boolean;
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -117,6 +123,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new BuiltinFieldAdmission());
   objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting());
+  // v1's defaults of the admissionregistration kinds come before their validation, as decoding gives them.
+  objects.addAdmission(new AdmissionConfigStorage());
   const plugins = new BuiltinAdmissionPlugins(objects, registry);
   objects.addAdmission(plugins.before);
   objects.addAdmission(new BuiltinValidation());
@@ -125,7 +133,6 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addStorageStep(new ServiceAccountToken(objects, registry));
   objects.addStorageStep(plugins.after);
   objects.addStorageStep(new ServiceAllocation(services));
-  objects.addAdmission(new AdmissionConfigStorage());
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -139,6 +146,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   eventExpiry.loadAll();
   eventExpiry.start();
   ensureNamespaces(registry, objects);
+  if (opts.defaultServiceAccounts !== false) {
+    const accounts = new DefaultServiceAccounts(registry, objects);
+    objects.onWrite(accounts.onWrite, 'default-service-accounts');
+    accounts.backfill();
+  }
   const ipRecords = new IpAddressRecords(registry, objects);
   objects.onWrite(ipRecords.onWrite, 'ip-address-records');
   ipRecords.backfill();
