@@ -1,5 +1,7 @@
 // Embedded API server benchmark: prints figures, asserts nothing.
-//   npx tsx bench/apiserver.ts [--objects 100000] [--creates 20000]
+//   npx tsx bench/apiserver.ts [--objects 100000] [--creates 20000] [--baseline <other checkout>/bin/flowops.js]
+//   [--start-only]: only start time, RSS and full-list time at --start-sizes (default 10000,100000) stored objects,
+//   this checkout's server beside --baseline's (e.g. a build of main at d3b3883) on the same data.
 // The server runs as a real `flowops apiserver` child process; clients are in this process.
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -12,6 +14,9 @@ import { VendoredOpenApi } from '../src/apiserver/openapi/vendored.js';
 import { VENDOR_DIR } from '../src/apiserver/openapi/vendor-files.js';
 import { dropUnknownFields } from '../src/apiserver/openapi/builtin-fields.js';
 import { encodeKubeProtobuf } from '../src/apiserver/protobuf/index.js';
+import { DEFAULT_STORAGE_CACHE_MIB, DEFAULT_STORAGE_CACHE_OBJECTS } from '../src/apiserver/server-defaults.js';
+import { formatStart, seedLikeTemplate, spawnServer, startFigures } from './lib/apiserver-start.js';
+import { stopServer as stopChild } from './lib/apiserver-start.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -318,7 +323,40 @@ async function stalledWatchers(base: string, n: number): Promise<Socket[]> {
   return sockets;
 }
 
+const BIN = join(import.meta.dirname, '../bin/flowops.js');
+
+/** Start time, RSS and full-list time at each size, this checkout's server beside the baseline's on the same data. */
+async function startSection(): Promise<string[]> {
+  const i = process.argv.indexOf('--baseline');
+  const baseline = i >= 0 ? process.argv[i + 1] : undefined;
+  const j = process.argv.indexOf('--start-sizes');
+  const sizes = (j >= 0 ? String(process.argv[j + 1]) : '10000,100000').split(',').map(Number);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-apiserver-start-'));
+  const lines: string[] = [
+    `storage cache (this checkout): ${DEFAULT_STORAGE_CACHE_OBJECTS} objects / ` +
+      `${DEFAULT_STORAGE_CACHE_MIB} MiB (the defaults)`,
+  ];
+  // The first ConfigMap is created over HTTP; the rest are copies of its stored row (seedLikeTemplate).
+  const seeder = await spawnServer(BIN, dir);
+  await createRange(seeder.base, 0, 1);
+  await stopChild(seeder.child);
+  let stored = 1;
+  for (const n of sizes) {
+    seedLikeTemplate(join(dir, 'state.db'), '/registry/core/configmaps/default/cm-000000', stored, n);
+    stored = n;
+    const list = '/api/v1/namespaces/default/configmaps';
+    lines.push(formatStart('this checkout', n, await startFigures(BIN, dir, list)));
+    if (baseline) lines.push(formatStart(`baseline ${baseline}`, n, await startFigures(baseline, dir, list)));
+  }
+  return lines;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--start-only')) {
+    for (const line of await startSection()) console.log(line);
+    agent.destroy();
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'bench-apiserver-'));
   const started = await startServer(dir);
   const { base, startupMs } = started;

@@ -12,6 +12,10 @@
 // as the ServiceAccount), alternating rounds of --resources/2 Items each; goal ≥ 0.8×.
 // Fourth phase (web view): the same Flow with no page open vs an open overview page (the change
 // stream plus its refetches, bench/lib/ui-stream-phase.ts), alternating rounds; goal ≥ 0.95×.
+// Fifth phase (`up`'s layouts, bench/lib/up-layouts-phase.ts): the controller side on a worker
+// thread (what `flowops up` runs) vs on the API server's thread (--controllers-in-process), each
+// round on a fresh server with its own direct-create baseline; `--layout-rounds` rounds a layout,
+// `--only-layouts` runs this phase alone.
 import { Agent } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +30,7 @@ import { watchChildren } from './lib/watch-children.js';
 import { callJson } from './lib/http-call.js';
 import { impersonationPhase } from './lib/impersonation-phase.js';
 import { uiStreamPhase } from './lib/ui-stream-phase.js';
+import { upLayoutsPhase } from './lib/up-layouts-phase.js';
 import { describe, diff, printWrites, total, writeCounts, writePhases } from './lib/write-phases.js';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../src/metrics/registry.js';
@@ -40,6 +45,7 @@ const HEALS = arg('heals', 300);
 const WORKERS = arg('concurrency', 16);
 const CLIENTS = 16;
 const ROUNDS = arg('rounds', 6);
+const LAYOUT_ROUNDS = arg('layout-rounds', 4);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 const call = (url: string, method: string, body?: unknown): Promise<number> => callJson(agent, url, method, body);
@@ -118,6 +124,16 @@ function renderMicros(renders = 20_000): number {
   const t0 = performance.now();
   for (let i = 0; i < renders; i++) renderManifest(tpl, { Resource: { metadata: { name: `item-${i}` }, spec: { size: i } } });
   return ((performance.now() - t0) * 1000) / renders;
+}
+
+async function layouts(): Promise<void> {
+  const { cores, load, layouts: l } = await upLayoutsPhase(CRD, N, LAYOUT_ROUNDS, WORKERS, CLIENTS);
+  const line = (name: string, f: { reconcilesPerSec: number; baselinePerSec: number; ratio: number }): string =>
+    `  ${name}: ${f.reconcilesPerSec.toFixed(0)} reconciles/s; baseline (same rounds) direct ConfigMap creates/s ${f.baselinePerSec.toFixed(0)}; ratio ${f.ratio.toFixed(2)}`;
+  console.log(`flowops up's layouts (${N} Items a round, ${LAYOUT_ROUNDS} rounds a layout, order flipping, a fresh API server each round; medians; ${cores} cores here, load average ${load.toFixed(1)} at the end):`);
+  console.log(line('controllers on a worker thread (the default)', l['worker-thread']));
+  console.log(line('controllers on the API server\'s thread (--controllers-in-process)', l['in-process']));
+  console.log(`  worker thread ÷ one thread: ${(l['worker-thread'].ratio / l['in-process'].ratio).toFixed(2)}× the ratio (goal of issue 22: ratio ≥ 0.5)`);
 }
 
 async function main(): Promise<void> {
@@ -239,6 +255,8 @@ async function main(): Promise<void> {
     const uiCost = await uiStreamPhase(CRD, perRound, ROUNDS, WORKERS, CLIENTS);
     console.log(`web view (an open overview page: the change stream + a refetch per batch, ${uiCost.refetches} refetches; ${ROUNDS} rounds of ${perRound} Items a side, order flipping): no page ${uiCost.closedPerSec.toFixed(0)} reconciles/s, page open ${uiCost.openPerSec.toFixed(0)} reconciles/s; median of the rounds' ratios ${uiCost.ratio.toFixed(2)} (goal ≥ 0.95)`);
     const imp = await impersonationPhase(CRD, perRound, ROUNDS, WORKERS, CLIENTS);
+    // A server of its own each round: after the other phases, with their servers closed.
+    await layouts();
     console.log(`impersonation (auth + RBAC on, ${ROUNDS} rounds of ${perRound} Items a side, order flipping): FlowOps' identity ${imp.plainPerSec.toFixed(0)} reconciles/s, as a ServiceAccount ${imp.impersonatingPerSec.toFixed(0)} reconciles/s; median of the rounds' ratios ${imp.ratio.toFixed(2)} (goal ≥ 0.8)`);
   } finally {
     agent.destroy();
@@ -246,4 +264,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv.includes('--only-layouts')) await layouts();
+else await main();

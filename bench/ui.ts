@@ -6,7 +6,9 @@
 //  1. first meaningful paint of the overview: navigation until every Flow row is in the DOM (goal ≤ 1 s);
 //  2. a change reaching the open page: a Flow's status patched until its row shows it, p50/p99 (goal ≤ 1 s);
 //  3. server CPU per change while a page is open (the stream plus the refetch it causes);
-//  4. the Flow page at --objects 1000,10000 watched objects: render time, and bytes fetched per minute
+//  4. the overview under churn (its Flows' statuses change at --rate): bytes fetched per minute, beside
+//     the same-run baseline of a whole-overview read per change batch;
+//  5. the Flow page at --objects 1000,10000 watched objects: render time, and bytes fetched per minute
 //     while its objects churn, beside the same-run baseline of a whole-list read per change batch.
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { chromiumPath, launchChromium } from '../test/helpers/browser.js';
 import { ROOT } from '../test/helpers/cli.js';
 import { waitFor } from '../test/helpers/wait.js';
 import { flowPagePhase } from './lib/flow-page-phase.js';
+import { overviewPhase } from './lib/overview-phase.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -111,9 +114,20 @@ try {
   process.stdout.write(`change → open page: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms over ${CHANGES} changes (goal p99 ≤ 1000 ms)\n`);
   process.stdout.write(`server CPU per change with one page open: ${((cpu.user + cpu.system) / 1000 / CHANGES).toFixed(1)} ms (API server, watch, stream and the overview refetch together)\n`);
 
-  // 4. The Flow page of many objects (the overview's page is closed first: it would refetch on every churn change).
+  // 4. The overview under churn, on a page of its own (the one above is closed: it would read beside it).
   await page.close();
   const kb = (b: number): string => `${(b / 1024).toFixed(1)} KB`;
+  const o = await overviewPhase({
+    browser, kube, base: server.url, names, status: (m) => readyStatus(m), churnSeconds: CHURN_SECONDS, changesPerSecond: CHANGES_PER_SECOND,
+  });
+  process.stdout.write(
+    `overview with ${o.flows} Flows (${o.flows * WATCHED_PER_FLOW} objects counted): one whole read ${kb(o.fullBytes)}\n` +
+      `  under churn (${CHANGES_PER_SECOND} Flow changes/s for ${CHURN_SECONDS} s): ${kb(o.readsPerMin)}/min read ` +
+      `in ${o.updateReads} reads (${o.fullReads} whole) + ${kb(o.streamPerMin)}/min stream; ` +
+      `baseline, the whole overview per batch: ${kb(o.baselinePerMin)}/min\n`,
+  );
+
+  // 5. The Flow page of many objects.
   const figures = await flowPagePhase({
     browser,
     kube,

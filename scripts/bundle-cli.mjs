@@ -33,7 +33,8 @@ const zodEnglishOnly = {
 const outdir = join(root, 'dist');
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { main: join(root, 'src', 'cli', 'main.ts') },
+  // up-controllers: the thread `flowops up` runs its controllers on (src/cli/up/worker-entry.ts finds it here).
+  entryPoints: { main: join(root, 'src', 'cli', 'main.ts'), 'up-controllers': join(root, 'src', 'cli', 'up', 'worker.ts') },
   outdir,
   bundle: true,
   splitting: true,

@@ -24,12 +24,12 @@ export interface FlowPageFigures {
 }
 
 /** Counts the bytes the page receives: API answers (not the stream) and the stream's messages. */
-interface Read {
+export interface Read {
   path: string;
   bytes: number;
 }
 
-async function countBytes(cdp: CDPSession): Promise<{ reads: () => Read[]; stream: () => number }> {
+export async function countBytes(cdp: CDPSession): Promise<{ reads: () => Read[]; stream: () => number }> {
   const urls = new Map<string, string>();
   let stream = 0;
   const seen: Read[] = [];

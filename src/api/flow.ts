@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chartRefSchema } from './chart-ref.js';
 import { isDuration } from './duration.js';
 import { flowStatusSchema } from './status.js';
 import { rolloutSchema } from '../rollout/schema.js';
@@ -89,7 +90,13 @@ export const templateStepSchema = z
     ...base,
     type: z.literal('template'),
     engine: z.enum(['helm', 'kustomize']).describe('template: which renderer; the rendered objects are then applied.'),
-    chart: z.string().describe('template helm: chart directory, relative to the Flow\'s source folder or absolute.').optional(),
+    chart: z
+      .union([z.string(), chartRefSchema])
+      .describe(
+        'template helm: a chart directory (relative to the Flow\'s source folder, or absolute), or ' +
+          '{repository, name, version} for a chart from an HTTP chart repository or an OCI registry.',
+      )
+      .optional(),
     path: z.string().describe('template kustomize: the kustomization directory.').optional(),
     values: z
       .union([z.string(), z.record(z.string(), z.unknown())])

@@ -91,12 +91,44 @@ export const ociSourceSchema = z
   })
   .strict();
 
+export const previewRenderSchema = z
+  .object({
+    objects: z
+      .string()
+      .describe(
+        'Folder (or file) in the repository of sample watched objects to render; default: the watched ' +
+          'objects that exist in the cluster.',
+      )
+      .optional(),
+    stubs: z
+      .string()
+      .describe('Stub file in the repository with script and http step outputs (as `flowops render --stub`).')
+      .optional(),
+    maxObjects: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .describe('Watched objects rendered per changed Flow (default 5; 0 turns rendering off).')
+      .optional(),
+  })
+  .strict();
+
+export type PreviewRender = z.infer<typeof previewRenderSchema>;
+
 export const previewsSchema = z
   .object({
     providerRef: localRef.describe(
-      'Provider (type github, gitlab or gitea) whose address names the repository and whose Secret holds the API token.',
+      'Provider (type github, gitlab, gitea or bitbucket) whose address names the repository and whose ' +
+        'Secret holds the API token.',
     ),
     interval: duration.describe('How often open pull requests are listed (default "1m").').optional(),
+    render: previewRenderSchema
+      .describe(
+        "What each changed Flow's steps would create, shown folded in the comment (as `flowops render`: " +
+          'script and http steps stubbed, never run).',
+      )
+      .optional(),
   })
   .strict();
 

@@ -19,8 +19,20 @@ export function zodProblems(issues: readonly Issue[]): FieldProblem[] {
         return { path: [...path, k], message: hint ? `unknown field (did you mean "${hint}"?)` : 'unknown field' };
       });
     }
+    const branch = issue.code === 'invalid_union' ? matchingBranch(issue) : undefined;
+    if (branch) return zodProblems(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] })));
     return [{ path, message: messageOf(issue) }];
   });
+}
+
+/**
+ * A plain union (string-or-map) where the value has the type of exactly one branch: that branch's
+ * own problems ("chart.name: required"), which say more than "invalid input" at the union.
+ */
+function matchingBranch(issue: Extract<Issue, { code: 'invalid_union' }>): readonly Issue[] | undefined {
+  if ('options' in issue && issue.discriminator) return undefined;
+  const typed = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+  return typed.length === 1 ? typed[0] : undefined;
 }
 
 function toPath(path: readonly PropertyKey[]): FieldPath {

@@ -20,12 +20,13 @@ import { OpenApiV3 } from './http/openapi.js';
 import { AdmissionChain } from './admission/index.js';
 import { AdmissionConfigStorage } from './admission/config-storage.js';
 import { ServiceAccountToken } from './admission/service-account-token.js';
+import { DefaultServiceAccounts } from './controllers/default-service-accounts.js';
 import { BuiltinAdmissionPlugins } from './admission/plugins/index.js';
 import { createHttpServer, sharePort, type HttpContext } from './http/server.js';
 import { createAuth, type AuthOptions } from './auth/index.js';
 import { ObjectStore } from './objects/object-store.js';
 import { ResourceRegistry } from './registry/resource-registry.js';
-import { openSqliteBackend, type Backend } from './storage/index.js';
+import { openSqliteBackend, type Backend, type CacheLimits } from './storage/index.js';
 import type { WatchSettings } from './http/watch.js';
 import { DEFAULT_WATCH_MEMORY, WatchBudget, type WatchMemoryLimits } from './http/watch-budget.js';
 import { terminatedWatchersCounter } from './http/watch-metrics.js';
@@ -66,8 +67,15 @@ export interface ApiServerOptions {
   auth?: AuthOptions;
   /** How long an Event is kept after its last write (kube-apiserver's `--event-ttl`, default 1 h). */
   eventTtlMs?: number;
+  /** How much of the store stays in memory (default DEFAULT_CACHE_LIMITS); reads past it go to SQLite. */
+  storageCache?: Partial<CacheLimits>;
   /** Where Services' cluster IPs come from (`--service-cidr`); the `kubernetes` Service has its first address. */
   serviceCidr?: string;
+  /**
+   * A `default` ServiceAccount in every namespace, as kube-controller-manager keeps (on unless false:
+   * the ServiceAccount admission plugin refuses a Pod whose account does not exist).
+   */
+  defaultServiceAccounts?: boolean;
 }
 
 export type ExtraRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -102,7 +110,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   let store: Backend;
   try {
     mkdirSync(opts.dataDir, { recursive: true });
-    store = openSqliteBackend(join(opts.dataDir, 'state.db'));
+    store = openSqliteBackend(join(opts.dataDir, 'state.db'), opts.storageCache);
   } catch (e) {
     const code = (e as { code?: string }).code;
     const why = code === 'SQLITE_BUSY' ? 'it is in use by another FlowOps API server' : (e as Error).message;
@@ -115,6 +123,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new BuiltinFieldAdmission());
   objects.addAdmission(new EventAdmission());
   objects.addAdmission(new BuiltinDefaulting());
+  // v1's defaults of the admissionregistration kinds come before their validation, as decoding gives them.
+  objects.addAdmission(new AdmissionConfigStorage());
   const plugins = new BuiltinAdmissionPlugins(objects, registry);
   objects.addAdmission(plugins.before);
   objects.addAdmission(new BuiltinValidation());
@@ -123,7 +133,6 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addStorageStep(new ServiceAccountToken(objects, registry));
   objects.addStorageStep(plugins.after);
   objects.addStorageStep(new ServiceAllocation(services));
-  objects.addAdmission(new AdmissionConfigStorage());
   objects.addAdmission(new CrdAdmission(registry));
   objects.addAdmission(new CustomResourceAdmission());
   const crds = new CrdController(registry, objects);
@@ -137,6 +146,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   eventExpiry.loadAll();
   eventExpiry.start();
   ensureNamespaces(registry, objects);
+  if (opts.defaultServiceAccounts !== false) {
+    const accounts = new DefaultServiceAccounts(registry, objects);
+    objects.onWrite(accounts.onWrite, 'default-service-accounts');
+    accounts.backfill();
+  }
   const ipRecords = new IpAddressRecords(registry, objects);
   objects.onWrite(ipRecords.onWrite, 'ip-address-records');
   ipRecords.backfill();
@@ -216,6 +230,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     close: async () => {
       clearInterval(compactor);
       eventExpiry.stop();
+      gc.stop();
       // Watches end gracefully (their chunked responses are finished), then idle sockets close.
       store.endWatches();
       const servers = plain ? [server, plain] : [server];

@@ -14,3 +14,7 @@ export const DEFAULT_KUBERNETES_VERSION = KUBERNETES_VERSION;
 export const DEFAULT_SERVICE_CIDR = '10.96.0.0/12';
 /** How long an Event is kept after its last write (kube-apiserver's --event-ttl default). */
 export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
+
+/** Stored objects the server keeps in memory, most recently used first, and the MiB of their JSON at most. */
+export const DEFAULT_STORAGE_CACHE_OBJECTS = 10_000;
+export const DEFAULT_STORAGE_CACHE_MIB = 64;

@@ -2,7 +2,14 @@ import { SetupError } from './setup-error.js';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../api/duration.js';
-import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from '../apiserver/server-defaults.js';
+import {
+  DEFAULT_EVENT_TTL_MS,
+  DEFAULT_KUBERNETES_VERSION,
+  DEFAULT_PORT,
+  DEFAULT_SERVICE_CIDR,
+  DEFAULT_STORAGE_CACHE_MIB,
+  DEFAULT_STORAGE_CACHE_OBJECTS,
+} from '../apiserver/server-defaults.js';
 import type { ApiServer } from '../apiserver/index.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 import type { Logger } from '../log/index.js';
@@ -21,6 +28,9 @@ export interface ServerFlags extends LogFlags {
   auth?: boolean;
   anonymous?: boolean;
   eventTtl: number;
+  /** How many stored objects, and how many MiB of their JSON, the server keeps in memory (0: none). */
+  storageCacheObjects: number;
+  storageCacheMib: number;
 }
 
 export function addServerFlags(cmd: Command): Command {
@@ -31,7 +41,29 @@ export function addServerFlags(cmd: Command): Command {
     .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION)
     .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR)
     .option('--anonymous', 'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)')
-    .option('--event-ttl <duration>', 'how long an Event is kept after its last write (as kube-apiserver --event-ttl)', eventTtlFlag, DEFAULT_EVENT_TTL_MS);
+    .option('--event-ttl <duration>', 'how long an Event is kept after its last write (as kube-apiserver --event-ttl)', eventTtlFlag, DEFAULT_EVENT_TTL_MS)
+    .option(
+      '--storage-cache-objects <n>',
+      'stored objects kept in memory, most recently used (0: every read goes to SQLite)',
+      wholeFlag('--storage-cache-objects'),
+      DEFAULT_STORAGE_CACHE_OBJECTS,
+    )
+    .option(
+      '--storage-cache-mib <n>',
+      'MiB of stored JSON kept in memory at most',
+      wholeFlag('--storage-cache-mib'),
+      DEFAULT_STORAGE_CACHE_MIB,
+    );
+}
+
+function wholeFlag(name: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n)) {
+      throw new InvalidArgumentError(`${name} must be a whole number >= 0, got "${v}"`);
+    }
+    return n;
+  };
 }
 
 function eventTtlFlag(v: string): number {
@@ -73,6 +105,7 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
       : {}),
     metrics: processMetrics().registry,
     eventTtlMs: flags.eventTtl,
+    storageCache: { maxObjects: flags.storageCacheObjects, maxBytes: flags.storageCacheMib * 1048576 },
     ...(flags.kubernetesVersion ? { kubernetesVersion: flags.kubernetesVersion } : {}),
     ...(flags.serviceCidr ? { serviceCidr: flags.serviceCidr } : {}),
     onInternalError: (err, req) => log.error({ err, method: req.method, url: req.url }, 'request failed'),

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { PolicyRule } from '../viewapi/tokens.js';
 import { summaryOf } from './command-table.js';
+import { SetupError } from './setup-error.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 
@@ -10,7 +11,7 @@ function parseRules(text: string | undefined): PolicyRule[] {
   const v = JSON.parse(text) as unknown;
   const list = Array.isArray(v) ? v : [v];
   for (const [i, r] of list.entries()) {
-    if (!r || typeof r !== 'object' || !Array.isArray((r as PolicyRule).verbs)) throw new Error(`--rules[${i}]: a PolicyRule needs a verbs list`);
+    if (!r || typeof r !== 'object' || !Array.isArray((r as PolicyRule).verbs)) throw new SetupError(`--rules[${i}]: a PolicyRule needs a verbs list`);
   }
   return list as PolicyRule[];
 }

@@ -76,6 +76,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 /** The one-line description of a command, for the module that registers it. */
 export function summaryOf(name: string): string {
   const entry = COMMANDS.find((c) => c.name === name);
+  // Invariant: every command module asks for its own name, which this table lists.
   if (!entry) throw new Error(`command-table: no command "${name}"`);
   return entry.summary;
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { LogFormat } from '../log/index.js';
+import { SetupError } from './setup-error.js';
 
 export interface LogFlags {
   logFormat?: LogFormat;
 }
 
 function parseLogFormat(v: string): LogFormat {
-  if (v !== 'json' && v !== 'text') throw new Error(`--log-format: expected "json" or "text", got "${v}"`);
+  if (v !== 'json' && v !== 'text') throw new SetupError(`--log-format: expected "json" or "text", got "${v}"`);
   return v;
 }
 

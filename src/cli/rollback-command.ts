@@ -5,6 +5,7 @@ import type { KubeObject, ObjectRef } from '../kube/types.js';
 import { isFullSha, shaOfRevision } from '../source/revision.js';
 import { loadSource } from './source-arg.js';
 import { summaryOf } from './command-table.js';
+import { CommandFailedError, SetupError } from './setup-error.js';
 
 /**
  * A short sha is expanded against the commits the source has synced; anything else must be a
@@ -13,22 +14,22 @@ import { summaryOf } from './command-table.js';
 export function resolveSha(given: string, status: FlowSourceStatus): string {
   const sha = given.toLowerCase();
   if (isFullSha(sha)) return sha;
-  if (!/^[0-9a-f]{4,39}$/.test(sha)) throw new Error(`"${given}" is not a commit sha`);
+  if (!/^[0-9a-f]{4,39}$/.test(sha)) throw new SetupError(`"${given}" is not a commit sha`);
   const known = [...new Set((status.history ?? []).map((h) => shaOfRevision(h.revision)).filter((s): s is string => !!s && s.startsWith(sha)))];
   if (known.length === 1) return known[0]!;
-  throw new Error(known.length ? `"${given}" is ambiguous: ${known.join(', ')}` : `"${given}" is not in this source's history; give the full 40-character sha`);
+  throw new SetupError(known.length ? `"${given}" is ambiguous: ${known.join(', ')}` : `"${given}" is not in this source's history; give the full 40-character sha`);
 }
 
 /** A digest, or the start of one (with or without sha256:) among the artifacts the source has synced. */
 export function resolveDigest(given: string, status: FlowSourceStatus): string {
   const hex = given.toLowerCase().replace(/^sha256:/, '');
   if (/^[0-9a-f]{64}$/.test(hex)) return `sha256:${hex}`;
-  if (!/^[0-9a-f]{4,63}$/.test(hex)) throw new Error(`"${given}" is not an artifact digest (sha256:<hex>)`);
+  if (!/^[0-9a-f]{4,63}$/.test(hex)) throw new SetupError(`"${given}" is not an artifact digest (sha256:<hex>)`);
   const digests = (status.history ?? []).map((h) => /sha256:([0-9a-f]{64})$/.exec(h.revision)?.[1]);
   const known = [...new Set(digests.filter((d): d is string => !!d && d.startsWith(hex)))];
   if (known.length === 1 && known[0]) return `sha256:${known[0]}`;
-  if (known.length) throw new Error(`"${given}" is ambiguous: ${known.join(', ')}`);
-  throw new Error(`"${given}" is not in this source's history; give the full sha256 digest`);
+  if (known.length) throw new SetupError(`"${given}" is ambiguous: ${known.join(', ')}`);
+  throw new SetupError(`"${given}" is not in this source's history; give the full sha256 digest`);
 }
 
 /** Until the controller has synced the new spec (its generation) — the pinned commit, or the branch tip after --unpin. */
@@ -38,7 +39,7 @@ async function waitSynced(kube: KubeClient, ref: ObjectRef, generation: number, 
     const s = ((await kube.get(ref))?.status ?? {}) as FlowSourceStatus;
     const h = s.history?.[0];
     if (h && (s.observedGeneration ?? 0) >= generation && (!sha || h.revision.endsWith(sha))) return s;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for the controller to sync ${sha ?? 'the branch'}`);
+    if (Date.now() > deadline) throw new CommandFailedError(`timed out waiting for the controller to sync ${sha ?? 'the branch'}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -55,7 +56,7 @@ export function registerRollbackCommand(program: Command): void {
     .option('--timeout <seconds>', 'with --wait', '60')
     .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)')
     .action(async (arg: string, flags: { to?: string; unpin?: boolean; wait?: boolean; timeout: string; kubeconfig?: string }) => {
-      if (!!flags.to === !!flags.unpin) throw new Error('give exactly one of --to <sha> or --unpin');
+      if (!!flags.to === !!flags.unpin) throw new SetupError('give exactly one of --to <sha> or --unpin');
       const { kube, ref, source } = await loadSource(arg, flags.kubeconfig);
       const status = (source.status ?? {}) as FlowSourceStatus;
       if ((source.spec as { oci?: unknown } | undefined)?.oci) {

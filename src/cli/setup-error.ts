@@ -31,6 +31,15 @@ export function asSetupError(err: unknown, what: string, hint: string): SetupErr
   return undefined;
 }
 
+/** The command's own work failed (a push refused, a wait that ran out): exit 1, with the reason. */
+export class CommandFailedError extends Error {
+  readonly exitCode = 1;
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommandFailedError';
+  }
+}
+
 /** An object the command names does not exist: exit 1, as kubectl's NotFound, not a usage error. */
 export class NotFoundError extends Error {
   readonly exitCode = 1;

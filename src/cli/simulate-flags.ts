@@ -1,8 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { KubeClient } from '../kube/client.js';
-import type { Logger } from '../log/index.js';
 import { DEFAULT_POD_START_MS } from '../simulator/defaults.js';
-import type { Simulator } from '../simulator/simulator.js';
 
 export interface SimulateFlags {
   /** commander's negatable `--no-simulate`: true unless it is given. */
@@ -21,16 +18,4 @@ function wholeMilliseconds(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('want a whole number of milliseconds');
   return n;
-}
-
-/** Loaded only when wanted, so that other commands and --help do not pay for the simulator. */
-export async function startSimulatorIfWanted(
-  flags: SimulateFlags,
-  kube: KubeClient,
-  log: Logger,
-  rootCa?: string,
-): Promise<Simulator | undefined> {
-  if (!flags.simulate) return undefined;
-  const { startSimulator } = await import('../simulator/simulator.js');
-  return startSimulator({ kube, log, podStartMs: flags.podReadyDelay, ...(rootCa ? { rootCa } : {}) });
 }

@@ -4,14 +4,22 @@ import type { Command } from 'commander';
 import { addServerFlags, startEmbedded, type ServerFlags } from './apiserver-command.js';
 import { onShutdown } from './shutdown.js';
 import { addTenancyFlags, isolateScripts, tenancyOf, type TenancyFlags } from './tenancy-flags.js';
-import { addSimulateFlags, startSimulatorIfWanted, type SimulateFlags } from './simulate-flags.js';
+import { addSimulateFlags, type SimulateFlags } from './simulate-flags.js';
+import type { ControllersConfig } from './up/protocol.js';
 import type { Logger } from '../log/index.js';
 import type { MergeResult } from '../kube/kubeconfig-merge.js';
 import { isLoopback } from './listen.js';
 import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
 import { summaryOf } from './command-table.js';
 import { addVerifyFlags, embeddedVerifyOf, type VerifyFlags } from './verify-flags.js';
+import { addKcmFlags, kubeControllerManagerOf, kubeControllerManagerPart, type KcmFlags } from './kcm-flags.js';
 
+
+type UpFlags = ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & KcmFlags & {
+  sourceDir: string;
+  kubeconfigMerge: boolean;
+  controllersInProcess?: boolean;
+};
 
 /** The kubeconfig kubectl reads first (KUBECONFIG's first file, else ~/.kube/config) gets the context; a failure is only logged. */
 async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCredentials | undefined, log: Logger): Promise<MergeResult | undefined> {
@@ -25,15 +33,24 @@ async function mergeUserKubeconfig(serverUrl: string, credentials: EmbeddedCrede
   }
 }
 
-/** `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process. */
+/**
+ * `flowops up` (what `npm start` runs): the embedded API server, the controllers, the Git endpoint, in one process:
+ * the API server and its routes on the main thread, the controller side on a worker thread (src/cli/up/).
+ */
 export function registerUpCommand(program: Command): void {
-  addVerifyFlags(addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up'))))))
+  addKcmFlags(addVerifyFlags(addTenancyFlags(addSimulateFlags(addServerFlags(program.command('up').description(summaryOf('up')))))))
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against', 'repos-example')
     .option('--no-auth', 'serve plain HTTP and allow every request, as before authentication existed (only on a machine nobody else can reach)')
     .option('--no-kubeconfig-merge', 'do not add the "flowops" context to your kubeconfig (KUBECONFIG or ~/.kube/config)')
-    .action(async (flags: ServerFlags & SimulateFlags & TenancyFlags & VerifyFlags & { sourceDir: string; kubeconfigMerge: boolean }) => {
+    .option(
+      '--controllers-in-process',
+      'run the controllers on the API server\'s thread, one thread for all (for a debugger; also ' +
+        'FLOWOPS_CONTROLLERS_IN_PROCESS=1); by default they have a thread of their own',
+    )
+    .action(async (flags: UpFlags) => {
       // Checked before anything starts: a wrong keys file is a usage error, not a refused push later.
       const verify = await embeddedVerifyOf(flags);
+      const kcmBinary = await kubeControllerManagerOf(flags);
       // The API server first, so that /healthz answers before the controllers' modules are loaded;
       // those are loaded here, not at start-up, so that other commands and --help do not pay for them.
       const { createLogger } = await import('../log/index.js');
@@ -49,9 +66,8 @@ export function registerUpCommand(program: Command): void {
       const { EmbeddedChecks } = await import('../admission-webhook/embedded-checks.js');
       server.objects.addAdmission(new EmbeddedChecks(server));
       process.stdout.write(`Embedded Kubernetes API listening on ${server.url}; starting the controllers and the Git source…\n`);
-      const [{ KubeClient }, { startControllers }, { startEmbeddedGit }, { processMetrics }, { metricsRoute }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer, commitReader }] = await Promise.all([
+      const [{ KubeClient }, { startEmbeddedGit }, { processMetrics }, { writeMetrics }, { uiRoute }, { readCommitFile }, { commitDirOf }, { uiTokenGuard, carriesAdminToken }, { commitPreviewer, commitReader }, side] = await Promise.all([
         import('../kube/client.js'),
-        import('../runtime/controllers.js'),
         import('../runtime/embedded-git.js'),
         import('../metrics/registry.js'),
         import('../metrics/route.js'),
@@ -60,21 +76,57 @@ export function registerUpCommand(program: Command): void {
         import('../runtime/sources.js'),
         import('../ui-server/token-guard.js'),
         import('../ui-server/commit-preview.js'),
+        import('./up/index.js'),
       ]);
       const kube = KubeClient.fromKubeconfig(kubeconfig);
+      const dataDir = resolve(flags.data);
       // Its data folder holds the admin kubeconfig and the server's database: never a script's to read.
-      isolateScripts(flags, [flags.data, kubeconfig]);
+      const ownPaths = [dataDir, kubeconfig];
+      isolateScripts(flags, ownPaths);
+      const sourcesDir = join(dataDir, 'sources');
+      // The controller side (simulator, controllers, notifier, previews) on a thread of its own by
+      // default, so the API server and the reconciles use two cores (src/cli/up/).
+      const account = flags.defaultServiceAccount;
+      const defaultServiceAccount = account ? { defaultServiceAccount: account } : {};
+      const rootCa = credentials ? { rootCa: credentials.caCert } : {};
+      const config: ControllersConfig = {
+        kubeconfig,
+        ...(flags.logFormat ? { logFormat: flags.logFormat } : {}),
+        tenancy: tenancyOf(flags),
+        scripts: {
+          memoryLimitBytes: flags.scriptMemoryLimit,
+          isolate: flags.scriptIsolation !== 'none',
+          hide: ownPaths,
+        },
+        sourceDir: resolve(flags.sourceDir),
+        installCrds: true,
+        sources: { dataDir: sourcesDir, ...defaultServiceAccount },
+        // With the real kube-controller-manager, the simulator plays only the kubelet.
+        ...(flags.simulate ? { simulator: { podStartMs: flags.podReadyDelay, kubeletOnly: Boolean(kcmBinary), ...rootCa } } : {}),
+        notify: { viewUrl: server.httpUrl },
+        previews: { dataDir, viewUrl: server.httpUrl },
+      };
+      const controllers = side.layoutOf(flags.controllersInProcess) === 'in-process'
+        ? new side.InProcessControllers(config, log)
+        : new side.ControllersThread(config, {
+            log,
+            // Not restarted: a process serving the API with no controllers behind it would look up and do nothing.
+            onCrash: (err) => {
+              log.error({ err, code: err.code }, 'the controllers thread failed; stopping flowops up');
+              void manager.stop().finally(() => process.exit(1));
+            },
+          });
+      // Before the controllers start, so that /readyz answers 503 until they have.
+      server.addRoute(side.readinessRoute(server, manager, controllers));
       // The web view, on the same loopback listener, mounted first so that an open page reconnects
       // as soon as the server is back; it reads as the admin kubeconfig of `up`.
       // "Sync now" reaches the Git poller once it has started (a click before that is a no-op: the
       // poller's first sync comes anyway).
-      let syncNow: ((namespace: string, name: string) => void) | undefined;
-      const sourcesDir = join(resolve(flags.data), 'sources');
       const ui = uiRoute({
         kube,
         log,
         loopbackOnly: isLoopback(server.host),
-        syncNow: (ns, n) => (syncNow ? syncNow(ns, n) : undefined),
+        syncNow: (ns, n) => controllers.trigger(ns, n),
         commitFile: (obj) => readCommitFile(commitDirOf(sourcesDir, obj), obj.metadata.annotations?.['flowops.io/path']),
         previewCommit: commitPreviewer(sourcesDir),
         readCommit: commitReader(sourcesDir),
@@ -83,31 +135,25 @@ export function registerUpCommand(program: Command): void {
       });
       const guard = credentials ? uiTokenGuard(credentials.token, ui.users) : undefined;
       server.addRoute(async (req, res, url) => (guard ? await guard(req, res, url) : false) || ui.handle(req, res, url));
-      const dataDir = resolve(flags.data);
       const metrics = processMetrics();
-      // Beside the controllers, as a cluster's kubelet and kube-controller-manager run beside its API server.
-      const simulator = await startSimulatorIfWanted(flags, kube, log, credentials?.caCert);
-      if (simulator) await manager.add(stopOnly('simulator', () => simulator.stop()));
-      const controllers = await startControllers({ kube, log, metrics, tenancy: tenancyOf(flags), installCrds: true, operators: true, sourceDir: resolve(flags.sourceDir), sources: { dataDir: sourcesDir, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) } });
-      await manager.add(stopOnly('controllers', () => controllers.stop()));
-      syncNow = (ns, n) => controllers.sources?.trigger(ns, n);
-      // Providers and Alerts, beside the controllers: it reads their Events and status, never waits on them.
-      const { Notifier } = await import('../notify/index.js');
-      const notifier = new Notifier({ kube, log: log.child({ part: 'notify' }), registry: metrics.registry, viewUrl: server.httpUrl });
-      await manager.add({ name: 'notify', start: () => notifier.start(), stop: () => notifier.stop() });
-      // Pull-request previews for the FlowSources with spec.previews: dry runs only, nothing applied.
-      const { PreviewPoller } = await import('../preview/index.js');
-      const previews = new PreviewPoller({ kube, log: log.child({ part: 'previews' }), dataDir, viewUrl: server.httpUrl });
-      await manager.add({ name: 'previews', start: () => previews.start(), stop: () => previews.stop() });
+      // Beside the controllers, as a cluster's kube-controller-manager runs beside its API server;
+      // stopped after them.
+      const kcm = kcmBinary && (await kubeControllerManagerPart({ binary: kcmBinary, dataDir, server, credentials, log }));
+      if (kcm) await manager.add(kcm);
+      await manager.add(controllers);
       await manager.add(stopOnly('ui', () => ui.stop()));
       await manager.start();
       // One process is always the leader; /metrics sits beside /healthz and /readyz on the API
       // server's own listener, as kube-apiserver serves its own.
       metrics.leader.set({ identity: 'up' }, 1);
-      server.addRoute(metricsRoute(metrics.registry, async () => metrics.queueDepth.set(controllers.queue.depth())), { behindAuth: true });
+      server.addRoute(async (req, res, url) => {
+        if (url.pathname !== '/metrics' || req.method !== 'GET') return false;
+        await writeMetrics(res, await controllers.scrape(metrics.registry));
+        return true;
+      }, { behindAuth: true });
       // Like kind and k3d: a "flowops" context in the user's kubeconfig, unless told where to write one.
       const merged = flags.kubeconfigMerge && !flags.kubeconfig ? await mergeUserKubeconfig(server.url, credentials, log) : undefined;
-      const git = await startEmbeddedGit({ server, kube, log, sources: controllers.sources!, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}), verify, previewTrigger: (ns, n) => previews.trigger(ns, n) });
+      const git = await startEmbeddedGit({ server, kube, log, sources: controllers, dataDir: join(dataDir, 'git'), seedFrom: resolve(flags.sourceDir), ...(credentials ? { token: credentials.token } : {}), verify, previewTrigger: (ns, n) => controllers.previewTrigger(ns, n) });
       process.stdout.write(
         [
           `FlowOps is up. Embedded Kubernetes API: ${server.url}`,
@@ -129,7 +175,7 @@ export function registerUpCommand(program: Command): void {
           '  kubectl get flowsources -A',
           `Web view: ${server.httpUrl}/ui/${credentials ? `?token=${credentials.token}` : ''}`,
           `Metrics: ${server.httpUrl}/metrics${credentials ? ` (behind authentication, as kube-apiserver's: the admin token is in ${join(dataDir, 'pki', 'admin.token')})` : ''}`,
-          simulator ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
+          flags.simulate ? 'Workloads are simulated: pods report Running and Ready, no container runs (--no-simulate turns it off).' : 'Workloads are not simulated (--no-simulate): nothing creates pods or reports workload status.',
           '',
           'Stop with Ctrl-C.',
           '',

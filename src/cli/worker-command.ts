@@ -5,6 +5,7 @@ import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
 import type { WorkerRuntime } from '../runtime/worker-process.js';
+import { SetupError } from './setup-error.js';
 
 interface WorkerFlags extends ClusterFlags {
   concurrency: string;
@@ -32,7 +33,7 @@ export function registerWorkerCommand(program: Command): void {
       const [{ processMetrics }, { startWorker }] = await Promise.all([import('../metrics/registry.js'), import('../runtime/worker-process.js')]);
       const { Manager, stopOnly } = await import('../manager/index.js');
       const concurrency = Number(flags.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new SetupError(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));

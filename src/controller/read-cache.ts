@@ -10,6 +10,8 @@ import type { WorkQueue } from '../queue/types.js';
 import type { FlowEntry, FlowListener, FlowRegistry } from './flow-registry.js';
 import { encodeKey } from './keys.js';
 import { labelSelectorString } from './label-selector.js';
+import type { RunCauseLog } from './run-causes.js';
+import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
 import { cachedObject, watchedInformer, watchesKindOf, watchOf, watchSignature } from './watched-informer.js';
 
 interface Cached {
@@ -25,10 +27,14 @@ export interface ReadCacheDeps {
   registry: FlowRegistry;
   /** Where re-derived keys go after a Flow change (the BullMQ producer). */
   queue: Pick<WorkQueue, 'add'>;
+  /** Told why the re-derived keys run (a Flow change, or a `flowops reconcile` of the Flow), for their record. */
+  causes?: Pick<RunCauseLog, 'mark'>;
 }
 
 export class ReadCache implements FlowListener {
   private readonly byFlow = new Map<string, Cached>();
+  /** Each Flow's flowops.io/reconcile-requested-at last seen: a new one makes the requeued runs 'manual'. */
+  private readonly requested = new Map<string, string | undefined>();
 
   constructor(private readonly deps: ReadCacheDeps) {
     deps.registry.subscribe(this);
@@ -44,7 +50,10 @@ export class ReadCache implements FlowListener {
   }
 
   changed(entry: FlowEntry, rerun: boolean): void {
-    if (rerun) void this.requeueWatched(entry);
+    const requested = entry.flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    const manual = requested !== undefined && requested !== this.requested.get(entry.key);
+    this.requested.set(entry.key, requested);
+    if (rerun) void this.requeueWatched(entry, manual);
     const spec = entry.def?.spec;
     const signature = spec && spec.pipeline === undefined ? watchSignature(entry.flow) : '';
     const current = this.byFlow.get(entry.key);
@@ -70,6 +79,7 @@ export class ReadCache implements FlowListener {
   }
 
   removed(entry: FlowEntry): void {
+    this.requested.delete(entry.key);
     void this.byFlow.get(entry.key)?.informer.stop();
     this.byFlow.delete(entry.key);
   }
@@ -85,7 +95,7 @@ export class ReadCache implements FlowListener {
    * up; enqueueing them again (dedup collapses repeats) guarantees a run under the new spec. Before
    * the first sync this is the leader's start-up resync, so it is skipped.
    */
-  private async requeueWatched(entry: FlowEntry): Promise<void> {
+  private async requeueWatched(entry: FlowEntry, manual: boolean): Promise<void> {
     if (!this.deps.registry.isSynced) return;
     const watch = watchOf(entry.flow);
     if (!watch?.apiVersion || !watch.kind) return;
@@ -93,7 +103,11 @@ export class ReadCache implements FlowListener {
       const selector = labelSelectorString(watch.labelSelector);
       const { items } = await this.deps.kube.list(watch.apiVersion, watch.kind, { ...(watch.namespace ? { namespace: watch.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) });
       const { namespace: flowNamespace, name: flowName } = entry.flow.metadata;
-      for (const obj of items) this.deps.queue.add(encodeKey({ flowNamespace: flowNamespace ?? 'default', flowName: flowName!, resource: refOf(obj) }));
+      for (const obj of items) {
+        const key = encodeKey({ flowNamespace: flowNamespace ?? 'default', flowName: flowName ?? '', resource: refOf(obj) });
+        this.deps.causes?.mark(key, 'other', manual ? 'manual' : 'flow-change');
+        this.deps.queue.add(key);
+      }
     } catch (err) {
       this.deps.log.debug({ err, flow: entry.key }, 'could not list the watched objects after a Flow change');
     }

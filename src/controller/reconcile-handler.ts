@@ -11,7 +11,7 @@ import type { FlowRegistry } from './flow-registry.js';
 import type { OutcomeSink } from './flow-status-reporter.js';
 import { decodeKey } from './keys.js';
 import { readsSourceFiles } from './source-files.js';
-import type { RunCauses } from './run-causes.js';
+import type { RunCauseLog } from './run-causes.js';
 import type { GenerationResolver } from '../rollout/resolver.js';
 
 export interface ReconcileHandlerDeps {
@@ -27,8 +27,8 @@ export interface ReconcileHandlerDeps {
   observer?: ReconcileObserver;
   /** Told each outcome, for the Flow's status (in the process that writes it). */
   outcomes?: OutcomeSink;
-  /** Why each key was enqueued (the watches in this process tell it); absent: every run is a full run. */
-  causes?: RunCauses;
+  /** Why each key was enqueued (the watches tell it, here or through Redis); absent: every run is a full run. */
+  causes?: RunCauseLog;
   /** Picks the generation of the Flow each object is reconciled by (spec.rollout); absent: the newest. */
   generations?: GenerationResolver;
 }
@@ -54,7 +54,7 @@ export class ReconcileHandler {
       await reconciler.release(k.resource);
       return;
     }
-    const { cause, triggers } = this.deps.causes?.take(key) ?? { cause: 'other' as const, triggers: [] };
+    const { cause, triggers } = (await this.deps.causes?.take(key)) ?? { cause: 'other' as const, triggers: [] };
     const resourceKey = `${k.resource.namespace ?? ''}/${k.resource.name}`;
     if (!entry.def) {
       const obj = await this.deps.kube.get(k.resource);

@@ -12,6 +12,7 @@ export function readsSourceFiles(spec: FlowSpec): boolean {
 
 function relativeTemplatePath(step: Step): boolean {
   if (step.type !== 'template') return false;
-  const path = step.engine === 'helm' ? step.chart : step.path;
+  // A chart from a repository ({repository, name, version}) reads no file of the source.
+  const path = step.engine === 'helm' ? (typeof step.chart === 'string' ? step.chart : undefined) : step.path;
   return path !== undefined && !isAbsolute(path);
 }

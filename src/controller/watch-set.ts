@@ -21,7 +21,7 @@ import type { FlowEntry, FlowListener, FlowRegistry } from './flow-registry.js';
 import type { FlowStatusReporter, WatchFacts } from './flow-status-reporter.js';
 import { encodeKey } from './keys.js';
 import { updateNeedsReconcile } from './predicates.js';
-import type { RunCauses } from './run-causes.js';
+import type { RunCauseLog } from './run-causes.js';
 import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
 import type { RunTrigger } from '../api/run-history.js';
 import { cachedObject, watchedInformer, watchesKindOf, watchOf, watchSignature } from './watched-informer.js';
@@ -64,8 +64,8 @@ export interface WatchSetDeps {
   onWatched?(entry: FlowEntry, obj: KubeObject): void;
   /** Where pipeline Flows keep view targets (default: CRD-backed views on the same server). */
   views?: ViewBackend;
-  /** Told why each key is enqueued, where reconciles run in this process (`flowops up`). */
-  causes?: RunCauses;
+  /** Told why each key is enqueued: in memory (`flowops up`) or in Redis for the workers (the leader). */
+  causes?: RunCauseLog;
   /** A child update that echoes an apply of this process (ChildWatchesDeps.echoes). */
   echoes?(child: KubeObject, release: () => void): boolean;
   /**

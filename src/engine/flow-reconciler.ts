@@ -158,16 +158,32 @@ export class FlowReconciler {
       return failedRun(r, { step: 'pipeline', reason: 'NotImplemented', message, attempts: 1, terminal: true });
     }
     r.started = { at: nowRfc3339(), t0: performance.now(), triggers: r.triggers };
-    // A child's deletion enqueued this run: the last run's children the cache no longer has are
-    // the deleted ones (asked only then: a cache still listing at start-up lacks them all).
-    const live = this.deps.liveChild;
-    if (live && r.triggers.includes('child-deleted')) r.deleted = r.previous.filter((e) => !live(childRef(e)));
+    if (r.triggers.includes('child-deleted')) r.deleted = await this.deletedChildren(r);
     const base = this.context(flow, obj, data, log);
     r.sendsEveryApply = !base.applied;
     const ctx = base.applied ? { ...base, applied: { ...base.applied, sent: () => void r.applies++ } } : base;
     const outcome = await runSteps(steps, { ...ctx, children: r.children }, r.cancel, this.deps.observer, r.trace);
     if (!outcome.ok) return failedRun(r, outcome.failure);
     return undefined;
+  }
+
+  /**
+   * A child's deletion enqueued this run: the last run's children that are gone now (asked only
+   * then: a cache still listing at start-up lacks them all). The child informers' cache answers
+   * where the watches run here; a worker asks the server, a few at a time.
+   */
+  private async deletedChildren(r: FlowRun): Promise<ChildEntry[]> {
+    const live = this.deps.liveChild;
+    if (live) return r.previous.filter((e) => !live(childRef(e)));
+    const kube = this.kubeFor(r.flow);
+    const gone: ChildEntry[] = [];
+    for (let i = 0; i < r.previous.length; i += 16) {
+      const chunk = r.previous.slice(i, i + 16);
+      // A child this identity may not read is not called deleted.
+      const present = await Promise.all(chunk.map((e) => kube.get(childRef(e)).then((o) => o !== undefined, () => true)));
+      gone.push(...chunk.filter((_, j) => !present[j]));
+    }
+    return gone;
   }
 
   private judge(r: FlowRun): ReconcileResult | undefined {

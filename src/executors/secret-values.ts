@@ -1,7 +1,7 @@
 // Values read from Secrets for a step (http headers). The caller registers each value with its
 // Masker before using it, so the value never appears in errors, outputs or logs.
 
-import { describeRef, type KubeObject } from '../kube/types.js';
+import { describeRef } from '../kube/types.js';
 import { defaultNamespace } from './namespace.js';
 import { isPlainObject, kubeError } from './step-errors.js';
 import { StepError, type StepContext } from './types.js';
@@ -11,21 +11,30 @@ export interface SecretKeyRef {
   key: string;
 }
 
-/** Reads one key of a Secret in the watched resource's namespace (a Flow may not reach into other namespaces). */
-export async function readSecretValue(ref: SecretKeyRef, ctx: StepContext): Promise<string> {
-  const target = { apiVersion: 'v1', kind: 'Secret', name: ref.name, namespace: defaultNamespace(ctx) };
-  let secret: KubeObject | undefined;
+/** Every key of a Secret in the watched resource's namespace (a Flow may not reach into other namespaces), decoded. */
+export async function readSecretData(name: string, ctx: StepContext): Promise<{ where: string; data: Map<string, string> }> {
+  const target = { apiVersion: 'v1', kind: 'Secret', name, namespace: defaultNamespace(ctx) };
+  let secret;
   try {
     secret = await ctx.kube.get(target);
   } catch (err) {
     throw kubeError(err, `read ${describeRef(target)}`);
   }
   if (!secret) throw new StepError(`secret ${describeRef(target)} not found`, { reason: 'NotFound', statusCode: 404 });
-  const data = isPlainObject(secret.data) ? secret.data : {};
+  const out = new Map<string, string>();
   const stringData = isPlainObject(secret.stringData) ? secret.stringData : {};
-  const encoded = data[ref.key];
-  if (typeof encoded === 'string') return Buffer.from(encoded, 'base64').toString('utf8');
-  const plain = stringData[ref.key];
-  if (typeof plain === 'string') return plain;
-  throw new StepError(`secret ${describeRef(target)} has no key "${ref.key}"`, { reason: 'SecretKeyNotFound' });
+  for (const [key, plain] of Object.entries(stringData)) if (typeof plain === 'string') out.set(key, plain);
+  const data = isPlainObject(secret.data) ? secret.data : {};
+  for (const [key, encoded] of Object.entries(data)) {
+    if (typeof encoded === 'string') out.set(key, Buffer.from(encoded, 'base64').toString('utf8'));
+  }
+  return { where: `secret ${describeRef(target)}`, data: out };
+}
+
+/** Reads one key of a Secret in the watched resource's namespace. */
+export async function readSecretValue(ref: SecretKeyRef, ctx: StepContext): Promise<string> {
+  const { where, data } = await readSecretData(ref.name, ctx);
+  const value = data.get(ref.key);
+  if (value !== undefined) return value;
+  throw new StepError(`${where} has no key "${ref.key}"`, { reason: 'SecretKeyNotFound' });
 }

@@ -10,10 +10,11 @@ import { applyObjects, appliedOutputs } from './apply-objects.js';
 import { defaultNamespace } from './namespace.js';
 import { renderDocuments, renderText, renderTree } from './render.js';
 import { runTool } from './run-tool.js';
+import { chartOutputs, pullStepChart } from './template-chart.js';
 import { invalid, isPlainObject } from './step-errors.js';
 import { withTempDir } from './temp-dir.js';
 import { findTool, requireTool } from './tools.js';
-import type { StepContext, StepExecutor, StepResult } from './types.js';
+import type { Outputs, StepContext, StepExecutor, StepResult } from './types.js';
 
 const REMOTE_CHART = /^(oci|https?):\/\//;
 
@@ -51,17 +52,33 @@ async function valuesFile(step: TemplateStep, ctx: StepContext, dir: string): Pr
   return file;
 }
 
-async function helm(step: TemplateStep, ctx: StepContext, dir: string, namespace: string): Promise<string> {
+interface Rendered {
+  output: string;
+  /** What the step reports beside the applied objects (the pulled chart's version and digest). */
+  outputs: Outputs;
+}
+
+/** The chart argument of `helm template`: a folder of the source, a pulled archive, or a URL helm reads itself. */
+async function chartArg(step: TemplateStep, ctx: StepContext): Promise<{ chart: string; outputs: Outputs }> {
+  const field = `${step.name}.chart`;
   if (step.chart === undefined) throw invalid(`${step.name}: engine helm needs chart`);
+  if (typeof step.chart !== 'string') {
+    const pulled = await pullStepChart(step.chart, ctx, field);
+    return { chart: pulled.path, outputs: chartOutputs(pulled) };
+  }
+  const rendered = renderText(step.chart, ctx.data, field);
+  return { chart: REMOTE_CHART.test(rendered) ? rendered : localPath(step.chart, rendered, ctx, field), outputs: {} };
+}
+
+async function helm(step: TemplateStep, ctx: StepContext, dir: string, namespace: string): Promise<Rendered> {
   const binary = requireTool('helm');
-  const rendered = renderText(step.chart, ctx.data, `${step.name}.chart`);
-  const chart = REMOTE_CHART.test(rendered) ? rendered : localPath(step.chart, rendered, ctx, `${step.name}.chart`);
+  const { chart, outputs } = await chartArg(step, ctx);
   const release = step.releaseName === undefined ? (ctx.resource.metadata.name ?? '') : renderText(step.releaseName, ctx.data, `${step.name}.releaseName`);
   if (!release) throw invalid(`${step.name}: no release name (set releaseName)`);
   const args = ['template', release, chart, '--namespace', namespace, '--include-crds'];
   const values = await valuesFile(step, ctx, dir);
   if (values) args.push('-f', values);
-  return runTool(binary, args, { cwd: dir, signal: ctx.signal, what: `${step.name}: helm template` });
+  return { output: await runTool(binary, args, { cwd: dir, signal: ctx.signal, what: `${step.name}: helm template` }), outputs };
 }
 
 async function kustomize(step: TemplateStep, ctx: StepContext, dir: string): Promise<string> {
@@ -87,10 +104,10 @@ function parseStream(text: string, field: string): unknown[] {
 async function run(step: TemplateStep, ctx: StepContext): Promise<StepResult> {
   const namespace = step.namespace === undefined ? defaultNamespace(ctx) : renderText(step.namespace, ctx.data, `${step.name}.namespace`);
   return withTempDir('template', async (dir) => {
-    const output = step.engine === 'helm' ? await helm(step, ctx, dir, namespace) : await kustomize(step, ctx, dir);
+    const { output, outputs } = step.engine === 'helm' ? await helm(step, ctx, dir, namespace) : { output: await kustomize(step, ctx, dir), outputs: {} };
     const field = `${step.name} (${step.engine} output)`;
     const applied = await applyObjects(parseStream(output, field), ctx, { field, ownerReference: step.ownerReference !== false, namespace, step: { name: step.name, readyWhen: step.readyWhen } });
-    return { outputs: appliedOutputs(applied) };
+    return { outputs: { ...appliedOutputs(applied), ...outputs } };
   });
 }
 

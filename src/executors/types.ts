@@ -1,4 +1,5 @@
 import type { AppliedCache, LiveChild } from './applied-cache.js';
+import type { ChartPuller } from '../charts/index.js';
 import type { Logger } from '../log/index.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
@@ -46,6 +47,8 @@ export interface StepContext {
   log: Logger;
   /** Folder that relative chart/kustomize paths resolve against (the Flow's source checkout), if any. */
   sourceDir?: string;
+  /** Pulls charts from repositories (template steps); absent, the process's shared puller and its disk cache. */
+  charts?: ChartPuller;
   /** Field manager for every write (`flowops`). */
   fieldManager: string;
   /**

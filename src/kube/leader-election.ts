@@ -60,6 +60,8 @@ export class LeaderElector {
   private readonly retryMs: number;
   private leading = false;
   private lastHolder: string | undefined;
+  /** The campaign's stop: a call in flight ends with it, so a stop never waits out a slow answer. */
+  private stop: AbortSignal | undefined;
   private leaseRv: string | undefined;
 
   constructor(
@@ -84,6 +86,7 @@ export class LeaderElector {
    * released, and "stopped" is returned.
    */
   async run(stop: AbortSignal): Promise<'lost' | 'stopped'> {
+    this.stop = stop;
     while (!stop.aborted) {
       if (await this.tryAcquireOrRenew()) break;
       await sleep(jitter(this.retryMs), undefined, { signal: stop }).catch(() => undefined);
@@ -129,10 +132,14 @@ export class LeaderElector {
     return false;
   }
 
-  /** One read-modify-write of the Lease; false on any failure (the caller retries). */
-  private async tryAcquireOrRenew(budgetMs = this.renewDeadlineMs): Promise<boolean> {
-    // controller-runtime bounds each call so one slow request cannot cost the lease.
-    const timeoutMs = Math.max(1, Math.min(budgetMs, Math.max(this.renewDeadlineMs / 2, 1000)));
+  /**
+   * One read-modify-write of the Lease; false on any failure (the caller retries). A renewal may
+   * not outlive its deadline (`budgetMs`, what is left of it); an attempt to acquire has no deadline
+   * to keep, as in client-go, so it waits up to a lease duration: on a loaded machine an answer that
+   * takes more than a second must not keep a standby from ever taking over.
+   */
+  private async tryAcquireOrRenew(budgetMs?: number): Promise<boolean> {
+    const timeoutMs = Math.max(1, budgetMs ?? this.leaseMs);
     const now = Date.now();
     try {
       const lease = await this.read(timeoutMs);
@@ -184,12 +191,18 @@ export class LeaderElector {
     this.lastHolder = holder;
   }
 
+  private callSignal(timeoutMs: number): AbortSignal {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    // The release runs after the stop; only the campaign's calls end with it.
+    return this.stop && !this.stop.aborted ? AbortSignal.any([timeout, this.stop]) : timeout;
+  }
+
   private path(withName: boolean): string {
     return `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(this.opts.namespace)}/leases${withName ? `/${encodeURIComponent(this.opts.name)}` : ''}`;
   }
 
   private async read(timeoutMs: number): Promise<Lease | undefined> {
-    const res = await this.kube.rest.call('GET', this.path(true), { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await this.kube.rest.call('GET', this.path(true), { signal: this.callSignal(timeoutMs) });
     if (res.status === 404) return undefined;
     if (res.status >= 400) throw KubeApiError.from('GET', this.opts.name, res);
     return JSON.parse(res.body) as Lease;
@@ -202,7 +215,7 @@ export class LeaderElector {
       metadata: { name: this.opts.name, namespace: this.opts.namespace, ...(method === 'PUT' && this.leaseRv ? { resourceVersion: this.leaseRv } : {}) },
       spec,
     };
-    const lease = await this.kube.rest.json<Lease>(method, this.path(method === 'PUT'), { body, signal: AbortSignal.timeout(timeoutMs) });
+    const lease = await this.kube.rest.json<Lease>(method, this.path(method === 'PUT'), { body, signal: this.callSignal(timeoutMs) });
     this.leaseRv = lease.metadata.resourceVersion;
     this.lastHolder = spec.holderIdentity;
   }

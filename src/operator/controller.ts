@@ -8,6 +8,7 @@ import { TargetWriter } from './target-writer.js';
 import { checkController, sourceType, type ControllerSpec, type ResolvedResource } from './types.js';
 import type { ViewBackend } from './view-backend.js';
 import { WriteQueue } from './write-queue.js';
+import { OperatorError } from './errors.js';
 
 export interface ControllerDeps {
   kube: KubeClient;
@@ -64,7 +65,7 @@ export class DeclarativeController {
   }
 
   private async setup(): Promise<void> {
-    if (this.deps.refused) throw new Error(this.deps.refused);
+    if (this.deps.refused) throw new OperatorError('Refused', this.deps.refused);
     const spec = checkController(this.spec);
     const { kube, operator } = this.deps;
     const target = await resolveResource(kube, operator, spec.target);
@@ -74,7 +75,7 @@ export class DeclarativeController {
     for (const r of [target, ...watched]) await this.ensureServed(r);
 
     const inputs = spec.sources.map((s, i) => ({ spec: s, resource: sources[i]! })).filter((s) => sourceType(s.spec) !== 'Periodic');
-    if (inputs.length === 0) throw new Error(`controller ${spec.name}: needs a Watcher or OneShot source as pipeline input`);
+    if (inputs.length === 0) throw new OperatorError('InvalidController', `controller ${spec.name}: needs a Watcher or OneShot source as pipeline input`);
     const filters: Record<string, SourceFilter> = {};
     for (const s of inputs) {
       // Label selectors go to the engine, not the watch: an object that leaves the selection then

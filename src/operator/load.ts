@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { OPERATOR_KIND } from './types.js';
+import { OperatorError } from './errors.js';
 
 export interface OperatorDoc {
   metadata: { name: string };
@@ -11,7 +12,7 @@ export interface OperatorDoc {
 export function loadObjects(file: string): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
-    if (doc.errors.length) throw new Error(`${file}: ${doc.errors[0]!.message}`);
+    if (doc.errors.length) throw new OperatorError('InvalidFile', `${file}: ${doc.errors[0]!.message}`);
     flatten(doc.toJS() as unknown, out);
   }
   return out;
@@ -29,7 +30,7 @@ function flatten(v: unknown, out: Array<Record<string, unknown>>): void {
 /** The Operators in a file (other documents are ignored). */
 export function loadOperators(file: string): OperatorDoc[] {
   const ops = loadObjects(file).filter((o) => o.kind === OPERATOR_KIND) as unknown as OperatorDoc[];
-  if (ops.length === 0) throw new Error(`${file}: no Operator found`);
-  for (const op of ops) if (typeof op.metadata?.name !== 'string') throw new Error(`${file}: an Operator has no metadata.name`);
+  if (ops.length === 0) throw new OperatorError('InvalidFile', `${file}: no Operator found`);
+  for (const op of ops) if (typeof op.metadata?.name !== 'string') throw new OperatorError('InvalidFile', `${file}: an Operator has no metadata.name`);
   return ops;
 }

@@ -1,5 +1,6 @@
 import type { KubeClient } from '../kube/client.js';
 import { isViewGroup, viewGroup, VIEW_VERSION, type ResolvedResource, type ResourceSpec } from './types.js';
+import { OperatorError } from './errors.js';
 
 /**
  * Decides a source's or target's group and version (spec §1.3): a missing apiGroup is a view of
@@ -15,15 +16,15 @@ export async function resolveResource(kube: KubeClient | undefined, operator: st
   if (isViewGroup(group)) return { apiVersion: `${group}/${r.version ?? VIEW_VERSION}`, group, kind: r.kind, isView: true };
   if (group === '') return { apiVersion: r.version ?? 'v1', group, kind: r.kind, isView: false };
   const version = r.version ?? (kube ? await preferredVersion(kube, group) : undefined);
-  if (!version) throw new Error(`cannot resolve the version of group ${group} for kind ${r.kind}`);
+  if (!version) throw new OperatorError('UnresolvedResource', `cannot resolve the version of group ${group} for kind ${r.kind}`);
   return { apiVersion: `${group}/${version}`, group, kind: r.kind, isView: false };
 }
 
 async function preferredVersion(kube: KubeClient, group: string): Promise<string> {
   const res = await kube.rest.call('GET', `/apis/${group}`);
-  if (res.status >= 400) throw new Error(`API group ${group} is not served (HTTP ${res.status})`);
+  if (res.status >= 400) throw new OperatorError('UnresolvedResource', `API group ${group} is not served (HTTP ${res.status})`);
   const doc = JSON.parse(res.body) as { preferredVersion?: { version?: string }; versions?: Array<{ version: string }> };
   const v = doc.preferredVersion?.version ?? doc.versions?.[0]?.version;
-  if (!v) throw new Error(`API group ${group} serves no version`);
+  if (!v) throw new OperatorError('UnresolvedResource', `API group ${group} serves no version`);
   return v;
 }

@@ -1,11 +1,11 @@
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import type { ResolvedResource, TargetType } from './types.js';
+import { OperatorError } from './errors.js';
 
 /** Metadata the server owns: sending it back would be a precondition (resourceVersion) or an error (managedFields). */
 const SERVER_METADATA = ['managedFields', 'resourceVersion', 'uid', 'creationTimestamp', 'generation', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
 
-export class PatcherTargetMissingError extends Error {}
 
 /**
  * Writes pipeline outputs to the target (spec §1.4), through server-side apply with the
@@ -29,7 +29,7 @@ export class TargetWriter {
   async upsert(output: Record<string, unknown>): Promise<void> {
     const obj = this.shape(output);
     if (this.type === 'Patcher') {
-      if (!(await this.kube.get(this.ref(obj)))) throw new PatcherTargetMissingError(`Patcher cannot create objects: ${describe(this.ref(obj))} not found`);
+      if (!(await this.kube.get(this.ref(obj)))) throw new OperatorError('PatcherTargetMissing', `Patcher cannot create objects: ${describe(this.ref(obj))} not found`);
       await this.kube.apply(obj, { fieldManager: this.fieldManager, force: true });
       return;
     }

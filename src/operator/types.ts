@@ -8,6 +8,7 @@ export const OPERATOR_API_VERSION = `${OPERATOR_GROUP}/${OPERATOR_VERSION}`;
 export const OPERATOR_KIND = 'Operator';
 export { VIEW_GROUP_SUFFIX, isViewGroup } from '../apiserver/crd/view-groups.js';
 import { VIEW_GROUP_SUFFIX } from '../apiserver/crd/view-groups.js';
+import { OperatorError } from './errors.js';
 export const VIEW_VERSION = 'v1alpha1';
 
 export type SourceType = 'Watcher' | 'OneShot' | 'Periodic';
@@ -65,14 +66,14 @@ export function controllersOf(spec: unknown): Array<Partial<ControllerSpec> & Re
 
 /** Checks one controller entry, throwing the critical error the status reports (spec §1.5). */
 export function checkController(c: Partial<ControllerSpec>): ControllerSpec {
-  if (typeof c.name !== 'string' || !c.name) throw new Error('controller name is required');
-  if (!Array.isArray(c.sources) || c.sources.length === 0) throw new Error(`controller ${c.name}: at least one source is required`);
+  if (typeof c.name !== 'string' || !c.name) throw new OperatorError('InvalidController', 'controller name is required');
+  if (!Array.isArray(c.sources) || c.sources.length === 0) throw new OperatorError('InvalidController', `controller ${c.name}: at least one source is required`);
   for (const [i, s] of c.sources.entries()) {
-    if (!s || typeof s !== 'object' || typeof s.kind !== 'string' || !s.kind) throw new Error(`controller ${c.name}: sources[${i}].kind is required`);
+    if (!s || typeof s !== 'object' || typeof s.kind !== 'string' || !s.kind) throw new OperatorError('InvalidController', `controller ${c.name}: sources[${i}].kind is required`);
   }
-  if (!c.target || typeof c.target !== 'object' || typeof c.target.kind !== 'string' || !c.target.kind) throw new Error(`controller ${c.name}: target.kind is required`);
+  if (!c.target || typeof c.target !== 'object' || typeof c.target.kind !== 'string' || !c.target.kind) throw new OperatorError('InvalidController', `controller ${c.name}: target.kind is required`);
   if (c.target.type !== undefined && c.target.type !== 'Updater' && c.target.type !== 'Patcher') {
-    throw new Error(`controller ${c.name}: target.type must be Updater or Patcher, got ${JSON.stringify(c.target.type)}`);
+    throw new OperatorError('InvalidController', `controller ${c.name}: target.type must be Updater or Patcher, got ${JSON.stringify(c.target.type)}`);
   }
   return c as ControllerSpec;
 }

@@ -5,6 +5,7 @@
 
 import type { ValidationError } from '../api/validation-error.js';
 import type { ObjectChange } from '../diff/preview.js';
+import type { RenderedChildren } from './render-children.js';
 
 export const MARKER_PREFIX = '<!-- flowops-preview source=';
 
@@ -17,6 +18,8 @@ export interface PreviewCommentInput {
   diff?: { changes: readonly ObjectChange[]; skipped: readonly string[] };
   /** The dry run was refused by the API server (an object it does not accept): its message. */
   dryRunError?: string;
+  /** What the changed Flows would create (scripts stubbed); absent when nothing was rendered. */
+  rendered?: RenderedChildren;
   /** The forge's longest comment, in characters. */
   limit: number;
   /** The web view's page for the source, when FlowOps knows its own address. */
@@ -78,6 +81,36 @@ function folded(changes: readonly ObjectChange[], room: number, sha: string): st
   return `${open}${fenced(part, 'diff')}${note(part.length)}${close}`;
 }
 
+/** The rendered children: a line per watched object, the YAML folded, at most `room` characters. */
+function renderedSection(r: RenderedChildren, room: number): string {
+  if (!r.samples.length && !r.notes.length) return '';
+  const lines = ['#### What the changed Flows would create', ''];
+  if (r.samples.length) {
+    lines.push(
+      'Rendered on a throwaway API server; script and http steps stubbed, never run. Secret values masked.',
+      '',
+    );
+    for (const s of r.samples.slice(0, MAX_ROWS)) {
+      const by = s.flows.length ? ` (Flow ${s.flows.map(code).join(', ')})` : '';
+      const made = s.children.length ? s.children.map(code).join(', ') : 'no children';
+      lines.push(`- ${code(s.object)}${by}: ${made}`);
+    }
+  }
+  if (r.notes.length) lines.push('', ...r.notes.map((n) => `> ${n.replaceAll('\n', ' ')}`));
+  const head = lines.join('\n');
+  if (!r.samples.length) return head.length <= room ? head : '';
+  const open = '\n\n<details><summary>Rendered children</summary>\n\n';
+  const close = '\n\n</details>';
+  const yaml = r.samples.map((s) => s.yaml).join('---\n');
+  const whole = `${head}${open}${fenced(yaml, 'yaml')}${close}`;
+  if (whole.length <= room) return whole;
+  const note = '\n\n_The rendered children are cut here, at the forge\'s comment limit._';
+  const budget = room - head.length - open.length - close.length - note.length - 16;
+  if (budget < 200) return head.length <= room ? head : '';
+  const part = yaml.slice(0, yaml.lastIndexOf('\n', budget) + 1 || budget);
+  return `${head}${open}${fenced(part, 'yaml')}${note}${close}`;
+}
+
 export function previewComment(input: PreviewCommentInput): string {
   const { errors, warnings } = input.validation;
   const head = [
@@ -112,7 +145,12 @@ export function previewComment(input: PreviewCommentInput): string {
   const foot = input.link ? ['', `[Source in FlowOps](${input.link})`] : [];
   const top = [...head, ...body, ...foot].join('\n');
   const changes = errors.length ? [] : (input.diff?.changes ?? []);
-  const text = changes.length ? `${top}\n\n${folded(changes, input.limit - top.length - 2, input.sha)}` : top;
+  // The rendered children get a quarter of the forge's limit at most; the full diff the rest.
+  const render = input.rendered ? renderedSection(input.rendered, Math.floor((input.limit - top.length) / 4)) : '';
+  const withRender = render ? `${top}\n\n${render}` : top;
+  const text = changes.length
+    ? `${withRender}\n\n${folded(changes, input.limit - withRender.length - 2, input.sha)}`
+    : withRender;
   if (text.length <= input.limit) return text;
   // Only a table or an error list beyond the limit gets here: cut it, say so.
   const note = '\n\n_Cut at the forge\'s comment limit._';

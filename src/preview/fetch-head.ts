@@ -30,7 +30,8 @@ export interface FetchHeadOptions {
   credentials?: GitCredentials | undefined;
 }
 
-export async function fetchHead(opts: FetchHeadOptions): Promise<void> {
+/** Fetches the head when this repository lacks it; the commit's full hash (Bitbucket lists 12 digits). */
+export async function fetchHead(opts: FetchHeadOptions): Promise<string> {
   const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', ...authEnv(opts.credentials) };
   const git = (...args: string[]): Promise<{ stdout: string }> =>
     run('git', ['--git-dir', opts.gitDir, ...args], { env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
@@ -43,9 +44,8 @@ export async function fetchHead(opts: FetchHeadOptions): Promise<void> {
       () => true,
       () => false,
     );
-    if (have) return;
-    await git('fetch', '-q', '--no-tags', '--depth=1', opts.url, `+${opts.ref}:refs/flowops/preview`);
-    await git('cat-file', '-e', `${opts.sha}^{commit}`);
+    if (!have) await git('fetch', '-q', '--no-tags', '--depth=1', opts.url, `+${opts.ref}:refs/flowops/preview`);
+    return (await git('rev-parse', '--verify', '-q', `${opts.sha}^{commit}`)).stdout.trim();
   } catch (e) {
     const stderr = (e as { stderr?: string }).stderr?.trim().split('\n').pop() ?? '';
     const clean = stderr.replaceAll(opts.url, displayUrl(opts.url));

@@ -7,18 +7,28 @@
 import { z } from 'zod';
 import type { OutgoingRequest } from '../notify/http-send.js';
 import type { ResolvedProvider } from '../notify/message.js';
-import { repoOf } from '../notify/providers/forge.js';
+import { bitbucketApiRoot, repoOf } from '../notify/providers/forge.js';
+import {
+  BITBUCKET_PAGE,
+  bitbucketComment,
+  bitbucketCommentBody,
+  bitbucketComments,
+  bitbucketPulls,
+  bitbucketPullsOf,
+} from './bitbucket-api.js';
 import { PreviewError } from './errors.js';
 
-export type ForgeType = 'github' | 'gitlab' | 'gitea';
+export type ForgeType = 'github' | 'gitlab' | 'gitea' | 'bitbucket';
 
-export const FORGE_TYPES: ReadonlySet<string> = new Set<ForgeType>(['github', 'gitlab', 'gitea']);
+export const FORGE_TYPES: ReadonlySet<string> = new Set<ForgeType>(['github', 'gitlab', 'gitea', 'bitbucket']);
 
 export interface PullRequest {
   number: number;
   headSha: string;
   /** The ref the forge keeps the request's head under in the base repository (a fork's too). */
   headRef: string;
+  /** Bitbucket: the fork (workspace/repo) that holds headRef, when it is not the base repository. */
+  headRepo?: string;
 }
 
 export interface ForgeComment {
@@ -26,8 +36,16 @@ export interface ForgeComment {
   body: string;
 }
 
-/** The longest comment each forge takes (GitHub: 65,536 characters; GitLab: 1,000,000; Gitea: its text column). */
-export const COMMENT_LIMIT: Record<ForgeType, number> = { github: 65_536, gitlab: 1_000_000, gitea: 65_536 };
+/**
+ * The longest comment each forge takes (GitHub: 65,536 characters; GitLab: 1,000,000; Gitea: its
+ * text column). Bitbucket documents none; 32,768 is well inside what it is known to accept.
+ */
+export const COMMENT_LIMIT: Record<ForgeType, number> = {
+  github: 65_536,
+  gitlab: 1_000_000,
+  gitea: 65_536,
+  bitbucket: 32_768,
+};
 
 /** Items per page of a list (the most GitHub and GitLab give). */
 export const PAGE = 100;
@@ -56,6 +74,14 @@ function apiOf(type: ForgeType, p: ResolvedProvider): Api {
       root,
       repo: `repos/${segments(path)}`,
       headers: { accept: 'application/vnd.github+json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    };
+  }
+  if (type === 'bitbucket') {
+    const basic = token?.includes(':') ? `Basic ${Buffer.from(token).toString('base64')}` : undefined;
+    return {
+      root: bitbucketApiRoot(origin),
+      repo: `repositories/${segments(path)}`,
+      headers: token ? { authorization: basic ?? `Bearer ${token}` } : {},
     };
   }
   if (type === 'gitlab')
@@ -89,6 +115,8 @@ export function listPullRequestsRequest(type: ForgeType, p: ResolvedProvider, br
   if (type === 'github') return get(api, 'pulls', { state: 'open', base: branch, per_page: String(PAGE) });
   if (type === 'gitlab')
     return get(api, 'merge_requests', { state: 'opened', target_branch: branch, per_page: String(PAGE) });
+  // Bitbucket's list takes no branch: readPullRequests keeps those into `branch`.
+  if (type === 'bitbucket') return get(api, 'pullrequests', { state: 'OPEN', pagelen: '50' });
   return get(api, 'pulls', { state: 'open', base_branch: branch, limit: '50' });
 }
 
@@ -100,6 +128,8 @@ export function listCommentsRequest(type: ForgeType, p: ResolvedProvider, pr: nu
   const api = apiOf(type, p);
   const paging = { per_page: String(PAGE), page: String(page) };
   if (type === 'gitlab') return get(api, `merge_requests/${pr}/notes`, { ...paging, sort: 'asc' });
+  if (type === 'bitbucket')
+    return get(api, `pullrequests/${pr}/comments`, { pagelen: String(BITBUCKET_PAGE), page: String(page) });
   if (type === 'github') return get(api, `issues/${pr}/comments`, paging);
   return get(api, `issues/${pr}/comments`, {});
 }
@@ -107,6 +137,7 @@ export function listCommentsRequest(type: ForgeType, p: ResolvedProvider, pr: nu
 export function createCommentRequest(type: ForgeType, p: ResolvedProvider, pr: number, body: string): OutgoingRequest {
   const api = apiOf(type, p);
   if (type === 'gitlab') return withBody(api, 'POST', `merge_requests/${pr}/notes`, { body });
+  if (type === 'bitbucket') return withBody(api, 'POST', `pullrequests/${pr}/comments`, bitbucketCommentBody(body));
   return withBody(api, 'POST', `issues/${pr}/comments`, { body });
 }
 
@@ -119,6 +150,8 @@ export function updateCommentRequest(
 ): OutgoingRequest {
   const api = apiOf(type, p);
   if (type === 'gitlab') return withBody(api, 'PUT', `merge_requests/${pr}/notes/${id}`, { body });
+  if (type === 'bitbucket')
+    return withBody(api, 'PUT', `pullrequests/${pr}/comments/${id}`, bitbucketCommentBody(body));
   return withBody(api, 'PATCH', `issues/comments/${id}`, { body });
 }
 
@@ -146,7 +179,11 @@ function parsed<T>(schema: z.ZodType<T>, text: string, what: string, provider: s
   return r.data;
 }
 
-export function readPullRequests(type: ForgeType, provider: string, text: string): PullRequest[] {
+export function readPullRequests(type: ForgeType, provider: string, text: string, branch: string): PullRequest[] {
+  if (type === 'bitbucket')
+    return bitbucketPullsOf(parsed(bitbucketPulls, text, 'pull requests', provider))
+      .filter((p) => p.base === branch)
+      .map(({ base: _base, ...pr }) => pr);
   if (type === 'gitlab')
     return parsed(gitlabList, text, 'merge requests', provider).map((m) => ({
       number: m.iid,
@@ -160,12 +197,21 @@ export function readPullRequests(type: ForgeType, provider: string, text: string
   }));
 }
 
-export function readComments(provider: string, text: string): ForgeComment[] {
+export function readComments(type: ForgeType, provider: string, text: string): ForgeComment[] {
+  if (type === 'bitbucket')
+    return parsed(bitbucketComments, text, 'comments', provider).values.map((c) => ({
+      id: c.id,
+      body: c.content?.raw ?? '',
+    }));
   return parsed(commentList, text, 'comments', provider).map((c) => ({ id: c.id, body: c.body ?? '' }));
 }
 
-export function readComment(provider: string, text: string): ForgeComment {
-  const [c] = readComments(provider, `[${text}]`);
+export function readComment(type: ForgeType, provider: string, text: string): ForgeComment {
+  if (type === 'bitbucket') {
+    const c = parsed(bitbucketComment, text, 'comment', provider);
+    return { id: c.id, body: c.content?.raw ?? '' };
+  }
+  const [c] = readComments(type, provider, `[${text}]`);
   if (!c) throw new PreviewError('BadForgeAnswer', `provider ${provider}: comment: empty answer`);
   return c;
 }

@@ -4,20 +4,25 @@
 
 import type { FlowSourceSpec, FlowSourceStatus } from '../api/flowsource.js';
 import type { ValidationError } from '../api/validation-error.js';
+import { decryptionKeys } from '../controller/flowsource/credentials.js';
 import { sourcePathPrefix } from '../controller/flowsource/reconciler.js';
 import { definitionsFromCommit } from '../diff/definition-files.js';
 import { previewSync, type Preview } from '../diff/preview.js';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
-import { planCommit, type DesiredObject } from '../sync/plan.js';
+import { decryptFiles } from '../sync/decrypt-files.js';
+import { planCommit } from '../sync/plan.js';
 import { listServerCrds } from '../sync/server-crds.js';
-import { MASKED } from '../diff/secret-mask.js';
+import { renderChangedFlows, type RenderedChildren } from './render-children.js';
+import { redactValues, secretValues } from './secret-values.js';
 
 export interface CommitPreviewResult {
   errors: ValidationError[];
   warnings: ValidationError[];
   diff?: Preview;
   dryRunError?: string;
+  /** What the changed Flows would create for their watched objects (scripts stubbed). */
+  rendered?: RenderedChildren;
 }
 
 export interface PreviewCommitOptions {
@@ -29,26 +34,17 @@ export interface PreviewCommitOptions {
   sha: string;
 }
 
-/** Every value of the commit's Secrets, plain and base64, so an API server message cannot repeat one. */
-function secretValues(items: readonly DesiredObject[]): string[] {
-  const out: string[] = [];
-  for (const { object } of items) {
-    if (object.apiVersion !== 'v1' || object.kind !== 'Secret') continue;
-    const all = object as KubeObject & { data?: Record<string, unknown>; stringData?: Record<string, unknown> };
-    for (const v of Object.values(all.data ?? {}))
-      if (typeof v === 'string') out.push(v, Buffer.from(v, 'base64').toString('utf8'));
-    for (const v of Object.values(all.stringData ?? {})) if (typeof v === 'string') out.push(v);
-  }
-  return out.filter((v) => v.length >= 3).sort((a, b) => b.length - a.length);
-}
-
 export async function previewCommit(opts: PreviewCommitOptions): Promise<CommitPreviewResult> {
   const key = `${opts.source.metadata.namespace ?? 'default'}/${opts.source.metadata.name}`;
   const status = (opts.source.status ?? {}) as FlowSourceStatus;
   const defs = definitionsFromCommit(opts.gitDir, opts.sha, sourcePathPrefix(opts.spec));
   try {
+    // SOPS files are decrypted in memory as the sync does; their values are then masked like any Secret's.
+    const keys = await decryptionKeys(opts.kube, opts.source.metadata.namespace ?? 'default', opts.spec);
+    const decrypted = await decryptFiles(defs.files, keys);
+    if (!decrypted.ok) return { errors: decrypted.errors, warnings: [] };
     const plan = planCommit({
-      files: defs.files,
+      files: decrypted.files,
       removed: [],
       full: true,
       inventory: status.inventory ?? [],
@@ -56,8 +52,10 @@ export async function previewCommit(opts: PreviewCommitOptions): Promise<CommitP
       serverCrds: await listServerCrds(opts.kube),
     });
     if (!plan.ok) return { errors: plan.errors, warnings: [] };
+    const values = secretValues(plan.apply.map((i) => i.object));
+    let diff: Preview;
     try {
-      const diff = await previewSync({
+      diff = await previewSync({
         kube: opts.kube,
         source: key,
         revision: status.lastAppliedRevision ?? 'preview',
@@ -65,12 +63,24 @@ export async function previewCommit(opts: PreviewCommitOptions): Promise<CommitP
         inventory: status.inventory ?? [],
         origin: `commit ${opts.sha.slice(0, 12)}`,
       });
-      return { errors: [], warnings: plan.warnings, diff };
     } catch (e) {
-      let message = e instanceof Error ? e.message : String(e);
-      for (const v of secretValues(plan.apply)) message = message.replaceAll(v, MASKED);
-      return { errors: [], warnings: plan.warnings, dryRunError: message };
+      const message = e instanceof Error ? e.message : String(e);
+      return { errors: [], warnings: plan.warnings, dryRunError: redactValues(message, values) };
     }
+    // A render that cannot run is a note in the comment, not a verdict on the commit.
+    const rendered = await renderChangedFlows({
+      kube: opts.kube,
+      gitDir: opts.gitDir,
+      sha: opts.sha,
+      prefix: sourcePathPrefix(opts.spec),
+      items: plan.apply,
+      changes: diff.changes,
+      config: opts.spec.previews?.render,
+    }).catch((e: unknown): RenderedChildren => ({
+      samples: [],
+      notes: [`The render failed: ${redactValues(e instanceof Error ? e.message : String(e), values)}`],
+    }));
+    return { errors: [], warnings: plan.warnings, diff, rendered };
   } finally {
     defs.cleanup();
   }

@@ -63,6 +63,13 @@ interface Forge {
 /** 2,000 comments: a request with more gets a second preview comment rather than endless listing. */
 const MAX_PAGES = 20;
 
+/** A fork's clone URL: the source's, with the fork's repository path (same host, same credentials). */
+function forkUrl(base: string, repo: string): string {
+  const u = new URL(base);
+  u.pathname = `/${repo.split('/').map(encodeURIComponent).join('/')}.git`;
+  return u.toString();
+}
+
 const keyOf = (src: KubeObject): string => `${src.metadata.namespace ?? 'default'}/${src.metadata.name}`;
 
 const firstProblem = (r: CommitPreviewResult): string | undefined => {
@@ -97,6 +104,7 @@ export class PullRequestPreviewer {
       forge.type,
       forge.provider.name,
       await send(forge.provider.name, listPullRequestsRequest(forge.type, forge.provider, branch), forge.connection),
+      branch,
     );
     const seen = this.done.get(key) ?? new Map<number, string>();
     this.done.set(key, seen);
@@ -131,7 +139,8 @@ export class PullRequestPreviewer {
     if (!FORGE_TYPES.has(type))
       throw new PreviewError(
         'NotAForge',
-        `spec.previews.providerRef: Provider ${namespace}/${name} is of type ${type}; expected github, gitlab or gitea`,
+        `spec.previews.providerRef: Provider ${namespace}/${name} is of type ${type}; ` +
+          'expected github, gitlab, gitea or bitbucket',
       );
     return { type: type as ForgeType, provider, connection };
   }
@@ -141,7 +150,7 @@ export class PullRequestPreviewer {
     const { provider, connection, type } = forge;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const req = listCommentsRequest(type, provider, pr, page);
-      const comments = readComments(provider.name, await send(provider.name, req, connection));
+      const comments = readComments(type, provider.name, await send(provider.name, req, connection));
       const found = comments.find((c) => c.body.startsWith(marker));
       if (found || type === 'gitea' || comments.length < PAGE) return found;
     }
@@ -157,7 +166,8 @@ export class PullRequestPreviewer {
     const key = keyOf(src);
     const { provider, connection, type } = forge;
     const ours = await this.findComment(forge, pr.number, markerOf(key));
-    if (ours && previewedCommit(ours.body) === pr.headSha)
+    // Bitbucket lists a head by its first 12 digits; the others by all 40.
+    if (ours && previewedCommit(ours.body)?.startsWith(pr.headSha))
       return {
         pr: pr.number,
         sha: pr.headSha,
@@ -166,9 +176,15 @@ export class PullRequestPreviewer {
         description: 'already previewed',
       };
     const context = `flowops/preview/${key}`;
+    const gitDir = join(this.opts.dataDir, 'previews', ...key.split('/'));
+    const credentials = await sourceCredentials(this.opts.kube, src.metadata.namespace ?? 'default', spec);
+    // The schema allows previews only beside url; an OCI source has no pull requests.
+    if (!spec.url) return { pr: pr.number, sha: pr.headSha, state: 'unchanged', description: 'not a Git source' };
+    const url = pr.headRepo ? forkUrl(spec.url, pr.headRepo) : spec.url;
+    const sha = await fetchHead({ gitDir, url, ref: pr.headRef, sha: pr.headSha, credentials });
     const status = async (state: CommitStateName, description: string): Promise<void> => {
       const req = commitStatusRequest(provider, {
-        sha: pr.headSha,
+        sha,
         state,
         description,
         context,
@@ -177,30 +193,26 @@ export class PullRequestPreviewer {
       if (req) await send(provider.name, req, connection);
     };
     await status('pending', 'previewing: validating and diffing against live');
-    const gitDir = join(this.opts.dataDir, 'previews', ...key.split('/'));
-    const credentials = await sourceCredentials(this.opts.kube, src.metadata.namespace ?? 'default', spec);
-    // The schema allows previews only beside url; an OCI source has no pull requests.
-    if (!spec.url) return { pr: pr.number, sha: pr.headSha, state: 'unchanged', description: 'not a Git source' };
-    await fetchHead({ gitDir, url: spec.url, ref: pr.headRef, sha: pr.headSha, credentials });
-    const result = await previewCommit({ kube: this.opts.kube, source: src, spec, gitDir, sha: pr.headSha });
+    const result = await previewCommit({ kube: this.opts.kube, source: src, spec, gitDir, sha });
     const body = previewComment({
       source: key,
-      sha: pr.headSha,
+      sha,
       validation: { errors: result.errors, warnings: result.warnings },
       ...(result.diff ? { diff: result.diff } : {}),
       ...(result.dryRunError !== undefined ? { dryRunError: result.dryRunError } : {}),
+      ...(result.rendered ? { rendered: result.rendered } : {}),
       limit: COMMENT_LIMIT[type],
       ...(this.opts.viewUrl ? { link: `${this.opts.viewUrl}/ui/sources/${key}` } : {}),
     });
     const written = ours
       ? await send(provider.name, updateCommentRequest(type, provider, pr.number, ours.id, body), connection)
       : await send(provider.name, createCommentRequest(type, provider, pr.number, body), connection);
-    const commentId = readComment(provider.name, written).id;
+    const commentId = readComment(type, provider.name, written).id;
     const problem = firstProblem(result);
     const state: CommitStateName = problem ? 'failure' : 'success';
     const description = problem ?? summaryOf(result);
     await status(state, description);
-    this.opts.log.info({ source: key, pr: pr.number, sha: pr.headSha, state }, 'pull request previewed');
-    return { pr: pr.number, sha: pr.headSha, state, commentId, description };
+    this.opts.log.info({ source: key, pr: pr.number, sha, state }, 'pull request previewed');
+    return { pr: pr.number, sha, state, commentId, description };
   }
 }

@@ -13,7 +13,8 @@ function relativeTemplatePaths(spec: FlowSpec): string[] {
   const out: string[] = [];
   for (const step of steps) {
     if (step.type !== 'template') continue;
-    const path = step.engine === 'helm' ? step.chart : step.path;
+    // A chart from a repository ({repository, name, version}) reads no file of the source.
+    const path = step.engine === 'helm' ? (typeof step.chart === 'string' ? step.chart : undefined) : step.path;
     // A chart reference such as oci://… or repo/chart that is not a folder is left to helm.
     if (path && !isAbsolute(path) && !path.includes('://') && !path.includes('{{')) out.push(path);
   }

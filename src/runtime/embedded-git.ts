@@ -15,7 +15,8 @@ export interface EmbeddedGitOptions {
   server: ApiServer;
   kube: KubeClient;
   log: Logger;
-  sources: FlowSourceController;
+  /** Only its trigger: in `up` the controller runs on another thread (src/cli/up/). */
+  sources: Pick<FlowSourceController, 'trigger'>;
   /** `<data>/git` holds `<name>.git`. */
   dataDir: string;
   /** Folder copied into the repository on first start (repos-example/). */

@@ -21,7 +21,7 @@ import type { WorkQueue } from '../queue/types.js';
 import type { FlowFile } from '../api/template-positions.js';
 import { RunHistoryWriter } from '../engine/run-history.js';
 import type { LiveChild } from '../executors/applied-cache.js';
-import { RunCauses } from '../controller/run-causes.js';
+import { RunCauses, type RunCauseLog } from '../controller/run-causes.js';
 import type { FlowEntry } from '../controller/flow-registry.js';
 import { ClusterObjects, GenerationResolver, RevisionStore, RolloutController } from '../rollout/index.js';
 
@@ -46,6 +46,11 @@ export interface FlowPartsOptions {
   shard?: { owns(namespace: string | undefined, name: string): boolean };
   /** A sharded replica holding shard 0: it judges every Flow's rollout from all shards' objects. */
   singleton?: boolean;
+  /**
+   * Leader and workers: where the leader's watches mark why each key is enqueued and a worker's
+   * run takes it (queue/run-triggers.ts). `flowops up` keeps its own in memory.
+   */
+  causes?: RunCauseLog;
 }
 
 /** What a process of one role runs; `start` starts the watches, `stop` stops them (not the queue). */
@@ -101,7 +106,13 @@ interface Watches {
   clusterObjects: ClusterObjects | undefined;
 }
 
-function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, causes?: RunCauses): Watches {
+/** Where the watches tell why they enqueue; `echoes` only where the reconciles run in the same process. */
+interface CauseWiring {
+  causes: RunCauseLog;
+  echoes?: (child: KubeObject, release: () => void) => boolean;
+}
+
+function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, wiring?: CauseWiring): Watches {
   const log = p.log.child({ part: 'controller' });
   let watches: WatchSet | undefined;
   const shard = p.shard;
@@ -143,7 +154,8 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
     fieldManager: FIELD_MANAGER,
     reporter,
     release: (ref) => reconciler.release(ref),
-    ...(causes ? { causes, echoes: (child: KubeObject, release: () => void) => reconciler.echoes(child, release) } : {}),
+    ...(wiring ? { causes: wiring.causes } : {}),
+    ...(wiring?.echoes ? { echoes: wiring.echoes } : {}),
     ...(shard ? { shard } : {}),
     onWatched: (entry, obj) => {
       if (countReadyConditions) reporter.recordReadyCondition(entry, obj);
@@ -166,7 +178,8 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
   // would change nothing, and a child's status change re-judges instead of running the steps.
   const causes = new RunCauses();
   const reconciler = reconcilerFor(p, (ref, seen) => cache?.cached(ref, seen), (ref) => cache?.children.get(ref));
-  const { watches, reporter, rollouts } = watchesFor(p, registry, reconciler, false, causes);
+  const echoes = (child: KubeObject, release: () => void): boolean => reconciler.echoes(child, release);
+  const { watches, reporter, rollouts } = watchesFor(p, registry, reconciler, false, { causes, echoes });
   cache = watches;
   const generations = resolverFor(p, (ref, seen) => cache?.cached(ref, seen));
   const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, causes, generations, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
@@ -190,7 +203,8 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
 /** `flowops run` while it leads: the watches only; workers reconcile, so outcomes come from the Ready conditions they write. */
 export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
   const registry = registryFor(p);
-  const { watches, reporter, rollouts, clusterObjects } = watchesFor(p, registry, reconcilerFor(p), true);
+  const wiring = p.causes ? { causes: p.causes } : undefined;
+  const { watches, reporter, rollouts, clusterObjects } = watchesFor(p, registry, reconcilerFor(p), true, wiring);
   return {
     registry,
     watches,
@@ -209,13 +223,15 @@ export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
 /** `flowops worker`: the registry, a read cache of the watched objects and the reconcile handler; no watches enqueue here. */
 export function workerFlows(p: FlowPartsOptions): WorkerFlows {
   const registry = registryFor(p);
-  const cache = new ReadCache({ kube: p.kube, log: p.log.child({ part: 'controller' }), registry, queue: p.queue });
+  const causes = p.causes ? { causes: p.causes } : {};
+  const cache = new ReadCache({ kube: p.kube, log: p.log.child({ part: 'controller' }), registry, queue: p.queue, ...causes });
   const reconciler = reconcilerFor(p, (ref, seen) => cache.cached(ref, seen));
   const handler = new ReconcileHandler({
     kube: p.kube,
     registry,
     reconciler,
     generations: resolverFor(p, (ref, seen) => cache.cached(ref, seen)),
+    ...causes,
     ...(p.fetchSourceDir ? { fetchSourceDir: p.fetchSourceDir } : {}),
     ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}),
   });

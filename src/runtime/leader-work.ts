@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { BullProducer } from '../queue/bullmq-producer.js';
 import { Resync } from '../queue/resync.js';
+import { QueueRunCauses } from '../queue/run-triggers.js';
 import type { WorkQueue } from '../queue/types.js';
 import { leaderFlows, type LeaderFlows } from './flow-parts.js';
 import type { Runnable } from '../manager/index.js';
@@ -53,6 +54,8 @@ export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSign
     kube: opts.kube,
     log,
     queue: opts.shards?.queue ?? opts.producer,
+    // The workers' runs record what the watches here saw (the trigger of each enqueue).
+    causes: new QueueRunCauses(opts.producer),
     ...(opts.shards ? { shard: opts.shards.filter, singleton: opts.shards.singleton } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),

@@ -5,6 +5,7 @@ import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import { BullConsumer, type BullConsumerOptions } from '../queue/bullmq-consumer.js';
 import { BullProducer } from '../queue/bullmq-producer.js';
+import { QueueRunCauses } from '../queue/run-triggers.js';
 import { CommitExports } from './commit-exports.js';
 import { workerFlows, type WorkerFlows } from './flow-parts.js';
 
@@ -41,6 +42,7 @@ export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
     kube: opts.kube,
     log: opts.log,
     queue: producer,
+    causes: new QueueRunCauses(producer),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     ...(opts.dataDir ? { fetchSourceDir: commitExports(opts.kube, opts.log, opts.dataDir) } : {}),

@@ -1,3 +1,4 @@
+import { isConflict, isNotFound, type KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/types.js';
 import { waiting } from '../reconcile/index.js';
@@ -14,6 +15,11 @@ export interface KubeletOptions {
   podStartMs: number;
   /** The address reported as the pods' node (status.hostIP). */
   hostIP: string;
+  /**
+   * Bind every pod to this Node first (pods/binding, as the scheduler does), for a real kube-controller-manager
+   * beside, which wants pods on a node that exists (SimulatedNode). Without it pods stay unbound.
+   */
+  bindTo?: { node: string; kube: KubeClient };
 }
 
 const ORDER: Record<PodStage, number> = { Scheduled: 0, Running: 1, Succeeded: 2 };
@@ -56,6 +62,19 @@ export class SimulatedKubelet implements SimulatedController {
     const [ns, name] = splitKey(key);
     const pod = this.pods.get(ns, name) as Pod | undefined;
     if (!pod || isDeleting(pod)) return;
+    const bindTo = this.opts.bindTo;
+    if (bindTo && !pod.spec?.nodeName) {
+      // The watch delivers the bound pod, which is reconciled again from here.
+      const target = { kind: 'Node', name: bindTo.node };
+      const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target };
+      await bindTo.kube.rest.send('POST', `/api/v1/namespaces/${ns}/pods/${name}/binding`, { body: binding }).catch(
+        // Gone, or bound meanwhile: the watch says which.
+        (e: unknown) => {
+          if (!isNotFound(e) && !isConflict(e)) throw e;
+        },
+      );
+      return;
+    }
     const uid = pod.metadata.uid ?? '';
     const seen = this.firstSeen.get(uid) ?? Date.now();
     const elapsed = Date.now() - seen;

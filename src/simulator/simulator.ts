@@ -11,6 +11,7 @@ import { EndpointSliceController } from './endpointslice-controller.js';
 import { JobController } from './job-controller.js';
 import { SimulatedKubelet } from './kubelet.js';
 import { LoadBalancerController } from './loadbalancer-controller.js';
+import { SIMULATED_NODE, SimulatedNode } from './node.js';
 import { NamespaceDefaultsController } from './namespace-defaults-controller.js';
 import { ObjectWriter } from './object-writer.js';
 import { PvcBinder } from './pvc-binder.js';
@@ -27,6 +28,14 @@ export interface SimulatorOptions {
   hostIP?: string;
   /** The cluster CA (PEM) published as `kube-root-ca.crt` in every namespace; without it none is published. */
   rootCa?: string;
+  /**
+   * A real kube-controller-manager runs beside (`up --kube-controller-manager`): only what it does not do is
+   * simulated, the kubelet (a Node with its Lease, pods bound to it and reported) and the cloud's load
+   * balancers. Its controllers own ReplicaSets, Deployments, StatefulSets, DaemonSets, Jobs, CronJobs,
+   * Endpoints, EndpointSlices, ServiceAccounts, kube-root-ca.crt and PersistentVolumeClaims' phase;
+   * simulating them too would fight it over status.
+   */
+  kubeletOnly?: boolean;
 }
 
 export interface Simulator {
@@ -50,8 +59,16 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const replicaSets = informers.for({ apiVersion: 'apps/v1', kind: 'ReplicaSet' });
   const services = informers.for({ apiVersion: 'v1', kind: 'Service' });
   const hostIP = opts.hostIP ?? '127.0.0.1';
-  const controllers: SimulatedController[] = [
-    new SimulatedKubelet(pods, writer, { podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS, hostIP }, log),
+  // With a real kube-controller-manager, pods run on a Node that exists, as its controllers expect.
+  const bindTo = opts.kubeletOnly ? { node: SIMULATED_NODE, kube } : undefined;
+  const podStartMs = opts.podStartMs ?? DEFAULT_POD_START_MS;
+  const nodeParts: SimulatedController[] = [
+    ...(opts.kubeletOnly ? [new SimulatedNode(kube, hostIP, log)] : []),
+    new SimulatedKubelet(pods, writer, { podStartMs, hostIP, ...(bindTo ? { bindTo } : {}) }, log),
+    new LoadBalancerController(services, writer, hostIP, log),
+  ];
+  const controllers: SimulatedController[] = opts.kubeletOnly ? nodeParts : [
+    ...nodeParts,
     new ReplicaSetController(kube, replicaSets, pods, writer, log),
     new DeploymentController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'Deployment' }), replicaSets, writer, log),
     new StatefulSetController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), pods, new ControllerRevisions(kube, informers.for({ apiVersion: 'apps/v1', kind: 'ControllerRevision' }), writer), writer, log),
@@ -59,7 +76,6 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
     new CronJobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'CronJob' }), informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), writer, log),
     new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
-    new LoadBalancerController(services, writer, hostIP, log),
     new EndpointsController(kube, services, pods, informers.for({ apiVersion: 'v1', kind: 'Endpoints' }), writer, log),
     new EndpointSliceController(kube, services, pods, informers.for({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }), writer, log),
     new NamespaceDefaultsController(
@@ -74,7 +90,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();
   for (const c of controllers) c.loop.start();
-  log.info({ podStartMs: opts.podStartMs ?? DEFAULT_POD_START_MS }, 'workload simulator started');
+  log.info({ podStartMs, kubeletOnly: opts.kubeletOnly ?? false }, 'workload simulator started');
   return {
     stop: async () => {
       await Promise.all(controllers.map((c) => c.loop.stop()));

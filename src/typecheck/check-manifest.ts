@@ -3,16 +3,7 @@
 // patterns. A kind without a schema, a templated apiVersion or kind, or structure that is built
 // from text (toYaml) is left alone: nothing is claimed about what cannot be known.
 
-import {
-  isMap,
-  isScalar,
-  isSeq,
-  parseAllDocuments,
-  type Document,
-  type Node as YamlNode,
-  type Scalar,
-  type YAMLMap,
-} from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import type { Node } from '../template/ast.js';
 import type { Findings } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
@@ -26,9 +17,18 @@ import {
   type SchemaKind,
   MAX_DEPTH,
 } from './schema.js';
+import { fastShape } from './fast-yaml.js';
 import { skeletonOf, type Skeleton } from './skeleton.js';
 import { didYouMean } from './suggest.js';
 import type { Ty } from './types.js';
+import {
+  scalarAt,
+  shapeOfDocuments,
+  type ShapeDoc,
+  type ShapeMap,
+  type ShapeNode,
+  type ShapeScalar,
+} from './yaml-shape.js';
 
 type ValueKind = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'object' | 'array' | 'unknown';
 
@@ -45,20 +45,22 @@ const TEMPLATED = /__ftc_/;
 /** A manifest template's skeleton and its YAML documents, parsed once for every check that reads them. */
 export interface ManifestShape {
   skel: Skeleton;
-  docs: Document[];
+  docs: ShapeDoc[];
 }
 
 export function manifestShape(nodes: readonly Node[]): ManifestShape {
   const skel = skeletonOf(nodes);
+  const fast = fastShape(skel.text);
+  if (fast) return { skel, docs: fast };
   // Only whether a document has errors is read, never their text: no line positions kept for them.
   const docs = parseAllDocuments(skel.text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
-  return { skel, docs: Array.isArray(docs) ? docs : [] };
+  return { skel, docs: Array.isArray(docs) ? shapeOfDocuments(docs) : [] };
 }
 
-function appliedKind(doc: Document): { apiVersion: string; kind: string } | undefined {
-  if (doc.errors.length || !isMap(doc.contents)) return undefined;
-  const apiVersion = doc.contents.get('apiVersion');
-  const kind = doc.contents.get('kind');
+function appliedKind(doc: ShapeDoc): { apiVersion: string; kind: string } | undefined {
+  if (!doc.ok || doc.contents?.kind !== 'map') return undefined;
+  const apiVersion = scalarAt(doc.contents, 'apiVersion');
+  const kind = scalarAt(doc.contents, 'kind');
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || TEMPLATED.test(`${apiVersion}${kind}`))
     return undefined;
   return { apiVersion, kind };
@@ -73,15 +75,8 @@ export function checkManifest(
   for (const doc of shape.docs) {
     const k = appliedKind(doc);
     const schema = k && registry.schemaOf(k.apiVersion, k.kind);
-    if (!k || !schema || !isMap(doc.contents)) continue;
-    checkNode(
-      doc.contents,
-      schema,
-      '',
-      { skel: shape.skel, types, findings, kind: k.kind },
-      0,
-      doc.contents.range?.[0] ?? 0,
-    );
+    if (!k || !schema || doc.contents?.kind !== 'map') continue;
+    checkNode(doc.contents, schema, '', { skel: shape.skel, types, findings, kind: k.kind }, 0, doc.contents.at);
   }
 }
 
@@ -99,7 +94,7 @@ function where(ctx: Ctx, path: string): string {
 }
 
 function checkNode(
-  node: YamlNode | null,
+  node: ShapeNode | null,
   schema: Schema,
   path: string,
   ctx: Ctx,
@@ -109,35 +104,34 @@ function checkNode(
   if (!node || depth > MAX_DEPTH) return;
   const expected = kindOf(schema);
   if (expected === 'unknown') return;
-  if (isMap(node)) {
-    if (expected !== 'object') return mismatch(ctx, node.range?.[0] ?? keyOffset, path, expected, 'object');
+  if (node.kind === 'map') {
+    if (expected !== 'object') return mismatch(ctx, node.at, path, expected, 'object');
     return checkMap(node, schema, path, ctx, depth, keyOffset);
   }
-  if (isSeq(node)) {
-    if (expected !== 'array') return mismatch(ctx, node.range?.[0] ?? keyOffset, path, expected, 'array');
+  if (node.kind === 'seq') {
+    if (expected !== 'array') return mismatch(ctx, node.at, path, expected, 'array');
     const items = child(schema, schema.node.items);
     if (!items) return;
     node.items.forEach((item, i) => {
-      if (item && (isMap(item) || isSeq(item) || isScalar(item)))
-        checkNode(item, items, `${path}[${i}]`, ctx, depth + 1, item.range?.[0] ?? keyOffset);
+      if (item && item.kind !== 'other') checkNode(item, items, `${path}[${i}]`, ctx, depth + 1, item.at);
     });
     return;
   }
-  if (isScalar(node)) checkScalar(node, schema, expected, path, ctx);
+  if (node.kind === 'scalar') checkScalar(node, schema, expected, path, ctx);
 }
 
-function checkMap(node: YAMLMap, schema: Schema, path: string, ctx: Ctx, depth: number, keyOffset: number): void {
+function checkMap(node: ShapeMap, schema: Schema, path: string, ctx: Ctx, depth: number, keyOffset: number): void {
   const props = properties(schema);
   const extra = additional(schema);
   const seen = new Set<string>();
   let open = false;
-  for (const pair of node.items) {
-    if (!isScalar(pair.key)) {
+  for (const pair of node.pairs) {
+    if (pair.key?.kind !== 'scalar') {
       open = true;
       continue;
     }
     const key = String(pair.key.value);
-    const keyAt = pair.key.range?.[0] ?? keyOffset;
+    const keyAt = pair.key.at;
     if (TEMPLATED.test(key)) {
       // A key made by a template, or structure inserted as text: any field may be set by it.
       open = true;
@@ -145,8 +139,8 @@ function checkMap(node: YAMLMap, schema: Schema, path: string, ctx: Ctx, depth: 
     }
     seen.add(key);
     const sub = path ? `${path}.${key}` : key;
-    const value = pair.value as YamlNode | null;
-    if (Object.hasOwn(props, key)) {
+    const value = pair.value;
+    if (Object.prototype.hasOwnProperty.call(props, key)) {
       const s = child(schema, props[key]);
       if (s) checkNode(value, s, sub, ctx, depth + 1, keyAt);
     } else if (extra === null) {
@@ -189,10 +183,10 @@ function mismatch(ctx: Ctx, offset: number, path: string, expected: SchemaKind, 
   ctx.findings.error(at(ctx, offset), `${where(ctx, path)}: expected ${shownWant}, got ${shownGot}${detail}`);
 }
 
-function checkScalar(node: Scalar, schema: Schema, expected: SchemaKind, path: string, ctx: Ctx): void {
-  const offset = node.range?.[0] ?? 0;
-  const source = typeof node.source === 'string' ? node.source : String(node.value ?? '');
-  const whole = node.type === 'PLAIN' ? ONLY_PLACEHOLDER.exec(source) : null;
+function checkScalar(node: ShapeScalar, schema: Schema, expected: SchemaKind, path: string, ctx: Ctx): void {
+  const offset = node.at;
+  const source = node.source;
+  const whole = node.plain ? ONLY_PLACEHOLDER.exec(source) : null;
   if (whole) {
     const slot = ctx.skel.slots[Number(whole[1])];
     if (!slot || slot.raw) return;

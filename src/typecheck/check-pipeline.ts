@@ -13,7 +13,18 @@ import { parseJsonPathCached, type JsonPath } from '../jsonpath/index.js';
 import type { TypeProblem } from './check-flow.js';
 import { isJson } from './schema.js';
 import { didYouMean } from './suggest.js';
-import { BOOLEAN, INTEGER, NUMBER, present, record, STRING, UNKNOWN, type Field, type Ty } from './types.js';
+import {
+  BOOLEAN,
+  INTEGER,
+  NUMBER,
+  present,
+  record,
+  STRING,
+  UNKNOWN,
+  withFields,
+  type Field,
+  type Ty,
+} from './types.js';
 
 /** One source of a pipeline: its kind (the join's key) and the type of its objects. */
 export interface PipelineSource {
@@ -111,10 +122,7 @@ function unwound(doc: Ty, path: JsonPath | undefined): Ty {
     const f = ty.field(name) ?? (ty.rest ? present(ty.rest) : undefined);
     if (!f) return UNKNOWN;
     const inner = replace(f.ty, i + 1);
-    return {
-      ...ty,
-      field: (n) => (n === name ? { ty: inner, mayBeAbsent: f.mayBeAbsent } : ty.field(n)),
-    };
+    return withFields(ty, (n) => (n === name ? { ty: inner, mayBeAbsent: f.mayBeAbsent } : ty.field(n)));
   };
   return replace(doc, 0);
 }

@@ -41,6 +41,14 @@ export interface TemplateCheck {
 }
 
 const MAX_NODES = 20_000;
+
+/** A field chain's text up to its `i`th field (`.a.b.c`, 1 → `.a.b`), for messages only. */
+function chainUpTo(text: string, i: number): string {
+  return text
+    .split('.')
+    .slice(0, i + 2)
+    .join('.');
+}
 const known = (ty: Ty): Val => ({ ty, path: null, rel: '', absent: null });
 
 export function checkTemplate(nodes: readonly Node[], root: Ty, mode: Mode): TemplateCheck {
@@ -219,12 +227,9 @@ class Checker {
   /** `.a.b.c` from a base value: unknown fields are errors, optional ones make the value maybe-absent. */
   private fields(base: Val, path: readonly string[], pos: number, text: string, env: Env): Val {
     let cur = base;
-    for (const [i, seg] of path.entries()) {
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i] ?? '';
       const ty = cur.ty;
-      const upTo = text
-        .split('.')
-        .slice(0, i + 2)
-        .join('.');
       const nextPath = cur.path === null ? null : `${cur.path}.${seg}`;
       const rel = cur.rel ? `${cur.rel}.${seg}` : seg;
       if (ty.kind === 'unknown' || ty.kind === 'null') return { ty: UNKNOWN, path: nextPath, rel, absent: cur.absent };
@@ -240,14 +245,15 @@ class Checker {
         }
         let absent = cur.absent;
         if (!absent && f.mayBeAbsent && !isGuarded(nextPath, env.guards)) {
-          absent = { offset: pos, text: upTo, why: `${ty.what} ${rel} is not required and has no default` };
+          const why = `${ty.what} ${rel} is not required and has no default`;
+          absent = { offset: pos, text: chainUpTo(text, i), why };
         }
         // Entering another object (the watched kind from the data's root) starts its own field path.
         const own = f.ty.kind === 'object' && f.ty.what !== ty.what ? '' : rel;
         cur = { ty: f.ty, path: nextPath, rel: own, absent };
         continue;
       }
-      this.findings.error(pos, `${upTo}: can't read field "${seg}" of ${describeTy(ty)}`);
+      this.findings.error(pos, `${chainUpTo(text, i)}: can't read field "${seg}" of ${describeTy(ty)}`);
       return { ty: UNKNOWN, path: nextPath, rel, absent: null };
     }
     return cur;

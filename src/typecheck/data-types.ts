@@ -4,7 +4,18 @@
 
 import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
-import { arrayOf, INTEGER, present, record, STRING, UNKNOWN, type Field, type ObjectTy, type Ty } from './types.js';
+import {
+  arrayOf,
+  INTEGER,
+  present,
+  record,
+  STRING,
+  UNKNOWN,
+  withFields,
+  type Field,
+  type ObjectTy,
+  type Ty,
+} from './types.js';
 
 /** Set on every object the API server returns, whatever its schema says about them. */
 const ALWAYS_SET_METADATA = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp']);
@@ -27,13 +38,10 @@ export function servedObject(ty: Ty): Ty {
 }
 
 function override(ty: ObjectTy, change: (name: string, f: Field) => Field): ObjectTy {
-  return {
-    ...ty,
-    field: (n) => {
-      const f = ty.field(n);
-      return f && change(n, f);
-    },
-  };
+  return withFields(ty, (n) => {
+    const f = ty.field(n);
+    return f && change(n, f);
+  });
 }
 
 const OBJECT_OUTPUTS = {
@@ -90,8 +98,18 @@ export function outputsOf(step: Json, registry: SchemaRegistry): ObjectTy {
           return record(what, {}, UNKNOWN);
       }
     }
-    case 'template':
-      return record(what, { applied: present(arrayOf(STRING)), ...OBJECT_OUTPUTS });
+    case 'template': {
+      // A chart from a repository also says what was rendered (src/executors/template-chart.ts).
+      const pulled = step.engine === 'helm' && isJson(step.chart);
+      const chart = record('the pulled chart', {
+        repository: present(STRING),
+        name: present(STRING),
+        version: present(STRING),
+        digest: present(STRING),
+      });
+      const fields = { applied: present(arrayOf(STRING)), ...OBJECT_OUTPUTS };
+      return record(what, pulled ? { ...fields, chart: present(chart) } : fields);
+    }
     case 'script':
       // Whatever the script writes to $FLOWOPS_OUTPUTS, always as text.
       return record(what, { exitCode: present(INTEGER), stdout: present(STRING) }, STRING);

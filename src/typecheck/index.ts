@@ -10,6 +10,7 @@ import type { ParsedYaml } from '../api/validate.js';
 import { YamlLocator } from '../api/yaml-positions.js';
 import { checkFlow } from './check-flow.js';
 import { checkOperator } from './check-operator.js';
+import { cachedFindings } from './file-cache.js';
 import { SchemaRegistry } from './registry.js';
 
 export { checkFlow, type TypeProblem } from './check-flow.js';
@@ -115,8 +116,12 @@ export function schemaRegistryOf(files: readonly SourceFile[], serverCrds: reado
   return new SchemaRegistry([...serverCrds.filter((c) => !names.has(crdName(c))), ...own]);
 }
 
-/** Type-checks the Flows of one file against `registry`. */
+/** Type-checks the Flows of one file against `registry` (once per content and schemas: file-cache.ts). */
 export function typecheckFile(file: SourceFile, registry: SchemaRegistry): TypeFinding[] {
+  return cachedFindings(file.path, file.text, registry, () => checkFile(file, registry));
+}
+
+function checkFile(file: SourceFile, registry: SchemaRegistry): TypeFinding[] {
   const parsedFile = parseFile(file);
   // Made only for a file with findings: most have none.
   let locator: YamlLocator | undefined;

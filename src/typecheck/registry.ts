@@ -2,6 +2,7 @@
 // kube-apiserver 1.34's own documents for built-in kinds. A kind found in neither has no schema,
 // and nothing is claimed about it.
 
+import { createHash } from 'node:crypto';
 import { vendoredOpenApi } from '../apiserver/openapi/vendored.js';
 import { isJson, tyOf, type Json, type Schema } from './schema.js';
 import { UNKNOWN, type Ty } from './types.js';
@@ -49,6 +50,8 @@ export class SchemaRegistry {
   /** Every kind's schema once looked up: a commit's Flows ask for the same few kinds thousands of times. */
   private readonly schemas = new Map<string, Schema | undefined>();
 
+  private hash: string | undefined;
+
   /** `objects`: every document of the files; those that are CRDs contribute their versions' schemas. */
   constructor(objects: readonly unknown[]) {
     for (const o of objects) if (isJson(o) && o.kind === 'CustomResourceDefinition') this.addCrd(o);
@@ -63,6 +66,19 @@ export class SchemaRegistry {
       const schema = isJson(v.schema) && isJson(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : null;
       this.crds.set(`${spec.group}/${v.name}/${names.kind}`, schema);
     }
+  }
+
+  /**
+   * A hash of the CRD schemas it holds (the built-in kinds are the same in every registry): two
+   * registries with the same fingerprint check every file alike, so results may be kept by it.
+   */
+  get fingerprint(): string {
+    if (this.hash === undefined) {
+      const h = createHash('sha256');
+      for (const [key, schema] of this.crds) h.update(`${key}\u0000${JSON.stringify(schema)}\u0000`);
+      this.hash = h.digest('hex');
+    }
+    return this.hash;
   }
 
   /** Whether a schema is known for the kind (a CRD of these files, or a vendored built-in). */

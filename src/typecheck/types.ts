@@ -32,16 +32,34 @@ export function arrayOf(items: Ty): Ty {
   return { kind: 'array', items };
 }
 
+/** A class rather than closures: the check makes several per step of every Flow. */
+class RecordTy implements ObjectTy {
+  readonly kind = 'object';
+  private names: readonly string[] | undefined;
+
+  constructor(
+    readonly what: string,
+    private readonly fields: Record<string, Field>,
+    readonly rest: Ty | null,
+  ) {}
+
+  field(n: string): Field | undefined {
+    return Object.prototype.hasOwnProperty.call(this.fields, n) ? this.fields[n] : undefined;
+  }
+
+  fieldNames(): readonly string[] {
+    return (this.names ??= Object.keys(this.fields));
+  }
+}
+
+/** `ty` with its fields read through `field` (an object type may be a class: never spread one). */
+export function withFields(ty: ObjectTy, field: (name: string) => Field | undefined): ObjectTy {
+  return { kind: 'object', what: ty.what, rest: ty.rest, field, fieldNames: () => ty.fieldNames() };
+}
+
 /** An object whose fields are all given here. */
 export function record(what: string, fields: Record<string, Field>, rest: Ty | null = null): ObjectTy {
-  const names = Object.keys(fields);
-  return {
-    kind: 'object',
-    what,
-    field: (n) => (Object.hasOwn(fields, n) ? fields[n] : undefined),
-    fieldNames: () => names,
-    rest,
-  };
+  return new RecordTy(what, fields, rest);
 }
 
 export const present = (ty: Ty): Field => ({ ty, mayBeAbsent: false });

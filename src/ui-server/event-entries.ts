@@ -2,7 +2,7 @@
 // are about.
 
 import type { KubeObject } from '../kube/types.js';
-import type { EventEntry, ObjectKey } from './types.js';
+import type { EventEntry, ObjectKey, RecentEvent } from './types.js';
 
 const eventTime = (e: KubeObject): string => (e.lastTimestamp as string | undefined) ?? (e.eventTime as string | undefined) ?? (e.firstTimestamp as string | undefined) ?? e.metadata.creationTimestamp ?? '';
 
@@ -17,6 +17,11 @@ export function newestFirst(events: KubeObject[]): Array<{ raw: KubeObject; entr
     .map((raw) => ({ raw, at: eventTime(raw) }))
     .sort((a, b) => b.at.localeCompare(a.at))
     .map(({ raw }) => ({ raw, entry: eventEntry(raw) }));
+}
+
+/** An Event as the overview's recent changes list it. */
+export function recentEventOf(raw: KubeObject, entry: EventEntry = eventEntry(raw)): RecentEvent {
+  return { ...entry, object: involvedObjectOf(raw), id: `${raw.metadata.namespace ?? ''}/${raw.metadata.name ?? ''}` };
 }
 
 export function involvedObjectOf(e: KubeObject): ObjectKey {

@@ -13,7 +13,8 @@ import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
-import { involvedObjectOf, newestFirst } from './event-entries.js';
+import { newestFirst, recentEventOf } from './event-entries.js';
+import { overviewRows, type RowKeys } from './overview-rows.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import type { NamespaceScope } from './namespace-scope.js';
 import { redacted } from './redact.js';
@@ -23,7 +24,7 @@ import {
 } from './summaries.js';
 import { rolloutViewOf } from './rollout-actions.js';
 import type {
-  ChildNode, EventEntry, FlowDetail, FlowHead, FlowObjectsUpdate, ObjectDetail, ObjectKey, OperatorDetail, Overview,
+  ChildNode, EventEntry, FlowDetail, FlowHead, FlowObjectsUpdate, ObjectDetail, ObjectKey, OperatorDetail, Overview, OverviewRows,
   RecentEvent, RunFlow, SourceDetail,
 } from './types.js';
 import { inWatch, parseObjectRef, stillWatched, watchedObjectOf, watchOf } from './watched-objects.js';
@@ -88,7 +89,7 @@ export class UiReads {
     ]);
     const recent = newestFirst(events)
       .slice(0, RECENT_EVENTS)
-      .map(({ raw, entry }): RecentEvent => ({ ...entry, object: involvedObjectOf(raw) }));
+      .map(({ raw, entry }): RecentEvent => recentEventOf(raw, entry));
     return {
       sources: sources.map(sourceSummary).sort(byName),
       flows: flows.map(flowSummary).sort(byName),
@@ -97,6 +98,11 @@ export class UiReads {
       ...(this.forbidden.length ? { forbidden: [...new Set(this.forbidden)] } : {}),
       ...(this.scoped.length ? { scoped: [...new Set(this.scoped)] } : {}),
     };
+  }
+
+  /** The overview's rows a change batch named, each read alone, instead of the whole overview again. */
+  overviewRows(keys: RowKeys): Promise<OverviewRows> {
+    return overviewRows(this.kube, keys);
   }
 
   async operator(name: string): Promise<OperatorDetail | undefined> {

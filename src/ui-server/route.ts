@@ -22,6 +22,7 @@ import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
 import { clearedAdminCookie, type OtherUsers } from './token-guard.js';
 import { ChangeStream } from './stream.js';
 import { MAX_UPDATE_KEYS } from './watched-objects.js';
+import { MAX_ROW_KEYS, rowKeyCount, rowKeysOf } from './overview-rows.js';
 import type { CommitDetail, ObjectKey } from './types.js';
 
 export const UI_PREFIX = '/ui/';
@@ -128,6 +129,9 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
     if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return answerCommit(res, kube, parts[1]!, parts[2]!, parts[4]!);
     if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4) return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
+    if (parts[0] === 'overview' && parts[1] === 'rows' && rowKeyCount(rowKeysOf(url.searchParams)) > MAX_ROW_KEYS) {
+      return sendJson(res, 400, { error: `at most ${MAX_ROW_KEYS} source, flow, operator and event parameters; read the whole overview instead` });
+    }
     if (parts[0] === 'flows' && parts[3] === 'objects' && url.searchParams.getAll('key').length > MAX_UPDATE_KEYS) {
       return sendJson(res, 400, { error: `at most ${MAX_UPDATE_KEYS} key parameters; read the whole Flow instead` });
     }
@@ -278,6 +282,7 @@ const isSecure = (req: IncomingMessage): boolean => (req.socket as { encrypted?:
 function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Promise<unknown> {
   const [what, namespace, name] = parts;
   if (what === 'overview' && parts.length === 1) return reads.overview();
+  if (what === 'overview' && parts.length === 2 && parts[1] === 'rows') return reads.overviewRows(rowKeysOf(query));
   if (what === 'sources' && parts.length === 3) return reads.source(namespace!, name!);
   if (what === 'flows' && parts.length === 3) return reads.flow(namespace!, name!, query.get('commit') ?? undefined);
   if (what === 'flows' && parts.length === 4 && parts[3] === 'head') return reads.flowHead(namespace!, name!);

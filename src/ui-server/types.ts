@@ -116,6 +116,18 @@ export interface Overview {
   scoped?: string[];
 }
 
+/**
+ * The overview's rows a change batch named, each read alone (GET /ui/api/overview/rows?flow=ns/name&
+ * source=ns/name&operator=name&event=ns/name): those there now, and the keys of those gone.
+ */
+export interface OverviewRows {
+  sources: SourceSummary[];
+  flows: FlowSummary[];
+  operators: OperatorSummary[];
+  events: RecentEvent[];
+  gone: { sources: string[]; flows: string[]; operators: string[]; events: string[] };
+}
+
 export interface WatchedObject {
   key: ObjectKey;
   ready: Readiness;
@@ -245,6 +257,8 @@ export interface EventEntry {
 export interface RecentEvent extends EventEntry {
   /** The Event's involvedObject. */
   object: ObjectKey;
+  /** The Event itself, `namespace/name`: a change of it replaces this row (OverviewRows). */
+  id?: string;
 }
 
 export interface ObjectDetail {

@@ -135,6 +135,151 @@ const priorityClass = (name: string, value: number, extra: Json = {}): Step => (
   body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, ...extra },
 });
 
+/** A Pod failing appArmorProfile, hostProbesAndHostLifecycle, procMount, seLinuxOptions and sysctls. */
+const PS_BASELINE_BAD: Json = {
+  "apiVersion": "v1",
+  "kind": "Pod",
+  "metadata": {
+    "name": "bad",
+    "annotations": {
+      "container.apparmor.security.beta.kubernetes.io/a": "unconfined"
+    }
+  },
+  "spec": {
+    "securityContext": {
+      "appArmorProfile": {
+        "type": "Unconfined"
+      },
+      "seLinuxOptions": {
+        "type": "spc_t",
+        "user": "u"
+      },
+      "sysctls": [
+        {
+          "name": "kernel.msgmax",
+          "value": "1"
+        },
+        {
+          "name": "net.ipv4.tcp_syncookies",
+          "value": "1"
+        },
+        {
+          "name": "net.ipv4.tcp_rmem",
+          "value": "1"
+        }
+      ]
+    },
+    "containers": [
+      {
+        "name": "a",
+        "image": "i",
+        "securityContext": {
+          "procMount": "Unmasked",
+          "seLinuxOptions": {
+            "role": "r",
+            "type": "container_engine_t"
+          }
+        },
+        "livenessProbe": {
+          "httpGet": {
+            "host": "10.0.0.1",
+            "port": 80
+          }
+        },
+        "lifecycle": {
+          "preStop": {
+            "tcpSocket": {
+              "host": "evil",
+              "port": 1
+            }
+          }
+        }
+      },
+      {
+        "name": "b",
+        "image": "i",
+        "securityContext": {
+          "appArmorProfile": {
+            "type": "Localhost",
+            "localhostProfile": "p"
+          }
+        },
+        "readinessProbe": {
+          "tcpSocket": {
+            "host": "10.0.0.1",
+            "port": 81
+          }
+        }
+      }
+    ],
+    "hostUsers": false
+  }
+};
+/** windowsHostProcess (with the hostNetwork Pod validation requires of it). */
+const PS_HOST_PROCESS: Json = {
+  "apiVersion": "v1",
+  "kind": "Pod",
+  "metadata": {
+    "name": "bad2"
+  },
+  "spec": {
+    "hostNetwork": true,
+    "securityContext": {
+      "windowsOptions": {
+        "hostProcess": true
+      }
+    },
+    "containers": [
+      {
+        "name": "w",
+        "image": "i",
+        "securityContext": {
+          "windowsOptions": {
+            "hostProcess": true
+          }
+        }
+      }
+    ]
+  }
+};
+const PS_BASELINE_OK: Json = {
+  "apiVersion": "v1",
+  "kind": "Pod",
+  "metadata": {
+    "name": "ok"
+  },
+  "spec": {
+    "securityContext": {
+      "seLinuxOptions": {
+        "type": "container_init_t"
+      },
+      "sysctls": [
+        {
+          "name": "net.ipv4.tcp_syncookies",
+          "value": "1"
+        }
+      ]
+    },
+    "containers": [
+      {
+        "name": "a",
+        "image": "i",
+        "securityContext": {
+          "procMount": "Default",
+          "appArmorProfile": {
+            "type": "RuntimeDefault"
+          }
+        },
+        "livenessProbe": {
+          "httpGet": {
+            "port": 80
+          }
+        }
+      }
+    ]
+  }
+};
+
 export const PLUGIN_CASES: PluginCase[] = [
   {
     key: 'lr-defaults',
@@ -337,6 +482,17 @@ export const PLUGIN_CASES: PluginCase[] = [
           },
         },
       },
+    ],
+  },
+  {
+    // The six baseline checks beside the ones above (hostProbesAndHostLifecycle from v1.34 on), and a Pod
+    // that sets each field to an allowed value.
+    key: 'ps-baseline-checks',
+    labels: { 'pod-security.kubernetes.io/enforce': 'baseline' },
+    steps: [
+      { method: 'POST', path: 'pods', body: PS_BASELINE_BAD },
+      { method: 'POST', path: 'pods', body: PS_HOST_PROCESS },
+      { method: 'POST', path: 'pods', body: PS_BASELINE_OK },
     ],
   },
   {

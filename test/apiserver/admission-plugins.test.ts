@@ -172,6 +172,27 @@ it('PodSecurity: the enforce level refuses, the warn level warns on Pods and pod
   }
 });
 
+it('PodSecurity: AppArmor, probe and lifecycle hosts, procMount, SELinux, sysctls and hostProcess', () => {
+  const violates = 'is forbidden: violates PodSecurity "baseline:latest":';
+  expect(answers('ps-baseline-checks')).toEqual([
+    [
+      403,
+      `pods "bad" ${violates} forbidden AppArmor profiles (pod and annotation must not set AppArmor profile type ` +
+        'to "Unconfined", "container.apparmor.security.beta.kubernetes.io/a="unconfined""), probe or lifecycle ' +
+        'host (containers "a", "b" use probe or lifecycle hosts "10.0.0.1", "evil"), procMount (container "a" ' +
+        'must not set securityContext.procMount to "Unmasked"), seLinuxOptions (pod and container "a" set ' +
+        'forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set; role may not be set), ' +
+        'forbidden sysctls (kernel.msgmax)',
+    ],
+    [
+      403,
+      `pods "bad2" ${violates} host namespaces (hostNetwork=true), hostProcess (pod and container "w" must not ` +
+        'set securityContext.windowsOptions.hostProcess=true)',
+    ],
+    [201, null],
+  ]);
+});
+
 it('PodSecurity: versions, invalid labels, and a tightened namespace warns about its Pods', () => {
   expect(answers('ps-versions')[1]?.[1]).toBe(
     'pods "caps" is forbidden: violates PodSecurity "restricted:v1.21": non-default capabilities ' +

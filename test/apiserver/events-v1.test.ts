@@ -126,6 +126,35 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     );
   });
 
+  it('an events.k8s.io update keeps what ValidateEventUpdate fixes; a core/v1 Event name is a path segment', async () => {
+    const path = `${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events`;
+    const json = { 'Content-Type': 'application/json' };
+    const made = await fetch(path, { method: 'POST', headers: json, body: JSON.stringify(newStyle('fixed')) });
+    expect(made.status).toBe(201);
+    const stored = (await made.json()) as Record<string, unknown>;
+    const changed = { ...stored, note: 'other', series: { count: 1 }, related: { kind: 'Node', name: 'n' } };
+    const res = await fetch(`${path}/fixed`, { method: 'PUT', headers: json, body: JSON.stringify(changed) });
+    expect(res.status).toBe(422);
+    const status = (await res.json()) as { details: { causes: Array<{ field: string; message: string }> } };
+    expect(status.details.causes.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'series.count: Invalid value: "": should be at least 2',
+      'series.lastObservedTime: Required value',
+      'message: Invalid value: "other": field is immutable',
+      expect.stringMatching(/^related: Invalid value: .*: field is immutable$/),
+    ]);
+    const legacy = await fetch(`${ts.server.url}/api/v1/namespaces/ev/events`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'Not_A_DNS.Name' },
+        involvedObject: regarding,
+      }),
+    });
+    expect(legacy.status).toBe(201);
+  });
+
   it('kubectl events lists both, --for filters by the regarding object, and get events.events.k8s.io prints them', async () => {
     const all = await kubectl.ok(['events', '-n', 'ev']);
     expect(all).toMatch(/Scheduled\s+Pod\/web-0\s+Successfully assigned ev\/web-0/);

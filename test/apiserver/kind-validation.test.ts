@@ -262,3 +262,58 @@ describe('Service, ConfigMap, Lease', () => {
     expect(put.status).toBe(201);
   });
 });
+
+describe('ResourceSlice (ValidateResourceSlice, ValidateResourceSliceUpdate)', () => {
+  const slices = '/apis/resource.k8s.io/v1/resourceslices';
+  const slice = (name: string, spec: object) => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: { name },
+    spec: { driver: 'gpu.example.com', pool: { name: 'p', generation: 0, resourceSliceCount: 1 }, ...spec },
+  });
+  it('refuses a bad driver, an empty pool and two node fields at once', async () => {
+    const a = await call('POST', slices, {
+      ...slice('s1', { nodeName: 'node-1', allNodes: true }),
+      spec: { driver: 'Bad_Driver', pool: { name: 'p', resourceSliceCount: 0 }, nodeName: 'node-1', allNodes: true },
+    });
+    expect(a.status).toBe(422);
+    expect((a.body.details?.causes ?? []).map((c) => `${c.field} ${c.reason}`)).toEqual([
+      'spec.driver FieldValueInvalid',
+      'spec.pool.resourceSliceCount FieldValueInvalid',
+      'spec FieldValueInvalid',
+    ]);
+    expect(causes(a).at(-1)).toBe(
+      'spec: Invalid value: "{`nodeName`, `allNodes`}": exactly one of `nodeName`, `nodeSelector`, `allNodes`, ' +
+        '`perDeviceNodeSelection` is required, but multiple fields are set',
+    );
+  });
+  it('keeps its node, driver and pool name on update', async () => {
+    const made = await call('POST', slices, slice('s2', { nodeName: 'node-1' }));
+    expect(made.status).toBe(201);
+    const moved = { ...made.body, spec: { ...(made.body.spec as object), nodeName: 'node-2' } };
+    const a = await call('PUT', `${slices}/s2`, moved);
+    expect(causes(a)).toEqual(['spec.nodeName: Invalid value: "node-2": field is immutable']);
+  });
+});
+
+describe('PersistentVolume (ValidatePersistentVolumeSpec)', () => {
+  it('refuses a node affinity without required terms and an attributes class without a CSI source', async () => {
+    const a = await call('POST', '/api/v1/persistentvolumes', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv1' },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        hostPath: { path: '/tmp' },
+        nodeAffinity: {},
+        volumeAttributesClassName: 'gold',
+      },
+    });
+    expect(a.status).toBe(422);
+    expect(causes(a)).toEqual([
+      'spec.nodeAffinity.required: Required value: must specify required node constraints',
+      'spec.csi: Required value: has to be specified when using volumeAttributesClassName',
+    ]);
+  });
+});

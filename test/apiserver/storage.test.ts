@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
+  BadCacheLimitsError,
   CompactedError,
   MemoryBackend,
   openSqliteBackend,
@@ -12,6 +13,8 @@ import {
   type StoredValue,
   type WriteResult,
 } from '../../src/apiserver/storage/index.js';
+import { LogStructured } from '../../src/apiserver/storage/log-structured.js';
+import { SqliteLog } from '../../src/apiserver/storage/sqlite/sqlite-log.js';
 
 const file = (): string => join(mkdtempSync(join(tmpdir(), 'flowops-store-')), 'state.db');
 const v = (s: string) => (rev: number) => JSON.stringify({ s, rev });
@@ -155,6 +158,107 @@ describe.each(backends)('storage backend: %s', (_name, open) => {
     s.endWatches();
     expect(closed).toBe(1);
     s.close();
+  });
+});
+
+describe.each(backends)('storage backend reads: %s', (_name, open) => {
+  const P = '/registry/core/configmaps/ns/';
+  const keys = (items: StoredValue[]): string[] => items.map((i) => i.key.slice(P.length));
+
+  it("lists and counts this turn's writes over the committed ones, paging across them", async () => {
+    const s = open();
+    const at: Record<string, StoredValue> = {};
+    for (const k of ['a', 'b', 'c', 'd', 'e']) at[k] = ok(s.create(P + k, v(k)));
+    await s.sync();
+    const b = at.b;
+    const c = at.c;
+    if (!b || !c) throw new Error('created above');
+    // Not committed yet: a delete, an update and two creates, one before and one after the rest.
+    ok(s.delete(b.key, b.modRevision, v('b-last')));
+    ok(s.update(c.key, c.modRevision, v('c2')));
+    ok(s.create(P + 'aa', v('aa')));
+    ok(s.create(P + 'f', v('f')));
+    const rev = s.currentRevision();
+    const first = s.list(P, { limit: 2 });
+    expect([keys(first.items), first.more, first.revision]).toEqual([['a', 'aa'], true, rev]);
+    const second = s.list(P, { limit: 2, startAfter: P + 'aa' });
+    expect([keys(second.items), second.more]).toEqual([['c', 'd'], true]);
+    expect(sOf(second.items[0]?.value ?? '{}')).toBe('c2');
+    const third = s.list(P, { limit: 2, startAfter: P + 'd' });
+    expect([keys(third.items), third.more]).toEqual([['e', 'f'], false]);
+    expect(s.count(P)).toBe(6);
+    expect(s.get(b.key)).toBeUndefined();
+    await s.sync();
+    expect(keys(s.list(P).items)).toEqual(['a', 'aa', 'c', 'd', 'e', 'f']);
+    expect(s.count(P)).toBe(6);
+    s.close();
+  });
+
+  it("scans in bounded windows, returning only the values holding a needle, this turn's writes too", async () => {
+    const s = open();
+    const names = Array.from({ length: 25 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    const made: StoredValue[] = names.map((n, i) => ok(s.create(P + n, v(i % 5 === 0 ? `owned-${n}` : n))));
+    await s.sync();
+    // Uncommitted: one match loses its needle, one plain value gains it, one match is deleted.
+    const [k00, , k02, , , k05] = made;
+    if (!k00 || !k02 || !k05) throw new Error('created above');
+    ok(s.update(k00.key, k00.modRevision, v('plain')));
+    ok(s.update(k02.key, k02.modRevision, v('owned-now')));
+    ok(s.delete(k05.key, k05.modRevision, v('owned-gone')));
+    const found: string[] = [];
+    let after: string | undefined;
+    let windows = 0;
+    do {
+      const from = after !== undefined ? { startAfter: after } : {};
+      const page = s.scan(P, { window: 10, containing: ['owned'], ...from });
+      found.push(...keys(page.items));
+      after = page.next;
+      windows++;
+    } while (after !== undefined && windows < 10);
+    expect(found).toEqual(['k02', 'k10', 'k15', 'k20']);
+    expect(windows).toBeGreaterThanOrEqual(3);
+    s.close();
+  });
+});
+
+describe('SQLite backend: SQLite is the store, memory a bounded cache', () => {
+  it('opens without reading a value, answers every key past its cache limit, holding no more', async () => {
+    const path = file();
+    const first = openSqliteBackend(path);
+    for (let i = 0; i < 50; i++) ok(first.create(`/registry/core/configmaps/ns/cm-${i}`, v(`value-${i}`)));
+    await first.sync();
+    first.close();
+    const s = new LogStructured(new SqliteLog(path), { maxObjects: 5 });
+    expect(s.cacheUse()).toEqual({ objects: 0, bytes: 0 });
+    expect(s.currentRevision()).toBe(50);
+    for (let i = 0; i < 50; i++) {
+      expect(sOf(s.get(`/registry/core/configmaps/ns/cm-${i}`)?.value ?? '{}')).toBe(`value-${i}`);
+    }
+    expect(s.cacheUse().objects).toBe(5);
+    const listed = s.list('/registry/core/configmaps/');
+    expect(listed.items).toHaveLength(50);
+    expect(s.cacheUse().objects).toBe(5);
+    // A listed row the cache holds at the same revision is the cached value itself, shared.
+    const last = s.get('/registry/core/configmaps/ns/cm-9');
+    expect(last).toBeDefined();
+    expect(s.list('/registry/core/configmaps/').items.at(-1)).toBe(last);
+    s.close();
+  });
+
+  it('serves from SQLite alone when the cache is off', async () => {
+    const s = new LogStructured(new SqliteLog(file()), { maxObjects: 0 });
+    const a = ok(s.create('/registry/x/things/a', v('1')));
+    await s.sync();
+    expect(ok(s.update(a.key, a.modRevision, v('2'))).modRevision).toBe(a.modRevision + 1);
+    await s.sync();
+    expect(sOf(s.get(a.key)?.value ?? '{}')).toBe('2');
+    expect(s.cacheUse().objects).toBe(0);
+    s.close();
+  });
+
+  it('refuses cache limits that are not whole numbers >= 0, naming the limit', () => {
+    expect(() => openSqliteBackend(file(), { maxObjects: -1 })).toThrow(BadCacheLimitsError);
+    expect(() => openSqliteBackend(file(), { maxBytes: 1.5 })).toThrow(/maxBytes must be a whole number >= 0/);
   });
 });
 

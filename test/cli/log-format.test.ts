@@ -49,7 +49,8 @@ describe('log format', () => {
 
   it('rejects an unknown format', async () => {
     const p = runFlowops(['apiserver', '--log-format', 'xml']);
-    expect((await p.exited).code).toBe(1);
+    // A usage mistake: exit 2, as kubectl's and flux's and every other flag of flowops.
+    expect((await p.exited).code).toBe(2);
     expect(p.stderr()).toContain('--log-format: expected "json" or "text", got "xml"');
   });
 

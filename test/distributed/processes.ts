@@ -50,7 +50,7 @@ export async function apiserverProcess(): Promise<{ proc: Proc; kubeconfig: stri
 }
 
 export async function metricsAddressOf(p: Proc): Promise<string> {
-  const m = await waitFor(() => /metrics listening on (http:\/\/[^/\s]+)\/metrics/.exec(p.stdout()), { what: `${p.name} metrics address (stderr: ${p.stderr().slice(-2000)})`, timeoutMs: 30_000 });
+  const m = await waitFor(() => /metrics listening on (http:\/\/[^/\s]+)\/metrics/.exec(p.stdout()), { what: `${p.name} metrics address (stderr: ${p.stderr().slice(-2000)})`, timeoutMs: 90_000 });
   return m[1]!;
 }
 

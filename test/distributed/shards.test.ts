@@ -298,7 +298,7 @@ describe('flowops run --shards: replicas split the watched objects, each shard a
     // SIGTERM: watches stop, every Lease goes back (no holder), exit 0.
     expect(await stopGracefully(survivor.proc)).toEqual({ code: 0, signal: null });
     for (let i = 0; i < shards; i++) expect((await leaseHolder(s.ns, s.group, i)).holder).toBeUndefined();
-  });
+  }, 180_000);
 
   it('three replicas, six shards: one that stops renewing (SIGSTOP) loses its shards, never shares them', async () => {
     const shards = 6;
@@ -344,7 +344,7 @@ describe('flowops run --shards: replicas split the watched objects, each shard a
     await s.stopSampling();
     expect(s.sharedSamples).toEqual([]);
     expect(overlaps(runsOf(s.log))).toEqual([]);
-  });
+  }, 180_000);
 
   it('a shard Lease whose holder stopped renewing is taken over only once it expired', async () => {
     const group = `gh-${randomUUID().slice(0, 8)}`;
@@ -404,7 +404,7 @@ describe('flowops run --shards: replicas split the watched objects, each shard a
     const after = await leaseHolder('default', group, 0);
     expect(after.holder).not.toBe('ghost');
     expect(after.transitions).toBe(1);
-  });
+  }, 120_000);
 
   it('refuses a shard count that is not a whole number from 1 to 256, naming the flag', async () => {
     const bad = spawnFlowops('run-bad', ['run', '--kubeconfig', cluster.kubeconfig(), '--shards', 'two']);

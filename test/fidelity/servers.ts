@@ -39,7 +39,13 @@ export async function startServerPair(): Promise<ServerPair> {
     url: env.CONTROL_PLANE_SERVER!,
     tls: { ca: readFileSync(join(pki, 'ca.crt'), 'utf8'), cert: readFileSync(join(pki, 'admin.crt'), 'utf8'), key: readFileSync(join(pki, 'admin.key'), 'utf8') },
   };
-  const server = await startApiServer({ port: 0, dataDir: join(dir, 'embedded'), kubernetesVersion: COMPARED_VERSION });
+  // No default ServiceAccounts: the real side runs without kube-controller-manager, which would make them.
+  const server = await startApiServer({
+    port: 0,
+    dataDir: join(dir, 'embedded'),
+    kubernetesVersion: COMPARED_VERSION,
+    defaultServiceAccounts: false,
+  });
   return {
     real,
     embedded: { name: 'embedded', url: server.url },

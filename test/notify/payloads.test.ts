@@ -129,6 +129,7 @@ describe("message payloads against the vendors' documented schemas", () => {
  *   Gitea:     https://gitea.com/api/swagger#/repository/repoCreateStatus
  *   Bitbucket: https://developer.atlassian.com/cloud/bitbucket/rest/api-group-commit-statuses/
  *              (#api-repositories-workspace-repo-slug-commit-commit-statuses-build-post)
+ * Gitea's and Bitbucket Cloud's own OpenAPI descriptions check the same requests in test/preview/forges.test.ts.
  */
 describe('commit status requests of the other forges, by their documentation', () => {
   const sha = 'b'.repeat(40);
@@ -160,7 +161,7 @@ describe('commit status requests of the other forges, by their documentation', (
     expect(r.url).toBe(`https://api.bitbucket.org/2.0/repositories/workspace/repo/commit/${sha}/statuses/build`);
     expect(r.headers.authorization).toBe(`Basic ${Buffer.from('me:app-pass').toString('base64')}`);
     const body = JSON.parse(r.body) as Record<string, string>;
-    expect(Object.keys(body).sort()).toEqual(['description', 'key', 'name', 'state', 'url']);
+    expect(Object.keys(body).sort()).toEqual(['description', 'key', 'name', 'state', 'type', 'url']);
     expect(body.state).toBe('SUCCESSFUL');
     expect(body.key!.length).toBeLessThanOrEqual(40);
   });

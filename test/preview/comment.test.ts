@@ -61,4 +61,21 @@ describe('the preview comment (a pure function of validation and diff)', () => {
       'The API server refuses this commit',
     );
   });
+
+  it('folds the rendered children into a quarter of the limit at most, the diff still after them', () => {
+    const yaml = 'children:\n' + '  - kind: ConfigMap\n    data: { k: v }\n'.repeat(2_000);
+    const rendered = {
+      samples: [{ object: 'Store default/s', flows: ['store'], children: ['ConfigMap default/c'], yaml }],
+      notes: ['flows/store.yaml:3:1: spec.x: a warning of the render'],
+    };
+    const text = previewComment({ ...base, diff: { changes: [change(1)], skipped: [] }, rendered, limit: 20_000 });
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    expect(text).toContain('- `Store default/s` (Flow `store`): `ConfigMap default/c`');
+    expect(text).toContain('> flows/store.yaml:3:1: spec.x: a warning of the render');
+    const section = text.slice(text.indexOf('#### What the changed'), text.indexOf('<details><summary>Full diff'));
+    expect(section.length).toBeLessThanOrEqual(5_000);
+    expect(section).toContain("_The rendered children are cut here, at the forge's comment limit._");
+    expect(text).toContain('<details><summary>Full diff</summary>');
+    expect(text.match(/^```+/gm)?.length ?? 0).toBe(4);
+  });
 });

@@ -106,5 +106,63 @@ export async function pushPullRequest(
 const SCHEMAS = join(import.meta.dirname, 'schemas');
 export const giteaOpenApi = (): OpenApiDocument =>
   JSON.parse(readFileSync(join(SCHEMAS, 'gitea-openapi.json'), 'utf8')) as OpenApiDocument;
+export const bitbucketOpenApi = (): OpenApiDocument =>
+  JSON.parse(readFileSync(join(SCHEMAS, 'bitbucket-cloud-openapi.json'), 'utf8')) as OpenApiDocument;
 export const gitlabDocumented = (): OpenApiDocument =>
   JSON.parse(readFileSync(join(SCHEMAS, 'gitlab-documented.json'), 'utf8')) as OpenApiDocument;
+
+/**
+ * A Flow whose first step is a script that would leave `marker` behind if it ran, then applies a
+ * Secret (the watched Store's spec.backup, a credential) and a Deployment per Store (example.com/v1,
+ * test/typecheck's CRD) labelled app=<name>.
+ */
+export function scriptedFlow(name: string, image: string, marker: string): string {
+  return `apiVersion: flowops.io/v1
+kind: Flow
+metadata:
+  name: ${name}
+spec:
+  watch:
+    apiVersion: example.com/v1
+    kind: Store
+    labelSelector:
+      matchLabels:
+        app: ${name}
+  reconcile:
+    steps:
+      - name: touch
+        type: script
+        script: |
+          #!/bin/bash
+          touch ${marker}
+      - name: deploy
+        type: kubectl
+        action: apply
+        manifests: |
+          apiVersion: v1
+          kind: Secret
+          metadata:
+            name: "{{ .Resource.metadata.name }}-smtp"
+            namespace: "{{ .Resource.metadata.namespace }}"
+          stringData:
+            password: "{{ .Resource.spec.backup | default \"none\" }}"
+          ---
+          apiVersion: apps/v1
+          kind: Deployment
+          metadata:
+            name: "{{ .Resource.metadata.name }}"
+            namespace: "{{ .Resource.metadata.namespace }}"
+          spec:
+            selector:
+              matchLabels:
+                app: "{{ .Resource.metadata.name }}"
+            template:
+              metadata:
+                labels:
+                  app: "{{ .Resource.metadata.name }}"
+              spec:
+                containers:
+                  - name: app
+                    image: ${image}
+`;
+}

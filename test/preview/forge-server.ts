@@ -14,7 +14,7 @@ import type { OpenApiDocument } from '../notify/openapi-receiver.js';
  * 404/400/422 and kept in `errors`, which the tests assert empty.
  */
 
-export type ForgeKind = 'github' | 'gitlab' | 'gitea';
+export type ForgeKind = 'github' | 'gitlab' | 'gitea' | 'bitbucket';
 
 export interface ForgeStatus {
   sha: string;
@@ -113,6 +113,18 @@ const AUTH: Record<ForgeKind, (token: string) => [string, string]> = {
   github: (t) => ['authorization', `Bearer ${t}`],
   gitlab: (t) => ['private-token', t],
   gitea: (t) => ['authorization', `token ${t}`],
+  bitbucket: (t) => ['authorization', `Bearer ${t}`],
+};
+
+/**
+ * Query parameters every Bitbucket list takes though no operation declares them: its generic
+ * pagination, https://developer.atlassian.com/cloud/bitbucket/rest/intro/#pagination.
+ */
+const GENERIC_QUERY: Record<ForgeKind, readonly string[]> = {
+  github: [],
+  gitlab: [],
+  gitea: [],
+  bitbucket: ['page', 'pagelen'],
 };
 
 export async function startFakeForge(
@@ -149,7 +161,9 @@ export async function startFakeForge(
   const noteOf = (c: { id: number; body: string }): Json =>
     kind === 'gitlab'
       ? { id: c.id, body: c.body, system: false, noteable_type: 'MergeRequest' }
-      : { id: c.id, body: c.body };
+      : kind === 'bitbucket'
+        ? { type: 'pullrequest_comment', id: c.id, content: { raw: c.body, markup: 'markdown' } }
+        : { id: c.id, body: c.body };
   const pr = (n: string | undefined): number => Number(n);
   const commentsOf = (n: number): Array<{ id: number; body: string }> => {
     const list = comments.get(n) ?? [];
@@ -160,7 +174,8 @@ export async function startFakeForge(
   /** GitHub and GitLab page lists (per_page, page from 1, default 30 and 20); Gitea's comments are not paged. */
   const paged = <T>(all: T[], q: URLSearchParams): T[] => {
     if (kind === 'gitea') return all;
-    const size = Number(q.get('per_page') ?? (kind === 'github' ? 30 : 20));
+    const defaults: Record<ForgeKind, number> = { github: 30, gitlab: 20, gitea: 0, bitbucket: 10 };
+    const size = Number(q.get(kind === 'bitbucket' ? 'pagelen' : 'per_page') ?? defaults[kind]);
     const page = Number(q.get('page') ?? 1);
     return all.slice((page - 1) * size, page * size);
   };
@@ -171,6 +186,17 @@ export async function startFakeForge(
 
   /** What the forge answers, per operation (keyed `method template`). */
   const handlers: Record<string, (c: Call) => Reply> = {};
+  const bitbucketPull = (n: number, p: { sha: string; base: string }): Json => {
+    const repository = { type: 'repository', full_name: 'acme/flows' };
+    return {
+      type: 'pullrequest',
+      id: n,
+      state: 'OPEN',
+      // Bitbucket names a commit by its first 12 digits here.
+      source: { branch: { name: `pr-${n}` }, commit: { hash: p.sha.slice(0, 12) }, repository },
+      destination: { branch: { name: p.base }, commit: { hash: 'f'.repeat(12) }, repository },
+    };
+  };
   const listPulls = (base: string | null): Reply => ({
     status: 200,
     body: [...pulls]
@@ -181,8 +207,10 @@ export async function startFakeForge(
           : { number: n, state: 'open', head: { sha: p.sha, ref: `pr-${n}` }, base: { ref: p.base } },
       ),
   });
+  const textOf = (c: Call): string =>
+    kind === 'bitbucket' ? String((c.body.content as Json | undefined)?.raw) : String(c.body.body);
   const addComment = (n: number, c: Call): Reply => {
-    const made = { id: nextId++, body: String(c.body.body) };
+    const made = { id: nextId++, body: textOf(c) };
     commentsOf(n).push(made);
     return { status: 201, body: noteOf(made) };
   };
@@ -190,12 +218,12 @@ export async function startFakeForge(
     const all = n === undefined ? [...comments.values()].flat() : commentsOf(n);
     const found = all.find((x) => x.id === id);
     if (!found) return { status: 404, body: { message: 'Not Found' } };
-    found.body = String(c.body.body);
+    found.body = textOf(c);
     return { status: 200, body: noteOf(found) };
   };
   const addStatus = (c: Call): Reply => {
     statuses.push({
-      sha: c.params.sha ?? '',
+      sha: c.params.sha ?? c.params.commit ?? '',
       state: String(c.body.state),
       context: String(c.body.context ?? c.body.name ?? ''),
       ...(typeof c.body.description === 'string' ? { description: c.body.description } : {}),
@@ -204,9 +232,36 @@ export async function startFakeForge(
     const context = c.body.context ?? '';
     // Gitea answers the state as `status`; GitHub as `state`.
     const answer = kind === 'gitea' ? { id, status: c.body.state, context } : { id, state: c.body.state, context };
+    if (kind === 'bitbucket')
+      return { status: 201, body: { type: 'build', key: c.body.key, state: c.body.state, url: c.body.url } };
     return { status: 201, body: kind === 'gitlab' ? { id } : answer };
   };
-  if (kind === 'gitlab') {
+  if (kind === 'bitbucket') {
+    const repo = '/repositories/{workspace}/{repo_slug}';
+    const page = (values: Json[], q: URLSearchParams): Json => ({
+      values: paged(values, q),
+      page: Number(q.get('page') ?? 1),
+      pagelen: Number(q.get('pagelen') ?? 10),
+      size: values.length,
+    });
+    handlers[`get ${repo}/pullrequests`] = (c) => ({
+      status: 200,
+      body: page(
+        // Every pull request of the fake is open.
+        c.query.get('state') === 'OPEN' ? [...pulls].map(([n, p]) => bitbucketPull(n, p)) : [],
+        c.query,
+      ),
+    });
+    handlers[`get ${repo}/pullrequests/{pull_request_id}/comments`] = (c) => ({
+      status: 200,
+      body: page(commentsOf(pr(c.params.pull_request_id)).map(noteOf), c.query),
+    });
+    handlers[`post ${repo}/pullrequests/{pull_request_id}/comments`] = (c) =>
+      addComment(pr(c.params.pull_request_id), c);
+    handlers[`put ${repo}/pullrequests/{pull_request_id}/comments/{comment_id}`] = (c) =>
+      editComment(Number(c.params.comment_id), c, pr(c.params.pull_request_id));
+    handlers[`post ${repo}/commit/{commit}/statuses/build`] = addStatus;
+  } else if (kind === 'gitlab') {
     handlers['get /api/v4/projects/{id}/merge_requests'] = (c) => listPulls(c.query.get('target_branch'));
     handlers['get /api/v4/projects/{id}/merge_requests/{merge_request_iid}/notes'] = (c) => ({
       status: 200,
@@ -257,7 +312,8 @@ export async function startFakeForge(
           .map((p) => p.name),
       );
       for (const q of url.searchParams.keys())
-        if (!declared.has(q)) forge.errors.push(`${id}: query parameter ${q} is not one the operation declares`);
+        if (!declared.has(q) && !GENERIC_QUERY[kind].includes(q))
+          forge.errors.push(`${id}: query parameter ${q} is not one the operation declares`);
       if (req.headers[authHeader] !== authValue) {
         forge.errors.push(`${id}: no or wrong ${authHeader} header`);
         return answer(401, { message: 'Bad credentials' });

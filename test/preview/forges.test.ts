@@ -10,7 +10,14 @@ import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
 import { capturedLog, provider, secret, sourcesDir } from '../notify/fixtures.js';
-import { deploymentYaml, giteaOpenApi, gitlabDocumented, imageFlow, pushPullRequest } from './fixtures.js';
+import {
+  bitbucketOpenApi,
+  deploymentYaml,
+  giteaOpenApi,
+  gitlabDocumented,
+  imageFlow,
+  pushPullRequest,
+} from './fixtures.js';
 import { startFakeForge, type FakeForge, type ForgeKind } from './forge-server.js';
 
 const TOKEN = 'forge-preview-token-0123456789';
@@ -21,7 +28,7 @@ const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'de
  * document: its OpenAPI document cannot be fetched here) and on Gitea/Forgejo (against the
  * OpenAPI description Gitea 1.27 ships, vendored by `npm run gen:forge-openapi`).
  */
-describe('pull-request previews on GitLab and Gitea', () => {
+describe("pull-request previews on GitLab, Gitea and Bitbucket Cloud", () => {
   let env: FlowOpsEnv;
   let gitServer: GitServer;
   let repo: TestRepo;
@@ -35,6 +42,8 @@ describe('pull-request previews on GitLab and Gitea', () => {
   beforeAll(async () => {
     forges.set('gitlab', await startFakeForge('gitlab', gitlabDocumented(), { token: TOKEN }));
     forges.set('gitea', await startFakeForge('gitea', giteaOpenApi(), { token: TOKEN, stripPrefix: '/api/v1' }));
+    const bitbucket = await startFakeForge('bitbucket', bitbucketOpenApi(), { token: TOKEN, stripPrefix: '/2.0' });
+    forges.set('bitbucket', bitbucket);
     const dataDir = sourcesDir();
     env = await startFlowOps({ sources: { dataDir } });
     gitServer = await startGitServer();
@@ -42,7 +51,11 @@ describe('pull-request previews on GitLab and Gitea', () => {
     previewer = new PullRequestPreviewer({ kube: env.kube, log: captured.log, dataDir });
     await env.kube.create(secret('forge-token', { token: TOKEN }));
     // GitLab projects sit in groups and subgroups; Gitea repositories are owner/repo.
-    const paths: Record<string, string> = { gitlab: 'acme/platform/flows', gitea: 'acme/flows' };
+    const paths: Record<string, string> = {
+      gitlab: 'acme/platform/flows',
+      gitea: 'acme/flows',
+      bitbucket: 'acme/flows',
+    };
     for (const [kind, forge] of forges)
       await env.kube.create(
         provider(kind, { type: kind, address: `${forge.url}/${paths[kind]}`, secretRef: { name: 'forge-token' } }),
@@ -71,6 +84,13 @@ describe('pull-request previews on GitLab and Gitea', () => {
       kind: 'gitea',
       ref: (n) => `refs/pull/${n}/head`,
       edit: 'patch /repos/{owner}/{repo}/issues/comments/{id}',
+      state: 'success',
+    },
+    {
+      // Bitbucket keeps no pull-request ref: the head is the source branch, listed by a 12-digit hash.
+      kind: 'bitbucket',
+      ref: (n) => `refs/heads/pr-${n}`,
+      edit: 'put /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}',
       state: 'success',
     },
   ];
@@ -106,7 +126,13 @@ describe('pull-request previews on GitLab and Gitea', () => {
       expect(forge.calls.filter((x) => x === c.edit)).toHaveLength(1);
       // GitLab says running/success; the fake keeps what was sent, as the forge would.
       const states = forge.statuses(second).map((s) => s.state);
-      expect(states).toEqual(c.kind === 'gitlab' ? ['running', 'success'] : ['pending', 'success']);
+      const sent: Record<ForgeKind, string[]> = {
+        gitlab: ['running', 'success'],
+        bitbucket: ['INPROGRESS', 'SUCCESSFUL'],
+        gitea: ['pending', 'success'],
+        github: ['pending', 'success'],
+      };
+      expect(states).toEqual(sent[c.kind]);
       expect(forge.statuses(second)[1]!.context).toBe('flowops/preview/default/flows');
       expect(captured.lines.join('')).not.toContain(TOKEN);
     });

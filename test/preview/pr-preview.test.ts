@@ -1,20 +1,36 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { PullRequestPreviewer } from '../../src/preview/previewer.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { runFlowops } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
 import { capturedLog, githubOpenApi, provider, secret, sourcesDir } from '../notify/fixtures.js';
 import { startFakeForge, type FakeForge } from './forge-server.js';
-import { deploymentYaml, imageFlow, pushPullRequest, secretYaml } from './fixtures.js';
+import { deploymentYaml, imageFlow, pushPullRequest, scriptedFlow, secretYaml } from './fixtures.js';
 import { CRDS } from '../typecheck/corpus.js';
 
 const TOKEN = 'ghp_preview-test-token-0123456789';
 const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' };
 const MARKER = '<!-- flowops-preview source=default/flows -->';
+/** The real sops binary (FLOWOPS_SOPS, as .ci/run builds it); the SOPS preview is skipped without it. */
+const SOPS = process.env.FLOWOPS_SOPS ?? 'sops';
+const haveSops = ((): boolean => {
+  try {
+    execFileSync(SOPS, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const storeCrd = (): KubeObject => parseAllDocuments(readFileSync(CRDS, 'utf8'))[0]?.toJS() as KubeObject;
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
 /**
@@ -129,6 +145,48 @@ describe('pull-request previews (GitHub)', () => {
     expect(github.comments(1)).toHaveLength(1);
   });
 
+  it("renders a new Flow's children for the watched objects there, its script stubbed, Secrets masked", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'flowops-preview-marker-')), 'script-ran');
+    const password = 'smtp-secret-live-4242';
+    // The watched kind's CRD is the server's only: the render brings it from live.
+    await env.kube.apply(storeCrd(), { fieldManager: 'test', force: true });
+    const store = { apiVersion: 'example.com/v1', kind: 'Store', namespace: 'default', name: 'mailer' };
+    const served = async (): Promise<boolean> =>
+      (await env.kube.list(store.apiVersion, store.kind).catch(() => undefined)) !== undefined;
+    await waitFor(served, { what: 'the Store kind to be served' });
+    await env.kube.create({
+      apiVersion: store.apiVersion,
+      kind: store.kind,
+      metadata: { name: 'mailer', namespace: 'default', labels: { app: 'mailer' } },
+      spec: { engine: 'postgres', storage: { size: '1Gi' }, backup: password },
+    });
+    const sha = await pushPullRequest(repo, main, 'refs/pull/7/head', {
+      'flows/mailer.yaml': scriptedFlow('mailer', 'mailer:2.0', marker),
+    });
+    github.openPull(7, sha);
+    const [outcome] = await previewer.previewSource(await source(), 7);
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 7, sha, state: 'success' });
+    const body = github.comments(7)[0]!.body;
+    expect(body).toContain('| created | Flow default/mailer |');
+    expect(body).toContain('#### What the changed Flows would create');
+    expect(body).toContain(
+      '- `Store default/mailer` (Flow `mailer`): `Deployment default/mailer`, `Secret default/mailer-smtp`',
+    );
+    const rendered = body.slice(body.indexOf('<details><summary>Rendered children</summary>'));
+    expect(rendered).toMatch(/^\s+image: mailer:2\.0$/m);
+    expect(rendered).toMatch(/^\s+password: <masked>$/m);
+    expect(body).not.toContain(password);
+    expect(body).not.toContain(b64(password));
+    // The script step was stubbed: it never ran, here or in the render.
+    expect(existsSync(marker)).toBe(false);
+    // Nothing applied to the cluster: the Flow and its children exist only in the render.
+    const flow = { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'mailer' };
+    expect(await env.kube.get(flow)).toBeUndefined();
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'mailer' };
+    expect(await env.kube.get(deployment)).toBeUndefined();
+  }, 120_000);
+
   it('comments file:line:column for a bad Flow and sets failure', async () => {
     const sha = await pushPullRequest(repo, main, 'refs/pull/2/head', {
       'flows/broken.yaml': imageFlow('broken', 'nginx:1.28').replace('type: kubectl', 'type: kubectll'),
@@ -146,8 +204,7 @@ describe('pull-request previews (GitHub)', () => {
   });
 
   it("comments a type error against a CRD only the server has (the repository does not carry it)", async () => {
-    const store = parseAllDocuments(readFileSync(CRDS, 'utf8'))[0]?.toJS() as KubeObject;
-    await env.kube.create(store);
+    await env.kube.apply(storeCrd(), { fieldManager: 'test', force: true });
     const flow = `apiVersion: flowops.io/v1
 kind: Flow
 metadata: { name: store-config }
@@ -226,6 +283,43 @@ spec:
     expect(bad.stderr()).toContain('--pr: expected a pull request number, got "x"');
     // Two CLI starts: through tsx when dist/ is older than src/, which a loaded machine makes slow.
   }, 120_000);
+
+  it.skipIf(!haveSops)('decrypts a SOPS Secret of the head in memory for the dry run, and shows no value', async () => {
+    const identity = await generateIdentity();
+    const password = 'sops-preview-password-7777';
+    const work = mkdtempSync(join(tmpdir(), 'flowops-preview-sops-'));
+    writeFileSync(join(work, 'plain.yaml'), secretYaml('sops-creds', password));
+    const encrypted = execFileSync(
+      SOPS,
+      [
+        ...['--encrypt', '--age', await identityToRecipient(identity), '--encrypted-regex', '^(data|stringData)$'],
+        ...['--input-type', 'yaml', '--output-type', 'yaml', join(work, 'plain.yaml')],
+      ],
+      { encoding: 'utf8', env: { ...process.env, SOPS_AGE_KEY_FILE: '/nonexistent' } },
+    );
+    expect(encrypted).not.toContain(password);
+    await env.kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'sops-keys', namespace: 'default' },
+      data: { 'flux.agekey': b64(`${identity}\n`) },
+    } as KubeObject);
+    const decryption = { provider: 'sops', secretRef: { name: 'sops-keys' } };
+    await env.kube.patch(SOURCE, { spec: { decryption } }, 'merge');
+    const sha = await pushPullRequest(repo, main, 'refs/pull/9/head', { 'objects/sops.yaml': encrypted });
+    github.openPull(9, sha);
+    const [outcome] = await previewer.previewSource(await source(), 9);
+    expect(github.errors).toEqual([]);
+    // Decrypted, the Secret is valid and dry-runs; encrypted, the server would refuse ENC[…] as base64 data.
+    expect(outcome).toMatchObject({ pr: 9, sha, state: 'success' });
+    const body = github.comments(9)[0]!.body;
+    expect(body).toContain('| created | Secret default/sops-creds |');
+    expect(body).toMatch(/^\+\s+password: <masked>$/m);
+    for (const form of [password, b64(password), `admin-${password}`]) expect(body).not.toContain(form);
+    expect(body).not.toContain('ENC[AES256_GCM');
+    const live = { apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'sops-creds' };
+    expect(await env.kube.get(live)).toBeUndefined();
+  });
 
   it('a forge that refuses the token: the pass fails naming the provider and the status, never the token', async () => {
     await env.kube.create(secret('wrong-token', { token: 'ghp_wrong-token-9876543210' }));

@@ -9,6 +9,8 @@ export const CHECK_GO_SCRIPT = join(CONTROL_PLANE_DIR, 'check-go.sh');
 export const UP_SCRIPT = join(CONTROL_PLANE_DIR, 'up.sh');
 export const DOWN_SCRIPT = join(CONTROL_PLANE_DIR, 'down.sh');
 export const FLUX_BUILD_SCRIPT = join(CONTROL_PLANE_DIR, 'build-flux.sh');
+/** Runs a controller with the in-cluster namespace file in a mount namespace of its own (leader election). */
+export const IN_CLUSTER_NAMESPACE_SCRIPT = join(CONTROL_PLANE_DIR, 'in-cluster-namespace.sh');
 
 /** The version of a module as a go.mod of scripts/control-plane pins it (the same rule as lib.sh). */
 function pinned(module: string, goMod = 'go.mod'): string {

@@ -73,7 +73,7 @@ describe('a rollout in cluster mode, leader killed in the middle', () => {
     leader.kill9();
     await waitFor(() => standby.stderr().includes('"msg":"became leader"'), {
       what: 'the standby leading',
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
 
     // Still paused under the new leader: nothing moved on its own.

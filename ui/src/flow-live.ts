@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type {
   ChangeMessage, FlowDetail, FlowHead, FlowObjectsUpdate, WatchedObject,
 } from '../../src/ui-server/types.ts';
-import { isLive, subscribe, type Loaded } from './live.ts';
+import { subscribe, type Loaded } from './live.ts';
 
 /** As the server's MAX_UPDATE_KEYS: a bigger batch is read as the whole page. */
 const MAX_KEYS = 100;
@@ -15,9 +15,10 @@ const FLOW_API_VERSION = 'flowops.io/v1';
 
 const refOf = (k: { namespace?: string | undefined; name: string }): string => `${k.namespace ?? ''}/${k.name}`;
 
-type Answer<T> = { ok: true; data: T } | { ok: false; loaded: Loaded<never> };
+export type Answer<T> = { ok: true; data: T } | { ok: false; loaded: Loaded<never> };
 
-async function getJson<T>(url: string): Promise<Answer<T>> {
+/** A web view API read, or the page state its refusal means (missing, sign in, an error). */
+export async function getJson<T>(url: string): Promise<Answer<T>> {
   const res = await fetch(url, { headers: { Accept: 'application/json' } });
   if (res.ok) return { ok: true, data: (await res.json()) as T };
   if (res.status === 404) return { ok: false, loaded: { state: 'missing' } };
@@ -53,8 +54,9 @@ export function useFlowLive(namespace: string, name: string, commit: string | un
     const fullUrl = commit ? `${base}?commit=${encodeURIComponent(commit)}` : base;
     let cancelled = false;
     let shown: FlowDetail | undefined;
-    // Read now when the stream is open; else its coming `hello` reads (once, not twice).
-    let pending: Work = { ...noWork(), full: isLive() };
+    // Read now, even before the stream is open: a reader not signed in gets no stream, and the
+    // refused read is what shows the sign-in form. The stream's `hello` reads again.
+    let pending: Work = { ...noWork(), full: true };
     let running = false;
     /** The last whole read was not a page (the Flow missing, a refusal): any change reads it again. */
     let notShown = false;

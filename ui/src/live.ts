@@ -55,9 +55,6 @@ export function subscribe(listener: Listener): () => void {
   return () => void listeners.delete(listener);
 }
 
-/** The stream is open now: a page that subscribes reads at once instead of waiting for the `hello`. */
-export const isLive = (): boolean => connection === 'live';
-
 export function useConnection(): Connection {
   const [c, setC] = useState(connection);
   useEffect(() => {

@@ -2,7 +2,6 @@ import type { ObjectStore } from '../objects/object-store.js';
 import { finalizersOf, isObject, metadataOf, pendingFinalizers } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
-import { storageKey } from '../registry/types.js';
 import type { StoreEvent } from '../storage/index.js';
 import { ApiError } from '../http/status.js';
 import { OwnerIndex, refFromKey, type ObjectRef } from './owner-index.js';
@@ -11,6 +10,10 @@ import { keepGoing } from '../../log/keep-going.js';
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
 const NAMESPACE_FINALIZER = 'kubernetes';
+/** Keys one turn of the start-up scan looks at: a few milliseconds, so requests are served meanwhile. */
+const SCAN_WINDOW = 1000;
+/** The texts the start-up scan needs: what has owners, or is being deleted (JSON.stringify writes keys so). */
+const SCAN_NEEDLES = ['"ownerReferences"', '"deletionTimestamp"'] as const;
 
 /**
  * kube-controller-manager's garbage collector and namespace controller, in process: deleting an
@@ -28,18 +31,56 @@ export class GarbageCollector {
     private readonly objects: ObjectStore,
   ) {}
 
-  /** Builds the owner index from what is stored, and resumes deletions a restart interrupted. */
+  /** Until the start-up scan has indexed what is stored, work waits: a dependent not yet indexed would be missed. */
+  private scanning = false;
+  private stopped = false;
+
+  /**
+   * Builds the owner index from what is stored, and resumes deletions a restart interrupted: in the
+   * background, a window of keys per turn, and only the values that hold an owner reference or a
+   * deletion timestamp are read (SQLite picks them), so start does not read every value. Writes
+   * meanwhile keep the index current as always; the queued work runs once the scan is done.
+   */
   start(): void {
-    for (const t of this.typesOnce()) {
-      for (const text of this.objects.list(t, undefined).items) {
-        keepGoing('garbage-collector', this.objects.onFault, () => {
-          const obj = JSON.parse(text) as JsonObject;
-          const meta = metadataOf(obj);
-          this.index.update(refFromKey(storageKey(t, meta.namespace as string | undefined, String(meta.name))), obj);
-          if (metadataOf(obj).deletionTimestamp !== undefined) this.enqueue(() => this.onDeleting(t, obj));
-        });
+    this.scanning = true;
+    let after: string | undefined;
+    const step = (): void => {
+      if (this.stopped) return;
+      try {
+        const from = after !== undefined ? { startAfter: after } : {};
+        const page = this.objects.store.scan('/registry/', { window: SCAN_WINDOW, containing: SCAN_NEEDLES, ...from });
+        for (const v of page.items) {
+          keepGoing('garbage-collector', this.objects.onFault, () => this.indexStored(v.key, v.value));
+        }
+        after = page.next;
+      } catch (e) {
+        // The store cannot be read: reported, and the work waiting runs on the index as far as it got.
+        this.objects.onFault('garbage-collector', e);
+        after = undefined;
       }
-    }
+      if (after !== undefined) return void setImmediate(step);
+      this.scanning = false;
+      this.drainSoon();
+    };
+    step();
+  }
+
+  /** Ends the start-up scan (the server is closing). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Whether the owner index holds everything stored (the start-up scan is done). */
+  get ready(): boolean {
+    return !this.scanning;
+  }
+
+  private indexStored(key: string, text: string): void {
+    const obj = JSON.parse(text) as JsonObject;
+    const ref = refFromKey(key);
+    this.index.update(ref, obj);
+    const t = this.typeOf(ref);
+    if (t && metadataOf(obj).deletionTimestamp !== undefined) this.enqueue(() => this.onDeleting(t, obj));
   }
 
   readonly onWrite = (t: ResourceType, e: StoreEvent, obj: JsonObject): void => {
@@ -56,7 +97,11 @@ export class GarbageCollector {
 
   private enqueue(work: () => void): void {
     this.queue.push(work);
-    if (this.scheduled) return;
+    this.drainSoon();
+  }
+
+  private drainSoon(): void {
+    if (this.scheduled || this.scanning || !this.queue.length) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;

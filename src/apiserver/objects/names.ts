@@ -13,7 +13,8 @@ const LABEL_NAMED = new Set(['Namespace', 'Service']);
 
 /**
  * Names that are path segments, nothing more: kube-apiserver only forbids '/', '%' and '.'/'..' for RBAC
- * (ValidateRBACName), CSRs (ValidateCertificateRequestName) and PDBs (ValidatePodDisruptionBudget checks no name).
+ * (ValidateRBACName), CSRs (ValidateCertificateRequestName), PDBs (ValidatePodDisruptionBudget checks no name)
+ * and core v1 Events (legacyValidateEvent checks no ObjectMeta; events.k8s.io/v1 ones are DNS subdomains).
  */
 const PATH_SEGMENT_NAMED = new Set([
   'rbac.authorization.k8s.io/Role',
@@ -22,6 +23,7 @@ const PATH_SEGMENT_NAMED = new Set([
   'rbac.authorization.k8s.io/ClusterRoleBinding',
   'certificates.k8s.io/CertificateSigningRequest',
   'policy/PodDisruptionBudget',
+  '/Event',
 ]);
 
 export function validateName(t: ResourceType, name: string): void {

@@ -15,25 +15,47 @@ export interface LogRow {
   value: string;
 }
 
-/** What a log holds when it is opened. */
+/** Where a key's value is stored, without the value: a list takes the texts its cache holds from there. */
+export interface RowRef {
+  key: string;
+  modRevision: number;
+  createRevision: number;
+}
+
+/** What a log tells when it is opened: two numbers, never its values (start must not read them). */
 export interface LogState {
   revision: number;
   compacted: number;
-  current: Iterable<StoredValue>;
+}
+
+/** One window of a scan: the matching current values, and where the next window starts (undefined: at the end). */
+export interface ScanPage {
+  items: StoredValue[];
+  next: string | undefined;
 }
 
 /**
  * The durable revision log beneath the log-structured layer (kine's logstructured.Log): it appends
- * and answers history; the layer above keeps the current values, the watches and the group commit.
+ * and answers reads; the layer above keeps the unflushed writes, a bounded cache, the watches and the group commit.
  */
 export interface Log {
   load(): LogState;
+  /** The key's value as last committed (undefined: absent or deleted). */
+  latest(key: string): StoredValue | undefined;
   /** Appends every row in one transaction: all of them or, on a throw, none. */
   append(rows: LogRow[]): void;
   /** Every write under `prefix` after `revision`, oldest first. */
   after(prefix: string, revision: number): StoreEvent[];
-  /** The values under `prefix` at `revision`, after `startAfter`, ordered by key, at most `limit`. */
-  listAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[];
+  /** The rows holding the values under `prefix` at `revision`, after `startAfter`, ordered by key, at most `limit`. */
+  listAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): RowRef[];
+  /** As listAt, with the values read in the same statement. */
+  listValuesAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[];
+  /** The texts of these rows (by revision); a compacted row is absent. */
+  values(revisions: readonly number[]): Map<number, string>;
+  /** How many keys under `prefix` hold a value at `revision`. */
+  countAt(prefix: string, revision: number): number;
+  /** The current values under `prefix` among the next `window` keys after `startAfter` whose text holds a needle. */
+  scan(prefix: string, startAfter: string | undefined, window: number, needles: readonly string[]): ScanPage;
   compact(revision: number): void;
   /** A one-row write that tells whether writes can be stored again. */
   probe(): void;

@@ -4,6 +4,8 @@ import type {
   Backend,
   ListOptions,
   ListResult,
+  ScanOptions,
+  ScanResult,
   StoreEvent,
   StoredValue,
   ValueAtRevision,
@@ -63,6 +65,19 @@ export class MemoryBackend implements Backend {
       .filter((v) => v.key.startsWith(prefix) && (after === undefined || v.key > after))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return { items: all.slice(0, limit), revision, more: all.length > limit };
+  }
+
+  scan(prefix: string, opts: ScanOptions): ScanResult {
+    const after = opts.startAfter ?? prefix;
+    const keys = [...this.current.keys()].filter((k) => k.startsWith(prefix) && k > after).sort();
+    const window = keys.slice(0, opts.window);
+    const holds = (text: string): boolean => !opts.containing.length || opts.containing.some((n) => text.includes(n));
+    const items: StoredValue[] = [];
+    for (const k of window) {
+      const v = this.current.get(k);
+      if (v && holds(v.value)) items.push(v);
+    }
+    return { items, next: keys.length > opts.window ? window[window.length - 1] : undefined };
   }
 
   private valuesAt(revision: number): Map<string, StoredValue> {

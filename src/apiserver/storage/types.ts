@@ -35,6 +35,20 @@ export interface ListOptions {
   revision?: number;
 }
 
+export interface ScanOptions {
+  startAfter?: string;
+  /** How many keys one call looks at (matching or not), so a call's cost is bounded. */
+  window: number;
+  /** Only values whose JSON text holds one of these (a prefilter: callers still check the object). */
+  containing: readonly string[];
+}
+
+export interface ScanResult {
+  items: StoredValue[];
+  /** The `startAfter` of the next window; undefined once the prefix is done. */
+  next: string | undefined;
+}
+
 export interface WatchHandle {
   cancel(): void;
 }
@@ -64,6 +78,12 @@ export interface Backend {
   /** Current values under a prefix, ordered by key; `startAfter` and `limit` page through them. */
   list(prefix: string, opts?: ListOptions): ListResult;
   count(prefix: string): number;
+  /**
+   * One bounded window of a walk over the current values under `prefix` whose text holds a needle:
+   * for a background pass over everything (the garbage collector's owner index) that must not
+   * make the process hold, or parse, every value at once.
+   */
+  scan(prefix: string, opts: ScanOptions): ScanResult;
   create(key: string, value: ValueAtRevision): WriteResult;
   /** Compare-and-swap on the key's current modRevision. */
   update(key: string, expectedRevision: number, value: ValueAtRevision): WriteResult;

@@ -11,6 +11,8 @@ import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-cla
 import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
+import { admissionPolicyCauses } from './admission-policy.js';
+import { webhookConfigurationCauses } from './webhook-configurations.js';
 import { podDisruptionBudgetCauses } from './policy.js';
 import { cronJobCauses, jobCauses } from './batch.js';
 import { priorityClassCauses, runtimeClassCauses } from './classes.js';
@@ -24,6 +26,8 @@ import {
   volumeAttributesClassCauses,
 } from './storage.js';
 import { leaseCauses } from './lease.js';
+import { resourceSliceCauses } from './resource-slices.js';
+import { eventCauses } from './events.js';
 import { objectAt } from './pod-spec.js';
 import { podCauses } from './pod.js';
 import { serviceCauses } from './service.js';
@@ -41,12 +45,18 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return appsCauses(t.kind, obj, old);
     case 'batch/Job':
       return jobCauses(obj, old);
+    case '/Event':
+      return eventCauses(obj, old, false);
+    case 'events.k8s.io/Event':
+      return eventCauses(obj, old, true);
     case 'coordination.k8s.io/Lease':
       return leaseCauses(obj);
     case 'apiregistration.k8s.io/APIService':
       return apiServiceCauses(obj);
     case 'resource.k8s.io/ResourceClaim':
       return resourceClaimCauses(obj, old);
+    case 'resource.k8s.io/ResourceSlice':
+      return resourceSliceCauses(obj, old);
     case 'resource.k8s.io/ResourceClaimTemplate':
       return resourceClaimTemplateCauses(obj, old);
     case '/PersistentVolume':
@@ -67,6 +77,12 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return priorityLevelCauses(obj);
     case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
       return policyBindingCauses(obj);
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
+      return admissionPolicyCauses(obj);
+    case 'admissionregistration.k8s.io/ValidatingWebhookConfiguration':
+      return webhookConfigurationCauses(obj, old, false);
+    case 'admissionregistration.k8s.io/MutatingWebhookConfiguration':
+      return webhookConfigurationCauses(obj, old, true);
     case 'policy/PodDisruptionBudget':
       return podDisruptionBudgetCauses(obj);
     case '/PodTemplate':

@@ -1,13 +1,13 @@
 // kube-apiserver's validateValidatingAdmissionPolicyBindingSpec (kubernetes/kubernetes
 // pkg/apis/admissionregistration/validation/validation.go): policyName, validateParamRef and
-// validateValidationActions. matchResources is stored unchecked. The policies and webhook configurations
-// themselves are validated with their storage (admission/config-storage.ts).
+// validateMatchResources (admission-rules.ts) and validateValidationActions.
 import type { JsonObject } from '../registry/types.js';
 import { duplicate, forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { pathSegmentErrors, str, subdomainErrors } from './checks.js';
 import { labelSelectorCauses } from './label-selector.js';
 import { objectAt } from './pod-spec.js';
+import { matchResourcesCauses } from './admission-rules.js';
 
 const ACTIONS = ['Audit', 'Deny', 'Warn'];
 
@@ -62,5 +62,6 @@ export function policyBindingCauses(obj: JsonObject): FieldCause[] {
   const causes: FieldCause[] = name
     ? subdomainErrors(name).map((m) => invalid('spec.policyName', name, m))
     : [required('spec.policyName')];
-  return [...causes, ...paramRefCauses(spec), ...actionCauses(spec)];
+  const match = matchResourcesCauses(spec.matchResources, 'spec.matchResources');
+  return [...causes, ...paramRefCauses(spec), ...match, ...actionCauses(spec)];
 }

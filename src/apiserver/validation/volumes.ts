@@ -1,13 +1,15 @@
 // Part of kube-apiserver's core volume validation (kubernetes/kubernetes pkg/apis/core/validation/validation.go):
 // ValidatePersistentVolumeSpec (access modes, capacity only `storage`, exactly one volume source, reclaim policy,
-// volume mode), ValidatePersistentVolumeUpdate's fixed source, ValidatePersistentVolumeClaimSpec (access modes,
-// requests.storage, storage class, volume mode) and ValidatePersistentVolumeClaimUpdate's fixed spec (volumeName
-// may be set once). Source fields, node affinity and data sources are stored unchecked.
+// volume mode, volumeAttributesClassName, node affinity's selector), ValidatePersistentVolumeUpdate's fixed source
+// and volume mode, ValidatePersistentVolumeClaimSpec (access modes, requests.storage, storage class, volume mode)
+// and ValidatePersistentVolumeClaimUpdate's fixed spec (volumeName may be set once). The source's own fields, a
+// node affinity's update rule and data sources are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
-import { str, subdomainErrors } from './checks.js';
+import { IMMUTABLE, str, subdomainErrors } from './checks.js';
+import { nodeSelectorCauses } from './node-selector.js';
 import { objectAt } from './pod-spec.js';
 import { semanticEqual } from './semantic-equal.js';
 
@@ -57,6 +59,12 @@ export function persistentVolumeCauses(obj: JsonObject, old: JsonObject | undefi
   if (!keys.includes('storage') || keys.length > 1) causes.push(notSupported('spec.capacity', capacity, ['storage']));
   const rp = str(spec.persistentVolumeReclaimPolicy);
   if (rp && !RECLAIM.includes(rp)) causes.push(notSupported('spec.persistentVolumeReclaimPolicy', rp, RECLAIM));
+  if (set(spec.nodeAffinity)) {
+    // validateVolumeNodeAffinity: `required` is required, and a node selector.
+    const required_ = objectAt(spec, 'nodeAffinity').required;
+    if (set(required_)) causes.push(...nodeSelectorCauses(required_, 'spec.nodeAffinity.required'));
+    else causes.push(required('spec.nodeAffinity.required', 'must specify required node constraints'));
+  }
   let sources = 0;
   for (const [k, child] of SOURCES) {
     if (!set(spec[k])) continue;
@@ -65,8 +73,36 @@ export function persistentVolumeCauses(obj: JsonObject, old: JsonObject | undefi
   }
   if (!sources) causes.push(required('spec', 'must specify a volume type'));
   causes.push(...volumeModeCauses(spec, 'spec.volumeMode'));
-  if (old && !semanticEqual(sourceOf(spec), sourceOf(objectAt(old, 'spec'))))
+  causes.push(...attributesClassCauses(spec));
+  if (!old) return causes;
+  const before = objectAt(old, 'spec');
+  if (!sourcesEqual(sourceOf(spec), sourceOf(before))) {
     causes.push(forbidden('spec.persistentvolumesource', 'spec.persistentvolumesource is immutable after creation'));
+  }
+  // Upstream names this one `volumeMode`, without `spec.`.
+  if (!semanticEqual(spec.volumeMode, before.volumeMode)) {
+    causes.push(invalid('volumeMode', spec.volumeMode ?? null, IMMUTABLE));
+  }
+  if (set(before.volumeAttributesClassName) && !set(spec.volumeAttributesClassName)) {
+    causes.push(forbidden('spec.volumeAttributesClassName', 'update from non-nil value to nil is forbidden'));
+  }
+  return causes;
+}
+
+/** The source members are pointers: one set to `{}` is not one left out (Semantic.DeepEqual on pointers). */
+function sourcesEqual(a: JsonObject, b: JsonObject): boolean {
+  const keys = (o: JsonObject): string => Object.keys(o).sort().join(',');
+  return keys(a) === keys(b) && semanticEqual(a, b);
+}
+
+/** VolumeAttributesClass (GA in 1.34): a class name, and only with a CSI source. */
+function attributesClassCauses(spec: JsonObject): FieldCause[] {
+  if (!set(spec.volumeAttributesClassName)) return [];
+  const name = str(spec.volumeAttributesClassName);
+  const causes = name
+    ? subdomainErrors(name).map((m) => invalid('spec.volumeAttributesClassName', name, m))
+    : [required('spec.volumeAttributesClassName', 'an empty string is disallowed')];
+  if (!set(spec.csi)) causes.push(required('spec.csi', 'has to be specified when using volumeAttributesClassName'));
   return causes;
 }
 

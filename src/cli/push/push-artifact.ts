@@ -5,6 +5,7 @@ import { readTree } from '../../source/oci/pack.js';
 import { pushArtifact } from '../../source/oci/push.js';
 import { parseOciUrl } from '../../source/oci/reference.js';
 import { gitOrigin } from './git-origin.js';
+import { CommandFailedError, SetupError } from '../setup-error.js';
 
 /** Credentials come from the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json). */
 export async function runPushArtifact(
@@ -12,14 +13,14 @@ export async function runPushArtifact(
   url: string,
   flags: { source?: string; revision?: string; insecure?: boolean },
 ): Promise<void> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: not a folder`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new SetupError(`${dir}: not a folder`);
   try {
     const ref = parseOciUrl(url, 'the artifact URL');
     const git = await gitOrigin(dir);
     const source = flags.source ?? git.source;
     const revision = flags.revision ?? git.revision;
     if (!source || !revision) {
-      throw new Error(
+      throw new SetupError(
         `${dir} is not in a Git checkout with an origin remote: give --source <url> and --revision <branch>@sha1:<sha>`,
       );
     }
@@ -34,7 +35,7 @@ export async function runPushArtifact(
     });
     process.stdout.write(`pushed ${out.url}@${out.digest} (${files.length} files from ${revision})\n`);
   } catch (e) {
-    if (e instanceof SourceError) throw new Error(`${e.code}: ${e.message}`);
+    if (e instanceof SourceError) throw new CommandFailedError(`${e.code}: ${e.message}`);
     throw e;
   }
 }

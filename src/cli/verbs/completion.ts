@@ -2,6 +2,7 @@
 // options commander knows, so they never drift from the CLI.
 
 import type { Command } from 'commander';
+import { SetupError } from '../setup-error.js';
 
 interface CommandInfo {
   name: string;
@@ -47,5 +48,5 @@ compdef _flowops flowops
     for (const c of cmds) for (const o of c.options.filter((x) => x.startsWith('--'))) lines.push(`complete -c flowops -f -n '__fish_seen_subcommand_from ${c.name}' -l ${o.slice(2)}`);
     return `${lines.join('\n')}\n`;
   }
-  throw new Error(`completion: expected bash, zsh or fish, got "${shell}"`);
+  throw new SetupError(`completion: expected bash, zsh or fish, got "${shell}"`);
 }

@@ -107,15 +107,21 @@ const BITBUCKET_STATE: Record<CommitStateName, string> = {
   error: 'FAILED',
 };
 
+/** Bitbucket Cloud's API has a host of its own; any other origin serves it under /2.0 (a proxy, a test). */
+export const bitbucketApiRoot = (origin: string): string =>
+  origin === 'https://bitbucket.org' ? 'https://api.bitbucket.org/2.0' : `${origin}/2.0`;
+
 /**
  * Bitbucket Cloud: POST /2.0/repositories/{workspace}/{repo}/commit/{sha}/statuses/build. `key`
- * identifies the status (≤ 40 chars, so a hash of the context when longer); `url` is required.
- * The Secret's token is `username:app-password` (basic auth) or an access token (bearer).
+ * identifies the status (≤ 40 chars, so a hash of the context when longer); `url` is required, and
+ * so is `type` (the schema's base object; a build status is of type `build`). The Secret's token
+ * is `username:app-password` (basic auth) or an access token (bearer).
  */
 export function bitbucketStatusRequest(p: ResolvedProvider, u: CommitStatusUpdate): OutgoingRequest {
-  const { path } = repoOf(p);
+  const { origin, path } = repoOf(p);
   const key = u.context.length <= 40 ? u.context : `flowops-${simpleHash(u.context)}`;
   const body = {
+    type: 'build',
     key,
     state: BITBUCKET_STATE[u.state],
     name: u.context,
@@ -128,7 +134,7 @@ export function bitbucketStatusRequest(p: ResolvedProvider, u: CommitStatusUpdat
       ? { authorization: `Basic ${Buffer.from(p.token).toString('base64')}` }
       : auth(p, 'Bearer');
   return post(
-    `https://api.bitbucket.org/2.0/repositories/${repoPath(path)}/commit/${u.sha}/statuses/build`,
+    `${bitbucketApiRoot(origin)}/repositories/${repoPath(path)}/commit/${u.sha}/statuses/build`,
     body,
     headers,
   );

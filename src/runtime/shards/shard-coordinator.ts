@@ -46,7 +46,10 @@ export class ShardCoordinator {
   private disagreement = '';
 
   constructor(private readonly opts: ShardCoordinatorOptions) {
-    this.api = new LeaseApi(opts.kube, opts.namespace, Math.max(1000, opts.renewDeadlineMs / 2));
+    // A call may take up to a renew deadline: `valid` gates every enqueue on the last renewal's time,
+    // so a slow answer cannot let two replicas hold a shard, and a shorter bound only made a loaded
+    // machine's rounds fail (and a survivor never take the shards of a killed replica).
+    this.api = new LeaseApi(opts.kube, opts.namespace, opts.renewDeadlineMs);
     this.memberName = `${opts.group}-member-${createHash('sha256').update(opts.identity).digest('hex').slice(0, 12)}`;
   }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Agent, fetch, type Dispatcher, type Response } from 'undici';
 import { SourceError } from '../errors.js';
 import type { RegistryCredentials } from './docker-config.js';
 import { DIGEST, type Descriptor } from './media-types.js';
@@ -17,6 +18,10 @@ export interface RegistryClientOptions {
   credentials?: RegistryCredentials | undefined;
   /** Plain HTTP (a registry on loopback or a test one); otherwise HTTPS. */
   insecure?: boolean | undefined;
+  /** PEM CA bundle the registry's certificate is checked against (a private registry's CA). */
+  ca?: string | undefined;
+  /** Ends every request (a step's timeout); the abort reason is thrown as it is. */
+  signal?: AbortSignal | undefined;
 }
 
 export const MANIFEST_LIMIT = 4 * 1024 * 1024;
@@ -42,10 +47,12 @@ export class RegistryClient {
   private readonly base: string;
   private readonly name: string;
   private authorization: string | undefined;
+  private readonly dispatcher: Dispatcher | undefined;
 
   constructor(private readonly opts: RegistryClientOptions) {
     this.base = `${opts.insecure ? 'http' : 'https'}://${opts.ref.registry}/v2/${opts.ref.repository}`;
     this.name = repositoryUrl(opts.ref);
+    this.dispatcher = opts.ca ? new Agent({ connect: { ca: opts.ca } }) : undefined;
   }
 
   /** The manifest `reference` (a tag or digest) names, its bytes and the digest they hash to. */
@@ -192,9 +199,12 @@ export class RegistryClient {
         method,
         headers,
         ...(init.body ? { body: new Uint8Array(init.body) } : {}),
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
         redirect: 'follow',
       });
     } catch (e) {
+      if (this.opts.signal?.aborted) throw e;
       const cause =
         e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
       throw new SourceError('FetchFailed', `${this.name}: ${method} ${what}: ${cause}`);
@@ -222,7 +232,11 @@ export class RegistryClient {
     }
     let res: Response;
     try {
-      res = await fetch(url, { headers: basic ? { authorization: basic } : {} });
+      res = await fetch(url, {
+        headers: basic ? { authorization: basic } : {},
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+        ...(this.opts.signal ? { signal: this.opts.signal } : {}),
+      });
     } catch (e) {
       throw new SourceError(
         'FetchFailed',

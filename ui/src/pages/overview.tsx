@@ -1,9 +1,9 @@
 // Overview: every FlowSource and every Flow, health at a glance.
-import type { ChangeMessage, FlowSummary, OperatorSummary, Overview, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
+import type { FlowSummary, OperatorSummary, RecentEvent, SourceSummary } from '../../../src/ui-server/types.ts';
 import { ReadyBadge, SourceStateBadge } from '../components/badges.tsx';
 import { WhenLoaded } from '../components/loaded.tsx';
 import { Ago, shortSha } from '../components/time.tsx';
-import { useLive } from '../live.ts';
+import { useOverviewLive } from '../overview-live.ts';
 import { paths } from '../router.ts';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -99,7 +99,7 @@ function RecentTable({ recent, unreadable }: { recent: RecentEvent[]; unreadable
       </thead>
       <tbody>
         {recent.map((e, i) => (
-          <tr key={i} class={e.type === 'Warning' ? 'warning-row' : undefined}>
+          <tr key={e.id ?? i} data-event={e.id} class={e.type === 'Warning' ? 'warning-row' : undefined}>
             <td data-label="When" class="nowrap"><Ago iso={e.lastSeen} /></td>
             <td data-label="Object"><a data-row href={paths.best(e.object)}>{e.object.kind} {e.object.namespace ? `${e.object.namespace}/` : ''}{e.object.name}</a></td>
             <td data-label="Type">{e.type}</td>
@@ -112,12 +112,9 @@ function RecentTable({ recent, unreadable }: { recent: RecentEvent[]; unreadable
   );
 }
 
-// Pods, workloads and children change often and are not on this page; their Events are.
-const OVERVIEW_KINDS = new Set(['FlowSource', 'Flow', 'Operator', 'Event']);
-const overviewRelevant = (c: ChangeMessage): boolean => OVERVIEW_KINDS.has(c.kind);
-
 export function OverviewPage() {
-  const loaded = useLive<Overview>('/ui/api/overview', overviewRelevant);
+  // Kept live by the rows that change (overview-live.ts), not by reading it all on every change.
+  const loaded = useOverviewLive();
   return (
     <WhenLoaded loaded={loaded} what="the overview">
       {(o) => {

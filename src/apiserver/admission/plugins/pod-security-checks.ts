@@ -4,9 +4,10 @@ import { isMap, maps, mapAt } from './lookup.js';
 /**
  * The Pod Security Standards' checks (k8s.io/pod-security-admission/policy/check_*.go), each with
  * upstream's ID, level, first version and words; run baseline IDs sorted, then restricted IDs
- * sorted, restricted's capabilities and seccomp checks replacing baseline's (registry.go). Not done
- * (they allow everything here): appArmorProfile, hostProbesAndHostLifecycle, procMount,
- * seLinuxOptions, sysctls, windowsHostProcess.
+ * sorted, restricted's capabilities and seccomp checks replacing baseline's (registry.go). As
+ * kube-apiserver 1.34 sets its feature gates: ProbeHostPodSecurityStandards on (GA, locked), so
+ * hostProbesAndHostLifecycle checks from v1.34; UserNamespacesPodSecurityStandards off (alpha), so a
+ * Pod with hostUsers false is not relaxed.
  */
 export type Level = 'privileged' | 'baseline' | 'restricted';
 
@@ -21,7 +22,7 @@ interface Check {
   /** The minor of v1.x the check starts at. */
   since: number;
   overrides?: string;
-  run: (spec: JsonObject, minor: number) => Violation | undefined;
+  run: (spec: JsonObject, minor: number, meta: JsonObject) => Violation | undefined;
 }
 
 const plural = (one: string, many: string, n: number) => (n === 1 ? one : many);
@@ -96,6 +97,33 @@ function seccomp(spec: JsonObject, restricted: boolean): Violation | undefined {
   return undefined;
 }
 
+const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+const ALLOWED_APPARMOR = new Set(['RuntimeDefault', 'Localhost']);
+const appArmorType = (sc: JsonObject): string | undefined =>
+  isMap(sc.appArmorProfile) ? String(sc.appArmorProfile.type ?? '') : undefined;
+const allowedAppArmorAnnotation = (v: string): boolean =>
+  v === '' || v === 'runtime/default' || v.startsWith('localhost/');
+
+const SELINUX_TYPES_1_0 = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
+const SELINUX_TYPES_1_31 = new Set([...SELINUX_TYPES_1_0, 'container_engine_t']);
+
+/** The safe sysctls of each version (check_sysctls.go). */
+function allowedSysctls(minor: number): Set<string> {
+  const names = [
+    'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range',
+    'net.ipv4.ip_unprivileged_port_start',
+  ];
+  if (minor >= 27) names.push('net.ipv4.ip_local_reserved_ports');
+  if (minor >= 29) {
+    names.push(
+      'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl',
+      'net.ipv4.tcp_keepalive_probes',
+    );
+  }
+  if (minor >= 32) names.push('net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem');
+  return new Set(names);
+}
+
 const CHECKS: Check[] = [
   {
     id: 'capabilities_baseline',
@@ -166,6 +194,156 @@ const CHECKS: Check[] = [
     },
   },
   { id: 'seccompProfile_baseline', level: 'baseline', since: 19, run: (spec) => seccomp(spec, false) },
+  {
+    id: 'appArmorProfile',
+    level: 'baseline',
+    since: 0,
+    run: (spec, _minor, meta) => {
+      const setters: string[] = [];
+      const values = new Set<string>();
+      const podType = appArmorType(mapAt(spec, 'securityContext'));
+      if (podType !== undefined && !ALLOWED_APPARMOR.has(podType)) {
+        setters.push('pod');
+        values.add(podType);
+      }
+      const bad: string[] = [];
+      for (const c of containers(spec)) {
+        const t = appArmorType(securityContext(c) ?? {});
+        if (t !== undefined && !ALLOWED_APPARMOR.has(t)) {
+          bad.push(name(c));
+          values.add(t);
+        }
+      }
+      if (bad.length) setters.push(containersText(bad));
+      const annotations = isMap(meta.annotations) ? meta.annotations : {};
+      const forbiddenAnnotations = Object.entries(annotations)
+        .filter(([k, v]) => k.startsWith(APPARMOR_ANNOTATION_PREFIX) && !allowedAppArmorAnnotation(String(v)))
+        .map(([k, v]) => `${k}=${JSON.stringify(String(v))}`)
+        .sort();
+      const list = [...sorted(values), ...forbiddenAnnotations];
+      if (forbiddenAnnotations.length) setters.push(plural('annotation', 'annotations', forbiddenAnnotations.length));
+      if (!setters.length) return undefined;
+      return {
+        reason: plural('forbidden AppArmor profile', 'forbidden AppArmor profiles', list.length),
+        detail: `${setters.join(' and ')} must not set AppArmor profile type to ${quote(list)}`,
+      };
+    },
+  },
+  {
+    id: 'hostProbesAndHostLifecycle',
+    level: 'baseline',
+    since: 34,
+    run: (spec) => {
+      const bad = new Set<string>();
+      const hosts = new Set<string>();
+      for (const c of containers(spec)) {
+        const lifecycle = mapAt(c, 'lifecycle');
+        const handlers = [c.livenessProbe, c.readinessProbe, c.startupProbe, lifecycle.postStart, lifecycle.preStop];
+        for (const h of handlers) {
+          if (!isMap(h)) continue;
+          for (const k of ['httpGet', 'tcpSocket']) {
+            const host = isMap(h[k]) ? h[k].host : undefined;
+            if (typeof host === 'string' && host !== '') {
+              bad.add(name(c));
+              hosts.add(host);
+            }
+          }
+        }
+      }
+      if (!bad.size) return undefined;
+      const detail =
+        `${containersText(sorted(bad))} ${plural('uses', 'use', bad.size)} ` +
+        `${plural('probe or lifecycle host', 'probe or lifecycle hosts', hosts.size)} ${quote(sorted(hosts))}`;
+      return { reason: 'probe or lifecycle host', detail };
+    },
+  },
+  {
+    id: 'procMount',
+    level: 'baseline',
+    since: 0,
+    run: (spec) => {
+      const bad: string[] = [];
+      const types = new Set<string>();
+      for (const c of containers(spec)) {
+        const pm = securityContext(c)?.procMount;
+        if (pm === undefined || pm === null || pm === 'Default') continue;
+        bad.push(name(c));
+        types.add(String(pm));
+      }
+      if (!bad.length) return undefined;
+      const detail = `${containersText(bad)} must not set securityContext.procMount to ${quote(sorted(types))}`;
+      return { reason: 'procMount', detail };
+    },
+  },
+  {
+    id: 'seLinuxOptions',
+    level: 'baseline',
+    since: 0,
+    run: (spec, minor) => {
+      const allowed = minor >= 31 ? SELINUX_TYPES_1_31 : SELINUX_TYPES_1_0;
+      const types = new Set<string>();
+      let user = false;
+      let role = false;
+      const valid = (o: JsonObject): boolean => {
+        let ok = true;
+        const type = typeof o.type === 'string' ? o.type : '';
+        if (!allowed.has(type)) {
+          ok = false;
+          types.add(type);
+        }
+        if (typeof o.user === 'string' && o.user !== '') {
+          ok = false;
+          user = true;
+        }
+        if (typeof o.role === 'string' && o.role !== '') {
+          ok = false;
+          role = true;
+        }
+        return ok;
+      };
+      const setters: string[] = [];
+      const podOptions = mapAt(spec, 'securityContext').seLinuxOptions;
+      if (isMap(podOptions) && !valid(podOptions)) setters.push('pod');
+      const bad: string[] = [];
+      for (const c of containers(spec)) {
+        const o = securityContext(c)?.seLinuxOptions;
+        if (isMap(o) && !valid(o)) bad.push(name(c));
+      }
+      if (bad.length) setters.push(containersText(bad));
+      if (!setters.length) return undefined;
+      const data: string[] = [];
+      if (types.size) data.push(`${plural('type', 'types', types.size)} ${quote(sorted(types))}`);
+      if (user) data.push('user may not be set');
+      if (role) data.push('role may not be set');
+      const detail = `${setters.join(' and ')} set forbidden securityContext.seLinuxOptions: ${data.join('; ')}`;
+      return { reason: 'seLinuxOptions', detail };
+    },
+  },
+  {
+    id: 'sysctls',
+    level: 'baseline',
+    since: 0,
+    run: (spec, minor) => {
+      const allowed = allowedSysctls(minor);
+      const names = maps(mapAt(spec, 'securityContext').sysctls).map((x) => String(x.name ?? ''));
+      const forbidden = names.filter((n) => !allowed.has(n));
+      return forbidden.length ? { reason: 'forbidden sysctls', detail: forbidden.join(', ') } : undefined;
+    },
+  },
+  {
+    id: 'windowsHostProcess',
+    level: 'baseline',
+    since: 0,
+    run: (spec) => {
+      const hostProcess = (sc: JsonObject | undefined): boolean =>
+        mapAt(sc ?? {}, 'windowsOptions').hostProcess === true;
+      const bad = containers(spec).filter((c) => hostProcess(securityContext(c))).map(name);
+      const pod = hostProcess(mapAt(spec, 'securityContext'));
+      if (!pod && !bad.length) return undefined;
+      const detail = `${setters(pod, bad)} must not set securityContext.windowsOptions.hostProcess=true`;
+      return { reason: 'hostProcess', detail };
+    },
+  },
   {
     id: 'allowPrivilegeEscalation',
     level: 'restricted',
@@ -286,7 +464,12 @@ const ORDERED = [
 export const LATEST_MINOR = 34;
 
 /** checkRegistry.EvaluatePod, aggregated: the violations of a level at a version (undefined: latest). */
-export function evaluate(level: Level, minor: number | undefined, spec: JsonObject): Violation[] {
+export function evaluate(
+  level: Level,
+  minor: number | undefined,
+  spec: JsonObject,
+  meta: JsonObject = {},
+): Violation[] {
   if (level === 'privileged') return [];
   const v = Math.min(minor ?? LATEST_MINOR, LATEST_MINOR);
   const active = ORDERED.filter((c) => (c.level === 'baseline' || level === 'restricted') && v >= c.since);
@@ -294,7 +477,7 @@ export function evaluate(level: Level, minor: number | undefined, spec: JsonObje
   const out: Violation[] = [];
   for (const c of active) {
     if (overridden.has(c.id)) continue;
-    const r = c.run(spec, v);
+    const r = c.run(spec, v, meta);
     if (r) out.push(r);
   }
   return out;

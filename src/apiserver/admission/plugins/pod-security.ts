@@ -106,11 +106,12 @@ export class PodSecurityPlugin implements BuiltinPlugin {
     const old = a.oldObject;
     if (a.operation === 'UPDATE' && old && !significantUpdate(mapAt(a.object, 'spec'), mapAt(old, 'spec'))) return;
     const spec = mapAt(a.object, 'spec');
-    const enforced = evaluate(policy.enforce.level, policy.enforce.minor, spec);
+    const meta = mapAt(a.object, 'metadata');
+    const enforced = evaluate(policy.enforce.level, policy.enforce.minor, spec, meta);
     if (enforced.length) {
       throw admissionForbidden(a, `violates PodSecurity "${show(policy.enforce)}": ${forbiddenDetail(enforced)}`);
     }
-    this.warn(policy.warn, spec, opts);
+    this.warn(policy.warn, spec, meta, opts);
   }
 
   private validateTemplate(a: PluginAttributes, opts: WriteOptions): void {
@@ -124,11 +125,11 @@ export class PodSecurityPlugin implements BuiltinPlugin {
           ? mapAt(mapAt(mapAt(a.object, 'spec'), 'jobTemplate'), 'spec').template
           : mapAt(a.object, 'spec').template;
     if (!isMap(template)) return;
-    this.warn(policy.warn, mapAt(template, 'spec'), opts);
+    this.warn(policy.warn, mapAt(template, 'spec'), mapAt(template, 'metadata'), opts);
   }
 
-  private warn(lv: LevelVersion, spec: JsonObject, opts: WriteOptions): void {
-    const vs = evaluate(lv.level, lv.minor, spec);
+  private warn(lv: LevelVersion, spec: JsonObject, meta: JsonObject, opts: WriteOptions): void {
+    const vs = evaluate(lv.level, lv.minor, spec, meta);
     if (vs.length) opts.warnings?.push(`would violate PodSecurity "${show(lv)}": ${forbiddenDetail(vs)}`);
   }
 
@@ -154,7 +155,7 @@ export class PodSecurityPlugin implements BuiltinPlugin {
     const pods = this.lookup.list(this.lookup.type('', 'v1', 'pods'), namespace);
     const byWarning = new Map<string, { first: string; count: number }>();
     for (const pod of pods) {
-      const vs = evaluate(enforce.level, enforce.minor, mapAt(pod, 'spec'));
+      const vs = evaluate(enforce.level, enforce.minor, mapAt(pod, 'spec'), mapAt(pod, 'metadata'));
       if (!vs.length) continue;
       const warning = vs.map((v) => v.reason).join(', ');
       const podName = String(metadataOf(pod).name);

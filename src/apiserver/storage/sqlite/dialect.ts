@@ -44,16 +44,51 @@ export const HISTORY_AFTER = `
   FROM kine k LEFT JOIN kine p ON k.created = 0 AND p.id = k.prev_revision
   WHERE k.id > ? AND k.name >= ? AND k.name < ? ORDER BY k.id`;
 
+/**
+ * The values under a prefix at a revision, by key: each row of the range that is its key's last at
+ * that revision. The correlated MAX walks the (name, id) index, so the scan streams in key order and
+ * a LIMIT stops it: a page costs its own rows, not the whole range. Values are not read here: the
+ * caller takes the ones its cache holds at the same revision and asks VALUES_OF for the rest.
+ */
 export const LIST_AT_REVISION = `
-  SELECT k.id, k.name, k.create_revision, k.value
-  FROM kine k JOIN (
-    SELECT name, MAX(id) AS id FROM kine WHERE id <= ? AND name > ? AND name < ? GROUP BY name
-  ) m ON k.id = m.id
-  WHERE k.deleted = 0 ORDER BY k.name LIMIT ?`;
+  SELECT k.id, k.name, k.create_revision FROM kine k
+  WHERE k.name > ? AND k.name < ? AND k.deleted = 0
+    AND k.id = (SELECT MAX(l.id) FROM kine l WHERE l.name = k.name AND l.id <= ?)
+  ORDER BY k.name LIMIT ?`;
 
-export const CURRENT_VALUES = `
+/** LIST_AT_REVISION with the values: for a list the cache cannot hold, one statement instead of two. */
+export const LIST_VALUES_AT_REVISION = `
   SELECT k.id, k.name, k.create_revision, k.value FROM kine k
-  JOIN (SELECT name, MAX(id) AS id FROM kine GROUP BY name) m ON k.id = m.id WHERE k.deleted = 0`;
+  WHERE k.name > ? AND k.name < ? AND k.deleted = 0
+    AND k.id = (SELECT MAX(l.id) FROM kine l WHERE l.name = k.name AND l.id <= ?)
+  ORDER BY k.name LIMIT ?`;
+
+/** The texts of the rows with these ids (a JSON array), in one statement however many there are. */
+export const VALUES_OF = 'SELECT id, value FROM kine WHERE id IN (SELECT value FROM json_each(?))';
+
+/** How many keys under a prefix hold a value at a revision (for remainingItemCount). */
+export const COUNT_AT_REVISION = `
+  SELECT COUNT(*) AS n FROM kine k
+  WHERE k.name > ? AND k.name < ? AND k.deleted = 0
+    AND k.id = (SELECT MAX(l.id) FROM kine l WHERE l.name = k.name AND l.id <= ?)`;
+
+/** A key's last row: its current value unless that row is a delete. */
+export const LATEST =
+  'SELECT id, name, create_revision, value, deleted FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1';
+
+/**
+ * A window of keys after a key (counted in keys, so a window always moves on), each with its last
+ * row and, for the current values whose text holds one of the needles, that text: `instr` runs in
+ * SQLite, so a value that cannot match never becomes a JavaScript string. `needles` is how many
+ * `instr` terms there are.
+ */
+export function scanWindow(needles: number): string {
+  const match = needles ? Array.from({ length: needles }, () => 'instr(k.value, ?) > 0').join(' OR ') : '1';
+  return `
+  SELECT k.id, k.name, k.create_revision, CASE WHEN k.deleted = 0 AND (${match}) THEN k.value END AS value
+  FROM (SELECT name, MAX(id) AS id FROM kine WHERE name > ? AND name < ? GROUP BY name ORDER BY name LIMIT ?) w
+  JOIN kine k ON k.id = w.id ORDER BY k.name`;
+}
 
 /** The last revision handed out, even when compaction removed its row (a tombstone). */
 export const LAST_REVISION = "SELECT seq FROM sqlite_sequence WHERE name = 'kine'";

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
-import { prefixEnd, type Log, type LogRow, type LogState } from '../log.js';
+import { prefixEnd, type Log, type LogRow, type LogState, type RowRef, type ScanPage } from '../log.js';
 import type { StoreEvent, StoredValue } from '../types.js';
 import * as sql from './dialect.js';
 
@@ -9,6 +9,23 @@ interface ValueRow {
   name: string;
   create_revision: number;
   value: string;
+}
+
+interface RefRow {
+  id: number;
+  name: string;
+  create_revision: number;
+}
+
+interface LatestRow extends ValueRow {
+  deleted: number;
+}
+
+interface ScanRow {
+  id: number;
+  name: string;
+  create_revision: number;
+  value: string | null;
 }
 
 interface HistoryRow extends ValueRow {
@@ -23,6 +40,12 @@ export class SqliteLog implements Log {
   private readonly insert: Statement;
   private readonly historyAfter: Statement;
   private readonly listAtRevision: Statement;
+  private readonly countAtRevision: Statement;
+  private readonly valuesOf: Statement;
+  private readonly listValuesAtRevision: Statement;
+  private readonly latestRow: Statement;
+  /** One scan statement per number of needles. */
+  private readonly scans = new Map<number, Statement>();
   private readonly writeProbe: Statement;
   private readonly insertAll: (rows: LogRow[]) => void;
   private readonly compactAll: (revision: number) => void;
@@ -36,6 +59,10 @@ export class SqliteLog implements Log {
     this.insert = this.db.prepare(sql.INSERT);
     this.historyAfter = this.db.prepare(sql.HISTORY_AFTER);
     this.listAtRevision = this.db.prepare(sql.LIST_AT_REVISION);
+    this.countAtRevision = this.db.prepare(sql.COUNT_AT_REVISION);
+    this.valuesOf = this.db.prepare(sql.VALUES_OF);
+    this.listValuesAtRevision = this.db.prepare(sql.LIST_VALUES_AT_REVISION);
+    this.latestRow = this.db.prepare(sql.LATEST);
     this.writeProbe = this.db.prepare(sql.WRITE_PROBE);
     this.insertAll = this.db.transaction((rows: LogRow[]) => {
       for (const r of rows) {
@@ -56,8 +83,12 @@ export class SqliteLog implements Log {
   load(): LogState {
     const seq = this.db.prepare(sql.LAST_REVISION).get() as { seq: number } | undefined;
     const compact = this.db.prepare(sql.COMPACT_REVISION).get() as { v: number } | undefined;
-    const rows = this.db.prepare(sql.CURRENT_VALUES).all() as ValueRow[];
-    return { revision: seq?.seq ?? 0, compacted: compact?.v ?? 0, current: rows.map(toStored) };
+    return { revision: seq?.seq ?? 0, compacted: compact?.v ?? 0 };
+  }
+
+  latest(key: string): StoredValue | undefined {
+    const row = this.latestRow.get(key) as LatestRow | undefined;
+    return row && !row.deleted ? toStored(row) : undefined;
   }
 
   append(rows: LogRow[]): void {
@@ -68,10 +99,38 @@ export class SqliteLog implements Log {
     return (this.historyAfter.all(revision, prefix, prefixEnd(prefix)) as HistoryRow[]).map(toEvent);
   }
 
-  listAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[] {
+  listAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): RowRef[] {
     const end = prefixEnd(prefix);
-    const rows = this.listAtRevision.all(revision, startAfter ?? prefix, end, Math.min(limit, 2 ** 31 - 1));
+    const rows = this.listAtRevision.all(startAfter ?? prefix, end, revision, Math.min(limit, 2 ** 31 - 1)) as RefRow[];
+    return rows.map((r) => ({ key: r.name, modRevision: r.id, createRevision: r.create_revision || r.id }));
+  }
+
+  listValuesAt(prefix: string, startAfter: string | undefined, revision: number, limit: number): StoredValue[] {
+    const end = prefixEnd(prefix);
+    const rows = this.listValuesAtRevision.all(startAfter ?? prefix, end, revision, Math.min(limit, 2 ** 31 - 1));
     return (rows as ValueRow[]).map(toStored);
+  }
+
+  values(revisions: readonly number[]): Map<number, string> {
+    const out = new Map<number, string>();
+    if (!revisions.length) return out;
+    const rows = this.valuesOf.all(JSON.stringify(revisions)) as Array<{ id: number; value: string }>;
+    for (const r of rows) out.set(r.id, r.value);
+    return out;
+  }
+
+  countAt(prefix: string, revision: number): number {
+    return (this.countAtRevision.get(prefix, prefixEnd(prefix), revision) as { n: number }).n;
+  }
+
+  scan(prefix: string, startAfter: string | undefined, window: number, needles: readonly string[]): ScanPage {
+    let stmt = this.scans.get(needles.length);
+    if (!stmt) this.scans.set(needles.length, (stmt = this.db.prepare(sql.scanWindow(needles.length))));
+    const rows = stmt.all(...needles, startAfter ?? prefix, prefixEnd(prefix), window) as ScanRow[];
+    const items: StoredValue[] = [];
+    for (const r of rows) if (r.value !== null) items.push(toStored({ ...r, value: r.value }));
+    const last = rows[rows.length - 1];
+    return { items, next: rows.length === window && last ? last.name : undefined };
   }
 
   compact(revision: number): void {

@@ -1,0 +1,31 @@
+/**
+ * The closed list of ways pulling a chart fails; a template step that fails on one has the code as
+ * its outcome reason. Messages name the repository without credentials: they reach run history,
+ * status conditions and logs.
+ */
+export type ChartErrorCode =
+  // The repository asks for credentials and none were given, or refused the ones given (401/403).
+  | 'ChartAuthRequired'
+  | 'ChartAuthFailed'
+  // No chart of that name, no version in the range, or an index/tag list that answers 404.
+  | 'ChartNotFound'
+  | 'ChartVersionNotFound'
+  // The .tgz does not hash to index.yaml's `digest` or to the OCI layer's digest, or is cut short.
+  | 'ChartDigestMismatch'
+  // An index.yaml that does not parse, an OCI manifest that is not a Helm chart, a .tgz over the limit.
+  | 'ChartInvalid'
+  // The connection failed or the repository answered with another error (5xx).
+  | 'ChartFetchFailed'
+  // The step names a repository or version FlowOps cannot use (a rendered version that is no range).
+  | 'ChartRefInvalid';
+
+export class ChartError extends Error {
+  override readonly name = 'ChartError';
+
+  constructor(
+    readonly code: ChartErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,133 @@
+import semver from 'semver';
+import { z } from 'zod';
+import { SourceError, type SourceErrorCode } from '../source/errors.js';
+import { OCI_MANIFEST } from '../source/oci/media-types.js';
+import { parseOciUrl, repositoryUrl } from '../source/oci/reference.js';
+import { RegistryClient } from '../source/oci/registry-client.js';
+import { ChartError, type ChartErrorCode } from './errors.js';
+import type { BasicCredentials } from './http-get.js';
+import { HELM_CONFIG, HELM_CONTENT } from './media-types.js';
+import { highestMatch } from './versions.js';
+
+export interface OciChartOptions {
+  /** oci://registry/path; the chart is the repository <path>/<name>, as `helm push` names it. */
+  repository: string;
+  name: string;
+  version: string;
+  credentials?: BasicCredentials | undefined;
+  ca?: string | undefined;
+  insecure?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ResolvedOciChart {
+  client: RegistryClient;
+  /** oci://registry/path/name */
+  reference: string;
+  version: string;
+  manifestDigest: string;
+  layer: { mediaType: string; digest: string; size: number };
+}
+
+const descriptor = z.object({ mediaType: z.string(), digest: z.string(), size: z.number().int().min(0) });
+const manifestSchema = z.object({ schemaVersion: z.literal(2), config: descriptor, layers: z.array(descriptor) });
+
+// The registry client's failures, in the chart vocabulary a template step reports.
+const CODES: Record<SourceErrorCode, ChartErrorCode> = {
+  AuthRequired: 'ChartAuthRequired',
+  AuthFailed: 'ChartAuthFailed',
+  RefNotFound: 'ChartNotFound',
+  DigestMismatch: 'ChartDigestMismatch',
+  ArtifactInvalid: 'ChartInvalid',
+  FetchFailed: 'ChartFetchFailed',
+  CommitNotFound: 'ChartNotFound',
+  VerifyKeysInvalid: 'ChartInvalid',
+  DecryptionKeysInvalid: 'ChartInvalid',
+};
+
+/** Runs a registry call, turning its SourceError into the ChartError of the same meaning. */
+export async function asChartError<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof SourceError) throw new ChartError(CODES[e.code], e.message);
+    throw e;
+  }
+}
+
+/**
+ * OCI tags cannot hold "+", so `helm push` writes a version's build metadata with "_" instead
+ * (1.0.0+gitsha is tag 1.0.0_gitsha); reading the tag list undoes it.
+ */
+const versionOfTag = (tag: string): string => tag.replace(/_/g, '+');
+const tagOfVersion = (version: string): string => version.replace(/\+/g, '_');
+
+export function resolveOciChart(o: OciChartOptions): Promise<ResolvedOciChart> {
+  return asChartError(async () => {
+    const base = o.repository.replace(/\/+$/, '');
+    const ref = parseOciUrl(`${base}/${o.name}`, 'chart.repository');
+    if (ref.tag !== undefined || ref.digest !== undefined) {
+      throw new ChartError('ChartRefInvalid', `${base}/${o.name}: the version goes in chart.version, not in the URL`);
+    }
+    const { credentials, insecure, ca, signal } = o;
+    const client = new RegistryClient({ ref, credentials, insecure, ca, signal });
+    const reference = repositoryUrl(ref);
+    // An exact version is a tag to read; only a range needs the tag list (as `helm pull --version`).
+    const exact = semver.valid(o.version, { loose: true });
+    let version: string | undefined = exact ? o.version : undefined;
+    if (!version) {
+      const versions = (await client.listTags()).map(versionOfTag);
+      version = highestMatch(versions, o.version);
+      if (!version)
+        throw new ChartError('ChartVersionNotFound', `${reference}: no tag matches the version "${o.version}"`);
+    }
+    let manifest;
+    try {
+      manifest = await client.getManifest(tagOfVersion(version), OCI_MANIFEST);
+    } catch (e) {
+      if (e instanceof SourceError && e.code === 'RefNotFound') {
+        throw new ChartError('ChartVersionNotFound', `${reference}: no version ${version} (tag not found)`);
+      }
+      throw e;
+    }
+    return {
+      client,
+      reference,
+      version,
+      manifestDigest: manifest.digest,
+      layer: helmLayer(manifest.bytes, reference, version),
+    };
+  });
+}
+
+/** The chart layer of a Helm chart manifest; anything else at that tag is refused. */
+function helmLayer(bytes: Uint8Array, reference: string, version: string): ResolvedOciChart['layer'] {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new ChartError('ChartInvalid', `${reference}:${version}: the manifest is not JSON`);
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) throw new ChartError('ChartInvalid', `${reference}:${version}: not an OCI image manifest`);
+  if (parsed.data.config.mediaType !== HELM_CONFIG) {
+    throw new ChartError(
+      'ChartInvalid',
+      `${reference}:${version} is not a Helm chart (config ${parsed.data.config.mediaType}, expected ${HELM_CONFIG})`,
+    );
+  }
+  const layers = parsed.data.layers.filter((l) => l.mediaType === HELM_CONTENT);
+  const layer = layers[0];
+  if (layers.length !== 1 || !layer) {
+    throw new ChartError(
+      'ChartInvalid',
+      `${reference}:${version}: expected one ${HELM_CONTENT} layer, found ${layers.length}`,
+    );
+  }
+  return layer;
+}
+
+/** The chart layer's bytes, checked by the registry client against the layer's size and digest. */
+export function fetchOciChart(chart: ResolvedOciChart): Promise<Uint8Array> {
+  return asChartError(() => chart.client.getBlob(chart.layer, `the chart layer of ${chart.version}`));
+}
