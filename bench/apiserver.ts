@@ -32,14 +32,23 @@ const STALLED_CREATES = arg('stalled-creates', 10_000);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function call(url: string, method: string, body?: string, type = 'application/json'): Promise<{ status: number; text: string }> {
+function call(
+  url: string,
+  method: string,
+  body?: string,
+  type = 'application/json',
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent, headers: body ? { 'content-type': type, 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      url,
+      { method, agent, headers: body ? { 'content-type': type, 'content-length': Buffer.byteLength(body) } : {} },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -59,8 +68,12 @@ function rawInsertsPerSecond(n: number, batch: number): { perRow: number; batche
   const db = new Database(join(dir, 'raw.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE kine (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, created INTEGER, deleted INTEGER, create_revision INTEGER, prev_revision INTEGER, value TEXT); CREATE INDEX kine_name_id ON kine (name, id);');
-  const ins = db.prepare('INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value) VALUES (?, 1, 0, 0, 0, ?)');
+  db.exec(
+    'CREATE TABLE kine (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, created INTEGER, deleted INTEGER, create_revision INTEGER, prev_revision INTEGER, value TEXT); CREATE INDEX kine_name_id ON kine (name, id);',
+  );
+  const ins = db.prepare(
+    'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value) VALUES (?, 1, 0, 0, 0, ?)',
+  );
   const t0 = performance.now();
   for (let i = 0; i < n; i++) ins.run(`/registry/core/configmaps/default/cm-${i}`, configMap(i));
   const perRow = n / ((performance.now() - t0) / 1000);
@@ -116,7 +129,13 @@ async function createRange(base: string, from: number, to: number): Promise<void
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** A request with a binary body and Accept, answering the byte count (protobuf creates and lists). */
-function callBytes(url: string, method: string, accept: string, body?: Buffer, type = PROTOBUF): Promise<{ status: number; bytes: number }> {
+function callBytes(
+  url: string,
+  method: string,
+  accept: string,
+  body?: Buffer,
+  type = PROTOBUF,
+): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { accept };
     if (body) Object.assign(headers, { 'content-type': type, 'content-length': body.length });
@@ -135,7 +154,8 @@ function callBytes(url: string, method: string, accept: string, body?: Buffer, t
  * before the clock starts, as client-go has them ready), into two namespaces, then the 100k-object list both ways.
  */
 async function protobufVsJson(base: string, n: number): Promise<string[]> {
-  for (const ns of ['pb-json', 'pb-proto']) await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ metadata: { name: ns } }));
+  for (const ns of ['pb-json', 'pb-proto'])
+    await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ metadata: { name: ns } }));
   const jsonBodies = Array.from({ length: n }, (_, i) => configMap(i));
   const pbBodies = jsonBodies.map((b) => encodeKubeProtobuf(JSON.parse(b) as Record<string, never>));
   const run = async (ns: string, send: (i: number) => Promise<number>): Promise<number> => {
@@ -151,8 +171,31 @@ async function protobufVsJson(base: string, n: number): Promise<string[]> {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     return n / ((performance.now() - t) / 1000);
   };
-  const json = await run('pb-json', async (i) => (await callBytes(`${base}/api/v1/namespaces/pb-json/configmaps`, 'POST', 'application/json', Buffer.from(jsonBodies[i]!), 'application/json')).status);
-  const proto = await run('pb-proto', async (i) => (await callBytes(`${base}/api/v1/namespaces/pb-proto/configmaps`, 'POST', `${PROTOBUF}, application/json`, pbBodies[i]!)).status);
+  const json = await run(
+    'pb-json',
+    async (i) =>
+      (
+        await callBytes(
+          `${base}/api/v1/namespaces/pb-json/configmaps`,
+          'POST',
+          'application/json',
+          Buffer.from(jsonBodies[i]!),
+          'application/json',
+        )
+      ).status,
+  );
+  const proto = await run(
+    'pb-proto',
+    async (i) =>
+      (
+        await callBytes(
+          `${base}/api/v1/namespaces/pb-proto/configmaps`,
+          'POST',
+          `${PROTOBUF}, application/json`,
+          pbBodies[i]!,
+        )
+      ).status,
+  );
   const listTimes = async (accept: string): Promise<{ ms: number; bytes: number }> => {
     const times: number[] = [];
     let bytes = 0;
@@ -185,22 +228,26 @@ async function watchLatency(base: string): Promise<{ p50: number; p99: number; d
   let ready = 0;
   await new Promise<void>((resolveAll) => {
     for (let w = 0; w < WATCHERS; w++) {
-      const req = request(`${base}/api/v1/namespaces/watched/configmaps?watch=true&resourceVersion=0`, { agent: watchAgent }, (res) => {
-        if (++ready === WATCHERS) resolveAll();
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          buf += d;
-          let i: number;
-          while ((i = buf.indexOf('\n')) >= 0) {
-            const line = buf.slice(0, i);
-            buf = buf.slice(i + 1);
-            const m = /"marker":"([^"]+)"/.exec(line);
-            const t = m && sent.get(m[1]!);
-            if (t !== undefined && t !== null) latencies.push(performance.now() - t);
-          }
-        });
-      });
+      const req = request(
+        `${base}/api/v1/namespaces/watched/configmaps?watch=true&resourceVersion=0`,
+        { agent: watchAgent },
+        (res) => {
+          if (++ready === WATCHERS) resolveAll();
+          let buf = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => {
+            buf += d;
+            let i: number;
+            while ((i = buf.indexOf('\n')) >= 0) {
+              const line = buf.slice(0, i);
+              buf = buf.slice(i + 1);
+              const m = /"marker":"([^"]+)"/.exec(line);
+              const t = m && sent.get(m[1]!);
+              if (t !== undefined && t !== null) latencies.push(performance.now() - t);
+            }
+          });
+        },
+      );
       req.on('error', () => undefined);
       req.end();
       streams.push(req);
@@ -209,10 +256,15 @@ async function watchLatency(base: string): Promise<{ p50: number; p99: number; d
   for (let i = 0; i < WATCH_WRITES; i++) {
     const marker = `m${i}`;
     sent.set(marker, performance.now());
-    await call(`${base}/api/v1/namespaces/watched/configmaps`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `w${i}` }, data: { marker } }));
+    await call(
+      `${base}/api/v1/namespaces/watched/configmaps`,
+      'POST',
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `w${i}` }, data: { marker } }),
+    );
   }
   const deadline = Date.now() + 10_000;
-  while (latencies.length < WATCHERS * WATCH_WRITES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (latencies.length < WATCHERS * WATCH_WRITES && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
   for (const s of streams) s.destroy();
   return { p50: pct(latencies, 50), p99: pct(latencies, 99), delivered: latencies.length };
 }
@@ -222,7 +274,9 @@ async function openapiCost(base: string, rssOf: () => number): Promise<string[]>
   const idle = rssOf();
   const fetchAll = async (): Promise<number> => {
     const t = performance.now();
-    const index = JSON.parse((await call(`${base}/openapi/v3`, 'GET')).text) as { paths: Record<string, { serverRelativeURL: string }> };
+    const index = JSON.parse((await call(`${base}/openapi/v3`, 'GET')).text) as {
+      paths: Record<string, { serverRelativeURL: string }>;
+    };
     for (const { serverRelativeURL } of Object.values(index.paths)) await call(`${base}${serverRelativeURL}`, 'GET');
     await call(`${base}/openapi/v2`, 'GET');
     return performance.now() - t;
@@ -270,7 +324,17 @@ const DEPLOYMENT = JSON.stringify({
     selector: { matchLabels: { app: 'web' } },
     template: {
       metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'web', image: 'nginx:1', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }], resources: { limits: { cpu: '1' } } }] },
+      spec: {
+        containers: [
+          {
+            name: 'web',
+            image: 'nginx:1',
+            ports: [{ containerPort: 80 }],
+            env: [{ name: 'A', value: '1' }],
+            resources: { limits: { cpu: '1' } },
+          },
+        ],
+      },
     },
   },
 });
@@ -284,19 +348,23 @@ async function initialListWatch(base: string, expected: number): Promise<number>
   await new Promise<void>((resolve, reject) => {
     let seen = 0;
     let tail = '';
-    const req = request(`${base}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0`, { agent: false }, (res) => {
-      res.setEncoding('latin1');
-      res.on('data', (d: string) => {
-        const text = tail + d;
-        let i = -1;
-        while ((i = text.indexOf('\n', i + 1)) >= 0) seen++;
-        tail = text.slice(text.lastIndexOf('\n') + 1);
-        if (seen >= expected) {
-          req.destroy();
-          resolve();
-        }
-      });
-    });
+    const req = request(
+      `${base}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0`,
+      { agent: false },
+      (res) => {
+        res.setEncoding('latin1');
+        res.on('data', (d: string) => {
+          const text = tail + d;
+          let i = -1;
+          while ((i = text.indexOf('\n', i + 1)) >= 0) seen++;
+          tail = text.slice(text.lastIndexOf('\n') + 1);
+          if (seen >= expected) {
+            req.destroy();
+            resolve();
+          }
+        });
+      },
+    );
     req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
     req.end();
   });
@@ -305,13 +373,21 @@ async function initialListWatch(base: string, expected: number): Promise<number>
 
 /** Watches over raw sockets that read nothing, each from the current revision (so every write reaches it). */
 async function stalledWatchers(base: string, n: number): Promise<Socket[]> {
-  const rv = (JSON.parse((await call(`${base}/api/v1/namespaces/default/configmaps?limit=1`, 'GET')).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const rv = (
+    JSON.parse((await call(`${base}/api/v1/namespaces/default/configmaps?limit=1`, 'GET')).text) as {
+      metadata: { resourceVersion: string };
+    }
+  ).metadata.resourceVersion;
   const { hostname, port } = new URL(base);
   const sockets: Socket[] = [];
   for (let i = 0; i < n; i++) {
     sockets.push(
       await new Promise<Socket>((resolve) => {
-        const s = connect(Number(port), hostname, () => s.write(`GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv} HTTP/1.1\r\nHost: x\r\n\r\n`));
+        const s = connect(Number(port), hostname, () =>
+          s.write(
+            `GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv} HTTP/1.1\r\nHost: x\r\n\r\n`,
+          ),
+        );
         s.once('data', () => {
           s.pause();
           resolve(s);
@@ -399,7 +475,11 @@ async function main(): Promise<void> {
     const rssStalled = rssOf();
     for (const s of stalled) s.destroy();
 
-    await call(`${base}/api/v1/namespaces`, 'POST', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } }));
+    await call(
+      `${base}/api/v1/namespaces`,
+      'POST',
+      JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watched' } }),
+    );
     const watch = await watchLatency(base);
     const protobufLines = await protobufVsJson(base, arg('protobuf-creates', 5000));
 
@@ -423,14 +503,22 @@ async function main(): Promise<void> {
     console.log(`ratio creates/s ÷ per-row inserts/s: ${ratios}`);
     console.log(`list of ${listed} objects: median ${f(pct(listTimes, 50))} ms, min ${f(Math.min(...listTimes))} ms`);
     console.log(`label-selected list over ${listed} objects (1/16 match): median ${f(pct(selTimes, 50))} ms`);
-    console.log(`server RSS at ${listed} objects: ${f(rssAfterCreates / 1024)} MiB after the creates, ${f(rssKiB / 1024)} MiB after ten full lists (uncollected garbage included)`);
+    console.log(
+      `server RSS at ${listed} objects: ${f(rssAfterCreates / 1024)} MiB after the creates, ${f(rssKiB / 1024)} MiB after ten full lists (uncollected garbage included)`,
+    );
     const withStored = `${f(restartMs)} ms with ${stored} default-namespace ConfigMaps stored (goal <= 300)`;
     console.log(`server start (spawn to listening, schemas loaded lazily): ${f(startupMs)} ms empty, ${withStored}`);
     for (const line of openapi) console.log(line);
-    console.log(`watch from resourceVersion=0 over ${listed} objects (initial list under back-pressure): ${f(initialListMs)} ms, ${f(initialListMs / pct(listTimes, 50), 2)}× the median full list`);
-    console.log(`HTTP creates/s with ${STALLED} stalled watchers open (${STALLED_CREATES} ConfigMaps): ${f(stalledCreatesPerSec)}, ${f(stalledCreatesPerSec / createsPerSec, 2)}× creates/s without; server RSS then ${f(rssStalled / 1024)} MiB`);
+    console.log(
+      `watch from resourceVersion=0 over ${listed} objects (initial list under back-pressure): ${f(initialListMs)} ms, ${f(initialListMs / pct(listTimes, 50), 2)}× the median full list`,
+    );
+    console.log(
+      `HTTP creates/s with ${STALLED} stalled watchers open (${STALLED_CREATES} ConfigMaps): ${f(stalledCreatesPerSec)}, ${f(stalledCreatesPerSec / createsPerSec, 2)}× creates/s without; server RSS then ${f(rssStalled / 1024)} MiB`,
+    );
     for (const line of protobufLines) console.log(line);
-    console.log(`watch delivery to ${WATCHERS} watchers (${WATCH_WRITES} writes, ${watch.delivered} deliveries): p50 ${f(watch.p50, 2)} ms, p99 ${f(watch.p99, 2)} ms`);
+    console.log(
+      `watch delivery to ${WATCHERS} watchers (${WATCH_WRITES} writes, ${watch.delivered} deliveries): p50 ${f(watch.p50, 2)} ms, p99 ${f(watch.p99, 2)} ms`,
+    );
   } finally {
     await stopServer(child);
     agent.destroy();

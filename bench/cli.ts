@@ -32,7 +32,11 @@ function timeStart(args: string[]): number {
 async function timeUp(): Promise<{ healthz: number; child: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cli-up-'));
   const t0 = performance.now();
-  const up = spawn(process.execPath, [FLOWOPS_BIN, 'up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--no-kubeconfig-merge'], { cwd: ROOT, env: { ...process.env, HOME: dir, FLOWOPS_LOG_LEVEL: 'warn' } });
+  const up = spawn(
+    process.execPath,
+    [FLOWOPS_BIN, 'up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--no-kubeconfig-merge'],
+    { cwd: ROOT, env: { ...process.env, HOME: dir, FLOWOPS_LOG_LEVEL: 'warn' } },
+  );
   let out = '';
   up.stdout.on('data', (d: Buffer) => (out += d.toString()));
   up.stderr.resume();
@@ -50,7 +54,16 @@ async function timeUp(): Promise<{ healthz: number; child: number }> {
       if (url) {
         try {
           if (!healthz && (await fetch(`${url}/healthz`)).status === 200) healthz = performance.now() - t0;
-          if (healthz && token && (await fetch(`${url}/apis/apps/v1/namespaces/default/statefulsets/my-postgres`, { headers: { Authorization: `Bearer ${token}` } })).status === 200) child = performance.now() - t0;
+          if (
+            healthz &&
+            token &&
+            (
+              await fetch(`${url}/apis/apps/v1/namespaces/default/statefulsets/my-postgres`, {
+                headers: { Authorization: `Bearer ${token}` },
+              })
+            ).status === 200
+          )
+            child = performance.now() - t0;
         } catch {
           // not listening yet
         }
@@ -69,11 +82,15 @@ const help = timeStart([FLOWOPS_BIN, '--help']);
 const validate = timeStart([FLOWOPS_BIN, 'validate', 'repos-example/database-operator/flow.yaml']);
 const ups = [];
 for (let i = 0; i < Math.min(RUNS, 3); i++) ups.push(await timeUp());
-const stamp = existsSync(join(ROOT, 'dist/.build-stamp')) ? (JSON.parse(readFileSync(join(ROOT, 'dist/.build-stamp'), 'utf8')) as { newest: number; files: number }) : undefined;
+const stamp = existsSync(join(ROOT, 'dist/.build-stamp'))
+  ? (JSON.parse(readFileSync(join(ROOT, 'dist/.build-stamp'), 'utf8')) as { newest: number; files: number })
+  : undefined;
 const now = sourceState(join(ROOT, 'src'));
 const current = stamp !== undefined && stamp.files === now.files && now.newest <= stamp.newest;
 
-console.log(`FlowOps CLI start-up (medians of ${RUNS} starts; ${current ? 'the compiled dist/' : 'src/ through tsx: dist/ is stale or missing, run npm run build'})`);
+console.log(
+  `FlowOps CLI start-up (medians of ${RUNS} starts; ${current ? 'the compiled dist/' : 'src/ through tsx: dist/ is stale or missing, run npm run build'})`,
+);
 console.log(`bare node -e '': ${bare.toFixed(0)} ms`);
 console.log(`flowops --help: ${help.toFixed(0)} ms, ratio ${(help / bare).toFixed(2)} (goal ≤ 2)`);
 console.log(`flowops validate <file>: ${validate.toFixed(0)} ms, ratio ${(validate / bare).toFixed(2)} (goal ≤ 3)`);

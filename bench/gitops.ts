@@ -31,7 +31,8 @@ const FLOWS = arg('flows', 1000);
 const FILES = arg('files', 2000);
 const TOKEN = 'bench-token';
 
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const median = (xs: number[]): number => pct(xs, 50);
 const ms = (x: number): string => `${x.toFixed(1)} ms`;
 
@@ -87,21 +88,42 @@ async function main(): Promise<void> {
   writeKubeconfig(kubeconfig, server.url);
   const kube = KubeClient.fromKubeconfig(kubeconfig);
   const log = pino({ level: process.env.FLOWOPS_BENCH_LOG ?? 'silent' });
-  const controllers = await startControllers({ kube, log, installCrds: true, sources: { dataDir: join(dir, 'sources') } });
+  const controllers = await startControllers({
+    kube,
+    log,
+    installCrds: true,
+    sources: { dataDir: join(dir, 'sources') },
+  });
   server.addRoute(webhookReceiver({ kube, log, trigger: (ns, n) => controllers.sources!.trigger(ns, n) }));
   const gitServer = await startGitServer();
-  await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hook', namespace: 'default' }, data: { token: Buffer.from(TOKEN).toString('base64') } });
+  await kube.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'hook', namespace: 'default' },
+    data: { token: Buffer.from(TOKEN).toString('base64') },
+  });
   const revisionOf = async (name: string): Promise<string | undefined> =>
-    (await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name, namespace: 'default' }))?.metadata.annotations?.['flowops.io/revision'];
-  process.stdout.write(`gitops bench: ${PUSHES} pushes per mode, ${FLOWS} Flows in one commit, diff over ${FILES} files\n\n`);
+    (await kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name, namespace: 'default' }))?.metadata.annotations?.[
+      'flowops.io/revision'
+    ];
+  process.stdout.write(
+    `gitops bench: ${PUSHES} pushes per mode, ${FLOWS} Flows in one commit, diff over ${FILES} files\n\n`,
+  );
 
   // 1. push → Flow CR updated.
   for (const mode of ['webhook', 'polling'] as const) {
     const repo = gitServer.repo(`latency-${mode}`);
     const first = await repo.commit({ 'crd.yaml': CRD_YAML, 'flow.yaml': flowYaml(`lat-${mode}`, 'v0') });
     await kube.create({
-      apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name: `lat-${mode}`, namespace: 'default' },
-      spec: { url: repo.url, ref: { branch: 'main' }, interval: mode === 'webhook' ? '1h' : '1s', webhookSecretRef: { name: 'hook' } },
+      apiVersion: 'flowops.io/v1',
+      kind: 'FlowSource',
+      metadata: { name: `lat-${mode}`, namespace: 'default' },
+      spec: {
+        url: repo.url,
+        ref: { branch: 'main' },
+        interval: mode === 'webhook' ? '1h' : '1s',
+        webhookSecretRef: { name: 'hook' },
+      },
     } as KubeObject);
     await until(async () => (await revisionOf(`lat-${mode}`))?.endsWith(first) ?? false);
     const samples: number[] = [];
@@ -111,15 +133,22 @@ async function main(): Promise<void> {
       if (mode === 'webhook') {
         const body = JSON.stringify({ ref: 'refs/heads/main', after: sha });
         const res = await fetch(`${server.url}/hooks/default/lat-${mode}`, {
-          method: 'POST', body,
-          headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', TOKEN).update(body).digest('hex')}` },
+          method: 'POST',
+          body,
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'push',
+            'x-hub-signature-256': `sha256=${createHmac('sha256', TOKEN).update(body).digest('hex')}`,
+          },
         });
         if (res.status !== 202) throw new Error(`webhook: HTTP ${res.status}`);
       }
       await until(async () => (await revisionOf(`lat-${mode}`))?.endsWith(sha) ?? false);
       samples.push(performance.now() - t0);
     }
-    process.stdout.write(`push → Flow updated via ${mode.padEnd(7)}  p50 ${ms(median(samples))}  p99 ${ms(pct(samples, 99))}  (n=${samples.length}${mode === 'polling' ? ', interval 1s ±10%' : ''})\n`);
+    process.stdout.write(
+      `push → Flow updated via ${mode.padEnd(7)}  p50 ${ms(median(samples))}  p99 ${ms(pct(samples, 99))}  (n=${samples.length}${mode === 'polling' ? ', interval 1s ±10%' : ''})\n`,
+    );
   }
 
   // 2. 1,000 Flows in one commit → all applied and Ready.
@@ -128,23 +157,56 @@ async function main(): Promise<void> {
   for (let i = 0; i < FLOWS; i++) files[`flows/f-${String(i).padStart(4, '0')}.yaml`] = flowYaml(`many-${i}`, 'v1');
   const sha = await big.commit(files);
   const t0 = performance.now();
-  await kube.create({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name: 'many', namespace: 'default' }, spec: { url: big.url, ref: { branch: 'main' }, interval: '1h' } } as KubeObject);
+  await kube.create({
+    apiVersion: 'flowops.io/v1',
+    kind: 'FlowSource',
+    metadata: { name: 'many', namespace: 'default' },
+    spec: { url: big.url, ref: { branch: 'main' }, interval: '1h' },
+  } as KubeObject);
   let appliedAt = 0;
-  await until(async () => {
-    const src = await kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name: 'many', namespace: 'default' });
-    const ok = ((src?.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision ?? '').endsWith(sha);
-    if (ok && !appliedAt) appliedAt = performance.now();
-    if (process.env.FLOWOPS_BENCH_DEBUG) process.stderr.write(`${JSON.stringify(src?.status ?? {}).slice(0, 400)}\n`);
-    if (!ok && (src?.status as { history?: Array<{ outcome: string; message?: string }> } | undefined)?.history?.[0]?.outcome === 'Rejected') throw new Error(JSON.stringify(src?.status));
-    return ok;
-  }, 300_000, 50);
-  await until(async () => {
-    const { items } = await kube.list('flowops.io/v1', 'Flow', { namespace: 'default' });
-    const ready = items.filter((f) => f.metadata.name!.startsWith('many-') && ((f.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'));
-    return ready.length === FLOWS;
-  }, 300_000, 200);
+  await until(
+    async () => {
+      const src = await kube.get({
+        apiVersion: 'flowops.io/v1',
+        kind: 'FlowSource',
+        name: 'many',
+        namespace: 'default',
+      });
+      const ok = ((src?.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision ?? '').endsWith(
+        sha,
+      );
+      if (ok && !appliedAt) appliedAt = performance.now();
+      if (process.env.FLOWOPS_BENCH_DEBUG) process.stderr.write(`${JSON.stringify(src?.status ?? {}).slice(0, 400)}\n`);
+      if (
+        !ok &&
+        (src?.status as { history?: Array<{ outcome: string; message?: string }> } | undefined)?.history?.[0]
+          ?.outcome === 'Rejected'
+      )
+        throw new Error(JSON.stringify(src?.status));
+      return ok;
+    },
+    300_000,
+    50,
+  );
+  await until(
+    async () => {
+      const { items } = await kube.list('flowops.io/v1', 'Flow', { namespace: 'default' });
+      const ready = items.filter(
+        (f) =>
+          f.metadata.name!.startsWith('many-') &&
+          ((f.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some(
+            (c) => c.type === 'Ready' && c.status === 'True',
+          ),
+      );
+      return ready.length === FLOWS;
+    },
+    300_000,
+    200,
+  );
   const readyAt = performance.now();
-  process.stdout.write(`${FLOWS} Flows in one commit: applied in ${((appliedAt - t0) / 1000).toFixed(2)} s, all Ready in ${((readyAt - t0) / 1000).toFixed(2)} s (goal ≤ 20 s)\n`);
+  process.stdout.write(
+    `${FLOWS} Flows in one commit: applied in ${((appliedAt - t0) / 1000).toFixed(2)} s, all Ready in ${((readyAt - t0) / 1000).toFixed(2)} s (goal ≤ 20 s)\n`,
+  );
 
   await controllers.stop();
   await server.close();
@@ -152,17 +214,27 @@ async function main(): Promise<void> {
 
   // 3. diff time vs the git CLI on a 2,000-file repository, a three-file commit.
   const repoDir = mkdtempSync(join(tmpdir(), 'flowops-bench-diff-'));
-  const g = (...a: string[]): string => execFileSync('git', ['-C', repoDir, '-c', 'user.name=b', '-c', 'user.email=b@e', ...a], { encoding: 'utf8' }).trim();
+  const g = (...a: string[]): string =>
+    execFileSync('git', ['-C', repoDir, '-c', 'user.name=b', '-c', 'user.email=b@e', ...a], {
+      encoding: 'utf8',
+    }).trim();
   g('init', '-q', '-b', 'main');
   for (let i = 0; i < FILES; i++) {
-    const p = join(repoDir, i < FILES * 0.8 ? `flows/team-${String(i % 40).padStart(2, '0')}/flow-${i}.yaml` : `other/o-${i}.yaml`);
+    const p = join(
+      repoDir,
+      i < FILES * 0.8 ? `flows/team-${String(i % 40).padStart(2, '0')}/flow-${i}.yaml` : `other/o-${i}.yaml`,
+    );
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, flowYaml(`f${i}`, 'v1'));
   }
   g('add', '-A');
   g('commit', '-qm', 'root');
   const a = g('rev-parse', 'HEAD');
-  for (const i of [3, 517, 1201]) writeFileSync(join(repoDir, `flows/team-${String(i % 40).padStart(2, '0')}/flow-${i}.yaml`), flowYaml(`f${i}`, 'v2'));
+  for (const i of [3, 517, 1201])
+    writeFileSync(
+      join(repoDir, `flows/team-${String(i % 40).padStart(2, '0')}/flow-${i}.yaml`),
+      flowYaml(`f${i}`, 'v2'),
+    );
   g('commit', '-qam', 'three');
   const b = g('rev-parse', 'HEAD');
   g('gc', '-q');

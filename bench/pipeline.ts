@@ -46,8 +46,20 @@ function pod(i: number, extra: Record<string, unknown> = {}): Record<string, unk
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `pod-${i}`, namespace: ns(i), labels: { app: `app-${i % 97}`, tier: i % 2 === 0 ? 'web' : 'db' }, uid: `uid-${i}` },
-    spec: { n: i, containers: [{ name: 'main', image: 'img:1' }, { name: 'side', image: 'img:2' }], ports: [80, 443, 8080, 9090] },
+    metadata: {
+      name: `pod-${i}`,
+      namespace: ns(i),
+      labels: { app: `app-${i % 97}`, tier: i % 2 === 0 ? 'web' : 'db' },
+      uid: `uid-${i}`,
+    },
+    spec: {
+      n: i,
+      containers: [
+        { name: 'main', image: 'img:1' },
+        { name: 'side', image: 'img:2' },
+      ],
+      ports: [80, 443, 8080, 9090],
+    },
     ...extra,
   };
 }
@@ -75,7 +87,11 @@ const scenarios: Scenario[] = [
       const i = Math.floor(rnd() * n);
       const p = cur[i] as { metadata: { labels: Record<string, string> } };
       const tier = rnd() < 0.5 ? 'web' : 'db';
-      return replace(cur, i, { ...pod(i), metadata: { ...p.metadata, labels: { ...p.metadata.labels, tier } }, spec: { ...(pod(i).spec as object), n: Math.floor(rnd() * 1e6) } });
+      return replace(cur, i, {
+        ...pod(i),
+        metadata: { ...p.metadata, labels: { ...p.metadata.labels, tier } },
+        spec: { ...(pod(i).spec as object), n: Math.floor(rnd() * 1e6) },
+      });
     },
   },
   {
@@ -83,7 +99,9 @@ const scenarios: Scenario[] = [
     sources: ['Pod'],
     pipeline: [
       { '@unwind': '$.spec.ports' },
-      { '@project': { metadata: { name: '$.metadata.name', namespace: '$.metadata.namespace' }, port: '$.spec.ports' } },
+      {
+        '@project': { metadata: { name: '$.metadata.name', namespace: '$.metadata.namespace' }, port: '$.spec.ports' },
+      },
     ],
     initial: (n) => Array.from({ length: n }, (_, i) => pod(i)),
     change: (n, rnd, cur) => {
@@ -120,7 +138,10 @@ const scenarios: Scenario[] = [
       },
       {
         '@project': {
-          metadata: { name: { '@concat': ['$.Service.metadata.name', '--', '$.Pod.metadata.name'] }, namespace: '$.Pod.metadata.namespace' },
+          metadata: {
+            name: { '@concat': ['$.Service.metadata.name', '--', '$.Pod.metadata.name'] },
+            namespace: '$.Pod.metadata.namespace',
+          },
           spec: { type: '$.Service.spec.type', n: '$.Pod.spec.n' },
         },
       },
@@ -130,9 +151,19 @@ const scenarios: Scenario[] = [
       const services = Math.max(1, Math.round(n / 11));
       const pods = n - services;
       const out: Array<Record<string, unknown>> = [];
-      for (let i = 0; i < pods; i++) out.push(pod(i, { metadata: { name: `pod-${i}`, namespace: ns(i % services), labels: { app: `app-${i % services}` } } }));
+      for (let i = 0; i < pods; i++)
+        out.push(
+          pod(i, {
+            metadata: { name: `pod-${i}`, namespace: ns(i % services), labels: { app: `app-${i % services}` } },
+          }),
+        );
       for (let s = 0; s < services; s++) {
-        out.push({ apiVersion: 'v1', kind: 'Service', metadata: { name: `svc-${s}`, namespace: ns(s) }, spec: { selector: { app: `app-${s}` }, type: 'ClusterIP' } });
+        out.push({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: `svc-${s}`, namespace: ns(s) },
+          spec: { selector: { app: `app-${s}` }, type: 'ClusterIP' },
+        });
       }
       return out;
     },
@@ -142,11 +173,20 @@ const scenarios: Scenario[] = [
       if (rnd() < 0.9) {
         const i = Math.floor(rnd() * pods);
         const s = Math.floor(rnd() * services);
-        return replace(cur, i, pod(i, { metadata: { name: `pod-${i}`, namespace: ns(s), labels: { app: `app-${s}` } } }));
+        return replace(
+          cur,
+          i,
+          pod(i, { metadata: { name: `pod-${i}`, namespace: ns(s), labels: { app: `app-${s}` } } }),
+        );
       }
       const s = Math.floor(rnd() * services);
       const type = rnd() < 0.5 ? 'ClusterIP' : 'NodePort';
-      return replace(cur, pods + s, { apiVersion: 'v1', kind: 'Service', metadata: { name: `svc-${s}`, namespace: ns(s) }, spec: { selector: { app: `app-${s}` }, type } });
+      return replace(cur, pods + s, {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: `svc-${s}`, namespace: ns(s) },
+        spec: { selector: { app: `app-${s}` }, type },
+      });
     },
   },
 ];
@@ -159,7 +199,9 @@ interface Result {
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**
@@ -167,7 +209,14 @@ function median(xs: number[]): number {
  * reports the median round: the machine this runs on is shared, and a median ignores the
  * rounds another process stole the CPU from.
  */
-function measure(s: Scenario, n: number, mode: 'incremental' | 'recompute', rounds: number, perRound: number, warmup: number): Result {
+function measure(
+  s: Scenario,
+  n: number,
+  mode: 'incremental' | 'recompute',
+  rounds: number,
+  perRound: number,
+  warmup: number,
+): Result {
   const p: CompiledPipeline = compilePipeline(s.pipeline, { sources: s.sources, target, mode });
   const current = s.initial(n);
   const t0 = performance.now();
@@ -186,7 +235,10 @@ function measure(s: Scenario, n: number, mode: 'incremental' | 'recompute', roun
   return { perEventMs: median(times), loadMs };
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((x) => x > 0);
 const sizesToRun = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000];
 // Recompute costs O(N) per event: few events at large N (each timed on its own at 100k).
 const recomputePlan = (n: number): [rounds: number, perRound: number, warmup: number] =>
@@ -196,7 +248,9 @@ const fmt = (ms: number): string => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : 
 const pad = (s: string, w: number): string => s.padEnd(w);
 
 console.log(`node ${process.version}, ${sizesToRun.join(' / ')} source objects\n`);
-console.log(`${pad('scenario', 16)}${pad('N', 9)}${pad('incremental/event', 20)}${pad('recompute/event', 18)}${pad('speedup', 10)}load (incr / recompute)`);
+console.log(
+  `${pad('scenario', 16)}${pad('N', 9)}${pad('incremental/event', 20)}${pad('recompute/event', 18)}${pad('speedup', 10)}load (incr / recompute)`,
+);
 const summary: string[] = [];
 const only = process.env.BENCH_ONLY;
 for (const s of scenarios.filter((x) => only === undefined || x.name === only)) {

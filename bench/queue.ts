@@ -42,7 +42,8 @@ const APISERVER_PROCESS = process.argv.includes('--apiserver-process');
 const log = pino({ level: 'silent' });
 const URL_ = redisUrl();
 const PREFIX = 'flowops-bench';
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function rawBullmq(): Promise<number> {
@@ -55,14 +56,25 @@ async function rawBullmq(): Promise<number> {
   let finished: () => void = () => undefined;
   const all = new Promise<void>((r) => (finished = r));
   const workers = [1, 2].map((c) => {
-    const w = new Worker(name, async () => {
-      if (++done === N) finished();
-    }, { connection: clients[c]!, prefix: PREFIX, concurrency: 50 });
+    const w = new Worker(
+      name,
+      async () => {
+        if (++done === N) finished();
+      },
+      { connection: clients[c]!, prefix: PREFIX, concurrency: 50 },
+    );
     w.on('error', () => undefined);
     return w;
   });
   const t0 = performance.now();
-  for (let i = 0; i < N; i += 1000) await q.addBulk(Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({ name: 'noop', data: { i: i + j }, opts: { removeOnComplete: true } })));
+  for (let i = 0; i < N; i += 1000)
+    await q.addBulk(
+      Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({
+        name: 'noop',
+        data: { i: i + j },
+        opts: { removeOnComplete: true },
+      })),
+    );
   await all;
   const perSec = N / ((performance.now() - t0) / 1000);
   await Promise.all(workers.map((w) => w.close()));
@@ -108,7 +120,11 @@ let agent = new Agent({ keepAlive: true, maxSockets: CREATORS });
 const call = (url: string, method: string, body?: unknown): Promise<number> => callJson(agent, url, method, body);
 
 function flowops(args: string[]): { child: ChildProcess; out: () => string } {
-  const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/flowops.js'), ...args], { env: { ...process.env, FLOWOPS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const child = spawn(process.execPath, [join(import.meta.dirname, '../bin/flowops.js'), ...args], {
+    env: { ...process.env, FLOWOPS_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   return { child, out: () => out };
@@ -144,7 +160,9 @@ async function apiServer(dataDir: string, kubeconfig: string): Promise<{ base: s
  * rate is the reconcile work alone (as a controller catching up after a restart), latency is
  * resume → child.
  */
-async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50: number; p99: number; done: number; elapsed: number }> {
+async function flowPath(
+  mode: 'live' | 'backlog',
+): Promise<{ perSec: number; p50: number; p99: number; done: number; elapsed: number }> {
   agent = new Agent({ keepAlive: true, maxSockets: CREATORS });
   const dir = mkdtempSync(join(tmpdir(), 'bench-queue-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -152,20 +170,60 @@ async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50
   const kube = KubeClient.fromKubeconfig(kubeconfig);
   const name = `flow-${randomUUID()}`;
   const producer = new BullProducer({ redisUrl: URL_, name, prefix: PREFIX, log });
-  const workers = [0, 1].map(() => flowops(['worker', '--kubeconfig', kubeconfig, '--queue', name, '--redis-prefix', PREFIX, '--concurrency', '32', '--metrics-listen', '127.0.0.1:0']));
+  const workers = [0, 1].map(() =>
+    flowops([
+      'worker',
+      '--kubeconfig',
+      kubeconfig,
+      '--queue',
+      name,
+      '--redis-prefix',
+      PREFIX,
+      '--concurrency',
+      '32',
+      '--metrics-listen',
+      '127.0.0.1:0',
+    ]),
+  );
   try {
     await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'bench', force: true });
     await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name: 'items.bench.flowops.io' },
-      spec: { group: 'bench.flowops.io', scope: 'Namespaced', names: { kind: 'Item', plural: 'items', singular: 'item' }, versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+      spec: {
+        group: 'bench.flowops.io',
+        scope: 'Namespaced',
+        names: { kind: 'Item', plural: 'items', singular: 'item' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
     });
     await call(`${base}/apis/flowops.io/v1/namespaces/default/flows`, 'POST', {
       apiVersion: 'flowops.io/v1',
       kind: 'Flow',
       metadata: { name: 'bench', namespace: 'default' },
-      spec: { watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' }, reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] } },
+      spec: {
+        watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' },
+        reconcile: {
+          steps: [
+            {
+              name: 'child',
+              type: 'kubectl',
+              action: 'apply',
+              manifests:
+                'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n',
+            },
+          ],
+        },
+      },
     });
     const leader = await startLeaderWork({ kube, log, producer }, new AbortController().signal);
     await Promise.all(workers.map(metricsOf));
@@ -175,13 +233,20 @@ async function flowPath(mode: 'live' | 'backlog'): Promise<{ perSec: number; p50
     if (mode === 'backlog') await producer.queue.pause();
     let t1 = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: CREATORS }, async () => {
-      while (next < N) {
-        const i = next++;
-        sent.set(i, performance.now());
-        await call(`${base}/apis/bench.flowops.io/v1/namespaces/default/items`, 'POST', { apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}` }, spec: { size: i } });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CREATORS }, async () => {
+        while (next < N) {
+          const i = next++;
+          sent.set(i, performance.now());
+          await call(`${base}/apis/bench.flowops.io/v1/namespaces/default/items`, 'POST', {
+            apiVersion: 'bench.flowops.io/v1',
+            kind: 'Item',
+            metadata: { name: `item-${i}` },
+            spec: { size: i },
+          });
+        }
+      }),
+    );
     if (mode === 'backlog') {
       while ((await producer.queue.getWaitingCount()) < N) await sleep(50);
       t1 = performance.now();
@@ -228,11 +293,33 @@ async function failover(): Promise<number[]> {
   writeKubeconfig(kubeconfig, server.url);
   const kube = KubeClient.fromKubeconfig(kubeconfig);
   await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'bench', force: true });
-  const args = ['run', '--kubeconfig', kubeconfig, '--queue', `failover-${randomUUID()}`, '--redis-prefix', PREFIX, '--metrics-listen', '127.0.0.1:0', '--lease-namespace', 'default', '--lease-name', 'bench', '--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
-  const replicas = await Promise.all([0, 1].map(async () => {
-    const p = flowops(args);
-    return { p, base: await metricsOf(p) };
-  }));
+  const args = [
+    'run',
+    '--kubeconfig',
+    kubeconfig,
+    '--queue',
+    `failover-${randomUUID()}`,
+    '--redis-prefix',
+    PREFIX,
+    '--metrics-listen',
+    '127.0.0.1:0',
+    '--lease-namespace',
+    'default',
+    '--lease-name',
+    'bench',
+    '--lease-duration',
+    '3s',
+    '--renew-deadline',
+    '2s',
+    '--retry-period',
+    '500ms',
+  ];
+  const replicas = await Promise.all(
+    [0, 1].map(async () => {
+      const p = flowops(args);
+      return { p, base: await metricsOf(p) };
+    }),
+  );
   const times: number[] = [];
   try {
     for (let k = 0; k < KILLS; k++) {
@@ -267,19 +354,29 @@ async function failover(): Promise<number[]> {
   return times;
 }
 
-console.log(`FlowOps queue benchmark: ${N} reconciles, Redis ${URL_}, 2 workers, API server ${APISERVER_PROCESS ? 'in its own process' : 'in this process'}`);
+console.log(
+  `FlowOps queue benchmark: ${N} reconciles, Redis ${URL_}, 2 workers, API server ${APISERVER_PROCESS ? 'in its own process' : 'in this process'}`,
+);
 const raw = await rawBullmq();
 console.log(`1. raw BullMQ no-op jobs (addBulk, 2 Workers × 50):           ${raw.toFixed(0)} jobs/s`);
 const q = await queueOnly();
-console.log(`2. queue only, no-op handler (BullQueue: dedup, retries, 2 × 50): ${q.perSec.toFixed(0)} reconciles/s (${(q.perSec / raw).toFixed(2)} × raw); add → done p50 ${q.p50.toFixed(0)} ms, p99 ${q.p99.toFixed(0)} ms`);
+console.log(
+  `2. queue only, no-op handler (BullQueue: dedup, retries, 2 × 50): ${q.perSec.toFixed(0)} reconciles/s (${(q.perSec / raw).toFixed(2)} × raw); add → done p50 ${q.p50.toFixed(0)} ms, p99 ${q.p99.toFixed(0)} ms`,
+);
 if (!process.argv.includes('--skip-flow')) {
   const f = await flowPath('live');
-  console.log(`3. Flow path, live (API server + leader + 2 worker processes × 32): ${f.perSec.toFixed(0)} reconciles/s (${(f.perSec / raw).toFixed(2)} × raw); ${f.done}/${N} done in ${f.elapsed.toFixed(1)} s; create → child p50 ${f.p50.toFixed(0)} ms, p99 ${f.p99.toFixed(0)} ms`);
+  console.log(
+    `3. Flow path, live (API server + leader + 2 worker processes × 32): ${f.perSec.toFixed(0)} reconciles/s (${(f.perSec / raw).toFixed(2)} × raw); ${f.done}/${N} done in ${f.elapsed.toFixed(1)} s; create → child p50 ${f.p50.toFixed(0)} ms, p99 ${f.p99.toFixed(0)} ms`,
+  );
   const b = await flowPath('backlog');
-  console.log(`3b. Flow path, backlog of ${N} (creates done first, then the queue resumed): ${b.perSec.toFixed(0)} reconciles/s (${(b.perSec / raw).toFixed(2)} × raw); ${b.done}/${N} done in ${b.elapsed.toFixed(1)} s; resume → child p50 ${b.p50.toFixed(0)} ms, p99 ${b.p99.toFixed(0)} ms`);
+  console.log(
+    `3b. Flow path, backlog of ${N} (creates done first, then the queue resumed): ${b.perSec.toFixed(0)} reconciles/s (${(b.perSec / raw).toFixed(2)} × raw); ${b.done}/${N} done in ${b.elapsed.toFixed(1)} s; resume → child p50 ${b.p50.toFixed(0)} ms, p99 ${b.p99.toFixed(0)} ms`,
+  );
 }
 if (!process.argv.includes('--skip-failover')) {
   const t = await failover();
-  console.log(`4. failover over ${t.length} leader kills (lease 3 s, renew 2 s, retry 500 ms): median ${pct(t, 50).toFixed(0)} ms, max ${Math.max(...t).toFixed(0)} ms, min ${Math.min(...t).toFixed(0)} ms`);
+  console.log(
+    `4. failover over ${t.length} leader kills (lease 3 s, renew 2 s, retry 500 ms): median ${pct(t, 50).toFixed(0)} ms, max ${Math.max(...t).toFixed(0)} ms, min ${Math.min(...t).toFixed(0)} ms`,
+  );
 }
 process.exit(0);

@@ -32,25 +32,42 @@ const simulator = await startSimulator({ kube, log, podStartMs: POD_START_MS });
 const events = new Map<string, number>();
 const count = (kind: string) => () => events.set(kind, (events.get(kind) ?? 0) + 1);
 const watchers = ['Pod', 'ReplicaSet', 'Deployment', 'StatefulSet'].map((kind) => {
-  const w = new Informer(kube, { apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', kind, log }, { add: count(kind), update: count(kind), delete: count(kind) });
+  const w = new Informer(
+    kube,
+    { apiVersion: kind === 'Pod' ? 'v1' : 'apps/v1', kind, log },
+    { add: count(kind), update: count(kind), delete: count(kind) },
+  );
   w.start();
   return w;
 });
 
-const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+const template = (app: string) => ({
+  metadata: { labels: { app } },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+});
 
 async function timeUntilAvailable(obj: KubeObject, field: string, want = N): Promise<number> {
   const t0 = performance.now();
   await kube.create(obj);
   for (;;) {
-    const got = await kube.get({ apiVersion: 'apps/v1', kind: obj.kind, namespace: 'default', name: obj.metadata.name! });
+    const got = await kube.get({
+      apiVersion: 'apps/v1',
+      kind: obj.kind,
+      namespace: 'default',
+      name: obj.metadata.name!,
+    });
     if ((got?.status as Record<string, number> | undefined)?.[field] === want) return performance.now() - t0;
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 const deployMs = await timeUntilAvailable(
-  { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: N, selector: { matchLabels: { app: 'web' } }, template: template('web') } },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas: N, selector: { matchLabels: { app: 'web' } }, template: template('web') },
+  },
   'availableReplicas',
 );
 // The counting watches lag behind the simulator's own: let them drain before reading the counts.
@@ -67,14 +84,29 @@ await drained();
 const deployEvents = Object.fromEntries(events);
 events.clear();
 const stsMs = await timeUntilAvailable(
-  { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: N, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'db' } }, template: template('db') } },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'db', namespace: 'default' },
+    spec: {
+      replicas: N,
+      podManagementPolicy: 'Parallel',
+      selector: { matchLabels: { app: 'db' } },
+      template: template('db'),
+    },
+  },
   'readyReplicas',
 );
 await drained();
 const stsEvents = Object.fromEntries(events);
 const orderedN = Math.min(N, 10);
 const orderedMs = await timeUntilAvailable(
-  { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'ordered', namespace: 'default' }, spec: { replicas: orderedN, selector: { matchLabels: { app: 'ordered' } }, template: template('ordered') } },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'ordered', namespace: 'default' },
+    spec: { replicas: orderedN, selector: { matchLabels: { app: 'ordered' } }, template: template('ordered') },
+  },
   'readyReplicas',
   orderedN,
 );

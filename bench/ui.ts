@@ -42,14 +42,17 @@ const OBJECTS = listArg('objects', [1000, 10_000]);
 const CHURN_SECONDS = arg('churn-seconds', 20);
 const CHANGES_PER_SECOND = arg('rate', 10);
 
-const percentile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const percentile = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function inBatches<T>(items: T[], size: number, fn: (t: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
 if (!chromiumPath()) {
-  process.stdout.write('bench/ui.ts: no chromium (apt-get install -y chromium, or set FLOWOPS_CHROMIUM); nothing measured\n');
+  process.stdout.write(
+    'bench/ui.ts: no chromium (apt-get install -y chromium, or set FLOWOPS_CHROMIUM); nothing measured\n',
+  );
   process.exit(0);
 }
 
@@ -61,8 +64,11 @@ const kube = KubeClient.fromKubeconfig(kubeconfig);
 const ui = uiRoute({ kube, log: pino({ level: 'silent' }) });
 server.addRoute((req, res, url) => ui.handle(req, res, url));
 
-for (const file of ['flowops.io_flows.yaml', 'flowops.io_flowsources.yaml']) await kube.create(parse(readFileSync(join(ROOT, 'config', 'crd', file), 'utf8')) as KubeObject);
-await waitFor(async () => (await kube.list('flowops.io/v1', 'Flow').catch(() => undefined)) !== undefined, { what: 'Flow CRD served' });
+for (const file of ['flowops.io_flows.yaml', 'flowops.io_flowsources.yaml'])
+  await kube.create(parse(readFileSync(join(ROOT, 'config', 'crd', file), 'utf8')) as KubeObject);
+await waitFor(async () => (await kube.list('flowops.io/v1', 'Flow').catch(() => undefined)) !== undefined, {
+  what: 'Flow CRD served',
+});
 
 const names = Array.from({ length: FLOWS }, (_, i) => `flow-${String(i).padStart(4, '0')}`);
 const setup = Date.now();
@@ -71,19 +77,32 @@ await inBatches(names, 32, (name) =>
     apiVersion: 'flowops.io/v1',
     kind: 'Flow',
     metadata: { name, namespace: 'default' },
-    spec: { watch: { apiVersion: 'example.com/v1', kind: 'Database' }, reconcile: { steps: [{ name: 'noop', type: 'script', script: 'true' }] } },
+    spec: {
+      watch: { apiVersion: 'example.com/v1', kind: 'Database' },
+      reconcile: { steps: [{ name: 'noop', type: 'script', script: 'true' }] },
+    },
   }),
 );
 const readyStatus = (lastError?: string) => ({
   status: {
-    conditions: [{ type: 'Ready', status: 'True', reason: 'Succeeded', message: `${WATCHED_PER_FLOW} of ${WATCHED_PER_FLOW} resources reconciled`, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        reason: 'Succeeded',
+        message: `${WATCHED_PER_FLOW} of ${WATCHED_PER_FLOW} resources reconciled`,
+        lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      },
+    ],
     resources: { watched: WATCHED_PER_FLOW, ready: WATCHED_PER_FLOW, notReady: 0, failed: 0 },
     ...(lastError ? { lastError } : {}),
   },
 });
 const flowRef = (name: string) => ({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name });
 await inBatches(names, 32, (name) => kube.patch(flowRef(name), readyStatus(), 'merge', { subresource: 'status' }));
-process.stdout.write(`setup: ${FLOWS} Flows (${FLOWS * WATCHED_PER_FLOW} watched objects counted in their status) in ${Date.now() - setup} ms\n`);
+process.stdout.write(
+  `setup: ${FLOWS} Flows (${FLOWS * WATCHED_PER_FLOW} watched objects counted in their status) in ${Date.now() - setup} ms\n`,
+);
 
 const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -93,10 +112,14 @@ try {
   for (let run = 0; run < 4; run++) {
     const start = Date.now();
     await page.goto(`${server.url}/ui/`);
-    await page.waitForFunction((n) => document.querySelectorAll('tr[data-flow]').length === n, FLOWS, { timeout: 60_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('tr[data-flow]').length === n, FLOWS, {
+      timeout: 60_000,
+    });
     if (run > 0) paints.push(Date.now() - start);
   }
-  process.stdout.write(`overview with ${FLOWS} Flows, all rows painted: median ${percentile(paints, 50)} ms, max ${Math.max(...paints)} ms (goal ≤ 1000 ms)\n`);
+  process.stdout.write(
+    `overview with ${FLOWS} Flows, all rows painted: median ${percentile(paints, 50)} ms, max ${Math.max(...paints)} ms (goal ≤ 1000 ms)\n`,
+  );
 
   // 2. A change reaching the open page, and 3. what it costs the server.
   await page.locator('[data-connection="live"]').waitFor();
@@ -107,18 +130,32 @@ try {
     const marker = `bench-change-${i}`;
     const start = Date.now();
     await kube.patch(flowRef(name), readyStatus(marker), 'merge', { subresource: 'status' });
-    await page.waitForFunction(([n, m]) => document.querySelector(`tr[data-flow="${n}"]`)?.textContent?.includes(m!) ?? false, [name, marker] as const, { timeout: 30_000, polling: 'raf' });
+    await page.waitForFunction(
+      ([n, m]) => document.querySelector(`tr[data-flow="${n}"]`)?.textContent?.includes(m!) ?? false,
+      [name, marker] as const,
+      { timeout: 30_000, polling: 'raf' },
+    );
     latencies.push(Date.now() - start);
   }
   const cpu = process.cpuUsage(cpuBefore);
-  process.stdout.write(`change → open page: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms over ${CHANGES} changes (goal p99 ≤ 1000 ms)\n`);
-  process.stdout.write(`server CPU per change with one page open: ${((cpu.user + cpu.system) / 1000 / CHANGES).toFixed(1)} ms (API server, watch, stream and the overview refetch together)\n`);
+  process.stdout.write(
+    `change → open page: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms over ${CHANGES} changes (goal p99 ≤ 1000 ms)\n`,
+  );
+  process.stdout.write(
+    `server CPU per change with one page open: ${((cpu.user + cpu.system) / 1000 / CHANGES).toFixed(1)} ms (API server, watch, stream and the overview refetch together)\n`,
+  );
 
   // 4. The overview under churn, on a page of its own (the one above is closed: it would read beside it).
   await page.close();
   const kb = (b: number): string => `${(b / 1024).toFixed(1)} KB`;
   const o = await overviewPhase({
-    browser, kube, base: server.url, names, status: (m) => readyStatus(m), churnSeconds: CHURN_SECONDS, changesPerSecond: CHANGES_PER_SECOND,
+    browser,
+    kube,
+    base: server.url,
+    names,
+    status: (m) => readyStatus(m),
+    churnSeconds: CHURN_SECONDS,
+    changesPerSecond: CHANGES_PER_SECOND,
   });
   process.stdout.write(
     `overview with ${o.flows} Flows (${o.flows * WATCHED_PER_FLOW} objects counted): one whole read ${kb(o.fullBytes)}\n` +

@@ -217,7 +217,7 @@ async function main(): Promise<void> {
   const results = Object.entries(took).map(
     ([mode, xs]) =>
       `${FILES} Flows in one commit, FlowSource created → applied, ${mode.padEnd(14)}: ` +
-        `${xs.map((x) => `${x.toFixed(0)} ms`).join(', ')} (rounds)`,
+      `${xs.map((x) => `${x.toFixed(0)} ms`).join(', ')} (rounds)`,
   );
   process.stdout.write(`\n${results.join('\n')}\n`);
   await controllers.stop();

@@ -20,7 +20,8 @@ function buildIsCurrent() {
 }
 
 // An image (or a package) ships dist/ without src/: nothing to be stale against.
-const shippedWithoutSources = () => !existsSync(join(root, 'src', 'cli', 'main.ts')) && existsSync(join(root, 'dist', 'main.js'));
+const shippedWithoutSources = () =>
+  !existsSync(join(root, 'src', 'cli', 'main.ts')) && existsSync(join(root, 'dist', 'main.js'));
 
 if (process.env.FLOWOPS_FROM_SOURCE !== '1' && (shippedWithoutSources() || buildIsCurrent())) {
   await import('../dist/main.js');

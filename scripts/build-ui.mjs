@@ -15,8 +15,13 @@ try {
   vite = undefined;
 }
 if (!vite || !existsSync(vite) || !existsSync(join(root, 'ui', 'vite.config.ts'))) {
-  process.stdout.write('flowops build: web view skipped (no Vite or no ui/: a production install); /ui/ says how to build it\n');
+  process.stdout.write(
+    'flowops build: web view skipped (no Vite or no ui/: a production install); /ui/ says how to build it\n',
+  );
   process.exit(0);
 }
-const built = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'ui', 'vite.config.ts')], { stdio: 'inherit', cwd: root });
+const built = spawnSync(process.execPath, [vite, 'build', '--config', join(root, 'ui', 'vite.config.ts')], {
+  stdio: 'inherit',
+  cwd: root,
+});
 process.exit(built.status ?? 1);

@@ -16,7 +16,9 @@ const step = (script) => {
 // First, and on its own: it skips by itself where Vite is absent.
 step('build-ui.mjs');
 if (!existsSync(join(root, 'src', 'cli', 'main.ts'))) {
-  process.stdout.write('flowops build: skipped (no src/: a production install); bin/flowops.js runs src/ through tsx\n');
+  process.stdout.write(
+    'flowops build: skipped (no src/: a production install); bin/flowops.js runs src/ through tsx\n',
+  );
   process.exit(0);
 }
 step('bundle-cli.mjs');

@@ -13,7 +13,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLED = new Set(['@kubernetes/client-node', 'commander', 'fast-json-patch', 'jose', 'lru-cache', 'yaml', 'zod']);
+const BUNDLED = new Set([
+  '@kubernetes/client-node',
+  'commander',
+  'fast-json-patch',
+  'jose',
+  'lru-cache',
+  'yaml',
+  'zod',
+]);
 const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const external = Object.keys(dependencies).filter((d) => !BUNDLED.has(d));
 
@@ -25,8 +33,16 @@ const external = Object.keys(dependencies).filter((d) => !BUNDLED.has(d));
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir) ? { path: 'zod-locales', namespace: 'zod-english-only' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({ contents: `export { default as en } from ${JSON.stringify(join(root, 'node_modules', 'zod', 'v4', 'locales', 'en.js'))};`, loader: 'js', resolveDir: root }));
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)$/.test(args.resolveDir)
+        ? { path: 'zod-locales', namespace: 'zod-english-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(join(root, 'node_modules', 'zod', 'v4', 'locales', 'en.js'))};`,
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -34,7 +50,10 @@ const outdir = join(root, 'dist');
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   // up-controllers: the thread `flowops up` runs its controllers on (src/cli/up/worker-entry.ts finds it here).
-  entryPoints: { main: join(root, 'src', 'cli', 'main.ts'), 'up-controllers': join(root, 'src', 'cli', 'up', 'worker.ts') },
+  entryPoints: {
+    main: join(root, 'src', 'cli', 'main.ts'),
+    'up-controllers': join(root, 'src', 'cli', 'up', 'worker.ts'),
+  },
   outdir,
   bundle: true,
   splitting: true,
@@ -48,16 +67,28 @@ const result = await build({
   metafile: true,
   plugins: [zodEnglishOnly],
   // CommonJS code inside the bundle (yaml, client-node's dependencies) calls require().
-  banner: { js: "import { createRequire as flowopsCreateRequire } from 'node:module'; const require = flowopsCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as flowopsCreateRequire } from 'node:module'; const require = flowopsCreateRequire(import.meta.url);",
+  },
 });
 
 // With splitting, a dynamic import() of a bundled CommonJS package (yaml, client-node's
 // dependencies) gets only a default export, where node would give its named ones: refuse it here
 // rather than as "is not a function" at run time. Import such a package statically instead.
 const dynamicCjs = Object.entries(result.metafile.inputs).flatMap(([file, input]) =>
-  input.imports.filter((i) => i.kind === 'dynamic-import' && !i.external && i.path.includes('node_modules/') && result.metafile.inputs[i.path]?.format === 'cjs').map((i) => `${file} imports ${i.path}`),
+  input.imports
+    .filter(
+      (i) =>
+        i.kind === 'dynamic-import' &&
+        !i.external &&
+        i.path.includes('node_modules/') &&
+        result.metafile.inputs[i.path]?.format === 'cjs',
+    )
+    .map((i) => `${file} imports ${i.path}`),
 );
 if (dynamicCjs.length) {
-  process.stderr.write(`flowops build: dynamic import of a CommonJS package, which the bundle cannot give named exports:\n  ${dynamicCjs.join('\n  ')}\n`);
+  process.stderr.write(
+    `flowops build: dynamic import of a CommonJS package, which the bundle cannot give named exports:\n  ${dynamicCjs.join('\n  ')}\n`,
+  );
   process.exit(1);
 }

@@ -18,20 +18,35 @@ const KINDS = ['clusterroles', 'clusterrolebindings', 'roles', 'rolebindings'];
 type Obj = { kind: string; apiVersion: string; metadata: Record<string, unknown> } & Record<string, unknown>;
 
 function dump(kubeconfig: string): { objects: Obj[]; version: string } {
-  const server = JSON.parse(execFileSync(KUBECTL, ['--kubeconfig', kubeconfig, 'version', '-o', 'json'], { encoding: 'utf8' })) as { serverVersion?: { gitVersion?: string } };
+  const server = JSON.parse(
+    execFileSync(KUBECTL, ['--kubeconfig', kubeconfig, 'version', '-o', 'json'], { encoding: 'utf8' }),
+  ) as { serverVersion?: { gitVersion?: string } };
   const out: Obj[] = [];
   for (const kind of KINDS) {
-    const text = execFileSync(KUBECTL, ['--kubeconfig', kubeconfig, 'get', kind, '-A', '-l', 'kubernetes.io/bootstrapping=rbac-defaults', '-o', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const text = execFileSync(
+      KUBECTL,
+      ['--kubeconfig', kubeconfig, 'get', kind, '-A', '-l', 'kubernetes.io/bootstrapping=rbac-defaults', '-o', 'json'],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
     const list = JSON.parse(text) as { items: Obj[] };
     for (const item of list.items) {
       // What the server sets itself (identity, versions, timestamps) is not part of the policy.
       const { name, namespace, labels, annotations } = item.metadata;
-      item.metadata = { name, ...(namespace ? { namespace } : {}), ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) };
+      item.metadata = {
+        name,
+        ...(namespace ? { namespace } : {}),
+        ...(labels ? { labels } : {}),
+        ...(annotations ? { annotations } : {}),
+      };
       out.push(item);
     }
   }
-  const key = (o: Obj) => `${KINDS.indexOf(`${o.kind.toLowerCase()}s`)}/${String(o.metadata.namespace ?? '')}/${String(o.metadata.name)}`;
-  return { objects: out.sort((a, b) => key(a).localeCompare(key(b))), version: server.serverVersion?.gitVersion ?? '(unknown version)' };
+  const key = (o: Obj) =>
+    `${KINDS.indexOf(`${o.kind.toLowerCase()}s`)}/${String(o.metadata.namespace ?? '')}/${String(o.metadata.name)}`;
+  return {
+    objects: out.sort((a, b) => key(a).localeCompare(key(b))),
+    version: server.serverVersion?.gitVersion ?? '(unknown version)',
+  };
 }
 
 function withControlPlane<T>(body: (kubeconfig: string) => T): T {

@@ -28,5 +28,12 @@ for (const { file, crd } of CRDS) {
   process.stdout.write(`wrote config/crd/${file}\n`);
 }
 // The kustomization lists exactly the generated files, so config/default picks up a new kind.
-writeFileSync(join(CRD_DIR, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: CRDS.map((c) => c.file) }));
+writeFileSync(
+  join(CRD_DIR, 'kustomization.yaml'),
+  stringify({
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    resources: CRDS.map((c) => c.file),
+  }),
+);
 process.stdout.write('wrote config/crd/kustomization.yaml\n');

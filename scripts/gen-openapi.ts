@@ -14,7 +14,17 @@ import { gzipSync } from 'node:zlib';
 import { BUILTIN_TYPES } from '../src/apiserver/registry/builtins.js';
 import { KUBERNETES_VERSION } from '../src/apiserver/server-defaults.js';
 import { hasScale } from '../src/apiserver/http/scale.js';
-import { CRD_META_FILE, CRD_META_SCHEMAS, MANIFEST_FILE, SWAGGER_DEFINITIONS_FILE, VENDOR_DIR, documentHash, gvPath, v3FileName, type VendorManifest } from '../src/apiserver/openapi/vendor-files.js';
+import {
+  CRD_META_FILE,
+  CRD_META_SCHEMAS,
+  MANIFEST_FILE,
+  SWAGGER_DEFINITIONS_FILE,
+  VENDOR_DIR,
+  documentHash,
+  gvPath,
+  v3FileName,
+  type VendorManifest,
+} from '../src/apiserver/openapi/vendor-files.js';
 import { collectRefs, servedPath } from '../src/apiserver/openapi/served-paths.js';
 
 type Json = Record<string, unknown>;
@@ -30,11 +40,22 @@ const spec = moduleDir();
 const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8')) as Json;
 
 /** The subresources the embedded server answers for a built-in (the same checks the handler makes). */
-const subresources = new Map(BUILTIN_TYPES.map((t) => [`${t.group}/${t.version}/${t.plural}`, [...(t.statusSubresource ? ['status'] : []), ...(hasScale(t) ? ['scale'] : []), ...(t.subresources ?? []).map((x) => x.name)]]));
-const served = (group: string, version: string) => (plural: string, sub: string | undefined): boolean => {
-  const subs = subresources.get(`${group}/${version}/${plural}`);
-  return subs !== undefined && (sub === undefined || subs.includes(sub));
-};
+const subresources = new Map(
+  BUILTIN_TYPES.map((t) => [
+    `${t.group}/${t.version}/${t.plural}`,
+    [
+      ...(t.statusSubresource ? ['status'] : []),
+      ...(hasScale(t) ? ['scale'] : []),
+      ...(t.subresources ?? []).map((x) => x.name),
+    ],
+  ]),
+);
+const served =
+  (group: string, version: string) =>
+  (plural: string, sub: string | undefined): boolean => {
+    const subs = subresources.get(`${group}/${version}/${plural}`);
+    return subs !== undefined && (sub === undefined || subs.includes(sub));
+  };
 
 /** Keeps the schemas reachable from `roots` (a `$ref` walk), in the source's order. */
 function reachable(schemas: Json, roots: unknown[], prefix: string): Json {
@@ -56,7 +77,9 @@ const write = (file: string, doc: unknown): string => {
   const text = JSON.stringify(doc);
   const gz = gzipSync(text, { level: 9 });
   writeFileSync(join(VENDOR_DIR, file), gz);
-  process.stdout.write(`wrote ${file} (${(text.length / 1024).toFixed(0)} KiB, ${(gz.length / 1024).toFixed(0)} KiB gzipped)\n`);
+  process.stdout.write(
+    `wrote ${file} (${(text.length / 1024).toFixed(0)} KiB, ${(gz.length / 1024).toFixed(0)} KiB gzipped)\n`,
+  );
   return text;
 };
 
@@ -65,17 +88,31 @@ const sourceFiles = new Set(readdirSync(join(spec, 'v3')));
 let metaSchemas: Json = {};
 for (const { group, version } of groupVersions) {
   const file = group ? `apis__${group}__${version}_openapi.json` : `api__${version}_openapi.json`;
-  if (!sourceFiles.has(file)) throw new Error(`${file}: not in ${spec}/v3 (kube-apiserver ${KUBERNETES_VERSION} does not serve ${group || 'core'}/${version})`);
+  if (!sourceFiles.has(file))
+    throw new Error(
+      `${file}: not in ${spec}/v3 (kube-apiserver ${KUBERNETES_VERSION} does not serve ${group || 'core'}/${version})`,
+    );
   const doc = readJson(join(spec, 'v3', file));
-  const paths = Object.fromEntries(Object.entries(doc.paths as Json).filter(([p]) => servedPath(p, group, version, served(group, version))));
+  const paths = Object.fromEntries(
+    Object.entries(doc.paths as Json).filter(([p]) => servedPath(p, group, version, served(group, version))),
+  );
   const components = doc.components as Json;
   const schemas = reachable(components.schemas as Json, Object.values(paths), '#/components/schemas/');
-  const text = write(v3FileName(group, version), { ...doc, info: { title: 'Kubernetes', version: `v${KUBERNETES_VERSION}` }, paths, components: { ...components, schemas } });
+  const text = write(v3FileName(group, version), {
+    ...doc,
+    info: { title: 'Kubernetes', version: `v${KUBERNETES_VERSION}` },
+    paths,
+    components: { ...components, schemas },
+  });
   manifest.v3[gvPath({ group, version })] = { file: v3FileName(group, version), hash: documentHash(text) };
   metaSchemas = { ...metaSchemas, ...(components.schemas as Json) };
 }
 write(CRD_META_FILE, {
-  schemas: reachable(metaSchemas, CRD_META_SCHEMAS.map((n) => ({ $ref: `#/components/schemas/${n}` })), '#/components/schemas/'),
+  schemas: reachable(
+    metaSchemas,
+    CRD_META_SCHEMAS.map((n) => ({ $ref: `#/components/schemas/${n}` })),
+    '#/components/schemas/',
+  ),
   paths: crdPathTemplates(),
   properties: typeMetaProperties(metaSchemas, 'io.k8s.api.apps.v1.'),
 });
@@ -84,7 +121,12 @@ write(CRD_META_FILE, {
 function typeMetaProperties(schemas: Json, prefix: string): Json {
   const props = (name: string): Json => (schemas[`${prefix}${name}`] as { properties: Json }).properties;
   const object = props('Deployment');
-  return { apiVersion: object.apiVersion, kind: object.kind, metadata: object.metadata, listMetadata: props('DeploymentList').metadata };
+  return {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    metadata: object.metadata,
+    listMetadata: props('DeploymentList').metadata,
+  };
 }
 
 /**
@@ -95,24 +137,45 @@ function typeMetaProperties(schemas: Json, prefix: string): Json {
 function crdPathTemplates(): Json {
   const apps = readJson(join(spec, 'v3', 'apis__apps__v1_openapi.json')).paths as Json;
   const ns = '/apis/apps/v1/namespaces/{namespace}/deployments';
-  const picked = { collection: apps[ns], item: apps[`${ns}/{name}`], status: apps[`${ns}/{name}/status`], scale: apps[`${ns}/{name}/scale`], allNamespaces: apps['/apis/apps/v1/deployments'] };
+  const picked = {
+    collection: apps[ns],
+    item: apps[`${ns}/{name}`],
+    status: apps[`${ns}/{name}/status`],
+    scale: apps[`${ns}/{name}/scale`],
+    allNamespaces: apps['/apis/apps/v1/deployments'],
+  };
   const text = JSON.stringify(picked, (key, value: unknown) =>
-    key === 'x-kubernetes-group-version-kind' && (value as Json).kind === 'Deployment' ? { group: '{{group}}', kind: 'Deployment', version: '{{version}}' } : value,
+    key === 'x-kubernetes-group-version-kind' && (value as Json).kind === 'Deployment'
+      ? { group: '{{group}}', kind: 'Deployment', version: '{{version}}' }
+      : value,
   )
     .replaceAll('io.k8s.api.apps.v1.DeploymentList', '{{listSchema}}')
     .replaceAll('io.k8s.api.apps.v1.Deployment', '{{schema}}')
     .replaceAll('AppsV1', '{{OpGroupVersion}}')
     .replaceAll('apps_v1', '{{tag}}')
     .replaceAll('Deployment', '{{Kind}}');
-  const unresolved = collectRefs(JSON.parse(text), '#/components/schemas/').filter((r) => !r.startsWith('{{') && !CRD_META_SCHEMAS.includes(r));
-  if (unresolved.length) throw new Error(`CRD path templates refer to ${unresolved.join(', ')}: add them to CRD_META_SCHEMAS`);
-  if (/apps|deployments/i.test(text)) throw new Error('CRD path templates still name apps/deployments somewhere: extend the substitutions');
+  const unresolved = collectRefs(JSON.parse(text), '#/components/schemas/').filter(
+    (r) => !r.startsWith('{{') && !CRD_META_SCHEMAS.includes(r),
+  );
+  if (unresolved.length)
+    throw new Error(`CRD path templates refer to ${unresolved.join(', ')}: add them to CRD_META_SCHEMAS`);
+  if (/apps|deployments/i.test(text))
+    throw new Error('CRD path templates still name apps/deployments somewhere: extend the substitutions');
   return JSON.parse(text) as Json;
 }
 
 const swagger = readJson(join(spec, 'swagger.json'));
-const kept = Object.entries(swagger.paths as Json).filter(([p]) => groupVersions.some(({ group, version }) => servedPath(p, group, version, served(group, version))));
-const definitions = reachable(swagger.definitions as Json, [...kept.map(([, item]) => item), ...CRD_META_SCHEMAS.map((n) => ({ $ref: `#/definitions/${n}` }))], '#/definitions/');
-write(SWAGGER_DEFINITIONS_FILE, { definitions, properties: typeMetaProperties(swagger.definitions as Json, 'io.k8s.api.apps.v1.') });
+const kept = Object.entries(swagger.paths as Json).filter(([p]) =>
+  groupVersions.some(({ group, version }) => servedPath(p, group, version, served(group, version))),
+);
+const definitions = reachable(
+  swagger.definitions as Json,
+  [...kept.map(([, item]) => item), ...CRD_META_SCHEMAS.map((n) => ({ $ref: `#/definitions/${n}` }))],
+  '#/definitions/',
+);
+write(SWAGGER_DEFINITIONS_FILE, {
+  definitions,
+  properties: typeMetaProperties(swagger.definitions as Json, 'io.k8s.api.apps.v1.'),
+});
 writeFileSync(join(VENDOR_DIR, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 process.stdout.write(`wrote ${MANIFEST_FILE}\n`);

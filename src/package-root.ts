@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 function packageRootFrom(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'flowops') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'flowops')
+      return dir;
     if (dirname(dir) === dir) throw new Error(`FlowOps cannot find its package.json above ${start}`);
   }
 }

@@ -171,7 +171,9 @@ export const SEEDS: Readonly<Record<string, Seed>> = {
     }),
   },
   'certificates.k8s.io/v1/CertificateSigningRequest': {
-    object: fixed({ spec: { request: CSR_REQUEST_B64, signerName: 'example.com/fuzz', usages: ['digital signature'] } }),
+    object: fixed({
+      spec: { request: CSR_REQUEST_B64, signerName: 'example.com/fuzz', usages: ['digital signature'] },
+    }),
   },
   'resource.k8s.io/v1/DeviceClass': { object: fixed({ spec: {} }) },
   'resource.k8s.io/v1/ResourceClaim': { object: fixed({ spec: claimSpec }) },

@@ -17,7 +17,17 @@ export const itemFlow = (namespace: string, serviceAccountName?: string): KubeOb
   spec: {
     watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
     ...(serviceAccountName ? { serviceAccountName } : {}),
-    reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n' }] },
+    reconcile: {
+      steps: [
+        {
+          name: 'child',
+          type: 'kubectl',
+          action: 'apply',
+          manifests:
+            'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n',
+        },
+      ],
+    },
   },
 });
 
@@ -67,7 +77,12 @@ export async function alternatingRounds<S extends string>(o: RoundsOptions<S>): 
         Array.from({ length: o.clients }, async () => {
           while (next < o.perRound) {
             const i = round * o.perRound + next++;
-            await o.kube.create({ apiVersion: 'bench.flowops.io/v1', kind: 'Item', metadata: { name: `item-${i}`, namespace: side }, spec: { size: i } } as KubeObject);
+            await o.kube.create({
+              apiVersion: 'bench.flowops.io/v1',
+              kind: 'Item',
+              metadata: { name: `item-${i}`, namespace: side },
+              spec: { size: i },
+            } as KubeObject);
           }
         }),
       );

@@ -73,7 +73,12 @@ export async function flowPagePhase(opts: {
       if (run > 0) paints.push(Date.now() - start);
     }
     await page.locator('[data-connection="live"]').waitFor();
-    const fullBytes = Math.max(...counter.reads().filter((r) => r.path === FULL).map((r) => r.bytes));
+    const fullBytes = Math.max(
+      ...counter
+        .reads()
+        .filter((r) => r.path === FULL)
+        .map((r) => r.bytes),
+    );
     // Churn: objects turn not ready and back, spread over the list, at a steady rate.
     const streamBefore = counter.stream();
     const start = Date.now();

@@ -1,7 +1,13 @@
 import { request, type Agent } from 'node:http';
 
 /** One JSON request on a keep-alive agent; resolves with the status code once the answer is read. */
-export function callJson(agent: Agent, url: string, method: string, body?: unknown, contentType = 'application/json'): Promise<number> {
+export function callJson(
+  agent: Agent,
+  url: string,
+  method: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const req = request(url, { method, agent, headers: text ? { 'content-type': contentType } : {} }, (res) => {

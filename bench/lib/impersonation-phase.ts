@@ -25,26 +25,55 @@ const rbac = (ns: string): KubeObject[] => [
     metadata: { name: 'runner', namespace: ns },
     rules: [
       { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] },
-      { apiGroups: ['bench.flowops.io'], resources: ['items', 'items/status'], verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+      {
+        apiGroups: ['bench.flowops.io'],
+        resources: ['items', 'items/status'],
+        verbs: ['get', 'list', 'watch', 'update', 'patch'],
+      },
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     ],
   } as KubeObject,
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'runner', namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'runner' }, subjects: [{ kind: 'ServiceAccount', name: 'runner', namespace: ns }] } as KubeObject,
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'runner', namespace: ns },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'runner' },
+    subjects: [{ kind: 'ServiceAccount', name: 'runner', namespace: ns }],
+  } as KubeObject,
 ];
 
-export async function impersonationPhase(crd: object, perRound: number, rounds: number, workers: number, clients: number): Promise<ImpersonationFigures> {
+export async function impersonationPhase(
+  crd: object,
+  perRound: number,
+  rounds: number,
+  workers: number,
+  clients: number,
+): Promise<ImpersonationFigures> {
   // Authentication and RBAC on, as `flowops up` runs them (the tests' server of that kind).
   const ts = await startAuthTestServer();
   const kube = KubeClient.fromKubeconfig(ts.kubeconfig);
   const children = childCounter(ts.server);
-  const controllers = await startControllers({ kube, log: pino({ level: 'silent' }), installCrds: true, concurrency: workers });
+  const controllers = await startControllers({
+    kube,
+    log: pino({ level: 'silent' }),
+    installCrds: true,
+    concurrency: workers,
+  });
   try {
     await kube.create(crd as KubeObject);
-    for (const ns of ['plain', 'impersonating']) await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    for (const ns of ['plain', 'impersonating'])
+      await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const o of rbac('impersonating')) await kube.create(o);
     await kube.create(itemFlow('plain'));
     await kube.create(itemFlow('impersonating', 'runner'));
-    const { perSec, ratio } = await alternatingRounds({ kube, sides: ['plain', 'impersonating'] as const, perRound, rounds, clients, children });
+    const { perSec, ratio } = await alternatingRounds({
+      kube,
+      sides: ['plain', 'impersonating'] as const,
+      perRound,
+      rounds,
+      clients,
+      children,
+    });
     return { plainPerSec: perSec.plain, impersonatingPerSec: perSec.impersonating, ratio };
   } finally {
     await controllers.stop();

@@ -39,7 +39,12 @@ export async function overviewPhase(opts: {
   const allRows = (n: number): boolean => document.querySelectorAll('tr[data-flow]').length === n;
   await page.waitForFunction(allRows, names.length, { timeout: 120_000 });
   await page.locator('[data-connection="live"]').waitFor();
-  const fullBytes = Math.max(...counter.reads().filter((r) => r.path === FULL).map((r) => r.bytes));
+  const fullBytes = Math.max(
+    ...counter
+      .reads()
+      .filter((r) => r.path === FULL)
+      .map((r) => r.bytes),
+  );
   const ref = (name: string) => ({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name });
   const streamBefore = counter.stream();
   const start = Date.now();

@@ -34,13 +34,15 @@ function openPage(base: string): { close(): void; refetches: () => number } {
     }
     inFlight = true;
     refetches++;
-    void fetch(`${base}/ui/api/overview`).then((r) => r.arrayBuffer()).finally(() => {
-      inFlight = false;
-      if (again) {
-        again = false;
-        refetch();
-      }
-    });
+    void fetch(`${base}/ui/api/overview`)
+      .then((r) => r.arrayBuffer())
+      .finally(() => {
+        inFlight = false;
+        if (again) {
+          again = false;
+          refetch();
+        }
+      });
   };
   const req = request(`${base}/ui/api/stream`, { headers: { Accept: 'text/event-stream' } }, (res) => {
     res.setEncoding('utf8');
@@ -53,7 +55,13 @@ function openPage(base: string): { close(): void; refetches: () => number } {
   return { close: () => req.destroy(), refetches: () => refetches };
 }
 
-export async function uiStreamPhase(crd: object, perRound: number, rounds: number, workers: number, clients: number): Promise<UiStreamFigures> {
+export async function uiStreamPhase(
+  crd: object,
+  perRound: number,
+  rounds: number,
+  workers: number,
+  clients: number,
+): Promise<UiStreamFigures> {
   const ts = await startTestServer();
   const server = ts.server;
   const kube = KubeClient.fromKubeconfig(ts.kubeconfig);

@@ -41,9 +41,11 @@ type Create = (i: number) => Promise<unknown>;
 
 async function createConcurrently(clients: number, count: number, create: Create): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (next < count) await create(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < count) await create(next++);
+    }),
+  );
 }
 
 interface Round {
@@ -85,9 +87,15 @@ async function oneRound(round: Round): Promise<{ perSec: number; baseline: numbe
       concurrency,
       installCrds: true,
     };
-    side = layout === 'in-process'
-      ? new InProcessControllers(config, log)
-      : new ControllersThread(config, { log, onCrash: (err) => { throw err; } });
+    side =
+      layout === 'in-process'
+        ? new InProcessControllers(config, log)
+        : new ControllersThread(config, {
+            log,
+            onCrash: (err) => {
+              throw err;
+            },
+          });
     await side.start(new AbortController().signal);
     await kube.create(crd as KubeObject);
     await kube.create(itemFlow('default'));
@@ -137,12 +145,11 @@ export async function upLayoutsPhase(
       seen[layout].ratio.push(r.perSec / r.baseline);
     }
   }
-  const figures = (l: ControllersLayout): LayoutFigures =>
-    ({
-      reconcilesPerSec: median(seen[l].perSec),
-      baselinePerSec: median(seen[l].baseline),
-      ratio: median(seen[l].ratio),
-    });
+  const figures = (l: ControllersLayout): LayoutFigures => ({
+    reconcilesPerSec: median(seen[l].perSec),
+    baselinePerSec: median(seen[l].baseline),
+    ratio: median(seen[l].ratio),
+  });
   const layouts = { 'in-process': figures('in-process'), 'worker-thread': figures('worker-thread') };
   return { cores: availableParallelism(), load: loadavg()[0] ?? 0, layouts };
 }

@@ -27,7 +27,11 @@ export function diff(before: Map<string, number>, after: Map<string, number>): M
 }
 
 export const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
-export const describe = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+export const describe = (m: Map<string, number>): string =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ') || 'none';
 
 async function reconciles(metrics: FlowOpsMetrics): Promise<number> {
   return (await metrics.reconcileTotal.get()).values.reduce((n, v) => n + v.value, 0);
@@ -53,7 +57,14 @@ export interface WriteFigures {
  * `patchAll` patches every watched object (the bench's own writes, `ownKey` in the counts) and
  * resolves when every child shows the change.
  */
-export async function writePhases(controllers: Controllers, metrics: FlowOpsMetrics, server: Registry, count: number, patchAll: () => Promise<void>, ownKey: string): Promise<WriteFigures> {
+export async function writePhases(
+  controllers: Controllers,
+  metrics: FlowOpsMetrics,
+  server: Registry,
+  count: number,
+  patchAll: () => Promise<void>,
+  ownKey: string,
+): Promise<WriteFigures> {
   await settle(controllers);
   const r0 = await reconciles(metrics);
   const w0 = await writeCounts(server);
@@ -75,6 +86,10 @@ export async function writePhases(controllers: Controllers, metrics: FlowOpsMetr
 }
 
 export function printWrites(f: WriteFigures, count: number): void {
-  console.log(`no-op resync of ${count} settled objects (every key run again): ${f.resyncRuns} reconciles, ${total(f.resyncWrites)} API writes (${describe(f.resyncWrites)}) (goal 0)`);
-  console.log(`changed run (each object's spec patched, the bench's ${count} patches left out): ${f.changedRuns} reconciles, ${total(f.changedWrites)} API writes = ${(total(f.changedWrites) / count).toFixed(2)} per object with its child (${describe(f.changedWrites)}) (goal ≤ 2)`);
+  console.log(
+    `no-op resync of ${count} settled objects (every key run again): ${f.resyncRuns} reconciles, ${total(f.resyncWrites)} API writes (${describe(f.resyncWrites)}) (goal 0)`,
+  );
+  console.log(
+    `changed run (each object's spec patched, the bench's ${count} patches left out): ${f.changedRuns} reconciles, ${total(f.changedWrites)} API writes = ${(total(f.changedWrites) / count).toFixed(2)} per object with its child (${describe(f.changedWrites)}) (goal ≤ 2)`,
+  );
 }

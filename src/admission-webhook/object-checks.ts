@@ -69,7 +69,11 @@ function operatorFindings(obj: Record<string, unknown>, registry: SchemaRegistry
     }
   }
   if (out.length) return out;
-  return checkOperator(obj, registry).map((p) => ({ field: formatPath(p.path), message: p.message, severity: p.severity }));
+  return checkOperator(obj, registry).map((p) => ({
+    field: formatPath(p.path),
+    message: p.message,
+    severity: p.severity,
+  }));
 }
 
 function specText(o: Record<string, unknown> | undefined): string {

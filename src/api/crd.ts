@@ -18,7 +18,14 @@ export interface CustomResourceDefinition {
   metadata: { name: string; annotations?: Record<string, string> };
   spec: {
     group: string;
-    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
+    names: {
+      kind: string;
+      listKind: string;
+      plural: string;
+      singular: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     scope: 'Namespaced' | 'Cluster';
     versions: Array<{
       name: string;
@@ -36,10 +43,31 @@ const READY = '.status.conditions[?(@.type=="Ready")]';
 const FLOW_COLUMNS: PrinterColumn[] = [
   { name: 'Watched', type: 'string', jsonPath: '.spec.watch.kind', description: 'The kind this Flow reconciles' },
   { name: 'Ready', type: 'string', jsonPath: `${READY}.status` },
-  { name: 'Resources', type: 'integer', jsonPath: '.status.resources.watched', description: 'Resources of the watched kind currently known' },
-  { name: 'Children-Ready', type: 'integer', jsonPath: '.status.resources.ready', description: 'Watched objects whose last run succeeded and whose children are all ready' },
-  { name: 'Rollout', type: 'string', jsonPath: '.status.rollout.state', description: 'The state of spec.rollout: Progressing, Paused, Halted, RolledBack, Aborted or Complete' },
-  { name: 'Stage', type: 'integer', jsonPath: '.status.rollout.currentStage', description: 'The rollout stage being worked on (0-based)', priority: 1 },
+  {
+    name: 'Resources',
+    type: 'integer',
+    jsonPath: '.status.resources.watched',
+    description: 'Resources of the watched kind currently known',
+  },
+  {
+    name: 'Children-Ready',
+    type: 'integer',
+    jsonPath: '.status.resources.ready',
+    description: 'Watched objects whose last run succeeded and whose children are all ready',
+  },
+  {
+    name: 'Rollout',
+    type: 'string',
+    jsonPath: '.status.rollout.state',
+    description: 'The state of spec.rollout: Progressing, Paused, Halted, RolledBack, Aborted or Complete',
+  },
+  {
+    name: 'Stage',
+    type: 'integer',
+    jsonPath: '.status.rollout.currentStage',
+    description: 'The rollout stage being worked on (0-based)',
+    priority: 1,
+  },
   { name: 'Status', type: 'string', jsonPath: `${READY}.message`, priority: 1 },
   { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
 ];
@@ -50,14 +78,22 @@ const FLOW_COLUMNS: PrinterColumn[] = [
  * itself and allows a CRD to say almost nothing about it.
  */
 export function crdSchemaOf(schema: z.ZodType, description: string): StructuralSchema {
-  const generated = toStructuralSchema(z.toJSONSchema(schema, { io: 'input', target: 'openapi-3.0', reused: 'inline', cycles: 'throw' }));
+  const generated = toStructuralSchema(
+    z.toJSONSchema(schema, { io: 'input', target: 'openapi-3.0', reused: 'inline', cycles: 'throw' }),
+  );
   const { apiVersion: _v, kind: _k, metadata: _m, ...rest } = generated.properties ?? {};
   return {
     description,
     type: 'object',
     properties: {
-      apiVersion: { description: 'APIVersion defines the versioned schema of this representation of an object.', type: 'string' },
-      kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
+      apiVersion: {
+        description: 'APIVersion defines the versioned schema of this representation of an object.',
+        type: 'string',
+      },
+      kind: {
+        description: 'Kind is a string value representing the REST resource this object represents.',
+        type: 'string',
+      },
       metadata: { type: 'object' },
       ...rest,
     },
@@ -80,19 +116,37 @@ export function flowCrd(): CustomResourceDefinition {
     singular: 'flow',
     shortNames: ['fl'],
     columns: FLOW_COLUMNS,
-    schema: crdSchemaOf(flowSchema, 'A Flow turns a watched Kubernetes kind into a managed resource: FlowOps runs its steps to reconcile each object of that kind.'),
+    schema: crdSchemaOf(
+      flowSchema,
+      'A Flow turns a watched Kubernetes kind into a managed resource: FlowOps runs its steps to reconcile each object of that kind.',
+    ),
   });
 }
 
 /** A namespaced flowops.io/v1 CRD with a status subresource: the shape every FlowOps kind shares. */
-export function flowopsCrd(o: { kind: string; plural: string; singular: string; shortNames: string[]; columns: PrinterColumn[]; statusSubresource?: boolean; schema: CustomResourceDefinition['spec']['versions'][number]['schema']['openAPIV3Schema'] }): CustomResourceDefinition {
+export function flowopsCrd(o: {
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  columns: PrinterColumn[];
+  statusSubresource?: boolean;
+  schema: CustomResourceDefinition['spec']['versions'][number]['schema']['openAPIV3Schema'];
+}): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
     metadata: { name: `${o.plural}.${FLOW_GROUP}` },
     spec: {
       group: FLOW_GROUP,
-      names: { kind: o.kind, listKind: `${o.kind}List`, plural: o.plural, singular: o.singular, shortNames: o.shortNames, categories: ['flowops'] },
+      names: {
+        kind: o.kind,
+        listKind: `${o.kind}List`,
+        plural: o.plural,
+        singular: o.singular,
+        shortNames: o.shortNames,
+        categories: ['flowops'],
+      },
       scope: 'Namespaced',
       versions: [
         {
@@ -108,7 +162,8 @@ export function flowopsCrd(o: { kind: string; plural: string; singular: string; 
   };
 }
 
-const HEADER = '# Generated by `npm run gen:crds` (scripts/gen-crds.ts) from the zod schemas in src/api/. Do not edit.\n';
+const HEADER =
+  '# Generated by `npm run gen:crds` (scripts/gen-crds.ts) from the zod schemas in src/api/. Do not edit.\n';
 
 /** The YAML committed under config/crd/; a test compares the two so they cannot drift. */
 export function renderCrdYaml(crd: CustomResourceDefinition): string {

@@ -19,6 +19,9 @@ export function flowSourceCrd(): CustomResourceDefinition {
     singular: 'flowsource',
     shortNames: ['fs'],
     columns: COLUMNS,
-    schema: crdSchemaOf(flowSourceSchema, 'A FlowSource is a Git repository folder whose Flows and objects FlowOps applies, commit by commit, with provenance.'),
+    schema: crdSchemaOf(
+      flowSourceSchema,
+      'A FlowSource is a Git repository folder whose Flows and objects FlowOps applies, commit by commit, with provenance.',
+    ),
   });
 }

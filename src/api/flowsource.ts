@@ -15,7 +15,11 @@ const localRef = z.object({ name: z.string().min(1) }).strict();
 
 export const sourceRefSchema = z
   .object({
-    branch: z.string().min(1).describe('Branch to follow (default "main"); kept while pinned so that --unpin returns to it.').optional(),
+    branch: z
+      .string()
+      .min(1)
+      .describe('Branch to follow (default "main"); kept while pinned so that --unpin returns to it.')
+      .optional(),
     tag: z.string().min(1).describe('Tag to follow instead of a branch.').optional(),
     commit: z
       .string()
@@ -44,7 +48,9 @@ export const verifySchema = z
 
 export const decryptionSchema = z
   .object({
-    provider: z.literal('sops').describe('sops: files encrypted with SOPS (age or OpenPGP recipients) are decrypted at apply time.'),
+    provider: z
+      .literal('sops')
+      .describe('sops: files encrypted with SOPS (age or OpenPGP recipients) are decrypted at apply time.'),
     secretRef: localRef.describe(
       'Secret in the same namespace with the private keys: age identities under keys ending in .agekey, ' +
         'armored OpenPGP private keys under keys ending in .asc.',
@@ -82,7 +88,7 @@ export const ociSourceSchema = z
       .describe('What to follow: a tag (default latest), a semver range, or a pinned digest.')
       .optional(),
     secretRef: localRef
-      .describe('Secret of type kubernetes.io/dockerconfigjson in the same namespace with the registry\'s credentials.')
+      .describe("Secret of type kubernetes.io/dockerconfigjson in the same namespace with the registry's credentials.")
       .optional(),
     insecure: z
       .boolean()
@@ -141,15 +147,22 @@ export const flowSourceSpecSchema = z
       .optional(),
     oci: ociSourceSchema
       .describe(
-        'Follow an OCI artifact (Flux\'s media types, as `flowops push artifact` and `flux push artifact` make) ' +
+        "Follow an OCI artifact (Flux's media types, as `flowops push artifact` and `flux push artifact` make) " +
           'instead of a Git repository; set this or url, not both.',
       )
       .optional(),
     ref: sourceRefSchema.describe('What to follow: a branch (default main), a tag, or a pinned commit.').optional(),
-    path: z.string().describe('Folder inside the repository that holds the definitions (default: the whole repository).').optional(),
+    path: z
+      .string()
+      .describe('Folder inside the repository that holds the definitions (default: the whole repository).')
+      .optional(),
     interval: duration.describe('How often to poll (default "1m"; a webhook or push triggers at once).').optional(),
-    secretRef: localRef.describe('Secret in the same namespace with username + password, or bearerToken, for HTTP auth.').optional(),
-    webhookSecretRef: localRef.describe('Secret whose `token` key checks webhook calls (HMAC for GitHub and Gitea, token for GitLab).').optional(),
+    secretRef: localRef
+      .describe('Secret in the same namespace with username + password, or bearerToken, for HTTP auth.')
+      .optional(),
+    webhookSecretRef: localRef
+      .describe('Secret whose `token` key checks webhook calls (HMAC for GitHub and Gitea, token for GitLab).')
+      .optional(),
     verify: verifySchema
       .describe(
         'Apply only commits signed by a trusted key (Flux GitRepository.spec.verify); ' +
@@ -168,12 +181,19 @@ export const flowSourceSpecSchema = z
     suspend: z.boolean().describe('Stop polling and applying (the applied objects stay).').optional(),
     serviceAccountName: z
       .string()
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a ServiceAccount name (lower-case letters, digits, "-" or ".")')
-      .describe('What this source applies and prunes is applied as this ServiceAccount of its namespace (impersonation).')
+      .regex(
+        /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
+        'expected a ServiceAccount name (lower-case letters, digits, "-" or ".")',
+      )
+      .describe(
+        'What this source applies and prunes is applied as this ServiceAccount of its namespace (impersonation).',
+      )
       .optional(),
     prune: z
       .boolean()
-      .describe('When the FlowSource is deleted, delete what it applied (default true, as Flux does with prune). false leaves the objects in place.')
+      .describe(
+        'When the FlowSource is deleted, delete what it applied (default true, as Flux does with prune). false leaves the objects in place.',
+      )
       .optional(),
   })
   .strict()
@@ -204,8 +224,8 @@ export const historyEntrySchema = z.object({
     .string()
     .describe('Who signed the commit (key fingerprint and user or principals), or "unsigned"; set with spec.verify.')
     .optional(),
-  subject: z.string().describe('The commit\'s subject line.').optional(),
-  author: z.string().describe('The commit\'s author name.').optional(),
+  subject: z.string().describe("The commit's subject line.").optional(),
+  author: z.string().describe("The commit's author name.").optional(),
   authoredAt: z.string().describe('When the commit was authored (RFC 3339).').optional(),
   origin: z
     .string()
@@ -232,21 +252,35 @@ export const skippedEntrySchema = z.object({
 
 export const flowSourceStatusSchema = z.object({
   observedGeneration: z.number().int().min(0).optional(),
-  conditions: z.array(conditionSchema).meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }).optional(),
+  conditions: z
+    .array(conditionSchema)
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+    .optional(),
   lastAppliedRevision: z.string().optional(),
   lastAttemptedRevision: z.string().optional(),
   lastVerifiedCommit: z
     .string()
     .describe('The last commit whose signature spec.verify accepted; mode all checks every commit after it.')
     .optional(),
-  inventory: z.array(inventoryEntrySchema).describe('Objects applied from the last applied commit; only these are ever pruned.').optional(),
-  skipped: z.array(skippedEntrySchema).describe('Objects left alone because another tool (Argo CD, Flux) tracks them.').optional(),
+  inventory: z
+    .array(inventoryEntrySchema)
+    .describe('Objects applied from the last applied commit; only these are ever pruned.')
+    .optional(),
+  skipped: z
+    .array(skippedEntrySchema)
+    .describe('Objects left alone because another tool (Argo CD, Flux) tracks them.')
+    .optional(),
   history: z.array(historyEntrySchema).describe('The last commits synced, newest first.').optional(),
   commits: z
     .array(commitStateSchema)
-    .describe('The state each recent commit reached, as sent to the forge (pending, success, failure, error); newest first.')
+    .describe(
+      'The state each recent commit reached, as sent to the forge (pending, success, failure, error); newest first.',
+    )
     .optional(),
-  lastHandledReconcileAt: z.string().describe('The flowops.io/reconcile-requested-at value the last sync answered (flowops reconcile source --wait).').optional(),
+  lastHandledReconcileAt: z
+    .string()
+    .describe('The flowops.io/reconcile-requested-at value the last sync answered (flowops reconcile source --wait).')
+    .optional(),
 });
 
 export const flowSourceSchema = z.object({

@@ -15,9 +15,7 @@ const time = z.iso.datetime({ offset: true });
 
 export const generationStatusSchema = z.object({
   generation: z.number().int().min(1),
-  revision: z
-    .string()
-    .describe("The ControllerRevision that keeps this generation's spec: <flow>-g<generation>."),
+  revision: z.string().describe("The ControllerRevision that keeps this generation's spec: <flow>-g<generation>."),
   objects: count.describe('Watched objects on this generation now.'),
   ready: count,
 });

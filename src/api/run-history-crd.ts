@@ -28,6 +28,9 @@ export function runHistoryCrd(): CustomResourceDefinition {
     shortNames: ['runs'],
     columns: COLUMNS,
     statusSubresource: false,
-    schema: crdSchemaOf(runHistorySchema, 'The last runs of one object a Flow watches: outcome, duration, commit, and every step, newest first.'),
+    schema: crdSchemaOf(
+      runHistorySchema,
+      'The last runs of one object a Flow watches: outcome, duration, commit, and every step, newest first.',
+    ),
   });
 }

@@ -16,7 +16,13 @@ export const RUN_HISTORY_LIMIT = 10;
  * or a retry (nothing enqueued it but the queue), or `flowops reconcile` asked for it.
  */
 export const RUN_TRIGGERS = [
-  'object-change', 'child-drift', 'child-status', 'child-deleted', 'flow-change', 'resync', 'manual',
+  'object-change',
+  'child-drift',
+  'child-status',
+  'child-deleted',
+  'flow-change',
+  'resync',
+  'manual',
 ] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
@@ -49,7 +55,16 @@ export const runHistorySchema = z
     metadata: z.object({ name: z.string(), namespace: z.string().optional() }).passthrough(),
     spec: z
       .object({
-        object: z.object({ apiVersion: z.string(), kind: z.string(), name: z.string(), namespace: z.string().optional(), uid: z.string() }).strict().describe('The watched object these runs are of'),
+        object: z
+          .object({
+            apiVersion: z.string(),
+            kind: z.string(),
+            name: z.string(),
+            namespace: z.string().optional(),
+            uid: z.string(),
+          })
+          .strict()
+          .describe('The watched object these runs are of'),
         flow: z.string().describe('namespace/name of the Flow that ran them'),
       })
       .strict(),

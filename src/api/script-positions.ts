@@ -13,7 +13,9 @@ import { isRaw, type Raw } from './step-rules.js';
 export function scriptProblems(step: Raw, at: FieldPath): FieldProblem[] {
   if (step.type !== 'script' || typeof step.script !== 'string') return [];
   const script = step.script;
-  const env = isRaw(step.env) ? Object.fromEntries(Object.entries(step.env).filter((e): e is [string, string] => typeof e[1] === 'string')) : undefined;
+  const env = isRaw(step.env)
+    ? Object.fromEntries(Object.entries(step.env).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : undefined;
   // Untemplated scripts too: an earlier step's output (STEP_*) or the object's file can reach arithmetic.
   try {
     parseTemplate(script);
@@ -21,7 +23,14 @@ export function scriptProblems(step: Raw, at: FieldPath): FieldProblem[] {
     if (e instanceof TemplateParseError) return []; // reported by the template check
     throw e;
   }
-  const interpreter = findInterpreter({ script, language: typeof step.language === 'string' ? step.language : undefined });
+  const interpreter = findInterpreter({
+    script,
+    language: typeof step.language === 'string' ? step.language : undefined,
+  });
   if ('unsupported' in interpreter) return [];
-  return unsafeScriptPositions({ script, env }, interpreter).map((u) => ({ path: [...at, 'script'], message: u.message, inner: { line: u.line, column: u.column } }));
+  return unsafeScriptPositions({ script, env }, interpreter).map((u) => ({
+    path: [...at, 'script'],
+    message: u.message,
+    inner: { line: u.line, column: u.column },
+  }));
 }

@@ -32,8 +32,10 @@ function statusProblems(status: Record<string, unknown>, reconcile: unknown): Fi
   const out: FieldProblem[] = [];
   for (const [key, value] of Object.entries(status)) {
     const path = ['spec', 'status', key];
-    if (!STATUS_FIELD.test(key)) out.push({ path, message: 'expected a field name: a letter, then letters, digits or "_"' });
-    else if (RESERVED_STATUS_FIELDS.has(key)) out.push({ path, message: `"${key}" is written by FlowOps itself; choose another name` });
+    if (!STATUS_FIELD.test(key))
+      out.push({ path, message: 'expected a field name: a letter, then letters, digits or "_"' });
+    else if (RESERVED_STATUS_FIELDS.has(key))
+      out.push({ path, message: `"${key}" is written by FlowOps itself; choose another name` });
     if (typeof value === 'string') out.push(...checkTemplate(value, path, { before: all, all, self: undefined }));
   }
   return out;
@@ -46,7 +48,11 @@ function stepListProblems(steps: readonly unknown[], at: readonly string[]): Fie
   steps.forEach((step, i) => {
     if (!isRaw(step)) return;
     const self = typeof step.name === 'string' ? step.name : undefined;
-    out.push(...variantProblems(step, [...at, i]), ...templateProblems(step, [...at, i], { before: new Set(before), all, self }), ...scriptProblems(step, [...at, i]));
+    out.push(
+      ...variantProblems(step, [...at, i]),
+      ...templateProblems(step, [...at, i], { before: new Set(before), all, self }),
+      ...scriptProblems(step, [...at, i]),
+    );
     if (self !== undefined) before.add(self);
   });
   return out;

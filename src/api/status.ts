@@ -32,8 +32,18 @@ export const flowStatusSchema = z.object({
       watched: z.number().int().min(0).optional(),
       succeeded: z.number().int().min(0).optional(),
       failed: z.number().int().min(0).optional(),
-      ready: z.number().int().min(0).describe('Watched objects whose last run succeeded and whose children are all ready.').optional(),
-      notReady: z.number().int().min(0).describe('Watched objects whose last run succeeded but whose children are not all ready.').optional(),
+      ready: z
+        .number()
+        .int()
+        .min(0)
+        .describe('Watched objects whose last run succeeded and whose children are all ready.')
+        .optional(),
+      notReady: z
+        .number()
+        .int()
+        .min(0)
+        .describe('Watched objects whose last run succeeded but whose children are not all ready.')
+        .optional(),
     })
     .optional(),
   lastError: z.string().optional(),

@@ -12,11 +12,15 @@ export function isRaw(v: unknown): v is Raw {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const present = (step: Raw, field: string): boolean => step[field] !== undefined && step[field] !== null && step[field] !== '';
+const present = (step: Raw, field: string): boolean =>
+  step[field] !== undefined && step[field] !== null && step[field] !== '';
 
 /** For each step type with variants: the field that picks the variant, and what each variant needs. */
 const NEEDS: Record<string, { by: string; rules: Record<string, string[]> }> = {
-  kubectl: { by: 'action', rules: { apply: ['manifests'], patch: ['target', 'patch'], get: ['target'], wait: ['target', 'condition'] } },
+  kubectl: {
+    by: 'action',
+    rules: { apply: ['manifests'], patch: ['target', 'patch'], get: ['target'], wait: ['target', 'condition'] },
+  },
   template: { by: 'engine', rules: { helm: ['chart'], kustomize: ['path'] } },
 };
 

@@ -10,7 +10,20 @@ import { isRaw, type Raw } from './step-rules.js';
  */
 
 /** Step fields that are never rendered: identifiers, enums, error handling, JSONPaths, expressions. */
-export const NOT_TEMPLATED: ReadonlySet<string> = new Set(['name', 'type', 'action', 'engine', 'language', 'method', 'patchType', 'errorHandling', 'timeout', 'outputs', 'expression', 'ownerReference']);
+export const NOT_TEMPLATED: ReadonlySet<string> = new Set([
+  'name',
+  'type',
+  'action',
+  'engine',
+  'language',
+  'method',
+  'patchType',
+  'errorHandling',
+  'timeout',
+  'outputs',
+  'expression',
+  'ownerReference',
+]);
 
 export interface StepNames {
   /** Names of the steps before this one in its list. */

@@ -96,7 +96,8 @@ function convert(raw: unknown, path: string): StructuralSchema {
   for (const key of Object.keys(raw)) {
     if (!HANDLED.has(key) && !DROPPED.has(key) && !key.startsWith('x-kubernetes-')) fail(path, `"${key}"`);
   }
-  const described = (s: StructuralSchema): StructuralSchema => (typeof raw.description === 'string' ? { description: raw.description, ...s } : s);
+  const described = (s: StructuralSchema): StructuralSchema =>
+    typeof raw.description === 'string' ? { description: raw.description, ...s } : s;
   const union = (raw.anyOf ?? raw.oneOf) as unknown;
   if (union !== undefined) return withExtensions(described(convertUnion(union, path)), raw);
   // z.unknown() / z.any() arrive as `{}`: any JSON value, kept as written.
@@ -196,7 +197,8 @@ function mergeSchemas(a: StructuralSchema, b: StructuralSchema, path: string): S
   if (restA.type === 'object' && restB.type === 'object' && (restA.properties || restB.properties)) {
     const { properties: pa, required: ra, ...shellA } = restA;
     const { properties: pb, required: rb, ...shellB } = restB;
-    if (!isDeepStrictEqual(shellA, shellB)) fail(path, `two different objects for one field (${JSON.stringify(a)} and ${JSON.stringify(b)})`);
+    if (!isDeepStrictEqual(shellA, shellB))
+      fail(path, `two different objects for one field (${JSON.stringify(a)} and ${JSON.stringify(b)})`);
     const properties: Record<string, StructuralSchema> = { ...pa };
     for (const [name, s] of Object.entries(pb ?? {})) {
       const mine = properties[name];

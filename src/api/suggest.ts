@@ -14,7 +14,8 @@ let schema: StructuralSchema | undefined;
 function schemaAt(path: FieldPath): StructuralSchema | undefined {
   schema ??= crdSchemaOf(flowSchema, '');
   let node: StructuralSchema | undefined = schema;
-  for (const seg of path) node = typeof seg === 'number' ? node?.items : (node?.properties?.[seg] ?? node?.additionalProperties);
+  for (const seg of path)
+    node = typeof seg === 'number' ? node?.items : (node?.properties?.[seg] ?? node?.additionalProperties);
   return node;
 }
 
@@ -25,7 +26,11 @@ function distance(a: string, b: string): number {
     let prev = row[0]!;
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      const next = Math.min(
+        row[j]! + 1,
+        row[j - 1]! + 1,
+        prev + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1),
+      );
       prev = row[j]!;
       row[j] = next;
     }

@@ -6,7 +6,12 @@ import { compareValidationErrors, FlowValidationError, type ValidationError } fr
 import { YamlLocator } from './yaml-positions.js';
 import { zodProblems } from './zod-issues.js';
 
-export { compareValidationErrors, FlowValidationError, formatValidationError, type ValidationError } from './validation-error.js';
+export {
+  compareValidationErrors,
+  FlowValidationError,
+  formatValidationError,
+  type ValidationError,
+} from './validation-error.js';
 
 /** Everything wrong with one Flow object, zod's findings first, then the rules zod cannot state. */
 function flowProblems(obj: unknown): FieldProblem[] {
@@ -24,7 +29,13 @@ function flowProblems(obj: unknown): FieldProblem[] {
 
 /** For live objects (the controller): the same checks as for files, without positions. */
 export function validateFlow(obj: unknown): ValidationError[] {
-  return flowProblems(obj).map((p) => ({ file: '', line: 0, column: 0, field: formatPath(p.path), message: p.message }));
+  return flowProblems(obj).map((p) => ({
+    file: '',
+    line: 0,
+    column: 0,
+    field: formatPath(p.path),
+    message: p.message,
+  }));
 }
 
 /** A typed Flow, or a FlowValidationError listing every problem. */
@@ -60,7 +71,10 @@ export interface ParsedYaml {
 function isFlowDocument(doc: Document): boolean {
   if (!isMap(doc.contents)) return false;
   const apiVersion = doc.contents.get('apiVersion');
-  return doc.contents.get('kind') === FLOW_KIND && (apiVersion === undefined || String(apiVersion).startsWith(`${FLOW_GROUP}/`));
+  return (
+    doc.contents.get('kind') === FLOW_KIND &&
+    (apiVersion === undefined || String(apiVersion).startsWith(`${FLOW_GROUP}/`))
+  );
 }
 
 /** Strips the position and source excerpt the yaml package appends; the line is reported apart. */

@@ -57,7 +57,11 @@ export class YamlLocator {
       return { line: start.line + inner.line, column: this.blockIndent(start.line) + inner.column };
     }
     const oneLine = this.at(node.range[1]).line === start.line;
-    if (oneLine && inner.line === 1 && (node.type === 'PLAIN' || node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
+    if (
+      oneLine &&
+      inner.line === 1 &&
+      (node.type === 'PLAIN' || node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')
+    ) {
       return { line: start.line, column: start.column + (node.type === 'PLAIN' ? 0 : 1) + inner.column - 1 };
     }
     // Folded and multi-line flow scalars join lines, so only the value's first line is certain.

@@ -80,22 +80,33 @@ function unionMessage(issue: Extract<Issue, { code: 'invalid_union' }>): string 
     const noun = issue.discriminator === 'type' ? 'step type' : issue.discriminator;
     // zod reports the whole object as the input; the message is about its discriminator.
     const input: unknown = issue.input;
-    const value = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>)[issue.discriminator] : input;
+    const value =
+      typeof input === 'object' && input !== null && !Array.isArray(input)
+        ? (input as Record<string, unknown>)[issue.discriminator]
+        : input;
     if (value === undefined) return `required: the ${noun}, one of ${valid}`;
     return `unknown ${noun} ${describeValue(value)}: expected one of ${valid}`;
   }
   // A plain union (string-or-map): name what each branch wanted when they all disagree on type.
   const wanted = issue.errors.map((branch) => branch.find((i) => i.code === 'invalid_type' && i.path.length === 0));
   if (wanted.every((w) => w?.code === 'invalid_type')) {
-    const names = [...new Set(wanted.map((w) => (w?.code === 'invalid_type' ? (TYPE_NAMES[w.expected] ?? w.expected) : '')))];
+    const names = [
+      ...new Set(wanted.map((w) => (w?.code === 'invalid_type' ? (TYPE_NAMES[w.expected] ?? w.expected) : ''))),
+    ];
     return `expected ${names.join(' or ')}, got ${describeValue(issue.input)}`;
   }
   return issue.message;
 }
 
-function boundMessage(origin: string, side: 'at least' | 'at most', bound: number | bigint, inclusive: boolean): string {
+function boundMessage(
+  origin: string,
+  side: 'at least' | 'at most',
+  bound: number | bigint,
+  inclusive: boolean,
+): string {
   const n = Number(bound);
-  if (origin === 'string') return side === 'at least' && n === 1 ? 'must not be empty' : `must be ${side} ${n} characters long`;
+  if (origin === 'string')
+    return side === 'at least' && n === 1 ? 'must not be empty' : `must be ${side} ${n} characters long`;
   if (origin === 'array') return `must have ${side} ${n} item${n === 1 ? '' : 's'}`;
   const strictly = inclusive ? '' : side === 'at least' ? 'greater than ' : 'less than ';
   return strictly ? `must be ${strictly}${n}` : `must be ${side} ${n}`;

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { CrdAdmission } from './crd/crd-admission.js';
-import { DEFAULT_EVENT_TTL_MS, DEFAULT_KUBERNETES_VERSION, DEFAULT_PORT, DEFAULT_SERVICE_CIDR } from './server-defaults.js';
+import {
+  DEFAULT_EVENT_TTL_MS,
+  DEFAULT_KUBERNETES_VERSION,
+  DEFAULT_PORT,
+  DEFAULT_SERVICE_CIDR,
+} from './server-defaults.js';
 import { CrdController } from './crd/crd-controller.js';
 import { CustomResourceAdmission } from './crd/cr-admission.js';
 import { BuiltinValidation } from './objects/builtin-validation.js';
@@ -141,7 +146,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const gc = new GarbageCollector(registry, objects);
   objects.onWrite(gc.onWrite, 'garbage-collector');
   gc.start();
-  const eventExpiry = new EventExpiry(objects, registry.lookup('', 'v1', 'events')!, opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS);
+  const eventExpiry = new EventExpiry(
+    objects,
+    registry.lookup('', 'v1', 'events')!,
+    opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS,
+  );
   objects.onWrite(eventExpiry.onWrite, 'event-expiry');
   eventExpiry.loadAll();
   eventExpiry.start();
@@ -168,7 +177,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     registry,
     objects,
     watch: { bookmarkIntervalMs: 60_000, defaultTimeoutSeconds: 1800, ...opts.watch },
-    watchBudget: new WatchBudget({ ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory }, terminatedWatchersCounter(opts.metrics)),
+    watchBudget: new WatchBudget(
+      { ...DEFAULT_WATCH_MEMORY, ...opts.watchMemory },
+      terminatedWatchersCounter(opts.metrics),
+    ),
     discovery: new Discovery(registry, () => address),
     openapi: new OpenApiV3(registry),
     admission: new AdmissionChain(objects, registry),
@@ -274,7 +286,12 @@ function storedServices(registry: ResourceRegistry, objects: ObjectStore): Servi
  * The `kubernetes` Service in `default`, at the service CIDR's first address, pointing at this
  * server's port: what kube-apiserver's controlplane reconciler keeps (pkg/controlplane/controller/kubernetesservice).
  */
-function ensureKubernetesService(registry: ResourceRegistry, objects: ObjectStore, cidr: ServiceCidr, port: number): void {
+function ensureKubernetesService(
+  registry: ResourceRegistry,
+  objects: ObjectStore,
+  cidr: ServiceCidr,
+  port: number,
+): void {
   const t = registry.lookup('', 'v1', 'services')!;
   const ports = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }];
   const current = objects.getStored(t, 'default', 'kubernetes');
@@ -282,7 +299,11 @@ function ensureKubernetesService(registry: ResourceRegistry, objects: ObjectStor
     objects.create(t, 'default', {
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { component: 'apiserver', provider: 'kubernetes' },
+      },
       spec: { clusterIP: cidr.apiServerIP, ports, sessionAffinity: 'None', type: 'ClusterIP' },
     });
     return;

@@ -42,7 +42,7 @@ export async function httpGet(url: URL, opts: HttpGetOptions): Promise<Uint8Arra
   const creds = opts.credentials && url.origin === opts.credentials.origin ? opts.credentials.basic : undefined;
   if (creds) headers.authorization = basicHeader(creds);
   const dispatcher = agentFor(opts.ca);
-  let res;
+  let res: Response;
   try {
     res = await fetch(url, {
       headers,

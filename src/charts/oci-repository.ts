@@ -81,7 +81,7 @@ export function resolveOciChart(o: OciChartOptions): Promise<ResolvedOciChart> {
       if (!version)
         throw new ChartError('ChartVersionNotFound', `${reference}: no tag matches the version "${o.version}"`);
     }
-    let manifest;
+    let manifest: Awaited<ReturnType<typeof client.getManifest>>;
     try {
       manifest = await client.getManifest(tagOfVersion(version), OCI_MANIFEST);
     } catch (e) {

@@ -35,13 +35,32 @@ export interface ServerFlags extends LogFlags {
 
 export function addServerFlags(cmd: Command): Command {
   return addLogFlags(cmd)
-    .option('--listen <host:port>', 'address of the embedded API server (127.0.0.1 unless told otherwise)', `127.0.0.1:${DEFAULT_PORT}`)
+    .option(
+      '--listen <host:port>',
+      'address of the embedded API server (127.0.0.1 unless told otherwise)',
+      `127.0.0.1:${DEFAULT_PORT}`,
+    )
     .option('--data <dir>', 'directory for the SQLite state and other data', '.flowops')
-    .option('--kubeconfig <file>', 'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)')
+    .option(
+      '--kubeconfig <file>',
+      'where to write a kubeconfig for kubectl and client libraries (default: <data>/kubeconfig)',
+    )
     .option('--kubernetes-version <x.y.z>', 'version reported on /version', DEFAULT_KUBERNETES_VERSION)
-    .option('--service-cidr <cidr>', "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)", DEFAULT_SERVICE_CIDR)
-    .option('--anonymous', 'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)')
-    .option('--event-ttl <duration>', 'how long an Event is kept after its last write (as kube-apiserver --event-ttl)', eventTtlFlag, DEFAULT_EVENT_TTL_MS)
+    .option(
+      '--service-cidr <cidr>',
+      "range Services' cluster IPs are allocated from (the kubernetes Service has its first address)",
+      DEFAULT_SERVICE_CIDR,
+    )
+    .option(
+      '--anonymous',
+      'with auth on: requests without credentials are system:anonymous and RBAC decides (default: 401)',
+    )
+    .option(
+      '--event-ttl <duration>',
+      'how long an Event is kept after its last write (as kube-apiserver --event-ttl)',
+      eventTtlFlag,
+      DEFAULT_EVENT_TTL_MS,
+    )
     .option(
       '--storage-cache-objects <n>',
       'stored objects kept in memory, most recently used (0: every read goes to SQLite)',
@@ -78,16 +97,20 @@ function eventTtlFlag(v: string): number {
 }
 
 /** Starts the embedded API server and writes its kubeconfig; errors are one line, for the CLI to print. */
-export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ server: ApiServer; kubeconfig: string; credentials?: EmbeddedCredentials }> {
+export async function startEmbedded(
+  flags: ServerFlags,
+  log: Logger,
+): Promise<{ server: ApiServer; kubeconfig: string; credentials?: EmbeddedCredentials }> {
   const { host, port } = parseListen(flags.listen);
   const dataDir = resolve(flags.data);
-  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }, { ADMIN_USER }, { processMetrics }] = await Promise.all([
-    import('../apiserver/index.js'),
-    import('../kube/kubeconfig.js'),
-    import('../apiserver/auth/pki.js'),
-    import('../apiserver/auth/index.js'),
-    import('../metrics/registry.js'),
-  ]);
+  const [{ startApiServer }, { writeKubeconfig }, { ensureServerPki }, { ADMIN_USER }, { processMetrics }] =
+    await Promise.all([
+      import('../apiserver/index.js'),
+      import('../kube/kubeconfig.js'),
+      import('../apiserver/auth/pki.js'),
+      import('../apiserver/auth/index.js'),
+      import('../metrics/registry.js'),
+    ]);
   // Kept in the data directory: a restart keeps the CA the kubeconfigs trust, the tokens issued and the admin token.
   const pki = flags.auth ? await ensureServerPki(join(dataDir, 'pki'), [host]) : undefined;
   const credentials = pki ? { caCert: pki.caCert, token: pki.adminToken } : undefined;
@@ -100,7 +123,11 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
           tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
           csrSigner: { caCertFile: join(pki.dir, 'ca.crt'), caKeyFile: join(pki.dir, 'ca.key') },
           plainHttpToo: true,
-          auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], anonymous: flags.anonymous ?? false },
+          auth: {
+            serviceAccountKey: pki.serviceAccountKey,
+            staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }],
+            anonymous: flags.anonymous ?? false,
+          },
         }
       : {}),
     metrics: processMetrics().registry,
@@ -129,15 +156,21 @@ export async function startEmbedded(flags: ServerFlags, log: Logger): Promise<{ 
 /** `flowops apiserver`: only the embedded API server, in the foreground. */
 export function registerApiserverCommand(program: Command): void {
   addServerFlags(program.command('apiserver').description(summaryOf('apiserver')))
-    .option('--auth', 'serve HTTPS with authentication and RBAC, the kubeconfig carrying an admin token (what `up` does; default: plain HTTP, every request allowed)')
+    .option(
+      '--auth',
+      'serve HTTPS with authentication and RBAC, the kubeconfig carrying an admin token (what `up` does; default: plain HTTP, every request allowed)',
+    )
     .action(async (flags: ServerFlags) => {
-    const { createLogger } = await import('../log/index.js');
-    const log = createLogger({ command: 'apiserver' }, flags.logFormat);
-    const { server, kubeconfig } = await startEmbedded(flags, log);
-    // /metrics on the API server's own listener, as kube-apiserver serves its own.
-    const [{ processMetrics }, { metricsRoute }] = await Promise.all([import('../metrics/registry.js'), import('../metrics/route.js')]);
-    server.addRoute(metricsRoute(processMetrics().registry), { behindAuth: true });
-    process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
-    onShutdown(log, () => server.close());
-  });
+      const { createLogger } = await import('../log/index.js');
+      const log = createLogger({ command: 'apiserver' }, flags.logFormat);
+      const { server, kubeconfig } = await startEmbedded(flags, log);
+      // /metrics on the API server's own listener, as kube-apiserver serves its own.
+      const [{ processMetrics }, { metricsRoute }] = await Promise.all([
+        import('../metrics/registry.js'),
+        import('../metrics/route.js'),
+      ]);
+      server.addRoute(metricsRoute(processMetrics().registry), { behindAuth: true });
+      process.stdout.write(`FlowOps API server listening on ${server.url}\nkubeconfig: ${kubeconfig}\n`);
+      onShutdown(log, () => server.close());
+    });
 }

@@ -11,7 +11,8 @@ function parseRules(text: string | undefined): PolicyRule[] {
   const v = JSON.parse(text) as unknown;
   const list = Array.isArray(v) ? v : [v];
   for (const [i, r] of list.entries()) {
-    if (!r || typeof r !== 'object' || !Array.isArray((r as PolicyRule).verbs)) throw new SetupError(`--rules[${i}]: a PolicyRule needs a verbs list`);
+    if (!r || typeof r !== 'object' || !Array.isArray((r as PolicyRule).verbs))
+      throw new SetupError(`--rules[${i}]: a PolicyRule needs a verbs list`);
   }
   return list as PolicyRule[];
 }
@@ -46,17 +47,50 @@ export function registerAuthCommand(program: Command): void {
     .option('--insecure', 'skip verifying the server certificate')
     .option('--namespace <ns>', 'the context namespace', 'default')
     .option('--output <file>', 'write here instead of stdout')
-    .action(async (o: { user: string; namespaces: string; rules?: string; expiry: string; serverAddress: string; tlsKeyFile: string; tlsCertFile: string; http?: boolean; insecure?: boolean; namespace: string; output?: string }) => {
-      // Loaded on use, so other commands do not pay for jose at start-up.
-      const [{ issueToken }, { viewKubeconfig }] = await Promise.all([import('../viewapi/tokens.js'), import('../viewapi/kubeconfig.js')]);
-      const namespaces = o.namespaces.split(',').map((s) => s.trim()).filter(Boolean);
-      const rules = parseRules(o.rules);
-      const scheme = o.http ? 'http' : 'https';
-      const server = /^https?:\/\//.test(o.serverAddress) ? o.serverAddress : `${scheme}://${o.serverAddress}`;
-      const token = o.http ? undefined : await issueToken(readFileSync(o.tlsKeyFile, 'utf8'), { username: o.user, namespaces, rules }, { expiresIn: o.expiry });
-      const caPem = o.http || o.insecure ? undefined : readFileSync(o.tlsCertFile, 'utf8');
-      const text = viewKubeconfig({ server, user: o.user, ...(token ? { token } : {}), ...(caPem ? { caPem } : {}), insecure: Boolean(o.insecure || o.http), namespace: o.namespace });
-      if (o.output) writeFileSync(o.output, text, { mode: 0o600 });
-      else process.stdout.write(text);
-    });
+    .action(
+      async (o: {
+        user: string;
+        namespaces: string;
+        rules?: string;
+        expiry: string;
+        serverAddress: string;
+        tlsKeyFile: string;
+        tlsCertFile: string;
+        http?: boolean;
+        insecure?: boolean;
+        namespace: string;
+        output?: string;
+      }) => {
+        // Loaded on use, so other commands do not pay for jose at start-up.
+        const [{ issueToken }, { viewKubeconfig }] = await Promise.all([
+          import('../viewapi/tokens.js'),
+          import('../viewapi/kubeconfig.js'),
+        ]);
+        const namespaces = o.namespaces
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const rules = parseRules(o.rules);
+        const scheme = o.http ? 'http' : 'https';
+        const server = /^https?:\/\//.test(o.serverAddress) ? o.serverAddress : `${scheme}://${o.serverAddress}`;
+        const token = o.http
+          ? undefined
+          : await issueToken(
+              readFileSync(o.tlsKeyFile, 'utf8'),
+              { username: o.user, namespaces, rules },
+              { expiresIn: o.expiry },
+            );
+        const caPem = o.http || o.insecure ? undefined : readFileSync(o.tlsCertFile, 'utf8');
+        const text = viewKubeconfig({
+          server,
+          user: o.user,
+          ...(token ? { token } : {}),
+          ...(caPem ? { caPem } : {}),
+          insecure: Boolean(o.insecure || o.http),
+          namespace: o.namespace,
+        });
+        if (o.output) writeFileSync(o.output, text, { mode: 0o600 });
+        else process.stdout.write(text);
+      },
+    );
 }

@@ -23,12 +23,26 @@ export interface ClusterFlags extends LogFlags, TenancyFlags {
 
 export function addClusterFlags(cmd: Command): Command {
   return addTenancyFlags(addLogFlags(cmd))
-    .option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG, ~/.kube/config or the in-cluster service account)')
-    .option('--redis-url <url>', 'Redis for the reconcile queue: redis://, rediss://, redis+sentinel://h:p,…/master or redis+cluster://h:p,… (default: REDIS_URL or redis://127.0.0.1:6379)')
+    .option(
+      '--kubeconfig <file>',
+      'kubeconfig to use (default: KUBECONFIG, ~/.kube/config or the in-cluster service account)',
+    )
+    .option(
+      '--redis-url <url>',
+      'Redis for the reconcile queue: redis://, rediss://, redis+sentinel://h:p,…/master or redis+cluster://h:p,… (default: REDIS_URL or redis://127.0.0.1:6379)',
+    )
     .option('--queue <name>', 'BullMQ queue name', process.env.FLOWOPS_QUEUE ?? DEFAULT_QUEUE_NAME)
     .option('--redis-prefix <prefix>', 'Redis key prefix of the queue', DEFAULT_PREFIX)
-    .option('--metrics-listen <host:port>', 'address for /metrics, /healthz and /readyz (port 0 picks a free one)', '0.0.0.0:8080')
-    .option('--lease-namespace <ns>', 'namespace of the leader-election Lease', process.env.POD_NAMESPACE ?? 'flowops-system')
+    .option(
+      '--metrics-listen <host:port>',
+      'address for /metrics, /healthz and /readyz (port 0 picks a free one)',
+      '0.0.0.0:8080',
+    )
+    .option(
+      '--lease-namespace <ns>',
+      'namespace of the leader-election Lease',
+      process.env.POD_NAMESPACE ?? 'flowops-system',
+    )
     .option('--lease-name <name>', 'name of the leader-election Lease', 'flowops-leader')
     .option('--source-dir <dir>', 'folder that relative chart and kustomize paths in Flows resolve against');
 }
@@ -55,7 +69,12 @@ export function redisUrlFrom(flags: ClusterFlags): string {
 export async function checkRedis(url: string): Promise<void> {
   const { createRedis, redactRedisUrl } = await import('../queue/redis-connection.js');
   const shown = redactRedisUrl(url);
-  const client = createRedis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = createRedis(url, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   // ioredis rejects connect() with "Connection is closed."; the socket's own error says why.
   let socketError: unknown;
   client.on('error', (e: unknown) => void (socketError ??= e));
@@ -65,15 +84,28 @@ export async function checkRedis(url: string): Promise<void> {
   } catch (thrown) {
     const err = socketError ?? thrown;
     const { asSetupError, SetupError } = await import('./setup-error.js');
-    throw asSetupError(err, `Redis at ${shown}`, 'set REDIS_URL or --redis-url, or start redis-server (Debian package redis-server)') ??
-      new SetupError(`Redis at ${shown} does not answer (${err instanceof Error ? err.message : String(err)}): set REDIS_URL or --redis-url`);
+    throw (
+      asSetupError(
+        err,
+        `Redis at ${shown}`,
+        'set REDIS_URL or --redis-url, or start redis-server (Debian package redis-server)',
+      ) ??
+      new SetupError(
+        `Redis at ${shown} does not answer (${err instanceof Error ? err.message : String(err)}): set REDIS_URL or --redis-url`,
+      )
+    );
   } finally {
     client.disconnect();
   }
 }
 
 /** Starts the metrics listener and says where it is, on stdout (for people and tests) and in the log. */
-export async function serveMetrics(flags: ClusterFlags, metrics: FlowOpsMetrics, log: Logger, extra: Pick<MetricsServerOptions, 'ready' | 'beforeScrape' | 'routes'>): Promise<MetricsServer> {
+export async function serveMetrics(
+  flags: ClusterFlags,
+  metrics: FlowOpsMetrics,
+  log: Logger,
+  extra: Pick<MetricsServerOptions, 'ready' | 'beforeScrape' | 'routes'>,
+): Promise<MetricsServer> {
   const { host, port } = parseListen(flags.metricsListen);
   const { startMetricsServer } = await import('../metrics/server.js');
   const server = await startMetricsServer({ host, port, registry: metrics.registry, ...extra });

@@ -1,4 +1,9 @@
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema, type FlowSourceStatus } from '../api/flowsource.js';
+import {
+  FLOWSOURCE_API_VERSION,
+  FLOWSOURCE_KIND,
+  flowSourceSpecSchema,
+  type FlowSourceStatus,
+} from '../api/flowsource.js';
 import { formatValidationError } from '../api/validate.js';
 import { sourcePathPrefix } from '../controller/flowsource/reconciler.js';
 import { definitionsFromCommit, definitionsFromDir, type LocalDefinitions } from '../diff/definition-files.js';
@@ -40,7 +45,11 @@ async function findSource(kube: KubeClient, arg: string | undefined): Promise<Ku
   const all = (await kube.list(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND)).items;
   if (all.length === 1) return all[0]!;
   const names = all.map((s) => `${s.metadata.namespace}/${s.metadata.name}`).join(', ');
-  throw new SetupError(all.length ? `several FlowSources (${names}): choose one with --source NAMESPACE/NAME` : 'no FlowSource in the cluster: diff compares with what a FlowSource applied (flowops up makes default/flows)');
+  throw new SetupError(
+    all.length
+      ? `several FlowSources (${names}): choose one with --source NAMESPACE/NAME`
+      : 'no FlowSource in the cluster: diff compares with what a FlowSource applied (flowops up makes default/flows)',
+  );
 }
 
 export async function runDiff(dir: string | undefined, flags: DiffFlags, out: DiffOutput): Promise<number> {
@@ -49,21 +58,41 @@ export async function runDiff(dir: string | undefined, flags: DiffFlags, out: Di
   const src = await findSource(kube, flags.source);
   const key = `${src.metadata.namespace}/${src.metadata.name}`;
   const spec = flowSourceSpecSchema.safeParse(src.spec);
-  if (!spec.success) throw new SetupError(`FlowSource ${key} has an invalid spec: ${spec.error.issues[0]?.message ?? ''}`);
+  if (!spec.success)
+    throw new SetupError(`FlowSource ${key} has an invalid spec: ${spec.error.issues[0]?.message ?? ''}`);
   const status = (src.status ?? {}) as FlowSourceStatus;
   const prefix = sourcePathPrefix(spec.data);
-  const defs: LocalDefinitions = flags.commit ? definitionsFromCommit(process.cwd(), flags.commit, prefix) : definitionsFromDir(dir ?? '.', prefix);
+  const defs: LocalDefinitions = flags.commit
+    ? definitionsFromCommit(process.cwd(), flags.commit, prefix)
+    : definitionsFromDir(dir ?? '.', prefix);
   try {
-    const plan = planCommit({ files: defs.files, removed: [], full: true, inventory: status.inventory ?? [], defaultNamespace: src.metadata.namespace ?? 'default', serverCrds: await listServerCrds(kube) });
+    const plan = planCommit({
+      files: defs.files,
+      removed: [],
+      full: true,
+      inventory: status.inventory ?? [],
+      defaultNamespace: src.metadata.namespace ?? 'default',
+      serverCrds: await listServerCrds(kube),
+    });
     if (!plan.ok) {
-      for (const e of plan.errors) out.stderr(`${formatValidationError({ ...e, file: defs.localPath.get(e.file) ?? e.file })}\n`);
-      out.stderr(`flowops diff: ${plan.errors.length} error(s); a push of ${defs.origin} would be rejected as a whole, nothing applied\n`);
+      for (const e of plan.errors)
+        out.stderr(`${formatValidationError({ ...e, file: defs.localPath.get(e.file) ?? e.file })}\n`);
+      out.stderr(
+        `flowops diff: ${plan.errors.length} error(s); a push of ${defs.origin} would be rejected as a whole, nothing applied\n`,
+      );
       return 2;
     }
     for (const w of plan.warnings) {
       out.stderr(`${formatValidationError({ ...w, file: defs.localPath.get(w.file) ?? w.file })}\n`);
     }
-    const preview = await previewSync({ kube, source: key, revision: status.lastAppliedRevision ?? 'local', items: plan.apply, inventory: status.inventory ?? [], origin: defs.origin });
+    const preview = await previewSync({
+      kube,
+      source: key,
+      revision: status.lastAppliedRevision ?? 'local',
+      items: plan.apply,
+      inventory: status.inventory ?? [],
+      origin: defs.origin,
+    });
     for (const c of preview.changes) out.stdout(c.diff);
     for (const s of preview.skipped) out.stderr(`${s}\n`);
     const count = (kind: string): number => preview.changes.filter((c) => c.change === kind).length;

@@ -6,7 +6,14 @@ import { summaryOf } from './command-table.js';
 /** Left-aligned columns separated by three spaces, like kubectl's tables. */
 export function renderTable(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return `${rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('   ').trimEnd()).join('\n')}\n`;
+  return `${rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join('   ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** `flowops history <source>`: the commits a FlowSource synced, newest first, with outcome and the state each reached; `*` marks the live one. */

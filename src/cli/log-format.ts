@@ -13,5 +13,9 @@ function parseLogFormat(v: string): LogFormat {
 
 /** `--log-format json|text` for the long-running commands; without it, text on a terminal and JSON otherwise (as in a pod). */
 export function addLogFlags(cmd: Command): Command {
-  return cmd.option('--log-format <format>', 'json or text (default: text on a terminal, JSON otherwise)', parseLogFormat);
+  return cmd.option(
+    '--log-format <format>',
+    'json or text (default: text on a terminal, JSON otherwise)',
+    parseLogFormat,
+  );
 }

@@ -48,7 +48,16 @@ if (chosen && chosen.name !== 'completion') {
 program.parseAsync(process.argv).catch(async (err: unknown) => {
   // A connection failure that reached here is the cluster not answering: say so in one line.
   const server = (await import('./kube-setup.js')).clusterInUse();
-  const setup = err instanceof SetupError ? err : asSetupError(err, `the Kubernetes API server${server ? ` at ${server}` : ''}`, 'is the cluster up? check the server in your kubeconfig, or run "flowops up"');
-  process.stderr.write(`flowops: ${(setup ?? err) instanceof Error ? (setup ?? (err as Error)).message : String(err)}\n`);
+  const setup =
+    err instanceof SetupError
+      ? err
+      : asSetupError(
+          err,
+          `the Kubernetes API server${server ? ` at ${server}` : ''}`,
+          'is the cluster up? check the server in your kubeconfig, or run "flowops up"',
+        );
+  process.stderr.write(
+    `flowops: ${(setup ?? err) instanceof Error ? (setup ?? (err as Error)).message : String(err)}\n`,
+  );
   process.exit(setup ? setup.exitCode : 1);
 });

@@ -19,13 +19,18 @@ export function registerPipelineCommand(program: Command): void {
     .option('-o, --output <format>', 'yaml or json', 'yaml')
     .action(async (opts: { operator: string; input: string; output: string }) => {
       // Loaded on use, so other commands do not pay for the pipeline engine at start-up.
-      const [{ dryRun }, { loadObjects, loadOperators }] = await Promise.all([import('../operator/dry-run.js'), import('../operator/load.js')]);
+      const [{ dryRun }, { loadObjects, loadOperators }] = await Promise.all([
+        import('../operator/dry-run.js'),
+        import('../operator/load.js'),
+      ]);
       const results = await dryRun(loadOperators(opts.operator), loadObjects(opts.input));
       if (opts.output === 'json') process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
       else {
         for (const r of results) {
           const where = `${r.target.kind} ${r.target.apiVersion} (${r.target.type})`;
-          process.stdout.write(`# ${r.operator}/${r.controller} -> ${where}: ${r.error ? `error: ${r.error}` : `${r.outputs!.length} object(s)`}\n`);
+          process.stdout.write(
+            `# ${r.operator}/${r.controller} -> ${where}: ${r.error ? `error: ${r.error}` : `${r.outputs!.length} object(s)`}\n`,
+          );
           for (const o of r.outputs ?? []) process.stdout.write(`---\n${stringify(o, { lineWidth: 0 })}`);
         }
       }
@@ -36,7 +41,10 @@ export function registerPipelineCommand(program: Command): void {
     .description('print a Mermaid diagram of an Operator: controllers, sources, views and targets')
     .requiredOption('--operator <file>', 'YAML with one or more Operators')
     .action(async (opts: { operator: string }) => {
-      const [{ operatorGraph }, { loadOperators }] = await Promise.all([import('../operator/graph.js'), import('../operator/load.js')]);
+      const [{ operatorGraph }, { loadOperators }] = await Promise.all([
+        import('../operator/graph.js'),
+        import('../operator/load.js'),
+      ]);
       process.stdout.write(operatorGraph(loadOperators(opts.operator)));
     });
 }

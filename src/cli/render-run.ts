@@ -54,19 +54,32 @@ function invalid(out: RenderOutput, lines: readonly string[]): number {
 }
 
 export async function runRender(paths: readonly string[], flags: RenderFlags, out: RenderOutput): Promise<number> {
-  if (flags.update && !flags.expect) throw new SetupError('--update needs --expect DIR (the folder of golden files to write)');
+  if (flags.update && !flags.expect)
+    throw new SetupError('--update needs --expect DIR (the folder of golden files to write)');
   const limit = timeoutMs(flags.timeout);
-  if (Number.isNaN(Date.parse(flags.now))) throw new SetupError(`--now: expected an RFC 3339 time such as 2025-01-01T00:00:00Z, got "${flags.now}"`);
+  if (Number.isNaN(Date.parse(flags.now)))
+    throw new SetupError(`--now: expected an RFC 3339 time such as 2025-01-01T00:00:00Z, got "${flags.now}"`);
   const defs = readDefinitions(paths);
-  if (defs.errors.length) return invalid(out, [...defs.errors, ...defs.warnings].sort(compareValidationErrors).map(formatValidationError));
+  if (defs.errors.length)
+    return invalid(out, [...defs.errors, ...defs.warnings].sort(compareValidationErrors).map(formatValidationError));
   for (const w of defs.warnings.sort(compareValidationErrors)) out.stderr(`${formatValidationError(w)}\n`);
-  if (!defs.flows.length) return invalid(out, [`${paths.join(', ')}: no Flow found (a document with apiVersion: flowops.io/v1, kind: Flow)`]);
+  if (!defs.flows.length)
+    return invalid(out, [`${paths.join(', ')}: no Flow found (a document with apiVersion: flowops.io/v1, kind: Flow)`]);
   const flows = defs.flows.map((f) => ({ ...f, spec: parseFlow(f.flow).spec, name: f.flow.metadata.name! }));
 
-  const watched: WatchedKind[] = flows.map((f) => ({ apiVersion: f.spec.watch.apiVersion, kind: f.spec.watch.kind, namespace: f.spec.watch.namespace }));
-  const clusterScoped = new Set(defs.crds.filter((c) => (c.spec as { scope?: string } | undefined)?.scope === 'Cluster').flatMap((c) => crdKinds(c).map(kindKey)));
+  const watched: WatchedKind[] = flows.map((f) => ({
+    apiVersion: f.spec.watch.apiVersion,
+    kind: f.spec.watch.kind,
+    namespace: f.spec.watch.namespace,
+  }));
+  const clusterScoped = new Set(
+    defs.crds
+      .filter((c) => (c.spec as { scope?: string } | undefined)?.scope === 'Cluster')
+      .flatMap((c) => crdKinds(c).map(kindKey)),
+  );
   const samples = readSampleObjects(flags.objects, watched, clusterScoped);
-  if (samples.errors.length) return invalid(out, samples.errors.sort(compareValidationErrors).map(formatValidationError));
+  if (samples.errors.length)
+    return invalid(out, samples.errors.sort(compareValidationErrors).map(formatValidationError));
   if (!samples.objects.length) return invalid(out, [`--objects ${flags.objects.join(', ')}: no objects found`]);
 
   const stubs = flags.stub ? StepStubs.fromFile(flags.stub) : StepStubs.none();
@@ -80,7 +93,11 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
   log.level = process.env.FLOWOPS_LOG_LEVEL ?? 'error';
   const session = await startRenderSession({
     crds: defs.crds,
-    flows: flows.map((f) => ({ flow: f.flow, sourceDir: sourceDirOf(f.file, f.spec, flags.sourceDir), file: { path: f.file, text: f.text } })),
+    flows: flows.map((f) => ({
+      flow: f.flow,
+      sourceDir: sourceDirOf(f.file, f.spec, flags.sourceDir),
+      file: { path: f.file, text: f.text },
+    })),
     samples: samples.objects.map((s) => s.object),
     log,
     timeoutMs: limit,
@@ -104,9 +121,14 @@ export async function runRender(paths: readonly string[], flags: RenderFlags, ou
     }
     const result = compareGolden(flags.expect, rendered);
     for (const d of result.diffs) out.stdout(d);
-    for (const f of result.stale) out.stderr(`${f}: golden file without a rendered object (remove it, or add its object to --objects)\n`);
+    for (const f of result.stale)
+      out.stderr(`${f}: golden file without a rendered object (remove it, or add its object to --objects)\n`);
     const differs = result.diffs.length + result.stale.length;
-    out.stderr(differs ? `flowops render: ${result.diffs.length} of ${rendered.length} object(s) differ from ${flags.expect}\n` : `flowops render: ${rendered.length} object(s) match ${flags.expect}\n`);
+    out.stderr(
+      differs
+        ? `flowops render: ${result.diffs.length} of ${rendered.length} object(s) differ from ${flags.expect}\n`
+        : `flowops render: ${rendered.length} object(s) match ${flags.expect}\n`,
+    );
     return differs ? 1 : 0;
   } finally {
     await session.close();
@@ -118,6 +140,8 @@ function failedRuns(objects: readonly KubeObject[]): string[] {
   return objects.flatMap((o) => {
     const ready = findCondition(o, 'Ready');
     if (!ready || ready.status === 'True' || ready.reason === 'ChildrenNotReady') return [];
-    return [`flowops render: ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}: reconcile failed (${ready.reason}): ${ready.message}`];
+    return [
+      `flowops render: ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}: reconcile failed (${ready.reason}): ${ready.message}`,
+    ];
   });
 }

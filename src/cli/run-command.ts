@@ -1,7 +1,15 @@
 import type { Command } from 'commander';
 import type { LeaderWork, ShardedWatches } from '../runtime/leader-work.js';
 import { startRunUi, type RunUiFlags } from './run-ui.js';
-import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
+import {
+  addClusterFlags,
+  checkRedis,
+  durationFlag,
+  kubeFrom,
+  redisUrlFrom,
+  serveMetrics,
+  type ClusterFlags,
+} from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
@@ -56,7 +64,16 @@ export function registerRunCommand(program: Command): void {
         throw new SetupError(err instanceof Error ? err.message : String(err));
       }
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ LeaderElector }, { processMetrics }, { BullProducer }, { startLeaderWork }, { createSources }, { operatorsRunnable }, { notifyRunnable }, { previewRunnable }] = await Promise.all([
+      const [
+        { LeaderElector },
+        { processMetrics },
+        { BullProducer },
+        { startLeaderWork },
+        { createSources },
+        { operatorsRunnable },
+        { notifyRunnable },
+        { previewRunnable },
+      ] = await Promise.all([
         import('../kube/leader-election.js'),
         import('../metrics/registry.js'),
         import('../queue/bullmq-producer.js'),
@@ -71,10 +88,19 @@ export function registerRunCommand(program: Command): void {
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));
       const metrics = processMetrics();
-      const producer = new BullProducer({ redisUrl: redisUrlFrom(flags), name: flags.queue, prefix: flags.redisPrefix, log: log.child({ part: 'queue' }) });
+      const producer = new BullProducer({
+        redisUrl: redisUrlFrom(flags),
+        name: flags.queue,
+        prefix: flags.redisPrefix,
+        log: log.child({ part: 'queue' }),
+      });
       let work: LeaderWork | undefined;
       /** The singletons (Git pollers, Operators, notifications) come along where `singletons` is set. */
-      const startWork = async (signal: AbortSignal, singletons: boolean, shards?: ShardedWatches): Promise<LeaderWork> => {
+      const startWork = async (
+        signal: AbortSignal,
+        singletons: boolean,
+        shards?: ShardedWatches,
+      ): Promise<LeaderWork> => {
         const sa = flags.defaultServiceAccount;
         // The Git pollers are singletons too: only the leader fetches and syncs FlowSources.
         const sources = createSources(kube, log, { dataDir: flags.data, ...(sa ? { defaultServiceAccount: sa } : {}) });
@@ -85,10 +111,20 @@ export function registerRunCommand(program: Command): void {
         const viewUrl = flags.viewUrl ? { viewUrl: flags.viewUrl } : {};
         const notify = notifyRunnable({ kube, log: notifyLog, registry: metrics.registry, ...viewUrl });
         // Pull-request previews: dry runs and forge comments only, so one replica, the singletons' holder.
-        const previews = previewRunnable({ kube, log: log.child({ part: 'previews' }), dataDir: flags.data, ...viewUrl });
+        const previews = previewRunnable({
+          kube,
+          log: log.child({ part: 'previews' }),
+          dataDir: flags.data,
+          ...viewUrl,
+        });
         return startLeaderWork(
           {
-            kube, log, producer, metrics, tenancy: tenancyOf(flags), resyncEveryMs: flags.resyncPeriod,
+            kube,
+            log,
+            producer,
+            metrics,
+            tenancy: tenancyOf(flags),
+            resyncEveryMs: flags.resyncPeriod,
             extra: singletons ? [sources, operators, notify, previews] : [],
             ...(shards ? { shards } : {}),
             ...(flags.sourceDir ? { sourceDir: flags.sourceDir } : {}),
@@ -105,7 +141,16 @@ export function registerRunCommand(program: Command): void {
           await closeWebhook();
           await ui.close();
         };
-        await runSharded({ flags, shards: shardCount, kube, log, producer, metrics, startWork, ui: { ...ui, close: closeBoth } });
+        await runSharded({
+          flags,
+          shards: shardCount,
+          kube,
+          log,
+          producer,
+          metrics,
+          startWork,
+          ui: { ...ui, close: closeBoth },
+        });
         return;
       }
       const elector = new LeaderElector(kube, {
@@ -152,7 +197,10 @@ export function registerRunCommand(program: Command): void {
         name: 'leader-election',
         // The manager aborts this signal before it stops any part: the campaign ends and releases the Lease.
         start: (signal) => {
-          log.info({ identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` }, 'campaigning for leadership');
+          log.info(
+            { identity: elector.identity, lease: `${flags.leaseNamespace}/${flags.leaseName}` },
+            'campaigning for leadership',
+          );
           campaign = elector.run(signal);
         },
         stop: async () => {

@@ -14,7 +14,10 @@ export function sourceRefOf(arg: string, kube: KubeClient): ObjectRef {
   return { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name };
 }
 
-export async function loadSource(arg: string, kubeconfig: string | undefined): Promise<{ kube: KubeClient; ref: ObjectRef; source: KubeObject }> {
+export async function loadSource(
+  arg: string,
+  kubeconfig: string | undefined,
+): Promise<{ kube: KubeClient; ref: ObjectRef; source: KubeObject }> {
   const kube = await kubeFrom({ kubeconfig });
   const ref = sourceRefOf(arg, kube);
   const source = await kube.get(ref);

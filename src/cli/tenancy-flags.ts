@@ -14,15 +14,31 @@ export interface TenancyFlags {
 /** The lockdown flags (Flux's --default-service-account and --no-cross-namespace-refs) for up, run and worker. */
 export function addTenancyFlags(cmd: Command): Command {
   return cmd
-    .option('--default-service-account <name>', 'a Flow without serviceAccountName impersonates this ServiceAccount of its own namespace (nothing runs with FlowOps\' rights)')
+    .option(
+      '--default-service-account <name>',
+      "a Flow without serviceAccountName impersonates this ServiceAccount of its own namespace (nothing runs with FlowOps' rights)",
+    )
     .option('--no-cross-namespace-refs', 'a Flow may only watch and write in its own namespace')
-    .addOption(new Option('--script-isolation <mode>', 'auto: script steps run in their own mount and PID namespaces (and as nobody under root) where the machine allows; none: only rlimits and a process group').choices(['auto', 'none']).default('auto'))
-    .option('--script-memory-limit <quantity>', 'address space a script step and what it starts may use (a Kubernetes quantity: 512Mi, 2Gi)', memoryQuantity, DEFAULT_SCRIPT_MEMORY_LIMIT);
+    .addOption(
+      new Option(
+        '--script-isolation <mode>',
+        'auto: script steps run in their own mount and PID namespaces (and as nobody under root) where the machine allows; none: only rlimits and a process group',
+      )
+        .choices(['auto', 'none'])
+        .default('auto'),
+    )
+    .option(
+      '--script-memory-limit <quantity>',
+      'address space a script step and what it starts may use (a Kubernetes quantity: 512Mi, 2Gi)',
+      memoryQuantity,
+      DEFAULT_SCRIPT_MEMORY_LIMIT,
+    );
 }
 
 function memoryQuantity(text: string): number {
   const nanos = quantityNanos(text);
-  if (nanos === undefined || nanos < 64n * 1024n * 1024n * 1_000_000_000n) throw new InvalidArgumentError(`expected a quantity of at least 64Mi (e.g. 512Mi, 2Gi), got "${text}"`);
+  if (nanos === undefined || nanos < 64n * 1024n * 1024n * 1_000_000_000n)
+    throw new InvalidArgumentError(`expected a quantity of at least 64Mi (e.g. 512Mi, 2Gi), got "${text}"`);
   return Number(nanos / 1_000_000_000n);
 }
 
@@ -36,5 +52,8 @@ export function isolateScripts(flags: TenancyFlags, ownPaths: Array<string | und
 }
 
 export function tenancyOf(flags: TenancyFlags): TenancyPolicy {
-  return { crossNamespaceRefs: flags.crossNamespaceRefs, ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}) };
+  return {
+    crossNamespaceRefs: flags.crossNamespaceRefs,
+    ...(flags.defaultServiceAccount ? { defaultServiceAccount: flags.defaultServiceAccount } : {}),
+  };
 }

@@ -9,6 +9,9 @@ export function registerValidateCommand(program: Command): void {
     .action(async (paths: string[]) => {
       // Loaded when the command runs, so that `flowops --help` and other commands do not pay for the schemas.
       const { runValidate } = await import('./validate-run.js');
-      process.exitCode = runValidate(paths, { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
+      process.exitCode = runValidate(paths, {
+        stdout: (t) => process.stdout.write(t),
+        stderr: (t) => process.stderr.write(t),
+      });
     });
 }

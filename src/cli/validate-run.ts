@@ -1,7 +1,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareValidationErrors, formatValidationError, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
-import { mayHoldOperator, schemaRegistryOf, typecheckFile, type SourceFile, type TypeFinding } from '../typecheck/index.js';
+import {
+  compareValidationErrors,
+  formatValidationError,
+  validateParsedFlowFile,
+  type ValidationError,
+} from '../api/validate.js';
+import {
+  mayHoldOperator,
+  schemaRegistryOf,
+  typecheckFile,
+  type SourceFile,
+  type TypeFinding,
+} from '../typecheck/index.js';
 
 /**
  * `flowops validate PATH...`: the check a CI job or a pre-commit hook runs on a repository of
@@ -25,7 +36,12 @@ function collect(path: string, files: string[], errors: ValidationError[]): void
   try {
     isDir = statSync(path).isDirectory();
   } catch (e) {
-    errors.push(problem(path, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message));
+    errors.push(
+      problem(
+        path,
+        (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message,
+      ),
+    );
     return;
   }
   if (!isDir) {

@@ -6,7 +6,8 @@ import { withKube } from './with-kube.js';
 // The everyday verbs (kubectl's and flux's): get, reconcile, suspend, resume, events, completion.
 // Each loads its implementation when it runs.
 
-const kubeconfigOption = (c: Command): Command => c.option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)');
+const kubeconfigOption = (c: Command): Command =>
+  c.option('--kubeconfig <file>', 'kubeconfig to use (default: KUBECONFIG or ~/.kube/config)');
 
 export function registerVerbCommands(program: Command): void {
   kubeconfigOption(
@@ -14,13 +15,18 @@ export function registerVerbCommands(program: Command): void {
       .command('get')
       .description(summaryOf('get'))
       .argument('<what>', 'flows, sources or runs')
-      .option('-n, --namespace <ns>', 'namespace (default: the context\'s, else default)')
+      .option('-n, --namespace <ns>', "namespace (default: the context's, else default)")
       .option('-A, --all-namespaces', 'every namespace')
       .option('-o, --output <format>', 'yaml or json'),
-  ).action(async (what: string, flags: { namespace?: string; allNamespaces?: boolean; output?: string; kubeconfig?: string }) => {
-    const { runGet } = await import('./verbs/get-run.js');
-    process.stdout.write(await withKube(flags, (kube) => runGet(kube, what, flags)));
-  });
+  ).action(
+    async (
+      what: string,
+      flags: { namespace?: string; allNamespaces?: boolean; output?: string; kubeconfig?: string },
+    ) => {
+      const { runGet } = await import('./verbs/get-run.js');
+      process.stdout.write(await withKube(flags, (kube) => runGet(kube, what, flags)));
+    },
+  );
 
   kubeconfigOption(
     program
@@ -31,17 +37,26 @@ export function registerVerbCommands(program: Command): void {
       .option('-n, --namespace <ns>', 'namespace')
       .option('--wait', 'sources: wait until the sync answered, and show how it went')
       .option('--timeout <d>', 'with --wait: how long to wait', durationFlag, 120_000),
-  ).action(async (kind: string, name: string, flags: { namespace?: string; wait?: boolean; timeout?: number; kubeconfig?: string }) => {
-    const { runReconcile } = await import('./verbs/act-run.js');
-    const tty = process.stderr.isTTY;
-    const progress = (line: string): void => void (tty && process.stderr.write(`\r\u001b[2K${line}`));
-    const { text, code } = await withKube(flags, (kube) => runReconcile(kube, kind, name, flags, progress));
-    if (tty && flags.wait) process.stderr.write('\r\u001b[2K');
-    process.stdout.write(text);
-    process.exitCode = code;
-  });
+  ).action(
+    async (
+      kind: string,
+      name: string,
+      flags: { namespace?: string; wait?: boolean; timeout?: number; kubeconfig?: string },
+    ) => {
+      const { runReconcile } = await import('./verbs/act-run.js');
+      const tty = process.stderr.isTTY;
+      const progress = (line: string): void => void (tty && process.stderr.write(`\r\u001b[2K${line}`));
+      const { text, code } = await withKube(flags, (kube) => runReconcile(kube, kind, name, flags, progress));
+      if (tty && flags.wait) process.stderr.write('\r\u001b[2K');
+      process.stdout.write(text);
+      process.exitCode = code;
+    },
+  );
 
-  for (const [verb, suspend] of [['suspend', true], ['resume', false]] as const) {
+  for (const [verb, suspend] of [
+    ['suspend', true],
+    ['resume', false],
+  ] as const) {
     kubeconfigOption(
       program
         .command(verb)

@@ -37,7 +37,10 @@ export function registerViewServerCommand(program: Command): void {
     .action(async (f: Flags) => {
       const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'view-server' });
-      const [{ startOperators }, { startViewApiServer }] = await Promise.all([import('../operator/runtime.js'), import('../viewapi/server.js')]);
+      const [{ startOperators }, { startViewApiServer }] = await Promise.all([
+        import('../operator/runtime.js'),
+        import('../viewapi/server.js'),
+      ]);
       const view = await startViewApiServer({
         dataDir: resolve(f.dataDir),
         host: f.host,
@@ -45,9 +48,16 @@ export function registerViewServerCommand(program: Command): void {
         ...(f.dev ? { development: true } : { tls: { keyFile: f.tlsKeyFile, certFile: f.tlsCertFile } }),
       });
       const operators = f.operators
-        ? await startOperators({ kube: await kubeFrom(f), log, installCrd: f.installCrd === true, views: await view.backend() })
+        ? await startOperators({
+            kube: await kubeFrom(f),
+            log,
+            installCrd: f.installCrd === true,
+            views: await view.backend(),
+          })
         : undefined;
-      process.stdout.write(`FlowOps view API server listening on ${view.url}${f.dev ? ' (development mode: no authentication)' : ''}\n`);
+      process.stdout.write(
+        `FlowOps view API server listening on ${view.url}${f.dev ? ' (development mode: no authentication)' : ''}\n`,
+      );
       onShutdown(log, async () => {
         await operators?.stop();
         await view.close();

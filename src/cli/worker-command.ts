@@ -1,6 +1,14 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { addClusterFlags, checkRedis, durationFlag, kubeFrom, redisUrlFrom, serveMetrics, type ClusterFlags } from './cluster-flags.js';
+import {
+  addClusterFlags,
+  checkRedis,
+  durationFlag,
+  kubeFrom,
+  redisUrlFrom,
+  serveMetrics,
+  type ClusterFlags,
+} from './cluster-flags.js';
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
@@ -23,17 +31,30 @@ interface WorkerFlags extends ClusterFlags {
 export function registerWorkerCommand(program: Command): void {
   addClusterFlags(program.command('worker').description(summaryOf('worker')))
     .option('--concurrency <n>', 'reconciles run at once by this process', '16')
-    .option('--lock-duration <d>', 'a job whose worker stops renewing its lock for this long is given to another worker', durationFlag, 30_000)
-    .option('--data <dir>', 'where this worker fetches the Git commits Flows came from (for their chart and kustomize paths)', '/data')
+    .option(
+      '--lock-duration <d>',
+      'a job whose worker stops renewing its lock for this long is given to another worker',
+      durationFlag,
+      30_000,
+    )
+    .option(
+      '--data <dir>',
+      'where this worker fetches the Git commits Flows came from (for their chart and kustomize paths)',
+      '/data',
+    )
     .option('--stalled-interval <d>', 'how often to look for such jobs (default: the lock duration)', durationFlag)
     .action(async (flags: WorkerFlags) => {
       const { createLogger } = await import('../log/index.js');
       const log = createLogger({ command: 'worker' }, flags.logFormat);
       // Loaded here, not at start-up: BullMQ costs every other command (`up`, `validate`) time.
-      const [{ processMetrics }, { startWorker }] = await Promise.all([import('../metrics/registry.js'), import('../runtime/worker-process.js')]);
+      const [{ processMetrics }, { startWorker }] = await Promise.all([
+        import('../metrics/registry.js'),
+        import('../runtime/worker-process.js'),
+      ]);
       const { Manager, stopOnly } = await import('../manager/index.js');
       const concurrency = Number(flags.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new SetupError(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new SetupError(`--concurrency: expected a positive integer, got "${flags.concurrency}"`);
       const kube = await kubeFrom(flags);
       isolateScripts(flags, [flags.data, flags.kubeconfig]);
       await checkRedis(redisUrlFrom(flags));

@@ -14,7 +14,11 @@ export function controlPlaneCacheDir(env: NodeJS.ProcessEnv = process.env): stri
 /** The cached kube-controller-manager of `version` (e.g. 1.34.4), or undefined when none is built. */
 export function cachedKubeControllerManager(version: string, cacheDir = controlPlaneCacheDir()): string | undefined {
   const prefix = `kubernetes-v${version.replace(/^v/, '')}-`;
-  const folders = existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.startsWith(prefix)).sort() : [];
+  const folders = existsSync(cacheDir)
+    ? readdirSync(cacheDir)
+        .filter((f) => f.startsWith(prefix))
+        .sort()
+    : [];
   return folders
     .map((f) => join(cacheDir, f, 'bin', 'kube-controller-manager'))
     .reverse()

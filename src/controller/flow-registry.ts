@@ -72,15 +72,19 @@ export class FlowRegistry {
   }
 
   start(): void {
-    this.informer ??= new Informer(this.deps.kube, { apiVersion: FLOW_API_VERSION, kind: 'Flow', log: this.deps.log }, {
-      add: (f) => this.upsert(f),
-      update: (f) => this.upsert(f),
-      delete: (f) => this.remove(f),
-      synced: () => {
-        this.isSynced = true;
-        this.markSynced();
+    this.informer ??= new Informer(
+      this.deps.kube,
+      { apiVersion: FLOW_API_VERSION, kind: 'Flow', log: this.deps.log },
+      {
+        add: (f) => this.upsert(f),
+        update: (f) => this.upsert(f),
+        delete: (f) => this.remove(f),
+        synced: () => {
+          this.isSynced = true;
+          this.markSynced();
+        },
       },
-    });
+    );
     this.informer.start();
   }
 
@@ -118,8 +122,11 @@ export class FlowRegistry {
       entry = { key, flow, def: undefined, invalid: undefined };
       this.entries.set(key, entry);
     }
-    const revisionMoved = entry.flow.metadata.annotations?.[REVISION_ANNOTATION] !== flow.metadata.annotations?.[REVISION_ANNOTATION];
-    const requested = entry.flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION] !== flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+    const revisionMoved =
+      entry.flow.metadata.annotations?.[REVISION_ANNOTATION] !== flow.metadata.annotations?.[REVISION_ANNOTATION];
+    const requested =
+      entry.flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION] !==
+      flow.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
     let rerun = entry.flow.metadata.generation !== flow.metadata.generation || !entry.def || requested;
     entry.flow = flow;
     if (flow.metadata.deletionTimestamp) {
@@ -141,7 +148,9 @@ export class FlowRegistry {
       }
       const annotations = flow.metadata.annotations ?? {};
       const sourceDir = this.deps.sourceDirFor?.(flow);
-      const file = this.deps.fileFor ? this.deps.fileFor(flow) : readSourceFile(sourceDir, annotations[PATH_ANNOTATION]);
+      const file = this.deps.fileFor
+        ? this.deps.fileFor(flow)
+        : readSourceFile(sourceDir, annotations[PATH_ANNOTATION]);
       entry.def = {
         namespace: flow.metadata.namespace ?? 'default',
         name: flow.metadata.name!,
@@ -159,7 +168,10 @@ export class FlowRegistry {
     } catch (err) {
       entry.def = undefined;
       entry.invalid = err instanceof Error ? err.message : String(err);
-      this.deps.log.warn({ flow: key, err: entry.invalid }, 'Flow is invalid; its watched objects are only released on deletion');
+      this.deps.log.warn(
+        { flow: key, err: entry.invalid },
+        'Flow is invalid; its watched objects are only released on deletion',
+      );
     }
     for (const l of this.listeners) l.changed(entry, rerun);
   }

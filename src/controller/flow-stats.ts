@@ -18,7 +18,10 @@ export class FlowStats {
     return newest?.error;
   }
 
-  record(resourceKey: string, report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string }): void {
+  record(
+    resourceKey: string,
+    report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string },
+  ): void {
     const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     this.lastReconcileTime = at;
     if (report.outcome === 'gone' || report.outcome === 'deleted') {
@@ -27,10 +30,16 @@ export class FlowStats {
     }
     if (report.outcome === 'suspended') return;
     // A stalled object keeps the failure its last run recorded.
-    if (report.outcome === 'stalled') return void (this.results.has(resourceKey) || this.results.set(resourceKey, { ok: false, ready: false, at }));
+    if (report.outcome === 'stalled')
+      return void (this.results.has(resourceKey) || this.results.set(resourceKey, { ok: false, ready: false, at }));
     const error = 'error' in report ? report.error : undefined;
     const ok = report.outcome === 'success';
-    this.results.set(resourceKey, { ok, ready: ok && ('ready' in report ? report.ready !== false : true), at, ...(error ? { error } : {}) });
+    this.results.set(resourceKey, {
+      ok,
+      ready: ok && ('ready' in report ? report.ready !== false : true),
+      at,
+      ...(error ? { error } : {}),
+    });
   }
 
   forget(resourceKey: string): void {

@@ -24,7 +24,11 @@ export interface WatchFacts {
 
 /** Where reconcile outcomes are told (the reporter; nothing on a worker). */
 export interface OutcomeSink {
-  record(entry: FlowEntry, resourceKey: string, report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string }): void;
+  record(
+    entry: FlowEntry,
+    resourceKey: string,
+    report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string },
+  ): void;
 }
 
 export interface FlowStatusReporterDeps {
@@ -46,7 +50,11 @@ export class FlowStatusReporter implements OutcomeSink {
     this.writer = new FlowStatusWriter(deps.kube, deps.log, deps.fieldManager);
   }
 
-  record(entry: FlowEntry, resourceKey: string, report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string }): void {
+  record(
+    entry: FlowEntry,
+    resourceKey: string,
+    report: Pick<ReconcileReport, 'outcome' | 'ready'> | { outcome: 'failure'; error: string },
+  ): void {
     this.statsOf(entry).record(resourceKey, report);
     this.schedule(entry);
   }
@@ -57,9 +65,11 @@ export class FlowStatusReporter implements OutcomeSink {
     if (!ready || ready.status === 'Unknown') return;
     // Children not ready yet is a successful run whose objects are still coming up, not a failure.
     const report =
-      ready.status === 'True' ? { outcome: 'success' as const, ready: true }
-      : ready.reason === 'ChildrenNotReady' ? { outcome: 'success' as const, ready: false }
-      : { outcome: 'failure' as const, error: ready.message ?? '' };
+      ready.status === 'True'
+        ? { outcome: 'success' as const, ready: true }
+        : ready.reason === 'ChildrenNotReady'
+          ? { outcome: 'success' as const, ready: false }
+          : { outcome: 'failure' as const, error: ready.message ?? '' };
     this.record(entry, resourceKeyOf(obj), report);
   }
 
@@ -110,16 +120,30 @@ function summarize(e: FlowEntry, stats: FlowStats, facts: WatchFacts): FlowStatu
   };
   if (e.invalid) return { ...base, state: 'invalid', message: e.invalid };
   if (e.def?.spec.suspend) return { ...base, state: 'suspended', message: 'reconciliation is suspended' };
-  if (facts.kindMissing) return { ...base, state: 'waiting', message: `waiting for the watched kind: ${facts.kindMissing}` };
-  if (failed) return { ...base, state: 'failing', message: `${failed} of ${watched} resources failed: ${stats.lastError ?? ''}` };
-  return { ...base, state: 'ready', message: `${succeeded} of ${watched} resources reconciled${notReady ? `, ${notReady} with children not ready` : ''}` };
+  if (facts.kindMissing)
+    return { ...base, state: 'waiting', message: `waiting for the watched kind: ${facts.kindMissing}` };
+  if (failed)
+    return { ...base, state: 'failing', message: `${failed} of ${watched} resources failed: ${stats.lastError ?? ''}` };
+  return {
+    ...base,
+    state: 'ready',
+    message: `${succeeded} of ${watched} resources reconciled${notReady ? `, ${notReady} with children not ready` : ''}`,
+  };
 }
 
 /** A pipeline Flow reports its controller's health: Stalled on a setup error, failing on runtime errors. */
 function summarizePipeline(e: FlowEntry, ctl: DeclarativeController): FlowStatusSummary {
   const h = ctl.health;
   const lastError = h.lastErrors.at(-1);
-  const base = { generation: e.flow.metadata.generation ?? 0, watched: 0, succeeded: 0, failed: h.errorCount, ready: 0, notReady: 0, ...(lastError ? { lastError } : {}) };
+  const base = {
+    generation: e.flow.metadata.generation ?? 0,
+    watched: 0,
+    succeeded: 0,
+    failed: h.errorCount,
+    ready: 0,
+    notReady: 0,
+    ...(lastError ? { lastError } : {}),
+  };
   if (h.state === 'critical') return { ...base, state: 'invalid', message: `pipeline failed to start: ${h.critical}` };
   if (h.state === 'failing') return { ...base, state: 'failing', message: `pipeline errors: ${lastError ?? ''}` };
   return { ...base, state: 'ready', message: 'pipeline is running' };

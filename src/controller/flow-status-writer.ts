@@ -28,7 +28,10 @@ const DEBOUNCE_MS = 200;
 
 /** Writes each Flow's kstatus (Ready / Reconciling / Stalled, counts) at most every 200 ms per Flow. */
 export class FlowStatusWriter {
-  private readonly pending = new Map<string, { flow: KubeObject; summarize: () => FlowStatusSummary; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    string,
+    { flow: KubeObject; summarize: () => FlowStatusSummary; timer: NodeJS.Timeout }
+  >();
   private stopped = false;
 
   constructor(
@@ -46,7 +49,11 @@ export class FlowStatusWriter {
       return;
     }
     // A write cut short by shutdown (socket hang up) must not become an unhandled rejection.
-    const timer = setTimeout(() => void this.flush(key).catch((err: unknown) => this.log.warn({ err, flow: key }, 'could not write Flow status')), DEBOUNCE_MS);
+    const timer = setTimeout(
+      () =>
+        void this.flush(key).catch((err: unknown) => this.log.warn({ err, flow: key }, 'could not write Flow status')),
+      DEBOUNCE_MS,
+    );
     this.pending.set(key, { flow, summarize, timer });
   }
 
@@ -61,7 +68,15 @@ export class FlowStatusWriter {
     this.pending.delete(key);
     if (!p || this.stopped) return;
     const s = p.summarize();
-    const current = (await this.kube.get({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }).catch(() => undefined)) ?? p.flow;
+    const current =
+      (await this.kube
+        .get({
+          apiVersion: p.flow.apiVersion,
+          kind: p.flow.kind,
+          name: p.flow.metadata.name!,
+          namespace: p.flow.metadata.namespace,
+        })
+        .catch(() => undefined)) ?? p.flow;
     const have = (current.status ?? {}) as { conditions?: Condition[]; rollout?: RolloutStatus };
     const prev = have.conditions;
     const status: Record<string, unknown> = {
@@ -78,10 +93,20 @@ export class FlowStatusWriter {
     if (sameStatus(current.status, status)) return;
     if (s.lastReconcileTime) status.lastReconcileTime = s.lastReconcileTime;
     try {
-      await this.kube.patch({ apiVersion: p.flow.apiVersion, kind: p.flow.kind, name: p.flow.metadata.name!, namespace: p.flow.metadata.namespace }, { status }, 'merge', {
-        subresource: 'status',
-        fieldManager: this.fieldManager,
-      });
+      await this.kube.patch(
+        {
+          apiVersion: p.flow.apiVersion,
+          kind: p.flow.kind,
+          name: p.flow.metadata.name!,
+          namespace: p.flow.metadata.namespace,
+        },
+        { status },
+        'merge',
+        {
+          subresource: 'status',
+          fieldManager: this.fieldManager,
+        },
+      );
     } catch (err) {
       if (isNotFound(err)) return;
       if (err instanceof KubeApiError) this.log.warn({ err, flow: key }, 'could not write Flow status');
@@ -109,7 +134,13 @@ function conditionsFor(prev: Condition[] | undefined, s: FlowStatusSummary): Con
       break;
     case 'failing':
       c = setCondition(c, { type: 'Ready', status: 'False', reason: 'ReconcileFailed', message: s.message, ...g });
-      c = setCondition(c, { type: 'Reconciling', status: 'True', reason: 'RetryingFailures', message: 'failed resources are retried with backoff', ...g });
+      c = setCondition(c, {
+        type: 'Reconciling',
+        status: 'True',
+        reason: 'RetryingFailures',
+        message: 'failed resources are retried with backoff',
+        ...g,
+      });
       c = removeCondition(c, 'Stalled');
       break;
     case 'waiting':

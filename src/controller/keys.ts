@@ -17,7 +17,14 @@ export function encodeKey(k: ReconcileKey): string {
 export function decodeKey(key: string): ReconcileKey {
   const parts = key.split(SEP);
   if (parts.length !== 6) throw new Error(`malformed reconcile key: ${JSON.stringify(key)}`);
-  const [flowNamespace, flowName, apiVersion, kind, namespace, name] = parts as [string, string, string, string, string, string];
+  const [flowNamespace, flowName, apiVersion, kind, namespace, name] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   return { flowNamespace, flowName, resource: { apiVersion, kind, name, ...(namespace ? { namespace } : {}) } };
 }
 

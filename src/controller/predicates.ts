@@ -16,10 +16,15 @@ const OWN_ANNOTATIONS = [INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNO
 export function updateNeedsReconcile(old: KubeObject, obj: KubeObject): boolean {
   const a = old.metadata;
   const b = obj.metadata;
-  if (a.generation === undefined || b.generation === undefined) return a.resourceVersion !== b.resourceVersion && !onlyStatusChanged(old, obj);
+  if (a.generation === undefined || b.generation === undefined)
+    return a.resourceVersion !== b.resourceVersion && !onlyStatusChanged(old, obj);
   if (a.generation !== b.generation) return true;
   if (a.deletionTimestamp !== b.deletionTimestamp) return true;
-  return !same(a.labels, b.labels) || !same(foreignAnnotations(a.annotations), foreignAnnotations(b.annotations)) || !same(a.finalizers, b.finalizers);
+  return (
+    !same(a.labels, b.labels) ||
+    !same(foreignAnnotations(a.annotations), foreignAnnotations(b.annotations)) ||
+    !same(a.finalizers, b.finalizers)
+  );
 }
 
 function onlyStatusChanged(old: KubeObject, obj: KubeObject): boolean {

@@ -64,12 +64,17 @@ export class ReadCache implements FlowListener {
     if (!signature || !watch?.apiVersion || !watch.kind) return;
     try {
       let c: Cached | undefined;
-      const informer = watchedInformer(this.deps.kube, this.deps.log, { ...watch, apiVersion: watch.apiVersion, kind: watch.kind }, {
-        add: () => undefined,
-        update: () => undefined,
-        delete: () => undefined,
-        synced: () => void (c && (c.synced = true)),
-      });
+      const informer = watchedInformer(
+        this.deps.kube,
+        this.deps.log,
+        { ...watch, apiVersion: watch.apiVersion, kind: watch.kind },
+        {
+          add: () => undefined,
+          update: () => undefined,
+          delete: () => undefined,
+          synced: () => void (c && (c.synced = true)),
+        },
+      );
       c = { entry, informer, signature, synced: false };
       this.byFlow.set(entry.key, c);
       informer.start();
@@ -101,10 +106,17 @@ export class ReadCache implements FlowListener {
     if (!watch?.apiVersion || !watch.kind) return;
     try {
       const selector = labelSelectorString(watch.labelSelector);
-      const { items } = await this.deps.kube.list(watch.apiVersion, watch.kind, { ...(watch.namespace ? { namespace: watch.namespace } : {}), ...(selector ? { labelSelector: selector } : {}) });
+      const { items } = await this.deps.kube.list(watch.apiVersion, watch.kind, {
+        ...(watch.namespace ? { namespace: watch.namespace } : {}),
+        ...(selector ? { labelSelector: selector } : {}),
+      });
       const { namespace: flowNamespace, name: flowName } = entry.flow.metadata;
       for (const obj of items) {
-        const key = encodeKey({ flowNamespace: flowNamespace ?? 'default', flowName: flowName ?? '', resource: refOf(obj) });
+        const key = encodeKey({
+          flowNamespace: flowNamespace ?? 'default',
+          flowName: flowName ?? '',
+          resource: refOf(obj),
+        });
         this.deps.causes?.mark(key, 'other', manual ? 'manual' : 'flow-change');
         this.deps.queue.add(key);
       }

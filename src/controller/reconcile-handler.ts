@@ -64,20 +64,29 @@ export class ReconcileHandler {
     const t0 = performance.now();
     let result = 'failure';
     try {
-      const fetched = this.deps.fetchSourceDir && readsSourceFiles(entry.def.spec) ? await this.deps.fetchSourceDir(entry.flow) : undefined;
+      const fetched =
+        this.deps.fetchSourceDir && readsSourceFiles(entry.def.spec)
+          ? await this.deps.fetchSourceDir(entry.flow)
+          : undefined;
       const newest = fetched ? { ...entry.def, sourceDir: fetched } : entry.def;
-      const chosen = this.deps.generations ? await this.deps.generations.definitionFor(entry, newest, k.resource, seen) : { def: newest };
+      const chosen = this.deps.generations
+        ? await this.deps.generations.definitionFor(entry, newest, k.resource, seen)
+        : { def: newest };
       const def = chosen.def;
-      const report = 'stalled' in chosen
-        ? await reconciler.stall(def, k.resource, chosen.stalled)
-        : await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause, triggers);
+      const report =
+        'stalled' in chosen
+          ? await reconciler.stall(def, k.resource, chosen.stalled)
+          : await reconciler.reconcile(def, k.resource, this.stopping.signal, seen, cause, triggers);
       result = report.outcome;
       const told = report.outcome === 'failure' ? { outcome: 'failure' as const, error: report.error ?? '' } : report;
       this.deps.outcomes?.record(entry, resourceKey, told);
       // The engine's result goes to the queue as it is: a resync, a backoff, or not again.
       return report.result;
     } catch (err) {
-      this.deps.outcomes?.record(entry, resourceKey, { outcome: 'failure', error: err instanceof Error ? err.message : String(err) });
+      this.deps.outcomes?.record(entry, resourceKey, {
+        outcome: 'failure',
+        error: err instanceof Error ? err.message : String(err),
+      });
       throw err;
     } finally {
       this.deps.observer?.reconciled(entry.key, result, (performance.now() - t0) / 1000);

@@ -11,7 +11,11 @@ export interface TenancyPolicy {
 export const OPEN_TENANCY: TenancyPolicy = { crossNamespaceRefs: true };
 
 /** Why a Flow's watch breaks the policy, or undefined. */
-export function watchProblem(policy: TenancyPolicy, flowNamespace: string, watchNamespace: string | undefined): string | undefined {
+export function watchProblem(
+  policy: TenancyPolicy,
+  flowNamespace: string,
+  watchNamespace: string | undefined,
+): string | undefined {
   if (policy.crossNamespaceRefs || !watchNamespace || watchNamespace === flowNamespace) return undefined;
   return `spec.watch.namespace: "${watchNamespace}" is another namespace; this FlowOps runs with --no-cross-namespace-refs, so a Flow watches only its own namespace (${flowNamespace})`;
 }

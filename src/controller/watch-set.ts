@@ -98,16 +98,24 @@ export class WatchSet implements FlowListener {
 
   start(): void {
     // A kind that a Flow waits for may be served as soon as its CRD appears.
-    this.crdInformer ??= new Informer(this.deps.kube, { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', log: this.deps.log }, {
-      add: () => this.retryMissingKinds(),
-      update: () => undefined,
-      delete: () => undefined,
-    });
+    this.crdInformer ??= new Informer(
+      this.deps.kube,
+      { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', log: this.deps.log },
+      {
+        add: () => this.retryMissingKinds(),
+        update: () => undefined,
+        delete: () => undefined,
+      },
+    );
     this.crdInformer.start();
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.crdInformer?.stop(), this.children.stop(), ...[...this.byFlow.values()].flatMap((w) => [w.informer?.stop(), w.pipeline?.stop()])]);
+    await Promise.all([
+      this.crdInformer?.stop(),
+      this.children.stop(),
+      ...[...this.byFlow.values()].flatMap((w) => [w.informer?.stop(), w.pipeline?.stop()]),
+    ]);
   }
 
   /** What the Flow's status reports about its watches. */
@@ -131,7 +139,8 @@ export class WatchSet implements FlowListener {
   /** The watched object as the informers last saw it (undefined: not cached, ask the server); see cachedObject. */
   cached(ref: ObjectRef, seen?: string): KubeObject | undefined {
     for (const w of this.byFlow.values()) {
-      if (!w.synced || !w.informer || !watchesKindOf(w.entry.flow, ref) || !w.informer.get(ref.namespace, ref.name)) continue;
+      if (!w.synced || !w.informer || !watchesKindOf(w.entry.flow, ref) || !w.informer.get(ref.namespace, ref.name))
+        continue;
       return cachedObject(w.informer, ref, seen);
     }
     return undefined;
@@ -184,7 +193,19 @@ export class WatchSet implements FlowListener {
 
   private watchedOf(entry: FlowEntry): Watched {
     let w = this.byFlow.get(entry.key);
-    if (!w) this.byFlow.set(entry.key, (w = { entry, informer: undefined, signature: '', synced: false, kindMissing: undefined, pipeline: undefined, pipelineSignature: '' }));
+    if (!w)
+      this.byFlow.set(
+        entry.key,
+        (w = {
+          entry,
+          informer: undefined,
+          signature: '',
+          synced: false,
+          kindMissing: undefined,
+          pipeline: undefined,
+          pipelineSignature: '',
+        }),
+      );
     return w;
   }
 
@@ -205,7 +226,12 @@ export class WatchSet implements FlowListener {
         await old?.stop();
         if (!wanted || w.pipelineSignature !== signature || this.byFlow.get(entry.key) !== w) return;
         this.views ??= this.deps.views ?? crdViewBackend(this.deps.kube);
-        const ctl = flowPipelineController(entry.def!.namespace, entry.def!.name, spec, { kube: this.deps.kube, views: this.views, log: this.deps.log, onChange: () => this.deps.reporter.schedule(entry) });
+        const ctl = flowPipelineController(entry.def!.namespace, entry.def!.name, spec, {
+          kube: this.deps.kube,
+          views: this.views,
+          log: this.deps.log,
+          onChange: () => this.deps.reporter.schedule(entry),
+        });
         w.pipeline = ctl;
         await ctl.start();
       })();
@@ -227,8 +253,8 @@ export class WatchSet implements FlowListener {
     const objects = this.byFlow.get(entry.key)?.informer?.list() ?? [];
     for (const obj of objects) await this.deps.release(refOf(obj)).catch(() => undefined);
     if (!this.ownsFlow(entry)) return;
-    await setFinalizer(this.deps.kube, entry.flow, false, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
-      this.deps.log.warn({ err, flow: entry.key }, 'could not remove the Flow cleanup finalizer'),
+    await setFinalizer(this.deps.kube, entry.flow, false, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch(
+      (err: unknown) => this.deps.log.warn({ err, flow: entry.key }, 'could not remove the Flow cleanup finalizer'),
     );
   }
 
@@ -236,8 +262,8 @@ export class WatchSet implements FlowListener {
     const wants = entry.def?.spec.onDelete !== undefined;
     if (!this.ownsFlow(entry)) return;
     if (wants === hasFinalizer(entry.flow, FLOW_CLEANUP_FINALIZER) || (!wants && !entry.def)) return;
-    await setFinalizer(this.deps.kube, entry.flow, wants, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch((err: unknown) =>
-      this.deps.log.warn({ err, flow: entry.key }, 'could not update the Flow cleanup finalizer'),
+    await setFinalizer(this.deps.kube, entry.flow, wants, this.deps.fieldManager, FLOW_CLEANUP_FINALIZER).catch(
+      (err: unknown) => this.deps.log.warn({ err, flow: entry.key }, 'could not update the Flow cleanup finalizer'),
     );
   }
 
@@ -321,12 +347,18 @@ export class WatchSet implements FlowListener {
 
   private retryMissingKinds(): void {
     this.deps.kube.discovery.invalidate();
-    for (const w of this.byFlow.values()) if (w.kindMissing || (w.informer && !w.synced)) void this.restartInformer(w.entry, w);
+    for (const w of this.byFlow.values())
+      if (w.kindMissing || (w.informer && !w.synced)) void this.restartInformer(w.entry, w);
   }
 }
 
 function inInventory(owner: KubeObject, child: KubeObject): boolean {
-  const id = childId({ apiVersion: child.apiVersion, kind: child.kind, namespace: child.metadata.namespace, name: child.metadata.name ?? '' });
+  const id = childId({
+    apiVersion: child.apiVersion,
+    kind: child.kind,
+    namespace: child.metadata.namespace,
+    name: child.metadata.name ?? '',
+  });
   return readInventory(owner).some((e) => childId(e) === id);
 }
 

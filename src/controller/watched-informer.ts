@@ -16,7 +16,8 @@ export interface WatchSpec {
 }
 
 /** The Flow's `watch` as written (read from the raw object: an invalid Flow still names what it watched). */
-export const watchOf = (flow: KubeObject): WatchSpec | undefined => (flow.spec as { watch?: WatchSpec } | undefined)?.watch;
+export const watchOf = (flow: KubeObject): WatchSpec | undefined =>
+  (flow.spec as { watch?: WatchSpec } | undefined)?.watch;
 
 /** Equal for two Flows (or two generations) that watch the same objects. */
 export const watchSignature = (flow: KubeObject): string => JSON.stringify(watchOf(flow) ?? null);

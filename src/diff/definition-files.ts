@@ -41,17 +41,30 @@ export function definitionsFromDir(dir: string, prefix: string): LocalDefinition
 export function definitionsFromCommit(repoDir: string, commit: string, prefix: string): LocalDefinitions {
   const tmp = mkdtempSync(join(tmpdir(), 'flowops-diff-'));
   try {
-    const sha = execFileSync('git', ['-C', repoDir, 'rev-parse', '--verify', `${commit}^{commit}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-    const archive = execFileSync('git', ['-C', repoDir, 'archive', '--format=tar', sha, ...(prefix ? [prefix] : [])], { maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sha = execFileSync('git', ['-C', repoDir, 'rev-parse', '--verify', `${commit}^{commit}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+    const archive = execFileSync('git', ['-C', repoDir, 'archive', '--format=tar', sha, ...(prefix ? [prefix] : [])], {
+      maxBuffer: 512 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     execFileSync('tar', ['-x', '-C', tmp], { input: archive });
     const defs = definitionsFromDir(prefix ? join(tmp, prefix) : tmp, prefix);
     // Errors name the file in the commit, as `git show <sha>:<path>` finds it.
     const localPath = new Map([...defs.localPath.keys()].map((p) => [p, `${sha.slice(0, 12)}:${p}`]));
-    return { files: defs.files, localPath, origin: `commit ${sha.slice(0, 12)}`, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
+    return {
+      files: defs.files,
+      localPath,
+      origin: `commit ${sha.slice(0, 12)}`,
+      cleanup: () => rmSync(tmp, { recursive: true, force: true }),
+    };
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (e instanceof SetupError) throw e;
     const stderr = (e as { stderr?: Buffer | string }).stderr?.toString().trim();
-    throw new SetupError(`--commit ${commit}: ${stderr || (e as Error).message} (run flowops diff inside the Git repository of the source)`);
+    throw new SetupError(
+      `--commit ${commit}: ${stderr || (e as Error).message} (run flowops diff inside the Git repository of the source)`,
+    );
   }
 }

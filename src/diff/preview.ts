@@ -55,8 +55,14 @@ export async function previewSync(opts: PreviewOptions): Promise<Preview> {
   const out: Preview = { changes: [], skipped: [] };
   const wanted: InventoryEntry[] = [];
   // Kinds whose CRD is in the definitions but not yet served: their objects can only be shown as created.
-  const definedKinds = new Set(opts.items.filter((i) => phaseOf(i.object) === 0).flatMap((i) => crdKinds(i.object).map((k) => `${k.apiVersion}/${k.kind}`)));
-  const sorted = [...opts.items].sort((a, b) => phaseOf(a.object) - phaseOf(b.object) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const definedKinds = new Set(
+    opts.items
+      .filter((i) => phaseOf(i.object) === 0)
+      .flatMap((i) => crdKinds(i.object).map((k) => `${k.apiVersion}/${k.kind}`)),
+  );
+  const sorted = [...opts.items].sort(
+    (a, b) => phaseOf(a.object) - phaseOf(b.object) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   for (const item of sorted) {
     const result = await previewOne(opts, item, definedKinds);
     wanted.push(result.entry);
@@ -64,11 +70,14 @@ export async function previewSync(opts: PreviewOptions): Promise<Preview> {
     if (result.change) out.changes.push(result.change);
   }
   for (const entry of pruneCandidates(opts.inventory, wanted)) {
-    const live = await opts.kube.get(refOfEntry(entry)).catch((e: unknown) => (e instanceof UnknownKindError ? undefined : Promise.reject(e)));
+    const live = await opts.kube
+      .get(refOfEntry(entry))
+      .catch((e: unknown) => (e instanceof UnknownKindError ? undefined : Promise.reject(e)));
     if (!live) continue;
     const owner = foreignOwner(live);
     if (owner && !isAdopted(live)) out.skipped.push(`${describeEntry(entry)}: not pruned: tracked by ${owner}`);
-    else if (provenanceOf(live)?.source !== opts.source) out.skipped.push(`${describeEntry(entry)}: not pruned: no longer applied by this FlowSource`);
+    else if (provenanceOf(live)?.source !== opts.source)
+      out.skipped.push(`${describeEntry(entry)}: not pruned: no longer applied by this FlowSource`);
     else {
       const id = describeEntry(entry);
       const shown = comparableYaml(maskSecrets(live, undefined).live);
@@ -79,7 +88,11 @@ export async function previewSync(opts: PreviewOptions): Promise<Preview> {
   return out;
 }
 
-async function previewOne(opts: PreviewOptions, item: DesiredObject, definedKinds: ReadonlySet<string>): Promise<{ entry: InventoryEntry; change?: ObjectChange; skipped?: string }> {
+async function previewOne(
+  opts: PreviewOptions,
+  item: DesiredObject,
+  definedKinds: ReadonlySet<string>,
+): Promise<{ entry: InventoryEntry; change?: ObjectChange; skipped?: string }> {
   const { kube } = opts;
   let namespaced = true;
   try {
@@ -100,8 +113,13 @@ async function previewOne(opts: PreviewOptions, item: DesiredObject, definedKind
   const id = describeEntry(entry);
   const live = await kube.get(refOfEntry(entry));
   const owner = live ? foreignOwner(live) : undefined;
-  if (live && owner && !isAdopted(live) && !isAdopted(desired)) return { entry, skipped: `${id}: left alone: tracked by ${owner}` };
-  const merged = await kube.apply(stamped(opts, desired, item.path), { fieldManager: FIELD_MANAGER, force: true, dryRun: true });
+  if (live && owner && !isAdopted(live) && !isAdopted(desired))
+    return { entry, skipped: `${id}: left alone: tracked by ${owner}` };
+  const merged = await kube.apply(stamped(opts, desired, item.path), {
+    fieldManager: FIELD_MANAGER,
+    force: true,
+    dryRun: true,
+  });
   // Secrets are compared masked: a changed value still shows as a change, never as its text.
   const shown = maskSecrets(live, merged);
   const diff = unifiedDiff(comparableYaml(shown.live), comparableYaml(shown.desired), {

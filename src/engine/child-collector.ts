@@ -25,7 +25,12 @@ export class ChildCollector implements ChildRecorder {
   private readonly byId = new Map<string, Collected>();
 
   record(live: KubeObject, opts: { step: string; keep: boolean; readyWhen?: string }): void {
-    const id = childId({ apiVersion: live.apiVersion, kind: live.kind, namespace: live.metadata.namespace, name: live.metadata.name ?? '' });
+    const id = childId({
+      apiVersion: live.apiVersion,
+      kind: live.kind,
+      namespace: live.metadata.namespace,
+      name: live.metadata.name ?? '',
+    });
     this.byId.set(id, { live, step: opts.step, keep: opts.keep, readyWhen: opts.readyWhen });
   }
 
@@ -60,7 +65,10 @@ export class ChildCollector implements ChildRecorder {
       const entry = entryOf(c, undefined);
       if (c.readyWhen === undefined) return { entry, health: healthOf(c.live) };
       const ok = truthy(renderValue(c.readyWhen, { ...data, Child: c.live }, { name: `${c.step}.readyWhen` }));
-      return { entry, health: ok ? { status: 'Current', message: '' } : { status: 'InProgress', message: 'readyWhen is false' } };
+      return {
+        entry,
+        health: ok ? { status: 'Current', message: '' } : { status: 'InProgress', message: 'readyWhen is false' },
+      };
     });
   }
 }
@@ -69,13 +77,22 @@ function entryOf(c: Collected, ownerUid: string | undefined): ChildEntry {
   const o = c.live;
   const collected = ownerUid !== undefined && (o.metadata.ownerReferences ?? []).some((r) => r.uid === ownerUid);
   const cleanup = c.keep ? 'keep' : collected ? undefined : 'flowops';
-  return { apiVersion: o.apiVersion, kind: o.kind, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name!, ...(cleanup ? { cleanup } : {}) };
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+    name: o.metadata.name!,
+    ...(cleanup ? { cleanup } : {}),
+  };
 }
 
 /** `StatefulSet my-postgres: 0/3 replicas ready; Job other/x: job failed`, in apply order; the owner's namespace is left out. */
 export function notReadyMessage(verdicts: readonly ChildVerdict[], ownerNamespace: string | undefined): string {
   return verdicts
     .filter((v) => v.health.status !== 'Current')
-    .map((v) => `${describeChild(v.entry.namespace === ownerNamespace ? { kind: v.entry.kind, name: v.entry.name } : v.entry)}: ${v.health.message}`)
+    .map(
+      (v) =>
+        `${describeChild(v.entry.namespace === ownerNamespace ? { kind: v.entry.kind, name: v.entry.name } : v.entry)}: ${v.health.message}`,
+    )
     .join('; ');
 }

@@ -25,7 +25,12 @@ export interface ChildEntry {
 /** Identity across versions: group/Kind/namespace/name, as the Git sync's inventory has it. */
 export const childId = objectId;
 
-export const refOfChild = (e: ChildEntry): ObjectRef => ({ apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}) });
+export const refOfChild = (e: ChildEntry): ObjectRef => ({
+  apiVersion: e.apiVersion,
+  kind: e.kind,
+  name: e.name,
+  ...(e.namespace ? { namespace: e.namespace } : {}),
+});
 
 export const describeChild = describeEntry;
 
@@ -44,7 +49,12 @@ export function readInventory(obj: KubeObject): ChildEntry[] {
 function isEntry(v: unknown): v is ChildEntry {
   if (typeof v !== 'object' || v === null) return false;
   const e = v as Record<string, unknown>;
-  return typeof e.apiVersion === 'string' && typeof e.kind === 'string' && typeof e.name === 'string' && (e.namespace === undefined || typeof e.namespace === 'string');
+  return (
+    typeof e.apiVersion === 'string' &&
+    typeof e.kind === 'string' &&
+    typeof e.name === 'string' &&
+    (e.namespace === undefined || typeof e.namespace === 'string')
+  );
 }
 
 /** Sorted by id so that the same set always serialises to the same text (an unchanged set is no write). */

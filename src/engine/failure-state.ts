@@ -28,7 +28,10 @@ export function fingerprintOf(obj: KubeObject, flow: { uid: string; generation: 
 function contentHash(obj: KubeObject): string {
   const { metadata: _m, status: _s, ...rest } = obj;
   const labels = obj.metadata.labels ?? {};
-  return createHash('sha1').update(JSON.stringify([rest, labels])).digest('hex').slice(0, 16);
+  return createHash('sha1')
+    .update(JSON.stringify([rest, labels]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function readFailure(obj: KubeObject): FailureState | undefined {
@@ -36,7 +39,9 @@ export function readFailure(obj: KubeObject): FailureState | undefined {
   if (!raw) return undefined;
   try {
     const v = JSON.parse(raw) as Partial<FailureState>;
-    return typeof v.fingerprint === 'string' ? { fingerprint: v.fingerprint, terminal: v.terminal === true, step: v.step ?? '', reason: v.reason ?? '' } : undefined;
+    return typeof v.fingerprint === 'string'
+      ? { fingerprint: v.fingerprint, terminal: v.terminal === true, step: v.step ?? '', reason: v.reason ?? '' }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -8,7 +8,13 @@ import type { Logger } from '../log/index.js';
 import { runReconcile, stalled, success, type ReconcileResult, type SubStep } from '../reconcile/index.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { ChildCollector, notReadyMessage, type ChildVerdict } from './child-collector.js';
-import { encodeInventory, INVENTORY_ANNOTATION, readInventory, staleEntries, type ChildEntry } from './child-inventory.js';
+import {
+  encodeInventory,
+  INVENTORY_ANNOTATION,
+  readInventory,
+  staleEntries,
+  type ChildEntry,
+} from './child-inventory.js';
 import { nowRfc3339 } from '../kube/conditions.js';
 import { encodeFailure, FAILURE_ANNOTATION, fingerprintOf, readFailure } from './failure-state.js';
 import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/finalizer.js';
@@ -85,7 +91,11 @@ export class FlowReconciler {
     cause: RunCause = 'other',
     triggers: RunTrigger[] = [],
   ): Promise<ReconcileReport> {
-    const log = this.deps.log.child({ flow: `${flow.namespace}/${flow.name}`, resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`, ...(flow.revision ? { revision: flow.revision } : {}) });
+    const log = this.deps.log.child({
+      flow: `${flow.namespace}/${flow.name}`,
+      resource: `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`,
+      ...(flow.revision ? { revision: flow.revision } : {}),
+    });
     const obj = (await this.deps.read?.(ref, seen)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone', result: success() };
     if (obj.metadata.deletionTimestamp) return this.finishDeletion(flow, obj, cancel, log);
@@ -180,7 +190,14 @@ export class FlowReconciler {
     for (let i = 0; i < r.previous.length; i += 16) {
       const chunk = r.previous.slice(i, i + 16);
       // A child this identity may not read is not called deleted.
-      const present = await Promise.all(chunk.map((e) => kube.get(childRef(e)).then((o) => o !== undefined, () => true)));
+      const present = await Promise.all(
+        chunk.map((e) =>
+          kube.get(childRef(e)).then(
+            (o) => o !== undefined,
+            () => true,
+          ),
+        ),
+      );
       gone.push(...chunk.filter((_, j) => !present[j]));
     }
     return gone;
@@ -229,7 +246,10 @@ export class FlowReconciler {
     if (report.transitioned && verdict.ready) await this.recordReady(flow, obj);
     const healed = r.deleted.filter((d) => inventory.some((e) => sameChild(e, d)));
     if (healed.length) {
-      const names = healed.slice(0, 5).map((e) => `${e.kind} ${e.name}`).join(', ');
+      const names = healed
+        .slice(0, 5)
+        .map((e) => `${e.kind} ${e.name}`)
+        .join(', ');
       const more = healed.length > 5 ? ` and ${healed.length - 5} more` : '';
       await this.deps.events.record(obj, 'Normal', 'SelfHealed', `Flow ${flow.name} put back ${names}${more}: deleted`);
     }
@@ -256,12 +276,17 @@ export class FlowReconciler {
    * The object's generation cannot be run (its spec is unreadable): Stalled with the reason, an
    * Event once, and nothing else touched, until the generation is restored or the object moves.
    */
-  async stall(flow: FlowDefinition, ref: ObjectRef, why: { reason: string; message: string }): Promise<ReconcileReport> {
+  async stall(
+    flow: FlowDefinition,
+    ref: ObjectRef,
+    why: { reason: string; message: string },
+  ): Promise<ReconcileReport> {
     const obj = (await this.deps.read?.(ref)) ?? (await this.deps.kube.get(ref));
     if (!obj) return { outcome: 'gone', result: success() };
     const verdict = { ready: false, reason: why.reason, message: why.message, stalled: why };
     const report = await writeOwnerReport(this.kubeFor(flow), obj, {}, verdict, this.deps.fieldManager);
-    if (report.wrote) await this.deps.events.record(obj, 'Warning', 'ReconcileStalled', `Flow ${flow.name}: ${why.message}`);
+    if (report.wrote)
+      await this.deps.events.record(obj, 'Warning', 'ReconcileStalled', `Flow ${flow.name}: ${why.message}`);
     return { outcome: 'stalled', result: stalled(why.reason, why.message) };
   }
 
@@ -307,7 +332,13 @@ export class FlowReconciler {
    * Deletes the children the last run made that this run did not render. The new inventory is what
    * this run applied plus what could not be deleted (tried again next time).
    */
-  private async prune(flow: FlowDefinition, obj: KubeObject, previous: ChildEntry[], current: ChildEntry[], log: Log): Promise<ChildEntry[]> {
+  private async prune(
+    flow: FlowDefinition,
+    obj: KubeObject,
+    previous: ChildEntry[],
+    current: ChildEntry[],
+    log: Log,
+  ): Promise<ChildEntry[]> {
     const stale = staleEntries(previous, current);
     if (!stale.length) return current;
     const result = await deleteChildren(this.scope(flow, obj), stale);
@@ -364,14 +395,32 @@ export class FlowReconciler {
   }
 
   /** The object is being deleted: run onDelete once, delete the children no ownerReference covers, then let it go. */
-  private async finishDeletion(flow: FlowDefinition | undefined, obj: KubeObject, cancel: AbortSignal, log: Log): Promise<ReconcileReport> {
+  private async finishDeletion(
+    flow: FlowDefinition | undefined,
+    obj: KubeObject,
+    cancel: AbortSignal,
+    log: Log,
+  ): Promise<ReconcileReport> {
     if (!hasFinalizer(obj)) return { outcome: 'deleted', result: success() };
     const onDelete = flow?.spec.onDelete?.steps;
     if (flow && onDelete) {
-      const outcome = await runSteps(onDelete, this.context(flow, obj, templateData(flow, obj, this.deps.now), log), cancel, this.deps.observer);
+      const outcome = await runSteps(
+        onDelete,
+        this.context(flow, obj, templateData(flow, obj, this.deps.now), log),
+        cancel,
+        this.deps.observer,
+      );
       if (!outcome.ok) {
-        const failure = { ...outcome.failure, message: placeTemplateErrors(outcome.failure.message, flow.name, flow.file) };
-        await this.deps.events.record(obj, 'Warning', 'OnDeleteFailed', `onDelete step "${failure.step}" failed: ${failure.message}`);
+        const failure = {
+          ...outcome.failure,
+          message: placeTemplateErrors(outcome.failure.message, flow.name, flow.file),
+        };
+        await this.deps.events.record(
+          obj,
+          'Warning',
+          'OnDeleteFailed',
+          `onDelete step "${failure.step}" failed: ${failure.message}`,
+        );
         return failedReport(failure);
       }
       await this.deps.events.record(obj, 'Normal', 'OnDeleteSucceeded', `Flow ${flow.name} ran its onDelete steps`);
@@ -403,10 +452,17 @@ export class FlowReconciler {
   /** Releases an object whose Flow can no longer run (deleted or invalid): no onDelete, just the finalizer. */
   async release(ref: ObjectRef): Promise<void> {
     const obj = await this.deps.kube.get(ref);
-    if (obj && hasFinalizer(obj, FLOW_FINALIZER)) await setFinalizer(this.deps.kube, obj, false, this.deps.fieldManager);
+    if (obj && hasFinalizer(obj, FLOW_FINALIZER))
+      await setFinalizer(this.deps.kube, obj, false, this.deps.fieldManager);
   }
 
-  private async runOnError(flow: FlowDefinition, obj: KubeObject, failure: StepFailure, cancel: AbortSignal, log: Log): Promise<void> {
+  private async runOnError(
+    flow: FlowDefinition,
+    obj: KubeObject,
+    failure: StepFailure,
+    cancel: AbortSignal,
+    log: Log,
+  ): Promise<void> {
     const onError = flow.spec.onError?.steps;
     if (!onError) return;
     const data = templateData(flow, obj, this.deps.now);
@@ -443,7 +499,13 @@ export class FlowReconciler {
 
   private context(flow: FlowDefinition, obj: KubeObject, data: TemplateData, log: Log) {
     return {
-      flow: { name: flow.name, namespace: flow.namespace, uid: flow.uid, ...(flow.source ? { source: flow.source } : {}), ...(flow.revision ? { revision: flow.revision } : {}) },
+      flow: {
+        name: flow.name,
+        namespace: flow.namespace,
+        uid: flow.uid,
+        ...(flow.source ? { source: flow.source } : {}),
+        ...(flow.revision ? { revision: flow.revision } : {}),
+      },
       resource: obj,
       data,
       kube: this.kubeFor(flow),
@@ -498,15 +560,35 @@ function judgeChildren(
     return { verdicts, fields: projectStatus(flow.spec.status, { ...data, Children: children.templateData() }) };
   } catch (err) {
     if (!(err instanceof TemplateRenderError || err instanceof TemplateParseError)) throw err;
-    return { failure: { step: err.templateName.split('.')[0] ?? 'status', reason: 'StatusTemplateError', message: err.message, attempts: 1 } };
+    return {
+      failure: {
+        step: err.templateName.split('.')[0] ?? 'status',
+        reason: 'StatusTemplateError',
+        message: err.message,
+        attempts: 1,
+      },
+    };
   }
 }
 
 /** onDelete steps, or children no ownerReference covers, need the object to wait for FlowOps. */
-const needsFinalizer = (flow: FlowDefinition, inventory: readonly ChildEntry[]): boolean => flow.spec.onDelete !== undefined || inventory.some((e) => e.cleanup === 'flowops');
+const needsFinalizer = (flow: FlowDefinition, inventory: readonly ChildEntry[]): boolean =>
+  flow.spec.onDelete !== undefined || inventory.some((e) => e.cleanup === 'flowops');
 
-function lastRunOf(flow: FlowDefinition, outcome: LastRun['outcome'], steps: StepTrace[], error?: LastRun['error']): LastRun {
-  return { flow: `${flow.namespace}/${flow.name}`, flowGeneration: flow.generation, ...(flow.revision ? { revision: flow.revision } : {}), outcome, steps, ...(error ? { error } : {}) };
+function lastRunOf(
+  flow: FlowDefinition,
+  outcome: LastRun['outcome'],
+  steps: StepTrace[],
+  error?: LastRun['error'],
+): LastRun {
+  return {
+    flow: `${flow.namespace}/${flow.name}`,
+    flowGeneration: flow.generation,
+    ...(flow.revision ? { revision: flow.revision } : {}),
+    outcome,
+    steps,
+    ...(error ? { error } : {}),
+  };
 }
 
 const childRef = (e: ChildEntry): ObjectRef => ({
@@ -516,11 +598,19 @@ const childRef = (e: ChildEntry): ObjectRef => ({
   ...(e.namespace ? { namespace: e.namespace } : {}),
 });
 const sameChild = (a: ChildEntry, b: ChildEntry): boolean =>
-  a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name &&
+  a.apiVersion === b.apiVersion &&
+  a.kind === b.kind &&
+  a.name === b.name &&
   (a.namespace ?? '') === (b.namespace ?? '');
 
 /** A RunHistory entry: what lastRunOf says, with the start time and the durations. */
-function runOf(flow: FlowDefinition, outcome: Run['outcome'], steps: StepTrace[], started: RunStart, error?: Run['error']): Run {
+function runOf(
+  flow: FlowDefinition,
+  outcome: Run['outcome'],
+  steps: StepTrace[],
+  started: RunStart,
+  error?: Run['error'],
+): Run {
   return {
     startTime: started.at,
     duration: formatDuration(performance.now() - started.t0),
@@ -539,4 +629,3 @@ const jittered = (ms: number): number => Math.round(ms * (0.9 + Math.random() * 
 function templateData(flow: FlowDefinition, obj: KubeObject, now: () => string = nowRfc3339): TemplateData {
   return { Resource: obj, Steps: {}, Now: now(), Flow: { name: flow.name, namespace: flow.namespace } };
 }
-

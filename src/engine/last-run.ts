@@ -24,7 +24,11 @@ const MAX_MESSAGE = 1024;
 
 export function encodeLastRun(run: LastRun): string {
   const steps = run.steps.map(({ name, result, attempts }) => ({ name, result, attempts }));
-  return JSON.stringify(run.error ? { ...run, steps, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } } : { ...run, steps });
+  return JSON.stringify(
+    run.error
+      ? { ...run, steps, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } }
+      : { ...run, steps },
+  );
 }
 
 export function readLastRun(obj: KubeObject): LastRun | undefined {

@@ -25,7 +25,11 @@ export interface PruneScope {
   owner: KubeObject;
 }
 
-export async function deleteChildren(scope: PruneScope, entries: readonly ChildEntry[], skipOwnedBy?: string): Promise<PruneResult> {
+export async function deleteChildren(
+  scope: PruneScope,
+  entries: readonly ChildEntry[],
+  skipOwnedBy?: string,
+): Promise<PruneResult> {
   const out: PruneResult = { deleted: [], skipped: [], failed: [], failures: [] };
   const owner = ownerAnnotationOf(scope.owner);
   for (const entry of entries) {
@@ -34,7 +38,8 @@ export async function deleteChildren(scope: PruneScope, entries: readonly ChildE
       const a = live?.metadata.annotations ?? {};
       const ours = live && a[FLOW_ANNOTATION] === scope.flow && a[OWNER_ANNOTATION] === owner;
       // With an ownerReference to the departing owner, the garbage collector deletes it.
-      const collected = skipOwnedBy !== undefined && (live?.metadata.ownerReferences ?? []).some((r) => r.uid === skipOwnedBy);
+      const collected =
+        skipOwnedBy !== undefined && (live?.metadata.ownerReferences ?? []).some((r) => r.uid === skipOwnedBy);
       if (!ours || collected) out.skipped.push(entry);
       else {
         await scope.kube.delete(refOfChild(entry));

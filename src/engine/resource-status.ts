@@ -25,7 +25,12 @@ const isCustom = (apiVersion: string): boolean => apiVersion.includes('.') && !a
  * built-ins that have no status (a ConfigMap). Nothing is sent when nothing would change. True when
  * the Ready condition's status flipped (the caller records an Event on that transition).
  */
-export async function writeResourceStatus(kube: KubeClient, obj: KubeObject, v: ResourceVerdict, fieldManager: string): Promise<boolean> {
+export async function writeResourceStatus(
+  kube: KubeClient,
+  obj: KubeObject,
+  v: ResourceVerdict,
+  fieldManager: string,
+): Promise<boolean> {
   return (await writeOwnerReport(kube, obj, {}, v, fieldManager)).transitioned;
 }
 
@@ -67,9 +72,11 @@ export async function writeOwnerReport(
       // A new flowops.io/flow-generation goes after the status: whoever sees it sees that
       // generation's verdict (the rollout gates each stage on it).
       const statusFirst = annotations !== undefined && FLOW_GENERATION_ANNOTATION in annotations;
-      if (status && statusFirst) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
+      if (status && statusFirst)
+        await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
       if (annotations) await kube.sendPatch(ref, { metadata: { annotations } }, 'merge', { fieldManager });
-      if (status && !statusFirst) await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
+      if (status && !statusFirst)
+        await kube.sendPatch(ref, { status }, 'merge', { fieldManager, subresource: 'status' });
     }
   } catch (e) {
     if (!isNotFound(e)) throw e;
@@ -84,12 +91,26 @@ interface StatusPlan {
 }
 
 function planStatus(obj: KubeObject, v: ResourceVerdict): StatusPlan {
-  const status = (obj.status && typeof obj.status === 'object' ? obj.status : {}) as Record<string, unknown> & { conditions?: Condition[] };
+  const status = (obj.status && typeof obj.status === 'object' ? obj.status : {}) as Record<string, unknown> & {
+    conditions?: Condition[];
+  };
   const g = obj.metadata.generation !== undefined ? { observedGeneration: obj.metadata.generation } : {};
   const before = status.conditions?.find((c) => c.type === 'Ready');
-  let conditions = setCondition(status.conditions, { type: 'Ready', status: v.ready ? 'True' : 'False', reason: v.reason, message: v.message.slice(0, 4096), ...g });
+  let conditions = setCondition(status.conditions, {
+    type: 'Ready',
+    status: v.ready ? 'True' : 'False',
+    reason: v.reason,
+    message: v.message.slice(0, 4096),
+    ...g,
+  });
   conditions = v.stalled
-    ? setCondition(conditions, { type: 'Stalled', status: 'True', reason: v.stalled.reason, message: v.stalled.message.slice(0, 4096), ...g })
+    ? setCondition(conditions, {
+        type: 'Stalled',
+        status: 'True',
+        reason: v.stalled.reason,
+        message: v.stalled.message.slice(0, 4096),
+        ...g,
+      })
     : removeCondition(conditions, 'Stalled');
   const after = conditions.find((c) => c.type === 'Ready')!;
   const custom = isCustom(obj.apiVersion);
@@ -99,18 +120,26 @@ function planStatus(obj: KubeObject, v: ResourceVerdict): StatusPlan {
     Object.assign(patch, v.fields ?? {});
   }
   // Unchanged: skip the request (the server would treat it as a no-op anyway).
-  const same = ([k, val]: [string, unknown]): boolean => JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null);
+  const same = ([k, val]: [string, unknown]): boolean =>
+    JSON.stringify(status[k] ?? null) === JSON.stringify(val ?? null);
   if (Object.entries(patch).every(same)) return { patch: undefined, transitioned: false };
   return { patch, transitioned: before?.status !== after.status };
 }
 
 /** Sets (a string) or removes (null) FlowOps' own annotations on the watched object, in one merge patch, only when they differ. */
-export async function writeOwnerAnnotations(kube: KubeClient, obj: KubeObject, values: Record<string, string | null>, fieldManager: string): Promise<void> {
+export async function writeOwnerAnnotations(
+  kube: KubeClient,
+  obj: KubeObject,
+  values: Record<string, string | null>,
+  fieldManager: string,
+): Promise<void> {
   const current = obj.metadata.annotations ?? {};
   const changed = Object.entries(values).filter(([k, v]) => (current[k] ?? null) !== v);
   if (!changed.length) return;
   try {
-    await kube.sendPatch(refOf(obj), { metadata: { annotations: Object.fromEntries(changed) } }, 'merge', { fieldManager });
+    await kube.sendPatch(refOf(obj), { metadata: { annotations: Object.fromEntries(changed) } }, 'merge', {
+      fieldManager,
+    });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }

@@ -12,7 +12,11 @@ export const DEFAULT_STEP_TIMEOUT_MS = 5 * 60_000;
 const TRANSIENT_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 const matches = (list: ErrorHandling['retryOn'], err: StepError): boolean =>
-  (list ?? []).some((m) => (m.statusCode !== undefined && m.statusCode === err.statusCode) || (m.exitCode !== undefined && m.exitCode === err.exitCode));
+  (list ?? []).some(
+    (m) =>
+      (m.statusCode !== undefined && m.statusCode === err.statusCode) ||
+      (m.exitCode !== undefined && m.exitCode === err.exitCode),
+  );
 
 /**
  * Whether a failed attempt is tried again. `failOn` always wins and `permanent` never retries.
@@ -63,7 +67,10 @@ export function maxRetries(eh: ErrorHandling | undefined): number {
   return eh?.type === 'permanent' ? 0 : (eh?.maxRetries ?? DEFAULT_MAX_RETRIES);
 }
 
-export function stepTimeoutMs(step: { timeout?: string | undefined; errorHandling?: ErrorHandling | undefined }): number {
+export function stepTimeoutMs(step: {
+  timeout?: string | undefined;
+  errorHandling?: ErrorHandling | undefined;
+}): number {
   const t = step.timeout ?? step.errorHandling?.timeout;
   return t ? parseDuration(t) : DEFAULT_STEP_TIMEOUT_MS;
 }

@@ -143,17 +143,28 @@ export class RunHistoryWriter {
     try {
       for (let attempt = 0; ; attempt++) {
         const mustRead = attempt > 0 || !cut;
-        const previous = this.cache.get(key) ?? (mustRead ? await this.read(namespace, name, obj.metadata.uid) : undefined);
+        const previous =
+          this.cache.get(key) ?? (mustRead ? await this.read(namespace, name, obj.metadata.uid) : undefined);
         // A count alone needs a record to add to; without one the runs it counted are not listed either.
         if (!cut && !previous) return;
         const runs = [...(cut ? [cut] : []), ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);
         const total = (previous?.total ?? 0) + (cut ? 1 : 0) + skipped;
-        const record = this.recordOf(obj, flow, namespace, name, runs, total, previous?.resourceVersion) as unknown as KubeObject;
+        const record = this.recordOf(
+          obj,
+          flow,
+          namespace,
+          name,
+          runs,
+          total,
+          previous?.resourceVersion,
+        ) as unknown as KubeObject;
         try {
           // Nothing known of the record: most often it does not exist yet, so a create, and a
           // conflict says otherwise. Known: a replace at the resourceVersion last written. Both are
           // cheaper for the API server than a server-side apply.
-          const written = previous?.resourceVersion ? await this.kube.replace(record, { fieldManager: RUN_HISTORY_FIELD_MANAGER }) : await this.kube.create(record, { fieldManager: RUN_HISTORY_FIELD_MANAGER });
+          const written = previous?.resourceVersion
+            ? await this.kube.replace(record, { fieldManager: RUN_HISTORY_FIELD_MANAGER })
+            : await this.kube.create(record, { fieldManager: RUN_HISTORY_FIELD_MANAGER });
           this.cache.set(key, { resourceVersion: written.metadata.resourceVersion ?? '', runs, total });
           return;
         } catch (err) {
@@ -167,13 +178,22 @@ export class RunHistoryWriter {
       // every run otherwise), then at debug.
       const fields = { err, runHistory: `${namespace}/${name}` };
       if (this.warned) this.log.debug(fields, 'could not write the run history');
-      else this.log.warn(fields, 'could not write the run history (install the runhistories.flowops.io CRD and its RBAC from config/ or the chart); said once');
+      else
+        this.log.warn(
+          fields,
+          'could not write the run history (install the runhistories.flowops.io CRD and its RBAC from config/ or the chart); said once',
+        );
       this.warned = true;
     }
   }
 
   private async read(namespace: string, name: string, uid: string | undefined): Promise<Cached | undefined> {
-    const found = (await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name })) as unknown as RunHistory | undefined;
+    const found = (await this.kube.get({
+      apiVersion: FLOW_API_VERSION,
+      kind: RUNHISTORY_KIND,
+      namespace,
+      name,
+    })) as unknown as RunHistory | undefined;
     if (!found) return undefined;
     // A record of an earlier object of the same name starts over (its owner was another uid).
     const runs = found.spec.object.uid === uid ? (found.status?.runs ?? []) : [];
@@ -181,7 +201,15 @@ export class RunHistoryWriter {
     return { resourceVersion: (found.metadata as { resourceVersion?: string }).resourceVersion ?? '', runs, total };
   }
 
-  private recordOf(obj: KubeObject, flow: { namespace: string; name: string }, namespace: string, name: string, runs: Run[], total: number, resourceVersion: string | undefined): RunHistory {
+  private recordOf(
+    obj: KubeObject,
+    flow: { namespace: string; name: string },
+    namespace: string,
+    name: string,
+    runs: Run[],
+    total: number,
+    resourceVersion: string | undefined,
+  ): RunHistory {
     const uid = obj.metadata.uid ?? '';
     // Owned by the watched object (garbage-collected with it) where an owner reference can reach it.
     const owned = obj.metadata.namespace === undefined || obj.metadata.namespace === namespace;
@@ -192,10 +220,18 @@ export class RunHistoryWriter {
         name,
         namespace,
         ...(resourceVersion ? { resourceVersion } : {}),
-        ...(owned && uid ? { ownerReferences: [{ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', uid }] } : {}),
+        ...(owned && uid
+          ? { ownerReferences: [{ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', uid }] }
+          : {}),
       },
       spec: {
-        object: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}), uid },
+        object: {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          name: obj.metadata.name ?? '',
+          ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+          uid,
+        },
         flow: `${flow.namespace}/${flow.name}`,
       },
       status: { runs, total },
@@ -211,6 +247,8 @@ export class RunHistoryWriter {
 export async function readRuns(kube: KubeClient, obj: KubeObject): Promise<Run[]> {
   const namespace = obj.metadata.namespace ?? readLastRun(obj)?.flow.split('/')[0];
   if (!namespace) return [];
-  const found = (await kube.get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name: runHistoryName(obj) }).catch(() => undefined)) as unknown as RunHistory | undefined;
+  const found = (await kube
+    .get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name: runHistoryName(obj) })
+    .catch(() => undefined)) as unknown as RunHistory | undefined;
   return found && found.spec.object.uid === obj.metadata.uid ? (found.status?.runs ?? []) : [];
 }

@@ -44,7 +44,16 @@ export function runFingerprint(
   const { metadata: _m, status: _s, ...content } = obj;
   const version = obj.metadata.generation !== undefined ? [obj.metadata.generation] : [content];
   const m = obj.metadata;
-  const parts = [flow.uid, flow.generation, flow.revision ?? '', m.uid ?? '', m.labels ?? {}, annotations, m.deletionTimestamp ?? '', ...version];
+  const parts = [
+    flow.uid,
+    flow.generation,
+    flow.revision ?? '',
+    m.uid ?? '',
+    m.labels ?? {},
+    annotations,
+    m.deletionTimestamp ?? '',
+    ...version,
+  ];
   return createHash('sha1').update(JSON.stringify(parts)).digest('base64');
 }
 

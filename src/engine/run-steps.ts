@@ -41,7 +41,13 @@ type BaseContext = Omit<StepContext, 'signal'>;
  * each attempt has its own timeout; failures are retried by the step's errorHandling. Stops at the
  * first step that fails for good.
  */
-export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSignal, observer: StepObserver = {}, trace?: StepTrace[]): Promise<StepsOutcome> {
+export async function runSteps(
+  steps: Step[],
+  ctx: BaseContext,
+  cancel: AbortSignal,
+  observer: StepObserver = {},
+  trace?: StepTrace[],
+): Promise<StepsOutcome> {
   for (const step of steps) {
     const started = performance.now();
     if (step.when !== undefined) {
@@ -78,7 +84,10 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
           trace?.push({ name: step.name, result: 'failed', attempts: attempt, ms: performance.now() - started });
           return { ok: false, failure: failureOf(step, err, attempt) };
         }
-        ctx.log.info({ step: step.name, attempt, reason: err.reason, statusCode: err.statusCode, exitCode: err.exitCode }, 'step failed; retrying');
+        ctx.log.info(
+          { step: step.name, attempt, reason: err.reason, statusCode: err.statusCode, exitCode: err.exitCode },
+          'step failed; retrying',
+        );
         // An abort ends the wait early (it rejects); the loop then sees cancel.aborted.
         await sleep(retryDelayMs(step.errorHandling, attempt), undefined, { signal: cancel }).catch(() => undefined);
       }
@@ -88,7 +97,13 @@ export async function runSteps(steps: Step[], ctx: BaseContext, cancel: AbortSig
 }
 
 function failureOf(step: Step, err: StepError, attempts: number): StepFailure {
-  const f: StepFailure = { step: step.name, reason: err.reason, message: err.message, attempts, terminal: isTerminal(step.errorHandling, err) };
+  const f: StepFailure = {
+    step: step.name,
+    reason: err.reason,
+    message: err.message,
+    attempts,
+    terminal: isTerminal(step.errorHandling, err),
+  };
   if (err.statusCode !== undefined) f.statusCode = err.statusCode;
   if (err.exitCode !== undefined) f.exitCode = err.exitCode;
   return f;
@@ -96,9 +111,14 @@ function failureOf(step: Step, err: StepError, attempts: number): StepFailure {
 
 /** Normalises whatever an executor threw into a StepError error handling can match on. */
 export function asStepError(e: unknown, timedOut: boolean): StepError {
-  if (timedOut) return new StepError(`step timed out${e instanceof Error ? `: ${e.message}` : ''}`, { reason: 'Timeout', cause: e });
+  if (timedOut)
+    return new StepError(`step timed out${e instanceof Error ? `: ${e.message}` : ''}`, {
+      reason: 'Timeout',
+      cause: e,
+    });
   if (e instanceof StepError) return e;
-  if (e instanceof TemplateParseError || e instanceof TemplateRenderError) return new StepError(e.message, { reason: 'TemplateError', permanent: true });
+  if (e instanceof TemplateParseError || e instanceof TemplateRenderError)
+    return new StepError(e.message, { reason: 'TemplateError', permanent: true });
   if (e instanceof KubeApiError) return new StepError(e.message, { reason: e.reason, statusCode: e.statusCode });
   const code = (e as { code?: string }).code;
   if (code && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN)$/.test(code)) {
@@ -106,6 +126,5 @@ export function asStepError(e: unknown, timedOut: boolean): StepError {
   }
   return new StepError(e instanceof Error ? e.message : String(e), { reason: 'StepFailed' });
 }
-
 
 export type { TemplateData };

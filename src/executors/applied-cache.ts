@@ -86,7 +86,12 @@ function notNewer(rv: string | undefined, than: string): boolean {
 }
 
 function keyOf(obj: KubeObject, identity: string): string {
-  const id = objectId({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name ?? '' });
+  const id = objectId({
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    namespace: obj.metadata.namespace,
+    name: obj.metadata.name ?? '',
+  });
   return `${identity}\u001f${id}`;
 }
 

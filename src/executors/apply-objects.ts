@@ -20,8 +20,13 @@ export interface ApplyOptions {
 }
 
 /** `Kind/namespace/name` (or `Kind/name`) of the watched object, as the owner annotation names it. */
-export function ownerAnnotationOf(owner: { kind: string; metadata: { namespace?: string | undefined; name?: string | undefined } }): string {
-  return [owner.kind, ...(owner.metadata.namespace ? [owner.metadata.namespace] : []), owner.metadata.name ?? ''].join('/');
+export function ownerAnnotationOf(owner: {
+  kind: string;
+  metadata: { namespace?: string | undefined; name?: string | undefined };
+}): string {
+  return [owner.kind, ...(owner.metadata.namespace ? [owner.metadata.namespace] : []), owner.metadata.name ?? ''].join(
+    '/',
+  );
 }
 
 /** What leads from a child back to its cause: the Flow, the watched object, the Flow's commit. */
@@ -38,7 +43,9 @@ function provenanceAnnotations(ctx: StepContext): Record<string, string> {
 /** `kind: List` (and `*List`) documents stand for their items, as kubectl treats them. */
 function flatten(docs: unknown[]): unknown[] {
   return docs.flatMap((d) =>
-    isPlainObject(d) && typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items) ? flatten(d.items) : [d],
+    isPlainObject(d) && typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items)
+      ? flatten(d.items)
+      : [d],
   );
 }
 
@@ -46,13 +53,15 @@ function flatten(docs: unknown[]): unknown[] {
 export function asKubeObject(doc: unknown, field: string, index: number): KubeObject {
   const where = `${field}: document ${index}`;
   if (!isPlainObject(doc)) throw invalid(`${where} is not a YAML mapping`, 'InvalidManifest');
-  if (typeof doc.apiVersion !== 'string' || !doc.apiVersion) throw invalid(`${where} has no apiVersion`, 'InvalidManifest');
+  if (typeof doc.apiVersion !== 'string' || !doc.apiVersion)
+    throw invalid(`${where} has no apiVersion`, 'InvalidManifest');
   if (typeof doc.kind !== 'string' || !doc.kind) throw invalid(`${where} has no kind`, 'InvalidManifest');
   const meta = doc.metadata;
   if (!isPlainObject(meta) || typeof meta.name !== 'string' || !meta.name) {
     throw invalid(`${where} (${doc.kind}) has no metadata.name (generateName cannot be applied)`, 'InvalidManifest');
   }
-  if (meta.namespace !== undefined && typeof meta.namespace !== 'string') throw invalid(`${where} has a non-string metadata.namespace`, 'InvalidManifest');
+  if (meta.namespace !== undefined && typeof meta.namespace !== 'string')
+    throw invalid(`${where} has a non-string metadata.namespace`, 'InvalidManifest');
   return doc as KubeObject;
 }
 
@@ -75,16 +84,38 @@ async function prepare(doc: unknown, index: number, ctx: StepContext, opts: Appl
   else if (!meta.namespace) meta.namespace = opts.namespace;
   if (ctx.ownNamespaceOnly) {
     const own = ctx.flow.namespace ?? 'default';
-    const where = !resource.namespaced ? 'cluster-scoped' : meta.namespace !== own ? `in namespace ${meta.namespace}` : undefined;
-    if (where) throw invalid(`${opts.field}: document ${index} (${obj.kind}/${meta.name}) is ${where}; with --no-cross-namespace-refs a Flow writes only in its own namespace (${own})`, 'CrossNamespaceRef');
+    const where = !resource.namespaced
+      ? 'cluster-scoped'
+      : meta.namespace !== own
+        ? `in namespace ${meta.namespace}`
+        : undefined;
+    if (where)
+      throw invalid(
+        `${opts.field}: document ${index} (${obj.kind}/${meta.name}) is ${where}; with --no-cross-namespace-refs a Flow writes only in its own namespace (${own})`,
+        'CrossNamespaceRef',
+      );
   }
-  meta.labels = { ...(isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : {}), [FLOW_LABEL]: ctx.flow.name };
+  meta.labels = {
+    ...(isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : {}),
+    [FLOW_LABEL]: ctx.flow.name,
+  };
   // A rendered manifest's own annotations win, except the provenance ones: they must tell the truth.
-  meta.annotations = { ...(isPlainObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {}), ...provenanceAnnotations(ctx) };
+  meta.annotations = {
+    ...(isPlainObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {}),
+    ...provenanceAnnotations(ctx),
+  };
   if (opts.ownerReference) {
     const decision = ownerReferenceFor(ctx.resource, { namespaced: resource.namespaced, namespace: meta.namespace });
-    if ('ref' in decision) meta.ownerReferences = mergeOwnerReference(Array.isArray(meta.ownerReferences) ? meta.ownerReferences : undefined, decision.ref);
-    else ctx.log.info({ object: describeRef(refOf(obj)), owner: describeRef(refOf(ctx.resource)) }, `not setting an ownerReference: ${decision.skip}`);
+    if ('ref' in decision)
+      meta.ownerReferences = mergeOwnerReference(
+        Array.isArray(meta.ownerReferences) ? meta.ownerReferences : undefined,
+        decision.ref,
+      );
+    else
+      ctx.log.info(
+        { object: describeRef(refOf(obj)), owner: describeRef(refOf(ctx.resource)) },
+        `not setting an ownerReference: ${decision.skip}`,
+      );
   }
   return { obj, resource };
 }
@@ -120,7 +151,12 @@ export async function applyObjects(docs: unknown[], ctx: StepContext, opts: Appl
         skip.sent?.();
       }
       applied.push(live);
-      if (opts.step) ctx.children?.record(live, { step: opts.step.name, keep: !opts.ownerReference, ...(opts.step.readyWhen ? { readyWhen: opts.step.readyWhen } : {}) });
+      if (opts.step)
+        ctx.children?.record(live, {
+          step: opts.step.name,
+          keep: !opts.ownerReference,
+          ...(opts.step.readyWhen ? { readyWhen: opts.step.readyWhen } : {}),
+        });
     } catch (err) {
       throw kubeError(err, what);
     }

@@ -82,7 +82,11 @@ function taintedEnv(env: Readonly<Record<string, string>>): Map<string, string> 
 }
 
 /** `names[i]` is the variable for the i-th action part. */
-export function rewriteShell(parts: readonly SpannedPart[], names: readonly string[], opts: ShellRewriteOptions = {}): ShellRewrite {
+export function rewriteShell(
+  parts: readonly SpannedPart[],
+  names: readonly string[],
+  opts: ShellRewriteOptions = {},
+): ShellRewrite {
   const offsets = parts.flatMap((p) => (p.kind === 'action' ? [p.offset] : []));
   const env = opts.env ?? {};
   const templated = offsets.length > 0 || Object.values(env).some((v) => v.includes('{{'));
@@ -135,7 +139,11 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
         (param !== undefined && PARAM_ARITH.test(param.text)) ||
         (integerVars && place !== 'heredoc' && ASSIGN_BEFORE.test(before)));
     if (inArithmetic) arithmetic.add(index);
-    else if (param && !PARAM_VALUE.test(param.text)) findings.push({ action: index, message: `${UNSAFE.unknown} (inside \${…}, only a default value or a pattern is)` });
+    else if (param && !PARAM_VALUE.test(param.text))
+      findings.push({
+        action: index,
+        message: `${UNSAFE.unknown} (inside \${…}, only a default value or a pattern is)`,
+      });
     if (place === 'heredoc') {
       const doc = scanner.heredoc!;
       if (doc.quoted) {
@@ -144,7 +152,8 @@ export function rewriteShell(parts: readonly SpannedPart[], names: readonly stri
           message: `a template action inside a quoted heredoc (<<'${doc.delim}') is never expanded; use an unquoted heredoc or pass the value through the step's env`,
           unsupported: true,
         });
-      } else if (doc.owner.stdinIsCode) findings.push({ action: index, message: `${UNSAFE.code} (this heredoc is the code of the command it feeds)` });
+      } else if (doc.owner.stdinIsCode)
+        findings.push({ action: index, message: `${UNSAFE.code} (this heredoc is the code of the command it feeds)` });
     }
     const inBody = body?.place();
     scanner.action(index, part.offset);

@@ -32,7 +32,8 @@ export async function buildHeaders(step: HttpStep, ctx: StepContext, masker: Mas
       value = raw.replace(/[\r\n]+$/, '');
       secret.add(name);
     }
-    if (/[\r\n\0]/.test(value)) throw invalid(`${step.name}.headers.${rawName}: the value contains a line break`, 'InvalidHeader');
+    if (/[\r\n\0]/.test(value))
+      throw invalid(`${step.name}.headers.${rawName}: the value contains a line break`, 'InvalidHeader');
     headers[name] = value;
   }
   return { headers, secret };

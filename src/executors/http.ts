@@ -33,7 +33,13 @@ interface Request {
 async function send(first: Request, secret: Set<string>, signal: AbortSignal): Promise<{ res: Response; url: URL }> {
   let req = first;
   for (let hop = 0; ; hop++) {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, ...(req.body === undefined ? {} : { body: req.body }), redirect: 'manual', signal });
+    const res = await fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      ...(req.body === undefined ? {} : { body: req.body }),
+      redirect: 'manual',
+      signal,
+    });
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || !location || hop >= MAX_REDIRECTS) return { res, url: req.url };
     const next = new URL(location, req.url);
@@ -78,10 +84,12 @@ function parseBody(text: string, contentType: string): unknown {
 function responseOutputs(step: HttpStep, res: Response, text: string, json: unknown): Outputs {
   const headers: Record<string, string> = {};
   for (const [name, value] of res.headers.entries()) headers[name.toLowerCase()] = value;
-  const body = json !== undefined && text.length <= MAX_BODY_OUTPUT ? toOutputValue(json) : text.slice(0, MAX_BODY_OUTPUT);
+  const body =
+    json !== undefined && text.length <= MAX_BODY_OUTPUT ? toOutputValue(json) : text.slice(0, MAX_BODY_OUTPUT);
   const outputs: Outputs = { status: res.status, headers, body };
   if (step.outputs) {
-    for (const [name, path] of Object.entries(step.outputs)) outputs[name] = json === undefined ? null : jsonPathOutput(json, path);
+    for (const [name, path] of Object.entries(step.outputs))
+      outputs[name] = json === undefined ? null : jsonPathOutput(json, path);
   } else if (isPlainObject(json)) {
     // `{{ .Steps.create.Outputs.id }}` for an API that answers {"id": …}; status/headers/body win.
     for (const [k, v] of Object.entries(json)) if (!(k in outputs)) outputs[k] = toOutputValue(v);
@@ -102,7 +110,8 @@ async function run(step: HttpStep, ctx: StepContext): Promise<StepResult> {
   const { headers, secret } = await buildHeaders(step, ctx, masker);
   const body = buildBody(step, ctx);
   const method = step.method ?? (body ? 'POST' : 'GET');
-  if (body && (method === 'GET' || method === 'HEAD')) throw invalid(`${step.name}: a ${method} request cannot have a body`);
+  if (body && (method === 'GET' || method === 'HEAD'))
+    throw invalid(`${step.name}: a ${method} request cannot have a body`);
   if (body && !('content-type' in headers)) headers['content-type'] = body.contentType;
   const what = `${method} ${displayUrl(url)}`;
 
@@ -114,7 +123,12 @@ async function run(step: HttpStep, ctx: StepContext): Promise<StepResult> {
     text = await readCapped(res);
   } catch (err) {
     if (ctx.signal.aborted) throw abortError(ctx.signal, what);
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+    const cause =
+      err instanceof Error && err.cause instanceof Error
+        ? err.cause.message
+        : err instanceof Error
+          ? err.message
+          : String(err);
     throw new StepError(masker.mask(`${what}: ${cause}`), { reason: 'HTTPRequestFailed' });
   }
   ctx.log.debug({ step: step.name, method, url: displayUrl(url), status: res.status }, 'http response');

@@ -11,7 +11,17 @@ import type { AddressInfo } from 'node:net';
 import type { KubeClient } from '../kube/client.js';
 
 /** Hop-by-hop and identity headers the proxy never forwards. */
-const DROPPED = new Set(['authorization', 'host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'impersonate-user', 'impersonate-group', 'impersonate-uid']);
+const DROPPED = new Set([
+  'authorization',
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'impersonate-user',
+  'impersonate-group',
+  'impersonate-uid',
+]);
 
 export interface ScriptCredentials {
   /** The proxy's address with the run's token as the first path segment (see forward). */
@@ -53,7 +63,16 @@ class IdentityProxy {
     const kube = token ? this.clients.get(token) : undefined;
     if (!kube) {
       res.writeHead(401, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized: this token is not (or no longer) valid', reason: 'Unauthorized', code: 401 }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          message: 'Unauthorized: this token is not (or no longer) valid',
+          reason: 'Unauthorized',
+          code: 401,
+        }),
+      );
       return;
     }
     const chunks: Buffer[] = [];
@@ -65,15 +84,28 @@ class IdentityProxy {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (!DROPPED.has(k) && typeof v === 'string') headers[k] = v;
     try {
-      const upstream = await kube.rest.open(req.method ?? 'GET', path, { query, ...(body.length ? { body } : {}), headers });
+      const upstream = await kube.rest.open(req.method ?? 'GET', path, {
+        query,
+        ...(body.length ? { body } : {}),
+        headers,
+      });
       const out: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(upstream.headers)) if (v !== undefined && k !== 'connection' && k !== 'keep-alive') out[k] = v;
+      for (const [k, v] of Object.entries(upstream.headers))
+        if (v !== undefined && k !== 'connection' && k !== 'keep-alive') out[k] = v;
       res.writeHead(upstream.statusCode ?? 502, out);
       upstream.pipe(res);
       res.on('close', () => upstream.destroy());
     } catch (err) {
       res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: `proxy: ${err instanceof Error ? err.message : String(err)}`, code: 502 }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          message: `proxy: ${err instanceof Error ? err.message : String(err)}`,
+          code: 502,
+        }),
+      );
     }
   }
 }

@@ -24,7 +24,12 @@ function needManifests(step: KubectlStep): string {
 async function apply(step: KubectlStep, ctx: StepContext): Promise<StepResult> {
   const field = `${step.name}.manifests`;
   const docs = renderDocuments(needManifests(step), ctx.data, field);
-  const applied = await applyObjects(docs, ctx, { field, ownerReference: step.ownerReference !== false, namespace: defaultNamespace(ctx), step: { name: step.name, readyWhen: step.readyWhen } });
+  const applied = await applyObjects(docs, ctx, {
+    field,
+    ownerReference: step.ownerReference !== false,
+    namespace: defaultNamespace(ctx),
+    step: { name: step.name, readyWhen: step.readyWhen },
+  });
   return { outputs: appliedOutputs(applied) };
 }
 
@@ -68,17 +73,24 @@ async function remove(step: KubectlStep, ctx: StepContext): Promise<StepResult> 
   return { outputs: { deleted } };
 }
 
-const PATCH_TYPES: Record<NonNullable<KubectlStep['patchType']>, PatchType> = { merge: 'merge', json: 'json', strategic: 'strategic' };
+const PATCH_TYPES: Record<NonNullable<KubectlStep['patchType']>, PatchType> = {
+  merge: 'merge',
+  json: 'json',
+  strategic: 'strategic',
+};
 
 async function patch(step: KubectlStep, ctx: StepContext): Promise<StepResult> {
   if (step.patch === undefined) throw invalid(`${step.name}: action patch needs patch`);
   const { ref } = await resolveTarget(step, ctx);
   // Rendered like manifests (YAML is a superset of JSON), so a value cannot add patch fields.
   const docs = renderDocuments(step.patch, ctx.data, `${step.name}.patch`);
-  if (docs.length !== 1) throw invalid(`${step.name}.patch must be exactly one YAML or JSON document, got ${docs.length}`);
+  if (docs.length !== 1)
+    throw invalid(`${step.name}.patch must be exactly one YAML or JSON document, got ${docs.length}`);
   const type = PATCH_TYPES[step.patchType ?? 'merge'];
   if (type === 'json' ? !Array.isArray(docs[0]) : Array.isArray(docs[0])) {
-    throw invalid(`${step.name}.patch: a ${step.patchType ?? 'merge'} patch must be ${type === 'json' ? 'a list of operations' : 'an object'}`);
+    throw invalid(
+      `${step.name}.patch: a ${step.patchType ?? 'merge'} patch must be ${type === 'json' ? 'a list of operations' : 'an object'}`,
+    );
   }
   try {
     const patched = await ctx.kube.patch(ref, docs[0], type, { fieldManager: ctx.fieldManager });

@@ -40,7 +40,12 @@ export class Masker {
     if (value !== null && typeof value === 'object') {
       const out: { [k: string]: OutputValue } = {};
       for (const [k, v] of Object.entries(value)) {
-        Object.defineProperty(out, this.mask(k), { value: this.maskDeep(v), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, this.mask(k), {
+          value: this.maskDeep(v),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

@@ -10,18 +10,26 @@ export type OwnerDecision = { ref: OwnerReference } | { skip: string };
  * its own namespace (a reference across namespaces or from a cluster-scoped child is treated as
  * unresolvable and the child is deleted by the garbage collector, so it must not be set).
  */
-export function ownerReferenceFor(owner: KubeObject, child: { namespaced: boolean; namespace: string | undefined }): OwnerDecision {
+export function ownerReferenceFor(
+  owner: KubeObject,
+  child: { namespaced: boolean; namespace: string | undefined },
+): OwnerDecision {
   const uid = owner.metadata.uid;
   const name = owner.metadata.name;
   if (!uid || !name) return { skip: 'the watched resource has no uid/name (it was not read from the API server)' };
   const ownerNs = owner.metadata.namespace;
   if (ownerNs) {
-    if (!child.namespaced) return { skip: `a namespaced owner (namespace ${ownerNs}) cannot own a cluster-scoped object` };
+    if (!child.namespaced)
+      return { skip: `a namespaced owner (namespace ${ownerNs}) cannot own a cluster-scoped object` };
     if (child.namespace !== ownerNs) {
-      return { skip: `a namespaced owner can only own objects in its own namespace (${ownerNs}), not in ${child.namespace ?? '<none>'}` };
+      return {
+        skip: `a namespaced owner can only own objects in its own namespace (${ownerNs}), not in ${child.namespace ?? '<none>'}`,
+      };
     }
   }
-  return { ref: { apiVersion: owner.apiVersion, kind: owner.kind, name, uid, controller: true, blockOwnerDeletion: true } };
+  return {
+    ref: { apiVersion: owner.apiVersion, kind: owner.kind, name, uid, controller: true, blockOwnerDeletion: true },
+  };
 }
 
 /**

@@ -13,7 +13,10 @@ export const pipelineExecutor: StepExecutor<PipelineStep> = {
     try {
       result = evaluate(step.expression, ctx.resource);
     } catch (e) {
-      throw new StepError(`${step.name}.expression: ${(e as Error).message}`, { reason: 'PipelineError', permanent: true });
+      throw new StepError(`${step.name}.expression: ${(e as Error).message}`, {
+        reason: 'PipelineError',
+        permanent: true,
+      });
     }
     const value = (result === undefined ? null : result) as OutputValue;
     const outputs: Outputs = { result: value };

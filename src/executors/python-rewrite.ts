@@ -18,15 +18,19 @@ import type { TemplatePart } from './template-actions.js';
 
 export const PYTHON_UNSAFE = {
   code: (call: string): string => `a template value cannot be code: ${call}(…) runs its argument`,
-  name: (call: string): string => `a template value cannot name a variable or attribute: ${call} looks its argument up by name`,
-  shell: (call: string): string => `a template value cannot be code: ${call}(…) with shell=True or "-c" runs it through a shell; pass an argv list without a shell`,
-  program: (call: string): string => `a template value cannot be the program to run: it is the first argument of ${call}(…)`,
+  name: (call: string): string =>
+    `a template value cannot name a variable or attribute: ${call} looks its argument up by name`,
+  shell: (call: string): string =>
+    `a template value cannot be code: ${call}(…) with shell=True or "-c" runs it through a shell; pass an argv list without a shell`,
+  program: (call: string): string =>
+    `a template value cannot be the program to run: it is the first argument of ${call}(…)`,
 };
 
 /** Calls whose argument is code, matched on the dotted name's tail. */
 const CODE_CALLS =
   /(?:^|\.)(?:eval|exec|(?<!re\.)compile|execfile|__import__|import_module|system|popen[234]?|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?|startfile|run_path|run_module|getoutput|getstatusoutput|create_subprocess_shell)$|(?:^|\.)(?:pickle|cPickle|marshal|dill|shelve|yaml|pty)\.[A-Za-z_]+$/;
-const NAME_CALLS = /(?:^|\.)(?:getattr|setattr|delattr|hasattr|__getattribute__|__getattr__|__setattr__|attrgetter|methodcaller)$/;
+const NAME_CALLS =
+  /(?:^|\.)(?:getattr|setattr|delattr|hasattr|__getattribute__|__getattr__|__setattr__|attrgetter|methodcaller)$/;
 const NAME_SUBSCRIPTS = /(?:(?:globals|locals|vars)\(\s*\)|__dict__|__builtins__)\s*$/;
 const SHELL_CALLS = /(?:^|\.)(?:run|call|check_call|check_output|Popen|create_subprocess_exec|spawn)$/;
 
@@ -80,12 +84,18 @@ function judge(b: Bracket, text: string, refusals: PythonRefusal[]): void {
   if (b.close === ')' && CODE_CALLS.test(b.callee)) message = PYTHON_UNSAFE.code(b.callee);
   else if (b.close === ')' && NAME_CALLS.test(b.callee)) message = PYTHON_UNSAFE.name(b.callee);
   else if (b.close === ']' && NAME_SUBSCRIPTS.test(b.callee)) message = PYTHON_UNSAFE.name(`${b.callee.trim()}[…]`);
-  else if (b.close === ')' && SHELL_CALLS.test(b.callee) && (/\bshell\s*=\s*True\b/.test(text) || /(["'])-c\1/.test(text))) message = PYTHON_UNSAFE.shell(b.callee);
+  else if (
+    b.close === ')' &&
+    SHELL_CALLS.test(b.callee) &&
+    (/\bshell\s*=\s*True\b/.test(text) || /(["'])-c\1/.test(text))
+  )
+    message = PYTHON_UNSAFE.shell(b.callee);
   if (message) for (const action of b.actions) refusals.push({ action, message });
   if (b.close !== ')' || !SHELL_CALLS.test(b.callee)) return;
   // subprocess.run(VALUE) or run([VALUE, …]): the value picks the program.
   b.actions.forEach((action, k) => {
-    if (/^\(\s*(?:\[\s*)?$/.test(text.slice(0, b.at[k]! - b.start))) refusals.push({ action, message: PYTHON_UNSAFE.program(b.callee) });
+    if (/^\(\s*(?:\[\s*)?$/.test(text.slice(0, b.at[k]! - b.start)))
+      refusals.push({ action, message: PYTHON_UNSAFE.program(b.callee) });
   });
 }
 
@@ -111,7 +121,12 @@ export function rewritePython(parts: TemplatePart[], names: string[], values: un
       if (comment) out += env(name);
       else if (!literal) out += codeReference(name, value);
       else {
-        if (literal.bytes) refusals.push({ action: n - 1, message: 'a template action inside a bytes literal cannot be converted; read the value from os.environ', unsupported: true });
+        if (literal.bytes)
+          refusals.push({
+            action: n - 1,
+            message: 'a template action inside a bytes literal cannot be converted; read the value from os.environ',
+            unsupported: true,
+          });
         out += `${literal.quote} + ${env(name)} + ${literal.prefix}${literal.quote}`;
         literal.split = true;
       }
@@ -153,7 +168,14 @@ export function rewritePython(parts: TemplatePart[], names: string[], values: un
       } else if (c === '"' || c === "'") {
         const prefix = /(?:^|[^A-Za-z0-9_])([rRbBuUfF]{1,2})$/.exec(out)?.[1] ?? '';
         const quote = text.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
-        literal = { prefix, quote, raw: /r/i.test(prefix), bytes: /b/i.test(prefix), start: out.length - prefix.length, split: false };
+        literal = {
+          prefix,
+          quote,
+          raw: /r/i.test(prefix),
+          bytes: /b/i.test(prefix),
+          start: out.length - prefix.length,
+          split: false,
+        };
         out += quote;
         i += quote.length - 1;
         continue;
@@ -172,7 +194,10 @@ function addImport(script: string): string {
   let at = 0;
   while (at < lines.length) {
     const line = lines[at]!;
-    const header = (at === 0 && line.startsWith('#!')) || (at < 2 && /^#.*coding[:=]/.test(line)) || /^from\s+__future__\s+import\b/.test(line);
+    const header =
+      (at === 0 && line.startsWith('#!')) ||
+      (at < 2 && /^#.*coding[:=]/.test(line)) ||
+      /^from\s+__future__\s+import\b/.test(line);
     if (!header) break;
     at++;
   }

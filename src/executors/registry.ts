@@ -26,7 +26,8 @@ export function registerExecutor<T extends StepType>(executor: StepExecutor<Step
 /** The executor for a step type; a type nothing handles is a permanent StepError (reason UnsupportedStepType). */
 export function executorFor<T extends StepType>(type: T): StepExecutor<StepOf<T>> {
   const found = executors.get(type);
-  if (!found) throw new StepError(`no executor for step type "${type}"`, { reason: 'UnsupportedStepType', permanent: true });
+  if (!found)
+    throw new StepError(`no executor for step type "${type}"`, { reason: 'UnsupportedStepType', permanent: true });
   return found as unknown as StepExecutor<StepOf<T>>;
 }
 

@@ -26,7 +26,12 @@ export function renderTree(value: unknown, data: TemplateData, name: string): un
     const out: Record<string, unknown> = {};
     // defineProperty: a key named "__proto__" must stay a key, not replace the prototype.
     for (const [k, v] of Object.entries(value)) {
-      Object.defineProperty(out, k, { value: renderTree(v, data, `${name}.${k}`), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: renderTree(v, data, `${name}.${k}`),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

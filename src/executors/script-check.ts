@@ -45,8 +45,17 @@ export interface TaintedArithmetic {
 }
 
 /** `names[i]` is the variable of the i-th action; `values[i]` its value when known (python keeps its type). */
-export function checkScript(step: ScriptStepText, interpreter: Interpreter, parts: readonly SpannedPart[], names: readonly string[], values: readonly unknown[] = []): CheckedScript {
-  const at = (offset: number, r: { message: string; unsupported?: true }): UnsafePosition => ({ ...positionOf(step.script, offset), ...r });
+export function checkScript(
+  step: ScriptStepText,
+  interpreter: Interpreter,
+  parts: readonly SpannedPart[],
+  names: readonly string[],
+  values: readonly unknown[] = [],
+): CheckedScript {
+  const at = (offset: number, r: { message: string; unsupported?: true }): UnsafePosition => ({
+    ...positionOf(step.script, offset),
+    ...r,
+  });
   if (interpreter.family === 'python') {
     const actions = parts.filter((p) => p.kind === 'action');
     const py = rewritePython([...parts], [...names], [...values]);
@@ -66,7 +75,13 @@ export const controlMessage = (keyword: string): string =>
 export function unsafeScriptPositions(step: ScriptStepText, interpreter: Interpreter): UnsafePosition[] {
   const all = splitActionsWithSpans(step.script);
   // The first control action is enough: its {{ end }} is the same mistake.
-  const control = all.flatMap((p) => (p.kind === 'action' && p.keyword ? [{ ...positionOf(step.script, p.offset), message: controlMessage(p.keyword), unsupported: true as const }] : [])).slice(0, 1);
+  const control = all
+    .flatMap((p) =>
+      p.kind === 'action' && p.keyword
+        ? [{ ...positionOf(step.script, p.offset), message: controlMessage(p.keyword), unsupported: true as const }]
+        : [],
+    )
+    .slice(0, 1);
   const parts = all.filter((p) => p.kind === 'text' || !p.keyword);
   const names = parts.filter((p) => p.kind === 'action').map((_, i) => `FLOWOPS_T${i}`);
   return [...control, ...checkScript(step, interpreter, parts, names).unsafe];

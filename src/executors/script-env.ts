@@ -9,7 +9,19 @@ import type { Outputs, StepContext } from './types.js';
 // Only these are inherited from the FlowOps process: its own environment holds credentials
 // (REDIS_URL, KUBECONFIG, cloud tokens) that a Flow author's script has no business reading. The
 // script's KUBECONFIG is its own: the identity proxy with a token for this run (identity-proxy.ts).
-const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'SSL_CERT_FILE'];
+const INHERITED = [
+  'PATH',
+  'LANG',
+  'LC_ALL',
+  'TZ',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'SSL_CERT_FILE',
+];
 
 const MAX_ENV_VALUE = 64 * 1024;
 
@@ -25,10 +37,21 @@ export interface ScriptFiles {
 }
 
 export function scriptFiles(dir: string): ScriptFiles {
-  return { dir, resource: join(dir, 'resource.json'), context: join(dir, 'context.json'), outputs: join(dir, 'outputs'), kubeconfig: join(dir, 'kubeconfig') };
+  return {
+    dir,
+    resource: join(dir, 'resource.json'),
+    context: join(dir, 'context.json'),
+    outputs: join(dir, 'outputs'),
+    kubeconfig: join(dir, 'kubeconfig'),
+  };
 }
 
-export function scriptEnv(step: ScriptStep, ctx: StepContext, files: ScriptFiles, templateVars: Record<string, string>): Record<string, string> {
+export function scriptEnv(
+  step: ScriptStep,
+  ctx: StepContext,
+  files: ScriptFiles,
+  templateVars: Record<string, string>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of INHERITED) {
     const v = process.env[name];
@@ -52,14 +75,18 @@ export function scriptEnv(step: ScriptStep, ctx: StepContext, files: ScriptFiles
       // Linux refuses to start a process with one env string over 128 KiB (E2BIG); a whole object
       // from a `get` step can be that big. It is still in $FLOWOPS_CONTEXT.
       if (text.length > MAX_ENV_VALUE) {
-        ctx.log.debug({ step: step.name, output: `${stepName}.${key}` }, 'step output too large for an env variable; read it from FLOWOPS_CONTEXT');
+        ctx.log.debug(
+          { step: step.name, output: `${stepName}.${key}` },
+          'step output too large for an env variable; read it from FLOWOPS_CONTEXT',
+        );
         continue;
       }
       env[`STEP_${envName(stepName)}_${envName(key)}`] = text;
     }
   }
   for (const [key, value] of Object.entries(step.env ?? {})) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw invalid(`${step.name}.env: ${JSON.stringify(key)} is not a valid environment variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+      throw invalid(`${step.name}.env: ${JSON.stringify(key)} is not a valid environment variable name`);
     env[key] = renderText(value, ctx.data, `${step.name}.env.${key}`);
   }
   // Last, so nothing can redirect the references the rewritten script relies on.

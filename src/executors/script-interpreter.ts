@@ -27,6 +27,11 @@ export function findInterpreter(step: ScriptText): Interpreter | { unsupported: 
   const shebang = /^#!\s*(\S+)([^\n]*)/.exec(step.script.trimStart());
   if (!shebang) return BY_NAME.bash!;
   let program = basename(shebang[1] as string);
-  if (program === 'env') program = (shebang[2] ?? '').trim().split(/\s+/).find((a) => a && !a.startsWith('-')) ?? '';
+  if (program === 'env')
+    program =
+      (shebang[2] ?? '')
+        .trim()
+        .split(/\s+/)
+        .find((a) => a && !a.startsWith('-')) ?? '';
   return BY_NAME[program.replace(/^python3(\.\d+)?$/, 'python3')] ?? { unsupported: program };
 }

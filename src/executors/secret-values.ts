@@ -1,7 +1,7 @@
 // Values read from Secrets for a step (http headers). The caller registers each value with its
 // Masker before using it, so the value never appears in errors, outputs or logs.
 
-import { describeRef } from '../kube/types.js';
+import { describeRef, type KubeObject } from '../kube/types.js';
 import { defaultNamespace } from './namespace.js';
 import { isPlainObject, kubeError } from './step-errors.js';
 import { StepError, type StepContext } from './types.js';
@@ -12,9 +12,12 @@ export interface SecretKeyRef {
 }
 
 /** Every key of a Secret in the watched resource's namespace (a Flow may not reach into other namespaces), decoded. */
-export async function readSecretData(name: string, ctx: StepContext): Promise<{ where: string; data: Map<string, string> }> {
+export async function readSecretData(
+  name: string,
+  ctx: StepContext,
+): Promise<{ where: string; data: Map<string, string> }> {
   const target = { apiVersion: 'v1', kind: 'Secret', name, namespace: defaultNamespace(ctx) };
-  let secret;
+  let secret: KubeObject | undefined;
   try {
     secret = await ctx.kube.get(target);
   } catch (err) {

@@ -15,14 +15,20 @@ export const UNSAFE = {
   command: 'a template value cannot be the command to run; it would run the value as a program',
   function: 'a template value cannot name a function',
   flags: 'a template value cannot be assigned with declare/typeset/local -a, -A, -n or -i, which evaluate the value',
-  dynamicName: 'a variable expansion cannot name a variable in a script that uses template values, since a template value may flow into it',
-  dynamicCode: 'a variable expansion cannot be code in a script that uses template values, since a template value may flow into it',
-  nameref: 'a script that uses template values cannot use namerefs (declare -n / local -n), since a template value may flow into the name they refer to',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${!name}, quoted in a message
-  indirect: 'a script that uses template values cannot use indirect expansion ${!name}, since a template value may flow into the name it reads',
+  dynamicName:
+    'a variable expansion cannot name a variable in a script that uses template values, since a template value may flow into it',
+  dynamicCode:
+    'a variable expansion cannot be code in a script that uses template values, since a template value may flow into it',
+  nameref:
+    'a script that uses template values cannot use namerefs (declare -n / local -n), since a template value may flow into the name they refer to',
+  indirect:
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${!name}, quoted in a message
+    'a script that uses template values cannot use indirect expansion ${!name}, since a template value may flow into the name it reads',
   stdin: 'this command reads its code from standard input; a script that uses template values cannot feed it one',
-  option: (cmd: string): string => `a template value cannot be an option or operand of ${cmd} (it could become an option that names a variable or runs code)`,
-  printf: "a template value cannot be printf's first argument (a value of -vNAME would name a variable); use printf '%s' …",
+  option: (cmd: string): string =>
+    `a template value cannot be an option or operand of ${cmd} (it could become an option that names a variable or runs code)`,
+  printf:
+    "a template value cannot be printf's first argument (a value of -vNAME would name a variable); use printf '%s' …",
   test: 'in test / [ … ] a template value must follow a unary operator such as -n or -f, or stand beside a binary operator such as = (alone it could become an operator)',
   builtin: (cmd: string): string => `the builtin ${cmd} is not known to take a template value safely`,
   unknown: 'a template value here is not in a position known to be safe',
@@ -61,7 +67,23 @@ interface Ctx extends CommandVerdict {
   templated: boolean;
 }
 
-export const RESERVED = new Set(['if', 'then', 'elif', 'else', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'time', 'esac', 'coproc']);
+export const RESERVED = new Set([
+  'if',
+  'then',
+  'elif',
+  'else',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  '!',
+  '{',
+  '}',
+  'time',
+  'esac',
+  'coproc',
+]);
 export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 const TEST_UNARY = new Set('-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -z -n -o'.split(' '));
 const TEST_NAME = new Set(['-v', '-R']);
@@ -69,11 +91,46 @@ const TEST_BINARY = new Set(['=', '==', '!=', '<', '>', '-nt', '-ot', '-ef', '=~
 export const TEST_ARITH = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 export const DECLARE = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
 const NAME_COMMANDS = new Set(['unset', 'read', 'mapfile', 'readarray', 'getopts']);
-const CODE_COMMANDS = new Set(['eval', 'source', '.', 'trap', 'alias', 'fc', 'bind', 'complete', 'compgen', 'compopt', 'enable', 'watch', 'ssh', 'su', 'runuser']);
+const CODE_COMMANDS = new Set([
+  'eval',
+  'source',
+  '.',
+  'trap',
+  'alias',
+  'fc',
+  'bind',
+  'complete',
+  'compgen',
+  'compopt',
+  'enable',
+  'watch',
+  'ssh',
+  'su',
+  'runuser',
+]);
 /** Builtins whose arguments are data (checked by trying: none evaluates a name or code). */
-const SAFE_BUILTINS = new Set(['echo', 'cd', 'pushd', 'popd', 'pwd', 'true', 'false', ':', 'exit', 'return', 'shift', 'kill', 'umask', 'break', 'continue', 'let']);
+const SAFE_BUILTINS = new Set([
+  'echo',
+  'cd',
+  'pushd',
+  'popd',
+  'pwd',
+  'true',
+  'false',
+  ':',
+  'exit',
+  'return',
+  'shift',
+  'kill',
+  'umask',
+  'break',
+  'continue',
+  'let',
+]);
 const OTHER_BUILTINS = new Set(
-  'bg builtin caller dirs disown fg hash help history jobs logout set shopt suspend times type ulimit unalias wait'.split(' '),
+  'bg builtin caller dirs disown fg hash help history jobs logout set shopt suspend times type ulimit unalias wait'.split(
+    ' ',
+  ),
 );
 
 interface Interpreter {
@@ -91,7 +148,13 @@ interface Interpreter {
   permutes: boolean;
 }
 
-const shell: Interpreter = { codeLetters: 'c', codeLong: [], argOptions: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'], readsStdin: true, permutes: false };
+const shell: Interpreter = {
+  codeLetters: 'c',
+  codeLong: [],
+  argOptions: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'],
+  readsStdin: true,
+  permutes: false,
+};
 const INTERPRETERS: Record<string, Interpreter> = {
   bash: shell,
   sh: shell,
@@ -103,14 +166,49 @@ const INTERPRETERS: Record<string, Interpreter> = {
   python: { codeLetters: 'cm', codeLong: [], argOptions: ['-W', '-X', '-Q'], readsStdin: true, permutes: false },
   perl: { codeLetters: 'eEM', codeLong: [], argOptions: ['-I'], readsStdin: true, permutes: false },
   ruby: { codeLetters: 'er', codeLong: [], argOptions: ['-I'], readsStdin: true, permutes: false },
-  node: { codeLetters: 'epr', codeLong: ['--eval', '--print', '--require', '--import'], argOptions: [], readsStdin: true, permutes: false },
+  node: {
+    codeLetters: 'epr',
+    codeLong: ['--eval', '--print', '--require', '--import'],
+    argOptions: [],
+    readsStdin: true,
+    permutes: false,
+  },
   php: { codeLetters: 'rBRFE', codeLong: [], argOptions: ['-c', '-d'], readsStdin: true, permutes: false },
   lua: { codeLetters: 'el', codeLong: [], argOptions: [], readsStdin: true, permutes: false },
-  awk: { codeLetters: 'f', codeLong: ['--file', '--source', '--include', '--load'], argOptions: ['-v', '-F'], readsStdin: false, permutes: true },
-  sed: { codeLetters: 'ef', codeLong: ['--expression', '--file'], argOptions: ['-l', '--line-length'], readsStdin: false, permutes: true },
-  jq: { codeLetters: 'f', codeLong: ['--from-file'], argOptions: ['--indent', '--arg', '--argjson', '--slurpfile', '--rawfile', '--args', '--jsonargs'], readsStdin: false, permutes: true },
+  awk: {
+    codeLetters: 'f',
+    codeLong: ['--file', '--source', '--include', '--load'],
+    argOptions: ['-v', '-F'],
+    readsStdin: false,
+    permutes: true,
+  },
+  sed: {
+    codeLetters: 'ef',
+    codeLong: ['--expression', '--file'],
+    argOptions: ['-l', '--line-length'],
+    readsStdin: false,
+    permutes: true,
+  },
+  jq: {
+    codeLetters: 'f',
+    codeLong: ['--from-file'],
+    argOptions: ['--indent', '--arg', '--argjson', '--slurpfile', '--rawfile', '--args', '--jsonargs'],
+    readsStdin: false,
+    permutes: true,
+  },
 };
-const ALIASES: Record<string, string> = { python2: 'python', python3: 'python', pypy3: 'python', nodejs: 'node', gawk: 'awk', mawk: 'awk', nawk: 'awk', gojq: 'jq', yq: 'jq', gsed: 'sed' };
+const ALIASES: Record<string, string> = {
+  python2: 'python',
+  python3: 'python',
+  pypy3: 'python',
+  nodejs: 'node',
+  gawk: 'awk',
+  mawk: 'awk',
+  nawk: 'awk',
+  gojq: 'jq',
+  yq: 'jq',
+  gsed: 'sed',
+};
 /** jq options that take two arguments: a name, then a value (--arg name value). */
 const TWO_ARGS = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
 
@@ -129,7 +227,26 @@ const WRAPPERS: Record<string, Wrapper> = {
   timeout: { argOptions: ['-s', '-k', '--signal', '--kill-after'], operands: 1 },
   stdbuf: { argOptions: ['-i', '-o', '-e'], operands: 0 },
   setsid: { argOptions: [], operands: 0 },
-  xargs: { argOptions: ['-I', '-i', '-n', '-P', '-d', '-E', '-e', '-L', '-l', '-s', '-a', '--arg-file', '--max-args', '--max-procs', '--delimiter'], operands: 0 },
+  xargs: {
+    argOptions: [
+      '-I',
+      '-i',
+      '-n',
+      '-P',
+      '-d',
+      '-E',
+      '-e',
+      '-L',
+      '-l',
+      '-s',
+      '-a',
+      '--arg-file',
+      '--max-args',
+      '--max-procs',
+      '--delimiter',
+    ],
+    operands: 0,
+  },
   sudo: { argOptions: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-R'], operands: 0 },
   doas: { argOptions: ['-u', '-C'], operands: 0 },
   env: { argOptions: ['-u', '-C', '--unset', '--chdir'], operands: 0 },
@@ -139,11 +256,13 @@ const WRAPPERS: Record<string, Wrapper> = {
   taskset: { argOptions: [], operands: 1 },
 };
 
-const literal = (w: Word | undefined): string | undefined => (w && w.actions.length === 0 && !w.expands ? w.text : undefined);
+const literal = (w: Word | undefined): string | undefined =>
+  w && w.actions.length === 0 && !w.expands ? w.text : undefined;
 const commandName = (w: Word): string => w.text.slice(w.text.lastIndexOf('/') + 1);
 /** A word that is, or could become, an option: a literal -x/+x, or one that starts with a value. */
 const isOption = (w: Word): boolean => /^[-+]/.test(w.text) || startsWithValue(w);
-const startsWithValue = (w: Word): boolean => (w.actions.length > 0 && w.text.startsWith('\u0001')) || (w.expands && /^[$`]/.test(w.text));
+const startsWithValue = (w: Word): boolean =>
+  (w.actions.length > 0 && w.text.startsWith('\u0001')) || (w.expands && /^[$`]/.test(w.text));
 
 function refuse(ctx: Ctx, words: readonly Word[], message: string): void {
   for (const w of words) for (const action of w.actions) ctx.findings.push({ action, message });
@@ -181,7 +300,8 @@ function actionsBefore(w: Word, limit: number): number[] {
 function assignmentWord(ctx: Ctx, w: Word, evaluates: boolean): boolean {
   if (w.element) {
     if (evaluates) refuse(ctx, [w], UNSAFE.flags);
-    else if (w.text.startsWith('[')) ctx.arithmetic.push(...actionsBefore(w, w.text.indexOf(']=') === -1 ? w.text.length : w.text.indexOf(']=')));
+    else if (w.text.startsWith('['))
+      ctx.arithmetic.push(...actionsBefore(w, w.text.indexOf(']=') === -1 ? w.text.length : w.text.indexOf(']=')));
     return true;
   }
   const m = ASSIGNMENT.exec(w.text);
@@ -212,14 +332,16 @@ export function classifyCommand(cmd: Command, templated: boolean): CommandVerdic
   const words = cmd.words.filter((w) => !w.redirect);
   let i = 0;
   while (i < words.length && assignmentWord(ctx, words[i]!, false)) i++;
-  while (i < words.length && RESERVED.has(literal(words[i]) ?? '')) i += literal(words[i]) === 'time' && literal(words[i + 1]) === '-p' ? 2 : 1;
+  while (i < words.length && RESERVED.has(literal(words[i]) ?? ''))
+    i += literal(words[i]) === 'time' && literal(words[i + 1]) === '-p' ? 2 : 1;
   const first = words[i];
   if (first && !first.text.startsWith('((')) commandArgs(ctx, first, words.slice(i + 1));
   const stdin = redirects.filter((r) => r.redirect === 'herestring' || r.redirect === 'input');
   if (ctx.stdinIsCode) {
     for (const r of stdin) codePosition(ctx, r);
     // Its stdin is a pipe or inherited: a value may reach it (`echo {{ .x }} | sh`).
-    if (templated && stdin.length === 0 && !cmd.heredoc && first) ctx.findings.push({ at: first.start, message: UNSAFE.stdin });
+    if (templated && stdin.length === 0 && !cmd.heredoc && first)
+      ctx.findings.push({ at: first.start, message: UNSAFE.stdin });
   }
   return ctx;
 }
@@ -244,12 +366,14 @@ function commandArgs(ctx: Ctx, first: Word, args: Word[]): void {
     return;
   }
   if (CODE_COMMANDS.has(name)) {
-    if ((name === 'source' || name === '.') && ['/dev/stdin', '-'].includes(literal(args[0]) ?? '')) ctx.stdinIsCode = true;
+    if ((name === 'source' || name === '.') && ['/dev/stdin', '-'].includes(literal(args[0]) ?? ''))
+      ctx.stdinIsCode = true;
     for (const w of args) codePosition(ctx, w);
     return;
   }
   if (name === 'printf') return printfArgs(ctx, args);
-  if (name === 'test' || name === '[') return testOperands(ctx, name === '[' && literal(args.at(-1)) === ']' ? args.slice(0, -1) : args, false);
+  if (name === 'test' || name === '[')
+    return testOperands(ctx, name === '[' && literal(args.at(-1)) === ']' ? args.slice(0, -1) : args, false);
   if (SAFE_BUILTINS.has(name)) return;
   // set -- ARGS sets the positional parameters: data; anything before -- is an option.
   if (name === 'set') {
@@ -259,7 +383,8 @@ function commandArgs(ctx: Ctx, first: Word, args: Word[]): void {
   if (OTHER_BUILTINS.has(name)) return refuse(ctx, args, UNSAFE.builtin(name));
   const wrapper = WRAPPERS[name];
   if (wrapper) return wrapped(ctx, name, wrapper, args);
-  const interpreter = INTERPRETERS[ALIASES[name] ?? name] ?? (/^python3\.\d+$/.test(name) ? INTERPRETERS.python : undefined);
+  const interpreter =
+    INTERPRETERS[ALIASES[name] ?? name] ?? (/^python3\.\d+$/.test(name) ? INTERPRETERS.python : undefined);
   if (interpreter) return interpreterArgs(ctx, name, interpreter, args);
   if (name === 'busybox' && args[0]) return commandArgs(ctx, args[0], args.slice(1));
   if (name === 'find') return findArgs(ctx, args);
@@ -267,13 +392,15 @@ function commandArgs(ctx: Ctx, first: Word, args: Word[]): void {
     // `kubectl exec pod -- sh -c …`: what follows -- is a command of its own.
     const dashes = args.findIndex((w) => literal(w) === '--');
     const verb = literal(args.find((w) => !isOption(w)));
-    if (dashes !== -1 && (verb === 'exec' || verb === 'debug' || verb === 'run') && args[dashes + 1]) commandArgs(ctx, args[dashes + 1]!, args.slice(dashes + 2));
+    if (dashes !== -1 && (verb === 'exec' || verb === 'debug' || verb === 'run') && args[dashes + 1])
+      commandArgs(ctx, args[dashes + 1]!, args.slice(dashes + 2));
   }
   // Any other program: its arguments are data, but one a value starts could be an option
   // (`curl {{ .url }}` with a value of `-o/etc/x`, `git clone {{ .repo }}` with `--upload-pack=…`):
   // those are checked when the values are known. After `--` every word is an operand.
   const dashes = args.findIndex((w) => literal(w) === '--');
-  for (const w of dashes === -1 ? args : args.slice(0, dashes)) if (w.actions.length && w.text.startsWith('\u0001')) ctx.leading.push({ action: w.actions[0]!, command: name });
+  for (const w of dashes === -1 ? args : args.slice(0, dashes))
+    if (w.actions.length && w.text.startsWith('\u0001')) ctx.leading.push({ action: w.actions[0]!, command: name });
 }
 
 function declareArgs(ctx: Ctx, first: Word, args: Word[]): void {
@@ -317,9 +444,11 @@ function testOperands(ctx: Ctx, words: Word[], doubleBracket: boolean): void {
     const before = literal(words[k - 1]) ?? '';
     const after = literal(words[k + 1]) ?? '';
     if (TEST_NAME.has(before)) namePosition(ctx, w);
-    else if (doubleBracket) continue; // operands of [[ ]] are never split, globbed or parsed as operators
+    else if (doubleBracket)
+      continue; // operands of [[ ]] are never split, globbed or parsed as operators
     else if (TEST_ARITH.has(before) || TEST_ARITH.has(after)) ctx.arithmetic.push(...w.actions);
-    else if (!TEST_UNARY.has(before) && !TEST_BINARY.has(before) && !TEST_BINARY.has(after)) refuse(ctx, [w], UNSAFE.test);
+    else if (!TEST_UNARY.has(before) && !TEST_BINARY.has(before) && !TEST_BINARY.has(after))
+      refuse(ctx, [w], UNSAFE.test);
   }
 }
 
@@ -402,12 +531,14 @@ function interpreterArgs(ctx: Ctx, name: string, it: Interpreter, args: Word[]):
     } else if (it.argOptions.includes(text)) {
       const arg = args[++k];
       // awk -v NAME=VALUE passes data.
-      if (arg?.actions.length && !(INTERPRETERS.awk === it && assignmentWord(ctx, arg, false))) refuse(ctx, [arg], UNSAFE.option(name));
+      if (arg?.actions.length && !(INTERPRETERS.awk === it && assignmentWord(ctx, arg, false)))
+        refuse(ctx, [arg], UNSAFE.option(name));
     }
   }
   const operands = args.slice(k);
   if (!hasProgram) {
-    if (operands.length === 0 || literal(operands[0]) === '-' || literal(operands[0]) === '/dev/stdin') ctx.stdinIsCode = it.readsStdin;
+    if (operands.length === 0 || literal(operands[0]) === '-' || literal(operands[0]) === '/dev/stdin')
+      ctx.stdinIsCode = it.readsStdin;
     else codePosition(ctx, operands[0]);
     operands.shift();
   }

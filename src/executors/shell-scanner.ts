@@ -480,7 +480,12 @@ export class ShellScanner {
       if (m) {
         this.dropFdWord(top);
         const quoted = m[2] !== undefined || m[3] !== undefined || m[0].includes('\\');
-        this.pending.push({ delim: (m[2] ?? m[3] ?? m[4]) as string, quoted, stripTabs: m[1] === '-', owner: top.command });
+        this.pending.push({
+          delim: (m[2] ?? m[3] ?? m[4]) as string,
+          quoted,
+          stripTabs: m[1] === '-',
+          owner: top.command,
+        });
         top.command.heredoc = true;
         this.wordStart = true;
         return m[0].length - 1;
@@ -515,7 +520,8 @@ export class ShellScanner {
 
   /** `2>`, `{fd}>`: the digits before a redirection are not a word. */
   private dropFdWord(top: CodeFrame): void {
-    if (top.word && /^(?:\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(top.word.text) && top.word.actions.length === 0) top.word = null;
+    if (top.word && /^(?:\d+|\{[A-Za-z_][A-Za-z0-9_]*\})$/.test(top.word.text) && top.word.actions.length === 0)
+      top.word = null;
     else this.endWord(top);
   }
 
@@ -592,7 +598,8 @@ export class ShellScanner {
     this.line = '';
     if (line === doc.delim) this.startHeredoc(this.pending.shift() ?? null);
     // `bash <<EOF` … `$v` … : the expansion becomes code.
-    else if (!doc.quoted && doc.owner.stdinIsCode && /[$`]/.test(line)) this.hooks.construct('expanding-code-heredoc', at - line.length);
+    else if (!doc.quoted && doc.owner.stdinIsCode && /[$`]/.test(line))
+      this.hooks.construct('expanding-code-heredoc', at - line.length);
   }
 
   /** Ends the script: the last command is complete. */

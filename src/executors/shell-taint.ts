@@ -192,7 +192,10 @@ export class ShellTaint {
     const k = words.findIndex((w) => !RESERVED.has(literalText(w) ?? ''));
     if (!DECLARE.has(literalText(words[k]) ?? '')) return;
     const args = words.slice(k + 1);
-    const flags = args.filter((w) => /^[-+][A-Za-z]+$/.test(literalText(w) ?? '')).map((w) => w.text.slice(1)).join('');
+    const flags = args
+      .filter((w) => /^[-+][A-Za-z]+$/.test(literalText(w) ?? ''))
+      .map((w) => w.text.slice(1))
+      .join('');
     for (const w of args) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(w.text)?.[0];
       if (!name || w.element) continue;
@@ -444,7 +447,9 @@ export class ShellTaint {
     const refs = parseWord(text, []).refs;
     const objectVar = refs.some((r) => r.kind === 'var' && OBJECT_VARS.has(r.name));
     if (objectVar || OBJECT_FILES.test(text)) return 'a command that reads the object';
-    const fetcher = FETCHERS.exec(text)?.[0].trim().replace(/^[|;&(]/, '');
+    const fetcher = FETCHERS.exec(text)?.[0]
+      .trim()
+      .replace(/^[|;&(]/, '');
     return fetcher ? `${fetcher}, which reads from the cluster or the network` : undefined;
   }
 

@@ -30,7 +30,8 @@ export function kubeError(err: unknown, what: string): StepError {
     return new StepError(`${what}: ${err.message}`, { reason: err.reason, statusCode: err.statusCode, cause: err });
   }
   // Not permanent: the CRD may be installed by an earlier step or another Flow a moment later.
-  if (err instanceof UnknownKindError) return new StepError(`${what}: ${err.message}`, { reason: 'UnknownKind', cause: err });
+  if (err instanceof UnknownKindError)
+    return new StepError(`${what}: ${err.message}`, { reason: 'UnknownKind', cause: err });
   const message = err instanceof Error ? err.message : String(err);
   return new StepError(`${what}: ${message}`, { reason: 'KubeRequestFailed', cause: err });
 }

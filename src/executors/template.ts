@@ -73,20 +73,35 @@ async function chartArg(step: TemplateStep, ctx: StepContext): Promise<{ chart: 
 async function helm(step: TemplateStep, ctx: StepContext, dir: string, namespace: string): Promise<Rendered> {
   const binary = requireTool('helm');
   const { chart, outputs } = await chartArg(step, ctx);
-  const release = step.releaseName === undefined ? (ctx.resource.metadata.name ?? '') : renderText(step.releaseName, ctx.data, `${step.name}.releaseName`);
+  const release =
+    step.releaseName === undefined
+      ? (ctx.resource.metadata.name ?? '')
+      : renderText(step.releaseName, ctx.data, `${step.name}.releaseName`);
   if (!release) throw invalid(`${step.name}: no release name (set releaseName)`);
   const args = ['template', release, chart, '--namespace', namespace, '--include-crds'];
   const values = await valuesFile(step, ctx, dir);
   if (values) args.push('-f', values);
-  return { output: await runTool(binary, args, { cwd: dir, signal: ctx.signal, what: `${step.name}: helm template` }), outputs };
+  return {
+    output: await runTool(binary, args, { cwd: dir, signal: ctx.signal, what: `${step.name}: helm template` }),
+    outputs,
+  };
 }
 
 async function kustomize(step: TemplateStep, ctx: StepContext, dir: string): Promise<string> {
   if (step.path === undefined) throw invalid(`${step.name}: engine kustomize needs path`);
   const path = localPath(step.path, renderText(step.path, ctx.data, `${step.name}.path`), ctx, `${step.name}.path`);
   const standalone = findTool('kustomize');
-  if (standalone) return runTool(standalone, ['build', path], { cwd: dir, signal: ctx.signal, what: `${step.name}: kustomize build` });
-  return runTool(requireTool('kubectl'), ['kustomize', path], { cwd: dir, signal: ctx.signal, what: `${step.name}: kubectl kustomize` });
+  if (standalone)
+    return runTool(standalone, ['build', path], {
+      cwd: dir,
+      signal: ctx.signal,
+      what: `${step.name}: kustomize build`,
+    });
+  return runTool(requireTool('kubectl'), ['kustomize', path], {
+    cwd: dir,
+    signal: ctx.signal,
+    what: `${step.name}: kubectl kustomize`,
+  });
 }
 
 function parseStream(text: string, field: string): unknown[] {
@@ -102,11 +117,22 @@ function parseStream(text: string, field: string): unknown[] {
 }
 
 async function run(step: TemplateStep, ctx: StepContext): Promise<StepResult> {
-  const namespace = step.namespace === undefined ? defaultNamespace(ctx) : renderText(step.namespace, ctx.data, `${step.name}.namespace`);
+  const namespace =
+    step.namespace === undefined
+      ? defaultNamespace(ctx)
+      : renderText(step.namespace, ctx.data, `${step.name}.namespace`);
   return withTempDir('template', async (dir) => {
-    const { output, outputs } = step.engine === 'helm' ? await helm(step, ctx, dir, namespace) : { output: await kustomize(step, ctx, dir), outputs: {} };
+    const { output, outputs } =
+      step.engine === 'helm'
+        ? await helm(step, ctx, dir, namespace)
+        : { output: await kustomize(step, ctx, dir), outputs: {} };
     const field = `${step.name} (${step.engine} output)`;
-    const applied = await applyObjects(parseStream(output, field), ctx, { field, ownerReference: step.ownerReference !== false, namespace, step: { name: step.name, readyWhen: step.readyWhen } });
+    const applied = await applyObjects(parseStream(output, field), ctx, {
+      field,
+      ownerReference: step.ownerReference !== false,
+      namespace,
+      step: { name: step.name, readyWhen: step.readyWhen },
+    });
     return { outputs: { ...appliedOutputs(applied), ...outputs } };
   });
 }

@@ -16,7 +16,6 @@ const HOW_TO_INSTALL: Record<Tool, string> = {
   kustomize: 'install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl',
 };
 
-
 function executable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
@@ -46,7 +45,10 @@ export function findTool(tool: Tool): string | undefined {
 }
 
 export function missingTool(tool: Tool, detail?: string): StepError {
-  return new StepError(`${tool} not found${detail ? ` (${detail})` : ''}: ${HOW_TO_INSTALL[tool]}`, { reason: 'ToolNotFound', permanent: true });
+  return new StepError(`${tool} not found${detail ? ` (${detail})` : ''}: ${HOW_TO_INSTALL[tool]}`, {
+    reason: 'ToolNotFound',
+    permanent: true,
+  });
 }
 
 export function requireTool(tool: Tool): string {

@@ -79,7 +79,10 @@ export class StepError extends Error {
   readonly reason: string;
   readonly permanent: boolean;
 
-  constructor(message: string, opts: { reason: string; statusCode?: number; exitCode?: number; permanent?: boolean; cause?: unknown }) {
+  constructor(
+    message: string,
+    opts: { reason: string; statusCode?: number; exitCode?: number; permanent?: boolean; cause?: unknown },
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.reason = opts.reason;
     this.statusCode = opts.statusCode;

@@ -31,11 +31,13 @@ export function fixedDestination(template: string): Expected | undefined {
     return undefined;
   }
   // Branches would make the probes meaningless; only the text before the first action counts then.
-  if (parts.some((p) => p.kind === 'action' && p.keyword)) parts = parts.slice(0, parts.findIndex((p) => p.kind === 'action') + 1);
+  if (parts.some((p) => p.kind === 'action' && p.keyword))
+    parts = parts.slice(0, parts.findIndex((p) => p.kind === 'action') + 1);
 
   // Filled with letters, values cannot reach the host unless the host is (partly) templated.
   const letters = probe(parts, 'flowopsprobe');
-  if (letters && !letters.host.includes('flowopsprobe')) return { protocol: letters.protocol, hostname: letters.hostname, port: letters.port };
+  if (letters && !letters.host.includes('flowopsprobe'))
+    return { protocol: letters.protocol, hostname: letters.hostname, port: letters.port };
   // Filled with digits, a templated port leaves the host name alone.
   const one = probe(parts, '1');
   const two = probe(parts, '2');
@@ -45,7 +47,10 @@ export function fixedDestination(template: string): Expected | undefined {
   // A value glued straight onto a complete host ("https://api.example.com{{ .path }}") is meant as
   // a path: the host is the text before it.
   const first = parts.findIndex((p) => p.kind === 'action');
-  const prefix = parts.slice(0, first).map((p) => (p.kind === 'text' ? p.text : '')).join('');
+  const prefix = parts
+    .slice(0, first)
+    .map((p) => (p.kind === 'text' ? p.text : ''))
+    .join('');
   const next = parts[first + 1];
   const after = next?.kind === 'text' ? next.text : '';
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#@]*[A-Za-z0-9\]]$/i.test(prefix) && (after === '' || /^[/?#]/.test(after))) {
@@ -66,11 +71,20 @@ export function checkUrl(template: string, rendered: string, field: string): URL
   } catch {
     throw invalid(`${field}: not a valid absolute URL: ${JSON.stringify(rendered.slice(0, 200))}`, 'InvalidURL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`${field}: only http and https URLs are allowed, got ${url.protocol}`, 'InvalidURL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid(`${field}: only http and https URLs are allowed, got ${url.protocol}`, 'InvalidURL');
   const fixed = fixedDestination(template);
-  if (fixed && (url.protocol !== fixed.protocol || url.hostname !== fixed.hostname || (fixed.port !== undefined && url.port !== fixed.port))) {
+  if (
+    fixed &&
+    (url.protocol !== fixed.protocol ||
+      url.hostname !== fixed.hostname ||
+      (fixed.port !== undefined && url.port !== fixed.port))
+  ) {
     const want = `${fixed.protocol}//${fixed.hostname}${fixed.port ? `:${fixed.port}` : ''}`;
-    throw invalid(`${field}: a template value changed the request's destination from ${want} to ${url.protocol}//${url.host}; the url's text fixes the host`, 'InvalidURL');
+    throw invalid(
+      `${field}: a template value changed the request's destination from ${want} to ${url.protocol}//${url.host}; the url's text fixes the host`,
+      'InvalidURL',
+    );
   }
   return url;
 }

@@ -27,7 +27,10 @@ function encode(value: string, position: Position, field: string): string {
   if (position === 'raw') return value;
   // A segment of only dots is resolved away by every URL parser, encoded or not.
   if (position === 'path' && (value === '.' || value === '..')) {
-    throw invalid(`${field}: a template value of ${JSON.stringify(value)} in the url's path would move the request to another path`, 'InvalidURL');
+    throw invalid(
+      `${field}: a template value of ${JSON.stringify(value)} in the url's path would move the request to another path`,
+      'InvalidURL',
+    );
   }
   try {
     return encodeURIComponent(value);
@@ -49,11 +52,21 @@ export function renderUrl(template: string, data: TemplateData, field: string): 
   } catch {
     return whole;
   }
-  if (parts.some((p) => p.kind === 'action' && (p.keyword || /\$[A-Za-z_]/.test(p.body.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, ''))))) return whole;
+  if (
+    parts.some(
+      (p) => p.kind === 'action' && (p.keyword || /\$[A-Za-z_]/.test(p.body.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, ''))),
+    )
+  )
+    return whole;
   let url = '';
   for (const part of parts) {
     if (part.kind === 'text') url += part.text;
-    else url += encode(templated(() => render(`{{${part.body}}}`, data, { name: field })), positionAfter(url), field);
+    else
+      url += encode(
+        templated(() => render(`{{${part.body}}}`, data, { name: field })),
+        positionAfter(url),
+        field,
+      );
   }
   return url;
 }

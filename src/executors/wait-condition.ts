@@ -34,7 +34,9 @@ export function parseWaitCondition(text: string, field: string): WaitCondition {
   if (cond && (s.toLowerCase().startsWith('condition=') || cond[2] === undefined)) {
     return { kind: 'condition', type: cond[1] as string, status: cond[2] ?? 'True' };
   }
-  throw invalid(`${field}: unsupported condition ${JSON.stringify(text)}: use Ready, condition=<Type>[=<Status>], jsonpath={.path}=<value>, create or delete`);
+  throw invalid(
+    `${field}: unsupported condition ${JSON.stringify(text)}: use Ready, condition=<Type>[=<Status>], jsonpath={.path}=<value>, create or delete`,
+  );
 }
 
 export function conditionText(c: WaitCondition): string {
@@ -67,7 +69,10 @@ export function isMet(c: WaitCondition, obj: KubeObject | undefined): boolean {
   return conditions.some((raw) => {
     if (!isPlainObject(raw) || typeof raw.type !== 'string' || typeof raw.status !== 'string') return false;
     // Like kubectl: a condition about an older generation of the spec does not count yet.
-    const stale = typeof raw.observedGeneration === 'number' && generation !== undefined && raw.observedGeneration < generation;
-    return !stale && raw.type.toLowerCase() === c.type.toLowerCase() && raw.status.toLowerCase() === c.status.toLowerCase();
+    const stale =
+      typeof raw.observedGeneration === 'number' && generation !== undefined && raw.observedGeneration < generation;
+    return (
+      !stale && raw.type.toLowerCase() === c.type.toLowerCase() && raw.status.toLowerCase() === c.status.toLowerCase()
+    );
   });
 }

@@ -28,7 +28,10 @@ export async function waitForObject(
     if (ctx.signal.aborted) throw abortError(ctx.signal, what);
     let listed: { items: KubeObject[]; resourceVersion: string };
     try {
-      listed = await ctx.kube.list(ref.apiVersion, ref.kind, { ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }), fieldSelector });
+      listed = await ctx.kube.list(ref.apiVersion, ref.kind, {
+        ...(ref.namespace === undefined ? {} : { namespace: ref.namespace }),
+        fieldSelector,
+      });
     } catch (err) {
       throw kubeError(err, what);
     }
@@ -37,7 +40,13 @@ export async function waitForObject(
     const started = Date.now();
     try {
       const res = await ctx.kube.rest.open('GET', resourcePath(resource, ref.namespace), {
-        query: { watch: 'true', fieldSelector, resourceVersion: listed.resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: '300' },
+        query: {
+          watch: 'true',
+          fieldSelector,
+          resourceVersion: listed.resourceVersion,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds: '300',
+        },
         signal: ctx.signal,
       });
       const met = await readUntil(res, done);
@@ -51,7 +60,10 @@ export async function waitForObject(
   }
 }
 
-async function readUntil(res: IncomingMessage, done: (obj: KubeObject | undefined) => boolean): Promise<{ obj: KubeObject | undefined } | undefined> {
+async function readUntil(
+  res: IncomingMessage,
+  done: (obj: KubeObject | undefined) => boolean,
+): Promise<{ obj: KubeObject | undefined } | undefined> {
   if ((res.statusCode ?? 0) >= 400) {
     res.resume();
     return undefined;

@@ -13,7 +13,8 @@ export function parseKubectlPath(text: string): JsonPath {
   let p = text.trim();
   const braced = /^\{(.*)\}$/s.exec(p);
   if (braced) p = (braced[1] ?? '').trim();
-  if (/[{}]/.test(p)) throw new JsonPathSyntaxError(`unsupported JSONPath ${JSON.stringify(text)}: one {…} expression only`);
+  if (/[{}]/.test(p))
+    throw new JsonPathSyntaxError(`unsupported JSONPath ${JSON.stringify(text)}: one {…} expression only`);
   if (p.startsWith('$')) p = p.slice(1);
   if (p === '' || p === '.') return parseJsonPathCached('$');
   if (!p.startsWith('.') && !p.startsWith('[')) p = `.${p}`;

@@ -7,7 +7,14 @@ import type { JsonPath, Step } from './ast.js';
 import { JsonPathSetError } from './errors.js';
 import { filterMatches } from './get.js';
 
-function setIndex(node: unknown, index: number, steps: readonly Step[], i: number, value: unknown, root: unknown): unknown[] {
+function setIndex(
+  node: unknown,
+  index: number,
+  steps: readonly Step[],
+  i: number,
+  value: unknown,
+  root: unknown,
+): unknown[] {
   if (!isNil(node) && !Array.isArray(node)) throw new JsonPathSetError(`cannot index into ${describe(node)}`);
   const list = Array.isArray(node) ? node.slice() : [];
   const idx = index < 0 ? list.length + index : index;
@@ -17,8 +24,16 @@ function setIndex(node: unknown, index: number, steps: readonly Step[], i: numbe
   return list;
 }
 
-function setChild(node: unknown, name: string, steps: readonly Step[], i: number, value: unknown, root: unknown): Record<string, unknown> {
-  if (!isNil(node) && !isMap(node)) throw new JsonPathSetError(`cannot set field ${JSON.stringify(name)} inside ${describe(node)}`);
+function setChild(
+  node: unknown,
+  name: string,
+  steps: readonly Step[],
+  i: number,
+  value: unknown,
+  root: unknown,
+): Record<string, unknown> {
+  if (!isNil(node) && !isMap(node))
+    throw new JsonPathSetError(`cannot set field ${JSON.stringify(name)} inside ${describe(node)}`);
   // `__proto__` as a plain assignment would replace the copy's prototype instead of adding a key.
   if (name === '__proto__') throw new JsonPathSetError('cannot set field "__proto__"');
   const map = isMap(node) ? copyMap(node) : {};
@@ -27,7 +42,14 @@ function setChild(node: unknown, name: string, steps: readonly Step[], i: number
 }
 
 /** Writes into every existing child the predicate accepts. */
-function setEach(node: unknown, steps: readonly Step[], i: number, value: unknown, root: unknown, accept: (child: unknown, key: number | string) => boolean): unknown {
+function setEach(
+  node: unknown,
+  steps: readonly Step[],
+  i: number,
+  value: unknown,
+  root: unknown,
+  accept: (child: unknown, key: number | string) => boolean,
+): unknown {
   if (Array.isArray(node)) {
     return node.map((c, k) => (accept(c, k) ? setAt(c, steps, i + 1, value, root) : c));
   }
@@ -60,7 +82,14 @@ function setAt(node: unknown, steps: readonly Step[], i: number, value: unknown,
       const start = step.start === undefined ? 0 : step.start < 0 ? len + step.start : step.start;
       const end = step.end === undefined ? len : step.end < 0 ? len + step.end : step.end;
       const by = step.step ?? 1;
-      return setEach(node, steps, i, value, root, (_c, k) => typeof k === 'number' && k >= start && k < end && (k - start) % by === 0);
+      return setEach(
+        node,
+        steps,
+        i,
+        value,
+        root,
+        (_c, k) => typeof k === 'number' && k >= start && k < end && (k - start) % by === 0,
+      );
     }
     case 'filter':
       return setEach(node, steps, i, value, root, (c) => filterMatches(step.expr, c, root));

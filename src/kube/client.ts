@@ -80,11 +80,19 @@ export class KubeClient {
     return JSON.parse(res.body) as KubeObject;
   }
 
-  async list(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<ListResult> {
+  async list(
+    apiVersion: string,
+    kind: string,
+    opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {},
+  ): Promise<ListResult> {
     const r = await this.resource(apiVersion, kind);
-    const list = await this.rest.json<{ items: KubeObject[]; metadata: { resourceVersion: string } }>('GET', resourcePath(r, opts.namespace), {
-      query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
-    });
+    const list = await this.rest.json<{ items: KubeObject[]; metadata: { resourceVersion: string } }>(
+      'GET',
+      resourcePath(r, opts.namespace),
+      {
+        query: { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector },
+      },
+    );
     for (const item of list.items) {
       item.apiVersion ??= apiVersion;
       item.kind ??= kind;
@@ -94,19 +102,34 @@ export class KubeClient {
 
   async create(obj: KubeObject, opts: { fieldManager?: string } = {}): Promise<KubeObject> {
     const r = await this.resource(obj.apiVersion, obj.kind);
-    return this.rest.json('POST', resourcePath(r, obj.metadata.namespace), { body: obj, query: { fieldManager: opts.fieldManager } });
+    return this.rest.json('POST', resourcePath(r, obj.metadata.namespace), {
+      body: obj,
+      query: { fieldManager: opts.fieldManager },
+    });
   }
 
   /** Like create, for writes whose answer nobody reads (Events): the reply is checked, not parsed. */
   async sendCreate(obj: KubeObject, opts: { fieldManager?: string } = {}): Promise<void> {
     const r = await this.resource(obj.apiVersion, obj.kind);
-    await this.rest.send('POST', resourcePath(r, obj.metadata.namespace), { body: obj, query: { fieldManager: opts.fieldManager } });
+    await this.rest.send('POST', resourcePath(r, obj.metadata.namespace), {
+      body: obj,
+      query: { fieldManager: opts.fieldManager },
+    });
   }
 
   /** Like patch, for writes whose answer nobody reads (status conditions): the reply is checked, not parsed. */
-  async sendPatch(ref: ObjectRef, patch: unknown, type: Exclude<PatchType, 'apply'>, opts: { fieldManager?: string; subresource?: string } = {}): Promise<void> {
+  async sendPatch(
+    ref: ObjectRef,
+    patch: unknown,
+    type: Exclude<PatchType, 'apply'>,
+    opts: { fieldManager?: string; subresource?: string } = {},
+  ): Promise<void> {
     const r = await this.resource(ref.apiVersion, ref.kind);
-    await this.rest.send('PATCH', resourcePath(r, ref.namespace, ref.name, opts.subresource), { body: patch, contentType: PATCH_CONTENT_TYPE[type], query: { fieldManager: opts.fieldManager } });
+    await this.rest.send('PATCH', resourcePath(r, ref.namespace, ref.name, opts.subresource), {
+      body: patch,
+      contentType: PATCH_CONTENT_TYPE[type],
+      query: { fieldManager: opts.fieldManager },
+    });
   }
 
   /** Server-side apply (creates when missing). */
@@ -115,11 +138,20 @@ export class KubeClient {
     return this.rest.json('PATCH', resourcePath(r, obj.metadata.namespace, obj.metadata.name), {
       body: obj,
       contentType: PATCH_CONTENT_TYPE.apply,
-      query: { fieldManager: opts.fieldManager, force: opts.force === false ? 'false' : 'true', dryRun: opts.dryRun ? 'All' : undefined },
+      query: {
+        fieldManager: opts.fieldManager,
+        force: opts.force === false ? 'false' : 'true',
+        dryRun: opts.dryRun ? 'All' : undefined,
+      },
     });
   }
 
-  async patch(ref: ObjectRef, patch: unknown, type: PatchType, opts: { fieldManager?: string; subresource?: string; force?: boolean } = {}): Promise<KubeObject> {
+  async patch(
+    ref: ObjectRef,
+    patch: unknown,
+    type: PatchType,
+    opts: { fieldManager?: string; subresource?: string; force?: boolean } = {},
+  ): Promise<KubeObject> {
     const r = await this.resource(ref.apiVersion, ref.kind);
     return this.rest.json('PATCH', resourcePath(r, ref.namespace, ref.name, opts.subresource), {
       body: patch,
@@ -137,7 +169,10 @@ export class KubeClient {
   }
 
   /** Returns false when the object was already gone. */
-  async delete(ref: ObjectRef, opts: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' } = {}): Promise<boolean> {
+  async delete(
+    ref: ObjectRef,
+    opts: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' } = {},
+  ): Promise<boolean> {
     const r = await this.resource(ref.apiVersion, ref.kind);
     const res = await this.rest.call('DELETE', resourcePath(r, ref.namespace, ref.name), {
       body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: opts.propagationPolicy ?? 'Background' },

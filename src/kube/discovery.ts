@@ -14,7 +14,10 @@ interface ResourceList {
 }
 
 export class UnknownKindError extends Error {
-  constructor(readonly apiVersion: string, readonly kind: string) {
+  constructor(
+    readonly apiVersion: string,
+    readonly kind: string,
+  ) {
     super(`no matches for kind "${kind}" in version "${apiVersion}"`);
   }
 }
@@ -63,11 +66,23 @@ export class Discovery {
     }
     return list.resources
       .filter((r) => !r.name.includes('/'))
-      .map((r) => ({ group, version, kind: r.kind, plural: r.name, namespaced: r.namespaced, subresources: subs.get(r.name) ?? [] }));
+      .map((r) => ({
+        group,
+        version,
+        kind: r.kind,
+        plural: r.name,
+        namespaced: r.namespaced,
+        subresources: subs.get(r.name) ?? [],
+      }));
   }
 }
 
-export function resourcePath(r: ApiResource, namespace: string | undefined, name?: string, subresource?: string): string {
+export function resourcePath(
+  r: ApiResource,
+  namespace: string | undefined,
+  name?: string,
+  subresource?: string,
+): string {
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   const ns = r.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
   const item = name ? `/${encodeURIComponent(name)}` : '';

@@ -54,7 +54,14 @@ export class EventRecorder {
     return s.writing;
   }
 
-  private async bump(key: string, s: Series, obj: KubeObject, type: EventType, reason: string, text: string): Promise<void> {
+  private async bump(
+    key: string,
+    s: Series,
+    obj: KubeObject,
+    type: EventType,
+    reason: string,
+    text: string,
+  ): Promise<void> {
     try {
       const ref = { apiVersion: 'v1', kind: 'Event', name: s.name, namespace: s.namespace };
       await this.kube.sendPatch(ref, { count: s.count, lastTimestamp: timestamp() }, 'merge');
@@ -67,7 +74,14 @@ export class EventRecorder {
     }
   }
 
-  private async create(key: string, s: Series, obj: KubeObject, type: EventType, reason: string, text: string): Promise<void> {
+  private async create(
+    key: string,
+    s: Series,
+    obj: KubeObject,
+    type: EventType,
+    reason: string,
+    text: string,
+  ): Promise<void> {
     const now = timestamp();
     try {
       await this.kube.sendCreate({

@@ -136,7 +136,13 @@ export class Informer {
     // watch would open now and stop() would wait for its timeout, 5 to 10 minutes.
     if (this.stopped) return rv;
     const res = await this.kube.rest.open('GET', resourcePath(r, this.opts.namespace), {
-      query: { watch: 'true', resourceVersion: rv, allowWatchBookmarks: 'true', labelSelector: this.opts.labelSelector, timeoutSeconds: String(300 + Math.floor(Math.random() * 300)) },
+      query: {
+        watch: 'true',
+        resourceVersion: rv,
+        allowWatchBookmarks: 'true',
+        labelSelector: this.opts.labelSelector,
+        timeoutSeconds: String(300 + Math.floor(Math.random() * 300)),
+      },
       signal: this.abort.signal,
     });
     if (res.statusCode === 410) return undefined;
@@ -159,7 +165,11 @@ export class Informer {
         if (event.type === 'BOOKMARK') continue;
         const meta = event.object.metadata;
         if (this.opts.keep && !this.opts.keep(meta?.namespace, meta?.name ?? '')) continue;
-        const obj = { ...event.object, apiVersion: event.object.apiVersion ?? this.opts.apiVersion, kind: event.object.kind ?? this.opts.kind };
+        const obj = {
+          ...event.object,
+          apiVersion: event.object.apiVersion ?? this.opts.apiVersion,
+          kind: event.object.kind ?? this.opts.kind,
+        };
         const key = keyOf(obj.metadata.namespace, obj.metadata.name!);
         if (event.type === 'DELETED') {
           this.cache.delete(key);

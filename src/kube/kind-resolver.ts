@@ -19,7 +19,11 @@ interface DiscoveredResource {
 }
 
 interface GroupList {
-  groups: Array<{ name: string; preferredVersion?: { groupVersion: string }; versions: Array<{ groupVersion: string }> }>;
+  groups: Array<{
+    name: string;
+    preferredVersion?: { groupVersion: string };
+    versions: Array<{ groupVersion: string }>;
+  }>;
 }
 
 export class UnknownResourceError extends Error {
@@ -37,7 +41,12 @@ async function json<T>(rest: RestClient, path: string): Promise<T | undefined> {
 async function groupVersions(rest: RestClient): Promise<string[]> {
   const core = await json<{ versions: string[] }>(rest, '/api');
   const groups = await json<GroupList>(rest, '/apis');
-  return [...(core?.versions ?? ['v1']), ...(groups?.groups ?? []).map((g) => g.preferredVersion?.groupVersion ?? g.versions[0]?.groupVersion ?? '').filter(Boolean)];
+  return [
+    ...(core?.versions ?? ['v1']),
+    ...(groups?.groups ?? [])
+      .map((g) => g.preferredVersion?.groupVersion ?? g.versions[0]?.groupVersion ?? '')
+      .filter(Boolean),
+  ];
 }
 
 export async function resolveKind(rest: RestClient, word: string): Promise<ResolvedKind> {
@@ -49,7 +58,12 @@ export async function resolveKind(rest: RestClient, word: string): Promise<Resol
     if (group !== undefined && g !== group) continue;
     const list = await json<{ resources: DiscoveredResource[] }>(rest, gv.includes('/') ? `/apis/${gv}` : `/api/${gv}`);
     const hit = (list?.resources ?? []).find(
-      (r) => !r.name.includes('/') && (r.kind.toLowerCase() === name || r.name === name || r.singularName === name || (r.shortNames ?? []).includes(name)),
+      (r) =>
+        !r.name.includes('/') &&
+        (r.kind.toLowerCase() === name ||
+          r.name === name ||
+          r.singularName === name ||
+          (r.shortNames ?? []).includes(name)),
     );
     if (hit) return { apiVersion: gv, kind: hit.kind, namespaced: hit.namespaced };
   }

@@ -29,9 +29,16 @@ function upsert(doc: Document, key: string, name: string, entry: Record<string, 
   else seq.items.push(node);
 }
 
-export function mergeKubeconfigContext(file: string, name: string, serverUrl: string, creds?: EmbeddedCredentials): MergeResult {
+export function mergeKubeconfigContext(
+  file: string,
+  name: string,
+  serverUrl: string,
+  creds?: EmbeddedCredentials,
+): MergeResult {
   const created = !existsSync(file);
-  const doc = created ? parseDocument('apiVersion: v1\nkind: Config\npreferences: {}\n') : parseDocument(readFileSync(file, 'utf8'));
+  const doc = created
+    ? parseDocument('apiVersion: v1\nkind: Config\npreferences: {}\n')
+    : parseDocument(readFileSync(file, 'utf8'));
   if (doc.errors.length) throw new Error(`${file} is not valid YAML: ${doc.errors[0]!.message}`);
   const { cluster, user } = embeddedEntries(serverUrl, creds);
   upsert(doc, 'clusters', name, { cluster });

@@ -9,9 +9,15 @@ export interface EmbeddedCredentials {
 }
 
 /** The cluster and user entries of a kubeconfig for the embedded server (shared with the kubeconfig merge). */
-export function embeddedEntries(serverUrl: string, creds?: EmbeddedCredentials): { cluster: Record<string, unknown>; user: Record<string, unknown> } {
+export function embeddedEntries(
+  serverUrl: string,
+  creds?: EmbeddedCredentials,
+): { cluster: Record<string, unknown>; user: Record<string, unknown> } {
   if (!creds) return { cluster: { server: serverUrl, 'insecure-skip-tls-verify': true }, user: {} };
-  return { cluster: { server: serverUrl, 'certificate-authority-data': Buffer.from(creds.caCert).toString('base64') }, user: { token: creds.token } };
+  return {
+    cluster: { server: serverUrl, 'certificate-authority-data': Buffer.from(creds.caCert).toString('base64') },
+    user: { token: creds.token },
+  };
 }
 
 /**

@@ -72,8 +72,10 @@ export class LeaderElector {
     this.leaseMs = opts.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
     this.renewDeadlineMs = opts.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
     this.retryMs = opts.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
-    if (this.renewDeadlineMs >= this.leaseMs) throw new Error('leader election: renewDeadline must be shorter than leaseDuration');
-    if (this.retryMs >= this.renewDeadlineMs) throw new Error('leader election: retryPeriod must be shorter than renewDeadline');
+    if (this.renewDeadlineMs >= this.leaseMs)
+      throw new Error('leader election: renewDeadline must be shorter than leaseDuration');
+    if (this.retryMs >= this.renewDeadlineMs)
+      throw new Error('leader election: retryPeriod must be shorter than renewDeadline');
   }
 
   isLeader(): boolean {
@@ -155,7 +157,8 @@ export class LeaderElector {
       await this.write('PUT', this.record(now, spec, mine), timeoutMs);
       return true;
     } catch (err) {
-      if (!(err instanceof KubeApiError && err.statusCode === 409)) this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'lease update failed');
+      if (!(err instanceof KubeApiError && err.statusCode === 409))
+        this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'lease update failed');
       return false;
     }
   }
@@ -167,7 +170,16 @@ export class LeaderElector {
       if (lease?.spec?.holderIdentity !== this.identity) return;
       this.leaseRv = lease.metadata.resourceVersion;
       const now = microTime();
-      await this.write('PUT', { leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: lease.spec.leaseTransitions ?? 0 }, 2000);
+      await this.write(
+        'PUT',
+        {
+          leaseDurationSeconds: 1,
+          acquireTime: now,
+          renewTime: now,
+          leaseTransitions: lease.spec.leaseTransitions ?? 0,
+        },
+        2000,
+      );
       this.opts.log.info({ identity: this.identity }, 'released the lease');
     } catch (err) {
       this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not release the lease');
@@ -212,10 +224,17 @@ export class LeaderElector {
     const body: Lease = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: this.opts.name, namespace: this.opts.namespace, ...(method === 'PUT' && this.leaseRv ? { resourceVersion: this.leaseRv } : {}) },
+      metadata: {
+        name: this.opts.name,
+        namespace: this.opts.namespace,
+        ...(method === 'PUT' && this.leaseRv ? { resourceVersion: this.leaseRv } : {}),
+      },
       spec,
     };
-    const lease = await this.kube.rest.json<Lease>(method, this.path(method === 'PUT'), { body, signal: this.callSignal(timeoutMs) });
+    const lease = await this.kube.rest.json<Lease>(method, this.path(method === 'PUT'), {
+      body,
+      signal: this.callSignal(timeoutMs),
+    });
     this.leaseRv = lease.metadata.resourceVersion;
     this.lastHolder = spec.holderIdentity;
   }

@@ -86,8 +86,14 @@ export class RestClient {
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
     this.basePath = this.server.pathname.replace(/\/$/, '');
-    this.agent = parent?.agent ?? (this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: true, maxSockets: 64 }) : new HttpAgent({ keepAlive: true, maxSockets: 64 }));
-    this.watchAgent = parent?.watchAgent ?? (this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false }));
+    this.agent =
+      parent?.agent ??
+      (this.server.protocol === 'https:'
+        ? new HttpsAgent({ keepAlive: true, maxSockets: 64 })
+        : new HttpAgent({ keepAlive: true, maxSockets: 64 }));
+    this.watchAgent =
+      parent?.watchAgent ??
+      (this.server.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false }));
     this.parent = parent;
   }
 
@@ -115,7 +121,9 @@ export class RestClient {
     const body = await new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      res.on('end', () =>
+        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+      );
       res.on('error', reject);
       res.on('aborted', () => reject(new Error(`${method} ${path}: connection closed before the answer was complete`)));
     });
@@ -144,7 +152,8 @@ export class RestClient {
     const extra = opts.headers ?? {};
     const overridden = new Set(Object.keys(extra).map((k) => k.toLowerCase()));
     const headers: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries((base.headers as Record<string, string> | undefined) ?? {})) if (!overridden.has(k.toLowerCase())) headers[k] = v;
+    for (const [k, v] of Object.entries((base.headers as Record<string, string> | undefined) ?? {}))
+      if (!overridden.has(k.toLowerCase())) headers[k] = v;
     Object.assign(headers, opts.accept ? { Accept: opts.accept } : {}, extra);
     if (this.impersonation) {
       headers['Impersonate-User'] = this.impersonation.user;
@@ -154,7 +163,8 @@ export class RestClient {
     let payload: string | Buffer | undefined;
     if (opts.body !== undefined) {
       payload = typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
-      if (opts.contentType || !opts.headers?.['content-type']) headers['Content-Type'] = opts.contentType ?? 'application/json';
+      if (opts.contentType || !opts.headers?.['content-type'])
+        headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const options: RequestOptions = {

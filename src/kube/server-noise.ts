@@ -7,14 +7,22 @@ import type { KubeObject } from './types.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-const METADATA_NOISE = ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation', 'selfLink'] as const;
+const METADATA_NOISE = [
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'managedFields',
+  'generation',
+  'selfLink',
+] as const;
 
 /** A deep copy of `obj` without server-set noise; the input is not changed. */
 export function withoutServerNoise(obj: KubeObject): KubeObject {
   const copy = JSON.parse(JSON.stringify(obj)) as KubeObject;
   const meta = copy.metadata;
   for (const key of METADATA_NOISE) delete meta[key];
-  if (meta.ownerReferences) meta.ownerReferences = meta.ownerReferences.map(({ uid: _uid, ...rest }) => rest) as typeof meta.ownerReferences;
+  if (meta.ownerReferences)
+    meta.ownerReferences = meta.ownerReferences.map(({ uid: _uid, ...rest }) => rest) as typeof meta.ownerReferences;
   if (copy.apiVersion === 'v1' && copy.kind === 'Service') withoutAllocations(copy);
   return copy;
 }
@@ -25,7 +33,8 @@ function withoutAllocations(service: KubeObject): void {
   if (!spec) return;
   delete spec.clusterIP;
   delete spec.clusterIPs;
-  if (Array.isArray(spec.ports)) for (const port of spec.ports) if (port && typeof port === 'object' && !Array.isArray(port)) delete port.nodePort;
+  if (Array.isArray(spec.ports))
+    for (const port of spec.ports) if (port && typeof port === 'object' && !Array.isArray(port)) delete port.nodePort;
 }
 
 /** Conditions without lastTransitionTime, the one field of theirs that changes from run to run. */

@@ -48,6 +48,11 @@ export interface Condition {
   observedGeneration?: number;
 }
 
-export const refOf = (o: KubeObject): ObjectRef => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name!, namespace: o.metadata.namespace });
+export const refOf = (o: KubeObject): ObjectRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name!,
+  namespace: o.metadata.namespace,
+});
 
 export const describeRef = (r: ObjectRef): string => `${r.kind}/${r.namespace ? `${r.namespace}/` : ''}${r.name}`;

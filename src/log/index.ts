@@ -7,7 +7,16 @@ export type { Logger };
 export type LogFormat = 'json' | 'text';
 
 /** Keys whose values never reach a log line, whatever a caller passes (defence in depth). */
-const REDACT = ['password', 'token', 'authorization', '*.password', '*.token', '*.authorization', 'headers.authorization', '*.headers.authorization'];
+const REDACT = [
+  'password',
+  'token',
+  'authorization',
+  '*.password',
+  '*.token',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+];
 
 /**
  * Logs on stderr; stdout stays for command output. JSON lines, as Kubernetes components write
@@ -16,8 +25,16 @@ const REDACT = ['password', 'token', 'authorization', '*.password', '*.token', '
  */
 export function createLogger(bindings: Record<string, unknown> = {}, format?: LogFormat): Logger {
   const level = process.env.FLOWOPS_LOG_LEVEL ?? 'info';
-  const opts = { level, base: { component: 'flowops', ...bindings }, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: REDACT, censor: '[redacted]' } };
-  const fromEnv = process.env.FLOWOPS_LOG_FORMAT === 'json' || process.env.FLOWOPS_LOG_FORMAT === 'text' ? process.env.FLOWOPS_LOG_FORMAT : undefined;
+  const opts = {
+    level,
+    base: { component: 'flowops', ...bindings },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACT, censor: '[redacted]' },
+  };
+  const fromEnv =
+    process.env.FLOWOPS_LOG_FORMAT === 'json' || process.env.FLOWOPS_LOG_FORMAT === 'text'
+      ? process.env.FLOWOPS_LOG_FORMAT
+      : undefined;
   const chosen = format ?? fromEnv ?? (process.stderr.isTTY ? 'text' : 'json');
   if (chosen !== 'text') return pino(opts, pino.destination(2));
   return pino(opts, humanStream());

@@ -22,12 +22,40 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): FlowOpsM
   const registers = [registry];
   return {
     registry,
-    reconcileTotal: new Counter({ name: 'flowops_reconcile_total', help: 'Reconciles by Flow and result (success, failure, deleted, gone, suspended).', labelNames: ['flow', 'result'], registers }),
-    reconcileDuration: new Histogram({ name: 'flowops_reconcile_duration_seconds', help: 'Time one reconcile of one watched object took.', labelNames: ['flow'], buckets: DURATION_BUCKETS, registers }),
+    reconcileTotal: new Counter({
+      name: 'flowops_reconcile_total',
+      help: 'Reconciles by Flow and result (success, failure, deleted, gone, suspended).',
+      labelNames: ['flow', 'result'],
+      registers,
+    }),
+    reconcileDuration: new Histogram({
+      name: 'flowops_reconcile_duration_seconds',
+      help: 'Time one reconcile of one watched object took.',
+      labelNames: ['flow'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
     queueDepth: new Gauge({ name: 'flowops_queue_depth', help: 'Reconcile keys waiting plus running.', registers }),
-    stepDuration: new Histogram({ name: 'flowops_step_duration_seconds', help: 'Time of one step attempt by step type and result.', labelNames: ['type', 'result'], buckets: DURATION_BUCKETS, registers }),
-    gitFetchDuration: new Histogram({ name: 'flowops_git_fetch_duration_seconds', help: 'Time of one Git fetch by source and result.', labelNames: ['source', 'result'], buckets: DURATION_BUCKETS, registers }),
-    leader: new Gauge({ name: 'flowops_leader', help: '1 while this process holds the leader Lease, else 0.', labelNames: ['identity'], registers }),
+    stepDuration: new Histogram({
+      name: 'flowops_step_duration_seconds',
+      help: 'Time of one step attempt by step type and result.',
+      labelNames: ['type', 'result'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    gitFetchDuration: new Histogram({
+      name: 'flowops_git_fetch_duration_seconds',
+      help: 'Time of one Git fetch by source and result.',
+      labelNames: ['source', 'result'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    leader: new Gauge({
+      name: 'flowops_leader',
+      help: '1 while this process holds the leader Lease, else 0.',
+      labelNames: ['identity'],
+      registers,
+    }),
   };
 }
 

@@ -11,7 +11,11 @@ export function metricsRoute(registry: Registry, beforeScrape?: () => Promise<vo
 }
 
 /** Answers one scrape; a gauge that cannot be refreshed leaves the last value rather than failing the scrape. */
-export async function writeMetrics(res: ServerResponse, registry: Registry, beforeScrape?: () => Promise<void>): Promise<void> {
+export async function writeMetrics(
+  res: ServerResponse,
+  registry: Registry,
+  beforeScrape?: () => Promise<void>,
+): Promise<void> {
   try {
     await beforeScrape?.().catch(() => undefined);
     const body = await registry.metrics();

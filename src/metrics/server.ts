@@ -42,9 +42,10 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   return {
     server,
     address,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

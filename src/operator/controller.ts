@@ -74,17 +74,35 @@ export class DeclarativeController {
     const watched = sources.filter((_, i) => sourceType(spec.sources[i]!) === 'Watcher');
     for (const r of [target, ...watched]) await this.ensureServed(r);
 
-    const inputs = spec.sources.map((s, i) => ({ spec: s, resource: sources[i]! })).filter((s) => sourceType(s.spec) !== 'Periodic');
-    if (inputs.length === 0) throw new OperatorError('InvalidController', `controller ${spec.name}: needs a Watcher or OneShot source as pipeline input`);
+    const inputs = spec.sources
+      .map((s, i) => ({ spec: s, resource: sources[i]! }))
+      .filter((s) => sourceType(s.spec) !== 'Periodic');
+    if (inputs.length === 0)
+      throw new OperatorError(
+        'InvalidController',
+        `controller ${spec.name}: needs a Watcher or OneShot source as pipeline input`,
+      );
     const filters: Record<string, SourceFilter> = {};
     for (const s of inputs) {
       // Label selectors go to the engine, not the watch: an object that leaves the selection then
       // leaves the pipeline too (spec §8 item 10).
-      if (sourceType(s.spec) === 'Watcher' && s.spec.labelSelector) filters[s.resource.kind] = { labelSelector: s.spec.labelSelector };
+      if (sourceType(s.spec) === 'Watcher' && s.spec.labelSelector)
+        filters[s.resource.kind] = { labelSelector: s.spec.labelSelector };
     }
-    const pipeline = compilePipeline(spec.pipeline, { sources: inputs.map((s) => s.resource.kind), target: { apiVersion: target.apiVersion, kind: target.kind }, filters });
-    const writer = new TargetWriter(this.clientFor(target), target, spec.target.type ?? 'Updater', this.deps.fieldManager);
-    const runners = spec.sources.map((s, i) => new SourceRunner(this.clientFor(sources[i]!), s, sources[i]!, this.deps.log));
+    const pipeline = compilePipeline(spec.pipeline, {
+      sources: inputs.map((s) => s.resource.kind),
+      target: { apiVersion: target.apiVersion, kind: target.kind },
+      filters,
+    });
+    const writer = new TargetWriter(
+      this.clientFor(target),
+      target,
+      spec.target.type ?? 'Updater',
+      this.deps.fieldManager,
+    );
+    const runners = spec.sources.map(
+      (s, i) => new SourceRunner(this.clientFor(sources[i]!), s, sources[i]!, this.deps.log),
+    );
     if (this.stopped) return;
     this.pipeline = pipeline;
     this.queue = new WriteQueue({
@@ -96,7 +114,13 @@ export class DeclarativeController {
     const synced = (): void => {
       if (--unsynced === 0) void this.collectOrphans(target).catch((err: unknown) => this.runtimeError(err));
     };
-    for (const r of runners) r.start({ event: (e) => this.feed(e), resync: () => this.resync(), error: (err) => this.runtimeError(err), synced: once(synced) });
+    for (const r of runners)
+      r.start({
+        event: (e) => this.feed(e),
+        resync: () => this.resync(),
+        error: (err) => this.runtimeError(err),
+        synced: once(synced),
+      });
   }
 
   /**
@@ -110,12 +134,29 @@ export class DeclarativeController {
     const client = this.clientFor(target);
     const { items } = await client.list(target.apiVersion, target.kind);
     if (this.stopped || !this.pipeline || !this.queue) return;
-    const wanted = new Set(this.pipeline.outputs().map((o) => objectKey(o as { metadata?: { namespace?: string | undefined; name?: string | undefined } })));
+    const wanted = new Set(
+      this.pipeline
+        .outputs()
+        .map((o) => objectKey(o as { metadata?: { namespace?: string | undefined; name?: string | undefined } })),
+    );
     for (const obj of items) {
-      const ours = (obj.metadata.managedFields as Array<{ manager?: string; operation?: string }> | undefined)?.some((m) => m.manager === this.deps.fieldManager && m.operation === 'Apply');
+      const ours = (obj.metadata.managedFields as Array<{ manager?: string; operation?: string }> | undefined)?.some(
+        (m) => m.manager === this.deps.fieldManager && m.operation === 'Apply',
+      );
       if (!ours || wanted.has(objectKey(obj))) continue;
-      this.deps.log.info({ controller: this.health.name, target: objectKey(obj) }, 'target object whose sources are gone: removing what the controller wrote');
-      this.queue.push({ type: 'Deleted', object: { metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } });
+      this.deps.log.info(
+        { controller: this.health.name, target: objectKey(obj) },
+        'target object whose sources are gone: removing what the controller wrote',
+      );
+      this.queue.push({
+        type: 'Deleted',
+        object: {
+          metadata: {
+            name: obj.metadata.name,
+            ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+          },
+        },
+      });
     }
   }
 
@@ -146,7 +187,10 @@ export class DeclarativeController {
 
   private runtimeError(err: unknown): void {
     if (this.stopped) return;
-    this.deps.log.warn({ controller: this.health.name, err: err instanceof Error ? err.message : String(err) }, 'controller error');
+    this.deps.log.warn(
+      { controller: this.health.name, err: err instanceof Error ? err.message : String(err) },
+      'controller error',
+    );
     this.health.addRuntime(err);
     this.deps.onChange();
   }

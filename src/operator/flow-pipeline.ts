@@ -14,7 +14,9 @@ export interface FlowPipelineDeps {
 
 function splitApiVersion(apiVersion: string): { apiGroup: string; version: string } {
   const i = apiVersion.lastIndexOf('/');
-  return i < 0 ? { apiGroup: '', version: apiVersion } : { apiGroup: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { apiGroup: '', version: apiVersion }
+    : { apiGroup: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /**
@@ -30,12 +32,21 @@ export function flowControllerSpec(name: string, spec: FlowSpec): ControllerSpec
     ...(w.labelSelector ? { labelSelector: w.labelSelector as Record<string, unknown> } : {}),
   };
   const t = spec.target!;
-  const target: TargetSpec = { ...(t.apiVersion ? splitApiVersion(t.apiVersion) : {}), kind: t.kind, ...(t.type ? { type: t.type } : {}) };
+  const target: TargetSpec = {
+    ...(t.apiVersion ? splitApiVersion(t.apiVersion) : {}),
+    kind: t.kind,
+    ...(t.type ? { type: t.type } : {}),
+  };
   return { name, sources: [source], pipeline: spec.pipeline, target };
 }
 
 /** The running controller of one pipeline Flow. */
-export function flowPipelineController(namespace: string, name: string, spec: FlowSpec, deps: FlowPipelineDeps): DeclarativeController {
+export function flowPipelineController(
+  namespace: string,
+  name: string,
+  spec: FlowSpec,
+  deps: FlowPipelineDeps,
+): DeclarativeController {
   return new DeclarativeController(flowControllerSpec(name, spec), {
     kube: deps.kube,
     views: deps.views,

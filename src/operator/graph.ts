@@ -12,7 +12,11 @@ function resourceNode(operator: string, r: Partial<ResourceSpec>): Node {
   if (r.apiGroup === undefined || r.apiGroup === null || isViewGroup(r.apiGroup)) {
     const group = r.apiGroup ?? viewGroup(operator);
     const owner = group.slice(0, -'.view.dcontroller.io'.length);
-    return { id: safeId(`view_${group}_${kind}`), label: `view ${kind}${owner === operator ? '' : ` (${owner})`}`, view: true };
+    return {
+      id: safeId(`view_${group}_${kind}`),
+      label: `view ${kind}${owner === operator ? '' : ` (${owner})`}`,
+      view: true,
+    };
   }
   const group = r.apiGroup === '' ? 'core' : r.apiGroup;
   return { id: safeId(`res_${group}_${kind}`), label: `${kind} (${group})`, view: false };
@@ -50,7 +54,8 @@ export function operatorGraph(operators: OperatorDoc[]): string {
     }
     lines.push('  end');
   }
-  for (const n of nodes.values()) lines.push(n.view ? `  ${n.id}("${quote(n.label)}")` : `  ${n.id}[("${quote(n.label)}")]`);
+  for (const n of nodes.values())
+    lines.push(n.view ? `  ${n.id}("${quote(n.label)}")` : `  ${n.id}[("${quote(n.label)}")]`);
   lines.push(...edges);
   return `${lines.join('\n')}\n`;
 }

@@ -53,12 +53,26 @@ export class ControllerHealth {
     const base = { type: 'Ready', ...(generation !== undefined ? { observedGeneration: generation } : {}) };
     const ready =
       this.state === 'critical'
-        ? { ...base, status: 'False' as const, reason: 'NotReady', message: 'Controller failed to start due to a critcal error' }
+        ? {
+            ...base,
+            status: 'False' as const,
+            reason: 'NotReady',
+            message: 'Controller failed to start due to a critcal error',
+          }
         : this.state === 'failing'
-          ? { ...base, status: 'Unknown' as const, reason: 'ReconciliationFailed', message: 'Controller seems functional but there were reconciliation errors' }
+          ? {
+              ...base,
+              status: 'Unknown' as const,
+              reason: 'ReconciliationFailed',
+              message: 'Controller seems functional but there were reconciliation errors',
+            }
           : { ...base, status: 'True' as const, reason: 'Ready', message: 'Controller is up and running' };
     this.conditions = setCondition(this.conditions, ready);
-    return { name: this.name, conditions: this.conditions, ...(this.errors.length ? { lastErrors: [...this.errors] } : {}) };
+    return {
+      name: this.name,
+      conditions: this.conditions,
+      ...(this.errors.length ? { lastErrors: [...this.errors] } : {}),
+    };
   }
 
   private push(s: string): void {

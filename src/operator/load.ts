@@ -31,6 +31,8 @@ function flatten(v: unknown, out: Array<Record<string, unknown>>): void {
 export function loadOperators(file: string): OperatorDoc[] {
   const ops = loadObjects(file).filter((o) => o.kind === OPERATOR_KIND) as unknown as OperatorDoc[];
   if (ops.length === 0) throw new OperatorError('InvalidFile', `${file}: no Operator found`);
-  for (const op of ops) if (typeof op.metadata?.name !== 'string') throw new OperatorError('InvalidFile', `${file}: an Operator has no metadata.name`);
+  for (const op of ops)
+    if (typeof op.metadata?.name !== 'string')
+      throw new OperatorError('InvalidFile', `${file}: an Operator has no metadata.name`);
   return ops;
 }

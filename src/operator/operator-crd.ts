@@ -19,7 +19,11 @@ const source: StructuralSchema = {
     type: str('Watcher (default), OneShot or Periodic.'),
     namespace: str('Watcher: only objects in this namespace.'),
     labelSelector: { type: 'object', description: 'Watcher: a metav1.LabelSelector.', ...OPEN },
-    predicate: { description: 'Watcher: GenerationChanged, ResourceVersionChanged, LabelChanged, AnnotationChanged, or And/Or/Not of them.', ...OPEN },
+    predicate: {
+      description:
+        'Watcher: GenerationChanged, ResourceVersionChanged, LabelChanged, AnnotationChanged, or And/Or/Not of them.',
+      ...OPEN,
+    },
     parameters: { type: 'object', description: 'Periodic: {"period": "<duration>"}.', ...OPEN },
   },
 };
@@ -34,7 +38,14 @@ const controller: StructuralSchema = {
     target: {
       type: 'object',
       required: ['kind'],
-      properties: { ...resource, type: { type: 'string', enum: ['Updater', 'Patcher'], description: 'Updater (default) replaces, Patcher patches.' } },
+      properties: {
+        ...resource,
+        type: {
+          type: 'string',
+          enum: ['Updater', 'Patcher'],
+          description: 'Updater (default) replaces, Patcher patches.',
+        },
+      },
     },
   },
 };
@@ -51,7 +62,13 @@ export function operatorCrd(): CustomResourceDefinition {
     metadata: { name: `operators.${OPERATOR_GROUP}` },
     spec: {
       group: OPERATOR_GROUP,
-      names: { kind: OPERATOR_KIND, listKind: `${OPERATOR_KIND}List`, plural: 'operators', singular: 'operator', categories: ['dcontroller'] },
+      names: {
+        kind: OPERATOR_KIND,
+        listKind: `${OPERATOR_KIND}List`,
+        plural: 'operators',
+        singular: 'operator',
+        categories: ['dcontroller'],
+      },
       scope: 'Cluster',
       versions: [
         {
@@ -63,7 +80,8 @@ export function operatorCrd(): CustomResourceDefinition {
           schema: {
             openAPIV3Schema: {
               type: 'object',
-              description: 'A declarative operator: controllers that turn watched resources into target resources through pipelines.',
+              description:
+                'A declarative operator: controllers that turn watched resources into target resources through pipelines.',
               properties: {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
@@ -75,7 +93,11 @@ export function operatorCrd(): CustomResourceDefinition {
                     controllers: { type: 'array', minItems: 1, maxItems: 255, items: controller },
                     // FlowOps' addition: the identity its controllers read and write with (an Operator is
                     // cluster-scoped, so the ServiceAccount's namespace is named too).
-                    serviceAccountName: { type: 'string', description: 'Watch sources and write targets as this ServiceAccount (impersonation), not with FlowOps\' rights.' },
+                    serviceAccountName: {
+                      type: 'string',
+                      description:
+                        "Watch sources and write targets as this ServiceAccount (impersonation), not with FlowOps' rights.",
+                    },
                     serviceAccountNamespace: { type: 'string', description: 'The namespace of serviceAccountName.' },
                   },
                 },

@@ -28,7 +28,8 @@ interface Running {
 }
 
 /** The field manager of one controller's target writes, as the brief and the original's naming suggest. */
-export const controllerFieldManager = (operator: string, controller: string): string => `dcontroller-${operator}-${controller}`.slice(0, 128);
+export const controllerFieldManager = (operator: string, controller: string): string =>
+  `dcontroller-${operator}-${controller}`.slice(0, 128);
 
 /**
  * Watches Operators and runs their controllers. Editing an Operator's spec restarts its
@@ -41,11 +42,15 @@ export class OperatorManager {
   constructor(private readonly deps: OperatorManagerDeps) {}
 
   start(): void {
-    this.informer = new Informer(this.deps.kube, { apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, log: this.deps.log }, {
-      add: (o) => this.upsert(o),
-      update: (o) => this.upsert(o),
-      delete: (o) => this.remove(o, true),
-    });
+    this.informer = new Informer(
+      this.deps.kube,
+      { apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, log: this.deps.log },
+      {
+        add: (o) => this.upsert(o),
+        update: (o) => this.upsert(o),
+        delete: (o) => this.remove(o, true),
+      },
+    );
     this.informer.start();
   }
 
@@ -69,8 +74,16 @@ export class OperatorManager {
       return;
     }
     if (!r) {
-      const entry: Running = { obj, specJson, controllers: [], chain: Promise.resolve(), status: undefined as unknown as OperatorStatusWriter };
-      entry.status = new OperatorStatusWriter(this.deps.kube, name, this.deps.log, () => entry.controllers.map((c) => c.health.status(entry.obj.metadata.generation)));
+      const entry: Running = {
+        obj,
+        specJson,
+        controllers: [],
+        chain: Promise.resolve(),
+        status: undefined as unknown as OperatorStatusWriter,
+      };
+      entry.status = new OperatorStatusWriter(this.deps.kube, name, this.deps.log, () =>
+        entry.controllers.map((c) => c.health.status(entry.obj.metadata.generation)),
+      );
       this.running.set(name, entry);
       r = entry;
     }
@@ -106,11 +119,25 @@ export class OperatorManager {
    */
   private identityOf(obj: KubeObject): { kube: KubeClient; refused?: string } {
     const spec = (obj.spec ?? {}) as { serviceAccountName?: unknown; serviceAccountNamespace?: unknown };
-    const name = typeof spec.serviceAccountName === 'string' && spec.serviceAccountName ? spec.serviceAccountName : undefined;
-    const namespace = typeof spec.serviceAccountNamespace === 'string' && spec.serviceAccountNamespace ? spec.serviceAccountNamespace : undefined;
+    const name =
+      typeof spec.serviceAccountName === 'string' && spec.serviceAccountName ? spec.serviceAccountName : undefined;
+    const namespace =
+      typeof spec.serviceAccountNamespace === 'string' && spec.serviceAccountNamespace
+        ? spec.serviceAccountNamespace
+        : undefined;
     if (name && namespace) return { kube: this.deps.kube.asServiceAccount(namespace, name) };
-    if (name || namespace) return { kube: this.deps.kube, refused: 'spec.serviceAccountName and spec.serviceAccountNamespace go together: an Operator is cluster-scoped, so its ServiceAccount\'s namespace must be named' };
-    if (this.deps.requireServiceAccount) return { kube: this.deps.kube, refused: 'spec.serviceAccountName and spec.serviceAccountNamespace are required: FlowOps runs with --default-service-account, so nothing acts with its own rights' };
+    if (name || namespace)
+      return {
+        kube: this.deps.kube,
+        refused:
+          "spec.serviceAccountName and spec.serviceAccountNamespace go together: an Operator is cluster-scoped, so its ServiceAccount's namespace must be named",
+      };
+    if (this.deps.requireServiceAccount)
+      return {
+        kube: this.deps.kube,
+        refused:
+          'spec.serviceAccountName and spec.serviceAccountNamespace are required: FlowOps runs with --default-service-account, so nothing acts with its own rights',
+      };
     return { kube: this.deps.kube };
   }
 
@@ -123,7 +150,11 @@ export class OperatorManager {
     void this.enqueue(entry, async () => {
       await this.stopControllers(entry);
       if (dropViews && !this.running.has(name)) {
-        await this.deps.views.dropGroup?.(viewGroup(name)).catch((err: unknown) => this.deps.log.warn({ operator: name, err: (err as Error).message }, 'could not drop views'));
+        await this.deps.views
+          .dropGroup?.(viewGroup(name))
+          .catch((err: unknown) =>
+            this.deps.log.warn({ operator: name, err: (err as Error).message }, 'could not drop views'),
+          );
       }
     });
   }

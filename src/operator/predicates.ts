@@ -19,12 +19,21 @@ const BASIC: Record<string, UpdatePredicate> = {
 export function compilePredicate(p: unknown, path = 'predicate'): UpdatePredicate {
   if (typeof p === 'string') {
     const basic = BASIC[p];
-    if (!basic) throw new OperatorError('InvalidPredicate', `${path}: unknown predicate ${JSON.stringify(p)} (expected ${Object.keys(BASIC).join(', ')}, And, Or or Not)`);
+    if (!basic)
+      throw new OperatorError(
+        'InvalidPredicate',
+        `${path}: unknown predicate ${JSON.stringify(p)} (expected ${Object.keys(BASIC).join(', ')}, And, Or or Not)`,
+      );
     return basic;
   }
-  if (!p || typeof p !== 'object' || Array.isArray(p)) throw new OperatorError('InvalidPredicate', `${path}: expected a predicate name or a map with And, Or or Not`);
+  if (!p || typeof p !== 'object' || Array.isArray(p))
+    throw new OperatorError('InvalidPredicate', `${path}: expected a predicate name or a map with And, Or or Not`);
   const keys = Object.keys(p);
-  if (keys.length !== 1) throw new OperatorError('InvalidPredicate', `${path}: a boolean predicate must have exactly one key, got ${keys.length}`);
+  if (keys.length !== 1)
+    throw new OperatorError(
+      'InvalidPredicate',
+      `${path}: a boolean predicate must have exactly one key, got ${keys.length}`,
+    );
   const op = keys[0]!;
   const args = (p as Record<string, unknown>)[op];
   if (!Array.isArray(args)) throw new OperatorError('InvalidPredicate', `${path}.${op}: expected a list of predicates`);
@@ -38,7 +47,10 @@ export function compilePredicate(p: unknown, path = 'predicate'): UpdatePredicat
       if (parts.length !== 1) throw new OperatorError('InvalidPredicate', `${path}.Not: takes exactly one predicate`);
       return (o, n) => !parts[0]!(o, n);
     default:
-      throw new OperatorError('InvalidPredicate', `${path}: unknown boolean predicate ${JSON.stringify(op)} (expected And, Or or Not)`);
+      throw new OperatorError(
+        'InvalidPredicate',
+        `${path}: unknown boolean predicate ${JSON.stringify(op)} (expected And, Or or Not)`,
+      );
   }
 }
 

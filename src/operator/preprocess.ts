@@ -12,7 +12,8 @@ export function preprocess(obj: KubeObject, isView: boolean): KubeObject {
   if (isView) delete out.metadata.uid;
   if (obj.kind === 'Secret' && obj.data && typeof obj.data === 'object') {
     const data: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(obj.data as Record<string, unknown>)) data[k] = typeof v === 'string' ? decode(v) : v;
+    for (const [k, v] of Object.entries(obj.data as Record<string, unknown>))
+      data[k] = typeof v === 'string' ? decode(v) : v;
     out.data = data;
   }
   return out;

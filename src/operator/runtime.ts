@@ -21,7 +21,11 @@ export interface OperatorRuntimeOptions {
  * keeps its incremental state in one process, so, like Δ-controller's own manager, it runs on
  * one replica, the leader, and moves with the Lease.
  */
-export function operatorsRunnable(opts: OperatorRuntimeOptions): { name: string; start(): Promise<void>; stop(): Promise<void> } {
+export function operatorsRunnable(opts: OperatorRuntimeOptions): {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+} {
   let manager: OperatorManager | undefined;
   return {
     name: 'operators',
@@ -41,7 +45,12 @@ export async function startOperators(opts: OperatorRuntimeOptions): Promise<Oper
     await opts.kube.apply(operatorCrd() as unknown as KubeObject, { fieldManager: 'flowops', force: true });
     opts.kube.discovery.invalidate();
   }
-  const manager = new OperatorManager({ kube: opts.kube, views: opts.views ?? crdViewBackend(opts.kube), log: opts.log.child({ part: 'operators' }), ...(opts.requireServiceAccount ? { requireServiceAccount: true } : {}) });
+  const manager = new OperatorManager({
+    kube: opts.kube,
+    views: opts.views ?? crdViewBackend(opts.kube),
+    log: opts.log.child({ part: 'operators' }),
+    ...(opts.requireServiceAccount ? { requireServiceAccount: true } : {}),
+  });
   manager.start();
   return manager;
 }

@@ -65,7 +65,12 @@ export class SourceRunner {
     const isView = this.resource.isView;
     this.informer = new Informer(
       this.client,
-      { apiVersion: this.resource.apiVersion, kind: this.resource.kind, ...(this.spec.namespace ? { namespace: this.spec.namespace } : {}), log: this.log },
+      {
+        apiVersion: this.resource.apiVersion,
+        kind: this.resource.kind,
+        ...(this.spec.namespace ? { namespace: this.spec.namespace } : {}),
+        log: this.log,
+      },
       {
         add: (obj) => h.event({ type: 'Added', object: preprocess(obj, isView) }),
         update: (obj, old) => {

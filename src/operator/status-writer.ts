@@ -29,7 +29,8 @@ export class OperatorStatusWriter {
 
   schedule(): void {
     if (this.stopped || this.timer) return;
-    const wait = this.writes < QUICK_WRITES ? DEBOUNCE_MS : Math.max(DEBOUNCE_MS, this.lastWrite + MIN_INTERVAL_MS - Date.now());
+    const wait =
+      this.writes < QUICK_WRITES ? DEBOUNCE_MS : Math.max(DEBOUNCE_MS, this.lastWrite + MIN_INTERVAL_MS - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
@@ -50,10 +51,13 @@ export class OperatorStatusWriter {
     this.writes++;
     this.lastWrite = Date.now();
     try {
-      await this.kube.patch({ apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name: this.name }, body, 'merge', { subresource: 'status' });
+      await this.kube.patch({ apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name: this.name }, body, 'merge', {
+        subresource: 'status',
+      });
       this.lastBody = text;
     } catch (err) {
-      if (!isNotFound(err)) this.log.warn({ operator: this.name, err: (err as Error).message }, 'could not write Operator status');
+      if (!isNotFound(err))
+        this.log.warn({ operator: this.name, err: (err as Error).message }, 'could not write Operator status');
     }
   }
 }

@@ -4,8 +4,16 @@ import type { ResolvedResource, TargetType } from './types.js';
 import { OperatorError } from './errors.js';
 
 /** Metadata the server owns: sending it back would be a precondition (resourceVersion) or an error (managedFields). */
-const SERVER_METADATA = ['managedFields', 'resourceVersion', 'uid', 'creationTimestamp', 'generation', 'selfLink', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
-
+const SERVER_METADATA = [
+  'managedFields',
+  'resourceVersion',
+  'uid',
+  'creationTimestamp',
+  'generation',
+  'selfLink',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+];
 
 /**
  * Writes pipeline outputs to the target (spec §1.4), through server-side apply with the
@@ -29,15 +37,28 @@ export class TargetWriter {
   async upsert(output: Record<string, unknown>): Promise<void> {
     const obj = this.shape(output);
     if (this.type === 'Patcher') {
-      if (!(await this.kube.get(this.ref(obj)))) throw new OperatorError('PatcherTargetMissing', `Patcher cannot create objects: ${describe(this.ref(obj))} not found`);
+      if (!(await this.kube.get(this.ref(obj))))
+        throw new OperatorError(
+          'PatcherTargetMissing',
+          `Patcher cannot create objects: ${describe(this.ref(obj))} not found`,
+        );
       await this.kube.apply(obj, { fieldManager: this.fieldManager, force: true });
       return;
     }
     await this.kube.apply(obj, { fieldManager: this.fieldManager, force: true });
     // With a status subresource the main apply ignores status; the original Updater writes it too.
     if (obj.status !== undefined && (await this.kube.hasStatus(obj.apiVersion, obj.kind))) {
-      const status = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) }, status: obj.status };
-      await this.kube.patch(this.ref(obj), status, 'apply', { subresource: 'status', fieldManager: this.fieldManager, force: true });
+      const status = {
+        apiVersion: obj.apiVersion,
+        kind: obj.kind,
+        metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) },
+        status: obj.status,
+      };
+      await this.kube.patch(this.ref(obj), status, 'apply', {
+        subresource: 'status',
+        fieldManager: this.fieldManager,
+        force: true,
+      });
     }
   }
 
@@ -50,7 +71,11 @@ export class TargetWriter {
     }
     // An empty apply for an object that is gone would create it: look first.
     if (!(await this.kube.get(ref))) return;
-    const empty: KubeObject = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } };
+    const empty: KubeObject = {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      metadata: { name: obj.metadata.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) },
+    };
     await this.kube.apply(empty, { fieldManager: this.fieldManager, force: true });
   }
 
@@ -66,7 +91,12 @@ export class TargetWriter {
   }
 
   private ref(obj: KubeObject): ObjectRef {
-    return { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) };
+    return {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      name: obj.metadata.name!,
+      ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+    };
   }
 }
 

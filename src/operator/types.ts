@@ -61,19 +61,28 @@ export const viewGroup = (operator: string): string => `${operator}.${VIEW_GROUP
 export function controllersOf(spec: unknown): Array<Partial<ControllerSpec> & Record<string, unknown>> {
   const list = (spec as { controllers?: unknown } | undefined)?.controllers;
   if (!Array.isArray(list)) return [];
-  return list.filter((c): c is Partial<ControllerSpec> & Record<string, unknown> => typeof c === 'object' && c !== null);
+  return list.filter(
+    (c): c is Partial<ControllerSpec> & Record<string, unknown> => typeof c === 'object' && c !== null,
+  );
 }
 
 /** Checks one controller entry, throwing the critical error the status reports (spec §1.5). */
 export function checkController(c: Partial<ControllerSpec>): ControllerSpec {
-  if (typeof c.name !== 'string' || !c.name) throw new OperatorError('InvalidController', 'controller name is required');
-  if (!Array.isArray(c.sources) || c.sources.length === 0) throw new OperatorError('InvalidController', `controller ${c.name}: at least one source is required`);
+  if (typeof c.name !== 'string' || !c.name)
+    throw new OperatorError('InvalidController', 'controller name is required');
+  if (!Array.isArray(c.sources) || c.sources.length === 0)
+    throw new OperatorError('InvalidController', `controller ${c.name}: at least one source is required`);
   for (const [i, s] of c.sources.entries()) {
-    if (!s || typeof s !== 'object' || typeof s.kind !== 'string' || !s.kind) throw new OperatorError('InvalidController', `controller ${c.name}: sources[${i}].kind is required`);
+    if (!s || typeof s !== 'object' || typeof s.kind !== 'string' || !s.kind)
+      throw new OperatorError('InvalidController', `controller ${c.name}: sources[${i}].kind is required`);
   }
-  if (!c.target || typeof c.target !== 'object' || typeof c.target.kind !== 'string' || !c.target.kind) throw new OperatorError('InvalidController', `controller ${c.name}: target.kind is required`);
+  if (!c.target || typeof c.target !== 'object' || typeof c.target.kind !== 'string' || !c.target.kind)
+    throw new OperatorError('InvalidController', `controller ${c.name}: target.kind is required`);
   if (c.target.type !== undefined && c.target.type !== 'Updater' && c.target.type !== 'Patcher') {
-    throw new OperatorError('InvalidController', `controller ${c.name}: target.type must be Updater or Patcher, got ${JSON.stringify(c.target.type)}`);
+    throw new OperatorError(
+      'InvalidController',
+      `controller ${c.name}: target.type must be Updater or Patcher, got ${JSON.stringify(c.target.type)}`,
+    );
   }
   return c as ControllerSpec;
 }

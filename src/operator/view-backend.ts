@@ -57,7 +57,10 @@ export function crdViewBackend(kube: KubeClient): ViewBackend {
     async ensureKind(group, kind) {
       const key = `${group}/${kind}`;
       if (known.has(key)) return;
-      await kube.apply(viewCrd(group, kind) as unknown as KubeObject, { fieldManager: VIEW_FIELD_MANAGER, force: true });
+      await kube.apply(viewCrd(group, kind) as unknown as KubeObject, {
+        fieldManager: VIEW_FIELD_MANAGER,
+        force: true,
+      });
       kube.discovery.invalidate();
       await kube.resource(`${group}/${VIEW_VERSION}`, kind);
       known.add(key);
@@ -66,7 +69,11 @@ export function crdViewBackend(kube: KubeClient): ViewBackend {
       const { items } = await kube.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
       for (const crd of items) {
         if ((crd.spec as { group?: string } | undefined)?.group !== group) continue;
-        await kube.delete({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: crd.metadata.name! });
+        await kube.delete({
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          name: crd.metadata.name!,
+        });
         for (const k of known) if (k.startsWith(`${group}/`)) known.delete(k);
       }
     },

@@ -71,7 +71,10 @@ export class WriteQueue {
   private retryLater(key: string, event: OutputEvent): void {
     const n = (this.attempts.get(key) ?? 0) + 1;
     this.attempts.set(key, n);
-    const delay = exponentialBackoff(n, { baseMs: this.opts.backoffMs ?? 200, maxMs: this.opts.maxBackoffMs ?? 30_000 });
+    const delay = exponentialBackoff(n, {
+      baseMs: this.opts.backoffMs ?? 200,
+      maxMs: this.opts.maxBackoffMs ?? 30_000,
+    });
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       // A newer output for the key supersedes the failed one.

@@ -1,11 +1,7 @@
 // The closed list of errors the pipeline part throws. Every error names the operator (or stage)
 // that failed and where it sits, so a controller can put one readable line into its status.
 
-export type PipelineErrorCode =
-  | 'InvalidPipeline'
-  | 'EvaluationFailed'
-  | 'InvalidEvent'
-  | 'InvalidOutput';
+export type PipelineErrorCode = 'InvalidPipeline' | 'EvaluationFailed' | 'InvalidEvent' | 'InvalidOutput';
 
 export interface PipelineErrorData {
   /** The operator or stage that failed, e.g. `@lt`, `@unwind`, `@project`, `event`. */

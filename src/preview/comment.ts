@@ -104,7 +104,7 @@ function renderedSection(r: RenderedChildren, room: number): string {
   const yaml = r.samples.map((s) => s.yaml).join('---\n');
   const whole = `${head}${open}${fenced(yaml, 'yaml')}${close}`;
   if (whole.length <= room) return whole;
-  const note = '\n\n_The rendered children are cut here, at the forge\'s comment limit._';
+  const note = "\n\n_The rendered children are cut here, at the forge's comment limit._";
   const budget = room - head.length - open.length - close.length - note.length - 16;
   if (budget < 200) return head.length <= room ? head : '';
   const part = yaml.slice(0, yaml.lastIndexOf('\n', budget) + 1 || budget);
@@ -140,8 +140,7 @@ export function previewComment(input: PreviewCommentInput): string {
     if (changes.length) body.push('', table(changes));
     if (skipped.length) body.push('', ...skipped.slice(0, 10).map((s) => `- ${cell(s)}`));
   }
-  if (warnings.length)
-    body.push('', `${warnings.length} warning(s):`, '', fenced(warnings.map(at).join('\n'), 'text'));
+  if (warnings.length) body.push('', `${warnings.length} warning(s):`, '', fenced(warnings.map(at).join('\n'), 'text'));
   const foot = input.link ? ['', `[Source in FlowOps](${input.link})`] : [];
   const top = [...head, ...body, ...foot].join('\n');
   const changes = errors.length ? [] : (input.diff?.changes ?? []);
@@ -153,6 +152,6 @@ export function previewComment(input: PreviewCommentInput): string {
     : withRender;
   if (text.length <= input.limit) return text;
   // Only a table or an error list beyond the limit gets here: cut it, say so.
-  const note = '\n\n_Cut at the forge\'s comment limit._';
+  const note = "\n\n_Cut at the forge's comment limit._";
   return text.slice(0, Math.max(0, input.limit - note.length)) + note;
 }

@@ -76,10 +76,12 @@ export async function previewCommit(opts: PreviewCommitOptions): Promise<CommitP
       items: plan.apply,
       changes: diff.changes,
       config: opts.spec.previews?.render,
-    }).catch((e: unknown): RenderedChildren => ({
-      samples: [],
-      notes: [`The render failed: ${redactValues(e instanceof Error ? e.message : String(e), values)}`],
-    }));
+    }).catch(
+      (e: unknown): RenderedChildren => ({
+        samples: [],
+        notes: [`The render failed: ${redactValues(e instanceof Error ? e.message : String(e), values)}`],
+      }),
+    );
     return { errors: [], warnings: plan.warnings, diff, rendered };
   } finally {
     defs.cleanup();

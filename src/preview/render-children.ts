@@ -127,8 +127,7 @@ function insideRepo(root: string, path: string, field: string): string {
   const full = resolve(root, path);
   if (full !== root && !full.startsWith(root + sep))
     throw new RenderInputError(`spec.previews.render.${field}: ${path} is outside the repository`);
-  if (!existsSync(full))
-    throw new RenderInputError(`spec.previews.render.${field}: ${path} is not in this commit`);
+  if (!existsSync(full)) throw new RenderInputError(`spec.previews.render.${field}: ${path} is not in this commit`);
   return full;
 }
 
@@ -168,9 +167,7 @@ async function liveCrds(
 ): Promise<KubeObject[]> {
   const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '');
   const inCommit = new Set(
-    items
-      .filter((i) => i.object.kind === 'CustomResourceDefinition')
-      .map((i) => i.object.metadata.name),
+    items.filter((i) => i.object.kind === 'CustomResourceDefinition').map((i) => i.object.metadata.name),
   );
   const wanted = flows.filter((f) => groupOf(f.watch.apiVersion) !== '');
   if (!wanted.length) return [];

@@ -1,8 +1,20 @@
 import { Worker, type Job } from 'bullmq';
-import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, type BullProducer, type BullQueueOptions, type ReconcileJobData } from './bullmq-producer.js';
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_QUEUE_NAME,
+  type BullProducer,
+  type BullQueueOptions,
+  type ReconcileJobData,
+} from './bullmq-producer.js';
 import { ReconcileErrorResult, requeueAfterOf } from '../reconcile/index.js';
 import { createRedis, queuePrefix, type RedisClient } from './redis-connection.js';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions, type ReconcileHandler, type ReconcileResult } from './types.js';
+import {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  type BackoffOptions,
+  type ReconcileHandler,
+  type ReconcileResult,
+} from './types.js';
 
 export interface BullConsumerOptions extends BullQueueOptions {
   backoff?: BackoffOptions;
@@ -43,18 +55,27 @@ export class BullConsumer {
       }
       return result;
     };
-    const worker = new Worker<ReconcileJobData, ReconcileResult | undefined>(this.opts.name ?? DEFAULT_QUEUE_NAME, process, {
-      connection: (this.redis = createRedis(this.opts.redisUrl)),
-      prefix: queuePrefix(this.opts.redisUrl, this.opts.prefix ?? DEFAULT_PREFIX),
-      concurrency: Math.max(1, opts.concurrency),
-      lockDuration,
-      stalledInterval: this.opts.stalledIntervalMs ?? lockDuration,
-      // A job whose worker died is moved back to waiting, not failed, a few times over.
-      maxStalledCount: 5,
-      settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, backoff) },
-    });
+    const worker = new Worker<ReconcileJobData, ReconcileResult | undefined>(
+      this.opts.name ?? DEFAULT_QUEUE_NAME,
+      process,
+      {
+        connection: (this.redis = createRedis(this.opts.redisUrl)),
+        prefix: queuePrefix(this.opts.redisUrl, this.opts.prefix ?? DEFAULT_PREFIX),
+        concurrency: Math.max(1, opts.concurrency),
+        lockDuration,
+        stalledInterval: this.opts.stalledIntervalMs ?? lockDuration,
+        // A job whose worker died is moved back to waiting, not failed, a few times over.
+        maxStalledCount: 5,
+        settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, backoff) },
+      },
+    );
     worker.on('error', (err: Error) => log.warn({ err: err.message }, 'worker error'));
-    worker.on('failed', (job, err) => log.debug({ key: job?.data.key, attempt: job?.attemptsMade, err: err.message }, 'reconcile failed; retried with backoff'));
+    worker.on('failed', (job, err) =>
+      log.debug(
+        { key: job?.data.key, attempt: job?.attemptsMade, err: err.message },
+        'reconcile failed; retried with backoff',
+      ),
+    );
     worker.on('completed', (job, result) => {
       const after = requeueAfterOf(result);
       if (after) this.producer.addAfter(job.data.key, after);

@@ -57,7 +57,10 @@ export class BullProducer {
   constructor(readonly opts: BullQueueOptions) {
     this.redis = createRedis(opts.redisUrl);
     this.redis.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'redis connection error (producer)'));
-    this.queue = new Queue<ReconcileJobData>(opts.name ?? DEFAULT_QUEUE_NAME, { connection: this.redis, prefix: queuePrefix(opts.redisUrl, opts.prefix ?? DEFAULT_PREFIX) });
+    this.queue = new Queue<ReconcileJobData>(opts.name ?? DEFAULT_QUEUE_NAME, {
+      connection: this.redis,
+      prefix: queuePrefix(opts.redisUrl, opts.prefix ?? DEFAULT_PREFIX),
+    });
     this.queue.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'queue error'));
   }
 
@@ -71,18 +74,25 @@ export class BullProducer {
   private readonly flush = (): void => void this.send(this.batch.splice(0));
 
   private async send(jobs: Array<{ name: string; data: ReconcileJobData; opts: JobsOptions }>): Promise<void> {
-    if (jobs.length) await this.queue.addBulk(jobs).catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
+    if (jobs.length)
+      await this.queue
+        .addBulk(jobs)
+        .catch((err: unknown) => this.opts.log.warn({ err, keys: jobs.length }, 'could not enqueue'));
   }
 
   addAfter(key: string, delayMs: number): void {
     if (delayMs <= 0) return this.add(key);
-    this.queue.add(RECONCILE_JOB, { key }, jobOptions(key, delayMs)).catch((err: unknown) => this.opts.log.warn({ err, key }, 'could not enqueue'));
+    this.queue
+      .add(RECONCILE_JOB, { key }, jobOptions(key, delayMs))
+      .catch((err: unknown) => this.opts.log.warn({ err, key }, 'could not enqueue'));
   }
 
   /** Many keys in one round trip (resyncs); dedup collapses those already queued. */
   async addAll(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 1000) {
-      await this.queue.addBulk(keys.slice(i, i + 1000).map((key) => ({ name: RECONCILE_JOB, data: { key }, opts: jobOptions(key, 0) })));
+      await this.queue.addBulk(
+        keys.slice(i, i + 1000).map((key) => ({ name: RECONCILE_JOB, data: { key }, opts: jobOptions(key, 0) })),
+      );
     }
   }
 

@@ -3,7 +3,13 @@ import { BullProducer } from './bullmq-producer.js';
 import type { ReconcileHandler, WorkQueue } from './types.js';
 
 export { BullConsumer, type BullConsumerOptions } from './bullmq-consumer.js';
-export { BullProducer, DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, type BullQueueOptions, type ReconcileJobData } from './bullmq-producer.js';
+export {
+  BullProducer,
+  DEFAULT_PREFIX,
+  DEFAULT_QUEUE_NAME,
+  type BullQueueOptions,
+  type ReconcileJobData,
+} from './bullmq-producer.js';
 
 /**
  * The WorkQueue contract on BullMQ, producer and consumer in one object (one process, or a test).

@@ -48,7 +48,12 @@ interface SentinelOptions extends NodeOptions {
 
 function tlsOptions(tls: RedisTls | undefined): Pick<NodeOptions, 'tls'> {
   if (!tls) return {};
-  return { tls: { ...(tls.caFile ? { ca: readFileSync(tls.caFile) } : {}), ...(tls.servername ? { servername: tls.servername } : {}) } };
+  return {
+    tls: {
+      ...(tls.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+      ...(tls.servername ? { servername: tls.servername } : {}),
+    },
+  };
 }
 
 /** The options of one data node: credentials, TLS, and what BullMQ requires of its connections. */
@@ -70,12 +75,16 @@ function nodeOptions(target: RedisTarget, overrides: ClientOverrides): NodeOptio
  */
 export function redisOptions(url: string, overrides: ClientOverrides = {}): ServerOptions | SentinelOptions {
   const target = parseRedisUrl(url);
-  if (target.mode === 'cluster') throw new RedisUrlError(`Redis URL "${redactRedisUrl(url)}": a Cluster has no single-server options`);
+  if (target.mode === 'cluster')
+    throw new RedisUrlError(`Redis URL "${redactRedisUrl(url)}": a Cluster has no single-server options`);
   if (target.mode === 'sentinel') return sentinelOptions(target, overrides);
   return { host: target.node.host, port: target.node.port, ...nodeOptions(target, overrides) };
 }
 
-function sentinelOptions(target: Extract<RedisTarget, { mode: 'sentinel' }>, overrides: ClientOverrides): SentinelOptions {
+function sentinelOptions(
+  target: Extract<RedisTarget, { mode: 'sentinel' }>,
+  overrides: ClientOverrides,
+): SentinelOptions {
   return {
     sentinels: target.sentinels,
     name: target.name,
@@ -101,7 +110,9 @@ export function createRedis(url: string, overrides: ClientOverrides = {}): Redis
         ...(overrides.lazyConnect ? { lazyConnect: true } : {}),
         ...(overrides.retryStrategy ? { clusterRetryStrategy: () => null } : {}),
         // TLS certificates name hosts, not the IPs the cluster announces: keep the names given.
-        ...(target.tls ? { dnsLookup: (address: string, done: (err: null, address: string) => void) => done(null, address) } : {}),
+        ...(target.tls
+          ? { dnsLookup: (address: string, done: (err: null, address: string) => void) => done(null, address) }
+          : {}),
       });
   }
 }

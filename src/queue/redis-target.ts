@@ -65,7 +65,9 @@ export function parseRedisUrl(url: string): RedisTarget {
   const scheme = /^([a-z+]+:)\/\//i.exec(url);
   const kind = scheme ? SCHEMES[scheme[1]!.toLowerCase()] : undefined;
   if (!scheme || !kind) {
-    throw new RedisUrlError(`Redis URL "${shown}": expected redis://, rediss://, redis+sentinel://, redis+cluster:// (or their rediss+ forms)`);
+    throw new RedisUrlError(
+      `Redis URL "${shown}": expected redis://, rediss://, redis+sentinel://, redis+cluster:// (or their rediss+ forms)`,
+    );
   }
   const rest = url.slice(scheme[0].length);
   const [beforeQuery = '', query = ''] = splitOnce(rest, '?');
@@ -85,13 +87,19 @@ export function parseRedisUrl(url: string): RedisTarget {
   };
   switch (kind.mode) {
     case 'standalone': {
-      if (nodes.length !== 1) throw new RedisUrlError(`Redis URL "${shown}": one host:port expected; for several use redis+sentinel:// or redis+cluster://`);
+      if (nodes.length !== 1)
+        throw new RedisUrlError(
+          `Redis URL "${shown}": one host:port expected; for several use redis+sentinel:// or redis+cluster://`,
+        );
       if (segments.length > 1) throw new RedisUrlError(`Redis URL "${shown}": the path is the database number only`);
       return { mode: 'standalone', node: nodes[0]!, ...credentials, ...dbOf(segments[0]), ...(tls ? { tls } : {}) };
     }
     case 'sentinel': {
       const [name, db, ...extra] = segments;
-      if (!name || extra.length) throw new RedisUrlError(`Redis URL "${shown}": expected redis+sentinel://host:port[,host:port…]/<master name>[/<db>]`);
+      if (!name || extra.length)
+        throw new RedisUrlError(
+          `Redis URL "${shown}": expected redis+sentinel://host:port[,host:port…]/<master name>[/<db>]`,
+        );
       const sentinelUsername = params.get('sentinel_username') ?? undefined;
       const sentinelPassword = params.get('sentinel_password') ?? undefined;
       return {
@@ -106,7 +114,8 @@ export function parseRedisUrl(url: string): RedisTarget {
       };
     }
     case 'cluster': {
-      if (segments.length) throw new RedisUrlError(`Redis URL "${shown}": Redis Cluster has only database 0; drop the path`);
+      if (segments.length)
+        throw new RedisUrlError(`Redis URL "${shown}": Redis Cluster has only database 0; drop the path`);
       return { mode: 'cluster', nodes, ...credentials, ...(tls ? { tls } : {}) };
     }
   }

@@ -54,7 +54,11 @@ export class QueueRunCauses implements RunCauseLog {
 
   async take(key: string): Promise<RunCauseTaken> {
     try {
-      const replies = await this.redis.multi().smembers(this.base + key).del(this.base + key).exec();
+      const replies = await this.redis
+        .multi()
+        .smembers(this.base + key)
+        .del(this.base + key)
+        .exec();
       const [err, members] = replies?.[0] ?? [null, []];
       if (err) throw err;
       const triggers = Array.isArray(members) ? members.filter(isTrigger) : [];

@@ -12,7 +12,11 @@ export interface SubStep<S> {
   run(state: S): Promise<ReconcileResult | undefined>;
 }
 
-export type Summariser<S> = (state: S, result: ReconcileResult, endedBy: string | undefined) => Promise<ReconcileResult>
+export type Summariser<S> = (
+  state: S,
+  result: ReconcileResult,
+  endedBy: string | undefined,
+) => Promise<ReconcileResult>;
 
 /**
  * Runs the sub-steps in order until one returns a result (every one passing is a success), then

@@ -31,7 +31,12 @@ const problem = (file: string, message: string): ValidationError => ({ file, lin
 /** Every CRD and Flow in the YAML under `paths`; other objects there (samples, Secrets) are not loaded. */
 export function readDefinitions(paths: readonly string[]): Definitions {
   const found = findYamlFiles(paths);
-  const out: Definitions = { crds: [], flows: [], errors: found.missing.map((m) => problem(m.path, m.message)), warnings: [] };
+  const out: Definitions = {
+    crds: [],
+    flows: [],
+    errors: found.missing.map((m) => problem(m.path, m.message)),
+    warnings: [],
+  };
   const read: SourceFile[] = [];
   const wellFormed: SourceFile[] = [];
   for (const file of found.files) {
@@ -52,10 +57,15 @@ export function readDefinitions(paths: readonly string[]): Definitions {
       if (!isMap(doc.contents)) continue;
       const obj = doc.toJS() as KubeObject;
       if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') out.crds.push(obj);
-      else if (obj.kind === FLOW_KIND && (obj.apiVersion ?? FLOW_API_VERSION) === FLOW_API_VERSION) out.flows.push({ flow: obj, file, text });
+      else if (obj.kind === FLOW_KIND && (obj.apiVersion ?? FLOW_API_VERSION) === FLOW_API_VERSION)
+        out.flows.push({ flow: obj, file, text });
     }
   }
   // The same type check as `flowops validate`: a Flow that validate refuses is not rendered either.
-  for (const f of typecheckFiles(wellFormed, read.filter((r) => !wellFormed.includes(r)))) (f.severity === 'error' ? out.errors : out.warnings).push(f);
+  for (const f of typecheckFiles(
+    wellFormed,
+    read.filter((r) => !wellFormed.includes(r)),
+  ))
+    (f.severity === 'error' ? out.errors : out.warnings).push(f);
   return out;
 }

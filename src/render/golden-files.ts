@@ -22,7 +22,11 @@ export function compareGolden(dir: string, rendered: readonly RenderedObject[]):
     if (diff) diffs.push(existsSync(file) ? diff : `no golden file ${file}; rendered:\n${diff}`);
   }
   const ids = new Set(rendered.map((r) => `${r.id}.yaml`));
-  const stale = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml') && !ids.has(f)).map((f) => join(dir, f)) : [];
+  const stale = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml') && !ids.has(f))
+        .map((f) => join(dir, f))
+    : [];
   return { diffs, stale };
 }
 

@@ -59,20 +59,37 @@ export async function startRenderSession(inputs: RenderInputs): Promise<RenderSe
     const kube = KubeClient.fromKubeconfig(join(dir, 'kubeconfig'));
     const dirs = new Map(inputs.flows.map((f) => [flowKey(f.flow), f.sourceDir]));
     const files = new Map(inputs.flows.flatMap((f) => (f.file ? [[flowKey(f.flow), f.file] as const] : [])));
-    controllers = await startControllers({ kube, log: inputs.log, installCrds: true, now: () => inputs.now, sourceDirFor: (flow) => dirs.get(flowKey(flow)), fileFor: (flow) => files.get(flowKey(flow)) });
+    controllers = await startControllers({
+      kube,
+      log: inputs.log,
+      installCrds: true,
+      now: () => inputs.now,
+      sourceDirFor: (flow) => dirs.get(flowKey(flow)),
+      fileFor: (flow) => files.get(flowKey(flow)),
+    });
     const deadline = Date.now() + inputs.timeoutMs;
     for (const crd of inputs.crds) await kube.apply(crd, { fieldManager: FIELD_MANAGER, force: true });
     kube.discovery.invalidate();
     // A CRD is served within milliseconds; a kind still unknown after this has no CRD among the inputs.
     const kindDeadline = Math.min(deadline, Date.now() + KIND_WAIT_MS);
-    const defined = new Set([FLOW_KIND_KEY, ...inputs.crds.flatMap((c) => crdKinds(c).map((k) => `${k.apiVersion}/${k.kind}`))]);
+    const defined = new Set([
+      FLOW_KIND_KEY,
+      ...inputs.crds.flatMap((c) => crdKinds(c).map((k) => `${k.apiVersion}/${k.kind}`)),
+    ]);
     for (const { flow } of inputs.flows) await applyWhenServed(kube, withNamespace(flow), kindDeadline, defined);
     for (const ns of new Set(inputs.samples.map((s) => s.metadata.namespace).filter((n): n is string => !!n))) {
-      await kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { fieldManager: FIELD_MANAGER, force: true });
+      await kube.apply(
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        { fieldManager: FIELD_MANAGER, force: true },
+      );
     }
     for (const sample of inputs.samples) {
       await applyWhenServed(kube, sample, kindDeadline, defined).catch((e: unknown) => {
-        throw e instanceof UnknownKindError ? new Error(`${describeRef(refOf(sample))}: ${e.message}; is its CustomResourceDefinition under the paths given?`) : e;
+        throw e instanceof UnknownKindError
+          ? new Error(
+              `${describeRef(refOf(sample))}: ${e.message}; is its CustomResourceDefinition under the paths given?`,
+            )
+          : e;
       });
     }
     const reconciled = await waitUntilSettled(kube, controllers, inputs.samples.map(refOf), deadline, inputs.timeoutMs);
@@ -90,14 +107,20 @@ function withNamespace(flow: KubeObject): KubeObject {
 }
 
 /** A CRD is served a moment after it is created: apply once its kind is known, until the deadline. */
-async function applyWhenServed(kube: KubeClient, obj: KubeObject, deadline: number, defined: ReadonlySet<string>): Promise<void> {
+async function applyWhenServed(
+  kube: KubeClient,
+  obj: KubeObject,
+  deadline: number,
+  defined: ReadonlySet<string>,
+): Promise<void> {
   for (;;) {
     try {
       await kube.apply(obj, { fieldManager: 'flowops-render', force: true });
       return;
     } catch (e) {
       // Only a kind whose CRD was just applied is worth waiting for.
-      if (!(e instanceof UnknownKindError) || !defined.has(`${obj.apiVersion}/${obj.kind}`) || Date.now() > deadline) throw e;
+      if (!(e instanceof UnknownKindError) || !defined.has(`${obj.apiVersion}/${obj.kind}`) || Date.now() > deadline)
+        throw e;
       kube.discovery.invalidate();
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -107,14 +130,25 @@ async function applyWhenServed(kube: KubeClient, obj: KubeObject, deadline: numb
 /** Ready written for the object's current generation: a success, a failure, or children not ready. */
 function isReconciled(obj: KubeObject): boolean {
   const ready = findCondition(obj, 'Ready');
-  return ready !== undefined && (obj.metadata.generation === undefined || ready.observedGeneration === undefined || ready.observedGeneration === obj.metadata.generation);
+  return (
+    ready !== undefined &&
+    (obj.metadata.generation === undefined ||
+      ready.observedGeneration === undefined ||
+      ready.observedGeneration === obj.metadata.generation)
+  );
 }
 
 /**
  * Every sample has its Ready condition, the queue is empty, and nothing changed between two polls:
  * a run that a child's event triggered after the first one has finished too.
  */
-async function waitUntilSettled(kube: KubeClient, controllers: Controllers, refs: readonly ObjectRef[], deadline: number, timeoutMs: number): Promise<KubeObject[]> {
+async function waitUntilSettled(
+  kube: KubeClient,
+  controllers: Controllers,
+  refs: readonly ObjectRef[],
+  deadline: number,
+  timeoutMs: number,
+): Promise<KubeObject[]> {
   let previous = '';
   let pending: string[] = [];
   for (;;) {
@@ -124,7 +158,9 @@ async function waitUntilSettled(kube: KubeClient, controllers: Controllers, refs
     if (!pending.length && controllers.queue.depth() === 0 && state === previous) return objects;
     previous = pending.length ? '' : state;
     if (Date.now() > deadline) {
-      const what = pending.length ? `${pending.join(', ')} to be reconciled (no Ready condition yet: is it in the namespace its Flow watches, and does it match the Flow's labelSelector?)` : 'the reconciles to settle (they kept changing the objects)';
+      const what = pending.length
+        ? `${pending.join(', ')} to be reconciled (no Ready condition yet: is it in the namespace its Flow watches, and does it match the Flow's labelSelector?)`
+        : 'the reconciles to settle (they kept changing the objects)';
       throw new RenderTimeoutError(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
     }
     await new Promise((r) => setTimeout(r, POLL_MS));

@@ -20,12 +20,14 @@ export function renderedId(obj: KubeObject): string {
   return [obj.kind, obj.metadata.namespace, obj.metadata.name].filter(Boolean).join('-');
 }
 
-const describe = (o: KubeObject): string => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
+const describe = (o: KubeObject): string =>
+  `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 
 function replaceUids(value: unknown, uids: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return uids.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => replaceUids(v, uids));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceUids(v, uids)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceUids(v, uids)]));
   return value;
 }
 
@@ -38,7 +40,8 @@ export async function renderedObjects(kube: KubeClient, samples: readonly KubeOb
     }),
   );
   const uids = new Map<string, string>();
-  for (const { owner, children } of withChildren) for (const o of [owner, ...children]) if (o.metadata.uid) uids.set(o.metadata.uid, `<uid of ${describe(o)}>`);
+  for (const { owner, children } of withChildren)
+    for (const o of [owner, ...children]) if (o.metadata.uid) uids.set(o.metadata.uid, `<uid of ${describe(o)}>`);
   return withChildren
     .map(({ owner, children }) => {
       const status = { ...((owner.status as Record<string, unknown> | undefined) ?? {}) };
@@ -46,7 +49,10 @@ export async function renderedObjects(kube: KubeClient, samples: readonly KubeOb
       const doc = {
         apiVersion: owner.apiVersion,
         kind: owner.kind,
-        metadata: { name: owner.metadata.name, ...(owner.metadata.namespace ? { namespace: owner.metadata.namespace } : {}) },
+        metadata: {
+          name: owner.metadata.name,
+          ...(owner.metadata.namespace ? { namespace: owner.metadata.namespace } : {}),
+        },
         children: children.map(withoutServerNoise).sort((a, b) => (renderedId(a) < renderedId(b) ? -1 : 1)),
         status,
       };

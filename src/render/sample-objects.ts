@@ -24,9 +24,20 @@ export interface SampleObject {
 export const kindKey = (k: WatchedKind): string => `${k.kind} (${k.apiVersion})`;
 
 /** Reads the objects; those without a namespace get `defaultNamespace` unless their kind is cluster-scoped. */
-export function readSampleObjects(paths: readonly string[], watched: readonly WatchedKind[], clusterScoped: ReadonlySet<string>, defaultNamespace = 'default'): { objects: SampleObject[]; errors: ValidationError[] } {
+export function readSampleObjects(
+  paths: readonly string[],
+  watched: readonly WatchedKind[],
+  clusterScoped: ReadonlySet<string>,
+  defaultNamespace = 'default',
+): { objects: SampleObject[]; errors: ValidationError[] } {
   const found = findYamlFiles(paths);
-  const errors: ValidationError[] = found.missing.map((m) => ({ file: `--objects ${m.path}`, line: 0, column: 0, field: '', message: m.message }));
+  const errors: ValidationError[] = found.missing.map((m) => ({
+    file: `--objects ${m.path}`,
+    line: 0,
+    column: 0,
+    field: '',
+    message: m.message,
+  }));
   const objects: SampleObject[] = [];
   const seen = new Map<string, string>();
   const known = new Set(watched.map(kindKey));
@@ -64,13 +75,19 @@ export function readSampleObjects(paths: readonly string[], watched: readonly Wa
       if (!metadata.namespace && !clusterScoped.has(key)) metadata.namespace = defaultNamespace;
       const namespaces = watched.filter((w) => kindKey(w) === key).map((w) => w.namespace || '');
       if (metadata.namespace && !namespaces.includes('') && !namespaces.includes(metadata.namespace)) {
-        err('metadata.namespace', `"${metadata.namespace}" is not watched: the Flows watching ${key} watch only namespace ${[...new Set(namespaces)].join(', ')}`);
+        err(
+          'metadata.namespace',
+          `"${metadata.namespace}" is not watched: the Flows watching ${key} watch only namespace ${[...new Set(namespaces)].join(', ')}`,
+        );
         continue;
       }
       const id = `${key} ${metadata.namespace ?? ''}/${metadata.name}`;
       const earlier = seen.get(id);
       if (earlier) {
-        err('metadata.name', `${obj.kind} ${metadata.namespace ? `${metadata.namespace}/` : ''}${metadata.name} is also defined in ${earlier}`);
+        err(
+          'metadata.name',
+          `${obj.kind} ${metadata.namespace ? `${metadata.namespace}/` : ''}${metadata.name} is also defined in ${earlier}`,
+        );
         continue;
       }
       seen.set(id, `${file}:${line}`);

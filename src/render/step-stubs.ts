@@ -40,10 +40,14 @@ export class StepStubs {
       throw new SetupError(`--stub ${file}: ${(e as Error).message.split('\n')[0]}`);
     }
     if (doc === null || doc === undefined) return StepStubs.none();
-    if (!isMap(doc)) throw new SetupError(`--stub ${file}: expected a mapping of step name (or flow/step) to its outputs`);
+    if (!isMap(doc))
+      throw new SetupError(`--stub ${file}: expected a mapping of step name (or flow/step) to its outputs`);
     const byKey = new Map<string, Outputs>();
     for (const [key, outputs] of Object.entries(doc)) {
-      if (!isMap(outputs)) throw new SetupError(`--stub ${file}: ${key}: expected a mapping of output name to value, e.g. "${key}: { id: T-1 }"`);
+      if (!isMap(outputs))
+        throw new SetupError(
+          `--stub ${file}: ${key}: expected a mapping of output name to value, e.g. "${key}: { id: T-1 }"`,
+        );
       byKey.set(key, outputs as Outputs);
     }
     return new StepStubs(byKey);
@@ -59,30 +63,46 @@ function isMap(v: unknown): v is Record<string, OutputValue> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const allowed = (type: StubbedType, policy: StubPolicy): boolean => (type === 'script' ? policy.allowScripts : policy.allowHttp);
+const allowed = (type: StubbedType, policy: StubPolicy): boolean =>
+  type === 'script' ? policy.allowScripts : policy.allowHttp;
 const allowFlag = (type: StubbedType): string => (type === 'script' ? '--allow-scripts' : '--allow-http');
 
 /** Reconcile steps that neither may run nor have a stub, as one line each; checked before anything starts. */
-export function missingStubs(flows: ReadonlyArray<{ name: string; spec: FlowSpec }>, stubs: StepStubs, policy: StubPolicy): string[] {
+export function missingStubs(
+  flows: ReadonlyArray<{ name: string; spec: FlowSpec }>,
+  stubs: StepStubs,
+  policy: StubPolicy,
+): string[] {
   const out: string[] = [];
   for (const flow of flows) {
     for (const step of flow.spec.reconcile?.steps ?? []) {
       if (step.type !== 'script' && step.type !== 'http') continue;
       if (allowed(step.type, policy) || stubs.outputsFor(flow.name, step.name)) continue;
-      out.push(`Flow ${flow.name}: step "${step.name}" (${step.type}) has no stub: add "${step.name}:" or "${flow.name}/${step.name}:" with its outputs to the --stub file, or pass ${allowFlag(step.type)}`);
+      out.push(
+        `Flow ${flow.name}: step "${step.name}" (${step.type}) has no stub: add "${step.name}:" or "${flow.name}/${step.name}:" with its outputs to the --stub file, or pass ${allowFlag(step.type)}`,
+      );
     }
   }
   return out;
 }
 
-function stubbed<S extends ScriptStep | HttpStep>(real: StepExecutor<S>, type: StubbedType, stubs: StepStubs, policy: StubPolicy): StepExecutor<S> {
+function stubbed<S extends ScriptStep | HttpStep>(
+  real: StepExecutor<S>,
+  type: StubbedType,
+  stubs: StepStubs,
+  policy: StubPolicy,
+): StepExecutor<S> {
   return {
     type: real.type,
     run: async (step: S, ctx: StepContext) => {
       if (allowed(type, policy)) return real.run(step, ctx);
       const outputs = stubs.outputsFor(ctx.flow.name, step.name);
       // Reached for onError steps, which the check before the start does not cover.
-      if (!outputs) throw new StepError(`Flow ${ctx.flow.name}: step "${step.name}" (${type}) has no stub and ${allowFlag(type)} was not given`, { reason: 'NoStub', permanent: true });
+      if (!outputs)
+        throw new StepError(
+          `Flow ${ctx.flow.name}: step "${step.name}" (${type}) has no stub and ${allowFlag(type)} was not given`,
+          { reason: 'NoStub', permanent: true },
+        );
       return { outputs: structuredClone(outputs) };
     },
   };

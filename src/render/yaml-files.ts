@@ -23,7 +23,10 @@ export function findYamlFiles(paths: readonly string[]): FoundFiles {
     try {
       isDir = statSync(path).isDirectory();
     } catch (e) {
-      out.missing.push({ path, message: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message });
+      out.missing.push({
+        path,
+        message: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (e as Error).message,
+      });
       continue;
     }
     if (isDir) walk(path, out.files);

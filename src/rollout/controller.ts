@@ -318,7 +318,6 @@ export class RolloutController implements FlowListener {
 
 const MOVE_CONCURRENCY = 16;
 
-
 const keyOf = (o: KubeObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
 /** Every generation in use (by the run that last reconciled each object), newest first; the newest always. */

@@ -76,7 +76,9 @@ export function plan(input: PlanInput): PlanOutput {
   if (r.state === 'Complete' && r.fromGeneration !== undefined && r.fromGeneration === input.sameSpecAs) {
     if (input.previous?.generation !== r.generation)
       out.events.push({ type: 'Normal', reason: 'RolloutComplete', message: r.message ?? '' });
-    out.moves = input.objects.filter((o) => !onGeneration(o, r.generation)).map((object) => ({ object, to: r.generation }));
+    out.moves = input.objects
+      .filter((o) => !onGeneration(o, r.generation))
+      .map((object) => ({ object, to: r.generation }));
     return out;
   }
   if (!isActive(r)) return out;

@@ -57,10 +57,21 @@ export class CommitExports {
     const dir = exportDirOf(exportsDir, sha);
     if (touch(dir)) return dir;
     const [namespace, name] = source.split('/') as [string, string];
-    const obj = await this.deps.kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
-    if (!obj) throw new CommitExportError(`the Flow came from FlowSource ${source}, which no longer exists; its files at ${sha.slice(0, 12)} cannot be fetched`);
+    const obj = await this.deps.kube.get({
+      apiVersion: FLOWSOURCE_API_VERSION,
+      kind: FLOWSOURCE_KIND,
+      namespace,
+      name,
+    });
+    if (!obj)
+      throw new CommitExportError(
+        `the Flow came from FlowSource ${source}, which no longer exists; its files at ${sha.slice(0, 12)} cannot be fetched`,
+      );
     const parsed = flowSourceSpecSchema.safeParse(obj.spec);
-    if (!parsed.success) throw new CommitExportError(`FlowSource ${source} has an invalid spec; its files at ${sha.slice(0, 12)} cannot be fetched`);
+    if (!parsed.success)
+      throw new CommitExportError(
+        `FlowSource ${source} has an invalid spec; its files at ${sha.slice(0, 12)} cannot be fetched`,
+      );
     const spec = parsed.data;
     if (!spec.url) {
       const why = 'chart and kustomize paths of its Flows are not exported yet';

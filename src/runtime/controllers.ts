@@ -60,7 +60,8 @@ export interface Controllers {
 export async function startControllers(opts: ControllersOptions): Promise<Controllers> {
   const { kube, log } = opts;
   if (opts.installCrds) {
-    for (const crd of [flowCrd(), flowSourceCrd(), runHistoryCrd(), providerCrd(), alertCrd()]) await kube.apply(crd as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
+    for (const crd of [flowCrd(), flowSourceCrd(), runHistoryCrd(), providerCrd(), alertCrd()])
+      await kube.apply(crd as unknown as KubeObject, { fieldManager: FIELD_MANAGER, force: true });
   }
   const queue = opts.queue ?? new MemoryQueue(log.child({ part: 'queue' }), opts.backoff);
   const sourcesDir = opts.sources?.dataDir;
@@ -69,7 +70,11 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
     log,
     queue,
     ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
-    ...(opts.sourceDirFor ? { sourceDirFor: opts.sourceDirFor } : sourcesDir ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) } : {}),
+    ...(opts.sourceDirFor
+      ? { sourceDirFor: opts.sourceDirFor }
+      : sourcesDir
+        ? { sourceDirFor: (flow: KubeObject) => commitDirOf(sourcesDir, flow) }
+        : {}),
     ...(opts.fileFor ? { fileFor: opts.fileFor } : {}),
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.tenancy ? { tenancy: opts.tenancy } : {}),
@@ -77,7 +82,14 @@ export async function startControllers(opts: ControllersOptions): Promise<Contro
   });
   queue.start(flows.handler.handle, { concurrency: opts.concurrency ?? 16 });
   flows.start();
-  const operators = opts.operators ? await startOperators({ kube, log, installCrd: opts.installCrds === true, ...(opts.tenancy?.defaultServiceAccount ? { requireServiceAccount: true } : {}) }) : undefined;
+  const operators = opts.operators
+    ? await startOperators({
+        kube,
+        log,
+        installCrd: opts.installCrds === true,
+        ...(opts.tenancy?.defaultServiceAccount ? { requireServiceAccount: true } : {}),
+      })
+    : undefined;
   const sources = opts.sources ? startSources(kube, log, opts.sources) : undefined;
   return {
     flows,

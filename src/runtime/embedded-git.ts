@@ -52,7 +52,14 @@ function gitAuthorized(req: IncomingMessage, token: string): boolean {
   return decoded.includes(':') && password.length === want.length && timingSafeEqual(password, want);
 }
 
-const SEED_ENV = { ...process.env, GIT_AUTHOR_NAME: 'FlowOps', GIT_AUTHOR_EMAIL: 'flowops@localhost', GIT_COMMITTER_NAME: 'FlowOps', GIT_COMMITTER_EMAIL: 'flowops@localhost', GIT_CONFIG_NOSYSTEM: '1' };
+const SEED_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'FlowOps',
+  GIT_AUTHOR_EMAIL: 'flowops@localhost',
+  GIT_COMMITTER_NAME: 'FlowOps',
+  GIT_COMMITTER_EMAIL: 'flowops@localhost',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 
 /**
  * Creates `<name>.git` from the seed folder once; later starts keep whatever was pushed since. The
@@ -64,7 +71,8 @@ function seedRepository(bare: string, seedFrom: string): void {
   mkdirSync(bare, { recursive: true });
   const index = join(mkdtempSync(join(tmpdir(), 'flowops-seed-')), 'index');
   const env = { ...SEED_ENV, GIT_INDEX_FILE: index };
-  const git = (...args: string[]): void => void execFileSync('git', ['--git-dir', bare, '--work-tree', seedFrom, ...args], { env, stdio: 'ignore' });
+  const git = (...args: string[]): void =>
+    void execFileSync('git', ['--git-dir', bare, '--work-tree', seedFrom, ...args], { env, stdio: 'ignore' });
   try {
     execFileSync('git', ['init', '--bare', '-q', '-b', 'main', bare], { env, stdio: 'ignore' });
     git('add', '-A');
@@ -90,10 +98,22 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
   opts.server.addRoute((req, res, url) => {
     if (!url.pathname.startsWith('/git/')) return false;
     if (token && !gitAuthorized(req, token)) {
-      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="flowops"' }).end('the Git endpoint needs the admin token as the password\n');
+      res
+        .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="flowops"' })
+        .end('the Git endpoint needs the admin token as the password\n');
       return true;
     }
-    serveGit({ projectRoot, prefix: '/git', allowPush: true, onPush: (repo) => void triggerFollowers(opts, `/git/${repo}.git`) }, req, res, url);
+    serveGit(
+      {
+        projectRoot,
+        prefix: '/git',
+        allowPush: true,
+        onPush: (repo) => void triggerFollowers(opts, `/git/${repo}.git`),
+      },
+      req,
+      res,
+      url,
+    );
     return true;
   });
   opts.server.addRoute(
@@ -106,18 +126,43 @@ export async function startEmbeddedGit(opts: EmbeddedGitOptions): Promise<Embedd
   );
   const secretName = `${name}-git-credentials`;
   if (token) {
-    await opts.kube.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: secretName, namespace }, stringData: { username: GIT_USER, password: token } }, { fieldManager: 'flowops-up', force: true });
+    await opts.kube.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: secretName, namespace },
+        stringData: { username: GIT_USER, password: token },
+      },
+      { fieldManager: 'flowops-up', force: true },
+    );
   }
   const keysName = `${name}-verify-keys`;
   if (opts.verify) {
     // Server-side apply by one manager: keys left out of this start's --verify-keys are removed, no longer trusted.
-    const keys = { apiVersion: 'v1', kind: 'Secret', metadata: { name: keysName, namespace }, data: opts.verify.secretData };
+    const keys = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: keysName, namespace },
+      data: opts.verify.secretData,
+    };
     await opts.kube.apply(keys, { fieldManager: 'flowops-up', force: true });
   }
   const verify = opts.verify ? { verify: { mode: opts.verify.mode, secretRef: { name: keysName } } } : {};
   // The port may differ from the last start: the FlowSource always points at this listener.
   await opts.kube.apply(
-    { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url: cloneUrl, ref: { branch: 'main' }, path: '.', interval: '1m', ...(token ? { secretRef: { name: secretName } } : {}), ...verify } },
+    {
+      apiVersion: 'flowops.io/v1',
+      kind: 'FlowSource',
+      metadata: { name, namespace },
+      spec: {
+        url: cloneUrl,
+        ref: { branch: 'main' },
+        path: '.',
+        interval: '1m',
+        ...(token ? { secretRef: { name: secretName } } : {}),
+        ...verify,
+      },
+    },
     { fieldManager: 'flowops-up', force: true },
   );
   const withCredentials = new URL(cloneUrl);
@@ -133,7 +178,8 @@ async function triggerFollowers(opts: EmbeddedGitOptions, path: string): Promise
     const { items } = await opts.kube.list('flowops.io/v1', 'FlowSource');
     for (const s of items) {
       const url = (s.spec as { url?: string } | undefined)?.url;
-      if (url && new URL(url).pathname === path) opts.sources.trigger(s.metadata.namespace ?? 'default', s.metadata.name!);
+      if (url && new URL(url).pathname === path)
+        opts.sources.trigger(s.metadata.namespace ?? 'default', s.metadata.name!);
     }
   } catch (err) {
     opts.log.warn({ err }, 'could not trigger the sources of a pushed repository');

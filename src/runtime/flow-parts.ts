@@ -79,10 +79,20 @@ export interface WorkerFlows extends FlowParts {
 function registryFor(p: FlowPartsOptions): FlowRegistry {
   const { sourceDir, sourceDirFor } = p;
   const dirFor = sourceDirFor ?? (sourceDir ? () => sourceDir : undefined);
-  return new FlowRegistry({ kube: p.kube, log: p.log.child({ part: 'controller' }), ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}), ...(p.fileFor ? { fileFor: p.fileFor } : {}), ...(p.tenancy ? { tenancy: p.tenancy } : {}) });
+  return new FlowRegistry({
+    kube: p.kube,
+    log: p.log.child({ part: 'controller' }),
+    ...(dirFor ? { sourceDirFor: (flow: KubeObject) => dirFor(flow) ?? sourceDir } : {}),
+    ...(p.fileFor ? { fileFor: p.fileFor } : {}),
+    ...(p.tenancy ? { tenancy: p.tenancy } : {}),
+  });
 }
 
-function reconcilerFor(p: FlowPartsOptions, read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined, liveChild?: LiveChild): FlowReconciler {
+function reconcilerFor(
+  p: FlowPartsOptions,
+  read?: (ref: ObjectRef, seen?: string) => KubeObject | undefined,
+  liveChild?: LiveChild,
+): FlowReconciler {
   return new FlowReconciler({
     ...(liveChild ? { liveChild } : {}),
     kube: p.kube,
@@ -112,7 +122,13 @@ interface CauseWiring {
   echoes?: (child: KubeObject, release: () => void) => boolean;
 }
 
-function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: FlowReconciler, countReadyConditions: boolean, wiring?: CauseWiring): Watches {
+function watchesFor(
+  p: FlowPartsOptions,
+  registry: FlowRegistry,
+  reconciler: FlowReconciler,
+  countReadyConditions: boolean,
+  wiring?: CauseWiring,
+): Watches {
   const log = p.log.child({ part: 'controller' });
   let watches: WatchSet | undefined;
   const shard = p.shard;
@@ -166,8 +182,14 @@ function watchesFor(p: FlowPartsOptions, registry: FlowRegistry, reconciler: Flo
 }
 
 /** The generation each object is reconciled by (spec.rollout), read as the reconciler reads objects. */
-function resolverFor(p: FlowPartsOptions, read: (ref: ObjectRef, seen?: string) => KubeObject | undefined): GenerationResolver {
-  return new GenerationResolver({ revisions: new RevisionStore(p.kube, FIELD_MANAGER), read: async (ref, seen) => read(ref, seen) ?? (await p.kube.get(ref)) });
+function resolverFor(
+  p: FlowPartsOptions,
+  read: (ref: ObjectRef, seen?: string) => KubeObject | undefined,
+): GenerationResolver {
+  return new GenerationResolver({
+    revisions: new RevisionStore(p.kube, FIELD_MANAGER),
+    read: async (ref, seen) => read(ref, seen) ?? (await p.kube.get(ref)),
+  });
 }
 
 /** `flowops up`: the watches and the reconciles in one process; outcomes feed the Flow status directly. */
@@ -177,12 +199,24 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
   // The watches and the reconciles share a process: the child informers' cache saves applies that
   // would change nothing, and a child's status change re-judges instead of running the steps.
   const causes = new RunCauses();
-  const reconciler = reconcilerFor(p, (ref, seen) => cache?.cached(ref, seen), (ref) => cache?.children.get(ref));
+  const reconciler = reconcilerFor(
+    p,
+    (ref, seen) => cache?.cached(ref, seen),
+    (ref) => cache?.children.get(ref),
+  );
   const echoes = (child: KubeObject, release: () => void): boolean => reconciler.echoes(child, release);
   const { watches, reporter, rollouts } = watchesFor(p, registry, reconciler, false, { causes, echoes });
   cache = watches;
   const generations = resolverFor(p, (ref, seen) => cache?.cached(ref, seen));
-  const handler = new ReconcileHandler({ kube: p.kube, registry, reconciler, outcomes: reporter, causes, generations, ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}) });
+  const handler = new ReconcileHandler({
+    kube: p.kube,
+    registry,
+    reconciler,
+    outcomes: reporter,
+    causes,
+    generations,
+    ...(p.metrics ? { observer: reconcileMetrics(p.metrics) } : {}),
+  });
   return {
     registry,
     watches,
@@ -224,7 +258,13 @@ export function leaderFlows(p: FlowPartsOptions): LeaderFlows {
 export function workerFlows(p: FlowPartsOptions): WorkerFlows {
   const registry = registryFor(p);
   const causes = p.causes ? { causes: p.causes } : {};
-  const cache = new ReadCache({ kube: p.kube, log: p.log.child({ part: 'controller' }), registry, queue: p.queue, ...causes });
+  const cache = new ReadCache({
+    kube: p.kube,
+    log: p.log.child({ part: 'controller' }),
+    registry,
+    queue: p.queue,
+    ...causes,
+  });
   const reconciler = reconcilerFor(p, (ref, seen) => cache.cached(ref, seen));
   const handler = new ReconcileHandler({
     kube: p.kube,

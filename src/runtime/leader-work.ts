@@ -74,7 +74,11 @@ export async function startLeaderWork(opts: LeaderWorkOptions, signal: AbortSign
   return {
     flows,
     stop: async () => {
-      await Promise.all((opts.extra ?? []).map((r) => r.stop().catch((err: unknown) => log.warn({ err, runnable: r.name }, 'leader runnable did not stop cleanly'))));
+      await Promise.all(
+        (opts.extra ?? []).map((r) =>
+          r.stop().catch((err: unknown) => log.warn({ err, runnable: r.name }, 'leader runnable did not stop cleanly')),
+        ),
+      );
       for (const r of resyncs) await r.stop();
       await flows.stop();
     },

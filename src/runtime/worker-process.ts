@@ -62,7 +62,11 @@ export async function startWorker(opts: WorkerOptions): Promise<WorkerRuntime> {
   };
 }
 
-function commitExports(kube: KubeClient, log: Logger, dataDir: string): (flow: KubeObject) => Promise<string | undefined> {
+function commitExports(
+  kube: KubeClient,
+  log: Logger,
+  dataDir: string,
+): (flow: KubeObject) => Promise<string | undefined> {
   const exports = new CommitExports({ kube, log: log.child({ part: 'sources' }), dataDir });
   return (flow) => exports.dirFor(flow);
 }

@@ -12,7 +12,12 @@ export type NameTaken = 'adopted' | 'ours' | 'foreign';
  * `kubectl delete --cascade=orphan` of an earlier owner of the same name) is adopted, as the real
  * controllers' ControllerRefManager does; one controlled by someone else is not ours to touch.
  */
-export async function resolveNameTaken(kube: KubeClient, ref: ObjectRef, owner: KubeObject, selector: LabelSelector | undefined): Promise<NameTaken> {
+export async function resolveNameTaken(
+  kube: KubeClient,
+  ref: ObjectRef,
+  owner: KubeObject,
+  selector: LabelSelector | undefined,
+): Promise<NameTaken> {
   const existing = await kube.get(ref);
   if (!existing) return 'ours'; // gone meanwhile: the next sync creates it
   if (controllerOf(existing)?.uid === owner.metadata.uid) return 'ours';
@@ -23,14 +28,24 @@ export async function resolveNameTaken(kube: KubeClient, ref: ObjectRef, owner: 
 
 /** Is `obj` an orphan that `owner` may claim (no controller, not being deleted, matched by its selector)? */
 export function isOrphanFor(obj: KubeObject, owner: KubeObject, selector: LabelSelector | undefined): boolean {
-  return obj.metadata.namespace === owner.metadata.namespace && !controllerOf(obj) && !obj.metadata.deletionTimestamp && selectorMatches(selector, obj.metadata.labels);
+  return (
+    obj.metadata.namespace === owner.metadata.namespace &&
+    !controllerOf(obj) &&
+    !obj.metadata.deletionTimestamp &&
+    selectorMatches(selector, obj.metadata.labels)
+  );
 }
 
 /** Makes `owner` the controller of `obj`, keeping its other ownerReferences. */
 export async function adopt(kube: KubeClient, obj: KubeObject, owner: KubeObject): Promise<void> {
   const owners = [...(obj.metadata.ownerReferences ?? []), controllerRef(owner)];
   // resourceVersion as a precondition: an object changed or replaced meanwhile is not adopted (409, retried).
-  await kube.sendPatch(refOf(obj), { metadata: { resourceVersion: obj.metadata.resourceVersion, ownerReferences: owners } }, 'merge', { fieldManager: SIMULATOR_FIELD_MANAGER });
+  await kube.sendPatch(
+    refOf(obj),
+    { metadata: { resourceVersion: obj.metadata.resourceVersion, ownerReferences: owners } },
+    'merge',
+    { fieldManager: SIMULATOR_FIELD_MANAGER },
+  );
 }
 
 /** matchLabels and the four matchExpressions operators (an empty selector matches nothing here, as for workloads). */

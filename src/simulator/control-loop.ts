@@ -26,14 +26,17 @@ export class ControlLoop {
   }
 
   start(concurrency = 4): void {
-    this.queue.start(async (key) => {
-      try {
-        return await this.reconcile(key);
-      } catch (err) {
-        this.log.debug({ err, controller: this.name, key }, 'simulated controller will retry');
-        throw err;
-      }
-    }, { concurrency });
+    this.queue.start(
+      async (key) => {
+        try {
+          return await this.reconcile(key);
+        } catch (err) {
+          this.log.debug({ err, controller: this.name, key }, 'simulated controller will retry');
+          throw err;
+        }
+      },
+      { concurrency },
+    );
   }
 
   stop(): Promise<void> {

@@ -36,9 +36,16 @@ export class ControllerRevisions {
     if (!current) await this.create(sts, name, next);
     else if ((current.revision ?? 0) < next) await this.writer.merge(current, { revision: next });
     const limit = sts.spec?.revisionHistoryLimit ?? 10;
-    const prunable = others.filter((r) => !keep.has(r.metadata.name!)).sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
+    const prunable = others
+      .filter((r) => !keep.has(r.metadata.name!))
+      .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
     for (const r of prunable.slice(0, Math.max(0, prunable.length - limit))) {
-      await this.kube.delete({ apiVersion: 'apps/v1', kind: 'ControllerRevision', namespace: r.metadata.namespace, name: r.metadata.name! });
+      await this.kube.delete({
+        apiVersion: 'apps/v1',
+        kind: 'ControllerRevision',
+        namespace: r.metadata.namespace,
+        name: r.metadata.name!,
+      });
     }
   }
 

@@ -30,12 +30,15 @@ export class CronScheduleError extends Error {
 export function parseCron(spec: string): CronSchedule {
   const text = SHORTCUTS[spec.trim().toLowerCase()] ?? spec.trim().replace(/^(CRON_)?TZ=\S+\s+/, '');
   const fields = text.split(/\s+/);
-  if (fields.length !== 5) throw new CronScheduleError(`schedule ${JSON.stringify(spec)}: want 5 fields, got ${fields.length}`);
+  if (fields.length !== 5)
+    throw new CronScheduleError(`schedule ${JSON.stringify(spec)}: want 5 fields, got ${fields.length}`);
   try {
     // legacyMode: both day fields restricted means either matches, as in Vixie cron and robfig.
     return { cron: new Cron(text, { timezone: 'Etc/UTC', legacyMode: true, paused: true }) };
   } catch (err) {
-    throw new CronScheduleError(`schedule ${JSON.stringify(spec)}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CronScheduleError(
+      `schedule ${JSON.stringify(spec)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

@@ -19,7 +19,10 @@ interface CronJob extends KubeObject {
     startingDeadlineSeconds?: number;
     successfulJobsHistoryLimit?: number;
     failedJobsHistoryLimit?: number;
-    jobTemplate?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+    jobTemplate?: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec?: Record<string, unknown>;
+    };
   };
   status?: { lastScheduleTime?: string; lastSuccessfulTime?: string };
 }
@@ -79,17 +82,32 @@ export class CronJobController implements SimulatedController {
         if (policy === 'Forbid' && active.length) {
           // Skipped, not postponed: the next scheduled minute is the next chance (as the real controller).
         } else {
-          if (policy === 'Replace') for (const j of active) await this.kube.delete({ apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: j.metadata.name! });
+          if (policy === 'Replace')
+            for (const j of active)
+              await this.kube.delete({ apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: j.metadata.name! });
           if (!jobs.some((j) => j.metadata.name === jobName)) await this.createJob(cj, jobName, due);
           lastScheduleTime = rfc3339(due);
         }
       }
     }
     await this.pruneHistory(cj, jobs);
-    const succeededAt = jobs.map((j) => (finishedAs(j) === 'Complete' ? (j.status?.completionTime as string | undefined) : undefined)).filter((t): t is string => !!t).sort();
+    const succeededAt = jobs
+      .map((j) => (finishedAs(j) === 'Complete' ? (j.status?.completionTime as string | undefined) : undefined))
+      .filter((t): t is string => !!t)
+      .sort();
     const lastSuccessfulTime = succeededAt.at(-1) ?? cj.status?.lastSuccessfulTime;
     await this.writer.status(cj, {
-      ...(active.length ? { active: active.map((j) => ({ apiVersion: 'batch/v1', kind: 'Job', name: j.metadata.name, namespace: j.metadata.namespace, uid: j.metadata.uid })) } : {}),
+      ...(active.length
+        ? {
+            active: active.map((j) => ({
+              apiVersion: 'batch/v1',
+              kind: 'Job',
+              name: j.metadata.name,
+              namespace: j.metadata.namespace,
+              uid: j.metadata.uid,
+            })),
+          }
+        : {}),
       ...(lastScheduleTime ? { lastScheduleTime } : {}),
       ...(lastSuccessfulTime ? { lastSuccessfulTime } : {}),
     });
@@ -123,15 +141,24 @@ export class CronJobController implements SimulatedController {
   private async pruneHistory(cj: CronJob, jobs: Job[]): Promise<void> {
     const limits = { Complete: cj.spec?.successfulJobsHistoryLimit ?? 3, Failed: cj.spec?.failedJobsHistoryLimit ?? 1 };
     for (const kind of ['Complete', 'Failed'] as const) {
-      const done = jobs.filter((j) => finishedAs(j) === kind && !j.metadata.deletionTimestamp).sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name), undefined, { numeric: true }));
+      const done = jobs
+        .filter((j) => finishedAs(j) === kind && !j.metadata.deletionTimestamp)
+        .sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name), undefined, { numeric: true }));
       for (const j of done.slice(0, Math.max(0, done.length - limits[kind]))) {
-        await this.kube.delete({ apiVersion: 'batch/v1', kind: 'Job', namespace: j.metadata.namespace, name: j.metadata.name! });
+        await this.kube.delete({
+          apiVersion: 'batch/v1',
+          kind: 'Job',
+          namespace: j.metadata.namespace,
+          name: j.metadata.name!,
+        });
       }
     }
   }
 }
 
 function finishedAs(job: Job): 'Complete' | 'Failed' | undefined {
-  const c = (job.status?.conditions ?? []).find((x: WorkloadCondition) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True');
+  const c = (job.status?.conditions ?? []).find(
+    (x: WorkloadCondition) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True',
+  );
   return c?.type as 'Complete' | 'Failed' | undefined;
 }

@@ -17,7 +17,14 @@ import type { Deployment, ReplicaSet } from './types.js';
 export const REVISION = 'deployment.kubernetes.io/revision';
 const HASH_LABEL = 'pod-template-hash';
 /** Annotations the real controller does not copy from a Deployment onto its ReplicaSets. */
-const NOT_COPIED = new Set(['kubectl.kubernetes.io/last-applied-configuration', REVISION, 'deployment.kubernetes.io/revision-history', 'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to']);
+const NOT_COPIED = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  REVISION,
+  'deployment.kubernetes.io/revision-history',
+  'deployment.kubernetes.io/desired-replicas',
+  'deployment.kubernetes.io/max-replicas',
+  'deprecated.deployment.rollback.to',
+]);
 
 /**
  * The Deployment controller: one ReplicaSet per pod template (`<name>-<pod-template-hash>`),
@@ -95,28 +102,57 @@ export class DeploymentController implements SimulatedController {
         annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, replicas), [REVISION]: String(revision) },
         ownerReferences: [controllerRef(d)],
       },
-      spec: { replicas, selector, template, ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}) },
+      spec: {
+        replicas,
+        selector,
+        template,
+        ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}),
+      },
     };
     try {
       await this.kube.create(rs, { fieldManager: SIMULATOR_FIELD_MANAGER });
-      if (replicas > 0) await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`);
+      if (replicas > 0)
+        await this.events.record(
+          d,
+          'Normal',
+          'ScalingReplicaSet',
+          `Scaled up replica set ${rs.metadata.name} from 0 to ${replicas}`,
+        );
     } catch (e) {
       if (!isConflict(e)) throw e;
       // Ours from an earlier sync whose add event is on its way, an orphan to adopt, or another
       // owner's: then, as the real controller does, count a collision so the next hash differs.
-      const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: d.metadata.namespace, name: rs.metadata.name! };
+      const ref = {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        namespace: d.metadata.namespace,
+        name: rs.metadata.name!,
+      };
       if ((await resolveNameTaken(this.kube, ref, d, d.spec?.selector)) === 'foreign') {
-        await this.kube.sendPatch(refOf(d), { status: { collisionCount: Number(d.status?.collisionCount ?? 0) + 1 } }, 'merge', { subresource: 'status', fieldManager: SIMULATOR_FIELD_MANAGER });
+        await this.kube.sendPatch(
+          refOf(d),
+          { status: { collisionCount: Number(d.status?.collisionCount ?? 0) + 1 } },
+          'merge',
+          { subresource: 'status', fieldManager: SIMULATOR_FIELD_MANAGER },
+        );
       }
     }
   }
 
-  private async rollOut(d: Deployment, current: ReplicaSet, olds: ReplicaSet[], want: number, maxOldRevision: number): Promise<void> {
+  private async rollOut(
+    d: Deployment,
+    current: ReplicaSet,
+    olds: ReplicaSet[],
+    want: number,
+    maxOldRevision: number,
+  ): Promise<void> {
     const revision = revisionOf(current) > maxOldRevision ? revisionOf(current) : maxOldRevision + 1;
     const oldestFirst = [...olds].sort((a, b) => revisionOf(a) - revisionOf(b));
     const step = this.step(d, want, countsOf(current), oldestFirst);
     await this.scale(d, current, step.newReplicas ?? current.spec?.replicas ?? 1, {
-      metadata: { annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) } },
+      metadata: {
+        annotations: { ...copiedAnnotations(d), ...this.replicaAnnotations(d, want), [REVISION]: String(revision) },
+      },
     });
     await this.writer.merge(d, { metadata: { annotations: { [REVISION]: String(revision) } } });
     for (const [i, replicas] of (step.oldReplicas ?? []).entries()) await this.scale(d, oldestFirst[i]!, replicas);
@@ -128,50 +164,136 @@ export class DeploymentController implements SimulatedController {
     const oldCounts = olds.map(countsOf);
     if (d.spec?.strategy?.type === 'Recreate') return recreateStep(want, current, oldCounts);
     const rolling = d.spec?.strategy?.rollingUpdate;
-    return rollingStep({ want, maxSurge: scaledValue(rolling?.maxSurge, want, true, '25%'), maxUnavailable: scaledValue(rolling?.maxUnavailable, want, false, '25%') }, current, oldCounts);
+    return rollingStep(
+      {
+        want,
+        maxSurge: scaledValue(rolling?.maxSurge, want, true, '25%'),
+        maxUnavailable: scaledValue(rolling?.maxUnavailable, want, false, '25%'),
+      },
+      current,
+      oldCounts,
+    );
   }
 
   /** Sets a ReplicaSet's replicas (and more of it, `extra`), with the Event the real controller records for a scale. */
-  private async scale(d: Deployment, rs: ReplicaSet, replicas: number, extra: Record<string, unknown> = {}): Promise<void> {
+  private async scale(
+    d: Deployment,
+    rs: ReplicaSet,
+    replicas: number,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
     const from = rs.spec?.replicas ?? 1;
     const sent = await this.writer.merge(rs, { ...extra, spec: { replicas } });
     // Events only for a scale actually sent (a lagging cache can compute the same step twice).
     if (sent && from !== replicas) {
-      await this.events.record(d, 'Normal', 'ScalingReplicaSet', `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
+      await this.events.record(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${replicas > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`,
+      );
     }
   }
 
   /** revisionHistoryLimit (default 10): the oldest scaled-down ReplicaSets beyond it are deleted. */
   private async cleanUp(d: Deployment, olds: ReplicaSet[]): Promise<void> {
     const limit = d.spec?.revisionHistoryLimit ?? 10;
-    const idle = olds.filter((rs) => (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0 && !rs.metadata.deletionTimestamp).sort((a, b) => revisionOf(a) - revisionOf(b));
+    const idle = olds
+      .filter(
+        (rs) => (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0 && !rs.metadata.deletionTimestamp,
+      )
+      .sort((a, b) => revisionOf(a) - revisionOf(b));
     for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
-      await this.kube.delete({ apiVersion: 'apps/v1', kind: 'ReplicaSet', namespace: rs.metadata.namespace, name: rs.metadata.name! });
+      await this.kube.delete({
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        namespace: rs.metadata.namespace,
+        name: rs.metadata.name!,
+      });
     }
   }
 
   private replicaAnnotations(d: Deployment, replicas: number): Record<string, string> {
-    const surge = d.spec?.strategy?.type === 'Recreate' ? 0 : scaledValue(d.spec?.strategy?.rollingUpdate?.maxSurge, replicas, true, '25%');
-    return { 'deployment.kubernetes.io/desired-replicas': String(replicas), 'deployment.kubernetes.io/max-replicas': String(replicas + surge) };
+    const surge =
+      d.spec?.strategy?.type === 'Recreate'
+        ? 0
+        : scaledValue(d.spec?.strategy?.rollingUpdate?.maxSurge, replicas, true, '25%');
+    return {
+      'deployment.kubernetes.io/desired-replicas': String(replicas),
+      'deployment.kubernetes.io/max-replicas': String(replicas + surge),
+    };
   }
 
-  private async writeStatus(d: Deployment, current: ReplicaSet | undefined, owned: ReplicaSet[], want: number): Promise<void> {
+  private async writeStatus(
+    d: Deployment,
+    current: ReplicaSet | undefined,
+    owned: ReplicaSet[],
+    want: number,
+  ): Promise<void> {
     const sum = (f: (rs: ReplicaSet) => number | undefined): number => owned.reduce((n, rs) => n + (f(rs) ?? 0), 0);
     const replicas = sum((rs) => rs.status?.replicas);
     const updated = current?.status?.replicas ?? 0;
     const available = sum((rs) => rs.status?.availableReplicas);
-    const maxUnavailable = d.spec?.strategy?.type === 'Recreate' || want === 0 ? 0 : scaledValue(d.spec?.strategy?.rollingUpdate?.maxUnavailable, want, false, '25%');
+    const maxUnavailable =
+      d.spec?.strategy?.type === 'Recreate' || want === 0
+        ? 0
+        : scaledValue(d.spec?.strategy?.rollingUpdate?.maxUnavailable, want, false, '25%');
     const existing = d.status?.conditions;
-    const availableCond = available >= want - maxUnavailable
-      ? setCondition(existing, { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }, 'lastUpdateTime')
-      : setCondition(existing, { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' }, 'lastUpdateTime');
-    const complete = current !== undefined && updated === want && replicas === want && (current.status?.availableReplicas ?? 0) === want;
+    const availableCond =
+      available >= want - maxUnavailable
+        ? setCondition(
+            existing,
+            {
+              type: 'Available',
+              status: 'True',
+              reason: 'MinimumReplicasAvailable',
+              message: 'Deployment has minimum availability.',
+            },
+            'lastUpdateTime',
+          )
+        : setCondition(
+            existing,
+            {
+              type: 'Available',
+              status: 'False',
+              reason: 'MinimumReplicasUnavailable',
+              message: 'Deployment does not have minimum availability.',
+            },
+            'lastUpdateTime',
+          );
+    const complete =
+      current !== undefined &&
+      updated === want &&
+      replicas === want &&
+      (current.status?.availableReplicas ?? 0) === want;
     const rsName = current?.metadata.name ?? `${d.metadata.name}`;
     const progressing = d.spec?.paused
-      ? setCondition(existing, { type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' }, 'lastUpdateTime')
+      ? setCondition(
+          existing,
+          { type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' },
+          'lastUpdateTime',
+        )
       : complete
-        ? setCondition(existing, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` }, 'lastUpdateTime')
-        : setCondition(existing, { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${rsName}" is progressing.` }, 'lastUpdateTime');
+        ? setCondition(
+            existing,
+            {
+              type: 'Progressing',
+              status: 'True',
+              reason: 'NewReplicaSetAvailable',
+              message: `ReplicaSet "${rsName}" has successfully progressed.`,
+            },
+            'lastUpdateTime',
+          )
+        : setCondition(
+            existing,
+            {
+              type: 'Progressing',
+              status: 'True',
+              reason: 'ReplicaSetUpdated',
+              message: `ReplicaSet "${rsName}" is progressing.`,
+            },
+            'lastUpdateTime',
+          );
     await this.writer.status(d, {
       observedGeneration: d.metadata.generation,
       replicas: nonZero(replicas),

@@ -20,7 +20,12 @@ export interface ServicePort {
 }
 
 export interface Service extends KubeObject {
-  spec?: { selector?: Record<string, string>; type?: string; ports?: ServicePort[]; publishNotReadyAddresses?: boolean };
+  spec?: {
+    selector?: Record<string, string>;
+    type?: string;
+    ports?: ServicePort[];
+    publishNotReadyAddresses?: boolean;
+  };
 }
 
 interface Address {
@@ -61,7 +66,8 @@ export class EndpointsController implements SimulatedController {
     const svc = this.services.get(ns, name) as Service | undefined;
     const ep = this.endpoints.get(ns, name);
     if (!svc || isDeleting(svc)) {
-      if (ep && ep.metadata.labels?.[MANAGED_BY] === CONTROLLER) await this.kube.delete({ apiVersion: 'v1', kind: 'Endpoints', namespace: ns, name });
+      if (ep && ep.metadata.labels?.[MANAGED_BY] === CONTROLLER)
+        await this.kube.delete({ apiVersion: 'v1', kind: 'Endpoints', namespace: ns, name });
       return;
     }
     if (!hasEndpoints(svc)) return;
@@ -69,7 +75,12 @@ export class EndpointsController implements SimulatedController {
     const subsets = subsetsFor(svc, selected);
     const labels = { ...svc.metadata.labels, [MANAGED_BY]: CONTROLLER };
     if (!ep) {
-      const created: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace: ns, labels }, ...(subsets.length ? { subsets } : {}) };
+      const created: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name, namespace: ns, labels },
+        ...(subsets.length ? { subsets } : {}),
+      };
       try {
         await this.kube.create(created, { fieldManager: SIMULATOR_FIELD_MANAGER });
       } catch (e) {
@@ -88,7 +99,14 @@ export function hasEndpoints(svc: Service): boolean {
 
 /** The active pods with an IP that the Service selects. */
 export function endpointPods(svc: Service, pods: SharedInformer): Pod[] {
-  return (pods.list() as Pod[]).filter((p) => p.metadata.namespace === svc.metadata.namespace && selects(svc, p) && isActive(p) && typeof p.status?.podIP === 'string' && p.status.podIP !== '');
+  return (pods.list() as Pod[]).filter(
+    (p) =>
+      p.metadata.namespace === svc.metadata.namespace &&
+      selects(svc, p) &&
+      isActive(p) &&
+      typeof p.status?.podIP === 'string' &&
+      p.status.podIP !== '',
+  );
 }
 
 export function selects(svc: Service, pod: KubeObject): boolean {
@@ -97,9 +115,15 @@ export function selects(svc: Service, pod: KubeObject): boolean {
 }
 
 /** A pod changed: every Service that selects it, or selected it before the change, is enqueued. */
-export function enqueueSelecting(services: SharedInformer, loop: ControlLoop, pod: KubeObject, old: KubeObject | undefined): void {
+export function enqueueSelecting(
+  services: SharedInformer,
+  loop: ControlLoop,
+  pod: KubeObject,
+  old: KubeObject | undefined,
+): void {
   for (const p of old ? [pod, old] : [pod]) {
-    for (const svc of services.list() as Service[]) if (svc.metadata.namespace === p.metadata.namespace && selects(svc, p)) loop.enqueue(keyOf(svc));
+    for (const svc of services.list() as Service[])
+      if (svc.metadata.namespace === p.metadata.namespace && selects(svc, p)) loop.enqueue(keyOf(svc));
   }
 }
 
@@ -109,12 +133,24 @@ function subsetsFor(svc: Service, pods: Pod[]): Array<Record<string, unknown>> {
   for (const pod of pods) {
     const ports = (svc.spec?.ports ?? []).flatMap((p) => {
       const port = resolveTargetPort(p, pod);
-      return port === undefined ? [] : [{ ...(p.name ? { name: p.name } : {}), port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) }];
+      return port === undefined
+        ? []
+        : [
+            {
+              ...(p.name ? { name: p.name } : {}),
+              port,
+              protocol: p.protocol ?? 'TCP',
+              ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}),
+            },
+          ];
     });
     const id = JSON.stringify(ports);
     let g = groups.get(id);
     if (!g) groups.set(id, (g = { ports, ready: [], notReady: [] }));
-    const address: Address = { ip: pod.status!.podIP as string, targetRef: { kind: 'Pod', name: pod.metadata.name!, namespace: pod.metadata.namespace, uid: pod.metadata.uid } };
+    const address: Address = {
+      ip: pod.status!.podIP as string,
+      targetRef: { kind: 'Pod', name: pod.metadata.name!, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
+    };
     (svc.spec?.publishNotReadyAddresses || isPodReady(pod) ? g.ready : g.notReady).push(address);
   }
   const byIp = (a: Address, b: Address): number => a.ip.localeCompare(b.ip, undefined, { numeric: true });

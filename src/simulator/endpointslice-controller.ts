@@ -3,7 +3,13 @@ import { isConflict, type KubeClient } from '../kube/client.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
-import { endpointPods, enqueueSelecting, hasEndpoints, resolveTargetPort, type Service } from './endpoints-controller.js';
+import {
+  endpointPods,
+  enqueueSelecting,
+  hasEndpoints,
+  resolveTargetPort,
+  type Service,
+} from './endpoints-controller.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
 import { isDeleting, isPodReady } from './pods.js';
 import { keyOf, splitKey, type SharedInformer } from './shared-informers.js';
@@ -38,7 +44,8 @@ export class EndpointSliceController implements SimulatedController {
       changed: (slice, _old, deleted) => {
         if (deleted) this.writer.forget(slice);
         const svc = slice.metadata.labels?.[SERVICE_NAME];
-        if (svc && slice.metadata.labels?.[MANAGED_BY] === CONTROLLER) this.loop.enqueue(`${slice.metadata.namespace ?? ''}/${svc}`);
+        if (svc && slice.metadata.labels?.[MANAGED_BY] === CONTROLLER)
+          this.loop.enqueue(`${slice.metadata.namespace ?? ''}/${svc}`);
       },
     });
     pods.addListener({ changed: (pod, old) => enqueueSelecting(this.services, this.loop, pod, old) });
@@ -47,15 +54,32 @@ export class EndpointSliceController implements SimulatedController {
   private async reconcile(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
     const svc = this.services.get(ns, name) as Service | undefined;
-    const existing = this.slices.list().filter((s) => s.metadata.namespace === ns && s.metadata.labels?.[SERVICE_NAME] === name && s.metadata.labels?.[MANAGED_BY] === CONTROLLER);
+    const existing = this.slices
+      .list()
+      .filter(
+        (s) =>
+          s.metadata.namespace === ns &&
+          s.metadata.labels?.[SERVICE_NAME] === name &&
+          s.metadata.labels?.[MANAGED_BY] === CONTROLLER,
+      );
     const desired = svc && !isDeleting(svc) && hasEndpoints(svc) ? slicesFor(svc, endpointPods(svc, this.pods)) : [];
     for (const slice of existing) {
-      if (!desired.some((d) => d.metadata.name === slice.metadata.name)) await this.kube.delete({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace: ns, name: slice.metadata.name! });
+      if (!desired.some((d) => d.metadata.name === slice.metadata.name))
+        await this.kube.delete({
+          apiVersion: 'discovery.k8s.io/v1',
+          kind: 'EndpointSlice',
+          namespace: ns,
+          name: slice.metadata.name!,
+        });
     }
     for (const want of desired) {
       const have = existing.find((s) => s.metadata.name === want.metadata.name);
       if (have) {
-        await this.writer.merge(have, { metadata: { labels: want.metadata.labels }, endpoints: want.endpoints, ports: want.ports ?? null });
+        await this.writer.merge(have, {
+          metadata: { labels: want.metadata.labels },
+          endpoints: want.endpoints,
+          ports: want.ports ?? null,
+        });
         continue;
       }
       try {
@@ -68,11 +92,23 @@ export class EndpointSliceController implements SimulatedController {
 }
 
 function slicesFor(svc: Service, pods: Pod[]): KubeObject[] {
-  const groups = new Map<string, { ports: Array<Record<string, unknown>>; endpoints: Array<Record<string, unknown>> }>();
+  const groups = new Map<
+    string,
+    { ports: Array<Record<string, unknown>>; endpoints: Array<Record<string, unknown>> }
+  >();
   for (const pod of pods) {
     const ports = (svc.spec?.ports ?? []).flatMap((p) => {
       const port = resolveTargetPort(p, pod);
-      return port === undefined ? [] : [{ name: p.name ?? '', port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) }];
+      return port === undefined
+        ? []
+        : [
+            {
+              name: p.name ?? '',
+              port,
+              protocol: p.protocol ?? 'TCP',
+              ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}),
+            },
+          ];
     });
     const id = JSON.stringify(ports);
     let g = groups.get(id);
@@ -87,7 +123,10 @@ function slicesFor(svc: Service, pods: Pod[]): KubeObject[] {
   }
   if (!groups.size) groups.set('placeholder', { ports: [], endpoints: [] });
   const name = svc.metadata.name!;
-  const byIp = (a: Record<string, unknown>, b: Record<string, unknown>): number => String((a.addresses as string[])[0]).localeCompare(String((b.addresses as string[])[0]), undefined, { numeric: true });
+  const byIp = (a: Record<string, unknown>, b: Record<string, unknown>): number =>
+    String((a.addresses as string[])[0]).localeCompare(String((b.addresses as string[])[0]), undefined, {
+      numeric: true,
+    });
   return [...groups.entries()].map(([id, g]) => ({
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -95,7 +134,9 @@ function slicesFor(svc: Service, pods: Pod[]): KubeObject[] {
       name: `${name}-${createHash('sha256').update(id).digest('hex').slice(0, 5)}`,
       namespace: svc.metadata.namespace,
       labels: { ...svc.metadata.labels, [SERVICE_NAME]: name, [MANAGED_BY]: CONTROLLER },
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'Service', name, uid: svc.metadata.uid!, controller: true, blockOwnerDeletion: true },
+      ],
     },
     addressType: 'IPv4',
     endpoints: g.endpoints.sort(byIp),

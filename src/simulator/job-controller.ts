@@ -82,16 +82,25 @@ export class JobController implements SimulatedController {
     const completions = job.spec?.completions ?? (job.spec?.parallelism === undefined ? 1 : undefined);
     const indexed = job.spec?.completionMode === 'Indexed' && completions !== undefined;
     // Indexed: an index counts once however many of its pods succeeded.
-    const succeededIndexes = new Set(pods.filter((p) => p.status?.phase === 'Succeeded').map(indexOf).filter((i): i is number => i !== undefined && i < (completions ?? 0)));
+    const succeededIndexes = new Set(
+      pods
+        .filter((p) => p.status?.phase === 'Succeeded')
+        .map(indexOf)
+        .filter((i): i is number => i !== undefined && i < (completions ?? 0)),
+    );
     const succeeded = indexed ? succeededIndexes.size : pods.filter((p) => p.status?.phase === 'Succeeded').length;
     const alreadyDone = job.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true;
-    const complete = alreadyDone || (completions !== undefined ? succeeded >= completions : succeeded > 0 && active.length === 0);
+    const complete =
+      alreadyDone || (completions !== undefined ? succeeded >= completions : succeeded > 0 && active.length === 0);
     const suspended = job.spec?.suspend === true;
     if (!complete && !suspended && this.expectations.satisfied(key)) {
-      const want = completions !== undefined ? Math.min(parallelism, completions - succeeded) : succeeded > 0 ? 0 : parallelism;
+      const want =
+        completions !== undefined ? Math.min(parallelism, completions - succeeded) : succeeded > 0 ? 0 : parallelism;
       if (indexed) {
         const running = new Set(active.map(indexOf));
-        const missing = Array.from({ length: completions }, (_, i) => i).filter((i) => !succeededIndexes.has(i) && !running.has(i));
+        const missing = Array.from({ length: completions }, (_, i) => i).filter(
+          (i) => !succeededIndexes.has(i) && !running.has(i),
+        );
         const indexes = missing.slice(0, Math.max(0, want - active.length));
         await slowStartBatch(indexes.length, (i) => this.createPod(key, job, indexes[i]));
       } else {
@@ -102,14 +111,26 @@ export class JobController implements SimulatedController {
     const existing = job.status?.conditions;
     const conditions: WorkloadCondition[] = complete
       ? [
-          setCondition(existing, { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: COMPLETED }, 'lastProbeTime', now),
-          setCondition(existing, { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: COMPLETED }, 'lastProbeTime', now),
+          setCondition(
+            existing,
+            { type: 'SuccessCriteriaMet', status: 'True', reason: 'CompletionsReached', message: COMPLETED },
+            'lastProbeTime',
+            now,
+          ),
+          setCondition(
+            existing,
+            { type: 'Complete', status: 'True', reason: 'CompletionsReached', message: COMPLETED },
+            'lastProbeTime',
+            now,
+          ),
         ]
       : [];
     const startTime = job.status?.startTime ?? (suspended ? undefined : rfc3339(now));
     const sent = await this.writer.status(job, {
       ...(startTime ? { startTime } : {}),
-      ...(complete ? { completionTime: typeof job.status?.completionTime === 'string' ? job.status.completionTime : rfc3339(now) } : {}),
+      ...(complete
+        ? { completionTime: typeof job.status?.completionTime === 'string' ? job.status.completionTime : rfc3339(now) }
+        : {}),
       active: nonZero(active.length),
       succeeded: nonZero(succeeded),
       failed: nonZero(failed),
@@ -125,15 +146,33 @@ export class JobController implements SimulatedController {
   private async createPod(key: string, job: Job, index: number | undefined): Promise<void> {
     const jobName = job.metadata.name!;
     const uid = job.metadata.uid!;
-    const pod = podFromTemplate(job, index === undefined ? `${jobName}-${randomSuffix()}` : `${jobName}-${index}-${randomSuffix()}`, job.spec?.template, {
-      // What the API server puts on a Job's template (and so on its pods) when it defaults the selector.
-      labels: { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': jobName, 'controller-uid': uid, 'job-name': jobName, ...(index === undefined ? {} : { [INDEX]: String(index) }) },
-      ...(index === undefined ? {} : { annotations: { [INDEX]: String(index) } }),
-    });
+    const pod = podFromTemplate(
+      job,
+      index === undefined ? `${jobName}-${randomSuffix()}` : `${jobName}-${index}-${randomSuffix()}`,
+      job.spec?.template,
+      {
+        // What the API server puts on a Job's template (and so on its pods) when it defaults the selector.
+        labels: {
+          'batch.kubernetes.io/controller-uid': uid,
+          'batch.kubernetes.io/job-name': jobName,
+          'controller-uid': uid,
+          'job-name': jobName,
+          ...(index === undefined ? {} : { [INDEX]: String(index) }),
+        },
+        ...(index === undefined ? {} : { annotations: { [INDEX]: String(index) } }),
+      },
+    );
     if (index !== undefined) {
       // As the real controller does: the index reaches the containers and names the host.
-      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${INDEX}']` } } };
-      pod.spec = { ...pod.spec, hostname: `${jobName}-${index}`, containers: (pod.spec?.containers ?? []).map((c) => ({ ...c, env: [...((c.env ?? []) as unknown[]), env] })) };
+      const env = {
+        name: 'JOB_COMPLETION_INDEX',
+        valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${INDEX}']` } },
+      };
+      pod.spec = {
+        ...pod.spec,
+        hostname: `${jobName}-${index}`,
+        containers: (pod.spec?.containers ?? []).map((c) => ({ ...c, env: [...((c.env ?? []) as unknown[]), env] })),
+      };
     }
     this.expectations.expect(key, pod.metadata.name!);
     try {

@@ -23,7 +23,11 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * without it only the members `desired` names are set (a `null` among them removes that member).
  * Undefined when nothing differs.
  */
-export function mergePatchFrom(current: unknown, desired: Record<string, unknown>, prune: boolean): Record<string, unknown> | undefined {
+export function mergePatchFrom(
+  current: unknown,
+  desired: Record<string, unknown>,
+  prune: boolean,
+): Record<string, unknown> | undefined {
   const cur = isPlainObject(current) ? current : {};
   const patch: Record<string, unknown> = {};
   for (const [k, want] of Object.entries(desired)) {

@@ -79,7 +79,12 @@ export class SimulatedKubelet implements SimulatedController {
     const seen = this.firstSeen.get(uid) ?? Date.now();
     const elapsed = Date.now() - seen;
     const runsToCompletion = controllerOf(pod)?.kind === 'Job';
-    const due: PodStage = elapsed < this.opts.podStartMs ? 'Scheduled' : runsToCompletion && elapsed >= 2 * this.opts.podStartMs ? 'Succeeded' : 'Running';
+    const due: PodStage =
+      elapsed < this.opts.podStartMs
+        ? 'Scheduled'
+        : runsToCompletion && elapsed >= 2 * this.opts.podStartMs
+          ? 'Succeeded'
+          : 'Running';
     const current = stageOf(pod);
     const target = current && ORDER[current] > ORDER[due] ? current : due;
     if (target !== current || !imagesReported(pod)) {
@@ -96,5 +101,8 @@ function imagesReported(pod: Pod): boolean {
   if (pod.status?.phase !== 'Running') return true;
   const statuses = (pod.status.containerStatuses ?? []) as Array<{ name: string; image: string }>;
   const containers = pod.spec?.containers ?? [];
-  return containers.length === statuses.length && containers.every((c) => statuses.some((s) => s.name === c.name && s.image === normalizeImage(c.image ?? '')));
+  return (
+    containers.length === statuses.length &&
+    containers.every((c) => statuses.some((s) => s.name === c.name && s.image === normalizeImage(c.image ?? '')))
+  );
 }

@@ -29,13 +29,18 @@ export class LoadBalancerController implements SimulatedController {
 
   private async reconcile(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const svc = this.services.get(ns, name) as (KubeObject & { spec?: { type?: string }; status?: Record<string, unknown> }) | undefined;
+    const svc = this.services.get(ns, name) as
+      | (KubeObject & { spec?: { type?: string }; status?: Record<string, unknown> })
+      | undefined;
     if (!svc || svc.metadata.deletionTimestamp) return;
     const isLb = svc.spec?.type === 'LoadBalancer';
     // Only the loadBalancer stanza is ours: conditions others write on a Service stay.
     const rest = { ...svc.status };
     delete rest.loadBalancer;
     if (!isLb && svc.status?.loadBalancer === undefined) return;
-    await this.writer.status(svc, { ...rest, loadBalancer: isLb ? { ingress: [{ ip: this.ingressIP, ipMode: 'VIP' }] } : {} });
+    await this.writer.status(svc, {
+      ...rest,
+      loadBalancer: isLb ? { ingress: [{ ip: this.ingressIP, ipMode: 'VIP' }] } : {},
+    });
   }
 }

@@ -55,7 +55,12 @@ export class SimulatedNode implements SimulatedController {
     });
     const now = new Date().toISOString();
     const condition = (type: string, status: string, reason: string, message: string) => ({
-      type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now,
+      type,
+      status,
+      reason,
+      message,
+      lastHeartbeatTime: now,
+      lastTransitionTime: now,
     });
     const resources = { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' };
     const status = {
@@ -67,12 +72,22 @@ export class SimulatedNode implements SimulatedController {
         condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
         condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status (simulated by FlowOps)'),
       ],
-      addresses: [{ type: 'InternalIP', address: this.hostIP }, { type: 'Hostname', address: SIMULATED_NODE }],
+      addresses: [
+        { type: 'InternalIP', address: this.hostIP },
+        { type: 'Hostname', address: SIMULATED_NODE },
+      ],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       nodeInfo: {
-        machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: 'FlowOps simulated node',
-        containerRuntimeVersion: 'simulated://0', kubeletVersion: 'v0.0.0-simulated', kubeProxyVersion: '',
-        operatingSystem: 'linux', architecture: 'amd64',
+        machineID: '',
+        systemUUID: '',
+        bootID: '',
+        kernelVersion: '',
+        osImage: 'FlowOps simulated node',
+        containerRuntimeVersion: 'simulated://0',
+        kubeletVersion: 'v0.0.0-simulated',
+        kubeProxyVersion: '',
+        operatingSystem: 'linux',
+        architecture: 'amd64',
       },
     };
     await rest.send('PATCH', `/api/v1/nodes/${SIMULATED_NODE}/status`, {

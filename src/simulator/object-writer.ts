@@ -36,7 +36,13 @@ export class ObjectWriter {
     this.sent.delete(this.keyOf(obj, undefined));
   }
 
-  private async send(obj: KubeObject, subresource: 'status' | undefined, current: unknown, desired: Record<string, unknown>, prune: boolean): Promise<boolean> {
+  private async send(
+    obj: KubeObject,
+    subresource: 'status' | undefined,
+    current: unknown,
+    desired: Record<string, unknown>,
+    prune: boolean,
+  ): Promise<boolean> {
     const patch = mergePatchFrom(current, desired, prune);
     if (!patch) return false;
     const key = this.keyOf(obj, subresource);
@@ -44,7 +50,10 @@ export class ObjectWriter {
     const last = this.sent.get(key);
     if (last && last.basedOn === obj.metadata.resourceVersion && last.patch === text) return false;
     try {
-      await this.kube.sendPatch(refOf(obj), patch, 'merge', { fieldManager: SIMULATOR_FIELD_MANAGER, ...(subresource ? { subresource } : {}) });
+      await this.kube.sendPatch(refOf(obj), patch, 'merge', {
+        fieldManager: SIMULATOR_FIELD_MANAGER,
+        ...(subresource ? { subresource } : {}),
+      });
     } catch (e) {
       if (isNotFound(e)) return false;
       throw e;

@@ -30,7 +30,13 @@ function imageId(image: string): string {
 }
 
 function condition(type: string, ok: boolean, at: string, reason?: string): PodCondition {
-  return { type, status: ok ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: at, ...(reason ? { reason } : {}) };
+  return {
+    type,
+    status: ok ? 'True' : 'False',
+    lastProbeTime: null,
+    lastTransitionTime: at,
+    ...(reason ? { reason } : {}),
+  };
 }
 
 /** Kept when the condition's status did not change, as the kubelet keeps lastTransitionTime. */
@@ -44,9 +50,14 @@ function keepTransitionTimes(next: PodCondition[], prev: PodCondition[] | undefi
 /** qosClass as the API server computes it on create (Guaranteed needs limits = requests for every container). */
 function qosClass(pod: Pod): string {
   const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
-  const res = containers.map((c) => (c.resources ?? {}) as { requests?: Record<string, string>; limits?: Record<string, string> });
-  if (res.every((r) => !Object.keys(r.requests ?? {}).length && !Object.keys(r.limits ?? {}).length)) return 'BestEffort';
-  const guaranteed = res.every((r) => ['cpu', 'memory'].every((k) => r.limits?.[k] !== undefined && (r.requests?.[k] ?? r.limits[k]) === r.limits[k]));
+  const res = containers.map(
+    (c) => (c.resources ?? {}) as { requests?: Record<string, string>; limits?: Record<string, string> },
+  );
+  if (res.every((r) => !Object.keys(r.requests ?? {}).length && !Object.keys(r.limits ?? {}).length))
+    return 'BestEffort';
+  const guaranteed = res.every((r) =>
+    ['cpu', 'memory'].every((k) => r.limits?.[k] !== undefined && (r.requests?.[k] ?? r.limits[k]) === r.limits[k]),
+  );
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
 
@@ -57,7 +68,8 @@ function qosClass(pod: Pod): string {
 export function podStatusAt(pod: Pod, stage: PodStage, node: NodeFacts, now = Date.now()): PodStatus {
   const prev = pod.status;
   const at = rfc3339(now);
-  const scheduledAt = prev?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime ?? at;
+  const scheduledAt =
+    prev?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'True')?.lastTransitionTime ?? at;
   if (stage === 'Scheduled') {
     return { phase: 'Pending', conditions: [condition('PodScheduled', true, scheduledAt)], qosClass: qosClass(pod) };
   }
@@ -79,17 +91,25 @@ export function podStatusAt(pod: Pod, stage: PodStage, node: NodeFacts, now = Da
     const startedAt = s?.running?.startedAt ?? s?.terminated?.startedAt ?? at;
     const finishedAt = s?.terminated?.finishedAt ?? at;
     return {
-    containerID: `containerd://${fakeSha256('container', String(pod.metadata.uid), c.name)}`,
-    image: normalizeImage(c.image ?? ''),
-    imageID: imageId(c.image ?? ''),
-    lastState: {},
-    name: c.name,
-    ready: !finished,
-    restartCount: 0,
-    started: !finished,
-    state: finished
-      ? { terminated: { containerID: `containerd://${fakeSha256('container', String(pod.metadata.uid), c.name)}`, exitCode: 0, finishedAt, reason: 'Completed', startedAt } }
-      : { running: { startedAt } },
+      containerID: `containerd://${fakeSha256('container', String(pod.metadata.uid), c.name)}`,
+      image: normalizeImage(c.image ?? ''),
+      imageID: imageId(c.image ?? ''),
+      lastState: {},
+      name: c.name,
+      ready: !finished,
+      restartCount: 0,
+      started: !finished,
+      state: finished
+        ? {
+            terminated: {
+              containerID: `containerd://${fakeSha256('container', String(pod.metadata.uid), c.name)}`,
+              exitCode: 0,
+              finishedAt,
+              reason: 'Completed',
+              startedAt,
+            },
+          }
+        : { running: { startedAt } },
     };
   };
   const status: PodStatus = {
@@ -103,13 +123,19 @@ export function podStatusAt(pod: Pod, stage: PodStage, node: NodeFacts, now = Da
     containerStatuses: (pod.spec?.containers ?? []).map((c) => containerStatus(c, !running, prev?.containerStatuses)),
     qosClass: qosClass(pod),
   };
-  if (pod.spec?.initContainers?.length) status.initContainerStatuses = pod.spec.initContainers.map((c) => containerStatus(c, true, prev?.initContainerStatuses));
+  if (pod.spec?.initContainers?.length)
+    status.initContainerStatuses = pod.spec.initContainers.map((c) =>
+      containerStatus(c, true, prev?.initContainerStatuses),
+    );
   return status;
 }
 
 interface ContainerStatus {
   name: string;
-  state?: { running?: { startedAt: string }; terminated?: { startedAt: string; finishedAt: string; exitCode: number; reason: string; containerID: string } };
+  state?: {
+    running?: { startedAt: string };
+    terminated?: { startedAt: string; finishedAt: string; exitCode: number; reason: string; containerID: string };
+  };
   [key: string]: unknown;
 }
 
@@ -121,7 +147,9 @@ export function stageOf(pod: Pod): PodStage | undefined {
     case 'Succeeded':
       return 'Succeeded';
     case 'Pending':
-      return pod.status.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'True') ? 'Scheduled' : undefined;
+      return pod.status.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'True')
+        ? 'Scheduled'
+        : undefined;
     default:
       return undefined;
   }

@@ -3,11 +3,23 @@ import type { Pod, PodTemplate } from './types.js';
 
 /** A controller ownerReference, as the workload controllers set it on what they create. */
 export function controllerRef(owner: KubeObject): OwnerReference {
-  return { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** A Pod from a template, owned by its controller (controller.GetPodFromTemplate). */
-export function podFromTemplate(owner: KubeObject, name: string, template: PodTemplate | undefined, extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}): Pod {
+export function podFromTemplate(
+  owner: KubeObject,
+  name: string,
+  template: PodTemplate | undefined,
+  extra: { labels?: Record<string, string>; annotations?: Record<string, string> } = {},
+): Pod {
   const labels = { ...template?.metadata?.labels, ...extra.labels };
   const annotations = { ...template?.metadata?.annotations, ...extra.annotations };
   return {
@@ -34,7 +46,10 @@ export function isActive(pod: Pod): boolean {
 }
 
 export function isPodReady(pod: Pod): boolean {
-  return pod.status?.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+  return (
+    pod.status?.phase === 'Running' &&
+    pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true
+  );
 }
 
 /**
@@ -46,10 +61,13 @@ export function availableInMs(pod: Pod, minReadySeconds: number, now: number): n
   if (!minReadySeconds) return 0;
   const since = Date.parse(pod.status!.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime);
   const left = since + minReadySeconds * 1000 - now;
-  return Math.max(left , 0);
+  return Math.max(left, 0);
 }
 
-export function labelsMatch(want: Record<string, string> | undefined, have: Record<string, string> | undefined): boolean {
+export function labelsMatch(
+  want: Record<string, string> | undefined,
+  have: Record<string, string> | undefined,
+): boolean {
   return Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
 }
 

@@ -32,7 +32,9 @@ export class PvcBinder implements SimulatedController {
 
   private async reconcile(key: string): Promise<void> {
     const [ns, name] = splitKey(key);
-    const pvc = this.claims.get(ns, name) as (KubeObject & { spec?: ClaimSpec; status?: Record<string, unknown> }) | undefined;
+    const pvc = this.claims.get(ns, name) as
+      | (KubeObject & { spec?: ClaimSpec; status?: Record<string, unknown> })
+      | undefined;
     if (!pvc || pvc.metadata.deletionTimestamp) return;
     const storage = pvc.spec?.resources?.requests?.storage;
     // phase, accessModes and capacity are the binder's; anything else in status (conditions) stays.

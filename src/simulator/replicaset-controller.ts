@@ -89,12 +89,21 @@ export class ReplicaSetController implements SimulatedController {
       });
     } else if (diff < 0) {
       // The real controller deletes the least useful pods first: not ready before ready, newest first; all at once.
-      const victims = [...pods].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b)) || String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)));
+      const victims = [...pods].sort(
+        (a, b) =>
+          Number(isPodReady(a)) - Number(isPodReady(b)) ||
+          String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)),
+      );
       await Promise.all(
         victims.slice(0, Math.min(-diff, BURST)).map(async (pod) => {
           this.expectations.expect(key, pod.metadata.name!);
           try {
-            const deleted = await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! });
+            const deleted = await this.kube.delete({
+              apiVersion: 'v1',
+              kind: 'Pod',
+              namespace: pod.metadata.namespace,
+              name: pod.metadata.name!,
+            });
             if (!deleted) this.expectations.observed(key, pod.metadata.name!);
             else await this.events.record(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
           } catch (e) {

@@ -52,16 +52,24 @@ export class SharedInformer {
   private markSynced!: () => void;
   private readonly onFault: LoopFault;
 
-  constructor(kube: KubeClient, readonly ref: KindRef, log: Logger) {
+  constructor(
+    kube: KubeClient,
+    readonly ref: KindRef,
+    log: Logger,
+  ) {
     this.onFault = logLoopFault(log);
     this.synced = new Promise((r) => (this.markSynced = r));
     // No controller here reads managedFields, and they are often half of an object's size.
-    this.informer = new Informer(kube, { ...ref, log, transform: dropManagedFields }, {
-      add: (obj) => this.changed(obj, undefined, false),
-      update: (obj, old) => this.changed(obj, old, false),
-      delete: (obj) => this.changed(obj, undefined, true),
-      synced: () => this.markSynced(),
-    });
+    this.informer = new Informer(
+      kube,
+      { ...ref, log, transform: dropManagedFields },
+      {
+        add: (obj) => this.changed(obj, undefined, false),
+        update: (obj, old) => this.changed(obj, old, false),
+        delete: (obj) => this.changed(obj, undefined, true),
+        synced: () => this.markSynced(),
+      },
+    );
   }
 
   addListener(l: ObjectListener): void {

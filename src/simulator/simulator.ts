@@ -67,26 +67,61 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     new SimulatedKubelet(pods, writer, { podStartMs, hostIP, ...(bindTo ? { bindTo } : {}) }, log),
     new LoadBalancerController(services, writer, hostIP, log),
   ];
-  const controllers: SimulatedController[] = opts.kubeletOnly ? nodeParts : [
-    ...nodeParts,
-    new ReplicaSetController(kube, replicaSets, pods, writer, log),
-    new DeploymentController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'Deployment' }), replicaSets, writer, log),
-    new StatefulSetController(kube, informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }), pods, new ControllerRevisions(kube, informers.for({ apiVersion: 'apps/v1', kind: 'ControllerRevision' }), writer), writer, log),
-    new DaemonSetController(informers.for({ apiVersion: 'apps/v1', kind: 'DaemonSet' }), writer, log),
-    new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
-    new CronJobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'CronJob' }), informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), writer, log),
-    new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
-    new EndpointsController(kube, services, pods, informers.for({ apiVersion: 'v1', kind: 'Endpoints' }), writer, log),
-    new EndpointSliceController(kube, services, pods, informers.for({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }), writer, log),
-    new NamespaceDefaultsController(
-      kube,
-      informers.for({ apiVersion: 'v1', kind: 'Namespace' }),
-      informers.for({ apiVersion: 'v1', kind: 'ServiceAccount' }),
-      informers.for({ apiVersion: 'v1', kind: 'ConfigMap' }),
-      opts.rootCa,
-      log,
-    ),
-  ];
+  const controllers: SimulatedController[] = opts.kubeletOnly
+    ? nodeParts
+    : [
+        ...nodeParts,
+        new ReplicaSetController(kube, replicaSets, pods, writer, log),
+        new DeploymentController(
+          kube,
+          informers.for({ apiVersion: 'apps/v1', kind: 'Deployment' }),
+          replicaSets,
+          writer,
+          log,
+        ),
+        new StatefulSetController(
+          kube,
+          informers.for({ apiVersion: 'apps/v1', kind: 'StatefulSet' }),
+          pods,
+          new ControllerRevisions(kube, informers.for({ apiVersion: 'apps/v1', kind: 'ControllerRevision' }), writer),
+          writer,
+          log,
+        ),
+        new DaemonSetController(informers.for({ apiVersion: 'apps/v1', kind: 'DaemonSet' }), writer, log),
+        new JobController(kube, informers.for({ apiVersion: 'batch/v1', kind: 'Job' }), pods, writer, log),
+        new CronJobController(
+          kube,
+          informers.for({ apiVersion: 'batch/v1', kind: 'CronJob' }),
+          informers.for({ apiVersion: 'batch/v1', kind: 'Job' }),
+          writer,
+          log,
+        ),
+        new PvcBinder(informers.for({ apiVersion: 'v1', kind: 'PersistentVolumeClaim' }), writer, log),
+        new EndpointsController(
+          kube,
+          services,
+          pods,
+          informers.for({ apiVersion: 'v1', kind: 'Endpoints' }),
+          writer,
+          log,
+        ),
+        new EndpointSliceController(
+          kube,
+          services,
+          pods,
+          informers.for({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice' }),
+          writer,
+          log,
+        ),
+        new NamespaceDefaultsController(
+          kube,
+          informers.for({ apiVersion: 'v1', kind: 'Namespace' }),
+          informers.for({ apiVersion: 'v1', kind: 'ServiceAccount' }),
+          informers.for({ apiVersion: 'v1', kind: 'ConfigMap' }),
+          opts.rootCa,
+          log,
+        ),
+      ];
   // No controller acts on a half-filled cache (it would create pods that already exist).
   await informers.start();
   for (const c of controllers) c.loop.start();

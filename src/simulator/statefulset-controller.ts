@@ -59,12 +59,22 @@ export class StatefulSetController implements SimulatedController {
       if (ord !== undefined && ord < replicas) byOrdinal.set(ord, p);
       else condemned.push(p);
     }
-    await this.revisions.record(sts, updateRevision, new Set([updateRevision, sts.status?.currentRevision ?? updateRevision]));
+    await this.revisions.record(
+      sts,
+      updateRevision,
+      new Set([updateRevision, sts.status?.currentRevision ?? updateRevision]),
+    );
     await this.manage(sts, replicas, updateRevision, byOrdinal, condemned);
     return this.writeStatus(sts, replicas, updateRevision, pods);
   }
 
-  private async manage(sts: StatefulSet, replicas: number, updateRevision: string, byOrdinal: Map<number, Pod>, condemned: Pod[]): Promise<void> {
+  private async manage(
+    sts: StatefulSet,
+    replicas: number,
+    updateRevision: string,
+    byOrdinal: Map<number, Pod>,
+    condemned: Pod[],
+  ): Promise<void> {
     const ordered = sts.spec?.podManagementPolicy !== 'Parallel';
     for (let ord = 0; ord < replicas; ord++) {
       const pod = byOrdinal.get(ord);
@@ -95,11 +105,17 @@ export class StatefulSetController implements SimulatedController {
   private async createPod(sts: StatefulSet, ord: number, revision: string): Promise<void> {
     const name = `${sts.metadata.name}-${ord}`;
     const pod = podFromTemplate(sts, name, sts.spec?.template, {
-      labels: { [REVISION_LABEL]: revision, 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(ord) },
+      labels: {
+        [REVISION_LABEL]: revision,
+        'statefulset.kubernetes.io/pod-name': name,
+        'apps.kubernetes.io/pod-index': String(ord),
+      },
     });
     pod.spec = { ...pod.spec, hostname: name, ...(sts.spec?.serviceName ? { subdomain: sts.spec.serviceName } : {}) };
     const claims = sts.spec?.volumeClaimTemplates ?? [];
-    const volumes = ((pod.spec.volumes ?? []) as Array<{ name: string }>).filter((v) => !claims.some((c) => c.metadata.name === v.name));
+    const volumes = ((pod.spec.volumes ?? []) as Array<{ name: string }>).filter(
+      (v) => !claims.some((c) => c.metadata.name === v.name),
+    );
     for (const claim of claims) {
       const claimName = `${claim.metadata.name}-${name}`;
       await this.createClaim(sts, claim, claimName, name);
@@ -108,17 +124,28 @@ export class StatefulSetController implements SimulatedController {
     if (volumes.length) pod.spec.volumes = volumes;
     try {
       await this.kube.create(pod, { fieldManager: SIMULATOR_FIELD_MANAGER });
-      await this.events.record(sts, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${sts.metadata.name} successful`);
+      await this.events.record(
+        sts,
+        'Normal',
+        'SuccessfulCreate',
+        `create Pod ${name} in StatefulSet ${sts.metadata.name} successful`,
+      );
     } catch (e) {
       if (!isConflict(e)) throw e;
       // Ours from an earlier sync the cache has not shown yet, or an orphan left by an earlier set of this name.
       const ref = { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name };
-      if ((await resolveNameTaken(this.kube, ref, sts, sts.spec?.selector)) === 'foreign') throw new Error(`pod ${name} exists and belongs to another controller`);
+      if ((await resolveNameTaken(this.kube, ref, sts, sts.spec?.selector)) === 'foreign')
+        throw new Error(`pod ${name} exists and belongs to another controller`);
     }
   }
 
   /** A claim per pod and template, kept after the pod (Retain, the default) or owned by the set (whenDeleted: Delete). */
-  private async createClaim(sts: StatefulSet, claim: KubeObject & { spec?: Record<string, unknown> }, claimName: string, podName: string): Promise<void> {
+  private async createClaim(
+    sts: StatefulSet,
+    claim: KubeObject & { spec?: Record<string, unknown> },
+    claimName: string,
+    podName: string,
+  ): Promise<void> {
     const ownedBySet = sts.spec?.persistentVolumeClaimRetentionPolicy?.whenDeleted === 'Delete';
     const pvc: KubeObject = {
       apiVersion: 'v1',
@@ -133,19 +160,41 @@ export class StatefulSetController implements SimulatedController {
     };
     try {
       await this.kube.create(pvc, { fieldManager: SIMULATOR_FIELD_MANAGER });
-      await this.events.record(sts, 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${podName} in StatefulSet ${sts.metadata.name} success`);
+      await this.events.record(
+        sts,
+        'Normal',
+        'SuccessfulCreate',
+        `create Claim ${claimName} Pod ${podName} in StatefulSet ${sts.metadata.name} success`,
+      );
     } catch (e) {
       if (!isConflict(e)) throw e; // claims outlive their pods: the recreated pod finds it again
     }
   }
 
   private async deletePod(sts: StatefulSet, pod: Pod): Promise<void> {
-    if (await this.kube.delete({ apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name! })) {
-      await this.events.record(sts, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${sts.metadata.name} successful`);
+    if (
+      await this.kube.delete({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        namespace: pod.metadata.namespace,
+        name: pod.metadata.name!,
+      })
+    ) {
+      await this.events.record(
+        sts,
+        'Normal',
+        'SuccessfulDelete',
+        `delete Pod ${pod.metadata.name} in StatefulSet ${sts.metadata.name} successful`,
+      );
     }
   }
 
-  private async writeStatus(sts: StatefulSet, replicas: number, updateRevision: string, pods: Pod[]): Promise<ReconcileResult | void> {
+  private async writeStatus(
+    sts: StatefulSet,
+    replicas: number,
+    updateRevision: string,
+    pods: Pod[],
+  ): Promise<ReconcileResult | void> {
     const now = Date.now();
     const waits = pods.map((p) => availableInMs(p, sts.spec?.minReadySeconds ?? 0, now));
     const ready = pods.filter(isPodReady).length;

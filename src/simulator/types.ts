@@ -53,7 +53,10 @@ export interface Deployment extends KubeObject {
     replicas?: number;
     selector?: LabelSelector;
     template?: PodTemplate;
-    strategy?: { type?: 'RollingUpdate' | 'Recreate'; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
+    strategy?: {
+      type?: 'RollingUpdate' | 'Recreate';
+      rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string };
+    };
     revisionHistoryLimit?: number;
     minReadySeconds?: number;
     paused?: boolean;
@@ -63,7 +66,13 @@ export interface Deployment extends KubeObject {
 
 export interface ReplicaSet extends KubeObject {
   spec?: { replicas?: number; selector?: LabelSelector; template?: PodTemplate; minReadySeconds?: number };
-  status?: { replicas?: number; readyReplicas?: number; availableReplicas?: number; fullyLabeledReplicas?: number; observedGeneration?: number };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    fullyLabeledReplicas?: number;
+    observedGeneration?: number;
+  };
 }
 
 export interface StatefulSet extends KubeObject {
@@ -83,7 +92,13 @@ export interface StatefulSet extends KubeObject {
 }
 
 export interface Job extends KubeObject {
-  spec?: { parallelism?: number; completions?: number | null; completionMode?: 'NonIndexed' | 'Indexed'; suspend?: boolean; template?: PodTemplate };
+  spec?: {
+    parallelism?: number;
+    completions?: number | null;
+    completionMode?: 'NonIndexed' | 'Indexed';
+    suspend?: boolean;
+    template?: PodTemplate;
+  };
   status?: Record<string, unknown> & { conditions?: WorkloadCondition[]; startTime?: string };
 }
 

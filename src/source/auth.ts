@@ -6,7 +6,8 @@ export type GitCredentials = { username: string; password: string } | { bearerTo
 /** What a Secret's `data` may hold: username + password (Basic), or bearerToken / token. */
 export function credentialsFromSecretData(data: Record<string, string> | undefined): GitCredentials | undefined {
   if (!data) return undefined;
-  const dec = (k: string): string | undefined => (data[k] !== undefined ? Buffer.from(data[k]!, 'base64').toString('utf8') : undefined);
+  const dec = (k: string): string | undefined =>
+    data[k] !== undefined ? Buffer.from(data[k]!, 'base64').toString('utf8') : undefined;
   const token = dec('bearerToken') ?? dec('token');
   if (token) return { bearerToken: token };
   const username = dec('username');

@@ -32,7 +32,10 @@ export const INPUT_MARKERS = new Set(['Chart.yaml', 'kustomization.yaml', 'kusto
 export async function diffCommits(opts: DiffOptions): Promise<FileChange[]> {
   const { ctx } = opts;
   const segments = opts.path.split('/').filter((s) => s && s !== '.');
-  const [a, b] = await Promise.all([opts.from ? subtreeOf(ctx, opts.from, segments) : undefined, subtreeOf(ctx, opts.to, segments)]);
+  const [a, b] = await Promise.all([
+    opts.from ? subtreeOf(ctx, opts.from, segments) : undefined,
+    subtreeOf(ctx, opts.to, segments),
+  ]);
   const out: FileChange[] = [];
   await compare(ctx, a, b, '', { a: false, b: false }, out);
   return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
@@ -54,13 +57,21 @@ async function readEntries(ctx: GitContext, oid: string | undefined): Promise<Tr
   return (await git.readTree({ fs: ctx.fs, gitdir: ctx.gitdir, oid, cache: ctx.cache })).tree;
 }
 
-const isInputFolder = (entries: TreeEntry[]): boolean => entries.some((e) => e.type === 'blob' && INPUT_MARKERS.has(e.path));
+const isInputFolder = (entries: TreeEntry[]): boolean =>
+  entries.some((e) => e.type === 'blob' && INPUT_MARKERS.has(e.path));
 
 export function isDefinition(path: string, insideInput: boolean): boolean {
   return !insideInput && YAML.test(path) && !path.split('/').some((s) => s.startsWith('.'));
 }
 
-async function compare(ctx: GitContext, a: string | undefined, b: string | undefined, prefix: string, input: { a: boolean; b: boolean }, out: FileChange[]): Promise<void> {
+async function compare(
+  ctx: GitContext,
+  a: string | undefined,
+  b: string | undefined,
+  prefix: string,
+  input: { a: boolean; b: boolean },
+  out: FileChange[],
+): Promise<void> {
   if (a === b) return;
   const [ea, eb] = await Promise.all([readEntries(ctx, a), readEntries(ctx, b)]);
   const inA = input.a || isInputFolder(ea);

@@ -2,11 +2,18 @@
  * The closed list of ways fetching a source fails. Messages name the URL without credentials and
  * never carry a secret, because they end up in status conditions, Events and logs.
  */
-export type SourceErrorCode = 'AuthRequired' | 'AuthFailed' | 'FetchFailed' | 'RefNotFound' | 'CommitNotFound' | 'VerifyKeysInvalid'
+export type SourceErrorCode =
+  | 'AuthRequired'
+  | 'AuthFailed'
+  | 'FetchFailed'
+  | 'RefNotFound'
+  | 'CommitNotFound'
+  | 'VerifyKeysInvalid'
   | 'DecryptionKeysInvalid'
   // OCI sources (src/source/oci/): a manifest or blob whose bytes do not hash to the digest that
   // names it, and an artifact that is not a FlowOps/Flux one or whose layer cannot be read whole.
-  | 'DigestMismatch' | 'ArtifactInvalid';
+  | 'DigestMismatch'
+  | 'ArtifactInvalid';
 
 export class SourceError extends Error {
   override readonly name = 'SourceError';

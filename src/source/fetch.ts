@@ -25,12 +25,17 @@ const UNSHALLOW = 2_147_483_647;
 export async function fetchSource(opts: FetchOptions): Promise<string> {
   const { ctx, ref } = opts;
   try {
-    if (ref.commit && !isFullSha(ref.commit)) throw new SourceError('CommitNotFound', `ref.commit "${ref.commit}" is not a full 40-character commit sha`);
+    if (ref.commit && !isFullSha(ref.commit))
+      throw new SourceError('CommitNotFound', `ref.commit "${ref.commit}" is not a full 40-character commit sha`);
     if (ref.commit && (await hasCommit(ctx, ref.commit))) return ref.commit;
     const fetched = await cloneOrFetch(opts);
     if (!ref.commit) return fetched;
     if (!(await hasCommit(ctx, ref.commit))) await transfer(opts, { depth: UNSHALLOW, relative: true });
-    if (!(await hasCommit(ctx, ref.commit))) throw new SourceError('CommitNotFound', `commit ${ref.commit} is not in ${displayUrl(opts.url)} (${branchOrTag(ref)})`);
+    if (!(await hasCommit(ctx, ref.commit)))
+      throw new SourceError(
+        'CommitNotFound',
+        `commit ${ref.commit} is not in ${displayUrl(opts.url)} (${branchOrTag(ref)})`,
+      );
     return ref.commit;
   } catch (e) {
     throw toSourceError(e, opts);
@@ -56,21 +61,34 @@ async function hasCommit(ctx: GitContext, oid: string): Promise<boolean> {
 
 async function cloneOrFetch(opts: FetchOptions): Promise<string> {
   const { ctx, url } = opts;
-  const existing = existsSync(`${ctx.gitdir}/HEAD`) ? await git.getConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.url' }).catch(() => undefined) : undefined;
+  const existing = existsSync(`${ctx.gitdir}/HEAD`)
+    ? await git.getConfig({ fs: ctx.fs, gitdir: ctx.gitdir, path: 'remote.origin.url' }).catch(() => undefined)
+    : undefined;
   if (existing !== url) {
     // A new URL is a new repository: start over rather than mix objects of two remotes.
     rmSync(ctx.dir, { recursive: true, force: true });
     if (opts.ref.tag && !opts.ref.branch) return cloneTag(opts);
     const hooks = authHooks(opts.credentials);
-    await git.clone({
-      fs: ctx.fs, http: ctx.http, dir: ctx.dir, gitdir: ctx.gitdir, url,
-      ref: opts.ref.tag && !opts.ref.branch ? opts.ref.tag : (opts.ref.branch ?? DEFAULT_BRANCH),
-      singleBranch: true, noCheckout: true, depth: 1, noTags: true,
-      headers: hooks.headers, onAuthFailure: hooks.onAuthFailure, ...(hooks.onAuth ? { onAuth: hooks.onAuth } : {}),
-    }).catch((e: unknown) => {
-      rmSync(ctx.dir, { recursive: true, force: true });
-      throw hooks.rejected() ? new SourceError('AuthFailed', authFailed(opts)) : e;
-    });
+    await git
+      .clone({
+        fs: ctx.fs,
+        http: ctx.http,
+        dir: ctx.dir,
+        gitdir: ctx.gitdir,
+        url,
+        ref: opts.ref.tag && !opts.ref.branch ? opts.ref.tag : (opts.ref.branch ?? DEFAULT_BRANCH),
+        singleBranch: true,
+        noCheckout: true,
+        depth: 1,
+        noTags: true,
+        headers: hooks.headers,
+        onAuthFailure: hooks.onAuthFailure,
+        ...(hooks.onAuth ? { onAuth: hooks.onAuth } : {}),
+      })
+      .catch((e: unknown) => {
+        rmSync(ctx.dir, { recursive: true, force: true });
+        throw hooks.rejected() ? new SourceError('AuthFailed', authFailed(opts)) : e;
+      });
     return tipOf(ctx, opts.ref);
   }
   await transfer(opts, {});
@@ -100,9 +118,18 @@ async function transfer(opts: FetchOptions, extra: { depth?: number; relative?: 
   const tag = ref.tag && !ref.branch ? ref.tag : undefined;
   await git
     .fetch({
-      fs: ctx.fs, http: ctx.http, dir: ctx.dir, gitdir: ctx.gitdir, url: opts.url,
-      ref: tag ?? ref.branch ?? DEFAULT_BRANCH, singleBranch: true, tags: tag !== undefined, prune: false,
-      headers: hooks.headers, onAuthFailure: hooks.onAuthFailure, ...(hooks.onAuth ? { onAuth: hooks.onAuth } : {}),
+      fs: ctx.fs,
+      http: ctx.http,
+      dir: ctx.dir,
+      gitdir: ctx.gitdir,
+      url: opts.url,
+      ref: tag ?? ref.branch ?? DEFAULT_BRANCH,
+      singleBranch: true,
+      tags: tag !== undefined,
+      prune: false,
+      headers: hooks.headers,
+      onAuthFailure: hooks.onAuthFailure,
+      ...(hooks.onAuth ? { onAuth: hooks.onAuth } : {}),
       ...extra,
     })
     .catch((e: unknown) => {
@@ -137,12 +164,17 @@ function toSourceError(e: unknown, opts: FetchOptions): SourceError {
   if (err.code === 'HttpError' && err.data?.statusCode === 401) {
     return opts.credentials
       ? new SourceError('AuthFailed', authFailed(opts))
-      : new SourceError('AuthRequired', `authentication required: ${where} answered 401; set spec.secretRef to a Secret with username/password or bearerToken`);
+      : new SourceError(
+          'AuthRequired',
+          `authentication required: ${where} answered 401; set spec.secretRef to a Secret with username/password or bearerToken`,
+        );
   }
   if (err.code === 'UserCanceledError') return new SourceError('AuthFailed', authFailed(opts));
-  if (err.code === 'NotFoundError' || err.code === 'ResolveRefError') return new SourceError('RefNotFound', `${branchOrTag(opts.ref)} not found in ${where}`);
+  if (err.code === 'NotFoundError' || err.code === 'ResolveRefError')
+    return new SourceError('RefNotFound', `${branchOrTag(opts.ref)} not found in ${where}`);
   let message = err.message ?? String(e);
   const creds = opts.credentials;
-  for (const secret of creds ? ('bearerToken' in creds ? [creds.bearerToken] : [creds.password]) : []) if (secret) message = message.split(secret).join('***');
+  for (const secret of creds ? ('bearerToken' in creds ? [creds.bearerToken] : [creds.password]) : [])
+    if (secret) message = message.split(secret).join('***');
   return new SourceError('FetchFailed', `fetching ${where}: ${message.replace(/\/\/[^@/\s]*@/g, '//')}`);
 }

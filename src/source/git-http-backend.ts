@@ -72,7 +72,8 @@ export function serveGit(opts: GitHttpBackendOptions, req: IncomingMessage, res:
   });
   cgi.stderr.resume();
   cgi.on('error', () => {
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('git http-backend could not start\n');
+    if (!res.headersSent)
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('git http-backend could not start\n');
   });
   cgi.on('close', (code) => {
     if (!headersDone && !res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });

@@ -2,7 +2,11 @@ import git from 'isomorphic-git';
 import type { GitContext } from './git-context.js';
 
 /** Reads blobs by id (no work tree), a few at a time; returns oid → bytes. */
-export async function readBlobs(opts: { ctx: GitContext; oids: Iterable<string>; concurrency?: number }): Promise<Map<string, Uint8Array>> {
+export async function readBlobs(opts: {
+  ctx: GitContext;
+  oids: Iterable<string>;
+  concurrency?: number;
+}): Promise<Map<string, Uint8Array>> {
   const { ctx } = opts;
   const out = new Map<string, Uint8Array>();
   const todo = [...new Set(opts.oids)];

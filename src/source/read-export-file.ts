@@ -5,7 +5,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 
 /** `relPath` inside `dir`; undefined when either is missing, the file exceeds `maxBytes`, or it would leave `dir`. */
-export function readExportFile(dir: string | undefined, relPath: string | undefined, maxBytes: number): string | undefined {
+export function readExportFile(
+  dir: string | undefined,
+  relPath: string | undefined,
+  maxBytes: number,
+): string | undefined {
   if (!dir || !relPath) return undefined;
   const root = normalize(dir);
   const file = normalize(join(root, relPath));

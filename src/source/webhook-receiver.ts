@@ -48,11 +48,15 @@ function concernsSource(spec: SourceSpecView, ref: string | undefined): boolean 
  * Secret named by the FlowSource's spec.webhookSecretRef (key `token`); without one the hook is
  * refused. A good call only triggers a fetch — what is applied still comes from Git.
  */
-export function webhookReceiver(opts: WebhookReceiverOptions): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
+export function webhookReceiver(
+  opts: WebhookReceiverOptions,
+): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
   const prefix = opts.prefix ?? '/hooks';
   return async (req, res, url) => {
     if (!url.pathname.startsWith(`${prefix}/`)) return false;
-    const m = /^\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(url.pathname.slice(prefix.length));
+    const m = /^\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(
+      url.pathname.slice(prefix.length),
+    );
     if (!m) {
       reply(res, 404, 'expected /hooks/<namespace>/<name>');
       return true;
@@ -70,7 +74,9 @@ export function webhookReceiver(opts: WebhookReceiverOptions): (req: IncomingMes
     const source = await opts.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace, name });
     // The same answer for "no such source" and "no token": a caller learns nothing about what exists.
     const spec = (source?.spec ?? {}) as SourceSpecView;
-    const secret = spec.webhookSecretRef ? await opts.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.webhookSecretRef.name }) : undefined;
+    const secret = spec.webhookSecretRef
+      ? await opts.kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.webhookSecretRef.name })
+      : undefined;
     const encoded = (secret?.data as Record<string, string> | undefined)?.token;
     if (!source || !encoded) {
       reply(res, 401, 'webhook not enabled for this source');
@@ -88,9 +94,9 @@ export function webhookReceiver(opts: WebhookReceiverOptions): (req: IncomingMes
     }
     if (/^(pull_request|Merge Request Hook)$/.test(check.event)) {
       if (!opts.previewTrigger) {
-      reply(res, 200, 'ignored: pull-request previews are not running here');
-      return true;
-    }
+        reply(res, 200, 'ignored: pull-request previews are not running here');
+        return true;
+      }
       opts.previewTrigger(namespace, name);
       reply(res, 202, 'previewing');
       return true;
@@ -99,9 +105,12 @@ export function webhookReceiver(opts: WebhookReceiverOptions): (req: IncomingMes
       reply(res, 200, `ignored: ${check.ref} is not followed by this source`);
       return true;
     }
-    opts.log.info({ source: `${namespace}/${name}`, provider: check.provider, ref: check.ref }, 'webhook: fetching now');
+    opts.log.info(
+      { source: `${namespace}/${name}`, provider: check.provider, ref: check.ref },
+      'webhook: fetching now',
+    );
     opts.trigger(namespace, name);
-      reply(res, 202, 'fetching');
-      return true;
+    reply(res, 202, 'fetching');
+    return true;
   };
 }

@@ -37,7 +37,8 @@ export function verifyWebhook(headers: IncomingHttpHeaders, body: Buffer, token:
   } else if (github !== undefined) {
     provider = 'github';
     event = header(headers, 'x-github-event') ?? 'push';
-    if (!sameText(github, `sha256=${hmacHex(token, body)}`)) return { ok: false, status: 401, message: 'signature does not match' };
+    if (!sameText(github, `sha256=${hmacHex(token, body)}`))
+      return { ok: false, status: 401, message: 'signature does not match' };
   } else if (gitlab !== undefined) {
     provider = 'gitlab';
     event = header(headers, 'x-gitlab-event') ?? 'Push Hook';

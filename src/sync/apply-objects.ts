@@ -43,7 +43,9 @@ export async function applyObjects(opts: ApplyOptions): Promise<ApplyOutcome> {
         if ('reason' in result) out.skipped.push(result);
         else out.applied.push(result);
       } catch (e) {
-        out.failures.push(`${item.path}: ${item.object.kind} ${item.object.metadata.name}: ${e instanceof Error ? e.message : String(e)}`);
+        out.failures.push(
+          `${item.path}: ${item.object.kind} ${item.object.metadata.name}: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     });
     if (phase.some((p) => p.object.kind === 'CustomResourceDefinition')) {
@@ -54,14 +56,23 @@ export async function applyObjects(opts: ApplyOptions): Promise<ApplyOutcome> {
   return out;
 }
 
-async function applyOne(opts: ApplyOptions, item: DesiredObject, waitForKind: boolean): Promise<InventoryEntry | SkippedEntry> {
+async function applyOne(
+  opts: ApplyOptions,
+  item: DesiredObject,
+  waitForKind: boolean,
+): Promise<InventoryEntry | SkippedEntry> {
   const { kube } = opts;
   const resource = await resourceOf(kube, item.object, waitForKind ? (opts.kindWaitMs ?? 10_000) : 0);
   const metadata = { ...item.object.metadata };
   if (!resource.namespaced) delete metadata.namespace;
   const desired: KubeObject = { ...item.object, metadata };
   const entry = entryOf({ object: desired, path: item.path });
-  const live = await kube.get({ apiVersion: desired.apiVersion, kind: desired.kind, name: metadata.name!, namespace: metadata.namespace });
+  const live = await kube.get({
+    apiVersion: desired.apiVersion,
+    kind: desired.kind,
+    name: metadata.name!,
+    namespace: metadata.namespace,
+  });
   const owner = live ? foreignOwner(live) : undefined;
   if (owner && !isAdopted(live) && !isAdopted(desired)) {
     const { path: _p, ...ref } = entry;

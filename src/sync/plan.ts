@@ -52,7 +52,13 @@ export type Plan =
       warnings: ValidationError[];
     };
 
-const error = (file: string, line: number, field: string, message: string): ValidationError => ({ file, line, column: 1, field, message });
+const error = (file: string, line: number, field: string, message: string): ValidationError => ({
+  file,
+  line,
+  column: 1,
+  field,
+  message,
+});
 
 /**
  * Validates a commit as a unit and works out what to apply and prune. Any error anywhere rejects
@@ -65,7 +71,10 @@ export function planCommit(input: PlanInput): Plan {
   const apply: DesiredObject[] = [];
   const cpu = input.typecheckCpu;
   const since = cpu && process.cpuUsage();
-  const registry = input.typecheck === false ? undefined : schemaRegistryOf([...input.files, ...(input.context ?? [])], input.serverCrds);
+  const registry =
+    input.typecheck === false
+      ? undefined
+      : schemaRegistryOf([...input.files, ...(input.context ?? [])], input.serverCrds);
   if (cpu && since) cpu.micros += cpuSince(since);
   for (const file of input.files) {
     const result = validateParsedFlowFile(file.text, file.path);
@@ -97,14 +106,23 @@ function cpuSince(start: NodeJS.CpuUsage): number {
  * Inventory entries no longer wanted, worked out after applying (the API server decides whether a
  * kind is namespaced, which changes an object's identity).
  */
-export function pruneCandidates(inventory: readonly InventoryEntry[], wanted: readonly InventoryEntry[]): InventoryEntry[] {
+export function pruneCandidates(
+  inventory: readonly InventoryEntry[],
+  wanted: readonly InventoryEntry[],
+): InventoryEntry[] {
   const ids = new Set(wanted.map(objectId));
   return inventory.filter((e) => !ids.has(objectId(e)));
 }
 
 export function entryOf(d: DesiredObject): InventoryEntry {
   const m = d.object.metadata;
-  return { apiVersion: d.object.apiVersion, kind: d.object.kind, ...(m.namespace ? { namespace: m.namespace } : {}), name: m.name!, path: d.path };
+  return {
+    apiVersion: d.object.apiVersion,
+    kind: d.object.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    name: m.name!,
+    path: d.path,
+  };
 }
 
 /** The objects of one valid file; a document that is not an object (no apiVersion/kind) is an error unless empty. */
@@ -119,11 +137,13 @@ function objectsOf(file: DefinitionFile, defaultNamespace: string, errors: Valid
       continue;
     }
     const obj = doc.toJS() as Partial<KubeObject>;
-    if (typeof obj.apiVersion !== 'string' || !obj.apiVersion) errors.push(error(file.path, line, 'apiVersion', 'Required'));
+    if (typeof obj.apiVersion !== 'string' || !obj.apiVersion)
+      errors.push(error(file.path, line, 'apiVersion', 'Required'));
     if (typeof obj.kind !== 'string' || !obj.kind) errors.push(error(file.path, line, 'kind', 'Required'));
     const name = obj.metadata?.name;
     if (typeof name !== 'string' || !name) errors.push(error(file.path, line, 'metadata.name', 'Required'));
-    if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || typeof name !== 'string' || !name) continue;
+    if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || typeof name !== 'string' || !name)
+      continue;
     const metadata = { ...obj.metadata! };
     // Whether the kind is namespaced is known only to the API server; the applier drops the
     // namespace again for cluster-scoped kinds. Defaulting here makes identities comparable.
@@ -133,13 +153,25 @@ function objectsOf(file: DefinitionFile, defaultNamespace: string, errors: Valid
   return out;
 }
 
-const CLUSTER_SCOPED = new Set(['v1/Namespace', 'apiextensions.k8s.io/v1/CustomResourceDefinition', 'rbac.authorization.k8s.io/v1/ClusterRole', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding', 'storage.k8s.io/v1/StorageClass', 'v1/PersistentVolume', 'v1/Node']);
+const CLUSTER_SCOPED = new Set([
+  'v1/Namespace',
+  'apiextensions.k8s.io/v1/CustomResourceDefinition',
+  'rbac.authorization.k8s.io/v1/ClusterRole',
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding',
+  'storage.k8s.io/v1/StorageClass',
+  'v1/PersistentVolume',
+  'v1/Node',
+]);
 
 function isClusterScopedCore(apiVersion: string, kind: string): boolean {
   return CLUSTER_SCOPED.has(`${apiVersion}/${kind}`);
 }
 
-function checkDuplicates(apply: readonly DesiredObject[], keep: readonly InventoryEntry[], errors: ValidationError[]): void {
+function checkDuplicates(
+  apply: readonly DesiredObject[],
+  keep: readonly InventoryEntry[],
+  errors: ValidationError[],
+): void {
   const seen = new Map<string, string>(keep.map((e) => [objectId(e), e.path]));
   for (const d of apply) {
     const e = entryOf(d);

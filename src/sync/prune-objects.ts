@@ -39,7 +39,8 @@ export async function pruneObjects(opts: PruneOptions): Promise<PruneOutcome> {
         const { path: _p, ...ref } = entry;
         const owner = live ? foreignOwner(live) : undefined;
         if (live && owner && !isAdopted(live)) out.skipped.push({ ...ref, reason: `not pruned: tracked by ${owner}` });
-        else if (live && provenanceOf(live)?.source !== opts.source) out.skipped.push({ ...ref, reason: 'not pruned: no longer applied by this FlowSource' });
+        else if (live && provenanceOf(live)?.source !== opts.source)
+          out.skipped.push({ ...ref, reason: 'not pruned: no longer applied by this FlowSource' });
         else {
           if (live) await opts.kube.delete(refOfEntry(entry));
           out.pruned.push(entry);

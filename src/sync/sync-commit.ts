@@ -64,14 +64,33 @@ export async function syncCommit(opts: SyncCommitOptions): Promise<SyncOutcome> 
   }
   // Objects skipped as foreign are still wanted by the commit: never prune them either.
   const wanted = [...plan.keep, ...applied.applied, ...applied.skipped.map((s) => ({ ...s, path: '' }))];
-  const pruned = await pruneObjects({ kube: opts.kube, source: opts.source, entries: pruneCandidates(opts.inventory, wanted), ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+  const pruned = await pruneObjects({
+    kube: opts.kube,
+    source: opts.source,
+    entries: pruneCandidates(opts.inventory, wanted),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+  });
   const inventory = union(plan.keep, applied.applied, pruned.failed);
   const skipped = [...applied.skipped, ...pruned.skipped];
   const counts = `${applied.applied.length} applied, ${pruned.pruned.length} pruned${skipped.length ? `, ${skipped.length} skipped (${skipped.slice(0, 3).map(describeEntry).join(', ')})` : ''}`;
   if (pruned.failures.length) {
-    return { outcome: 'Failed', inventory, skipped, applied: applied.applied.length, pruned: pruned.pruned.length, message: `${counts}; ${pruned.failures.slice(0, 3).join('; ')}` };
+    return {
+      outcome: 'Failed',
+      inventory,
+      skipped,
+      applied: applied.applied.length,
+      pruned: pruned.pruned.length,
+      message: `${counts}; ${pruned.failures.slice(0, 3).join('; ')}`,
+    };
   }
-  return { outcome: 'Applied', inventory, skipped, applied: applied.applied.length, pruned: pruned.pruned.length, message: counts };
+  return {
+    outcome: 'Applied',
+    inventory,
+    skipped,
+    applied: applied.applied.length,
+    pruned: pruned.pruned.length,
+    message: counts,
+  };
 }
 
 function rejected(errors: ValidationError[]): SyncOutcome {

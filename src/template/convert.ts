@@ -39,7 +39,8 @@ export function toInt(v: unknown): number {
 export function toFloat(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && /^[+-]?(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d+)?$/.test(v)) return Number(v.replace(/_/g, ''));
+  if (typeof v === 'string' && /^[+-]?(\d[\d_]*\.?[\d_]*|\.\d[\d_]*)([eE][+-]?\d+)?$/.test(v))
+    return Number(v.replace(/_/g, ''));
   return 0;
 }
 

@@ -143,7 +143,11 @@ export class Executor {
         count = 0;
         item = () => [null, null];
       } else if (typeof v === 'number' && Number.isInteger(v)) {
-        if (node.pipe.decls.length > 1) throw new PositionedError(node.pos, `can't use ${node.pipe.decls.length} variables when ranging over an integer`);
+        if (node.pipe.decls.length > 1)
+          throw new PositionedError(
+            node.pos,
+            `can't use ${node.pipe.decls.length} variables when ranging over an integer`,
+          );
         count = Math.max(v, 0);
         item = (i) => [i, i];
       } else throw new PositionedError(node.pipe.pos, `range can't iterate over ${formatValue(v)} (${typeName(v)})`);
@@ -152,7 +156,8 @@ export class Executor {
       // Declarations occupy fixed slots that each iteration overwrites, as in Go.
       this.bind(node.pipe, node.pipe.decls.length === 2 ? [null, null] : [null]);
       for (let i = 0; i < count; i++) {
-        if (++this.steps > MAX_STEPS) throw new PositionedError(node.pos, `template exceeded ${MAX_STEPS} execution steps`);
+        if (++this.steps > MAX_STEPS)
+          throw new PositionedError(node.pos, `template exceeded ${MAX_STEPS} execution steps`);
         const [key, elem] = item(i);
         this.setRangeVars(node.pipe, key, elem);
         const sig = this.walk(node.list, elem);
@@ -168,7 +173,8 @@ export class Executor {
     const d = pipe.decls;
     if (d.length === 0) return;
     const values = d.length === 2 ? [key, elem] : [elem];
-    for (const [i, name] of d.entries()) this.assign(name, values[i], pipe.isAssign ? undefined : this.vars.length - d.length + i);
+    for (const [i, name] of d.entries())
+      this.assign(name, values[i], pipe.isAssign ? undefined : this.vars.length - d.length + i);
   }
 
   private bind(pipe: Pipeline, values: unknown[]): void {
@@ -229,7 +235,8 @@ export class Executor {
       case 'variable':
         return this.fields(this.lookup(e.name, e.pos), e.path, e.pos, e.text);
       case 'chain': {
-        const base = e.base.kind === 'ident' ? this.call(dot, e.base.name, e.base.pos, [], NO_FINAL) : this.arg(dot, e.base);
+        const base =
+          e.base.kind === 'ident' ? this.call(dot, e.base.name, e.base.pos, [], NO_FINAL) : this.arg(dot, e.base);
         if (base instanceof Missing) throw missingError(base);
         return this.fields(base, e.path, e.pos, e.text);
       }
@@ -259,7 +266,8 @@ export class Executor {
     let cur = base;
     for (const key of path) {
       if (isNil(cur)) return new Missing(pos, text, `nil value has no field "${key}"`);
-      if (!isMap(cur)) throw new PositionedError(pos, `can't evaluate field ${key} in type ${typeName(cur)} at ${text}`);
+      if (!isMap(cur))
+        throw new PositionedError(pos, `can't evaluate field ${key} in type ${typeName(cur)} at ${text}`);
       const { found, value } = ownValue(cur, key);
       if (!found) return new Missing(pos, text, `map has no entry for key "${key}"`);
       cur = value === undefined ? null : value;
@@ -272,7 +280,8 @@ export class Executor {
     if (!fn) throw new PositionedError(pos, `function "${name}" not defined`);
     const count = argExprs.length + (final === NO_FINAL ? 0 : 1);
     if (count < fn.min || count > fn.max) {
-      const want = fn.max === Infinity ? `at least ${fn.min}` : fn.min === fn.max ? `${fn.min}` : `${fn.min} to ${fn.max}`;
+      const want =
+        fn.max === Infinity ? `at least ${fn.min}` : fn.min === fn.max ? `${fn.min}` : `${fn.min} to ${fn.max}`;
       throw new PositionedError(pos, `wrong number of args for ${name}: want ${want} got ${count}`);
     }
     const pull = (i: number): unknown => {

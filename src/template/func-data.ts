@@ -14,12 +14,18 @@ export function goJson(v: unknown): string {
     return JSON.stringify(v);
   }
   if (typeof v === 'string') {
-    return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`);
+    return JSON.stringify(v).replace(
+      /[<>&\u2028\u2029]/g,
+      (c) => `\\u${(c.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+    );
   }
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
   if (isMap(v)) {
-    return `{${sortedKeys(v).filter((k) => v[k] !== undefined).map((k) => `${goJson(k)}:${goJson(v[k])}`).join(',')}}`;
+    return `{${sortedKeys(v)
+      .filter((k) => v[k] !== undefined)
+      .map((k) => `${goJson(k)}:${goJson(v[k])}`)
+      .join(',')}}`;
   }
   throw new FunctionCallError(`json: unsupported type ${typeof v}`);
 }
@@ -54,7 +60,8 @@ function index(item: unknown, keys: unknown[]): unknown {
   for (const k of keys) {
     if (isNil(cur)) throw new FunctionCallError('index of untyped nil');
     if (Array.isArray(cur) || typeof cur === 'string') {
-      if (typeof k !== 'number' || !Number.isInteger(k)) throw new FunctionCallError(`cannot index ${typeName(cur)} with ${typeName(k)}`);
+      if (typeof k !== 'number' || !Number.isInteger(k))
+        throw new FunctionCallError(`cannot index ${typeName(cur)} with ${typeName(k)}`);
       const len = typeof cur === 'string' ? Buffer.byteLength(cur) : cur.length;
       if (k < 0 || k >= len) throw new FunctionCallError(`index out of range: ${k}`);
       cur = typeof cur === 'string' ? Buffer.from(cur, 'utf8')[k] : cur[k];
@@ -69,7 +76,8 @@ function index(item: unknown, keys: unknown[]): unknown {
 }
 
 function slice(item: unknown, bounds: unknown[]): unknown {
-  if (!Array.isArray(item) && typeof item !== 'string') throw new FunctionCallError(`can't slice item of type ${typeName(item)}`);
+  if (!Array.isArray(item) && typeof item !== 'string')
+    throw new FunctionCallError(`can't slice item of type ${typeName(item)}`);
   const len = item.length;
   const [lo = 0, hi = len] = bounds;
   if (typeof lo !== 'number' || typeof hi !== 'number' || lo < 0 || hi > len || lo > hi) {
@@ -88,7 +96,12 @@ function len(v: unknown): number {
 function dict(args: unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i += 2) {
-    Object.defineProperty(out, strval(args[i]), { value: i + 1 < args.length ? args[i + 1] : '', enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, strval(args[i]), {
+      value: i + 1 < args.length ? args[i + 1] : '',
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -105,7 +118,11 @@ export const dataFunctions: Record<string, FuncDef> = {
   list: def((args) => [...args], 0, Infinity),
   dict: def(dict, 0, Infinity),
   hasKey: def(([m, k]) => hasKey(m, k), 2, 2, { acceptsMissing: true }),
-  keys: def((maps) => maps.flatMap((m) => (isMap(m) ? Object.keys(m) : [])).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 1, Infinity),
+  keys: def(
+    (maps) => maps.flatMap((m) => (isMap(m) ? Object.keys(m) : [])).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    1,
+    Infinity,
+  ),
   index: def(([item, ...keys]) => index(item, keys), 1, Infinity),
   slice: def(([item, ...bounds]) => slice(item, bounds), 1, 3),
   len: def(([v]) => len(v), 1),

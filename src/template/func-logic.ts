@@ -9,8 +9,14 @@ const compare = (test: (a: unknown, b: unknown) => boolean): FuncDef => def(([a,
 
 export const logicFunctions: Record<string, FuncDef> = {
   // The evaluator runs these two itself (short-circuit, deciding value returned); `fn` is the eager fallback.
-  and: def((args) => args.find((a) => !truth(a)) ?? args[args.length - 1], 1, Infinity, { lazy: 'and', acceptsMissing: true }),
-  or: def((args) => args.find((a) => truth(a)) ?? args[args.length - 1], 1, Infinity, { lazy: 'or', acceptsMissing: true }),
+  and: def((args) => args.find((a) => !truth(a)) ?? args[args.length - 1], 1, Infinity, {
+    lazy: 'and',
+    acceptsMissing: true,
+  }),
+  or: def((args) => args.find((a) => truth(a)) ?? args[args.length - 1], 1, Infinity, {
+    lazy: 'or',
+    acceptsMissing: true,
+  }),
   not: def(([a]) => !truth(a), 1, 1, { acceptsMissing: true }),
 
   eq: def(([a, ...rest]) => rest.some((b) => goEqual(a, b, 'eq')), 2, Infinity),
@@ -21,7 +27,9 @@ export const logicFunctions: Record<string, FuncDef> = {
   ge: compare((a, b) => !goLess(a, b, 'ge')),
 
   // sprig order: `default DEFAULT VALUE`, so `VALUE | default DEFAULT` reads naturally.
-  default: def(([d, ...given]) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]), 1, 2, { acceptsMissing: true }),
+  default: def(([d, ...given]) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]), 1, 2, {
+    acceptsMissing: true,
+  }),
   empty: def(([v]) => isEmpty(v), 1, 1, { acceptsMissing: true }),
   coalesce: def((args) => args.find((a) => !isEmpty(a)) ?? null, 0, Infinity, { acceptsMissing: true }),
   ternary: def(([yes, no, cond]) => (truth(cond) ? yes : no), 3),

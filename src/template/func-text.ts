@@ -20,14 +20,16 @@ function title(s: string): string {
 }
 
 function indent(n: unknown, s: unknown): string {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new FunctionCallError(`indent width must be a non-negative integer, got ${formatValue(n)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+    throw new FunctionCallError(`indent width must be a non-negative integer, got ${formatValue(n)}`);
   const pad = ' '.repeat(n);
   return pad + text(s).replace(/\n/g, `\n${pad}`);
 }
 
 function b64dec(v: unknown): string {
   const s = text(v);
-  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new FunctionError(`b64dec: illegal base64 data in ${goQuote(s)}`);
+  if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s))
+    throw new FunctionError(`b64dec: illegal base64 data in ${goQuote(s)}`);
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
@@ -42,8 +44,24 @@ function sprint(args: unknown[]): string {
 }
 
 export const textFunctions: Record<string, FuncDef> = {
-  quote: def((args) => args.filter((a) => !isNil(a)).map((a) => goQuote(strval(a))).join(' '), 0, Infinity),
-  squote: def((args) => args.filter((a) => !isNil(a)).map((a) => `'${strval(a)}'`).join(' '), 0, Infinity),
+  quote: def(
+    (args) =>
+      args
+        .filter((a) => !isNil(a))
+        .map((a) => goQuote(strval(a)))
+        .join(' '),
+    0,
+    Infinity,
+  ),
+  squote: def(
+    (args) =>
+      args
+        .filter((a) => !isNil(a))
+        .map((a) => `'${strval(a)}'`)
+        .join(' '),
+    0,
+    Infinity,
+  ),
   upper: def(([s]) => text(s).toUpperCase(), 1),
   lower: def(([s]) => text(s).toLowerCase(), 1),
   title: def(([s]) => title(text(s)), 1),

@@ -23,7 +23,8 @@ export function buildTable(user: Record<string, UserFunction> | undefined): Func
   if (!user || Object.keys(user).length === 0) return BUILTINS;
   const table = new Map(BUILTINS);
   for (const [name, fn] of Object.entries(user)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InvalidFunctionError(`invalid template function name ${JSON.stringify(name)}`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new InvalidFunctionError(`invalid template function name ${JSON.stringify(name)}`);
     if (BUILTINS.get(name)?.lazy) throw new InvalidFunctionError(`template function "${name}" cannot be overridden`);
     table.set(name, { fn: (args) => fn(...args), min: 0, max: Infinity });
   }

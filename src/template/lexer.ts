@@ -49,7 +49,8 @@ const isAlnum = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0
 // accepting it cannot change the meaning of a valid Go template.
 const NAME = /[A-Za-z0-9_]+(?:-+[A-Za-z0-9_]+)*/y;
 const ARGO = /steps((?:\.[A-Za-z0-9_]+(?:-+[A-Za-z0-9_]+)*)+)/y;
-const NUMBER = /[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9_]+)?)/y;
+const NUMBER =
+  /[+-]?(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9_]+)?)/y;
 
 function matchAt(re: RegExp, src: string, at: number): string | null {
   re.lastIndex = at;
@@ -80,7 +81,8 @@ export function lex(src: string): Token[] {
     let textStop = textEnd;
     const leftTrim = open !== -1 && src[open + 2] === '-' && isSpace(src[open + 3]);
     if (leftTrim) while (textStop > textStart && isSpace(src[textStop - 1])) textStop--;
-    if (textStop > textStart) tokens.push({ type: 'text', val: src.slice(textStart, textStop), pos: textStart, spaceBefore: false });
+    if (textStop > textStart)
+      tokens.push({ type: 'text', val: src.slice(textStart, textStop), pos: textStart, spaceBefore: false });
     if (open === -1) break;
 
     const inner = open + (leftTrim ? 4 : 2);
@@ -132,15 +134,39 @@ function lexAction(src: string, start: number, open: number, out: Token[]): { ne
       out.push({ type, val, pos: p, spaceBefore, ...extra });
     };
 
-    if (c === '|') { tok('pipe', c); p++; continue; }
-    if (c === '(') { tok('lparen', c); parenDepth++; p++; continue; }
+    if (c === '|') {
+      tok('pipe', c);
+      p++;
+      continue;
+    }
+    if (c === '(') {
+      tok('lparen', c);
+      parenDepth++;
+      p++;
+      continue;
+    }
     if (c === ')') {
       if (parenDepth === 0) throw new PositionedError(p, 'unexpected right paren');
-      tok('rparen', c); parenDepth--; p++; continue;
+      tok('rparen', c);
+      parenDepth--;
+      p++;
+      continue;
     }
-    if (c === ',') { tok('comma', c); p++; continue; }
-    if (c === ':' && src[p + 1] === '=') { tok('declare', ':='); p += 2; continue; }
-    if (c === '=') { tok('assign', c); p++; continue; }
+    if (c === ',') {
+      tok('comma', c);
+      p++;
+      continue;
+    }
+    if (c === ':' && src[p + 1] === '=') {
+      tok('declare', ':=');
+      p += 2;
+      continue;
+    }
+    if (c === '=') {
+      tok('assign', c);
+      p++;
+      continue;
+    }
 
     if (c === '"' || c === '`' || c === "'") {
       const { value, end } = c === '"' ? unquoteString(src, p) : c === '`' ? unquoteRaw(src, p) : unquoteChar(src, p);
@@ -176,7 +202,11 @@ function lexAction(src: string, start: number, open: number, out: Token[]): { ne
       continue;
     }
 
-    if (c === '.') { tok('dot', c); p++; continue; }
+    if (c === '.') {
+      tok('dot', c);
+      p++;
+      continue;
+    }
 
     if (/[A-Za-z_]/.test(c)) {
       const argo = matchAt(ARGO, src, p);
@@ -185,7 +215,7 @@ function lexAction(src: string, start: number, open: number, out: Token[]): { ne
         p += argo.length;
         continue;
       }
-      const word = (matchAt(/[A-Za-z_][A-Za-z0-9_]*/y, src, p) as string);
+      const word = matchAt(/[A-Za-z_][A-Za-z0-9_]*/y, src, p) as string;
       if (word === 'true' || word === 'false') tok('bool', word);
       else if (word === 'nil') tok('nil', word);
       else if (KEYWORDS.has(word)) tok('keyword', word);

@@ -120,7 +120,9 @@ export class PlanBuilder {
       const m = this.whole.exec(node.value);
       if (m) node.value = new TypedSlot(Number(m[1]));
     } else if (isMap(node)) {
-      const spliced = node.items.some((p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value.includes(this.marker));
+      const spliced = node.items.some(
+        (p) => isScalar(p.key) && typeof p.key.value === 'string' && p.key.value.includes(this.marker),
+      );
       const map = spliced ? this.maps++ : -1;
       keys.spliced ||= spliced;
       const seen = new Set<string>();
@@ -164,7 +166,8 @@ export class PlanBuilder {
 
   private compile(v: unknown, seen: Map<object, MapPlan | SeqPlan>): PlanNode {
     if (typeof v === 'string') return this.splice(v);
-    if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return v;
+    if (v === null || v === undefined || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint')
+      return v;
     if (v instanceof TypedSlot) return { kind: 'typed', index: v.index };
     if (typeof v !== 'object') throw new Unplannable();
     const prior = seen.get(v);
@@ -193,7 +196,8 @@ export class PlanBuilder {
 
 function join(s: Spliced, slots: readonly SlotValue[]): string {
   let out = s.lits[0] as string;
-  for (let j = 0; j < s.ids.length; j++) out += (slots[s.ids[j] as number] as SlotValue).text + (s.lits[j + 1] as string);
+  for (let j = 0; j < s.ids.length; j++)
+    out += (slots[s.ids[j] as number] as SlotValue).text + (s.lits[j + 1] as string);
   return out;
 }
 
@@ -201,7 +205,11 @@ function join(s: Spliced, slots: readonly SlotValue[]): string {
  * This render's documents from a plan, as fresh objects. Null when a key from a value reads `<<`,
  * which the parser may treat as a merge: the caller then parses this render.
  */
-export function instantiate(plan: Plan, slots: readonly SlotValue[], duplicate: (key: string) => never): unknown[] | null {
+export function instantiate(
+  plan: Plan,
+  slots: readonly SlotValue[],
+  duplicate: (key: string) => never,
+): unknown[] | null {
   if (plan.checks.length > 0) {
     const seen: (Set<string> | undefined)[] = new Array(plan.maps);
     for (const check of plan.checks) {
@@ -236,7 +244,8 @@ export function instantiate(plan: Plan, slots: readonly SlotValue[], duplicate: 
           const key = typeof k === 'string' ? k : join(k, slots);
           const value = build(p.values[j]);
           // As yaml's toJS does: `__proto__` (or any inherited name) stays an own data property.
-          if (key in obj) Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+          if (key in obj)
+            Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
           else obj[key] = value;
         }
         return obj;

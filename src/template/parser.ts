@@ -8,7 +8,8 @@ import { lex, type Token, type TokenType } from './lexer.js';
 
 const MAX_DEPTH = 200;
 
-const UNSUPPORTED_NOTE = 'FlowOps templates have no named templates (define, template, block and include are not supported)';
+const UNSUPPORTED_NOTE =
+  'FlowOps templates have no named templates (define, template, block and include are not supported)';
 
 interface ListEnd {
   kind: 'end' | 'else' | 'eof';
@@ -167,7 +168,8 @@ class Parser {
         decls.push(second.val);
       }
       const op = this.next();
-      if (op.type !== 'declare' && op.type !== 'assign') throw new PositionedError(op.pos, `expected := or = after ${decls.join(', ')}`);
+      if (op.type !== 'declare' && op.type !== 'assign')
+        throw new PositionedError(op.pos, `expected := or = after ${decls.join(', ')}`);
       isAssign = op.type === 'assign';
       if (isAssign) for (const d of decls) this.useVar(d, first.pos);
     }
@@ -229,7 +231,8 @@ class Parser {
     switch (t.type) {
       case 'ident':
         if (!this.isFunction(t.val)) {
-          if (t.val === 'include' || t.val === 'tpl') throw new PositionedError(t.pos, `function "${t.val}" is not supported: ${UNSUPPORTED_NOTE}`);
+          if (t.val === 'include' || t.val === 'tpl')
+            throw new PositionedError(t.pos, `function "${t.val}" is not supported: ${UNSUPPORTED_NOTE}`);
           throw new PositionedError(t.pos, `function "${t.val}" not defined`);
         }
         return { kind: 'ident', pos: t.pos, name: t.val };
@@ -276,7 +279,10 @@ function checkCommand(cmd: Command, stage: number): void {
     throw new PositionedError(cmd.args[1]?.pos ?? cmd.pos, `can't give argument to non-function ${describeExpr(head)}`);
   }
   if (stage > 0) {
-    throw new PositionedError(head.pos, `non-function ${describeExpr(head)} in pipeline stage ${stage + 1}: only functions receive the piped value`);
+    throw new PositionedError(
+      head.pos,
+      `non-function ${describeExpr(head)} in pipeline stage ${stage + 1}: only functions receive the piped value`,
+    );
   }
 }
 

@@ -79,14 +79,17 @@ function formatOne(spec: Spec, v: unknown): { text: string; numeric: boolean } {
       return { text: spec.prec !== null ? [...s].slice(0, spec.prec).join('') : s, numeric: false };
     }
     case 'q':
-      if (typeof v === 'string') return { text: spec.sharp && !v.includes('`') ? `\`${v}\`` : goQuote(v), numeric: false };
+      if (typeof v === 'string')
+        return { text: spec.sharp && !v.includes('`') ? `\`${v}\`` : goQuote(v), numeric: false };
       if (isInt(v)) return { text: goQuote(String.fromCodePoint(v), "'"), numeric: false };
       return { text: goQuote(formatValue(v)), numeric: false };
     case 'd':
       return isInt(v) ? num(signed(v, String(Math.abs(v)), spec)) : { text: bad(spec, v), numeric: false };
     case 'f':
     case 'F':
-      return typeof v === 'number' ? num(signed(v, Math.abs(v).toFixed(spec.prec ?? 6), spec)) : { text: bad(spec, v), numeric: false };
+      return typeof v === 'number'
+        ? num(signed(v, Math.abs(v).toFixed(spec.prec ?? 6), spec))
+        : { text: bad(spec, v), numeric: false };
     case 'e':
     case 'E': {
       if (typeof v !== 'number') return { text: bad(spec, v), numeric: false };
@@ -115,9 +118,13 @@ function formatOne(spec: Spec, v: unknown): { text: string; numeric: boolean } {
       return typeof v === 'number' ? num(signed(v, s, spec)) : { text: s, numeric: false };
     }
     case 'c':
-      return isInt(v) && v >= 0 && v <= 0x10ffff ? { text: String.fromCodePoint(v), numeric: false } : { text: bad(spec, v), numeric: false };
+      return isInt(v) && v >= 0 && v <= 0x10ffff
+        ? { text: String.fromCodePoint(v), numeric: false }
+        : { text: bad(spec, v), numeric: false };
     case 'U':
-      return isInt(v) && v >= 0 ? { text: `U+${v.toString(16).toUpperCase().padStart(4, '0')}`, numeric: false } : { text: bad(spec, v), numeric: false };
+      return isInt(v) && v >= 0
+        ? { text: `U+${v.toString(16).toUpperCase().padStart(4, '0')}`, numeric: false }
+        : { text: bad(spec, v), numeric: false };
     default:
       return { text: bad(spec, v), numeric: false };
   }
@@ -151,7 +158,16 @@ export function sprintf(format: string, args: readonly unknown[]): string {
       continue;
     }
     i++;
-    const spec: Spec = { minus: false, plus: false, space: false, zero: false, sharp: false, width: null, prec: null, verb: '' };
+    const spec: Spec = {
+      minus: false,
+      plus: false,
+      space: false,
+      zero: false,
+      sharp: false,
+      width: null,
+      prec: null,
+      verb: '',
+    };
     for (; i < format.length; i++) {
       const f = format[i];
       if (f === '-') spec.minus = true;
@@ -202,7 +218,10 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     out += pad(text, numeric, spec);
   }
   if (argi < args.length) {
-    out += `%!(EXTRA ${args.slice(argi).map((a) => `${typeName(a)}=${formatValue(a)}`).join(', ')})`;
+    out += `%!(EXTRA ${args
+      .slice(argi)
+      .map((a) => `${typeName(a)}=${formatValue(a)}`)
+      .join(', ')})`;
   }
   return out;
 }

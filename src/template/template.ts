@@ -109,7 +109,12 @@ export function compileTemplate(src: string, opts: TemplateOptions = {}): Templa
   const name = opts.name ?? DEFAULT_NAME;
   const funcs = buildTable(opts.functions);
   try {
-    return new Template(src, name, parse(src, (fn) => funcs.has(fn)), funcs);
+    return new Template(
+      src,
+      name,
+      parse(src, (fn) => funcs.has(fn)),
+      funcs,
+    );
   } catch (err) {
     throw asParseError(err, src, name);
   }

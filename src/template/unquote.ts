@@ -22,7 +22,10 @@ function decodeQuoted(src: string, start: number, quote: '"' | "'"): Decoded {
   for (;;) {
     const c = src[p];
     if (c === undefined || c === '\n') {
-      throw new PositionedError(start, quote === '"' ? 'unterminated quoted string' : 'unterminated character constant');
+      throw new PositionedError(
+        start,
+        quote === '"' ? 'unterminated quoted string' : 'unterminated character constant',
+      );
     }
     if (c === quote) return { value: decoder.decode(new Uint8Array(bytes)), end: p + 1 };
     if (c !== '\\') {

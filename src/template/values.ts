@@ -36,7 +36,7 @@ export function sortedKeys(m: PlainMap): string[] {
 
 /** Reads a key without ever reaching the prototype (`.constructor` is a missing key, not Function). */
 export function ownValue(m: PlainMap, key: string): { found: boolean; value: unknown } {
-  return  Object.hasOwn(m, key) ? { found: true, value: m[key] } : { found: false, value: undefined };
+  return Object.hasOwn(m, key) ? { found: true, value: m[key] } : { found: false, value: undefined };
 }
 
 /** Go's `truth`: false, 0, nil, "" and empty arrays/maps are false. */
@@ -73,7 +73,10 @@ export function formatValue(v: unknown, nilText = '<nil>'): string {
   if (typeof v === 'number') return formatNumber(v);
   if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (Array.isArray(v)) return `[${v.map((x) => formatValue(x)).join(' ')}]`;
-  if (isMap(v)) return `map[${sortedKeys(v).map((k) => `${k}:${formatValue(v[k])}`).join(' ')}]`;
+  if (isMap(v))
+    return `map[${sortedKeys(v)
+      .map((k) => `${k}:${formatValue(v[k])}`)
+      .join(' ')}]`;
   return String(v);
 }
 
@@ -106,6 +109,7 @@ export function goLess(a: unknown, b: unknown, fn: string): boolean {
   const ka = basicKind(a, fn);
   const kb = basicKind(b, fn);
   if (ka === 'boolean' || kb === 'boolean') throw new FunctionCallError(`${fn}: invalid type for comparison: bool`);
-  if (ka !== kb) throw new FunctionCallError(`${fn}: incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
+  if (ka !== kb)
+    throw new FunctionCallError(`${fn}: incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
   return (a as number | string) < (b as number | string);
 }

@@ -140,7 +140,7 @@ function checkMap(node: ShapeMap, schema: Schema, path: string, ctx: Ctx, depth:
     seen.add(key);
     const sub = path ? `${path}.${key}` : key;
     const value = pair.value;
-    if (Object.prototype.hasOwnProperty.call(props, key)) {
+    if (Object.hasOwn(props, key)) {
       const s = child(schema, props[key]);
       if (s) checkNode(value, s, sub, ctx, depth + 1, keyAt);
     } else if (extra === null) {

@@ -71,7 +71,7 @@ function resolvePath(path: JsonPath, root: Ty): Resolved {
       if (!f) {
         const field = [...names, step.name].join('.');
         const message = `unknown field "${field}" in ${ty.what}${didYouMean(step.name, ty.fieldNames())}`;
-        return { ty: UNKNOWN, problem: { offset: Math.max(at , 0), message } };
+        return { ty: UNKNOWN, problem: { offset: Math.max(at, 0), message } };
       }
       // Into a source of a join: field names are that object's own from here on.
       names = f.ty.kind === 'object' && f.ty.what !== ty.what ? [] : [...names, step.name];
@@ -158,10 +158,7 @@ function stageOf(raw: unknown): [string, unknown] | undefined {
  */
 export function checkPipeline(pipeline: unknown, sources: readonly PipelineSource[], at: FieldPath): TypeProblem[] {
   const list = Array.isArray(pipeline) ? pipeline : pipeline === undefined || pipeline === null ? [] : [pipeline];
-  const joined = record(
-    'the joined sources',
-    Object.fromEntries(sources.map((s) => [s.kind, present(s.ty)])),
-  );
+  const joined = record('the joined sources', Object.fromEntries(sources.map((s) => [s.kind, present(s.ty)])));
   const single = sources.length === 1 ? sources[0]?.ty : undefined;
   const w: Walk = { out: [], doc: single ?? UNKNOWN };
   list.slice(0, MAX_STAGES).forEach((raw, i) => {

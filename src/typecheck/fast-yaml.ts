@@ -26,6 +26,7 @@ interface Line {
 }
 
 /** Characters the fast path never reads its way through (tabs, CR, BOM, controls, odd line breaks). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the fast path must refuse
 const UNSUPPORTED_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
 /** A plain scalar may not start with these (YAML indicators). */
 const INDICATOR_START = new Set([...',[]{}#&*!|>\'"%@`']);

@@ -44,7 +44,7 @@ class RecordTy implements ObjectTy {
   ) {}
 
   field(n: string): Field | undefined {
-    return Object.prototype.hasOwnProperty.call(this.fields, n) ? this.fields[n] : undefined;
+    return Object.hasOwn(this.fields, n) ? this.fields[n] : undefined;
   }
 
   fieldNames(): readonly string[] {

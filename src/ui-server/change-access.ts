@@ -40,9 +40,20 @@ export class ChangeAccess {
     const body = {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SelfSubjectAccessReview',
-      spec: { resourceAttributes: { verb: 'get', group: r.group, resource: r.plural, ...(r.namespaced && c.namespace ? { namespace: c.namespace } : {}) } },
+      spec: {
+        resourceAttributes: {
+          verb: 'get',
+          group: r.group,
+          resource: r.plural,
+          ...(r.namespaced && c.namespace ? { namespace: c.namespace } : {}),
+        },
+      },
     };
-    const answer = await kube.rest.json<{ status?: { allowed?: boolean } }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { body });
+    const answer = await kube.rest.json<{ status?: { allowed?: boolean } }>(
+      'POST',
+      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      { body },
+    );
     return answer.status?.allowed === true;
   }
 }

@@ -71,7 +71,8 @@ export class ChangeFeed {
 
   private followWatchedKind(flow: KubeObject): void {
     const watch = (flow.spec as { watch?: { apiVersion?: unknown; kind?: unknown } } | undefined)?.watch;
-    if (typeof watch?.apiVersion === 'string' && typeof watch.kind === 'string') this.watch(watch.apiVersion, watch.kind, (obj) => this.followChildKinds(obj));
+    if (typeof watch?.apiVersion === 'string' && typeof watch.kind === 'string')
+      this.watch(watch.apiVersion, watch.kind, (obj) => this.followChildKinds(obj));
   }
 
   private followChildKinds(watched: KubeObject): void {
@@ -84,12 +85,23 @@ export class ChangeFeed {
     if (this.stopped || this.informers.has(id)) return;
     const seen = (obj: KubeObject): void => {
       inspect?.(obj);
-      this.queue({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) });
+      this.queue({
+        apiVersion: obj.apiVersion,
+        kind: obj.kind,
+        name: obj.metadata.name ?? '',
+        ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+      });
     };
     const informer = new Informer(
       this.kube,
       { apiVersion, kind, log: this.log, transform: dropManagedFields },
-      { add: seen, update: seen, delete: seen, synced: () => void this.synced.add(id), error: (err) => this.log.debug({ err, kind }, 'web view watch retrying') },
+      {
+        add: seen,
+        update: seen,
+        delete: seen,
+        synced: () => void this.synced.add(id),
+        error: (err) => this.log.debug({ err, kind }, 'web view watch retrying'),
+      },
     );
     this.informers.set(id, informer);
     informer.start();

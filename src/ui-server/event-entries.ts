@@ -4,12 +4,25 @@
 import type { KubeObject } from '../kube/types.js';
 import type { EventEntry, ObjectKey, RecentEvent } from './types.js';
 
-const eventTime = (e: KubeObject): string => (e.lastTimestamp as string | undefined) ?? (e.eventTime as string | undefined) ?? (e.firstTimestamp as string | undefined) ?? e.metadata.creationTimestamp ?? '';
+const eventTime = (e: KubeObject): string =>
+  (e.lastTimestamp as string | undefined) ??
+  (e.eventTime as string | undefined) ??
+  (e.firstTimestamp as string | undefined) ??
+  e.metadata.creationTimestamp ??
+  '';
 
 function eventEntry(e: KubeObject): EventEntry {
   const at = eventTime(e);
-  const source = (e.reportingComponent as string | undefined) || (e.source as { component?: string } | undefined)?.component;
-  return { type: String(e.type ?? ''), reason: String(e.reason ?? ''), message: String(e.message ?? ''), count: typeof e.count === 'number' ? e.count : 1, ...(at ? { lastSeen: at } : {}), ...(source ? { source } : {}) };
+  const source =
+    (e.reportingComponent as string | undefined) || (e.source as { component?: string } | undefined)?.component;
+  return {
+    type: String(e.type ?? ''),
+    reason: String(e.reason ?? ''),
+    message: String(e.message ?? ''),
+    count: typeof e.count === 'number' ? e.count : 1,
+    ...(at ? { lastSeen: at } : {}),
+    ...(source ? { source } : {}),
+  };
 }
 
 export function newestFirst(events: KubeObject[]): Array<{ raw: KubeObject; entry: EventEntry }> {
@@ -26,5 +39,10 @@ export function recentEventOf(raw: KubeObject, entry: EventEntry = eventEntry(ra
 
 export function involvedObjectOf(e: KubeObject): ObjectKey {
   const o = (e.involvedObject ?? {}) as { apiVersion?: string; kind?: string; namespace?: string; name?: string };
-  return { apiVersion: o.apiVersion ?? 'v1', kind: o.kind ?? '', name: o.name ?? '', ...(o.namespace ? { namespace: o.namespace } : {}) };
+  return {
+    apiVersion: o.apiVersion ?? 'v1',
+    kind: o.kind ?? '',
+    name: o.name ?? '',
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+  };
 }

@@ -22,12 +22,16 @@ function resource(operator: string, r: Partial<ResourceSpec> & { namespace?: unk
 /** The `@stage` names of a pipeline: one object of stages, or a list of them. */
 export function stagesOf(pipeline: unknown): string[] {
   const list = Array.isArray(pipeline) ? pipeline : pipeline && typeof pipeline === 'object' ? [pipeline] : [];
-  return list.flatMap((p: unknown) => (p && typeof p === 'object' ? Object.keys(p).filter((k) => k.startsWith('@')) : []));
+  return list.flatMap((p: unknown) =>
+    p && typeof p === 'object' ? Object.keys(p).filter((k) => k.startsWith('@')) : [],
+  );
 }
 
 export function operatorControllers(op: KubeObject): OperatorController[] {
   const name = op.metadata.name ?? '';
-  const statuses = ((op.status as { controllers?: ControllerStatus[] } | undefined)?.controllers ?? []).filter((s) => s && typeof s.name === 'string');
+  const statuses = ((op.status as { controllers?: ControllerStatus[] } | undefined)?.controllers ?? []).filter(
+    (s) => s && typeof s.name === 'string',
+  );
   return controllersOf(op.spec).map((c, i) => {
     const cname = typeof c.name === 'string' ? c.name : `controller ${i}`;
     const status = statuses.find((s) => s.name === cname);
@@ -45,5 +49,9 @@ export function operatorControllers(op: KubeObject): OperatorController[] {
 
 export function operatorSummary(op: KubeObject): OperatorSummary {
   const controllers = operatorControllers(op);
-  return { name: op.metadata.name ?? '', controllers: controllers.length, ready: controllers.filter((c) => c.ready.status === 'True').length };
+  return {
+    name: op.metadata.name ?? '',
+    controllers: controllers.length,
+    ready: controllers.filter((c) => c.ready.status === 'True').length,
+  };
 }

@@ -56,16 +56,31 @@ export async function overviewRows(kube: KubeClient, keys: RowKeys): Promise<Ove
     const objects = await Promise.all(refs.map(([, ref]) => (ref ? kube.get(ref).catch(unlessServed) : undefined)));
     const rows: T[] = [];
     const gone: string[] = [];
-    objects.forEach((o, i) => (o ? rows.push(view(o)) : gone.push(refs[i]?.[0] ?? '')));
+    for (const [i, o] of objects.entries()) {
+      if (o) rows.push(view(o));
+      else gone.push(refs[i]?.[0] ?? '');
+    }
     return { rows, gone };
   };
   const operatorRef = (name: string): ObjectRef | undefined =>
     name && !name.includes('/') ? { apiVersion: OPERATOR_API_VERSION, kind: OPERATOR_KIND, name } : undefined;
   const [sources, flows, operators, events] = await Promise.all([
-    read(keys.sources.map((k) => [k, namespaced(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, k)]), sourceSummary),
-    read(keys.flows.map((k) => [k, namespaced(FLOW_API_VERSION, FLOW_KIND, k)]), flowSummary),
-    read(keys.operators.map((k) => [k, operatorRef(k)]), operatorSummary),
-    read(keys.events.map((k) => [k, namespaced('v1', 'Event', k)]), (o) => recentEventOf(o)),
+    read(
+      keys.sources.map((k) => [k, namespaced(FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, k)]),
+      sourceSummary,
+    ),
+    read(
+      keys.flows.map((k) => [k, namespaced(FLOW_API_VERSION, FLOW_KIND, k)]),
+      flowSummary,
+    ),
+    read(
+      keys.operators.map((k) => [k, operatorRef(k)]),
+      operatorSummary,
+    ),
+    read(
+      keys.events.map((k) => [k, namespaced('v1', 'Event', k)]),
+      (o) => recentEventOf(o),
+    ),
   ]);
   return {
     sources: sources.rows,

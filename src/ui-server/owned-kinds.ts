@@ -18,7 +18,8 @@ const OWNED: ReadonlyMap<string, readonly KindRef[]> = new Map([
   ['batch/CronJob', [{ apiVersion: 'batch/v1', kind: 'Job' }]],
 ]);
 
-const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
+const groupOf = (apiVersion: string): string =>
+  apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
 
 export function ownedKindsOf(apiVersion: string, kind: string): readonly KindRef[] {
   return OWNED.get(`${groupOf(apiVersion)}/${kind}`) ?? [];

@@ -19,13 +19,35 @@ import { ownedKindsOf } from './owned-kinds.js';
 import type { NamespaceScope } from './namespace-scope.js';
 import { redacted } from './redact.js';
 import {
-  commitHistory, conditionsOf, flowFiles, flowSummary, rejectedVersion, sourceStateOf, healthView, keyOf, provenanceOf,
-  readinessOf, sourceObjects, sourceSummary, sourceVerification,
+  commitHistory,
+  conditionsOf,
+  flowFiles,
+  flowSummary,
+  rejectedVersion,
+  sourceStateOf,
+  healthView,
+  keyOf,
+  provenanceOf,
+  readinessOf,
+  sourceObjects,
+  sourceSummary,
+  sourceVerification,
 } from './summaries.js';
 import { rolloutViewOf } from './rollout-actions.js';
 import type {
-  ChildNode, EventEntry, FlowDetail, FlowHead, FlowObjectsUpdate, ObjectDetail, ObjectKey, OperatorDetail, Overview, OverviewRows,
-  RecentEvent, RunFlow, SourceDetail,
+  ChildNode,
+  EventEntry,
+  FlowDetail,
+  FlowHead,
+  FlowObjectsUpdate,
+  ObjectDetail,
+  ObjectKey,
+  OperatorDetail,
+  Overview,
+  OverviewRows,
+  RecentEvent,
+  RunFlow,
+  SourceDetail,
 } from './types.js';
 import { inWatch, parseObjectRef, stillWatched, watchedObjectOf, watchOf } from './watched-objects.js';
 
@@ -34,7 +56,8 @@ const RECENT_EVENTS = 12;
 /** Object → what a Flow applied → what that owns → one more (a Deployment's ReplicaSet's Pods). */
 const MAX_TREE_DEPTH = 3;
 
-const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): number => `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`);
+const byName = <T extends { namespace?: string; name: string }>(a: T, b: T): number =>
+  `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`);
 
 /** The text of the file an object was applied from, in its commit; undefined where that is not on this disk. */
 export type CommitFileReader = (obj: KubeObject) => string | undefined;
@@ -48,7 +71,13 @@ function revisionOfCommit(source: KubeObject, commit: string): string | undefine
 
 /** The object as if applied from `revision`: the commit file reader then reads that commit's export. */
 function withRevision(obj: KubeObject, revision: string): KubeObject {
-  return { ...obj, metadata: { ...obj.metadata, annotations: { ...(obj.metadata.annotations ?? {}), 'flowops.io/revision': revision } } };
+  return {
+    ...obj,
+    metadata: {
+      ...obj.metadata,
+      annotations: { ...(obj.metadata.annotations ?? {}), 'flowops.io/revision': revision },
+    },
+  };
 }
 
 /** What the Flow page shows above its objects, from the Flow and its source. */
@@ -110,7 +139,15 @@ export class UiReads {
     if (!obj) return undefined;
     const source = await this.sourceOf(obj);
     const provenance = { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) };
-    return { name, ...(provenance.source ? { provenance } : {}), controllers: operatorControllers(obj), yaml: stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec }, { lineWidth: 0 }) };
+    return {
+      name,
+      ...(provenance.source ? { provenance } : {}),
+      controllers: operatorControllers(obj),
+      yaml: stringify(
+        { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name }, spec: obj.spec },
+        { lineWidth: 0 },
+      ),
+    };
   }
 
   async source(namespace: string, name: string): Promise<SourceDetail | undefined> {
@@ -185,7 +222,9 @@ export class UiReads {
     const ref = obj.metadata.annotations?.['flowops.io/source'];
     const [namespace, name] = ref?.split('/') ?? [];
     if (!namespace || !name) return undefined;
-    return this.kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name }).catch(() => undefined);
+    return this.kube
+      .get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name })
+      .catch(() => undefined);
   }
 
   async object(key: ObjectKey): Promise<ObjectDetail | undefined> {
@@ -193,11 +232,23 @@ export class UiReads {
     if (!obj) return undefined;
     const ready = conditionsOf(obj).find((c) => c.type === 'Ready');
     const owner = obj.metadata.ownerReferences?.find((r) => r.controller) ?? obj.metadata.ownerReferences?.[0];
-    const [children, events, watchedBy, runs, source] = await Promise.all([this.children(obj, 0), this.events(obj), this.watchers(obj), readRuns(this.kube, obj), this.sourceOf(obj)]);
+    const [children, events, watchedBy, runs, source] = await Promise.all([
+      this.children(obj, 0),
+      this.events(obj),
+      this.watchers(obj),
+      readRuns(this.kube, obj),
+      this.sourceOf(obj),
+    ]);
     const failed = readFailure(obj);
     // Kinds without a status (ConfigMap) have no Ready condition: the failure's Event says it instead.
-    const failureMessage = ready?.message || events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message || '';
-    const failure = failed && ready?.status !== 'True' ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal } : undefined;
+    const failureMessage =
+      ready?.message ||
+      events.find((e) => e.type === 'Warning' && /^Reconcile(Failed|Stalled)$/.test(e.reason))?.message ||
+      '';
+    const failure =
+      failed && ready?.status !== 'True'
+        ? { step: failed.step, reason: failed.reason, message: failureMessage, terminal: failed.terminal }
+        : undefined;
     const lastRun = readLastRun(obj);
     const runFlow = lastRun ? await this.runFlowOf(lastRun.flow) : undefined;
     return {
@@ -205,7 +256,9 @@ export class UiReads {
       ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
       ...(obj.metadata.creationTimestamp ? { createdAt: obj.metadata.creationTimestamp } : {}),
       // A failing reconcile outranks kstatus, which calls a ConfigMap healthy whatever its Flow says.
-      health: failure ? { status: failure.terminal ? 'Failed' : 'InProgress', message: `reconcile failing at step "${failure.step}"` } : healthView(obj),
+      health: failure
+        ? { status: failure.terminal ? 'Failed' : 'InProgress', message: `reconcile failing at step "${failure.step}"` }
+        : healthView(obj),
       ...(ready ? { ready: readinessOf(ready) } : {}),
       conditions: conditionsOf(obj).map((c) => ({ type: c.type, ...readinessOf(c) })),
       provenance: { ...provenanceOf(obj), ...(source ? { sourceState: sourceStateOf(source) } : {}) },
@@ -213,7 +266,16 @@ export class UiReads {
       ...(lastRun ? { lastRun } : {}),
       ...(runFlow ? { runFlow } : {}),
       runs,
-      ...(owner ? { owner: { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.name, ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) } } : {}),
+      ...(owner
+        ? {
+            owner: {
+              apiVersion: owner.apiVersion,
+              kind: owner.kind,
+              name: owner.name,
+              ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+            },
+          }
+        : {}),
       children,
       watchedBy,
       events,
@@ -224,7 +286,9 @@ export class UiReads {
   private async runFlowOf(flow: string): Promise<RunFlow | undefined> {
     const [namespace, name] = flow.split('/');
     if (!namespace || !name) return undefined;
-    const obj = await this.kube.get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name }).catch(() => undefined);
+    const obj = await this.kube
+      .get({ apiVersion: FLOW_API_VERSION, kind: FLOW_KIND, namespace, name })
+      .catch(() => undefined);
     if (!obj) return undefined;
     const { source, revision, commit } = provenanceOf(obj);
     return {
@@ -239,7 +303,12 @@ export class UiReads {
   private async children(obj: KubeObject, depth: number): Promise<ChildNode[]> {
     const listed = await Promise.all(
       readInventory(obj).map(async (e): Promise<ChildNode> => {
-        const key: ObjectKey = { apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}) };
+        const key: ObjectKey = {
+          apiVersion: e.apiVersion,
+          kind: e.kind,
+          name: e.name,
+          ...(e.namespace ? { namespace: e.namespace } : {}),
+        };
         const child = await this.kube.get(key).catch(() => undefined);
         return child ? this.node(child, depth) : { key, health: 'Missing', message: 'not found', children: [] };
       }),
@@ -251,7 +320,12 @@ export class UiReads {
 
   private async node(obj: KubeObject, depth: number): Promise<ChildNode> {
     const h = healthView(obj);
-    return { key: keyOf(obj), health: h.status, message: h.message, children: depth + 1 < MAX_TREE_DEPTH ? await this.children(obj, depth + 1) : [] };
+    return {
+      key: keyOf(obj),
+      health: h.status,
+      message: h.message,
+      children: depth + 1 < MAX_TREE_DEPTH ? await this.children(obj, depth + 1) : [],
+    };
   }
 
   /** Objects of the kinds its controller makes, in its namespace, whose ownerReferences name it. */
@@ -259,7 +333,9 @@ export class UiReads {
     const uid = obj.metadata.uid;
     const kinds = ownedKindsOf(obj.apiVersion, obj.kind);
     if (!uid || kinds.length === 0 || !obj.metadata.namespace) return [];
-    const lists = await Promise.all(kinds.map((k) => this.listOrNone(k.apiVersion, k.kind, { namespace: obj.metadata.namespace! })));
+    const lists = await Promise.all(
+      kinds.map((k) => this.listOrNone(k.apiVersion, k.kind, { namespace: obj.metadata.namespace! })),
+    );
     return lists.flat().filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === uid));
   }
 
@@ -268,14 +344,26 @@ export class UiReads {
     const flows = await this.listOrNone(FLOW_API_VERSION, FLOW_KIND);
     return flows
       .map(flowSummary)
-      .filter((f) => f.watched.apiVersion === obj.apiVersion && f.watched.kind === obj.kind && (!f.watched.namespace || f.watched.namespace === obj.metadata.namespace))
+      .filter(
+        (f) =>
+          f.watched.apiVersion === obj.apiVersion &&
+          f.watched.kind === obj.kind &&
+          (!f.watched.namespace || f.watched.namespace === obj.metadata.namespace),
+      )
       .map((f) => `${f.namespace}/${f.name}`);
   }
 
   /** core/v1 Events whose involvedObject is this object, newest first. */
   private async events(obj: KubeObject): Promise<EventEntry[]> {
-    const fieldSelector = [`involvedObject.kind=${obj.kind}`, `involvedObject.name=${obj.metadata.name}`, ...(obj.metadata.uid ? [`involvedObject.uid=${obj.metadata.uid}`] : [])].join(',');
-    const events = await this.listOrNone('v1', 'Event', { ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}), fieldSelector });
+    const fieldSelector = [
+      `involvedObject.kind=${obj.kind}`,
+      `involvedObject.name=${obj.metadata.name}`,
+      ...(obj.metadata.uid ? [`involvedObject.uid=${obj.metadata.uid}`] : []),
+    ].join(',');
+    const events = await this.listOrNone('v1', 'Event', {
+      ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+      fieldSelector,
+    });
     return newestFirst(events)
       .slice(0, MAX_EVENTS)
       .map((e) => e.entry);
@@ -285,26 +373,44 @@ export class UiReads {
    * A kind that is not served (yet) lists as empty rather than failing the page. A list the user
    * may not make at the cluster scope is made in each namespace they may list it in, and said so.
    */
-  private async listOrNone(apiVersion: string, kind: string, opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {}): Promise<KubeObject[]> {
+  private async listOrNone(
+    apiVersion: string,
+    kind: string,
+    opts: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {},
+  ): Promise<KubeObject[]> {
     try {
       return (await this.kube.list(apiVersion, kind, opts)).items;
     } catch (err) {
       if (!(err instanceof KubeApiError && err.statusCode === 403)) return [];
-      const inNamespaces = opts.namespace === undefined && this.scope ? await this.listInNamespaces(apiVersion, kind, opts) : undefined;
+      const inNamespaces =
+        opts.namespace === undefined && this.scope ? await this.listInNamespaces(apiVersion, kind, opts) : undefined;
       if (!inNamespaces) this.forbidden.push(err.message);
       return inNamespaces ?? [];
     }
   }
 
-  private async listInNamespaces(apiVersion: string, kind: string, opts: { labelSelector?: string; fieldSelector?: string }): Promise<KubeObject[] | undefined> {
+  private async listInNamespaces(
+    apiVersion: string,
+    kind: string,
+    opts: { labelSelector?: string; fieldSelector?: string },
+  ): Promise<KubeObject[] | undefined> {
     const resource = await this.kube.resource(apiVersion, kind).catch(() => undefined);
     if (!resource?.namespaced || !this.scope) return undefined;
     const namespaces = await this.scope.listable(resource.group, resource.plural);
     if (namespaces.length === 0) return undefined;
-    const lists = await Promise.all(namespaces.map((namespace) => this.kube.list(apiVersion, kind, { ...opts, namespace }).then((l) => l.items, () => undefined)));
+    const lists = await Promise.all(
+      namespaces.map((namespace) =>
+        this.kube.list(apiVersion, kind, { ...opts, namespace }).then(
+          (l) => l.items,
+          () => undefined,
+        ),
+      ),
+    );
     const read = namespaces.filter((_, i) => lists[i] !== undefined);
     const name = resource.group ? `${resource.plural}.${resource.group}` : resource.plural;
-    this.scoped.push(`${name}: only in namespace${read.length === 1 ? '' : 's'} ${read.join(', ')} (not allowed at the cluster scope)`);
+    this.scoped.push(
+      `${name}: only in namespace${read.length === 1 ? '' : 's'} ${read.join(', ')} (not allowed at the cluster scope)`,
+    );
     return lists.flatMap((l) => l ?? []);
   }
 }

@@ -6,7 +6,8 @@ import type { KubeObject } from '../kube/types.js';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 export const HIDDEN = '(hidden)';
 
-const hideValues = (v: unknown): unknown => (v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).map((k) => [k, HIDDEN])) : v);
+const hideValues = (v: unknown): unknown =>
+  v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).map((k) => [k, HIDDEN])) : v;
 
 /** A copy without managedFields, safe to print; Secrets lose their values. */
 export function redacted(obj: KubeObject): KubeObject {

@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-const hostnameOf = (host: string): string => (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!);
+const hostnameOf = (host: string): string =>
+  host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
 
 /** On a loopback listener only loopback names are answered (DNS rebinding). */
 export function hostAllowed(req: IncomingMessage, loopbackOnly: boolean): boolean {
@@ -21,7 +22,8 @@ export function hostAllowed(req: IncomingMessage, loopbackOnly: boolean): boolea
  */
 export function actionAllowed(req: IncomingMessage): string | undefined {
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`) return 'cross-origin request refused';
+  if (origin !== undefined && origin !== `http://${req.headers.host}` && origin !== `https://${req.headers.host}`)
+    return 'cross-origin request refused';
   if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return 'expected a JSON body';
   return undefined;
 }

@@ -69,7 +69,8 @@ export interface UiRoute {
 const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
-  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
 };
 
 export function uiRoute(opts: UiRouteOptions): UiRoute {
@@ -83,15 +84,19 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   const changeAccess = sessions ? new ChangeAccess(opts.kube) : undefined;
   let started = false;
   // Every namespace, read with the web view's own identity, for users who may list only in some.
-  const allNamespaces = async (): Promise<string[]> => (await opts.kube.list('v1', 'Namespace')).items.map((n) => n.metadata.name ?? '').filter(Boolean);
+  const allNamespaces = async (): Promise<string[]> =>
+    (await opts.kube.list('v1', 'Namespace')).items.map((n) => n.metadata.name ?? '').filter(Boolean);
 
   const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    if (!hostAllowed(req, opts.loopbackOnly ?? false)) return sendJson(res, 421, { error: 'the web view answers only loopback host names' });
+    if (!hostAllowed(req, opts.loopbackOnly ?? false))
+      return sendJson(res, 421, { error: 'the web view answers only loopback host names' });
     let parts: string[];
     let rel: string;
     try {
-      parts = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent) : [];
+      parts = url.pathname.startsWith(API_PREFIX)
+        ? url.pathname.slice(API_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent)
+        : [];
       rel = decodeURIComponent(url.pathname.slice(UI_PREFIX.length));
     } catch {
       return sendJson(res, 400, { error: 'malformed percent-encoding in the path' });
@@ -101,10 +106,15 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     let user: UiUser | undefined;
     if (sessions && url.pathname.startsWith(API_PREFIX) && !opts.admin?.(req)) {
       user = await sessions.userOf(req);
-      if (!user) return sendJson(res, 401, { error: 'sign in with a Kubernetes bearer token (kubectl create token …)', signIn: true });
+      if (!user)
+        return sendJson(res, 401, {
+          error: 'sign in with a Kubernetes bearer token (kubectl create token …)',
+          signIn: true,
+        });
     }
     const kube = user?.kube ?? opts.kube;
-    if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4) return answerAction(req, res, kube, parts[1]!, parts[2]!);
+    if (req.method === 'POST' && parts[0] === 'sources' && parts[3] === 'actions' && parts.length === 4)
+      return answerAction(req, res, kube, parts[1]!, parts[2]!);
     if (req.method === 'POST' && parts[0] === 'flows' && parts[3] === 'rollout' && parts.length === 4) {
       return answerRolloutControl(req, res, kube, parts[1] ?? '', parts[2] ?? '');
     }
@@ -125,12 +135,20 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     }
     if (parts[0] === 'stream' && parts.length === 1) {
       const signedIn = user;
-      return stream.serve(req, res, signedIn && changeAccess ? (changes) => changeAccess.visible(signedIn, changes) : undefined);
+      return stream.serve(
+        req,
+        res,
+        signedIn && changeAccess ? (changes) => changeAccess.visible(signedIn, changes) : undefined,
+      );
     }
-    if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return answerCommit(res, kube, parts[1]!, parts[2]!, parts[4]!);
-    if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4) return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
+    if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5)
+      return answerCommit(res, kube, parts[1]!, parts[2]!, parts[4]!);
+    if (parts[0] === 'sources' && parts[3] === 'preview' && parts.length === 4)
+      return answerPreview(res, kube, parts[1]!, parts[2]!, url.searchParams.get('commit') ?? '');
     if (parts[0] === 'overview' && parts[1] === 'rows' && rowKeyCount(rowKeysOf(url.searchParams)) > MAX_ROW_KEYS) {
-      return sendJson(res, 400, { error: `at most ${MAX_ROW_KEYS} source, flow, operator and event parameters; read the whole overview instead` });
+      return sendJson(res, 400, {
+        error: `at most ${MAX_ROW_KEYS} source, flow, operator and event parameters; read the whole overview instead`,
+      });
     }
     if (parts[0] === 'flows' && parts[3] === 'objects' && url.searchParams.getAll('key').length > MAX_UPDATE_KEYS) {
       return sendJson(res, 400, { error: `at most ${MAX_UPDATE_KEYS} key parameters; read the whole Flow instead` });
@@ -140,7 +158,9 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       if (k) feed.follow(k.apiVersion, k.kind);
     }
     try {
-      const userReads = user ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces)) : undefined;
+      const userReads = user
+        ? new UiReads(user.kube, opts.commitFile, undefined, new NamespaceScope(user.kube, allNamespaces))
+        : undefined;
       const answered = await apiAnswer(userReads ?? reads, parts, url.searchParams);
       // Commit hashes link to commit pages only where this server can make them (it has clones).
       const withCommits = (parts[0] === 'sources' || parts[0] === 'object') && answered && opts.readCommit;
@@ -149,18 +169,31 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
       sendJson(res, 200, body);
     } catch (err) {
       // The API server's refusal, as it said it: the page shows the message instead of data.
-      if (err instanceof KubeApiError && (err.statusCode === 401 || err.statusCode === 403)) return sendJson(res, err.statusCode, { error: err.message, ...(err.statusCode === 401 ? { signIn: true } : {}) });
+      if (err instanceof KubeApiError && (err.statusCode === 401 || err.statusCode === 403))
+        return sendJson(res, err.statusCode, {
+          error: err.message,
+          ...(err.statusCode === 401 ? { signIn: true } : {}),
+        });
       throw err;
     }
   };
 
   /** GET: who is signed in; POST {token}: sign in; DELETE: sign out. `up` has nobody to sign in. */
   const answerSession = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!sessions) return sendJson(res, req.method === 'GET' ? 200 : 404, req.method === 'GET' ? { user: 'admin', signInNeeded: false } : { error: 'this web view has no sign-in: it runs as FlowOps\' admin on loopback' });
+    if (!sessions)
+      return sendJson(
+        res,
+        req.method === 'GET' ? 200 : 404,
+        req.method === 'GET'
+          ? { user: 'admin', signInNeeded: false }
+          : { error: "this web view has no sign-in: it runs as FlowOps' admin on loopback" },
+      );
     if (req.method === 'GET' && opts.admin?.(req)) return sendJson(res, 200, { user: 'admin', signInNeeded: true });
     if (req.method === 'GET') {
       const user = await sessions.userOf(req).catch(() => undefined);
-      return user ? sendJson(res, 200, { user: user.username, signInNeeded: true }) : sendJson(res, 401, { error: 'not signed in', signIn: true });
+      return user
+        ? sendJson(res, 200, { user: user.username, signInNeeded: true })
+        : sendJson(res, 401, { error: 'not signed in', signIn: true });
     }
     const refused = actionAllowed(req);
     if (refused) return sendJson(res, 403, { error: refused });
@@ -172,44 +205,75 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'GET, POST or DELETE' });
     try {
       const body = (await readJson(req)) as { token?: unknown };
-      if (typeof body?.token !== 'string') return sendJson(res, 400, { error: 'expected {"token": "<a Kubernetes bearer token>"}' });
+      if (typeof body?.token !== 'string')
+        return sendJson(res, 400, { error: 'expected {"token": "<a Kubernetes bearer token>"}' });
       const { id, user } = await sessions.signIn(body.token.trim());
       opts.log.info({ user: user.username }, 'web view sign-in');
       res.setHeader('Set-Cookie', sessionCookie(id, isSecure(req)));
       sendJson(res, 200, { user: user.username, signInNeeded: true });
     } catch (err) {
-      if (err instanceof SessionError || err instanceof ActionError) return sendJson(res, err.statusCode, { error: err.message });
+      if (err instanceof SessionError || err instanceof ActionError)
+        return sendJson(res, err.statusCode, { error: err.message });
       throw err;
     }
   };
 
   /** The dry run of a pin, made with the reader's own rights (RBAC may refuse it: said as such). */
-  const answerPreview = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
-    if (!/^[0-9a-f]{40}$/.test(commit) && commit !== BRANCH_TIP) return sendJson(res, 400, { error: `expected ?commit=<40 hex digits> or ?commit=${BRANCH_TIP}` });
-    if (!opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot preview commits (it has no clone of the source)' });
+  const answerPreview = async (
+    res: ServerResponse,
+    kube: KubeClient,
+    namespace: string,
+    name: string,
+    commit: string,
+  ): Promise<void> => {
+    if (!/^[0-9a-f]{40}$/.test(commit) && commit !== BRANCH_TIP)
+      return sendJson(res, 400, { error: `expected ?commit=<40 hex digits> or ?commit=${BRANCH_TIP}` });
+    if (!opts.previewCommit)
+      return sendJson(res, 501, { error: 'this web view cannot preview commits (it has no clone of the source)' });
     const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
     if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
     sendJson(res, 200, await opts.previewCommit(kube, source, commit));
   };
 
-  const answerCommit = async (res: ServerResponse, kube: KubeClient, namespace: string, name: string, commit: string): Promise<void> => {
+  const answerCommit = async (
+    res: ServerResponse,
+    kube: KubeClient,
+    namespace: string,
+    name: string,
+    commit: string,
+  ): Promise<void> => {
     if (!/^[0-9a-f]{40}$/.test(commit)) return sendJson(res, 400, { error: 'expected a commit of 40 hex digits' });
-    if (!opts.readCommit || !opts.previewCommit) return sendJson(res, 501, { error: 'this web view cannot show commits (it has no clone of the source)' });
+    if (!opts.readCommit || !opts.previewCommit)
+      return sendJson(res, 501, { error: 'this web view cannot show commits (it has no clone of the source)' });
     const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
     if (!source) return sendJson(res, 404, { error: `FlowSource ${namespace}/${name} not found` });
     const [diff, live] = await Promise.all([opts.readCommit(source, commit), opts.previewCommit(kube, source, commit)]);
-    if (!diff) return sendJson(res, 404, { error: `commit ${commit.slice(0, 12)} is not in the clone of FlowSource ${namespace}/${name}` });
+    if (!diff)
+      return sendJson(res, 404, {
+        error: `commit ${commit.slice(0, 12)} is not in the clone of FlowSource ${namespace}/${name}`,
+      });
     const entry = commitHistory(source).find((c) => c.commit === commit);
     const body: CommitDetail = { source: { namespace, name }, commit, ...diff, live, ...(entry ? { entry } : {}) };
     sendJson(res, 200, body);
   };
 
-  const answerAction = async (req: IncomingMessage, res: ServerResponse, kube: KubeClient, namespace: string, name: string): Promise<void> => {
+  const answerAction = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    kube: KubeClient,
+    namespace: string,
+    name: string,
+  ): Promise<void> => {
     const refused = actionAllowed(req);
     if (refused) return sendJson(res, 403, { error: refused });
     try {
       const action = parseSourceAction(await readJson(req));
-      const result = await runSourceAction({ kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) }, namespace, name, action);
+      const result = await runSourceAction(
+        { kube, ...(opts.syncNow ? { syncNow: opts.syncNow } : {}) },
+        namespace,
+        name,
+        action,
+      );
       opts.log.info({ source: `${namespace}/${name}`, action: action.action }, 'web view action');
       sendJson(res, 200, result);
     } catch (err) {
@@ -277,7 +341,8 @@ export function uiRoute(opts: UiRouteOptions): UiRoute {
   };
 }
 
-const isSecure = (req: IncomingMessage): boolean => (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
+const isSecure = (req: IncomingMessage): boolean =>
+  (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
 
 function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Promise<unknown> {
   const [what, namespace, name] = parts;
@@ -322,5 +387,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+    .end(JSON.stringify(body));
 }

@@ -61,14 +61,20 @@ export class UiSessions {
   }
 
   private async authenticate(token: string): Promise<UiUser> {
-    if (!/^[\x21-\x7e]{1,8192}$/.test(token)) throw new SessionError(400, 'a token is one line of printable characters');
+    if (!/^[\x21-\x7e]{1,8192}$/.test(token))
+      throw new SessionError(400, 'a token is one line of printable characters');
     const kube = this.cluster.withBearerToken(token);
     const review = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' };
     try {
-      const answer = await kube.rest.json<{ status?: { userInfo?: { username?: string } } }>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: review });
+      const answer = await kube.rest.json<{ status?: { userInfo?: { username?: string } } }>(
+        'POST',
+        '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        { body: review },
+      );
       return { username: answer.status?.userInfo?.username ?? 'unknown', kube };
     } catch (err) {
-      if (err instanceof KubeApiError && err.statusCode === 401) throw new SessionError(401, 'the API server did not accept this token');
+      if (err instanceof KubeApiError && err.statusCode === 401)
+        throw new SessionError(401, 'the API server did not accept this token');
       // A server without SelfSubjectReview (authentication.k8s.io v1 is there from 1.28 on): any
       // authenticated read says whether the token works.
       if (err instanceof KubeApiError && err.statusCode === 404) {
@@ -79,7 +85,6 @@ export class UiSessions {
       throw err;
     }
   }
-
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {

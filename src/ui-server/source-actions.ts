@@ -24,7 +24,8 @@ export function parseSourceAction(body: unknown): SourceAction {
   const b = (body && typeof body === 'object' ? body : {}) as { action?: unknown; commit?: unknown };
   switch (b.action) {
     case 'pin':
-      if (typeof b.commit !== 'string' || !/^[0-9a-f]{40}$/.test(b.commit)) throw new ActionError(400, 'pin needs the full 40-character commit sha');
+      if (typeof b.commit !== 'string' || !/^[0-9a-f]{40}$/.test(b.commit))
+        throw new ActionError(400, 'pin needs the full 40-character commit sha');
       return { action: 'pin', commit: b.commit };
     case 'unpin':
     case 'suspend':
@@ -42,7 +43,12 @@ export interface SourceActionsOptions {
   syncNow?: (namespace: string, name: string) => void;
 }
 
-export async function runSourceAction(opts: SourceActionsOptions, namespace: string, name: string, a: SourceAction): Promise<ActionResult> {
+export async function runSourceAction(
+  opts: SourceActionsOptions,
+  namespace: string,
+  name: string,
+  a: SourceAction,
+): Promise<ActionResult> {
   const ref: ObjectRef = { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name };
   const source = await opts.kube.get(ref);
   if (!source) throw new ActionError(404, `FlowSource ${namespace}/${name} not found`);
@@ -51,7 +57,8 @@ export async function runSourceAction(opts: SourceActionsOptions, namespace: str
     switch (a.action) {
       case 'pin': {
         const history = ((source.status ?? {}) as FlowSourceStatus).history ?? [];
-        if (!history.some((h) => shaOfRevision(h.revision) === a.commit)) throw new ActionError(400, `${a.commit.slice(0, 8)} is not in the history of ${label}`);
+        if (!history.some((h) => shaOfRevision(h.revision) === a.commit))
+          throw new ActionError(400, `${a.commit.slice(0, 8)} is not in the history of ${label}`);
         await opts.kube.patch(ref, { spec: { ref: { commit: a.commit } } }, 'merge');
         return { message: `${label} pinned to ${a.commit.slice(0, 8)}` };
       }
@@ -68,7 +75,12 @@ export async function runSourceAction(opts: SourceActionsOptions, namespace: str
         if (opts.syncNow) opts.syncNow(namespace, name);
         // Where the poller is another process (the leader of `flowops run`), the request goes the
         // way `flowops reconcile` sends it, and with this reader's rights.
-        else await opts.kube.patch(ref, { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: new Date().toISOString() } } }, 'merge');
+        else
+          await opts.kube.patch(
+            ref,
+            { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: new Date().toISOString() } } },
+            'merge',
+          );
         return { message: `${label}: sync started` };
     }
   } catch (err) {

@@ -17,7 +17,8 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export const NOT_BUILT = 'The web view is not built. Run `npm run build` (it needs the dev dependencies) and restart.\n';
+export const NOT_BUILT =
+  'The web view is not built. Run `npm run build` (it needs the dev dependencies) and restart.\n';
 
 export class StaticFiles {
   constructor(private readonly root: string) {}

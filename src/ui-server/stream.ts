@@ -16,13 +16,24 @@ export class ChangeStream {
   constructor(private readonly feed: ChangeFeed) {}
 
   /** `visible` narrows each batch to what this reader may see (a signed-in user's RBAC). */
-  serve(req: IncomingMessage, res: ServerResponse, visible?: (changes: ChangeMessage[]) => Promise<ChangeMessage[]>): void {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    visible?: (changes: ChangeMessage[]) => Promise<ChangeMessage[]>,
+  ): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     res.write(`retry: ${RETRY_MS}\nevent: hello\ndata: {}\n\n`);
     const send = (changes: ChangeMessage[]) => {
       if (changes.length) res.write(`event: changes\ndata: ${JSON.stringify(changes)}\n\n`);
     };
-    const unsubscribe = this.feed.subscribe((changes) => (visible ? void visible(changes).then(send, () => undefined) : send(changes)));
+    const unsubscribe = this.feed.subscribe((changes) =>
+      visible ? void visible(changes).then(send, () => undefined) : send(changes),
+    );
     const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
     this.open.add(res);
     const close = (): void => {

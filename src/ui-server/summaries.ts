@@ -5,23 +5,46 @@ import type { HistoryEntry, InventoryEntry } from '../api/flowsource.js';
 import type { FlowStatus } from '../api/status.js';
 import { healthOf } from '../kube/readiness.js';
 import type { Condition, KubeObject } from '../kube/types.js';
-import type { ApplyEntry, CommitEntry, FlowFileLink, FlowSummary, ObjectKey, Provenance, Readiness, RejectedVersion, SourceState, SourceSummary, SourceVerification } from './types.js';
+import type {
+  ApplyEntry,
+  CommitEntry,
+  FlowFileLink,
+  FlowSummary,
+  ObjectKey,
+  Provenance,
+  Readiness,
+  RejectedVersion,
+  SourceState,
+  SourceSummary,
+  SourceVerification,
+} from './types.js';
 
 const UNKNOWN: Readiness = { status: 'Unknown', reason: '', message: '' };
 
-const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const record = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 export { conditionsOf };
 
 export function readinessOf(c: Condition | undefined): Readiness {
   if (!c) return UNKNOWN;
-  return { status: c.status, reason: c.reason ?? '', message: c.message ?? '', ...(c.lastTransitionTime ? { since: c.lastTransitionTime } : {}) };
+  return {
+    status: c.status,
+    reason: c.reason ?? '',
+    message: c.message ?? '',
+    ...(c.lastTransitionTime ? { since: c.lastTransitionTime } : {}),
+  };
 }
 
 export const readyOf = (obj: KubeObject): Readiness => readinessOf(conditionsOf(obj).find((c) => c.type === 'Ready'));
 
-export const keyOf = (obj: KubeObject): ObjectKey => ({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}) });
+export const keyOf = (obj: KubeObject): ObjectKey => ({
+  apiVersion: obj.apiVersion,
+  kind: obj.kind,
+  name: obj.metadata.name ?? '',
+  ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+});
 
 /** `main@sha1:<40 hex>` → the sha. */
 export function commitOf(revision: string | undefined): string | undefined {
@@ -76,7 +99,12 @@ export function commitHistory(obj: KubeObject): CommitEntry[] {
     const commit = commitOf(h.revision);
     const isLive: boolean = !liveSeen && h.revision === live && h.outcome === 'Applied';
     liveSeen ||= isLive;
-    const apply: ApplyEntry = { time: h.time, outcome: h.outcome, ...(h.message ? { message: h.message } : {}), live: isLive };
+    const apply: ApplyEntry = {
+      time: h.time,
+      outcome: h.outcome,
+      ...(h.message ? { message: h.message } : {}),
+      live: isLive,
+    };
     const key = commit ?? h.revision;
     const entry = byCommit.get(key);
     if (entry) {
@@ -111,14 +139,22 @@ export function sourceStateOf(src: KubeObject): SourceState {
 
 /** The files of the applied commit that define Flows, so a `file:line` in a message links to the Flow. */
 export function flowFiles(obj: KubeObject): FlowFileLink[] {
-  return sourceObjects(obj).flatMap((o) => (o.kind === 'Flow' && o.apiVersion.startsWith('flowops.io/') && o.namespace ? [{ path: o.path, namespace: o.namespace, name: o.name }] : []));
+  return sourceObjects(obj).flatMap((o) =>
+    o.kind === 'Flow' && o.apiVersion.startsWith('flowops.io/') && o.namespace
+      ? [{ path: o.path, namespace: o.namespace, name: o.name }]
+      : [],
+  );
 }
 
 /**
  * The newest commit of the source, when it is newer than what the Flow runs, was rejected and names
  * the Flow's file: the Flow page says a newer version of it was refused.
  */
-export function rejectedVersion(src: KubeObject, flowRevision: string | undefined, path: string | undefined): RejectedVersion | undefined {
+export function rejectedVersion(
+  src: KubeObject,
+  flowRevision: string | undefined,
+  path: string | undefined,
+): RejectedVersion | undefined {
   const newest = (record(src.status).history as HistoryEntry[] | undefined)?.[0];
   if (newest?.outcome !== 'Rejected' || !path || newest.revision === flowRevision) return undefined;
   if (!(newest.message ?? '').includes(`${path}:`)) return undefined;
@@ -145,7 +181,13 @@ export function sourceVerification(obj: KubeObject): SourceVerification | undefi
 
 export function sourceObjects(obj: KubeObject): Array<ObjectKey & { path: string }> {
   const inv = record(obj.status).inventory;
-  return (Array.isArray(inv) ? (inv as InventoryEntry[]) : []).map((e) => ({ apiVersion: e.apiVersion, kind: e.kind, name: e.name, ...(e.namespace ? { namespace: e.namespace } : {}), path: e.path }));
+  return (Array.isArray(inv) ? (inv as InventoryEntry[]) : []).map((e) => ({
+    apiVersion: e.apiVersion,
+    kind: e.kind,
+    name: e.name,
+    ...(e.namespace ? { namespace: e.namespace } : {}),
+    path: e.path,
+  }));
 }
 
 export function flowSummary(obj: KubeObject): FlowSummary {
@@ -156,7 +198,11 @@ export function flowSummary(obj: KubeObject): FlowSummary {
   return {
     namespace: obj.metadata.namespace ?? '',
     name: obj.metadata.name ?? '',
-    watched: { apiVersion: str(watch.apiVersion) ?? '', kind: str(watch.kind) ?? '', ...(str(watch.namespace) ? { namespace: str(watch.namespace)! } : {}) },
+    watched: {
+      apiVersion: str(watch.apiVersion) ?? '',
+      kind: str(watch.kind) ?? '',
+      ...(str(watch.namespace) ? { namespace: str(watch.namespace)! } : {}),
+    },
     ready: readyOf(obj),
     counts: { watched: r.watched ?? 0, ready: r.ready ?? 0, notReady: r.notReady ?? 0, failed: r.failed ?? 0 },
     suspended: spec.suspend === true,

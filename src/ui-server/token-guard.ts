@@ -91,13 +91,11 @@ function refuse(res: ServerResponse, url: URL, reason: string | undefined): true
       })
       .end(html);
   else
-    res
-      .writeHead(401, { 'content-type': 'application/json; charset=utf-8' })
-      .end(
-        JSON.stringify({
-          error: reason ?? 'sign in: open the link `flowops up` printed (…/ui/?token=…), or pass a token',
-          signIn: true,
-        }),
-      );
+    res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' }).end(
+      JSON.stringify({
+        error: reason ?? 'sign in: open the link `flowops up` printed (…/ui/?token=…), or pass a token',
+        signIn: true,
+      }),
+    );
   return true;
 }

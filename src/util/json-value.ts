@@ -133,7 +133,9 @@ function canonGo(v: unknown): string {
   }
   if (Array.isArray(v)) return `[${v.map(canonGo).join(',')}]`;
   if (isMap(v)) {
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
+    const keys = Object.keys(v)
+      .filter((k) => v[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${canonGo(k)}:${canonGo(v[k])}`).join(',')}}`;
   }
   return canon(v);

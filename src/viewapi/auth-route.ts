@@ -16,7 +16,11 @@ function verbOf(req: IncomingMessage, name: string | undefined, url: URL): strin
   switch (req.method) {
     case 'GET':
     case 'HEAD':
-      return name ? 'get' : url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1' ? 'watch' : 'list';
+      return name
+        ? 'get'
+        : url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1'
+          ? 'watch'
+          : 'list';
     case 'POST':
       return 'create';
     case 'PUT':
@@ -49,7 +53,10 @@ export function requestAttributes(req: IncomingMessage, url: URL): RequestAttrib
  * resource requests must fall inside the token's namespaces and rules (403 otherwise);
  * non-resource requests (discovery, version) are allowed to any authenticated user.
  */
-export function authRoute(certPem: string, onAuthenticated?: (claims: ViewClaims, req: IncomingMessage) => void): ExtraRoute {
+export function authRoute(
+  certPem: string,
+  onAuthenticated?: (claims: ViewClaims, req: IncomingMessage) => void,
+): ExtraRoute {
   return async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     if (HEALTH.test(url.pathname)) return false;
     const header = req.headers.authorization ?? '';
@@ -66,7 +73,15 @@ export function authRoute(certPem: string, onAuthenticated?: (claims: ViewClaims
     if (!denied) return false;
     const where = a.namespace !== undefined ? ` in the namespace "${a.namespace}"` : ' at the cluster scope';
     const what = `${a.resource}${a.apiGroup ? `.${a.apiGroup}` : ''}${a.name ? ` "${a.name}"` : ''}`;
-    sendJson(res, 403, status(403, 'Forbidden', `${what} is forbidden: User "${claims.username}" cannot ${a.verb} resource "${a.resource}" in API group "${a.apiGroup}"${where}: ${denied}`));
+    sendJson(
+      res,
+      403,
+      status(
+        403,
+        'Forbidden',
+        `${what} is forbidden: User "${claims.username}" cannot ${a.verb} resource "${a.resource}" in API group "${a.apiGroup}"${where}: ${denied}`,
+      ),
+    );
     return true;
   };
 }

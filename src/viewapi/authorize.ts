@@ -28,7 +28,8 @@ function ruleAllows(rule: PolicyRule, a: RequestAttributes): boolean {
   if (!(rule.apiGroups ?? []).some((g) => matchPattern(g, a.apiGroup))) return false;
   if (!(rule.resources ?? []).some((r) => matchPattern(r, resource))) return false;
   // resourceNames restrict only the verbs that name an object (spec §6).
-  if (rule.resourceNames?.length && NAME_SCOPED.has(a.verb)) return a.name !== undefined && rule.resourceNames.includes(a.name);
+  if (rule.resourceNames?.length && NAME_SCOPED.has(a.verb))
+    return a.name !== undefined && rule.resourceNames.includes(a.name);
   return true;
 }
 

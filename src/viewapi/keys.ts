@@ -18,7 +18,11 @@ export interface KeyFiles {
  * certificate, so this runs the `openssl` CLI; without it there is no certificate, and the error
  * says so instead of pretending.
  */
-export async function generateKeys(dir: string, hostnames: string[] = ['localhost'], openssl = process.env.FLOWOPS_OPENSSL ?? 'openssl'): Promise<KeyFiles> {
+export async function generateKeys(
+  dir: string,
+  hostnames: string[] = ['localhost'],
+  openssl = process.env.FLOWOPS_OPENSSL ?? 'openssl',
+): Promise<KeyFiles> {
   mkdirSync(dir, { recursive: true });
   const keyFile = join(dir, 'apiserver.key');
   const certFile = join(dir, 'apiserver.crt');
@@ -26,14 +30,29 @@ export async function generateKeys(dir: string, hostnames: string[] = ['localhos
   const san = hosts.map((h) => (isIP(h) ? `IP:${h}` : `DNS:${h}`)).join(',');
   try {
     await run(openssl, [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '365',
-      '-keyout', keyFile, '-out', certFile,
-      '-subj', `/CN=${hosts[0]}`,
-      '-addext', `subjectAltName=${san}`,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '365',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-subj',
+      `/CN=${hosts[0]}`,
+      '-addext',
+      `subjectAltName=${san}`,
     ]);
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
-    if (e.code === 'ENOENT') throw new ViewApiSetupError('generating a self-signed certificate needs the openssl CLI, which is not installed; provide a key and certificate instead');
+    if (e.code === 'ENOENT')
+      throw new ViewApiSetupError(
+        'generating a self-signed certificate needs the openssl CLI, which is not installed; provide a key and certificate instead',
+      );
     throw new ViewApiSetupError(`openssl failed: ${e.stderr?.trim() || e.message}`);
   }
   return { keyFile, certFile };

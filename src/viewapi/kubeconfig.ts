@@ -21,7 +21,9 @@ export function viewKubeconfig(o: ViewKubeconfigOptions): string {
     kind: 'Config',
     clusters: [{ name: 'dcontroller', cluster }],
     users: [{ name: o.user, user: o.token ? { token: o.token } : {} }],
-    contexts: [{ name: 'dcontroller', context: { cluster: 'dcontroller', user: o.user, namespace: o.namespace ?? 'default' } }],
+    contexts: [
+      { name: 'dcontroller', context: { cluster: 'dcontroller', user: o.user, namespace: o.namespace ?? 'default' } },
+    ],
     'current-context': 'dcontroller',
   });
 }

@@ -41,7 +41,10 @@ const CRD = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresou
  * chosen explicitly. View kinds are registered in process, since the CRD API is not served.
  */
 export async function startViewApiServer(opts: ViewApiOptions): Promise<ViewApiServer> {
-  if (!opts.development && !opts.tls) throw new ViewApiSetupError('the view API server needs a TLS key and certificate unless started in development mode');
+  if (!opts.development && !opts.tls)
+    throw new ViewApiSetupError(
+      'the view API server needs a TLS key and certificate unless started in development mode',
+    );
   const keyPem = opts.tls ? readFileSync(opts.tls.keyFile, 'utf8') : undefined;
   const certPem = opts.tls ? readFileSync(opts.tls.certFile, 'utf8') : undefined;
   const server = await startApiServer({
@@ -60,7 +63,8 @@ export async function startViewApiServer(opts: ViewApiOptions): Promise<ViewApiS
   const ensureKind = async (group: string, kind: string): Promise<void> => {
     const crdType = server.registry.lookup(CRD.group, CRD.version, CRD.plural)!;
     const crd = viewCrd(group, kind);
-    if (!server.objects.getStored(crdType, undefined, crd.metadata.name)) server.objects.create(crdType, undefined, crd as unknown as JsonObject);
+    if (!server.objects.getStored(crdType, undefined, crd.metadata.name))
+      server.objects.create(crdType, undefined, crd as unknown as JsonObject);
   };
   const dropGroup = async (group: string): Promise<void> => {
     const crdType = server.registry.lookup(CRD.group, CRD.version, CRD.plural)!;
@@ -75,9 +79,19 @@ export async function startViewApiServer(opts: ViewApiOptions): Promise<ViewApiS
     url: server.url,
     certPem,
     async backend() {
-      const token = keyPem ? await issueToken(keyPem, { username: 'flowops-controller', namespaces: ['*'], rules: [] }) : undefined;
+      const token = keyPem
+        ? await issueToken(keyPem, { username: 'flowops-controller', namespaces: ['*'], rules: [] })
+        : undefined;
       const kc = new KubeConfig();
-      kc.loadFromString(viewKubeconfig({ server: server.url, user: 'flowops-controller', ...(token ? { token } : {}), ...(certPem ? { caPem: certPem } : {}), insecure: !certPem }));
+      kc.loadFromString(
+        viewKubeconfig({
+          server: server.url,
+          user: 'flowops-controller',
+          ...(token ? { token } : {}),
+          ...(certPem ? { caPem: certPem } : {}),
+          insecure: !certPem,
+        }),
+      );
       return { client: new KubeClient(kc), ensureKind, dropGroup };
     },
     close: () => server.close(),

@@ -22,7 +22,11 @@ export interface ViewClaims {
 export const ISSUER = 'dcontroller';
 
 /** Signs a token with the server's private key (RS256), as `dctl generate-config` does. */
-export async function issueToken(privateKeyPem: string, claims: ViewClaims, opts: { expiresIn?: string | number; now?: number } = {}): Promise<string> {
+export async function issueToken(
+  privateKeyPem: string,
+  claims: ViewClaims,
+  opts: { expiresIn?: string | number; now?: number } = {},
+): Promise<string> {
   // jose wants PKCS#8; openssl may write PKCS#1 ("BEGIN RSA PRIVATE KEY"), so normalise.
   const pkcs8 = createPrivateKey(privateKeyPem).export({ type: 'pkcs8', format: 'pem' }).toString();
   const key = await importPKCS8(pkcs8, 'RS256');

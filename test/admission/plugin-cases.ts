@@ -137,147 +137,147 @@ const priorityClass = (name: string, value: number, extra: Json = {}): Step => (
 
 /** A Pod failing appArmorProfile, hostProbesAndHostLifecycle, procMount, seLinuxOptions and sysctls. */
 const PS_BASELINE_BAD: Json = {
-  "apiVersion": "v1",
-  "kind": "Pod",
-  "metadata": {
-    "name": "bad",
-    "annotations": {
-      "container.apparmor.security.beta.kubernetes.io/a": "unconfined"
-    }
-  },
-  "spec": {
-    "securityContext": {
-      "appArmorProfile": {
-        "type": "Unconfined"
-      },
-      "seLinuxOptions": {
-        "type": "spc_t",
-        "user": "u"
-      },
-      "sysctls": [
-        {
-          "name": "kernel.msgmax",
-          "value": "1"
-        },
-        {
-          "name": "net.ipv4.tcp_syncookies",
-          "value": "1"
-        },
-        {
-          "name": "net.ipv4.tcp_rmem",
-          "value": "1"
-        }
-      ]
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'bad',
+    annotations: {
+      'container.apparmor.security.beta.kubernetes.io/a': 'unconfined',
     },
-    "containers": [
+  },
+  spec: {
+    securityContext: {
+      appArmorProfile: {
+        type: 'Unconfined',
+      },
+      seLinuxOptions: {
+        type: 'spc_t',
+        user: 'u',
+      },
+      sysctls: [
+        {
+          name: 'kernel.msgmax',
+          value: '1',
+        },
+        {
+          name: 'net.ipv4.tcp_syncookies',
+          value: '1',
+        },
+        {
+          name: 'net.ipv4.tcp_rmem',
+          value: '1',
+        },
+      ],
+    },
+    containers: [
       {
-        "name": "a",
-        "image": "i",
-        "securityContext": {
-          "procMount": "Unmasked",
-          "seLinuxOptions": {
-            "role": "r",
-            "type": "container_engine_t"
-          }
+        name: 'a',
+        image: 'i',
+        securityContext: {
+          procMount: 'Unmasked',
+          seLinuxOptions: {
+            role: 'r',
+            type: 'container_engine_t',
+          },
         },
-        "livenessProbe": {
-          "httpGet": {
-            "host": "10.0.0.1",
-            "port": 80
-          }
+        livenessProbe: {
+          httpGet: {
+            host: '10.0.0.1',
+            port: 80,
+          },
         },
-        "lifecycle": {
-          "preStop": {
-            "tcpSocket": {
-              "host": "evil",
-              "port": 1
-            }
-          }
-        }
+        lifecycle: {
+          preStop: {
+            tcpSocket: {
+              host: 'evil',
+              port: 1,
+            },
+          },
+        },
       },
       {
-        "name": "b",
-        "image": "i",
-        "securityContext": {
-          "appArmorProfile": {
-            "type": "Localhost",
-            "localhostProfile": "p"
-          }
+        name: 'b',
+        image: 'i',
+        securityContext: {
+          appArmorProfile: {
+            type: 'Localhost',
+            localhostProfile: 'p',
+          },
         },
-        "readinessProbe": {
-          "tcpSocket": {
-            "host": "10.0.0.1",
-            "port": 81
-          }
-        }
-      }
+        readinessProbe: {
+          tcpSocket: {
+            host: '10.0.0.1',
+            port: 81,
+          },
+        },
+      },
     ],
-    "hostUsers": false
-  }
+    hostUsers: false,
+  },
 };
 /** windowsHostProcess (with the hostNetwork Pod validation requires of it). */
 const PS_HOST_PROCESS: Json = {
-  "apiVersion": "v1",
-  "kind": "Pod",
-  "metadata": {
-    "name": "bad2"
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'bad2',
   },
-  "spec": {
-    "hostNetwork": true,
-    "securityContext": {
-      "windowsOptions": {
-        "hostProcess": true
-      }
+  spec: {
+    hostNetwork: true,
+    securityContext: {
+      windowsOptions: {
+        hostProcess: true,
+      },
     },
-    "containers": [
+    containers: [
       {
-        "name": "w",
-        "image": "i",
-        "securityContext": {
-          "windowsOptions": {
-            "hostProcess": true
-          }
-        }
-      }
-    ]
-  }
+        name: 'w',
+        image: 'i',
+        securityContext: {
+          windowsOptions: {
+            hostProcess: true,
+          },
+        },
+      },
+    ],
+  },
 };
 const PS_BASELINE_OK: Json = {
-  "apiVersion": "v1",
-  "kind": "Pod",
-  "metadata": {
-    "name": "ok"
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name: 'ok',
   },
-  "spec": {
-    "securityContext": {
-      "seLinuxOptions": {
-        "type": "container_init_t"
+  spec: {
+    securityContext: {
+      seLinuxOptions: {
+        type: 'container_init_t',
       },
-      "sysctls": [
+      sysctls: [
         {
-          "name": "net.ipv4.tcp_syncookies",
-          "value": "1"
-        }
-      ]
-    },
-    "containers": [
-      {
-        "name": "a",
-        "image": "i",
-        "securityContext": {
-          "procMount": "Default",
-          "appArmorProfile": {
-            "type": "RuntimeDefault"
-          }
+          name: 'net.ipv4.tcp_syncookies',
+          value: '1',
         },
-        "livenessProbe": {
-          "httpGet": {
-            "port": 80
-          }
-        }
-      }
-    ]
-  }
+      ],
+    },
+    containers: [
+      {
+        name: 'a',
+        image: 'i',
+        securityContext: {
+          procMount: 'Default',
+          appArmorProfile: {
+            type: 'RuntimeDefault',
+          },
+        },
+        livenessProbe: {
+          httpGet: {
+            port: 80,
+          },
+        },
+      },
+    ],
+  },
 };
 
 export const PLUGIN_CASES: PluginCase[] = [
@@ -452,7 +452,10 @@ export const PLUGIN_CASES: PluginCase[] = [
         hostIPC: true,
         hostPID: true,
         securityContext: { runAsNonRoot: false, runAsUser: 0, seccompProfile: { type: 'Unconfined' } },
-        volumes: [{ name: 'h', hostPath: { path: '/tmp' } }, { name: 'n', nfs: { server: 'x', path: '/' } }],
+        volumes: [
+          { name: 'h', hostPath: { path: '/tmp' } },
+          { name: 'n', nfs: { server: 'x', path: '/' } },
+        ],
         containers: [
           container('a', undefined, {
             ports: [{ containerPort: 80, hostPort: 8080 }],

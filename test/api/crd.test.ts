@@ -28,9 +28,13 @@ describe('the generated Flow CRD', () => {
 
   it('is structural: every node typed or preserving, no refs, no additionalProperties beside properties', () => {
     const text = JSON.stringify(schema());
-    expect(text).not.toMatch(/\$ref|\$defs|anyOf|oneOf|allOf|"const"|propertyNames|"additionalProperties":(false|true)/);
+    expect(text).not.toMatch(
+      /\$ref|\$defs|anyOf|oneOf|allOf|"const"|propertyNames|"additionalProperties":(false|true)/,
+    );
     for (const [path, s] of nodes(schema())) {
-      expect(s.type !== undefined || s['x-kubernetes-preserve-unknown-fields'] === true, `${path} has a type`).toBe(true);
+      expect(s.type !== undefined || s['x-kubernetes-preserve-unknown-fields'] === true, `${path} has a type`).toBe(
+        true,
+      );
       expect(s.properties && s.additionalProperties, `${path} mixes properties and additionalProperties`).toBeFalsy();
     }
   });
@@ -38,9 +42,13 @@ describe('the generated Flow CRD', () => {
   it('flattens the step union into one object with type as an enum', () => {
     const step = schema().properties!.spec!.properties!.reconcile!.properties!.steps!.items!;
     expect(step.required).toEqual(['name', 'type']);
-    expect(step.properties!.type).toEqual({ type: 'string', enum: ['kubectl', 'script', 'template', 'http', 'pipeline'] });
+    expect(step.properties!.type).toEqual({
+      type: 'string',
+      enum: ['kubectl', 'script', 'template', 'http', 'pipeline'],
+    });
     expect(step.properties!.type!.enum).toEqual(STEP_TYPES);
-    for (const field of ['manifests', 'target', 'script', 'chart', 'path', 'url', 'expression']) expect(step.properties).toHaveProperty(field);
+    for (const field of ['manifests', 'target', 'script', 'chart', 'path', 'url', 'expression'])
+      expect(step.properties).toHaveProperty(field);
     // string-or-map: no type at all, whatever is written is kept.
     expect(step.properties!.values).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true });
     expect(step.properties!.values).not.toHaveProperty('type');
@@ -51,9 +59,27 @@ describe('the generated Flow CRD', () => {
 
   it('describes status the kstatus way', () => {
     const status = schema().properties!.status!;
-    expect(Object.keys(status.properties!)).toEqual(['observedGeneration', 'conditions', 'resources', 'lastError', 'lastReconcileTime', 'generations', 'rollout']);
-    expect(status.properties!.rollout!.properties!.state!.enum).toEqual(['Progressing', 'Paused', 'Halted', 'RolledBack', 'Aborted', 'Complete']);
-    expect(status.properties!.conditions).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] });
+    expect(Object.keys(status.properties!)).toEqual([
+      'observedGeneration',
+      'conditions',
+      'resources',
+      'lastError',
+      'lastReconcileTime',
+      'generations',
+      'rollout',
+    ]);
+    expect(status.properties!.rollout!.properties!.state!.enum).toEqual([
+      'Progressing',
+      'Paused',
+      'Halted',
+      'RolledBack',
+      'Aborted',
+      'Complete',
+    ]);
+    expect(status.properties!.conditions).toMatchObject({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['type'],
+    });
     expect(status.properties!.resources!.properties!.watched).toEqual({ type: 'integer', minimum: 0 });
   });
 });
@@ -61,13 +87,19 @@ describe('the generated Flow CRD', () => {
 describe('the Flow CRD on the embedded API server', () => {
   let ts: TestServer;
   const api = (path: string, init: RequestInit = {}): Promise<Response> =>
-    fetch(`${ts.server.url}${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+    fetch(`${ts.server.url}${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers ?? {}) },
+    });
   const flows = '/apis/flowops.io/v1/namespaces/default/flows';
   const dbFlow = (): Record<string, any> => parse(readFileSync(join(FIXTURES, 'database-flow.yaml'), 'utf8'));
 
   beforeAll(async () => {
     ts = await startTestServer();
-    const res = await api('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: JSON.stringify(flowCrd()) });
+    const res = await api('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      method: 'POST',
+      body: JSON.stringify(flowCrd()),
+    });
     expect(res.status, await res.clone().text()).toBe(201);
   });
   afterAll(async () => ts?.stop());
@@ -105,13 +137,25 @@ describe('the Flow CRD on the embedded API server', () => {
     const current = (await (await api(`${flows}/database-operator`)).json()) as Record<string, any>;
     current.status = {
       observedGeneration: 1,
-      conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled', message: '3 of 3 reconciled', lastTransitionTime: '2025-01-01T00:00:00Z' }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Reconciled',
+          message: '3 of 3 reconciled',
+          lastTransitionTime: '2025-01-01T00:00:00Z',
+        },
+      ],
       resources: { watched: 3, succeeded: 3, failed: 0, ready: 2, notReady: 1 },
     };
     const put = await api(`${flows}/database-operator/status`, { method: 'PUT', body: JSON.stringify(current) });
     expect(put.status, await put.clone().text()).toBe(200);
 
-    const table = (await (await api(`${flows}/database-operator?includeObject=None`, { headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } })).json()) as {
+    const table = (await (
+      await api(`${flows}/database-operator?includeObject=None`, {
+        headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' },
+      })
+    ).json()) as {
       columnDefinitions: Array<{ name: string; priority: number }>;
       rows: Array<{ cells: unknown[] }>;
     };
@@ -127,13 +171,24 @@ describe('the Flow CRD on the embedded API server', () => {
       ['Age', 0],
     ]);
     // No spec.rollout: ROLLOUT and STAGE are empty.
-    expect(table.rows[0]!.cells.slice(0, 8)).toEqual(['database-operator', 'Database', 'True', 3, 2, null, null, '3 of 3 reconciled']);
+    expect(table.rows[0]!.cells.slice(0, 8)).toEqual([
+      'database-operator',
+      'Database',
+      'True',
+      3,
+      2,
+      null,
+      null,
+      '3 of 3 reconciled',
+    ]);
   });
 
   it('is listed by the real kubectl under its short name', async () => {
     const kubectl = kubectlFor(ts.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
     const out = await kubectl.ok(['get', 'fl', '-o', 'wide']);
-    expect(out.split('\n')[0]).toMatch(/^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+ROLLOUT\s+STAGE\s+STATUS\s+AGE$/);
+    expect(out.split('\n')[0]).toMatch(
+      /^NAME\s+WATCHED\s+READY\s+RESOURCES\s+CHILDREN-READY\s+ROLLOUT\s+STAGE\s+STATUS\s+AGE$/,
+    );
     expect(out).toMatch(/database-operator\s+Database\s+True\s+3\s+2\s+3 of 3 reconciled/);
   });
 });

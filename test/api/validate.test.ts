@@ -22,13 +22,17 @@ describe('validateFlowDocuments on invalid files', () => {
   });
 
   it('places a template error at its line and column inside a block scalar', () => {
-    const [e] = validateFlowDocuments(read(join(INVALID, 'template-syntax.yaml')), 't.yaml').filter((x) => x.field.endsWith('manifests'));
+    const [e] = validateFlowDocuments(read(join(INVALID, 'template-syntax.yaml')), 't.yaml').filter((x) =>
+      x.field.endsWith('manifests'),
+    );
     // `            labels: { engine: {{ uper ...` — the function name starts in column 34.
     expect(e).toMatchObject({ line: 24, column: 34, message: 'template: function "uper" not defined' });
   });
 
   it('places a template error in a quoted one-line value after the quote', () => {
-    const [e] = validateFlowDocuments(read(join(INVALID, 'template-syntax.yaml')), 't.yaml').filter((x) => x.field.endsWith('when'));
+    const [e] = validateFlowDocuments(read(join(INVALID, 'template-syntax.yaml')), 't.yaml').filter((x) =>
+      x.field.endsWith('when'),
+    );
     expect(e).toMatchObject({ line: 18, column: 48 });
   });
 
@@ -80,8 +84,18 @@ describe('validateFlow and parseFlow on live objects', () => {
   const live = (): Record<string, unknown> => ({
     ...(parse(read(join(FIXTURES, 'database-flow.yaml'))) as Record<string, unknown>),
     // What the API server adds: none of it is the Flow author's to get wrong.
-    metadata: { name: 'database-operator', namespace: 'default', uid: 'u-1', resourceVersion: '7', generation: 2, managedFields: [] },
-    status: { observedGeneration: 2, conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled', lastTransitionTime: '2025-01-01T00:00:00Z' }] },
+    metadata: {
+      name: 'database-operator',
+      namespace: 'default',
+      uid: 'u-1',
+      resourceVersion: '7',
+      generation: 2,
+      managedFields: [],
+    },
+    status: {
+      observedGeneration: 2,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'Reconciled', lastTransitionTime: '2025-01-01T00:00:00Z' }],
+    },
   });
 
   it('parses a live object with server metadata and status into a typed Flow', () => {

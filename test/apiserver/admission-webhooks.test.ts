@@ -173,71 +173,76 @@ async function forwardFrom(host: string, to: number): Promise<Server> {
 }
 
 describe('clientConfig.service', () => {
-  it.skipIf(hostAddress === undefined)('is resolved through the Service to its endpoints, TLS checked against name.namespace.svc', async () => {
-    const fwd = await forwardFrom(hostAddress ?? '', Number(new URL(wh.url).port));
-    const port = (fwd.address() as { port: number }).port;
-    expect(
-      (
-        await call('POST', '/api/v1/namespaces/default/services', {
-          apiVersion: 'v1',
-          kind: 'Service',
-          metadata: { name: 'hook' },
-          spec: { ports: [{ name: 'https', port: 443, targetPort: port }] },
-        })
-      ).status,
-    ).toBe(201);
-    expect(
-      (
-        await call('POST', '/api/v1/namespaces/default/endpoints', {
-          apiVersion: 'v1',
-          kind: 'Endpoints',
-          metadata: { name: 'hook' },
-          subsets: [{ addresses: [{ ip: hostAddress }], ports: [{ name: 'https', port }] }],
-        })
-      ).status,
-    ).toBe(201);
-    const cfg = {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name: 'by-service' },
-      webhooks: [
-        {
-          name: 'svc.example.com',
-          admissionReviewVersions: ['v1'],
-          sideEffects: 'None',
-          clientConfig: { service: { name: 'hook', namespace: 'default', path: '/deny' }, caBundle: wh.caBundle },
-          rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }],
+  it.skipIf(hostAddress === undefined)(
+    'is resolved through the Service to its endpoints, TLS checked against name.namespace.svc',
+    async () => {
+      const fwd = await forwardFrom(hostAddress ?? '', Number(new URL(wh.url).port));
+      const port = (fwd.address() as { port: number }).port;
+      expect(
+        (
+          await call('POST', '/api/v1/namespaces/default/services', {
+            apiVersion: 'v1',
+            kind: 'Service',
+            metadata: { name: 'hook' },
+            spec: { ports: [{ name: 'https', port: 443, targetPort: port }] },
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await call('POST', '/api/v1/namespaces/default/endpoints', {
+            apiVersion: 'v1',
+            kind: 'Endpoints',
+            metadata: { name: 'hook' },
+            subsets: [{ addresses: [{ ip: hostAddress }], ports: [{ name: 'https', port }] }],
+          })
+        ).status,
+      ).toBe(201);
+      const cfg = {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'by-service' },
+        webhooks: [
+          {
+            name: 'svc.example.com',
+            admissionReviewVersions: ['v1'],
+            sideEffects: 'None',
+            clientConfig: { service: { name: 'hook', namespace: 'default', path: '/deny' }, caBundle: wh.caBundle },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] }],
+          },
+        ],
+      };
+      expect(
+        (await call('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', cfg)).status,
+      ).toBe(201);
+      const r = await call('POST', '/api/v1/namespaces/default/secrets', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's1' },
+      });
+      expect(r).toMatchObject({
+        status: 400,
+        body: {
+          message: 'admission webhook "svc.example.com" denied the request: names starting with bad are refused',
         },
-      ],
-    };
-    expect(
-      (await call('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', cfg)).status,
-    ).toBe(201);
-    const r = await call('POST', '/api/v1/namespaces/default/secrets', {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 's1' },
-    });
-    expect(r).toMatchObject({
-      status: 400,
-      body: { message: 'admission webhook "svc.example.com" denied the request: names starting with bad are refused' },
-    });
-    const del = await call(
-      'DELETE',
-      '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/by-service',
-    );
-    expect(del.status).toBe(200);
-    expect(
-      (
-        await call('POST', '/api/v1/namespaces/default/secrets', {
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: { name: 's1' },
-        })
-      ).status,
-    ).toBe(201);
-    fwd.close();
-  });
+      });
+      const del = await call(
+        'DELETE',
+        '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/by-service',
+      );
+      expect(del.status).toBe(200);
+      expect(
+        (
+          await call('POST', '/api/v1/namespaces/default/secrets', {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: 's1' },
+          })
+        ).status,
+      ).toBe(201);
+      fwd.close();
+    },
+  );
 });
 
 describe('every write verb is admitted', () => {

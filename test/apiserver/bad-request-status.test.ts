@@ -28,15 +28,28 @@ const status = (code: number, reason: string | undefined, message: string, detai
 
 describe('bad requests answer as kube-apiserver does', () => {
   it('a body over 3 MiB is 413 RequestEntityTooLarge', async () => {
-    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(4 * 1024 * 1024) } });
-    const r = await fetch(`${ts.server.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'big' },
+      data: { a: 'x'.repeat(4 * 1024 * 1024) },
+    });
+    const r = await fetch(`${ts.server.url}/api/v1/namespaces/default/configmaps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(r.status).toBe(413);
     expect(await r.json()).toEqual(status(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728'));
   });
 
   it('resourceVersion=abc is a 400 on a list and on a watch alike', async () => {
-    const message = 'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax';
-    for (const path of ['/api/v1/namespaces/default/configmaps?resourceVersion=abc', '/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=abc']) {
+    const message =
+      'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax';
+    for (const path of [
+      '/api/v1/namespaces/default/configmaps?resourceVersion=abc',
+      '/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=abc',
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(400);
       expect(r.body).toEqual(status(400, 'BadRequest', message));
@@ -49,7 +62,9 @@ describe('bad requests answer as kube-apiserver does', () => {
     const current = Number((await get('/api/v1/namespaces/default/configmaps')).body.metadata.resourceVersion);
     const future = current + 1_000_000;
     const matches = ['', '&resourceVersionMatch=Exact', '&resourceVersionMatch=NotOlderThan'];
-    const answers = await Promise.all(matches.map((m) => get(`/api/v1/namespaces/default/configmaps?resourceVersion=${future}${m}`)));
+    const answers = await Promise.all(
+      matches.map((m) => get(`/api/v1/namespaces/default/configmaps?resourceVersion=${future}${m}`)),
+    );
     for (const r of answers) {
       expect(r.status).toBe(504);
       expect(r.body).toEqual(
@@ -79,13 +94,16 @@ describe('bad requests answer as kube-apiserver does', () => {
     const current = Number((await get('/api/v1/namespaces/default/configmaps')).body.metadata.resourceVersion);
     const lines: string[] = [];
     const ended = new Promise<number | undefined>((resolve) => {
-      const req = request(`${ts.server.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${current + 1}&timeoutSeconds=30`, (res) => {
-        res.on('data', (d: Buffer) => {
-          lines.push(...d.toString().split('\n').filter(Boolean));
-          if (lines.length >= 1) req.destroy();
-        });
-        res.on('close', () => resolve(res.statusCode));
-      });
+      const req = request(
+        `${ts.server.url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${current + 1}&timeoutSeconds=30`,
+        (res) => {
+          res.on('data', (d: Buffer) => {
+            lines.push(...d.toString().split('\n').filter(Boolean));
+            if (lines.length >= 1) req.destroy();
+          });
+          res.on('close', () => resolve(res.statusCode));
+        },
+      );
       req.on('error', () => resolve(undefined));
       req.end();
     });

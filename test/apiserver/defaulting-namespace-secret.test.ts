@@ -20,18 +20,35 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-type Obj = { metadata: { name: string; labels?: Record<string, string> }; data?: Record<string, string>; stringData?: unknown; type?: string };
-const getJson = async (...args: string[]): Promise<Obj> => JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json'])) as Obj;
+type Obj = {
+  metadata: { name: string; labels?: Record<string, string> };
+  data?: Record<string, string>;
+  stringData?: unknown;
+  type?: string;
+};
+const getJson = async (...args: string[]): Promise<Obj> =>
+  JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json'])) as Obj;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('Namespace: the kubernetes.io/metadata.name label', () => {
   it('is set on create, including for a generated name, and on the namespaces the server makes', async () => {
     await kubectl.ok(['create', 'namespace', 'team-a']);
     expect((await getJson('namespace', 'team-a')).metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'team-a' });
-    const created = JSON.parse(await kubectl.ok(['create', '-f', '-', '-o', 'json'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { generateName: 'gen-', labels: { team: 'b' } } }))) as Obj;
+    const created = JSON.parse(
+      await kubectl.ok(
+        ['create', '-f', '-', '-o', 'json'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { generateName: 'gen-', labels: { team: 'b' } },
+        }),
+      ),
+    ) as Obj;
     expect(created.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
     expect(created.metadata.labels).toEqual({ team: 'b', 'kubernetes.io/metadata.name': created.metadata.name });
-    expect((await getJson('namespace', 'default')).metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'default' });
+    expect((await getJson('namespace', 'default')).metadata.labels).toEqual({
+      'kubernetes.io/metadata.name': 'default',
+    });
   });
 
   it('is put back to the name on update, patch and apply', async () => {
@@ -42,16 +59,31 @@ describe('Namespace: the kubernetes.io/metadata.name label', () => {
     expect((await getJson('namespace', 'team-c')).metadata.labels!['kubernetes.io/metadata.name']).toBe('team-c');
     // The defaulted label is owned by the manager of the write that defaulted it, as on a real
     // server (defaulting happens before the field manager looks): taking it needs --force-conflicts.
-    const ns = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-c', labels: { 'kubernetes.io/metadata.name': 'x', extra: 'y' } } });
-    expect((await kubectl(['apply', '--server-side', '-f', '-'], ns)).stderr).toContain('conflict with "kubectl-create"');
+    const ns = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'team-c', labels: { 'kubernetes.io/metadata.name': 'x', extra: 'y' } },
+    });
+    expect((await kubectl(['apply', '--server-side', '-f', '-'], ns)).stderr).toContain(
+      'conflict with "kubectl-create"',
+    );
     await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], ns);
-    expect((await getJson('namespace', 'team-c')).metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'team-c', extra: 'y' });
+    expect((await getJson('namespace', 'team-c')).metadata.labels).toEqual({
+      'kubernetes.io/metadata.name': 'team-c',
+      extra: 'y',
+    });
   });
 });
 
 describe('Secret: stringData folded into data', () => {
   const secret = (stringData: Record<string, string>, data: Record<string, string> = {}) =>
-    JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: 'sec' }, data, stringData });
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'creds', namespace: 'sec' },
+      data,
+      stringData,
+    });
 
   it('on create (kubectl apply): base64 in data, stringData gone, type Opaque', async () => {
     await kubectl.ok(['apply', '-f', '-'], secret({ user: 'alice', token: 'p@ss wörd' }, { kept: b64('yes') }));
@@ -65,12 +97,30 @@ describe('Secret: stringData folded into data', () => {
     await kubectl.ok(['apply', '-f', '-'], secret({ user: 'bob' }, { user: b64('ignored'), kept: b64('yes') }));
     expect((await getJson('secret', 'creds', '-n', 'sec')).data).toMatchObject({ user: b64('bob'), kept: b64('yes') });
 
-    await kubectl.ok(['patch', 'secret', 'creds', '-n', 'sec', '--type', 'merge', '-p', JSON.stringify({ stringData: { user: 'carol' } })]);
+    await kubectl.ok([
+      'patch',
+      'secret',
+      'creds',
+      '-n',
+      'sec',
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify({ stringData: { user: 'carol' } }),
+    ]);
     const patched = await getJson('secret', 'creds', '-n', 'sec');
     expect(patched.data!.user).toBe(b64('carol'));
     expect(patched.stringData).toBeUndefined();
 
-    await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ssa', namespace: 'sec' }, stringData: { k: 'v' } }));
+    await kubectl.ok(
+      ['apply', '--server-side', '--force-conflicts', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'ssa', namespace: 'sec' },
+        stringData: { k: 'v' },
+      }),
+    );
     const applied = await getJson('secret', 'ssa', '-n', 'sec');
     expect(applied.data).toEqual({ k: b64('v') });
     expect(applied.stringData).toBeUndefined();
@@ -84,6 +134,8 @@ describe('Secret: stringData folded into data', () => {
       body: JSON.stringify({ metadata: { name: 'bad' }, stringData: { n: 5 } }),
     });
     expect(r.status).toBe(400);
-    expect(((await r.json()) as { message: string }).message).toContain('cannot unmarshal number into Go struct field Secret.stringData of type string');
+    expect(((await r.json()) as { message: string }).message).toContain(
+      'cannot unmarshal number into Go struct field Secret.stringData of type string',
+    );
   });
 });

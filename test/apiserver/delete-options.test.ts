@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(async () => ts?.stop());
 
 async function create(name: string, labels: Record<string, string> = {}): Promise<{ uid: string }> {
-  const r = await fetch(base(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name, labels } }) });
+  const r = await fetch(base(), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ metadata: { name, labels } }),
+  });
   expect(r.status).toBe(201);
   return ((await r.json()) as { metadata: { uid: string } }).metadata;
 }
@@ -25,7 +29,10 @@ const exists = async (name: string) => (await fetch(`${base()}/${name}`)).status
 
 function del(path: string, body?: Buffer | string, contentType = PROTOBUF): Promise<Response> {
   const payload = typeof body === 'string' ? body : body && new Uint8Array(body);
-  return fetch(`${base()}${path}`, { method: 'DELETE', ...(payload !== undefined ? { body: payload, headers: { 'Content-Type': contentType } } : {}) });
+  return fetch(`${base()}${path}`, {
+    method: 'DELETE',
+    ...(payload !== undefined ? { body: payload, headers: { 'Content-Type': contentType } } : {}),
+  });
 }
 
 const options = (...fields: Buffer[]) => envelope('v1', 'DeleteOptions', Buffer.concat(fields));
@@ -44,7 +51,9 @@ describe('DELETE with a protobuf DeleteOptions body', () => {
     const { uid } = await create('pre');
     const wrong = await del('/pre', options(msg(2, str(1, 'not-the-uid'))));
     expect(wrong.status).toBe(409);
-    expect(((await wrong.json()) as { message: string }).message).toContain('the UID in the precondition (not-the-uid) does not match the UID in record');
+    expect(((await wrong.json()) as { message: string }).message).toContain(
+      'the UID in the precondition (not-the-uid) does not match the UID in record',
+    );
     expect((await del('/pre', options(msg(2, str(1, uid))))).status).toBe(200);
   });
 
@@ -92,7 +101,9 @@ describe('DeleteOptions from the query, when there is no body', () => {
     expect(await exists('q')).toBe(true);
     const both = await del('/q?orphanDependents=True&propagationPolicy=Background');
     expect(both.status).toBe(422);
-    expect(((await both.json()) as { message: string }).message).toContain('orphanDependents and deletionPropagation cannot be both set');
+    expect(((await both.json()) as { message: string }).message).toContain(
+      'orphanDependents and deletionPropagation cannot be both set',
+    );
     expect((await del('/q?gracePeriodSeconds=soon')).status).toBe(400);
     expect((await del('/q?gracePeriodSeconds=0')).status).toBe(200);
     expect(await exists('q')).toBe(false);
@@ -100,10 +111,20 @@ describe('DeleteOptions from the query, when there is no body', () => {
 
   it('a JSON body still works, and is the only source when present', async () => {
     await create('j');
-    expect((await del('/j?dryRun=All', JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] }), 'application/json')).status).toBe(200);
+    expect(
+      (
+        await del(
+          '/j?dryRun=All',
+          JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] }),
+          'application/json',
+        )
+      ).status,
+    ).toBe(200);
     expect(await exists('j')).toBe(true);
     // With a body, query options are not read (delete.go decodes one or the other).
-    expect((await del('/j?dryRun=All', JSON.stringify({ propagationPolicy: 'Background' }), 'application/json')).status).toBe(200);
+    expect(
+      (await del('/j?dryRun=All', JSON.stringify({ propagationPolicy: 'Background' }), 'application/json')).status,
+    ).toBe(200);
     expect(await exists('j')).toBe(false);
   });
 

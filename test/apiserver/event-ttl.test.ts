@@ -21,8 +21,18 @@ const event = (name: string, count = 1): object => ({
   count,
 });
 
-async function call(base: string, method: string, path: string, body?: object, type = 'application/json'): Promise<{ status: number; body: any }> {
-  const r = await fetch(`${base}${path}`, { method, headers: { 'content-type': type }, ...(body ? { body: JSON.stringify(body) } : {}) });
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: object,
+  type = 'application/json',
+): Promise<{ status: number; body: any }> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': type },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   return { status: r.status, body: await r.json() };
 }
 
@@ -37,13 +47,29 @@ describe('event TTL on a running server', () => {
     const base = ts.server.url;
     const created = await call(base, 'POST', EVENTS, event('short-lived'));
     expect(created.status).toBe(201);
-    expect((await call(base, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stays' } })).status).toBe(201);
+    expect(
+      (
+        await call(base, 'POST', '/api/v1/namespaces/default/configmaps', {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'stays' },
+        })
+      ).status,
+    ).toBe(201);
     const rv = created.body.metadata.resourceVersion as string;
 
-    await waitFor(async () => (await call(base, 'GET', `${EVENTS}/short-lived`)).status === 404, { timeoutMs: 30_000, what: 'the Event to expire' });
+    await waitFor(async () => (await call(base, 'GET', `${EVENTS}/short-lived`)).status === 404, {
+      timeoutMs: 30_000,
+      what: 'the Event to expire',
+    });
     expect((await call(base, 'GET', '/api/v1/namespaces/default/configmaps/stays')).status).toBe(200);
-    const watched = await fetch(`${base}${EVENTS}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`).then((r) => r.text());
-    const types = watched.split('\n').filter(Boolean).map((l) => JSON.parse(l).type);
+    const watched = await fetch(`${base}${EVENTS}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`).then((r) =>
+      r.text(),
+    );
+    const types = watched
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).type);
     expect(types).toEqual(['DELETED']);
 
     // The expired Event's revisions go with the next compaction: its history can no longer be read.
@@ -93,7 +119,11 @@ describe('EventExpiry on a clock of its own', () => {
     const { objects, registry } = ts.server;
     const events = registry.lookup('', 'v1', 'events')!;
     objects.create(events, 'default', event('from-before') as never);
-    const written = Date.parse(String((objects.get(events, 'default', 'from-before').metadata as { creationTimestamp: string }).creationTimestamp));
+    const written = Date.parse(
+      String(
+        (objects.get(events, 'default', 'from-before').metadata as { creationTimestamp: string }).creationTimestamp,
+      ),
+    );
     let clock = written + 500;
     const expiry = new EventExpiry(objects, events, 2000, () => clock);
     expiry.loadAll();
@@ -113,7 +143,10 @@ describe('flowops apiserver --event-ttl', () => {
     try {
       const url = await serverUrlOf(p);
       expect((await call(url, 'POST', EVENTS, event('cli'))).status).toBe(201);
-      await waitFor(async () => (await call(url, 'GET', `${EVENTS}/cli`)).status === 404, { timeoutMs: 30_000, what: 'the Event to expire' });
+      await waitFor(async () => (await call(url, 'GET', `${EVENTS}/cli`)).status === 404, {
+        timeoutMs: 30_000,
+        what: 'the Event to expire',
+      });
     } finally {
       p.child.kill('SIGKILL');
       await p.exited;

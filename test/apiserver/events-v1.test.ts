@@ -47,7 +47,10 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     expect(asCore.reportingComponent).toBe('example.com/scheduler');
     expect(asCore.reportingInstance).toBe('scheduler-1');
     expect(asCore.action).toBe('Binding');
-    const raw = (await (await fetch(`${ts.server.url}/api/v1/namespaces/ev/events/scheduled`)).json()) as Record<string, unknown>;
+    const raw = (await (await fetch(`${ts.server.url}/api/v1/namespaces/ev/events/scheduled`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(raw.apiVersion).toBe('v1');
     expect(raw).not.toHaveProperty('note');
     expect(raw.firstTimestamp).toBeNull(); // Go writes an unset metav1.Time as null
@@ -74,29 +77,58 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     expect(ev.deprecatedCount).toBe(3);
     expect(ev.deprecatedSource).toEqual({ component: 'kubelet', host: 'node-1' });
     expect(new Date(ev.deprecatedFirstTimestamp as unknown as string).toISOString()).toBe('2026-01-01T00:00:00.000Z');
-    const raw = (await (await fetch(`${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events/pulled`)).json()) as Record<string, unknown>;
+    const raw = (await (
+      await fetch(`${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events/pulled`)
+    ).json()) as Record<string, unknown>;
     expect(raw.apiVersion).toBe('events.k8s.io/v1');
     expect(raw.eventTime).toBeNull();
     expect(raw).not.toHaveProperty('message');
     const list = await events.listNamespacedEvent({ namespace: 'ev' });
     expect(list.items.map((e) => e.metadata!.name).sort()).toEqual(['pulled', 'scheduled']);
     // Field selectors by events.k8s.io's names (mapped onto the core fields, as kube-apiserver maps them).
-    const byReason = await events.listNamespacedEvent({ namespace: 'ev', fieldSelector: 'reason=Pulled,regarding.name=web-0' });
+    const byReason = await events.listNamespacedEvent({
+      namespace: 'ev',
+      fieldSelector: 'reason=Pulled,regarding.name=web-0',
+    });
     expect(byReason.items.map((e) => e.metadata!.name)).toEqual(['pulled']);
-    const byController = await events.listNamespacedEvent({ namespace: 'ev', fieldSelector: 'reportingController=example.com/scheduler' });
+    const byController = await events.listNamespacedEvent({
+      namespace: 'ev',
+      fieldSelector: 'reportingController=example.com/scheduler',
+    });
     expect(byController.items.map((e) => e.metadata!.name)).toEqual(['scheduled']);
-    const coreName = await fetch(`${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events?fieldSelector=involvedObject.name%3Dweb-0`);
+    const coreName = await fetch(
+      `${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events?fieldSelector=involvedObject.name%3Dweb-0`,
+    );
     expect(coreName.status).toBe(400);
-    expect(((await coreName.json()) as { message: string }).message).toBe('field label not supported: involvedObject.name');
+    expect(((await coreName.json()) as { message: string }).message).toBe(
+      'field label not supported: involvedObject.name',
+    );
   });
 
   it('watches through events.k8s.io see core writes, converted; a delete through one API removes it from both', async () => {
     const seen: Array<{ type: string; note?: string | undefined }> = [];
     const watch = new k8s.Watch(kc);
-    const req = await watch.watch('/apis/events.k8s.io/v1/namespaces/ev/events', { resourceVersion: (await events.listNamespacedEvent({ namespace: 'ev' })).metadata!.resourceVersion! }, (type, obj: k8s.EventsV1Event) => seen.push({ type, note: obj.note }), () => undefined);
+    const req = await watch.watch(
+      '/apis/events.k8s.io/v1/namespaces/ev/events',
+      { resourceVersion: (await events.listNamespacedEvent({ namespace: 'ev' })).metadata!.resourceVersion! },
+      (type, obj: k8s.EventsV1Event) => seen.push({ type, note: obj.note }),
+      () => undefined,
+    );
     try {
-      await core.createNamespacedEvent({ namespace: 'ev', body: { metadata: { name: 'killed' }, involvedObject: regarding, reason: 'Killing', message: 'Stopping container', type: 'Normal' } });
-      await waitFor(() => seen.some((s) => s.type === 'ADDED' && s.note === 'Stopping container'), { what: 'ADDED through events.k8s.io', timeoutMs: 30_000 });
+      await core.createNamespacedEvent({
+        namespace: 'ev',
+        body: {
+          metadata: { name: 'killed' },
+          involvedObject: regarding,
+          reason: 'Killing',
+          message: 'Stopping container',
+          type: 'Normal',
+        },
+      });
+      await waitFor(() => seen.some((s) => s.type === 'ADDED' && s.note === 'Stopping container'), {
+        what: 'ADDED through events.k8s.io',
+        timeoutMs: 30_000,
+      });
       await events.deleteNamespacedEvent({ namespace: 'ev', name: 'killed' });
       await waitFor(() => seen.some((s) => s.type === 'DELETED'), { what: 'DELETED', timeoutMs: 30_000 });
       expect((await fetch(`${ts.server.url}/api/v1/namespaces/ev/events/killed`)).status).toBe(404);
@@ -109,7 +141,14 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     const res = await fetch(`${ts.server.url}/apis/events.k8s.io/v1/namespaces/ev/events`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'bare' }, regarding, type: 'Sometimes', deprecatedCount: 2 }),
+      body: JSON.stringify({
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: 'bare' },
+        regarding,
+        type: 'Sometimes',
+        deprecatedCount: 2,
+      }),
     });
     expect(res.status).toBe(422);
     const status = (await res.json()) as { details: { causes: Array<{ field: string }> } };
@@ -117,7 +156,13 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     const millis = await fetch(`${ts.server.url}/api/v1/namespaces/ev/events`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'millis' }, involvedObject: regarding, eventTime: '2026-01-02T03:04:05.123Z' }),
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'millis' },
+        involvedObject: regarding,
+        eventTime: '2026-01-02T03:04:05.123Z',
+      }),
     });
     expect(millis.status).toBe(400);
     // MicroTime's UnmarshalJSON refuses anything but six fractional digits, in Go's words, before any validation.
@@ -159,7 +204,16 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     const all = await kubectl.ok(['events', '-n', 'ev']);
     expect(all).toMatch(/Scheduled\s+Pod\/web-0\s+Successfully assigned ev\/web-0/);
     expect(all).toMatch(/Pulled\s+Pod\/web-0\s+Container image pulled/);
-    await core.createNamespacedEvent({ namespace: 'ev', body: { metadata: { name: 'other' }, involvedObject: { ...regarding, name: 'db-0', uid: 'u-2' }, reason: 'Started', message: 'Started db', type: 'Normal' } });
+    await core.createNamespacedEvent({
+      namespace: 'ev',
+      body: {
+        metadata: { name: 'other' },
+        involvedObject: { ...regarding, name: 'db-0', uid: 'u-2' },
+        reason: 'Started',
+        message: 'Started db',
+        type: 'Normal',
+      },
+    });
     const forWeb = await kubectl.ok(['events', '-n', 'ev', '--for', 'pod/web-0']);
     expect(forWeb).toContain('Successfully assigned');
     expect(forWeb).not.toContain('Started db');
@@ -167,6 +221,8 @@ describe('events.k8s.io/v1 Events share storage with core/v1 Events', () => {
     // kube-apiserver's Event columns: the name is a wide column, last (builtin-column-definitions.json).
     expect(table).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/); // as for core Events here
     expect(table).toMatch(/Normal\s+Scheduled\s+pod\/web-0\s+Successfully assigned ev\/web-0/);
-    expect(await kubectl.ok(['explain', 'events.note', '--api-version=events.k8s.io/v1'])).toContain('FIELD: note <string>');
+    expect(await kubectl.ok(['explain', 'events.note', '--api-version=events.k8s.io/v1'])).toContain(
+      'FIELD: note <string>',
+    );
   });
 });

@@ -6,14 +6,22 @@ import { WIDGET_CRD, widget } from '../fixtures/widgets.js';
 const env = useTestServer();
 
 async function uidOf(kind: string, name: string, ns = 'default'): Promise<string> {
-  return (JSON.parse(await env.kubectl.ok(['get', kind, name, '-n', ns, '-o', 'json'])) as { metadata: { uid: string } }).metadata.uid;
+  return (
+    JSON.parse(await env.kubectl.ok(['get', kind, name, '-n', ns, '-o', 'json'])) as { metadata: { uid: string } }
+  ).metadata.uid;
 }
 
 const owned = (name: string, owner: { name: string; uid: string }, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner.name, uid: owner.uid, blockOwnerDeletion: true }], ...extra },
+    metadata: {
+      name,
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'ConfigMap', name: owner.name, uid: owner.uid, blockOwnerDeletion: true },
+      ],
+      ...extra,
+    },
   });
 
 async function exists(kind: string, name: string, ns = 'default'): Promise<boolean> {
@@ -30,17 +38,27 @@ describe('garbage collection', () => {
     await env.kubectl.ok(['apply', '-f', '-'], owned('dep-bg-1', { name: 'owner-bg', uid }));
     await env.kubectl.ok(['apply', '-f', '-'], owned('dep-bg-2', { name: 'owner-bg', uid }));
     await env.kubectl.ok(['delete', 'cm', 'owner-bg']);
-    await waitFor(async () => !(await exists('cm', 'dep-bg-1')) && !(await exists('cm', 'dep-bg-2')), { what: 'dependents collected' });
+    await waitFor(async () => !(await exists('cm', 'dep-bg-1')) && !(await exists('cm', 'dep-bg-2')), {
+      what: 'dependents collected',
+    });
   });
 
   it('with foreground propagation keeps the owner until its dependents are gone', async () => {
     await env.kubectl.ok(['create', 'configmap', 'owner-fg']);
     const uid = await uidOf('cm', 'owner-fg');
-    await env.kubectl.ok(['apply', '-f', '-'], owned('dep-fg', { name: 'owner-fg', uid }, { finalizers: ['example.com/hold'] }));
+    await env.kubectl.ok(
+      ['apply', '-f', '-'],
+      owned('dep-fg', { name: 'owner-fg', uid }, { finalizers: ['example.com/hold'] }),
+    );
     await env.kubectl.ok(['delete', 'cm', 'owner-fg', '--cascade=foreground', '--wait=false']);
-    const owner = JSON.parse(await env.kubectl.ok(['get', 'cm', 'owner-fg', '-o', 'json'])) as { metadata: { finalizers: string[]; deletionTimestamp: string } };
+    const owner = JSON.parse(await env.kubectl.ok(['get', 'cm', 'owner-fg', '-o', 'json'])) as {
+      metadata: { finalizers: string[]; deletionTimestamp: string };
+    };
     expect(owner.metadata.finalizers).toContain('foregroundDeletion');
-    await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cm', 'dep-fg', '-o', 'json'])).metadata.deletionTimestamp, { what: 'dependent marked for deletion' });
+    await waitFor(
+      async () => JSON.parse(await env.kubectl.ok(['get', 'cm', 'dep-fg', '-o', 'json'])).metadata.deletionTimestamp,
+      { what: 'dependent marked for deletion' },
+    );
     expect(await exists('cm', 'owner-fg')).toBe(true);
     await env.kubectl.ok(['patch', 'cm', 'dep-fg', '--type', 'merge', '-p', '{"metadata":{"finalizers":null}}']);
     await waitFor(async () => !(await exists('cm', 'owner-fg')), { what: 'owner removed after its dependent' });
@@ -52,7 +70,9 @@ describe('garbage collection', () => {
     await env.kubectl.ok(['apply', '-f', '-'], owned('dep-or', { name: 'owner-or', uid }));
     await env.kubectl.ok(['delete', 'cm', 'owner-or', '--cascade=orphan']);
     await waitFor(async () => !(await exists('cm', 'owner-or')), { what: 'owner gone' });
-    const dep = JSON.parse(await env.kubectl.ok(['get', 'cm', 'dep-or', '-o', 'json'])) as { metadata: { ownerReferences?: unknown[] } };
+    const dep = JSON.parse(await env.kubectl.ok(['get', 'cm', 'dep-or', '-o', 'json'])) as {
+      metadata: { ownerReferences?: unknown[] };
+    };
     expect(dep.metadata.ownerReferences).toBeUndefined();
   });
 

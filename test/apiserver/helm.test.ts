@@ -33,14 +33,21 @@ afterAll(async () => {
 });
 
 const releaseSecrets = async (ns: string, release: string): Promise<string[]> =>
-  (await kubectl.ok(['get', 'secrets', '-n', ns, '-l', `owner=helm,name=${release}`, '-o', 'name'])).split('\n').filter(Boolean);
+  (await kubectl.ok(['get', 'secrets', '-n', ns, '-l', `owner=helm,name=${release}`, '-o', 'name']))
+    .split('\n')
+    .filter(Boolean);
 
 describe('helm 4 against the embedded API server', () => {
   it('installs, upgrades and uninstalls a release (protobuf DeleteOptions on DELETE)', async () => {
     await helm.ok(['install', 'demo', chart, '-n', 'apps', '--create-namespace']);
-    expect(await kubectl.ok(['get', 'configmap', 'demo-settings', '-n', 'apps', '-o', 'jsonpath={.data.greeting}'])).toBe('hello');
+    expect(
+      await kubectl.ok(['get', 'configmap', 'demo-settings', '-n', 'apps', '-o', 'jsonpath={.data.greeting}']),
+    ).toBe('hello');
     await helm.ok(['upgrade', 'demo', chart, '-n', 'apps', '--set', 'greeting=hi']);
-    expect(await releaseSecrets('apps', 'demo')).toEqual(['secret/sh.helm.release.v1.demo.v1', 'secret/sh.helm.release.v1.demo.v2']);
+    expect(await releaseSecrets('apps', 'demo')).toEqual([
+      'secret/sh.helm.release.v1.demo.v1',
+      'secret/sh.helm.release.v1.demo.v2',
+    ]);
 
     const out = await helm.ok(['uninstall', 'demo', '-n', 'apps']);
     expect(out).toContain('release "demo" uninstalled');

@@ -40,9 +40,13 @@ describe.each(present)('kubectl %s against the embedded API server', (minor, bin
 
   it('apply (client-side and server-side), get -o yaml, replace', async () => {
     await kubectl.ok(['apply', '-n', ns, '-f', '-'], widget('a', 3).replace('namespace: default', `namespace: ${ns}`));
-    await kubectl.ok(['apply', '-n', ns, '--server-side', '-f', '-'], widget('b', 5).replace('namespace: default', `namespace: ${ns}`));
+    await kubectl.ok(
+      ['apply', '-n', ns, '--server-side', '-f', '-'],
+      widget('b', 5).replace('namespace: default', `namespace: ${ns}`),
+    );
     expect(await kubectl.ok(['get', 'widget', 'a', '-n', ns, '-o', 'yaml'])).toMatch(/size: 3/);
-    const cm = (v: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: ns }, data: { v } });
+    const cm = (v: string) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: ns }, data: { v } });
     await kubectl.ok(['apply', '-f', '-'], cm('1'));
     await kubectl.ok(['replace', '-f', '-'], cm('2'));
     expect(JSON.parse(await kubectl.ok(['get', 'cm', 'cfg', '-n', ns, '-o', 'json'])).data.v).toBe('2');
@@ -58,8 +62,19 @@ describe.each(present)('kubectl %s against the embedded API server', (minor, bin
     const all = await kubectl.ok(['get', 'widgets', '-A']);
     expect(all).toMatch(new RegExp(`^NAMESPACE\\s+NAME\\s+SIZE\\n${ns}\\s+a\\s+3`));
     expect(await kubectl.ok(['get', 'cm', 'cfg', '-n', ns])).toMatch(/^NAME\s+DATA\s+AGE\ncfg\s+1\s+\d+s\n/);
-    expect(await kubectl.ok(['get', 'widgets', '-n', ns, '-l', 'size=s5', '-o', 'name'])).toBe('widget.example.com/b\n');
-    const sorted = await kubectl.ok(['get', 'widgets', '-n', ns, '--sort-by=.spec.size', '--no-headers', '-o', 'custom-columns=N:.metadata.name']);
+    expect(await kubectl.ok(['get', 'widgets', '-n', ns, '-l', 'size=s5', '-o', 'name'])).toBe(
+      'widget.example.com/b\n',
+    );
+    const sorted = await kubectl.ok([
+      'get',
+      'widgets',
+      '-n',
+      ns,
+      '--sort-by=.spec.size',
+      '--no-headers',
+      '-o',
+      'custom-columns=N:.metadata.name',
+    ]);
     expect(sorted.trim().split('\n')).toEqual(['a', 'b']);
     expect(await kubectl.ok(['get', 'widgets', '-n', ns, '--show-labels'])).toMatch(/LABELS\n.*app=demo/);
     expect(await kubectl.ok(['get', 'namespaces', ns])).toMatch(new RegExp(`^NAME\\s+STATUS\\s+AGE\\n${ns}\\s+Active`));
@@ -80,7 +95,17 @@ describe.each(present)('kubectl %s against the embedded API server', (minor, bin
 
   it('patch (merge, json, strategic), label, annotate, edit', async () => {
     await kubectl.ok(['patch', 'widget', 'a', '-n', ns, '--type', 'merge', '-p', '{"spec":{"color":"red"}}']);
-    await kubectl.ok(['patch', 'widget', 'a', '-n', ns, '--type', 'json', '-p', '[{"op":"add","path":"/spec/tags","value":["x"]}]']);
+    await kubectl.ok([
+      'patch',
+      'widget',
+      'a',
+      '-n',
+      ns,
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"add","path":"/spec/tags","value":["x"]}]',
+    ]);
     await kubectl.ok(['patch', 'cm', 'cfg', '-n', ns, '-p', '{"data":{"w":"strategic"}}']);
     await kubectl.ok(['label', 'widget', 'a', '-n', ns, 'tier=gold']);
     await kubectl.ok(['annotate', 'cm', 'cfg', '-n', ns, 'note=x']);
@@ -95,19 +120,22 @@ describe.each(present)('kubectl %s against the embedded API server', (minor, bin
 
   it('describe shows the events of an object', async () => {
     const uid = JSON.parse(await kubectl.ok(['get', 'widget', 'a', '-n', ns, '-o', 'json'])).metadata.uid;
-    await kubectl.ok(['create', '-f', '-'], JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name: 'a.1', namespace: ns },
-      involvedObject: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'a', namespace: ns, uid },
-      reason: 'Reconciled',
-      message: 'all good',
-      type: 'Normal',
-      firstTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
-      lastTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
-      count: 1,
-      source: { component: 'flowops' },
-    }));
+    await kubectl.ok(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'a.1', namespace: ns },
+        involvedObject: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'a', namespace: ns, uid },
+        reason: 'Reconciled',
+        message: 'all good',
+        type: 'Normal',
+        firstTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+        lastTimestamp: new Date().toISOString().replace(/\.\d+Z/, 'Z'),
+        count: 1,
+        source: { component: 'flowops' },
+      }),
+    );
     const out = await kubectl.ok(['describe', 'widget', 'a', '-n', ns]);
     expect(out).toMatch(/Name:\s+a/);
     expect(out).toMatch(/Events:[\s\S]*Reconciled[\s\S]*all good/);
@@ -115,7 +143,18 @@ describe.each(present)('kubectl %s against the embedded API server', (minor, bin
 
   it('wait --for=condition sees a status change', async () => {
     const wait = kubectl(['wait', '--for=condition=Ready', 'widget/b', '-n', ns, '--timeout=30s']);
-    await kubectl.ok(['patch', 'widget', 'b', '-n', ns, '--subresource=status', '--type', 'merge', '-p', '{"status":{"conditions":[{"type":"Ready","status":"True"}]}}']);
+    await kubectl.ok([
+      'patch',
+      'widget',
+      'b',
+      '-n',
+      ns,
+      '--subresource=status',
+      '--type',
+      'merge',
+      '-p',
+      '{"status":{"conditions":[{"type":"Ready","status":"True"}]}}',
+    ]);
     const r = await wait;
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('condition met');
@@ -124,9 +163,23 @@ describe.each(present)('kubectl %s against the embedded API server', (minor, bin
   it('delete, with and without finalizers', async () => {
     await kubectl.ok(['delete', 'widget', 'a', '-n', ns]);
     expect((await kubectl(['get', 'widget', 'a', '-n', ns])).stderr).toContain('not found');
-    await kubectl.ok(['patch', 'widget', 'b', '-n', ns, '--type', 'merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}']);
+    await kubectl.ok([
+      'patch',
+      'widget',
+      'b',
+      '-n',
+      ns,
+      '--type',
+      'merge',
+      '-p',
+      '{"metadata":{"finalizers":["example.com/hold"]}}',
+    ]);
     const del = kubectl(['delete', 'widget', 'b', '-n', ns, '--timeout=30s']);
-    await waitFor(async () => JSON.parse(await kubectl.ok(['get', 'widget', 'b', '-n', ns, '-o', 'json'])).metadata.deletionTimestamp, { what: 'deletionTimestamp' });
+    await waitFor(
+      async () =>
+        JSON.parse(await kubectl.ok(['get', 'widget', 'b', '-n', ns, '-o', 'json'])).metadata.deletionTimestamp,
+      { what: 'deletionTimestamp' },
+    );
     await kubectl.ok(['patch', 'widget', 'b', '-n', ns, '--type', 'merge', '-p', '{"metadata":{"finalizers":null}}']);
     expect((await del).code).toBe(0);
   });

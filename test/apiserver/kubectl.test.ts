@@ -61,10 +61,26 @@ describe('embedded API server driven by the real kubectl', () => {
   it('patches with --type merge and --type json, and rejects a json patch that cannot apply', async () => {
     await kubectl.ok(['apply', '-f', '-'], widget('w2', 1));
     await kubectl.ok(['patch', 'widget', 'w2', '--type', 'merge', '-p', '{"spec":{"color":"red"}}']);
-    await kubectl.ok(['patch', 'widget', 'w2', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/size","value":7},{"op":"add","path":"/spec/tags","value":["a"]}]']);
+    await kubectl.ok([
+      'patch',
+      'widget',
+      'w2',
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"replace","path":"/spec/size","value":7},{"op":"add","path":"/spec/tags","value":["a"]}]',
+    ]);
     const w = JSON.parse(await kubectl.ok(['get', 'widget', 'w2', '-o', 'json'])) as { spec: unknown };
     expect(w.spec).toEqual({ size: 7, color: 'red', tags: ['a'] });
-    const bad = await kubectl(['patch', 'widget', 'w2', '--type', 'json', '-p', '[{"op":"remove","path":"/spec/nothing"}]']);
+    const bad = await kubectl([
+      'patch',
+      'widget',
+      'w2',
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"remove","path":"/spec/nothing"}]',
+    ]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('The request is invalid');
     const strategic = await kubectl(['patch', 'widget', 'w2', '-p', '{"spec":{"size":8}}']);
@@ -73,7 +89,14 @@ describe('embedded API server driven by the real kubectl', () => {
 
   it('streams changes to get -w while another client writes', async () => {
     await kubectl.ok(['apply', '-f', '-'], widget('watched', 1));
-    const watcher = kubectl.spawn(['get', 'widgets', '-w', '-o', 'custom-columns=NAME:.metadata.name,SIZE:.spec.size', '--no-headers']);
+    const watcher = kubectl.spawn([
+      'get',
+      'widgets',
+      '-w',
+      '-o',
+      'custom-columns=NAME:.metadata.name,SIZE:.spec.size',
+      '--no-headers',
+    ]);
     let out = '';
     watcher.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     try {
@@ -86,7 +109,10 @@ describe('embedded API server driven by the real kubectl', () => {
   });
 
   it('lists by label selector with every operator', async () => {
-    await kubectl.ok(['apply', '-f', '-'], [widget('sel-a', 10), widget('sel-b', 20), widget('sel-c', 30)].join('---\n'));
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      [widget('sel-a', 10), widget('sel-b', 20), widget('sel-c', 30)].join('---\n'),
+    );
     const names = async (sel: string): Promise<string[]> =>
       (await kubectl.ok(['get', 'widgets', '-l', sel, '-o', 'name'])).trim().split('\n').filter(Boolean).sort();
     expect(await names('size=s10')).toEqual(['widget.example.com/sel-a']);
@@ -99,10 +125,15 @@ describe('embedded API server driven by the real kubectl', () => {
   });
 
   it('holds a deleted object until its last finalizer is removed', async () => {
-    await kubectl.ok(['apply', '-f', '-'], widget('held', 1).replace('  labels:', '  finalizers: [example.com/hold]\n  labels:'));
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      widget('held', 1).replace('  labels:', '  finalizers: [example.com/hold]\n  labels:'),
+    );
     const del = await kubectl(['delete', 'widget', 'held', '--wait=false']);
     expect(del.code).toBe(0);
-    const w = JSON.parse(await kubectl.ok(['get', 'widget', 'held', '-o', 'json'])) as { metadata: { deletionTimestamp?: string } };
+    const w = JSON.parse(await kubectl.ok(['get', 'widget', 'held', '-o', 'json'])) as {
+      metadata: { deletionTimestamp?: string };
+    };
     expect(w.metadata.deletionTimestamp).toBeTruthy();
     await kubectl.ok(['patch', 'widget', 'held', '--type', 'merge', '-p', '{"metadata":{"finalizers":null}}']);
     const gone = await kubectl(['get', 'widget', 'held']);
@@ -122,7 +153,9 @@ describe('embedded API server driven by the real kubectl', () => {
     await kubectl.ok(['create', 'secret', 'generic', 's1', '-n', 'team-a', '--from-literal=x=y']);
     const cm = JSON.parse(await kubectl.ok(['get', 'cm', 'cfg', '-n', 'team-a', '-o', 'json'])) as { data: unknown };
     expect(cm.data).toEqual({ a: 'b' });
-    const s = JSON.parse(await kubectl.ok(['get', 'secret', 's1', '-n', 'team-a', '-o', 'json'])) as { data: Record<string, string> };
+    const s = JSON.parse(await kubectl.ok(['get', 'secret', 's1', '-n', 'team-a', '-o', 'json'])) as {
+      data: Record<string, string>;
+    };
     expect(Buffer.from(s.data.x!, 'base64').toString()).toBe('y');
     const missing = await kubectl(['create', 'configmap', 'x', '-n', 'nope', '--from-literal=a=b']);
     expect(missing.stderr).toContain('namespaces "nope" not found');

@@ -38,7 +38,10 @@ function readFields(buf: Buffer): Field[] {
   expect(i).toBe(buf.length);
   return out;
 }
-const all = (buf: Buffer, field: number): Buffer[] => readFields(buf).filter((f) => f.field === field).map((f) => f.value as Buffer);
+const all = (buf: Buffer, field: number): Buffer[] =>
+  readFields(buf)
+    .filter((f) => f.field === field)
+    .map((f) => f.value as Buffer);
 const one = (buf: Buffer, ...path: number[]): Buffer => path.reduce((b, f) => all(b, f)[0] ?? Buffer.alloc(0), buf);
 const str = (buf: Buffer, ...path: number[]): string => one(buf, ...path).toString('utf8');
 
@@ -47,8 +50,11 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
   beforeAll(async () => (ts = await startTestServer()));
   afterAll(async () => ts?.stop());
 
-  const get = (path: string, accept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf', extra: Record<string, string> = {}) =>
-    fetch(`${ts.server.url}${path}`, { headers: { Accept: accept, ...extra } });
+  const get = (
+    path: string,
+    accept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    extra: Record<string, string> = {},
+  ) => fetch(`${ts.server.url}${path}`, { headers: { Accept: accept, ...extra } });
 
   it('is protobuf with a Content-Type client-go can parse, and carries a PATCH op with fieldValidation per built-in kind', async () => {
     const res = await get('/openapi/v2');
@@ -67,11 +73,18 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
     const spec = new Map(all(one(deployment, 25), 1).map((ns) => [str(ns, 1), one(ns, 2)])).get('spec')!; // Schema.properties
     expect(str(spec, 1)).toBe('#/definitions/io.k8s.api.apps.v1.DeploymentSpec'); // Schema._ref
     const gvkExt = all(deployment, 31).map((na) => [str(na, 1), str(na, 2, 2)]); // Schema.vendor_extension
-    expect(gvkExt).toContainEqual(['x-kubernetes-group-version-kind', '[{"group":"apps","kind":"Deployment","version":"v1"}]\n']);
+    expect(gvkExt).toContainEqual([
+      'x-kubernetes-group-version-kind',
+      '[{"group":"apps","kind":"Deployment","version":"v1"}]\n',
+    ]);
     const paths = new Map(all(one(doc, 8), 2).map((np) => [str(np, 1), one(np, 2)])); // Paths.path → NamedPathItem
     for (const [path, kind, gvk] of [
       ['/api/v1/namespaces/{name}', 'Namespace', 'group: ""\nkind: Namespace\nversion: v1\n'],
-      ['/apis/apps/v1/namespaces/{namespace}/deployments/{name}', 'Deployment', 'group: apps\nkind: Deployment\nversion: v1\n'],
+      [
+        '/apis/apps/v1/namespaces/{namespace}/deployments/{name}',
+        'Deployment',
+        'group: apps\nkind: Deployment\nversion: v1\n',
+      ],
     ] as const) {
       const op = one(paths.get(path)!, 8); // PathItem.patch
       const ext = new Map(all(op, 13).map((na) => [str(na, 1), str(na, 2, 2)])); // NamedAny → Any.yaml
@@ -92,15 +105,43 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
         group: 'v2doc.example.com',
         scope: 'Cluster',
         names: { plural: 'knobs', singular: 'knob', kind: 'Knob' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { turns: { type: 'integer', nullable: true }, label: { type: 'string' } } } } } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: { turns: { type: 'integer', nullable: true }, label: { type: 'string' } },
+                  },
+                },
+              },
+            },
+          },
+        ],
       },
     });
-    const created = await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', body: crd, headers: { 'Content-Type': 'application/json' } });
+    const created = await fetch(`${ts.server.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+      method: 'POST',
+      body: crd,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(created.status).toBe(201);
-    const json = (await (await get('/openapi/v2', 'application/json')).json()) as { paths: Record<string, { patch?: { parameters: Array<{ name: string }> } }>; definitions: Record<string, { properties: Record<string, { properties?: Record<string, object> }> }> };
-    expect(json.paths['/apis/v2doc.example.com/v1/knobs/{name}']!.patch!.parameters.map((p) => p.name)).toContain('fieldValidation');
+    const json = (await (await get('/openapi/v2', 'application/json')).json()) as {
+      paths: Record<string, { patch?: { parameters: Array<{ name: string }> } }>;
+      definitions: Record<string, { properties: Record<string, { properties?: Record<string, object> }> }>;
+    };
+    expect(json.paths['/apis/v2doc.example.com/v1/knobs/{name}']!.patch!.parameters.map((p) => p.name)).toContain(
+      'fieldValidation',
+    );
     const knob = json.definitions[`${'v2doc.example.com'.split('.').reverse().join('.')}.v1.Knob`]!;
-    expect(knob.properties.metadata).toEqual(expect.objectContaining({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }));
+    expect(knob.properties.metadata).toEqual(
+      expect.objectContaining({ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }),
+    );
     // v2 has no nullable: the field is published untyped, as kube-apiserver's v2 conversion does.
     expect(knob.properties.spec!.properties).toEqual({ turns: {}, label: { type: 'string' } });
     const pb = Buffer.from(await (await get('/openapi/v2')).arrayBuffer());
@@ -115,7 +156,10 @@ describe('GET /openapi/v2 (gnostic openapi_v2.Document)', () => {
     expect(Buffer.from(await legacy.arrayBuffer()).equals(body)).toBe(true);
     const json = await get('/openapi/v2', 'application/json');
     expect(json.headers.get('content-type')).toBe('application/json');
-    const doc = (await json.json()) as { swagger: string; paths: Record<string, { patch: { parameters: Array<{ name: string }> } }> };
+    const doc = (await json.json()) as {
+      swagger: string;
+      paths: Record<string, { patch: { parameters: Array<{ name: string }> } }>;
+    };
     expect(doc.swagger).toBe('2.0');
     expect(doc.paths['/api/v1/namespaces/{name}']!.patch.parameters.map((p) => p.name)).toContain('fieldValidation');
     const etag = pb.headers.get('etag')!;
@@ -160,8 +204,15 @@ spec:
                 size: { type: integer, minimum: 0, maximum: 100 }
                 color: { type: string }
 `;
-const gadget = (spec: object) => JSON.stringify({ apiVersion: 'v2test.example.com/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec });
-const configMap = (name: string, data: Record<string, string>) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
+const gadget = (spec: object) =>
+  JSON.stringify({
+    apiVersion: 'v2test.example.com/v1',
+    kind: 'Gadget',
+    metadata: { name: 'g1', namespace: 'default' },
+    spec,
+  });
+const configMap = (name: string, data: Record<string, string>) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
 const deployment = (containers: string[]) =>
   JSON.stringify({
     apiVersion: 'apps/v1',
@@ -169,7 +220,10 @@ const deployment = (containers: string[]) =>
     metadata: { name: 'web', namespace: 'default' },
     spec: {
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: containers.map((name) => ({ name, image: `${name}:1` })) } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: containers.map((name) => ({ name, image: `${name}:1` })) },
+      },
     },
   });
 
@@ -198,7 +252,8 @@ describe.each(CASES)('kubectl %s with default validation, %s', (minor, mode, bin
   it('applies a CRD and a CR; a schema violation is the server’s 422', async () => {
     await kubectl.ok(['apply', '-f', '-'], GADGET_CRD);
     // 1.27 and 1.28 always download v2 (a 404 there is fatal); 1.29 only when v3 is missing.
-    if (mode === 'v3 404' || minor !== '1.29') expect(requests.some((r) => r.startsWith('GET /openapi/v2?'))).toBe(true);
+    if (mode === 'v3 404' || minor !== '1.29')
+      expect(requests.some((r) => r.startsWith('GET /openapi/v2?'))).toBe(true);
     requests.length = 0;
     const bad = await kubectl(['apply', '-f', '-'], gadget({ size: 500 }));
     // The CRD's PATCH operation is in the document (v2, or v3 when served), so the verifier finds fieldValidation
@@ -209,7 +264,9 @@ describe.each(CASES)('kubectl %s with default validation, %s', (minor, mode, bin
     expect(bad.stderr).toContain('spec.size: Invalid value: 500');
     await kubectl.ok(['apply', '-f', '-'], gadget({ size: 5, color: 'red' }));
     await kubectl.ok(['apply', '-f', '-'], gadget({ size: 6 }));
-    const live = JSON.parse(await kubectl.ok(['get', 'gadget', 'g1', '-n', 'default', '-o', 'json'])) as { spec: object };
+    const live = JSON.parse(await kubectl.ok(['get', 'gadget', 'g1', '-n', 'default', '-o', 'json'])) as {
+      spec: object;
+    };
     expect(live.spec).toEqual({ size: 6 });
     // Validation is the server's: every write carries fieldValidation=Strict.
     expect(writes().length).toBeGreaterThanOrEqual(3); // the rejected POST, the create, the patch
@@ -219,14 +276,18 @@ describe.each(CASES)('kubectl %s with default validation, %s', (minor, mode, bin
   it('client-side apply of a ConfigMap twice removes the dropped key', async () => {
     await kubectl.ok(['apply', '-f', '-'], configMap('twice', { a: '1', b: '2' }));
     await kubectl.ok(['apply', '-f', '-'], configMap('twice', { a: '1' }));
-    expect(JSON.parse(await kubectl.ok(['get', 'cm', 'twice', '-n', 'default', '-o', 'json'])).data).toEqual({ a: '1' });
+    expect(JSON.parse(await kubectl.ok(['get', 'cm', 'twice', '-n', 'default', '-o', 'json'])).data).toEqual({
+      a: '1',
+    });
   });
 
   it('client-side apply of a Deployment twice sends a strategic merge patch that removes the container', async () => {
     await kubectl.ok(['apply', '-f', '-'], deployment(['app', 'sidecar']));
     const second = await kubectl(['apply', '-f', '-', '-v=8'], deployment(['app']));
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toMatch(/PATCH http\S+\/apis\/apps\/v1\/namespaces\/default\/deployments\/web\?fieldManager=kubectl-client-side-apply&fieldValidation=Strict/);
+    expect(second.stderr).toMatch(
+      /PATCH http\S+\/apis\/apps\/v1\/namespaces\/default\/deployments\/web\?fieldManager=kubectl-client-side-apply&fieldValidation=Strict/,
+    );
     expect(second.stderr).toContain('Content-Type: application/strategic-merge-patch+json');
     expect(second.stderr).toContain('"$setElementOrder/containers":[{"name":"app"}]');
     const live = JSON.parse(await kubectl.ok(['get', 'deploy', 'web', '-n', 'default', '-o', 'json']));
@@ -236,13 +297,18 @@ describe.each(CASES)('kubectl %s with default validation, %s', (minor, mode, bin
   it('apply --server-side, create -f, replace -f and edit', async () => {
     await kubectl.ok(['apply', '--server-side', '-f', '-'], configMap('ssa', { a: '1' }));
     await kubectl.ok(['apply', '--server-side', '-f', '-'], gadget({ size: 9 }).replace('"g1"', '"g2"'));
-    expect(JSON.parse(await kubectl.ok(['get', 'gadget', 'g2', '-n', 'default', '-o', 'json'])).spec).toEqual({ size: 9 });
+    expect(JSON.parse(await kubectl.ok(['get', 'gadget', 'g2', '-n', 'default', '-o', 'json'])).spec).toEqual({
+      size: 9,
+    });
     await kubectl.ok(['create', '-f', '-'], configMap('created', { edited: 'before' }));
     const dup = await kubectl(['create', '-f', '-'], configMap('created', { edited: 'before' }));
     expect(dup.stderr).toContain('already exists');
     await kubectl.ok(['replace', '-f', '-'], configMap('created', { edited: 'before', replaced: 'yes' }));
     await kubectl.ok(['edit', 'cm', 'created', '-n', 'default']);
-    expect(JSON.parse(await kubectl.ok(['get', 'cm', 'created', '-n', 'default', '-o', 'json'])).data).toEqual({ edited: 'after', replaced: 'yes' });
+    expect(JSON.parse(await kubectl.ok(['get', 'cm', 'created', '-n', 'default', '-o', 'json'])).data).toEqual({
+      edited: 'after',
+      replaced: 'yes',
+    });
     const ssa = requests.filter((r) => r.startsWith('PATCH ') && r.includes('fieldManager=kubectl&'));
     expect(ssa).toHaveLength(2);
     for (const w of writes()) expect(w).toContain('fieldValidation=Strict');
@@ -250,7 +316,15 @@ describe.each(CASES)('kubectl %s with default validation, %s', (minor, mode, bin
 });
 
 function notFound(res: ServerResponse): true {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 });
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    code: 404,
+  });
   res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
   res.end(body);
   return true;

@@ -9,7 +9,16 @@ import { waitFor } from '../helpers/wait.js';
 import { WIDGET_CRD } from '../fixtures/widgets.js';
 
 type Index = { paths: Record<string, { serverRelativeURL: string }> };
-type Doc = { info: { version: string }; paths: Record<string, Record<string, { parameters?: Array<{ name: string }>; 'x-kubernetes-group-version-kind'?: object }>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; 'x-kubernetes-group-version-kind'?: object }> } };
+type Doc = {
+  info: { version: string };
+  paths: Record<
+    string,
+    Record<string, { parameters?: Array<{ name: string }>; 'x-kubernetes-group-version-kind'?: object }>
+  >;
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; 'x-kubernetes-group-version-kind'?: object }>;
+  };
+};
 
 describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRDs’ own for theirs', () => {
   let ts: TestServer;
@@ -34,11 +43,15 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
     const apps = await doc('apis/apps/v1');
     expect(apps.info.version).toBe(`v${KUBERNETES_VERSION}`);
     const deployment = apps.components.schemas['io.k8s.api.apps.v1.Deployment']!;
-    expect(deployment['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
+    expect(deployment['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'apps', kind: 'Deployment', version: 'v1' },
+    ]);
     expect(apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']).toBeDefined();
     // Only what is served: no watch paths, no subresources the server does not answer (proxy, resize).
     const core = await doc('api/v1');
-    expect(Object.keys(core.paths).filter((p) => p.includes('/watch/') || p.endsWith('/proxy') || p.endsWith('/resize'))).toEqual([]);
+    expect(
+      Object.keys(core.paths).filter((p) => p.includes('/watch/') || p.endsWith('/proxy') || p.endsWith('/resize')),
+    ).toEqual([]);
     expect(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/log']).toBeDefined();
     expect(core.paths['/api/v1/componentstatuses/{name}']).toBeDefined();
     expect(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/status']).toBeDefined();
@@ -47,8 +60,12 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
   it('builds a CRD group-version’s document as kube-apiserver does, with its operations', async () => {
     const crd = await doc('apis/example.com/v1');
     const widget = crd.components.schemas['com.example.v1.Widget']!;
-    expect(widget['x-kubernetes-group-version-kind']).toEqual([{ group: 'example.com', kind: 'Widget', version: 'v1' }]);
-    expect(Object.keys(widget.properties!)).toEqual(expect.arrayContaining(['apiVersion', 'kind', 'metadata', 'spec', 'status']));
+    expect(widget['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'example.com', kind: 'Widget', version: 'v1' },
+    ]);
+    expect(Object.keys(widget.properties!)).toEqual(
+      expect.arrayContaining(['apiVersion', 'kind', 'metadata', 'spec', 'status']),
+    );
     expect(crd.components.schemas['com.example.v1.WidgetList']).toBeDefined();
     expect(crd.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']).toBeDefined();
     const patch = crd.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']!.patch!;
@@ -72,18 +89,34 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
     expect(pods).toMatch(/\n\s+terminationGracePeriodSeconds\s+<integer>/);
     expect(pods).toMatch(/\n\s+podIP\s+<string>/);
     // The v2 document says the same (kubectl's v2 explainer reads the protobuf definitions).
-    expect(await kubectl.ok(['explain', 'deployment.spec.replicas', '--output=plaintext-openapiv2'])).toContain('Number of desired pods');
-    expect(await kubectl.ok(['explain', 'widgets.spec.size', '--output=plaintext-openapiv2'])).toMatch(/FIELD:\s+size <integer>/);
+    expect(await kubectl.ok(['explain', 'deployment.spec.replicas', '--output=plaintext-openapiv2'])).toContain(
+      'Number of desired pods',
+    );
+    expect(await kubectl.ok(['explain', 'widgets.spec.size', '--output=plaintext-openapiv2'])).toMatch(
+      /FIELD:\s+size <integer>/,
+    );
     const missing = await kubectl(['explain', 'deployment.spec.nosuchfield']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('field "nosuchfield" does not exist');
   });
 
   it('a CRD change updates its document: a new field is explained, a deleted CRD leaves the index', async () => {
-    await kubectl.ok(['apply', '-f', '-'], WIDGET_CRD.replace('tags: { type: array, items: { type: string } }', 'tags: { type: array, items: { type: string } }\n                shape: { type: string, description: the widget’s outline }'));
-    await waitFor(async () => (await kubectl(['explain', 'widgets.spec.shape'])).stdout.includes('the widget’s outline'), { what: 'spec.shape explained', timeoutMs: 30_000 });
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      WIDGET_CRD.replace(
+        'tags: { type: array, items: { type: string } }',
+        'tags: { type: array, items: { type: string } }\n                shape: { type: string, description: the widget’s outline }',
+      ),
+    );
+    await waitFor(
+      async () => (await kubectl(['explain', 'widgets.spec.shape'])).stdout.includes('the widget’s outline'),
+      { what: 'spec.shape explained', timeoutMs: 30_000 },
+    );
     await kubectl.ok(['delete', 'crd', 'widgets.example.com']);
-    await waitFor(async () => !('apis/example.com/v1' in (await index()).paths), { what: 'example.com/v1 gone from /openapi/v3', timeoutMs: 30_000 });
+    await waitFor(async () => !('apis/example.com/v1' in (await index()).paths), {
+      what: 'example.com/v1 gone from /openapi/v3',
+      timeoutMs: 30_000,
+    });
     await kubectl.ok(['apply', '-f', '-'], WIDGET_CRD);
   });
 
@@ -93,16 +126,30 @@ describe('GET /openapi/v3: kube-apiserver’s schemas for the built-ins, the CRD
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'strict', namespace: 'default' },
-        spec: { selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's' } }, spec: { containers: [{ name: 'c', image: 'c:1', ...extra }] } } },
+        spec: {
+          selector: { matchLabels: { app: 's' } },
+          template: {
+            metadata: { labels: { app: 's' } },
+            spec: { containers: [{ name: 'c', image: 'c:1', ...extra }] },
+          },
+        },
       });
     const bad = await kubectl(['apply', '--validate=strict', '-f', '-'], deployment({ imagee: 'typo' }));
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('unknown field "spec.template.spec.containers[0].imagee"');
-    const badSsa = await kubectl(['apply', '--server-side', '--validate=strict', '-f', '-'], deployment({ imagee: 'typo' }));
+    const badSsa = await kubectl(
+      ['apply', '--server-side', '--validate=strict', '-f', '-'],
+      deployment({ imagee: 'typo' }),
+    );
     expect(badSsa.code).not.toBe(0);
     expect(badSsa.stderr).toContain('imagee');
     await kubectl.ok(['apply', '--validate=strict', '-f', '-'], deployment({}));
-    const widget = JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1, sise: 2 } });
+    const widget = JSON.stringify({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { size: 1, sise: 2 },
+    });
     const badCr = await kubectl(['apply', '--validate=strict', '-f', '-'], widget);
     expect(badCr.code).not.toBe(0);
     expect(badCr.stderr).toContain('unknown field "spec.sise"');

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { hasScale } from '../../src/apiserver/http/scale.js';
-import { documentHash, gvPath, MANIFEST_FILE, VENDOR_DIR, type VendorManifest } from '../../src/apiserver/openapi/vendor-files.js';
+import {
+  documentHash,
+  gvPath,
+  MANIFEST_FILE,
+  VENDOR_DIR,
+  type VendorManifest,
+} from '../../src/apiserver/openapi/vendor-files.js';
 import { BUILTIN_TYPES } from '../../src/apiserver/registry/builtins.js';
 import { KUBERNETES_VERSION } from '../../src/apiserver/server-defaults.js';
 
@@ -29,7 +35,8 @@ describe('vendored kube-apiserver OpenAPI (src/apiserver/openapi/vendor)', () =>
         // Create-only kinds (reviews, bindings) have no path per object.
         const perObject = !t.verbs || t.verbs.includes('get');
         expect(doc.paths[perObject ? item : collection], perObject ? item : collection).toBeDefined();
-        for (const sub of t.subresources ?? []) expect(doc.paths[`${item}/${sub.name}`], `${item}/${sub.name}`).toBeDefined();
+        for (const sub of t.subresources ?? [])
+          expect(doc.paths[`${item}/${sub.name}`], `${item}/${sub.name}`).toBeDefined();
         expect(doc.paths[`${item}/status`] !== undefined, `${item}/status`).toBe(t.statusSubresource);
         expect(doc.paths[`${item}/scale`] !== undefined, `${item}/scale`).toBe(hasScale(t));
       }

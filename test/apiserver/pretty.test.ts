@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-const text = async (path: string, ua = 'node'): Promise<string> => (await fetch(`${ts.server.url}${path}`, { headers: { 'user-agent': ua } })).text();
+const text = async (path: string, ua = 'node'): Promise<string> =>
+  (await fetch(`${ts.server.url}${path}`, { headers: { 'user-agent': ua } })).text();
 
 describe('pretty', () => {
   it('indents an object, a list and an error when asked, and only then', async () => {
@@ -20,7 +21,8 @@ describe('pretty', () => {
     expect(list).toContain('\n  "items": [\n    {\n');
     const missing = await text('/api/v1/namespaces/nope?pretty=true');
     expect(missing).toContain('\n  "reason": "NotFound",\n');
-    for (const q of ['', '?pretty=false', '?pretty=yes', '?pretty']) expect(await text(`/api/v1/namespaces/default${q}`)).not.toContain('\n');
+    for (const q of ['', '?pretty=false', '?pretty=yes', '?pretty'])
+      expect(await text(`/api/v1/namespaces/default${q}`)).not.toContain('\n');
   });
 
   it('for curl without asking, unless told not to', async () => {

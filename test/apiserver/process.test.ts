@@ -14,14 +14,27 @@ const json = async (url: string, init: RequestInit = {}): Promise<{ status: numb
 describe('flowops apiserver as a process', () => {
   it('keeps every acknowledged write across kill -9 and a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-kill-'));
-    const args = ['apiserver', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', join(dir, 'kubeconfig')];
+    const args = [
+      'apiserver',
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir, 'data'),
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+    ];
     const first = runFlowops(args);
     const url = await serverUrlOf(first);
     let lastRv = 0;
     for (let i = 0; i < 40; i++) {
       const r = await json(`${url}/api/v1/namespaces/default/configmaps`, {
         method: 'POST',
-        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { i: String(i) } }),
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `cm-${i}` },
+          data: { i: String(i) },
+        }),
       });
       expect(r.status).toBe(201);
       lastRv = Number(r.body.metadata.resourceVersion);
@@ -81,7 +94,13 @@ describe('flowops apiserver as a process', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const p = runFlowops(['apiserver', '--listen', `127.0.0.1:${port}`, '--data', mkdtempSync(join(tmpdir(), 'flowops-port-'))]);
+      const p = runFlowops([
+        'apiserver',
+        '--listen',
+        `127.0.0.1:${port}`,
+        '--data',
+        mkdtempSync(join(tmpdir(), 'flowops-port-')),
+      ]);
       const { code } = await p.exited;
       expect(code).not.toBe(0);
       expect(p.stderr().trim()).toBe(`flowops: cannot listen on 127.0.0.1:${port}: address already in use`);

@@ -48,26 +48,87 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'service clusterip', args: ['create', 'service', 'clusterip', 'web', '--tcp=80:8080', '--tcp=443:https'], get: ['service', 'web'] },
-  { name: 'service clusterip (headless)', args: ['create', 'service', 'clusterip', 'headless', '--clusterip=None'], get: ['service', 'headless'] },
-  { name: 'service nodeport', args: ['create', 'service', 'nodeport', 'np', '--tcp=80:8080', '--node-port=30080'], get: ['service', 'np'] },
-  { name: 'service loadbalancer', args: ['create', 'service', 'loadbalancer', 'lb', '--tcp=5678:8080'], get: ['service', 'lb'] },
-  { name: 'service externalname', args: ['create', 'service', 'externalname', 'ext', '--external-name=example.com', '--tcp=80'], get: ['service', 'ext'] },
-  { name: 'deployment', args: ['create', 'deployment', 'dep', '--image=nginx', '--image=redis:7', '--replicas=3', '--port=80'], get: ['deployment', 'dep'] },
-  { name: 'deployment with a command', args: ['create', 'deployment', 'cmd', '--image=busybox', '--', 'sleep', '3600'], get: ['deployment', 'cmd'] },
-  { name: 'job', args: ['create', 'job', 'job1', '--image=busybox', '--', 'sh', '-c', 'echo hi'], get: ['job', 'job1'] },
-  { name: 'cronjob', args: ['create', 'cronjob', 'cj', '--image=busybox', '--schedule=*/5 * * * *', '--restart=OnFailure', '--', 'date'], get: ['cronjob', 'cj'] },
+  {
+    name: 'service clusterip',
+    args: ['create', 'service', 'clusterip', 'web', '--tcp=80:8080', '--tcp=443:https'],
+    get: ['service', 'web'],
+  },
+  {
+    name: 'service clusterip (headless)',
+    args: ['create', 'service', 'clusterip', 'headless', '--clusterip=None'],
+    get: ['service', 'headless'],
+  },
+  {
+    name: 'service nodeport',
+    args: ['create', 'service', 'nodeport', 'np', '--tcp=80:8080', '--node-port=30080'],
+    get: ['service', 'np'],
+  },
+  {
+    name: 'service loadbalancer',
+    args: ['create', 'service', 'loadbalancer', 'lb', '--tcp=5678:8080'],
+    get: ['service', 'lb'],
+  },
+  {
+    name: 'service externalname',
+    args: ['create', 'service', 'externalname', 'ext', '--external-name=example.com', '--tcp=80'],
+    get: ['service', 'ext'],
+  },
+  {
+    name: 'deployment',
+    args: ['create', 'deployment', 'dep', '--image=nginx', '--image=redis:7', '--replicas=3', '--port=80'],
+    get: ['deployment', 'dep'],
+  },
+  {
+    name: 'deployment with a command',
+    args: ['create', 'deployment', 'cmd', '--image=busybox', '--', 'sleep', '3600'],
+    get: ['deployment', 'cmd'],
+  },
+  {
+    name: 'job',
+    args: ['create', 'job', 'job1', '--image=busybox', '--', 'sh', '-c', 'echo hi'],
+    get: ['job', 'job1'],
+  },
+  {
+    name: 'cronjob',
+    args: ['create', 'cronjob', 'cj', '--image=busybox', '--schedule=*/5 * * * *', '--restart=OnFailure', '--', 'date'],
+    get: ['cronjob', 'cj'],
+  },
   { name: 'job --from=cronjob', args: ['create', 'job', 'from-cj', '--from=cronjob/cj'], get: ['job', 'from-cj'] },
-  { name: 'job --from=cronjob (every PodSpec field)', args: ['create', 'job', 'from-rich', '--from=cronjob/rich'], get: ['job', 'from-rich'] },
+  {
+    name: 'job --from=cronjob (every PodSpec field)',
+    args: ['create', 'job', 'from-rich', '--from=cronjob/rich'],
+    get: ['job', 'from-rich'],
+  },
   { name: 'serviceaccount', args: ['create', 'serviceaccount', 'sa1'], get: ['serviceaccount', 'sa1'] },
   {
     name: 'role',
-    args: ['create', 'role', 'r1', '--verb=get,list,watch', '--resource=pods,deployments.apps,pods/log', '--resource-name=a', '--resource-name=b'],
+    args: [
+      'create',
+      'role',
+      'r1',
+      '--verb=get,list,watch',
+      '--resource=pods,deployments.apps,pods/log',
+      '--resource-name=a',
+      '--resource-name=b',
+    ],
     get: ['role', 'r1'],
   },
-  { name: 'rolebinding', args: ['create', 'rolebinding', 'rb1', '--role=r1', '--user=alice', '--group=devs', `--serviceaccount=${NS}:sa1`], get: ['rolebinding', 'rb1'] },
-  { name: 'rolebinding to a clusterrole', args: ['create', 'rolebinding', 'rb2', '--clusterrole=view', '--user=bob'], get: ['rolebinding', 'rb2'] },
-  { name: 'clusterrole', args: ['create', 'clusterrole', 'pb-cr1', '--verb=get', '--resource=nodes', '--non-resource-url=/logs/*'], get: ['clusterrole', 'pb-cr1'], namespaced: false },
+  {
+    name: 'rolebinding',
+    args: ['create', 'rolebinding', 'rb1', '--role=r1', '--user=alice', '--group=devs', `--serviceaccount=${NS}:sa1`],
+    get: ['rolebinding', 'rb1'],
+  },
+  {
+    name: 'rolebinding to a clusterrole',
+    args: ['create', 'rolebinding', 'rb2', '--clusterrole=view', '--user=bob'],
+    get: ['rolebinding', 'rb2'],
+  },
+  {
+    name: 'clusterrole',
+    args: ['create', 'clusterrole', 'pb-cr1', '--verb=get', '--resource=nodes', '--non-resource-url=/logs/*'],
+    get: ['clusterrole', 'pb-cr1'],
+    namespaced: false,
+  },
   {
     name: 'clusterrole with an aggregation rule',
     args: ['create', 'clusterrole', 'pb-agg', '--aggregation-rule=rbac.example.com/aggregate-to-pb=true'],
@@ -76,19 +137,53 @@ const CASES: Case[] = [
   },
   {
     name: 'clusterrolebinding',
-    args: ['create', 'clusterrolebinding', 'pb-crb1', '--clusterrole=pb-cr1', '--user=bob', '--group=ops', `--serviceaccount=${NS}:sa1`],
+    args: [
+      'create',
+      'clusterrolebinding',
+      'pb-crb1',
+      '--clusterrole=pb-cr1',
+      '--user=bob',
+      '--group=ops',
+      `--serviceaccount=${NS}:sa1`,
+    ],
     get: ['clusterrolebinding', 'pb-crb1'],
     namespaced: false,
   },
-  { name: 'quota', args: ['create', 'quota', 'q1', '--hard=cpu=1000m,memory=1Gi,pods=2,requests.storage=10G', '--scopes=NotTerminating'], get: ['quota', 'q1'] },
+  {
+    name: 'quota',
+    args: [
+      'create',
+      'quota',
+      'q1',
+      '--hard=cpu=1000m,memory=1Gi,pods=2,requests.storage=10G',
+      '--scopes=NotTerminating',
+    ],
+    get: ['quota', 'q1'],
+  },
   {
     name: 'priorityclass',
-    args: ['create', 'priorityclass', 'pb-pc', '--value=1000', '--global-default=true', '--description=high', '--preemption-policy=Never'],
+    args: [
+      'create',
+      'priorityclass',
+      'pb-pc',
+      '--value=1000',
+      '--global-default=true',
+      '--description=high',
+      '--preemption-policy=Never',
+    ],
     get: ['priorityclass', 'pb-pc'],
     namespaced: false,
   },
-  { name: 'poddisruptionbudget (min-available)', args: ['create', 'poddisruptionbudget', 'pdb1', '--selector=app=x', '--min-available=1'], get: ['pdb', 'pdb1'] },
-  { name: 'poddisruptionbudget (max-unavailable)', args: ['create', 'poddisruptionbudget', 'pdb2', '--selector=app=y', '--max-unavailable=50%'], get: ['pdb', 'pdb2'] },
+  {
+    name: 'poddisruptionbudget (min-available)',
+    args: ['create', 'poddisruptionbudget', 'pdb1', '--selector=app=x', '--min-available=1'],
+    get: ['pdb', 'pdb1'],
+  },
+  {
+    name: 'poddisruptionbudget (max-unavailable)',
+    args: ['create', 'poddisruptionbudget', 'pdb2', '--selector=app=y', '--max-unavailable=50%'],
+    get: ['pdb', 'pdb2'],
+  },
   {
     name: 'ingress',
     args: [
@@ -104,15 +199,41 @@ const CASES: Case[] = [
     get: ['ingress', 'ing1'],
   },
   { name: 'namespace', args: ['create', 'namespace', 'pb-other'], get: ['namespace', 'pb-other'], namespaced: false },
-  { name: 'configmap', args: ['create', 'configmap', 'cm1', '--from-literal=a=b', '--from-literal=empty='], get: ['configmap', 'cm1'] },
-  { name: 'secret generic', args: ['create', 'secret', 'generic', 's1', '--from-literal=x=y', '--type=example.com/t'], get: ['secret', 's1'] },
+  {
+    name: 'configmap',
+    args: ['create', 'configmap', 'cm1', '--from-literal=a=b', '--from-literal=empty='],
+    get: ['configmap', 'cm1'],
+  },
+  {
+    name: 'secret generic',
+    args: ['create', 'secret', 'generic', 's1', '--from-literal=x=y', '--type=example.com/t'],
+    get: ['secret', 's1'],
+  },
   {
     name: 'secret docker-registry',
-    args: ['create', 'secret', 'docker-registry', 'reg', '--docker-server=r.example.com', '--docker-username=u', '--docker-password=p'],
+    args: [
+      'create',
+      'secret',
+      'docker-registry',
+      'reg',
+      '--docker-server=r.example.com',
+      '--docker-username=u',
+      '--docker-password=p',
+    ],
     get: ['secret', 'reg'],
   },
-  { name: 'run (JSON)', args: ['run', 'pod1', '--image=nginx', '--port=80', '--labels=app=p', '--env=A=1'], get: ['pod', 'pod1'], json: true },
-  { name: 'expose (JSON)', args: ['expose', 'deployment', 'dep', '--port=80', '--target-port=8080', '--name=dep-svc'], get: ['service', 'dep-svc'], json: true },
+  {
+    name: 'run (JSON)',
+    args: ['run', 'pod1', '--image=nginx', '--port=80', '--labels=app=p', '--env=A=1'],
+    get: ['pod', 'pod1'],
+    json: true,
+  },
+  {
+    name: 'expose (JSON)',
+    args: ['expose', 'deployment', 'dep', '--port=80', '--target-port=8080', '--name=dep-svc'],
+    get: ['service', 'dep-svc'],
+    json: true,
+  },
 ];
 
 /** kubectl ≤ 1.33 prints a zero metav1.Time as null, 1.34+ leaves it out; the protobuf is the same. */
@@ -177,7 +298,8 @@ function withAllocated(expected: Obj, stored: Obj): Obj {
   if (expected.kind !== 'Service') return expected;
   const spec = expected.spec as Obj;
   const storedSpec = stored.spec as Obj;
-  for (const k of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'healthCheckNodePort']) if (storedSpec[k] !== undefined) spec[k] ??= storedSpec[k];
+  for (const k of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy', 'healthCheckNodePort'])
+    if (storedSpec[k] !== undefined) spec[k] ??= storedSpec[k];
   const storedPorts = (storedSpec.ports ?? []) as Obj[];
   ((spec.ports ?? []) as Obj[]).forEach((p, i) => {
     if (p.nodePort === undefined && storedPorts[i]?.nodePort !== undefined) p.nodePort = storedPorts[i]!.nodePort;
@@ -248,7 +370,9 @@ describe.each(present)('kubectl %s create generators send protobuf the server de
       const dash = args.indexOf('--');
       return dash < 0 ? [...args, ...flags] : [...args.slice(0, dash), ...flags, ...args.slice(dash)];
     };
-    const dryRun = withoutNullTimestamps(JSON.parse(await kubectl.ok(withFlags(...ns, '--dry-run=client', '-o', 'json')))) as Obj;
+    const dryRun = withoutNullTimestamps(
+      JSON.parse(await kubectl.ok(withFlags(...ns, '--dry-run=client', '-o', 'json'))),
+    ) as Obj;
 
     const before = proxy.requests.length;
     const run = await kubectl(withFlags(...ns));
@@ -274,7 +398,10 @@ describe.each(present)('kubectl %s create generators send protobuf the server de
     const stored = JSON.parse(await kubectl.ok(['get', ...get, ...ns, '-o', 'json'])) as Obj;
     // Status is reset on create: to nothing, or to what the server sets (a Pod is Pending).
     if (stored.kind === 'Pod') expect(stored.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
-    else if (stored.kind !== 'Namespace') expect(stored.status, 'status is reset on create (to what the Go type always encodes)').toEqual(zeroValueOf(builtinType(stored))?.status);
+    else if (stored.kind !== 'Namespace')
+      expect(stored.status, 'status is reset on create (to what the Go type always encodes)').toEqual(
+        zeroValueOf(builtinType(stored))?.status,
+      );
     expect(asCreated(stored)).toStrictEqual(withAllocated(expectedStored(dryRun, namespaced, stored), stored));
   });
 
@@ -287,6 +414,8 @@ describe.each(present)('kubectl %s create generators send protobuf the server de
       body: new Uint8Array(body),
     });
     expect(res.status).toBe(201);
-    expect(await kubectl.ok(['get', 'serviceaccount', 'newer', '-n', NS, '-o', 'name'])).toContain('serviceaccount/newer');
+    expect(await kubectl.ok(['get', 'serviceaccount', 'newer', '-n', NS, '-o', 'name'])).toContain(
+      'serviceaccount/newer',
+    );
   });
 });

@@ -29,7 +29,12 @@ const podSpec = { containers: [{ name: 'c', image: 'nginx' }] };
 const labels = { app: 'w' };
 const template = { metadata: { labels }, spec: podSpec };
 
-const unmatchedRule = { operations: ['CREATE'], apiGroups: ['example.invalid'], apiVersions: ['v1'], resources: ['things'] };
+const unmatchedRule = {
+  operations: ['CREATE'],
+  apiGroups: ['example.invalid'],
+  apiVersions: ['v1'],
+  resources: ['things'],
+};
 const unmatchedWebhook = {
   name: 'never.called.example.com',
   rules: [unmatchedRule],
@@ -127,25 +132,35 @@ const OBJECTS: Record<string, JsonObject> = {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
   },
   'autoscaling/v1/HorizontalPodAutoscaler': {
-    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' },
+      maxReplicas: 3,
+      targetCPUUtilizationPercentage: 50,
+    },
   },
   'certificates.k8s.io/v1/CertificateSigningRequest': {
     spec: { request: CSR_REQUEST_B64, signerName: 'example.com/s', usages: ['client auth'], expirationSeconds: 3600 },
   },
   'storage.k8s.io/v1/CSIDriver': { spec: { attachRequired: true, podInfoOnMount: false } },
-  'storage.k8s.io/v1/CSINode': { spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1', topologyKeys: ['zone'] }] } },
+  'storage.k8s.io/v1/CSINode': {
+    spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1', topologyKeys: ['zone'] }] },
+  },
   'storage.k8s.io/v1/CSIStorageCapacity': { storageClassName: 'standard', capacity: '10Gi' },
   'storage.k8s.io/v1/VolumeAttachment': {
     spec: { attacher: 'csi.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } },
   },
   'storage.k8s.io/v1/VolumeAttributesClass': { driverName: 'csi.example.com', parameters: { iops: '1000' } },
   'networking.k8s.io/v1/ServiceCIDR': { spec: { cidrs: ['10.200.0.0/16'] } },
-  'networking.k8s.io/v1/IPAddress': { spec: { parentRef: { group: '', resource: 'services', namespace: NS, name: 's' } } },
+  'networking.k8s.io/v1/IPAddress': {
+    spec: { parentRef: { group: '', resource: 'services', namespace: NS, name: 's' } },
+  },
   'resource.k8s.io/v1/DeviceClass': { spec: { selectors: [{ cel: { expression: 'true' } }] } },
   'resource.k8s.io/v1/ResourceClaim': {
     spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
   },
-  'resource.k8s.io/v1/ResourceClaimTemplate': { spec: { spec: { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'c' } }] } } } },
+  'resource.k8s.io/v1/ResourceClaimTemplate': {
+    spec: { spec: { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'c' } }] } } },
+  },
   'resource.k8s.io/v1/ResourceSlice': {
     spec: { driver: 'gpu.example.com', pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' },
   },
@@ -171,7 +186,9 @@ const OBJECTS: Record<string, JsonObject> = {
 };
 
 // Kinds that are not stored (reviews, bindings, componentstatuses) have no list or watch to compare.
-const served = BUILTIN_TYPES.filter((t) => t.group !== 'apiextensions.k8s.io' && (!t.verbs || t.verbs.includes('watch')));
+const served = BUILTIN_TYPES.filter(
+  (t) => t.group !== 'apiextensions.k8s.io' && (!t.verbs || t.verbs.includes('watch')),
+);
 const key = (t: ResourceType): string => `${apiVersionOf(t)}/${t.kind}`;
 const path = (t: ResourceType, name?: string): string => {
   const base = t.group ? `/apis/${t.group}/${t.version}` : `/api/${t.version}`;

@@ -7,7 +7,8 @@ import { lastJsonLine, pythonClients, runPythonScript } from '../helpers/python.
  * (`watch=True`, `force=True`); newer ones send `true`. Every version found is run.
  */
 const clients = pythonClients();
-if (!clients.length) console.log('python-client: skipped, no python3 with the "kubernetes" package (.ci/run installs it)');
+if (!clients.length)
+  console.log('python-client: skipped, no python3 with the "kubernetes" package (.ci/run installs it)');
 
 interface Seen {
   initial: { type: string; name: string } | null;
@@ -28,21 +29,27 @@ function createNamespace(name: string): void {
   ts.server.objects.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 }
 
-describe.each(clients.map((c) => [c.version, c] as const))('the official Python client %s against the embedded API server', (version, client) => {
-  const ns = `py-${version.replace(/\W/g, '-')}`;
-  beforeAll(() => createNamespace(ns));
+describe.each(clients.map((c) => [c.version, c] as const))(
+  'the official Python client %s against the embedded API server',
+  (version, client) => {
+    const ns = `py-${version.replace(/\W/g, '-')}`;
+    beforeAll(() => createNamespace(ns));
 
-  it('watches (Watch().stream) and force-applies through the dynamic client (force_conflicts=True)', async () => {
-    const r = await runPythonScript(client, 'watch_and_force_apply.py', { KUBECONFIG: ts.kubeconfig, TEST_NAMESPACE: ns });
-    const seen = lastJsonLine<Seen>(r);
-    expect(r.code, r.stderr).toBe(0);
-    expect(seen.initial).toEqual({ type: 'ADDED', name: 'existing' });
-    expect(seen.resumed).toEqual({ type: 'ADDED', name: 'later' });
-    expect(seen.unforced).toBe(409);
-    expect(seen.forced.data).toEqual({ k: 'bob' });
-    expect(seen.forced.managers).toEqual(['bob']);
-  });
-});
+    it('watches (Watch().stream) and force-applies through the dynamic client (force_conflicts=True)', async () => {
+      const r = await runPythonScript(client, 'watch_and_force_apply.py', {
+        KUBECONFIG: ts.kubeconfig,
+        TEST_NAMESPACE: ns,
+      });
+      const seen = lastJsonLine<Seen>(r);
+      expect(r.code, r.stderr).toBe(0);
+      expect(seen.initial).toEqual({ type: 'ADDED', name: 'existing' });
+      expect(seen.resumed).toEqual({ type: 'ADDED', name: 'later' });
+      expect(seen.unforced).toBe(409);
+      expect(seen.forced.data).toEqual({ k: 'bob' });
+      expect(seen.forced.managers).toEqual(['bob']);
+    });
+  },
+);
 
 describe('the boolean spellings older Python clients put on the wire', () => {
   beforeAll(() => createNamespace('wire'));
@@ -54,16 +61,27 @@ describe('the boolean spellings older Python clients put on the wire', () => {
     const ac = new AbortController();
     const watch = await fetch(`${base}?watch=True&timeoutSeconds=5`, { signal: ac.signal });
     expect(watch.headers.get('transfer-encoding')).toBe('chunked');
-    await fetch(base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'w' } }) });
+    await fetch(base, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ metadata: { name: 'w' } }),
+    });
     const reader = watch.body!.getReader();
     const { value } = await reader.read();
     ac.abort();
-    expect(JSON.parse(Buffer.from(value!).toString('utf8').split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'w' } } });
+    expect(JSON.parse(Buffer.from(value!).toString('utf8').split('\n')[0]!)).toMatchObject({
+      type: 'ADDED',
+      object: { metadata: { name: 'w' } },
+    });
   });
 
   it('sendInitialEvents=True and allowWatchBookmarks=True', async () => {
     const base = `${ts.server.url}/api/v1/namespaces/wire/configmaps`;
-    await fetch(base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'initial' } }) });
+    await fetch(base, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ metadata: { name: 'initial' } }),
+    });
     const events = await watchUntil(
       `${base}?watch=True&sendInitialEvents=True&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=True&timeoutSeconds=10`,
       (seen) => seen.filter((e) => e.type === 'BOOKMARK').length >= 2,

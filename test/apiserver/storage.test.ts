@@ -154,7 +154,12 @@ describe.each(backends)('storage backend: %s', (_name, open) => {
   it('tells a watch that the backend ended it', () => {
     const s = open();
     let closed = 0;
-    s.watch('/registry/x/', s.currentRevision(), () => undefined, () => closed++);
+    s.watch(
+      '/registry/x/',
+      s.currentRevision(),
+      () => undefined,
+      () => closed++,
+    );
     s.endWatches();
     expect(closed).toBe(1);
     s.close();
@@ -176,15 +181,15 @@ describe.each(backends)('storage backend reads: %s', (_name, open) => {
     // Not committed yet: a delete, an update and two creates, one before and one after the rest.
     ok(s.delete(b.key, b.modRevision, v('b-last')));
     ok(s.update(c.key, c.modRevision, v('c2')));
-    ok(s.create(P + 'aa', v('aa')));
-    ok(s.create(P + 'f', v('f')));
+    ok(s.create(`${P}aa`, v('aa')));
+    ok(s.create(`${P}f`, v('f')));
     const rev = s.currentRevision();
     const first = s.list(P, { limit: 2 });
     expect([keys(first.items), first.more, first.revision]).toEqual([['a', 'aa'], true, rev]);
-    const second = s.list(P, { limit: 2, startAfter: P + 'aa' });
+    const second = s.list(P, { limit: 2, startAfter: `${P}aa` });
     expect([keys(second.items), second.more]).toEqual([['c', 'd'], true]);
     expect(sOf(second.items[0]?.value ?? '{}')).toBe('c2');
-    const third = s.list(P, { limit: 2, startAfter: P + 'd' });
+    const third = s.list(P, { limit: 2, startAfter: `${P}d` });
     expect([keys(third.items), third.more]).toEqual([['e', 'f'], false]);
     expect(s.count(P)).toBe(6);
     expect(s.get(b.key)).toBeUndefined();

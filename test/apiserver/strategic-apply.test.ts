@@ -33,7 +33,9 @@ const served = (c: Container) => ({
 });
 
 async function liveContainers(): Promise<Container[]> {
-  const d = JSON.parse(await env.kubectl.ok(['get', 'deployment', 'web', '-o', 'json'])) as { spec: { template: { spec: { containers: Container[] } } } };
+  const d = JSON.parse(await env.kubectl.ok(['get', 'deployment', 'web', '-o', 'json'])) as {
+    spec: { template: { spec: { containers: Container[] } } };
+  };
   return d.spec.template.spec.containers;
 }
 
@@ -42,8 +44,14 @@ describe('kubectl apply of a Deployment (client-side apply → strategic merge p
     const nginx: Container = {
       name: 'nginx',
       image: 'nginx:1.25',
-      env: [{ name: 'MODE', value: 'a' }, { name: 'KEEP', value: 'k' }],
-      ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443, name: 'https' }],
+      env: [
+        { name: 'MODE', value: 'a' },
+        { name: 'KEEP', value: 'k' },
+      ],
+      ports: [
+        { containerPort: 80, name: 'http' },
+        { containerPort: 443, name: 'https' },
+      ],
     };
     await env.kubectl.ok(['apply', '-f', '-'], deployment([nginx]));
     expect(await liveContainers()).toEqual([nginx].map(served));
@@ -54,26 +62,51 @@ describe('kubectl apply of a Deployment (client-side apply → strategic merge p
     expect(await liveContainers()).toEqual([nginx, sidecar].map(served));
 
     // An env var changed and a port removed in nginx (the others keep their order and values).
-    const nginx2: Container = { ...nginx, image: 'nginx:1.26', env: [{ name: 'MODE', value: 'b' }, { name: 'KEEP', value: 'k' }], ports: [{ containerPort: 80, name: 'http' }] };
+    const nginx2: Container = {
+      ...nginx,
+      image: 'nginx:1.26',
+      env: [
+        { name: 'MODE', value: 'b' },
+        { name: 'KEEP', value: 'k' },
+      ],
+      ports: [{ containerPort: 80, name: 'http' }],
+    };
     await env.kubectl.ok(['apply', '-f', '-'], deployment([nginx2, sidecar]));
     expect(await liveContainers()).toEqual([nginx2, sidecar].map(served));
 
     // A container removed ($patch: delete) and the replicas changed.
     await env.kubectl.ok(['apply', '-f', '-'], deployment([nginx2], 3));
     expect(await liveContainers()).toEqual([nginx2].map(served));
-    const d = JSON.parse(await env.kubectl.ok(['get', 'deploy', 'web', '-o', 'json'])) as { spec: { replicas: number }; metadata: { generation: number } };
+    const d = JSON.parse(await env.kubectl.ok(['get', 'deploy', 'web', '-o', 'json'])) as {
+      spec: { replicas: number };
+      metadata: { generation: number };
+    };
     expect(d.spec.replicas).toBe(3);
     expect(d.metadata.generation).toBe(4);
   });
 
   it('patches with the default strategic type without directives, merging by the built-in keys', async () => {
-    await env.kubectl.ok(['patch', 'deployment', 'web', '-p', JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } })]);
+    await env.kubectl.ok([
+      'patch',
+      'deployment',
+      'web',
+      '-p',
+      JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } }),
+    ]);
     const [c] = await liveContainers();
-    expect(c).toMatchObject({ name: 'nginx', image: 'nginx:1.27', env: [{ name: 'MODE', value: 'b' }, { name: 'KEEP', value: 'k' }] });
+    expect(c).toMatchObject({
+      name: 'nginx',
+      image: 'nginx:1.27',
+      env: [
+        { name: 'MODE', value: 'b' },
+        { name: 'KEEP', value: 'k' },
+      ],
+    });
   });
 
   it('applies a ConfigMap twice (strategic patch on a map-only kind) and removes dropped keys', async () => {
-    const cm = (data: Record<string, string>) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data });
+    const cm = (data: Record<string, string>) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data });
     await env.kubectl.ok(['apply', '-f', '-'], cm({ a: '1', b: '2' }));
     await env.kubectl.ok(['apply', '-f', '-'], cm({ a: '1', c: '3' }));
     const live = JSON.parse(await env.kubectl.ok(['get', 'cm', 'settings', '-o', 'json'])) as { data: unknown };
@@ -82,12 +115,22 @@ describe('kubectl apply of a Deployment (client-side apply → strategic merge p
 });
 
 describe('server-side apply', () => {
-  const widgetCm = (value: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { owned: value, other: 'x' } });
+  const widgetCm = (value: string) =>
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'ssa' },
+      data: { owned: value, other: 'x' },
+    });
 
   it('creates, records managedFields, reports a conflict with another manager, and forces', async () => {
     await env.kubectl.ok(['apply', '--server-side', '-f', '-'], widgetCm('1'));
-    const live = JSON.parse(await env.kubectl.ok(['get', 'cm', 'ssa', '-o', 'json', '--show-managed-fields'])) as { metadata: { managedFields: Array<{ manager: string; operation: string }> } };
-    expect(live.metadata.managedFields).toContainEqual(expect.objectContaining({ manager: 'kubectl', operation: 'Apply' }));
+    const live = JSON.parse(await env.kubectl.ok(['get', 'cm', 'ssa', '-o', 'json', '--show-managed-fields'])) as {
+      metadata: { managedFields: Array<{ manager: string; operation: string }> };
+    };
+    expect(live.metadata.managedFields).toContainEqual(
+      expect.objectContaining({ manager: 'kubectl', operation: 'Apply' }),
+    );
 
     await env.kubectl.ok(['patch', 'cm', 'ssa', '--type', 'merge', '-p', '{"data":{"owned":"patched"}}']);
     const conflict = await env.kubectl(['apply', '--server-side', '-f', '-'], widgetCm('2'));
@@ -96,19 +139,28 @@ describe('server-side apply', () => {
     expect(conflict.stderr).toContain('.data.owned');
 
     await env.kubectl.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], widgetCm('2'));
-    const forced = JSON.parse(await env.kubectl.ok(['get', 'cm', 'ssa', '-o', 'json'])) as { data: Record<string, string> };
+    const forced = JSON.parse(await env.kubectl.ok(['get', 'cm', 'ssa', '-o', 'json'])) as {
+      data: Record<string, string>;
+    };
     expect(forced.data.owned).toBe('2');
   });
 
   it('removes a field the applier dropped when no one else owns it', async () => {
-    await env.kubectl.ok(['apply', '--server-side', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'drop' }, data: { a: '1', b: '2' } }));
-    await env.kubectl.ok(['apply', '--server-side', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'drop' }, data: { a: '1' } }));
+    await env.kubectl.ok(
+      ['apply', '--server-side', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'drop' }, data: { a: '1', b: '2' } }),
+    );
+    await env.kubectl.ok(
+      ['apply', '--server-side', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'drop' }, data: { a: '1' } }),
+    );
     const live = JSON.parse(await env.kubectl.ok(['get', 'cm', 'drop', '-o', 'json'])) as { data: unknown };
     expect(live.data).toEqual({ a: '1' });
   });
 
   it('upgrades a client-side applied object to server-side apply (managedFields replaced by a JSON patch)', async () => {
-    const cm = (data: Record<string, string>) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'upgrade' }, data });
+    const cm = (data: Record<string, string>) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'upgrade' }, data });
     await env.kubectl.ok(['apply', '-f', '-'], cm({ a: '1', b: '2' }));
     await env.kubectl.ok(['apply', '--server-side', '-f', '-'], cm({ a: '1', b: '2' }));
     // After the upgrade the server-side applier owns what client-side apply owned, so dropping b removes it.
@@ -122,7 +174,10 @@ describe('server-side apply', () => {
   });
 
   it('does nothing on dry-run=server', async () => {
-    const r = await env.kubectl.ok(['apply', '--dry-run=server', '-o', 'json', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry' }, data: { a: '1' } }));
+    const r = await env.kubectl.ok(
+      ['apply', '--dry-run=server', '-o', 'json', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry' }, data: { a: '1' } }),
+    );
     expect(JSON.parse(r).data).toEqual({ a: '1' });
     expect((await env.kubectl(['get', 'cm', 'dry'])).stderr).toContain('not found');
   });

@@ -87,7 +87,9 @@ describe('watch over HTTP', () => {
   it('replays from a resourceVersion, then streams; selector transitions become ADDED/DELETED', async () => {
     const first = await post('w-a', { team: 'x' });
     await patch('w-a', { data: { k: 'v' } });
-    const w = openWatch(`/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata.resourceVersion}&labelSelector=team%3Dx`);
+    const w = openWatch(
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${first.metadata.resourceVersion}&labelSelector=team%3Dx`,
+    );
     await waitFor(() => w.events.length === 1);
     expect(w.events[0]!.type).toBe('MODIFIED');
     await patch('w-a', { metadata: { labels: { team: 'y' } } });
@@ -101,7 +103,9 @@ describe('watch over HTTP', () => {
 
   it('sends synthetic ADDED events for resourceVersion=0 and ends at timeoutSeconds', async () => {
     await post('w-b');
-    const w = openWatch('/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0&timeoutSeconds=1&fieldSelector=metadata.name%3Dw-b');
+    const w = openWatch(
+      '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0&timeoutSeconds=1&fieldSelector=metadata.name%3Dw-b',
+    );
     await w.ended;
     expect(w.events.map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'w-b']]);
   });
@@ -117,16 +121,24 @@ describe('watch over HTTP', () => {
 
   it('sends bookmarks when allowed and the initial-events-end bookmark for WatchList', async () => {
     await post('w-d');
-    const w = openWatch('/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dw-d');
+    const w = openWatch(
+      '/api/v1/namespaces/default/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&fieldSelector=metadata.name%3Dw-d',
+    );
     await waitFor(() => w.events.filter((e) => e.type === 'BOOKMARK').length >= 2, { what: 'bookmarks' });
     expect(w.events[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'w-d' } } });
-    expect(w.events[1]).toMatchObject({ type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } });
+    expect(w.events[1]).toMatchObject({
+      type: 'BOOKMARK',
+      object: { kind: 'ConfigMap', metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } },
+    });
     w.close();
   });
 
   it('pages a list with limit and continue at one consistent revision', async () => {
     for (const n of ['p1', 'p2', 'p3']) await post(n, { page: 'yes' });
-    const get = (q: string) => fetch(`${ts.server.url}/api/v1/namespaces/default/configmaps?labelSelector=page%3Dyes&${q}`).then((r) => r.json() as Promise<any>);
+    const get = (q: string) =>
+      fetch(`${ts.server.url}/api/v1/namespaces/default/configmaps?labelSelector=page%3Dyes&${q}`).then(
+        (r) => r.json() as Promise<any>,
+      );
     const one = await get('limit=2');
     expect(one.items.map((i: any) => i.metadata.name)).toEqual(['p1', 'p2']);
     expect(one.metadata.continue).toBeTruthy();

@@ -10,8 +10,14 @@ describe('the CLI command table', () => {
     const program = new Command('flowops');
     for (const register of new Set(await Promise.all(COMMANDS.map((c) => c.load())))) register(program);
     const help = new Help();
-    const registered = program.commands.map((c) => ({ name: c.name(), term: help.subcommandTerm(c), summary: c.description() }));
-    expect(registered).toEqual(COMMANDS.map((c) => ({ name: c.name, term: [c.name, c.term].filter(Boolean).join(' '), summary: c.summary })));
+    const registered = program.commands.map((c) => ({
+      name: c.name(),
+      term: help.subcommandTerm(c),
+      summary: c.description(),
+    }));
+    expect(registered).toEqual(
+      COMMANDS.map((c) => ({ name: c.name, term: [c.name, c.term].filter(Boolean).join(' '), summary: c.summary })),
+    );
   });
 
   it('top-level help lists them all; a command runs with only its own module', async () => {

@@ -22,13 +22,34 @@ describe('flowops diff against flowops up', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'flowops-diff-'));
     kubeconfig = join(dir, 'kubeconfig');
-    up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig], { FLOWOPS_LOG_LEVEL: 'warn' });
+    up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig], {
+      FLOWOPS_LOG_LEVEL: 'warn',
+    });
     await serverUrlOf(up);
     const kube = KubeClient.fromKubeconfig(kubeconfig);
-    await waitFor(async () => ((await kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' }))?.status as { lastAppliedRevision?: string } | undefined)?.lastAppliedRevision, { what: 'repos-example synced', timeoutMs: 30_000 });
+    await waitFor(
+      async () =>
+        (
+          (await kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'default', name: 'flows' }))
+            ?.status as { lastAppliedRevision?: string } | undefined
+        )?.lastAppliedRevision,
+      { what: 'repos-example synced', timeoutMs: 30_000 },
+    );
     // The Flows have run once (inventories written): what the diff reads is what a push would meet.
-    for (const [kind, name] of [['Database', 'my-postgres'], ['WebApp', 'shop'], ['ConfigBundle', 'payments']] as const) {
-      await waitFor(async () => ((await kube.get({ apiVersion: 'example.com/v1', kind, namespace: 'default', name }))?.status as { conditions?: Condition[] } | undefined)?.conditions?.some((c) => c.type === 'Ready'), { what: `${kind} ${name} reconciled`, timeoutMs: 30_000 });
+    for (const [kind, name] of [
+      ['Database', 'my-postgres'],
+      ['WebApp', 'shop'],
+      ['ConfigBundle', 'payments'],
+    ] as const) {
+      await waitFor(
+        async () =>
+          (
+            (await kube.get({ apiVersion: 'example.com/v1', kind, namespace: 'default', name }))?.status as
+              | { conditions?: Condition[] }
+              | undefined
+          )?.conditions?.some((c) => c.type === 'Ready'),
+        { what: `${kind} ${name} reconciled`, timeoutMs: 30_000 },
+      );
     }
   }, 90_000);
 
@@ -43,7 +64,8 @@ describe('flowops diff against flowops up', () => {
     cpSync(join(ROOT, 'repos-example'), copy, { recursive: true });
     return copy;
   };
-  const edit = (file: string, from: string, to: string): void => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+  const edit = (file: string, from: string, to: string): void =>
+    writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
   async function diff(args: string[], cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const p = runFlowops(['diff', '--kubeconfig', kubeconfig, ...args], {}, cwd);
     const { code } = await p.exited;
@@ -86,9 +108,15 @@ describe('flowops diff against flowops up', () => {
 
   it('shows a new CRD and an object of its kind as created (the kind cannot be dry-run before its CRD exists)', async () => {
     const copy = copyOfExamples();
-    const crd = readFileSync(join(copy, 'database-operator/crd.yaml'), 'utf8').replaceAll('databases', 'caches').replaceAll('Database', 'Cache').replaceAll('database', 'cache');
+    const crd = readFileSync(join(copy, 'database-operator/crd.yaml'), 'utf8')
+      .replaceAll('databases', 'caches')
+      .replaceAll('Database', 'Cache')
+      .replaceAll('database', 'cache');
     writeFileSync(join(copy, 'cache-crd.yaml'), crd);
-    writeFileSync(join(copy, 'samples/cache.yaml'), 'apiVersion: example.com/v1\nkind: Cache\nmetadata:\n  name: sessions\nspec:\n  engine: redis\n  replicas: 1\n');
+    writeFileSync(
+      join(copy, 'samples/cache.yaml'),
+      'apiVersion: example.com/v1\nkind: Cache\nmetadata:\n  name: sessions\nspec:\n  engine: redis\n  replicas: 1\n',
+    );
     const r = await diff([copy]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('--- a/CustomResourceDefinition caches.example.com (live)');
@@ -100,7 +128,11 @@ describe('flowops diff against flowops up', () => {
   it('rejects an invalid Flow with file:line and exit 2, as the sync would reject the commit', async () => {
     const copy = copyOfExamples();
     const flow = join(copy, 'database-operator/flow.yaml');
-    edit(flow, '        type: kubectl\n        action: apply\n        manifests', '        type: kubectll\n        action: apply\n        manifests');
+    edit(
+      flow,
+      '        type: kubectl\n        action: apply\n        manifests',
+      '        type: kubectll\n        action: apply\n        manifests',
+    );
     const r = await diff([copy]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${flow}:13: spec.reconcile.steps[0].type: unknown step type "kubectll"`);

@@ -31,7 +31,7 @@ describe('up --kube-controller-manager: the binary', () => {
     expect(await kubeControllerManagerOf({ kubernetesVersion: '1.34.4' })).toBeUndefined();
   });
 
-  it('is the cached build of the version the server reports, not another version\'s', async () => {
+  it("is the cached build of the version the server reports, not another version's", async () => {
     build('kubernetes-v1.33.1-etcd-v3.5.21');
     const wanted = build('kubernetes-v1.34.4-etcd-v3.6.4');
     expect(await kubeControllerManagerOf({ kubeControllerManager: true, kubernetesVersion: '1.34.4' })).toBe(wanted);
@@ -39,8 +39,9 @@ describe('up --kube-controller-manager: the binary', () => {
 
   it('without a build of that version, is a SetupError naming the flag, the version and the cache', async () => {
     build('kubernetes-v1.33.1-etcd-v3.5.21');
-    const err = await kubeControllerManagerOf({ kubeControllerManager: true, kubernetesVersion: '1.34.4' })
-      .catch((e: unknown) => e);
+    const err = await kubeControllerManagerOf({ kubeControllerManager: true, kubernetesVersion: '1.34.4' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SetupError);
     expect((err as SetupError).message).toBe(
       `--kube-controller-manager: no kube-controller-manager v1.34.4 in ${join(cache, 'control-plane')} ` +

@@ -19,14 +19,17 @@ async function closedPort(): Promise<number> {
 
 const kubeconfig = (dir: string, server: string, currentContext: string | undefined): string => {
   const file = join(dir, `kubeconfig-${Math.random().toString(16).slice(2)}`);
-  writeFileSync(file, [
-    'apiVersion: v1',
-    'kind: Config',
-    `clusters: [{ name: c, cluster: { server: "${server}" } }]`,
-    'users: [{ name: u, user: {} }]',
-    'contexts: [{ name: dev, context: { cluster: c, user: u } }, { name: prod, context: { cluster: c, user: u } }]',
-    ...(currentContext ? [`current-context: ${currentContext}`] : []),
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `clusters: [{ name: c, cluster: { server: "${server}" } }]`,
+      'users: [{ name: u, user: {} }]',
+      'contexts: [{ name: dev, context: { cluster: c, user: u } }, { name: prod, context: { cluster: c, user: u } }]',
+      ...(currentContext ? [`current-context: ${currentContext}`] : []),
+    ].join('\n'),
+  );
   return file;
 };
 
@@ -41,17 +44,30 @@ describe('setup errors are one line and exit 2', () => {
   const bare = { HOME: home, KUBECONFIG: '', KUBERNETES_SERVICE_HOST: '' };
 
   it('no kubeconfig anywhere', async () => {
-    expect(await run(['history', 'flows'], bare)).toEqual({ code: 2, lines: ['flowops: no cluster: set KUBECONFIG, or run "flowops up" and use .flowops/kubeconfig'] });
+    expect(await run(['history', 'flows'], bare)).toEqual({
+      code: 2,
+      lines: ['flowops: no cluster: set KUBECONFIG, or run "flowops up" and use .flowops/kubeconfig'],
+    });
   });
 
   it('KUBECONFIG names a file that does not exist', async () => {
     const missing = join(home, 'nope.yaml');
-    expect(await run(['history', 'flows'], { ...bare, KUBECONFIG: missing })).toEqual({ code: 2, lines: [`flowops: no kubeconfig at ${missing} (KUBECONFIG): set KUBECONFIG, or run "flowops up" and use .flowops/kubeconfig`] });
+    expect(await run(['history', 'flows'], { ...bare, KUBECONFIG: missing })).toEqual({
+      code: 2,
+      lines: [
+        `flowops: no kubeconfig at ${missing} (KUBECONFIG): set KUBECONFIG, or run "flowops up" and use .flowops/kubeconfig`,
+      ],
+    });
   });
 
   it('a kubeconfig without a current context', async () => {
     const file = kubeconfig(home, 'http://127.0.0.1:1', undefined);
-    expect(await run(['history', 'flows', '--kubeconfig', file], bare)).toEqual({ code: 2, lines: [`flowops: kubeconfig ${file} has no current context: run "kubectl config use-context NAME" (contexts: dev, prod)`] });
+    expect(await run(['history', 'flows', '--kubeconfig', file], bare)).toEqual({
+      code: 2,
+      lines: [
+        `flowops: kubeconfig ${file} has no current context: run "kubectl config use-context NAME" (contexts: dev, prod)`,
+      ],
+    });
   });
 
   it('a server that does not answer', async () => {
@@ -59,14 +75,32 @@ describe('setup errors are one line and exit 2', () => {
     const file = kubeconfig(home, server, 'dev');
     expect(await run(['history', 'flows'], { ...bare, KUBECONFIG: file })).toEqual({
       code: 2,
-      lines: [`flowops: cannot reach the Kubernetes API server at ${server} (connection refused): is the cluster up? check the server in your kubeconfig, or run "flowops up"`],
+      lines: [
+        `flowops: cannot reach the Kubernetes API server at ${server} (connection refused): is the cluster up? check the server in your kubeconfig, or run "flowops up"`,
+      ],
     });
   });
 
   it('a Redis that does not answer, its password never shown', async () => {
     const port = await closedPort();
     const file = kubeconfig(home, 'http://127.0.0.1:1', 'dev');
-    const r = await run(['worker', '--kubeconfig', file, '--metrics-listen', '127.0.0.1:0', '--redis-url', `redis://user:s3cret@127.0.0.1:${port}`], bare);
-    expect(r).toEqual({ code: 2, lines: [`flowops: cannot reach Redis at redis://***@127.0.0.1:${port} (connection refused): set REDIS_URL or --redis-url, or start redis-server (Debian package redis-server)`] });
+    const r = await run(
+      [
+        'worker',
+        '--kubeconfig',
+        file,
+        '--metrics-listen',
+        '127.0.0.1:0',
+        '--redis-url',
+        `redis://user:s3cret@127.0.0.1:${port}`,
+      ],
+      bare,
+    );
+    expect(r).toEqual({
+      code: 2,
+      lines: [
+        `flowops: cannot reach Redis at redis://***@127.0.0.1:${port} (connection refused): set REDIS_URL or --redis-url, or start redis-server (Debian package redis-server)`,
+      ],
+    });
   });
 });

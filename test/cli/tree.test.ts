@@ -14,8 +14,20 @@ beforeAll(async () => {
   await env.kubectl.ok(['apply', '-f', '-'], cache({ replicas: 3, shards: [1], extra: false }));
   await env.kubectl.ok(['apply', '-f', '-'], requiresSizeFlow('broken-operator', 'broken', true));
   await env.kubectl.ok(['apply', '-f', '-'], sizelessCache('bad', 'broken'));
-  await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cache', 'fast', '-o', 'json'])).metadata.annotations?.['flowops.io/last-run'], { what: 'a run record on fast' });
-  await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'cache', 'bad', '-o', 'json'])).metadata.annotations?.['flowops.io/last-run'], { what: 'a run record on bad' });
+  await waitFor(
+    async () =>
+      JSON.parse(await env.kubectl.ok(['get', 'cache', 'fast', '-o', 'json'])).metadata.annotations?.[
+        'flowops.io/last-run'
+      ],
+    { what: 'a run record on fast' },
+  );
+  await waitFor(
+    async () =>
+      JSON.parse(await env.kubectl.ok(['get', 'cache', 'bad', '-o', 'json'])).metadata.annotations?.[
+        'flowops.io/last-run'
+      ],
+    { what: 'a run record on bad' },
+  );
 });
 afterAll(async () => env?.stop());
 
@@ -30,9 +42,13 @@ describe('flowops tree', () => {
     const r = await tree('cache/fast');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Flow default/cache-operator  Ready=True');
-    expect(r.stdout).toContain('Cache default/fast  Ready=False ChildrenNotReady: StatefulSet fast: 0/3 replicas ready');
+    expect(r.stdout).toContain(
+      'Cache default/fast  Ready=False ChildrenNotReady: StatefulSet fast: 0/3 replicas ready',
+    );
     // The durations and the start come from the object's RunHistory.
-    expect(r.stdout).toMatch(/ {3}├─ last run: Succeeded in \d+(\.\d+)?m?s, \d+[smh]\S* ago \(Flow generation 1\)\n {3}│ {2}├─ step workload {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}├─ step shards {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}└─ step extra {2}skipped\n/);
+    expect(r.stdout).toMatch(
+      / {3}├─ last run: Succeeded in \d+(\.\d+)?m?s, \d+[smh]\S* ago \(Flow generation 1\)\n {3}│ {2}├─ step workload {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}├─ step shards {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}└─ step extra {2}skipped\n/,
+    );
     expect(r.stdout).toContain('─ StatefulSet default/fast  InProgress: 0/3 replicas ready');
     expect(r.stdout).toContain('─ ConfigMap default/fast-shard-1  Current');
   });
@@ -42,7 +58,9 @@ describe('flowops tree', () => {
     await p.exited;
     expect(p.stdout()).toContain('Flow default/broken-operator');
     expect(p.stdout()).toContain('Stalled: step "render" failed:');
-    expect(p.stdout()).toMatch(/last run: Stalled in \S+, \S+ ago \(Flow generation 1\)\n\s+│?\s*├─ step fine {2}succeeded \S+\n\s+│?\s*└─ step render {2}failed \S+: TemplateError: .*spec\.size is required/);
+    expect(p.stdout()).toMatch(
+      /last run: Stalled in \S+, \S+ ago \(Flow generation 1\)\n\s+│?\s*├─ step fine {2}succeeded \S+\n\s+│?\s*└─ step render {2}failed \S+: TemplateError: .*spec\.size is required/,
+    );
   });
 
   it('leads from a child to its owner', async () => {
@@ -53,11 +71,29 @@ describe('flowops tree', () => {
 
   it('gives tools JSON with -o json', async () => {
     const r = await tree('cache/fast', '-o', 'json');
-    const t = JSON.parse(r.stdout) as { flow: { name: string; objects: Array<{ children: Array<{ kind: string; health: string; message: string }>; lastRun: { outcome: string }; runs: Array<{ outcome: string; duration: string }> }> } };
+    const t = JSON.parse(r.stdout) as {
+      flow: {
+        name: string;
+        objects: Array<{
+          children: Array<{ kind: string; health: string; message: string }>;
+          lastRun: { outcome: string };
+          runs: Array<{ outcome: string; duration: string }>;
+        }>;
+      };
+    };
     expect(t.flow.name).toBe('cache-operator');
     expect(t.flow.objects[0]!.lastRun.outcome).toBe('Succeeded');
-    expect(t.flow.objects[0]!.runs[0]).toMatchObject({ outcome: 'Succeeded', duration: expect.stringMatching(/^\d+(\.\d+)?m?s$/) });
-    expect(t.flow.objects[0]!.children).toContainEqual({ kind: 'StatefulSet', namespace: 'default', name: 'fast', health: 'InProgress', message: '0/3 replicas ready' });
+    expect(t.flow.objects[0]!.runs[0]).toMatchObject({
+      outcome: 'Succeeded',
+      duration: expect.stringMatching(/^\d+(\.\d+)?m?s$/),
+    });
+    expect(t.flow.objects[0]!.children).toContainEqual({
+      kind: 'StatefulSet',
+      namespace: 'default',
+      name: 'fast',
+      health: 'InProgress',
+      message: '0/3 replicas ready',
+    });
   });
 
   it('lists every watched object of a Flow', async () => {
@@ -67,30 +103,56 @@ describe('flowops tree', () => {
 
   it('lists the earlier runs after the last one', async () => {
     await env.kubectl.ok(['patch', 'cache', 'fast', '--type', 'merge', '-p', '{"spec":{"replicas":2}}']);
-    await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'runhistory', 'cache-fast', '-o', 'json'])).status.total >= 2, { what: 'a second run of fast' });
+    await waitFor(
+      async () => JSON.parse(await env.kubectl.ok(['get', 'runhistory', 'cache-fast', '-o', 'json'])).status.total >= 2,
+      { what: 'a second run of fast' },
+    );
     const r = await tree('cache/fast');
     expect(r.stdout).toMatch(/├─ earlier runs: Succeeded \d+(\.\d+)?m?s \d+[smh]\S* ago/);
   });
 
-  it('shows each object\'s generation (flowops.io/flow-generation), and no rollout for a Flow without one', async () => {
+  it("shows each object's generation (flowops.io/flow-generation), and no rollout for a Flow without one", async () => {
     // The engine records on each object the Flow generation that reconciled it (docs/rollout.md).
-    const flow = JSON.parse(await env.kubectl.ok(['get', 'flow', 'cache-operator', '-o', 'json'])) as { metadata: { generation: number } };
+    const flow = JSON.parse(await env.kubectl.ok(['get', 'flow', 'cache-operator', '-o', 'json'])) as {
+      metadata: { generation: number };
+    };
     const g = flow.metadata.generation;
-    await waitFor(async () => (await env.kubectl.ok(['get', 'cache', 'fast', '-o', 'jsonpath={.metadata.annotations.flowops\\.io/flow-generation}'])) === String(g), {
-      what: `fast annotated with generation ${g}`,
-    });
+    await waitFor(
+      async () =>
+        (await env.kubectl.ok([
+          'get',
+          'cache',
+          'fast',
+          '-o',
+          'jsonpath={.metadata.annotations.flowops\\.io/flow-generation}',
+        ])) === String(g),
+      {
+        what: `fast annotated with generation ${g}`,
+      },
+    );
     const r = await tree('flow/cache-operator');
     // Without spec.rollout there is no rollout to tell of (the engine writes no status.rollout).
     expect(r.stdout).toMatch(/^Flow default\/cache-operator {2}Ready=\S+.*$/m);
     expect(r.stdout).not.toContain('rollout of generation');
     expect(r.stdout).toMatch(new RegExp(`─ Cache default/fast {2}Ready=.* {2}\\[generation ${g}\\]$`, 'm'));
-    const json = JSON.parse((await tree('cache/fast', '-o', 'json')).stdout) as { flow: { objects: Array<{ generation?: number }> } };
+    const json = JSON.parse((await tree('cache/fast', '-o', 'json')).stdout) as {
+      flow: { objects: Array<{ generation?: number }> };
+    };
     expect(json.flow.objects[0]?.generation).toBe(g);
   });
 
   it('says what is wrong with a bad argument, exit 2', async () => {
-    expect(await tree('cache')).toMatchObject({ code: 2, stderr: 'flowops: expected KIND/NAME (e.g. database/my-postgres), got "cache"\n' });
-    expect(await tree('gizmo/x')).toMatchObject({ code: 2, stderr: 'flowops: the server doesn\'t have a resource type "gizmo"\n' });
-    expect(await tree('cache/nope')).toMatchObject({ code: 2, stderr: 'flowops: cache "nope" not found in namespace default\n' });
+    expect(await tree('cache')).toMatchObject({
+      code: 2,
+      stderr: 'flowops: expected KIND/NAME (e.g. database/my-postgres), got "cache"\n',
+    });
+    expect(await tree('gizmo/x')).toMatchObject({
+      code: 2,
+      stderr: 'flowops: the server doesn\'t have a resource type "gizmo"\n',
+    });
+    expect(await tree('cache/nope')).toMatchObject({
+      code: 2,
+      stderr: 'flowops: cache "nope" not found in namespace default\n',
+    });
   });
 });

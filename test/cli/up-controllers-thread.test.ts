@@ -25,7 +25,10 @@ describe("flowops up's controllers thread, seen from the main thread", () => {
     const missing = join(mkdtempSync(join(tmpdir(), 'up-thread-')), 'no-kubeconfig');
     const onCrash = (): never => expect.unreachable('a start failure is not a crash');
     const thread = new ControllersThread(config(missing), { log, onCrash });
-    const err = await thread.start().then(() => undefined, (e: unknown) => e);
+    const err = await thread.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ControllersThreadError);
     expect(err).toMatchObject({ code: 'ThreadFailed' });
     expect((err as Error).message).toContain(missing);

@@ -27,7 +27,11 @@ current-context: prod
 
 async function up(home: string, extra: string[] = []): Promise<{ stdout: string; kubeconfig: string }> {
   const data = join(home, 'data');
-  const p = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', data, ...extra], { HOME: home, KUBECONFIG: '', FLOWOPS_LOG_LEVEL: 'warn' });
+  const p = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', data, ...extra], {
+    HOME: home,
+    KUBECONFIG: '',
+    FLOWOPS_LOG_LEVEL: 'warn',
+  });
   try {
     await serverUrlOf(p);
     await waitFor(() => p.stdout().includes('Stop with Ctrl-C'), { what: 'the start-up text', timeoutMs: 30_000 });
@@ -45,22 +49,38 @@ describe('flowops up and the user kubeconfig', { timeout: 120_000 }, () => {
     const file = join(home, '.kube', 'config');
     writeFileSync(file, EXISTING, { mode: 0o600 });
     const data = join(home, 'data');
-    const p = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', data], { HOME: home, KUBECONFIG: '', FLOWOPS_LOG_LEVEL: 'warn' });
+    const p = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', data], {
+      HOME: home,
+      KUBECONFIG: '',
+      FLOWOPS_LOG_LEVEL: 'warn',
+    });
     try {
       const url = await serverUrlOf(p);
-      await waitFor(() => p.stdout().includes(`context "flowops" added to ${file}`), { what: 'the merge line', timeoutMs: 30_000 });
+      await waitFor(() => p.stdout().includes(`context "flowops" added to ${file}`), {
+        what: 'the merge line',
+        timeoutMs: 30_000,
+      });
       const text = readFileSync(file, 'utf8');
       expect(text.startsWith('# my clusters')).toBe(true);
-      const cfg = parse(text) as { contexts: Array<{ name: string }>; clusters: Array<{ name: string; cluster: { server: string } }>; users: Array<{ name: string; user: Record<string, string> }>; 'current-context': string };
+      const cfg = parse(text) as {
+        contexts: Array<{ name: string }>;
+        clusters: Array<{ name: string; cluster: { server: string } }>;
+        users: Array<{ name: string; user: Record<string, string> }>;
+        'current-context': string;
+      };
       expect(cfg['current-context']).toBe('prod');
       expect(cfg.contexts.map((c) => c.name)).toEqual(['prod', 'flowops']);
       // The API is HTTPS on the port the plain-HTTP routes share; the context carries the admin token.
       expect(cfg.clusters.find((c) => c.name === 'flowops')!.cluster.server).toBe(url.replace('http://', 'https://'));
-      expect(cfg.users.find((u) => u.name === 'flowops')!.user.token).toBe(readFileSync(join(data, 'pki', 'admin.token'), 'utf8'));
+      expect(cfg.users.find((u) => u.name === 'flowops')!.user.token).toBe(
+        readFileSync(join(data, 'pki', 'admin.token'), 'utf8'),
+      );
       expect(cfg.users.find((u) => u.name === 'admin')!.user.token).toBe('keep-me');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const kubectl = kubectlFor(file, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-      expect(await kubectl.ok(['--context', 'flowops', 'get', 'namespace', 'default', '-o', 'name'])).toBe('namespace/default\n');
+      expect(await kubectl.ok(['--context', 'flowops', 'get', 'namespace', 'default', '-o', 'name'])).toBe(
+        'namespace/default\n',
+      );
     } finally {
       p.child.kill('SIGTERM');
       await p.exited;

@@ -41,10 +41,14 @@ describe('flowops up: the controllers on a thread of their own', () => {
       expect(await ready.text()).toMatch(/^\[\+\]controllers ok \(worker thread \d+\)$/m);
       expect(up.stderr()).toMatch(/"thread":"controllers".*"msg":"controllers thread started"/);
       // The reconcile was logged by the controllers thread.
-      const reconciled = up.stderr().split('\n')
+      const reconciled = up
+        .stderr()
+        .split('\n')
         .find((l) => l.includes('"msg":"reconciled"') && l.includes('"flow":"default/database-operator"'));
-      expect(reconciled && JSON.parse(reconciled))
-        .toMatchObject({ thread: 'controllers', resource: 'Database/default/my-postgres' });
+      expect(reconciled && JSON.parse(reconciled)).toMatchObject({
+        thread: 'controllers',
+        resource: 'Database/default/my-postgres',
+      });
 
       // /metrics merges the thread's registry (reconciles, Git fetches, queue) into the main thread's.
       const token = readFileSync(join(dir, 'data', 'pki', 'admin.token'), 'utf8').trim();
@@ -97,10 +101,13 @@ describe('flowops up: the controllers on a thread of their own', () => {
     let stopped = false;
     try {
       const url = await serverUrlOf(up);
-      const readyz = await waitFor(async () => {
-        const r = await fetch(`${url}/readyz?verbose`);
-        return r.status === 200 ? r.text() : undefined;
-      }, { what: '/readyz passing', timeoutMs: 60_000 });
+      const readyz = await waitFor(
+        async () => {
+          const r = await fetch(`${url}/readyz?verbose`);
+          return r.status === 200 ? r.text() : undefined;
+        },
+        { what: '/readyz passing', timeoutMs: 60_000 },
+      );
       expect(readyz).toMatch(/^\[\+\]controllers ok \(main thread \(--controllers-in-process\)\)$/m);
       const kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
       const applied = async (): Promise<boolean> => (await kubectl(['get', 'statefulset', 'my-postgres'])).code === 0;

@@ -11,7 +11,14 @@ const open: BullQueue[] = [];
 
 /** A queue on its own name, so test files and runs never share jobs. */
 function queue(name: string): BullQueue {
-  const q = new BullQueue({ redisUrl: redisUrl(), name, prefix: 'flowops-test', log, backoff: { baseMs: 50, maxMs: 400 }, lockDurationMs: 5000 });
+  const q = new BullQueue({
+    redisUrl: redisUrl(),
+    name,
+    prefix: 'flowops-test',
+    log,
+    backoff: { baseMs: 50, maxMs: 400 },
+    lockDurationMs: 5000,
+  });
   open.push(q);
   return q;
 }
@@ -44,10 +51,13 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
     const q = queue(`during-${randomUUID()}`);
     let runs = 0;
     let release: () => void = () => undefined;
-    q.start(async () => {
-      runs++;
-      if (runs === 1) await new Promise<void>((r) => (release = r));
-    }, { concurrency: 4 });
+    q.start(
+      async () => {
+        runs++;
+        if (runs === 1) await new Promise<void>((r) => (release = r));
+      },
+      { concurrency: 4 },
+    );
     q.add('k');
     await waitFor(() => runs === 1, { what: 'first run' });
     for (let i = 0; i < 5; i++) q.add('k');
@@ -82,7 +92,9 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
       lastAdd = Date.now();
       await sleep(5);
     }
-    await waitFor(async () => (await a.producer.depthNow()) === 0 && [...active.values()].every((n) => n === 0), { what: 'queue drained' });
+    await waitFor(async () => (await a.producer.depthNow()) === 0 && [...active.values()].every((n) => n === 0), {
+      what: 'queue drained',
+    });
     expect(maxActive).toBe(1);
     for (const k of keys) expect(lastStart.get(k)!).toBeGreaterThanOrEqual(lastAdd - 5);
   });
@@ -90,10 +102,13 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
   it('after overlapping bulk adds, every later add of a finished key runs it again (no dedup id outlives its job)', async () => {
     const q = queue(`bulk-${randomUUID()}`);
     const runs = new Map<string, number>();
-    q.start(async (k) => {
-      runs.set(k, (runs.get(k) ?? 0) + 1);
-      await sleep(10);
-    }, { concurrency: 4 });
+    q.start(
+      async (k) => {
+        runs.set(k, (runs.get(k) ?? 0) + 1);
+        await sleep(10);
+      },
+      { concurrency: 4 },
+    );
     const keys = ['a', 'b', 'c'];
     for (let round = 0; round < 8; round++) {
       // Overlapping resyncs, as at leader start: some land while the keys are waiting, some while active.
@@ -102,7 +117,9 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
       await waitFor(async () => (await q.producer.depthNow()) === 0, { what: `round ${round} drained` });
       const before = new Map(runs);
       await q.producer.addAll(keys);
-      await waitFor(() => keys.every((k) => (runs.get(k) ?? 0) > (before.get(k) ?? 0)), { what: `round ${round}: every key runs after the add` });
+      await waitFor(() => keys.every((k) => (runs.get(k) ?? 0) > (before.get(k) ?? 0)), {
+        what: `round ${round}: every key runs after the add`,
+      });
     }
   });
 
@@ -119,14 +136,17 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
   it('retries a failing key with backoff, and a stalled one only once', async () => {
     const q = queue(`retry-${randomUUID()}`);
     const attempts = new Map<string, number[]>();
-    q.start(async (k) => {
-      const list = attempts.get(k) ?? [];
-      list.push(Date.now());
-      attempts.set(k, list);
-      if (k === 'flaky' && list.length < 3) throw new Error('transient');
-      if (k === 'invalid') return stalled('InvalidSpec', 'bad definition');
-      return undefined;
-    }, { concurrency: 2 });
+    q.start(
+      async (k) => {
+        const list = attempts.get(k) ?? [];
+        list.push(Date.now());
+        attempts.set(k, list);
+        if (k === 'flaky' && list.length < 3) throw new Error('transient');
+        if (k === 'invalid') return stalled('InvalidSpec', 'bad definition');
+        return undefined;
+      },
+      { concurrency: 2 },
+    );
     q.add('flaky');
     q.add('invalid');
     await waitFor(() => attempts.get('flaky')?.length === 3, { what: 'three attempts' });
@@ -140,10 +160,13 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
   it('a handler asking for requeueAfter runs again after that delay', async () => {
     const q = queue(`requeue-${randomUUID()}`);
     const times: number[] = [];
-    q.start(async () => {
-      times.push(Date.now());
-      return times.length === 1 ? waiting(300, 'NotYet') : undefined;
-    }, { concurrency: 1 });
+    q.start(
+      async () => {
+        times.push(Date.now());
+        return times.length === 1 ? waiting(300, 'NotYet') : undefined;
+      },
+      { concurrency: 1 },
+    );
     q.add('r');
     await waitFor(() => times.length === 2, { what: 'requeued run' });
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(280);
@@ -152,13 +175,16 @@ describe('BullQueue (the WorkQueue contract on BullMQ and a real Redis)', () => 
   it('retries an error result with backoff until it succeeds; a stalled key runs again only when added', async () => {
     const q = queue(`results-${randomUUID()}`);
     const attempts = new Map<string, number[]>();
-    q.start(async (k) => {
-      const list = attempts.get(k) ?? [];
-      list.push(Date.now());
-      attempts.set(k, list);
-      if (k === 'flaky') return list.length < 3 ? failed('ApplyFailed', 'conflict') : undefined;
-      return list.length === 1 ? stalled('InvalidSpec', 'bad definition') : undefined;
-    }, { concurrency: 2 });
+    q.start(
+      async (k) => {
+        const list = attempts.get(k) ?? [];
+        list.push(Date.now());
+        attempts.set(k, list);
+        if (k === 'flaky') return list.length < 3 ? failed('ApplyFailed', 'conflict') : undefined;
+        return list.length === 1 ? stalled('InvalidSpec', 'bad definition') : undefined;
+      },
+      { concurrency: 2 },
+    );
     q.add('flaky');
     q.add('stuck');
     await waitFor(() => attempts.get('flaky')?.length === 3, { what: 'three attempts of the error result' });

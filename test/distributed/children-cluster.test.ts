@@ -14,14 +14,29 @@ const LEASE = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-peri
 const cluster = apiServerFixture(async (kube) => {
   await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
   await kube.apply(parse(CACHE_CRD) as KubeObject, { fieldManager: 'test', force: true });
-  await waitFor(async () => kube.list('example.com/v1', 'Cache').then(() => true, () => false), { what: 'Cache served' });
+  await waitFor(
+    async () =>
+      kube.list('example.com/v1', 'Cache').then(
+        () => true,
+        () => false,
+      ),
+    { what: 'Cache served' },
+  );
 });
 
-const ref = (apiVersion: string, kind: string, name: string): ObjectRef => ({ apiVersion, kind, name, namespace: 'default' });
+const ref = (apiVersion: string, kind: string, name: string): ObjectRef => ({
+  apiVersion,
+  kind,
+  name,
+  namespace: 'default',
+});
 const CACHE = ref('example.com/v1', 'Cache', 'fast');
 const STS = ref('apps/v1', 'StatefulSet', 'fast');
 const shard = (n: number) => ref('v1', 'ConfigMap', `fast-shard-${n}`);
-const readyOf = async () => ((await cluster.kube().get(CACHE))?.status as { conditions?: Condition[] } | undefined)?.conditions?.find((c) => c.type === 'Ready');
+const readyOf = async () =>
+  ((await cluster.kube().get(CACHE))?.status as { conditions?: Condition[] } | undefined)?.conditions?.find(
+    (c) => c.type === 'Ready',
+  );
 const identityOf = (p: Proc): string | undefined => /"identity":"([^"]+)","lease"/.exec(p.stderr())?.[1];
 
 describe('children in cluster mode: leader + two workers, leader killed in the middle', () => {
@@ -36,46 +51,104 @@ describe('children in cluster mode: leader + two workers, leader killed in the m
     for (const p of [runA, runB, w1, w2]) cluster.track(p);
     await Promise.all([runA, runB, w1, w2].map(metricsAddressOf));
 
-    for (const doc of parseAllDocuments(CACHE_FLOW)) await cluster.kube().apply(doc.toJSON() as KubeObject, { fieldManager: 'test', force: true });
-    await cluster.kube().apply(JSON.parse(cache({ replicas: 3, shards: [1, 2, 3], extra: true })) as KubeObject, { fieldManager: 'test', force: true });
+    for (const doc of parseAllDocuments(CACHE_FLOW))
+      await cluster.kube().apply(doc.toJSON() as KubeObject, { fieldManager: 'test', force: true });
+    await cluster.kube().apply(JSON.parse(cache({ replicas: 3, shards: [1, 2, 3], extra: true })) as KubeObject, {
+      fieldManager: 'test',
+      force: true,
+    });
 
     // Readiness: not ready while the StatefulSet has no ready replicas, ready once it reports 3/3.
-    const notReady = await waitFor(async () => ((await readyOf())?.reason === 'ChildrenNotReady' ? readyOf() : undefined), { what: 'ChildrenNotReady', timeoutMs: 30_000 });
+    const notReady = await waitFor(
+      async () => ((await readyOf())?.reason === 'ChildrenNotReady' ? readyOf() : undefined),
+      { what: 'ChildrenNotReady', timeoutMs: 30_000 },
+    );
     expect(notReady?.message).toContain('StatefulSet fast: 0/3 replicas ready');
     const sts = (await cluster.kube().get(STS))!;
-    await cluster.kube().patch(STS, { status: { observedGeneration: sts.metadata.generation, replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3 } }, 'merge', { subresource: 'status' });
-    await waitFor(async () => (await readyOf())?.status === 'True', { what: 'Ready=True after the StatefulSet is ready', timeoutMs: 20_000 });
-    await waitFor(async () => ((await cluster.kube().get(CACHE))?.status as { readyReplicas?: number } | undefined)?.readyReplicas === 3, { what: 'projected readyReplicas 3' });
+    await cluster.kube().patch(
+      STS,
+      {
+        status: {
+          observedGeneration: sts.metadata.generation,
+          replicas: 3,
+          readyReplicas: 3,
+          currentReplicas: 3,
+          updatedReplicas: 3,
+        },
+      },
+      'merge',
+      { subresource: 'status' },
+    );
+    await waitFor(async () => (await readyOf())?.status === 'True', {
+      what: 'Ready=True after the StatefulSet is ready',
+      timeoutMs: 20_000,
+    });
+    await waitFor(
+      async () =>
+        ((await cluster.kube().get(CACHE))?.status as { readyReplicas?: number } | undefined)?.readyReplicas === 3,
+      { what: 'projected readyReplicas 3' },
+    );
 
     // Self-healing through the leader's child informers.
     const before = (await cluster.kube().get(shard(1)))!;
     await cluster.kube().delete(shard(1));
-    await waitFor(async () => {
-      const cm = await cluster.kube().get(shard(1));
-      return cm && cm.metadata.uid !== before.metadata.uid;
-    }, { what: 'shard 1 recreated', timeoutMs: 20_000 });
+    await waitFor(
+      async () => {
+        const cm = await cluster.kube().get(shard(1));
+        return cm && cm.metadata.uid !== before.metadata.uid;
+      },
+      { what: 'shard 1 recreated', timeoutMs: 20_000 },
+    );
 
     // Kill the leader; the standby takes over and learns the child kinds from the inventories.
-    const leaderId = await waitFor(async () => (((await cluster.kube().get(ref('coordination.k8s.io/v1', 'Lease', leaseName)))?.spec as { holderIdentity?: string } | undefined)?.holderIdentity || undefined), { what: 'lease holder' });
-    const leader = await waitFor(() => [runA, runB].find((p) => identityOf(p) === leaderId), { what: 'the leader process' });
+    const leaderId = await waitFor(
+      async () =>
+        (
+          (await cluster.kube().get(ref('coordination.k8s.io/v1', 'Lease', leaseName)))?.spec as
+            | { holderIdentity?: string }
+            | undefined
+        )?.holderIdentity || undefined,
+      { what: 'lease holder' },
+    );
+    const leader = await waitFor(() => [runA, runB].find((p) => identityOf(p) === leaderId), {
+      what: 'the leader process',
+    });
     const standby = leader === runA ? runB : runA;
     leader.kill9();
-    await waitFor(() => standby.stderr().includes('"msg":"became leader"'), { what: 'the standby leading', timeoutMs: 15_000 });
-    await waitFor(() => standby.stderr().includes('"msg":"watching child kind"') && standby.stderr().includes('StatefulSet.apps/v1'), { what: 'the new leader watching the child kinds', timeoutMs: 15_000 });
+    await waitFor(() => standby.stderr().includes('"msg":"became leader"'), {
+      what: 'the standby leading',
+      timeoutMs: 15_000,
+    });
+    await waitFor(
+      () =>
+        standby.stderr().includes('"msg":"watching child kind"') && standby.stderr().includes('StatefulSet.apps/v1'),
+      { what: 'the new leader watching the child kinds', timeoutMs: 15_000 },
+    );
 
     // After the failover: a deleted child comes back, an edited field the Flow sets is put back.
     const second = (await cluster.kube().get(shard(2)))!;
     await cluster.kube().delete(shard(2));
     await cluster.kube().patch(STS, { spec: { replicas: 9 } }, 'merge');
-    await waitFor(async () => {
-      const cm = await cluster.kube().get(shard(2));
-      const s = await cluster.kube().get(STS);
-      return cm && cm.metadata.uid !== second.metadata.uid && (s?.spec as { replicas?: number } | undefined)?.replicas === 3;
-    }, { what: 'shard 2 recreated and replicas put back after the failover', timeoutMs: 20_000 });
+    await waitFor(
+      async () => {
+        const cm = await cluster.kube().get(shard(2));
+        const s = await cluster.kube().get(STS);
+        return (
+          cm &&
+          cm.metadata.uid !== second.metadata.uid &&
+          (s?.spec as { replicas?: number } | undefined)?.replicas === 3
+        );
+      },
+      { what: 'shard 2 recreated and replicas put back after the failover', timeoutMs: 20_000 },
+    );
 
     // Pruning: one shard fewer and the extra switched off.
     await cluster.kube().patch(CACHE, { spec: { shards: [1, 2], extra: false } }, 'merge');
-    await waitFor(async () => !(await cluster.kube().get(shard(3))) && !(await cluster.kube().get(ref('v1', 'ConfigMap', 'fast-extra'))), { what: 'stale children pruned', timeoutMs: 20_000 });
+    await waitFor(
+      async () =>
+        !(await cluster.kube().get(shard(3))) && !(await cluster.kube().get(ref('v1', 'ConfigMap', 'fast-extra'))),
+      { what: 'stale children pruned', timeoutMs: 20_000 },
+    );
     expect(await cluster.kube().get(shard(1))).toBeDefined();
   });
 });

@@ -22,7 +22,12 @@ afterAll(async () => {
   await ts.stop();
 });
 
-const leaseRef = (name: string) => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name });
+const leaseRef = (name: string) => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  namespace: 'default',
+  name,
+});
 
 interface Candidate {
   elector: LeaderElector;
@@ -84,7 +89,13 @@ describe('LeaderElector against the embedded API server', () => {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name: 'ghost', namespace: 'default' },
-      spec: { holderIdentity: 'ghost', leaseDurationSeconds: 2, renewTime: microTime(renewed), acquireTime: microTime(renewed), leaseTransitions: 3 },
+      spec: {
+        holderIdentity: 'ghost',
+        leaseDurationSeconds: 2,
+        renewTime: microTime(renewed),
+        acquireTime: microTime(renewed),
+        leaseTransitions: 3,
+      },
     } as KubeObject);
     const overlap = { leaders: new Set<string>(), max: 0 };
     const c = candidate('ghost', overlap);
@@ -102,12 +113,25 @@ describe('LeaderElector against the embedded API server', () => {
     await waitFor(() => c.leading, { what: 'leader' });
     // Someone else writes the lease (as if this leader's renewals had failed and it expired).
     const lease = (await kube.get(leaseRef('steal')))!;
-    await kube.replace({ ...lease, spec: { ...(lease.spec as object), holderIdentity: 'intruder', renewTime: microTime() } } as KubeObject);
+    await kube.replace({
+      ...lease,
+      spec: { ...(lease.spec as object), holderIdentity: 'intruder', renewTime: microTime() },
+    } as KubeObject);
     expect(await c.result).toBe('lost');
     expect(c.leading).toBe(false);
   });
 
   it('rejects timings that could let two leaders overlap', () => {
-    expect(() => new LeaderElector(kube, { namespace: 'default', name: 'x', leaseDurationMs: 1000, renewDeadlineMs: 1000, log, onStartedLeading: () => undefined })).toThrow(/renewDeadline/);
+    expect(
+      () =>
+        new LeaderElector(kube, {
+          namespace: 'default',
+          name: 'x',
+          leaseDurationMs: 1000,
+          renewDeadlineMs: 1000,
+          log,
+          onStartedLeading: () => undefined,
+        }),
+    ).toThrow(/renewDeadline/);
   });
 });

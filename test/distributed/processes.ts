@@ -19,12 +19,18 @@ export interface Proc {
 
 /** `flowops <args>` in its own process group, so a kill -9 takes its children with it. */
 export function spawnFlowops(name: string, args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [FLOWOPS_BIN, ...args], { env: { ...process.env, FLOWOPS_LOG_LEVEL: 'debug', ...env }, cwd: ROOT, detached: true });
+  const child = spawn(process.execPath, [FLOWOPS_BIN, ...args], {
+    env: { ...process.env, FLOWOPS_LOG_LEVEL: 'debug', ...env },
+    cwd: ROOT,
+    detached: true,
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     name,
     child,
@@ -44,13 +50,21 @@ export function spawnFlowops(name: string, args: string[], env: Record<string, s
 /** The embedded API server as its own process; returns its kubeconfig. */
 export async function apiserverProcess(): Promise<{ proc: Proc; kubeconfig: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-dist-'));
-  const proc = spawnFlowops('apiserver', ['apiserver', '--listen', '127.0.0.1:0', '--data', dir], { FLOWOPS_LOG_LEVEL: 'warn' });
-  await waitFor(() => /kubeconfig: /.test(proc.stdout()), { what: `apiserver start (stderr: ${proc.stderr()})`, timeoutMs: 30_000 });
+  const proc = spawnFlowops('apiserver', ['apiserver', '--listen', '127.0.0.1:0', '--data', dir], {
+    FLOWOPS_LOG_LEVEL: 'warn',
+  });
+  await waitFor(() => /kubeconfig: /.test(proc.stdout()), {
+    what: `apiserver start (stderr: ${proc.stderr()})`,
+    timeoutMs: 30_000,
+  });
   return { proc, kubeconfig: join(dir, 'kubeconfig') };
 }
 
 export async function metricsAddressOf(p: Proc): Promise<string> {
-  const m = await waitFor(() => /metrics listening on (http:\/\/[^/\s]+)\/metrics/.exec(p.stdout()), { what: `${p.name} metrics address (stderr: ${p.stderr().slice(-2000)})`, timeoutMs: 90_000 });
+  const m = await waitFor(() => /metrics listening on (http:\/\/[^/\s]+)\/metrics/.exec(p.stdout()), {
+    what: `${p.name} metrics address (stderr: ${p.stderr().slice(-2000)})`,
+    timeoutMs: 90_000,
+  });
   return m[1]!;
 }
 
@@ -74,7 +88,11 @@ export async function stopGracefully(p: Proc): Promise<{ code: number | null; si
  * For one test file: the embedded API server as its own process (set up by `setup`), a client for
  * it, and `track` for the processes a test starts, which are killed after each test.
  */
-export function apiServerFixture(setup?: (kube: KubeClient) => Promise<void>): { kubeconfig: () => string; kube: () => KubeClient; track: (p: Proc) => Proc } {
+export function apiServerFixture(setup?: (kube: KubeClient) => Promise<void>): {
+  kubeconfig: () => string;
+  kube: () => KubeClient;
+  track: (p: Proc) => Proc;
+} {
   let api: { proc: Proc; kubeconfig: string } | undefined;
   let kube: KubeClient | undefined;
   const procs: Proc[] = [];

@@ -37,7 +37,9 @@ describe('Resync: Redis is re-derivable', () => {
     const before = new Map(runs);
     // A dropped connection (as when Redis restarts): ioredis reconnects and says "ready" again.
     q.producer.redis.disconnect(true);
-    await waitFor(() => ['a', 'b', 'c'].every((k) => runs.get(k)! > before.get(k)!), { what: 'every key runs again after the reconnect' });
+    await waitFor(() => ['a', 'b', 'c'].every((k) => runs.get(k)! > before.get(k)!), {
+      what: 'every key runs again after the reconnect',
+    });
   });
 
   it('a job scheduler resyncs periodically', async () => {
@@ -53,7 +55,15 @@ describe('small helpers', () => {
   });
 
   it('reads redis URLs with credentials, database and TLS', () => {
-    expect(redisOptions('rediss://user:p%40ss@redis.example:6380/2')).toEqual({ host: 'redis.example', port: 6380, username: 'user', password: 'p@ss', db: 2, tls: {}, maxRetriesPerRequest: null });
+    expect(redisOptions('rediss://user:p%40ss@redis.example:6380/2')).toEqual({
+      host: 'redis.example',
+      port: 6380,
+      username: 'user',
+      password: 'p@ss',
+      db: 2,
+      tls: {},
+      maxRetriesPerRequest: null,
+    });
     expect(() => redisOptions('http://x')).toThrow(/redis:\/\//);
   });
 });

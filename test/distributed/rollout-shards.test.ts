@@ -163,9 +163,7 @@ describe('a rollout with flowops run --shards 4 on two replicas', () => {
           const waiting = all.filter((o) => generationOf(o) === '2' && !isReady(o)).length === total - marked;
           const counted = r?.stages?.[stage]?.target === total && r.stages[stage]?.updated === total;
           const moved = onGen(all, '2').length === total;
-          return r?.generation === 2 && r.currentStage === stage && counted && moved && waiting
-            ? all
-            : undefined;
+          return r?.generation === 2 && r.currentStage === stage && counted && moved && waiting ? all : undefined;
         },
         { what: `stage ${stage + 1}: ${total} of ${N} on generation 2\n${s.logs()}`, timeoutMs: 60_000 },
       );
@@ -206,9 +204,11 @@ describe('a rollout with flowops run --shards 4 on two replicas', () => {
     expect(onGen(all, '2')).toHaveLength(N - 1);
     const ready = await waitFor(
       async () => {
-        const conditions = ((await flowOf(cluster.kube(), flow))?.status as {
-          conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
-        }).conditions;
+        const conditions = (
+          (await flowOf(cluster.kube(), flow))?.status as {
+            conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+          }
+        ).conditions;
         const c = conditions?.find((x) => x.type === 'Ready');
         return c?.reason === 'RolloutHalted' ? c : undefined;
       },
@@ -243,12 +243,14 @@ describe('a rollout with flowops run --shards 4 on two replicas', () => {
       what: `the survivor holding all ${SHARDS} shards\n${s.logs()}`,
       timeoutMs: 60_000,
     });
-    await cluster.kube().patch(
-      { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flow },
-      { metadata: { annotations: { 'flowops.io/rollout-promote': new Date().toISOString() } } },
-      'merge',
-      { fieldManager: 'test' },
-    );
+    await cluster
+      .kube()
+      .patch(
+        { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flow },
+        { metadata: { annotations: { 'flowops.io/rollout-promote': new Date().toISOString() } } },
+        'merge',
+        { fieldManager: 'test' },
+      );
     const done = await waitFor(
       async () => {
         const r = await rolloutOf(cluster.kube(), flow);

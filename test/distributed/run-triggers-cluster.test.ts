@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 describe('run triggers through BullMQ and a real Redis', () => {
-  it('merges the triggers of coalesced adds into the one run; an add during the run is the next one\'s', async () => {
+  it("merges the triggers of coalesced adds into the one run; an add during the run is the next one's", async () => {
     const name = `triggers-${randomUUID()}`;
     const q = new BullQueue({ redisUrl: redisUrl(), name, prefix: 'flowops-test', log, lockDurationMs: 5000 });
     open.push(q);
@@ -48,10 +48,13 @@ describe('run triggers through BullMQ and a real Redis', () => {
     await waitFor(async () => (await q.producer.depthNow()) === 1, { what: 'one job for the key' });
     const taken: RunCauseTaken[] = [];
     let release: () => void = () => undefined;
-    q.start(async (key) => {
-      taken.push(await causes.take(key));
-      if (taken.length === 1) await new Promise<void>((r) => (release = r));
-    }, { concurrency: 2 });
+    q.start(
+      async (key) => {
+        taken.push(await causes.take(key));
+        if (taken.length === 1) await new Promise<void>((r) => (release = r));
+      },
+      { concurrency: 2 },
+    );
     await waitFor(() => taken.length === 1, { what: 'the first run' });
     expect(taken[0]?.triggers.sort()).toEqual(['child-deleted', 'object-change']);
     expect(taken[0]?.cause).toBe('other');
@@ -77,8 +80,18 @@ const cluster = apiServerFixture(async (kube) => {
   for (const crd of [...crds, CACHE_CRD]) {
     await kube.apply(parse(crd) as KubeObject, { fieldManager: 'test', force: true });
   }
-  for (const [apiVersion, kind] of [['example.com/v1', 'Cache'], ['flowops.io/v1', 'RunHistory']] as const) {
-    await waitFor(async () => kube.list(apiVersion, kind).then(() => true, () => false), { what: `${kind} served` });
+  for (const [apiVersion, kind] of [
+    ['example.com/v1', 'Cache'],
+    ['flowops.io/v1', 'RunHistory'],
+  ] as const) {
+    await waitFor(
+      async () =>
+        kube.list(apiVersion, kind).then(
+          () => true,
+          () => false,
+        ),
+      { what: `${kind} served` },
+    );
   }
 });
 
@@ -97,11 +110,14 @@ async function queueIdle(name: string): Promise<void> {
   const q = new Queue(name, { connection: { url: redisUrl() }, prefix: DEFAULT_PREFIX });
   let idle = 0;
   try {
-    await waitFor(async () => {
-      const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-      idle = Object.values(counts).every((n) => n === 0) ? idle + 1 : 0;
-      return idle >= 3;
-    }, { what: 'the queue idle', timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(
+      async () => {
+        const counts = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+        idle = Object.values(counts).every((n) => n === 0) ? idle + 1 : 0;
+        return idle >= 3;
+      },
+      { what: 'the queue idle', timeoutMs: 30_000, intervalMs: 200 },
+    );
   } finally {
     await q.close();
   }
@@ -142,11 +158,14 @@ describe('run triggers in cluster mode: a leader and a worker', () => {
     const after = await cluster.kube().get(SHARD);
     expect(after?.metadata.uid).toBeDefined();
     expect(after?.metadata.uid).not.toBe(before.metadata.uid);
-    const events = await waitFor(async () => {
-      const selector = { namespace: 'default', fieldSelector: 'reason=SelfHealed' };
-      const { items } = await cluster.kube().list('v1', 'Event', selector);
-      return items.length ? items : undefined;
-    }, { what: 'a SelfHealed Event', timeoutMs: 20_000 });
+    const events = await waitFor(
+      async () => {
+        const selector = { namespace: 'default', fieldSelector: 'reason=SelfHealed' };
+        const { items } = await cluster.kube().list('v1', 'Event', selector);
+        return items.length ? items : undefined;
+      },
+      { what: 'a SelfHealed Event', timeoutMs: 20_000 },
+    );
     const event = events[0] as KubeObject & { message?: string; involvedObject?: { kind?: string; name?: string } };
     expect(event.message).toBe('Flow cache-operator put back ConfigMap fast-shard-2: deleted');
     expect(event.involvedObject).toMatchObject({ kind: 'Cache', name: 'fast' });
@@ -154,10 +173,13 @@ describe('run triggers in cluster mode: a leader and a worker', () => {
     await queueIdle(queue);
     const { total } = await history();
     await cluster.kube().patch(CACHE, { spec: { replicas: 2 } }, 'merge');
-    const changed = await waitFor(async () => {
-      const now = await history();
-      return now.total > total ? now.runs[0] : undefined;
-    }, { what: 'the run after the change', timeoutMs: 30_000 });
+    const changed = await waitFor(
+      async () => {
+        const now = await history();
+        return now.total > total ? now.runs[0] : undefined;
+      },
+      { what: 'the run after the change', timeoutMs: 30_000 },
+    );
     expect(changed.triggers).toEqual(['object-change']);
   }, 120_000);
 });

@@ -13,7 +13,14 @@ import { apiServerFixture, metricsAddressOf, spawnFlowops, stopGracefully } from
 const cluster = apiServerFixture(async (kube) => {
   await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });
   await kube.apply(parse(WIDGET_CRD) as KubeObject, { fieldManager: 'test', force: true });
-  await waitFor(async () => (await kube.list('example.com/v1', 'Widget').then(() => true, () => false)), { what: 'Widget served' });
+  await waitFor(
+    async () =>
+      await kube.list('example.com/v1', 'Widget').then(
+        () => true,
+        () => false,
+      ),
+    { what: 'Widget served' },
+  );
 });
 
 /** Each run appends "start|end <key> <ns> <bash pid> <worker pid>" to the log file. */
@@ -30,7 +37,8 @@ function flow(log: string) {
             name: 'work',
             type: 'script',
             env: { NAME: '{{ .Resource.metadata.name }}', LOG: log },
-            script: 'echo "start $NAME $(date +%s%N) $$ $PPID" >> "$LOG"\nsleep 1.2\necho "end $NAME $(date +%s%N) $$ $PPID" >> "$LOG"\n',
+            script:
+              'echo "start $NAME $(date +%s%N) $$ $PPID" >> "$LOG"\nsleep 1.2\necho "end $NAME $(date +%s%N) $$ $PPID" >> "$LOG"\n',
           },
         ],
       },
@@ -38,7 +46,13 @@ function flow(log: string) {
   } as unknown as KubeObject;
 }
 
-const widget = (name: string, size: number) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec: { size } }) as unknown as KubeObject;
+const widget = (name: string, size: number) =>
+  ({
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name, namespace: 'default' },
+    spec: { size },
+  }) as unknown as KubeObject;
 
 interface Run {
   key: string;
@@ -67,17 +81,44 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     const log = join(dir, 'runs.log');
     const queue = `workers-${randomUUID()}`;
     const common = ['--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--queue', queue];
-    const leader = spawnFlowops('run', ['run', ...common, '--lease-namespace', 'default', '--lease-name', `w-${randomUUID().slice(0, 8)}`, '--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms']);
+    const leader = spawnFlowops('run', [
+      'run',
+      ...common,
+      '--lease-namespace',
+      'default',
+      '--lease-name',
+      `w-${randomUUID().slice(0, 8)}`,
+      '--lease-duration',
+      '3s',
+      '--renew-deadline',
+      '2s',
+      '--retry-period',
+      '500ms',
+    ]);
     // A short lock so the killed worker's job is recovered quickly.
     // The runs are told apart by the script's and the worker's host pids ($$, $PPID): no PID
     // namespace for the scripts here (script-isolation.test.ts covers those).
-    const workerArgs = ['worker', ...common, '--concurrency', '2', '--lock-duration', '2s', '--stalled-interval', '1s', '--script-isolation', 'none'];
+    const workerArgs = [
+      'worker',
+      ...common,
+      '--concurrency',
+      '2',
+      '--lock-duration',
+      '2s',
+      '--stalled-interval',
+      '1s',
+      '--script-isolation',
+      'none',
+    ];
     const w1 = spawnFlowops('worker-1', workerArgs);
     const w2 = spawnFlowops('worker-2', workerArgs);
     for (const p of [leader, w1, w2]) cluster.track(p);
     const metrics = await metricsAddressOf(w1);
     await Promise.all([metricsAddressOf(w2), metricsAddressOf(leader)]);
-    await waitFor(async () => (await fetch(`${metrics}/readyz`)).status === 200, { what: 'worker ready', timeoutMs: 20_000 });
+    await waitFor(async () => (await fetch(`${metrics}/readyz`)).status === 200, {
+      what: 'worker ready',
+      timeoutMs: 20_000,
+    });
 
     await cluster.kube().create(flow(log));
     const names = ['w0', 'w1', 'w2'];
@@ -90,18 +131,31 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     const killedAt = Date.now();
     victim.kill9();
     // Its scripts are in their own process groups (the executor detaches them); a container kill takes them too.
-    const killScripts = () => runsOf(log).filter((r) => r.worker === first.worker && r.end === undefined).forEach(killGroup);
+    const killScripts = () =>
+      runsOf(log)
+        .filter((r) => r.worker === first.worker && r.end === undefined)
+        .forEach(killGroup);
     killScripts();
     await new Promise((r) => setTimeout(r, 300));
     killScripts();
     const survivor = victim === w1 ? w2 : w1;
 
     // Changes while keys run: each causes one more run, never a parallel one.
-    for (const n of names) await cluster.kube().patch({ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: n }, { spec: { size: 2 } }, 'merge');
+    for (const n of names)
+      await cluster
+        .kube()
+        .patch(
+          { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: n },
+          { spec: { size: 2 } },
+          'merge',
+        );
 
     await waitFor(
       () => names.every((n) => runsOf(log).some((r) => r.key === n && r.end !== undefined && r.start > killedAt)),
-      { what: `every key reconciled after the kill (log: ${existsSync(log) ? readFileSync(log, 'utf8') : ''})`, timeoutMs: 40_000 },
+      {
+        what: `every key reconciled after the kill (log: ${existsSync(log) ? readFileSync(log, 'utf8') : ''})`,
+        timeoutMs: 40_000,
+      },
     );
     const runs = runsOf(log);
     // The killed job's key ran to completion on the survivor.
@@ -113,8 +167,17 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     }
     // The reconcile log lines carry flow, resource and revision.
     await waitFor(() => survivor.stderr().includes('"msg":"reconciled"'), { what: 'reconciled log line' });
-    const line = JSON.parse(survivor.stderr().split('\n').find((l) => l.includes('"msg":"reconciled"'))!) as Record<string, unknown>;
-    expect(line).toMatchObject({ flow: 'default/slow', revision: 'main@sha1:abc123', resource: expect.stringMatching(/^Widget\/default\/w\d$/) });
+    const line = JSON.parse(
+      survivor
+        .stderr()
+        .split('\n')
+        .find((l) => l.includes('"msg":"reconciled"'))!,
+    ) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      flow: 'default/slow',
+      revision: 'main@sha1:abc123',
+      resource: expect.stringMatching(/^Widget\/default\/w\d$/),
+    });
     const scraped = await (await fetch(`${await metricsAddressOf(survivor)}/metrics`)).text();
     expect(scraped).toMatch(/flowops_reconcile_total\{flow="default\/slow",result="success"\} [1-9]/);
     expect(scraped).toMatch(/flowops_step_duration_seconds_count\{type="script",result="success"\} [1-9]/);
@@ -122,11 +185,16 @@ describe('flowops worker: two workers, one killed mid-job', () => {
     expect(scraped).toContain('process_cpu_user_seconds_total');
 
     // The leader's Flow status counts what the workers reported on the Widgets.
-    await waitFor(async () => {
-      const f = await cluster.kube().get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'slow' });
-      const r = (f?.status as { resources?: { watched: number; succeeded: number } } | undefined)?.resources;
-      return r?.watched === 3 && r.succeeded === 3;
-    }, { what: 'Flow status: 3 of 3 succeeded' });
+    await waitFor(
+      async () => {
+        const f = await cluster
+          .kube()
+          .get({ apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'slow' });
+        const r = (f?.status as { resources?: { watched: number; succeeded: number } } | undefined)?.resources;
+        return r?.watched === 3 && r.succeeded === 3;
+      },
+      { what: 'Flow status: 3 of 3 succeeded' },
+    );
 
     // SIGTERM: finish the job in hand, exit 0.
     for (const p of [survivor, leader]) expect(await stopGracefully(p)).toEqual({ code: 0, signal: null });

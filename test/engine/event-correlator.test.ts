@@ -19,7 +19,12 @@ let owner: KubeObject;
 beforeAll(async () => {
   ts = await startTestServer();
   kube = KubeClient.fromKubeconfig(ts.kubeconfig);
-  owner = await kube.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'noisy', namespace: 'default' }, data: { a: '1' } } as KubeObject);
+  owner = await kube.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'noisy', namespace: 'default' },
+    data: { a: '1' },
+  } as KubeObject);
 });
 afterAll(async () => ts?.stop());
 
@@ -32,7 +37,9 @@ interface Event {
   lastTimestamp: string;
 }
 const eventsOf = async (reason: string): Promise<Event[]> =>
-  ((await kube.list('v1', 'Event', { namespace: 'default' })).items as unknown as Event[]).filter((e) => e.reason === reason);
+  ((await kube.list('v1', 'Event', { namespace: 'default' })).items as unknown as Event[]).filter(
+    (e) => e.reason === reason,
+  );
 
 describe('Event aggregation', () => {
   it('bumps the count of the same Event: 1, 2, 3, one object', async () => {
@@ -63,7 +70,10 @@ describe('Event aggregation', () => {
     const events = new EventRecorder(kube, 'flowops');
     await events.record(owner, 'Normal', 'Other', 'first');
     await events.record(owner, 'Normal', 'Other', 'second');
-    expect((await eventsOf('Other')).map((e) => [e.message, e.count]).sort()).toEqual([['first', 1], ['second', 1]]);
+    expect((await eventsOf('Other')).map((e) => [e.message, e.count]).sort()).toEqual([
+      ['first', 1],
+      ['second', 1],
+    ]);
     const first = (await eventsOf('Other')).find((e) => e.message === 'first')!;
     await kube.delete({ apiVersion: 'v1', kind: 'Event', namespace: 'default', name: first.metadata.name });
     await events.record(owner, 'Normal', 'Other', 'first');
@@ -74,10 +84,23 @@ describe('Event aggregation', () => {
 });
 
 describe('RunHistory counts unchanged runs', () => {
-  const run = (i: number): Run => ({ startTime: new Date().toISOString(), duration: '1ms', outcome: 'Succeeded', flowGeneration: 1, steps: [{ name: `s${i}`, result: 'succeeded', attempts: 1, duration: '1ms' }] });
+  const run = (i: number): Run => ({
+    startTime: new Date().toISOString(),
+    duration: '1ms',
+    outcome: 'Succeeded',
+    flowGeneration: 1,
+    steps: [{ name: `s${i}`, result: 'succeeded', attempts: 1, duration: '1ms' }],
+  });
   const flow = { namespace: 'default', name: 'f' };
   const total = async (): Promise<number | undefined> =>
-    ((await kube.get({ apiVersion: 'flowops.io/v1', kind: 'RunHistory', namespace: 'default', name: 'configmap-noisy' })) as { status?: { total?: number } } | undefined)?.status?.total;
+    (
+      (await kube.get({
+        apiVersion: 'flowops.io/v1',
+        kind: 'RunHistory',
+        namespace: 'default',
+        name: 'configmap-noisy',
+      })) as { status?: { total?: number } } | undefined
+    )?.status?.total;
 
   it('writes nothing for an unchanged run, then adds the count with the next run, and flushes a count alone', async () => {
     await kube.apply(runHistoryCrd() as unknown as KubeObject, { fieldManager: 'test', force: true });

@@ -20,9 +20,15 @@ function gatedHandler() {
     await new Promise<void>((r) => gates.push(r));
     running.set(key, running.get(key)! - 1);
   };
-  return { handler, runs, gates, maxSameKey: () => maxSameKey, releaseAll: () => {
+  return {
+    handler,
+    runs,
+    gates,
+    maxSameKey: () => maxSameKey,
+    releaseAll: () => {
       for (const g of gates.splice(0)) g();
-    }, };
+    },
+  };
 }
 
 describe('in-process queue contract', () => {
@@ -61,10 +67,13 @@ describe('in-process queue contract', () => {
   it('retries a failing key with backoff and forgets failures after a success', async () => {
     const q = new MemoryQueue(log, { baseMs: 10, maxMs: 40 });
     let calls = 0;
-    q.start(async () => {
-      calls++;
-      if (calls < 3) throw new Error('boom');
-    }, { concurrency: 1 });
+    q.start(
+      async () => {
+        calls++;
+        if (calls < 3) throw new Error('boom');
+      },
+      { concurrency: 1 },
+    );
     q.add('x');
     await waitFor(() => calls === 3);
     await waitFor(() => q.depth() === 0);

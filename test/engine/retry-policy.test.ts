@@ -24,13 +24,17 @@ describe('retry policy', () => {
     expect(shouldRetry({ type: 'permanent' }, http(503))).toBe(false);
     expect(shouldRetry({ type: 'temporary' }, http(400))).toBe(true);
     expect(shouldRetry({ type: 'temporary', failOn: [{ statusCode: 400 }] }, http(400))).toBe(false);
-    expect(shouldRetry(undefined, new StepError('bad template', { reason: 'TemplateError', permanent: true }))).toBe(false);
+    expect(shouldRetry(undefined, new StepError('bad template', { reason: 'TemplateError', permanent: true }))).toBe(
+      false,
+    );
     expect(maxRetries({ type: 'permanent', maxRetries: 5 })).toBe(0);
   });
 
   it('computes fixed, linear and exponential delays capped at maxDelay', () => {
     expect([1, 2, 3].map((a) => retryDelayMs({ backoff: 'fixed', retryDelay: '100ms' }, a))).toEqual([100, 100, 100]);
     expect([1, 2, 3].map((a) => retryDelayMs({ backoff: 'linear', retryDelay: '100ms' }, a))).toEqual([100, 200, 300]);
-    expect([1, 2, 3, 4].map((a) => retryDelayMs({ backoff: 'exponential', retryDelay: '1s', maxDelay: '5s' }, a))).toEqual([1000, 2000, 4000, 5000]);
+    expect(
+      [1, 2, 3, 4].map((a) => retryDelayMs({ backoff: 'exponential', retryDelay: '1s', maxDelay: '5s' }, a)),
+    ).toEqual([1000, 2000, 4000, 5000]);
   });
 });

@@ -24,25 +24,55 @@ afterAll(async () => env?.stop());
 describe('RunHistory', () => {
   it('records a run with its start, its duration and each step with its own, owned by the watched object', async () => {
     await env.kubectl.ok(['apply', '-f', '-'], cache({ replicas: 1, shards: [1], extra: false }, 'timed'));
-    const h = await waitFor(async () => (await historyOf('cache-timed'))?.status?.runs.length ? historyOf('cache-timed') : undefined, { what: 'the RunHistory of cache timed' });
-    const obj = JSON.parse(await env.kubectl.ok(['get', 'cache', 'timed', '-o', 'json'])) as { metadata: { uid: string } };
-    expect(h!.spec).toEqual({ object: { apiVersion: 'example.com/v1', kind: 'Cache', name: 'timed', namespace: 'default', uid: obj.metadata.uid }, flow: 'default/cache-operator' });
+    const h = await waitFor(
+      async () => ((await historyOf('cache-timed'))?.status?.runs.length ? historyOf('cache-timed') : undefined),
+      { what: 'the RunHistory of cache timed' },
+    );
+    const obj = JSON.parse(await env.kubectl.ok(['get', 'cache', 'timed', '-o', 'json'])) as {
+      metadata: { uid: string };
+    };
+    expect(h!.spec).toEqual({
+      object: {
+        apiVersion: 'example.com/v1',
+        kind: 'Cache',
+        name: 'timed',
+        namespace: 'default',
+        uid: obj.metadata.uid,
+      },
+      flow: 'default/cache-operator',
+    });
     expect(h!.metadata).toMatchObject({ ownerReferences: [{ kind: 'Cache', name: 'timed', uid: obj.metadata.uid }] });
     const run = h!.status!.runs[0]!;
     expect(run.outcome).toBe('Succeeded');
     expect(Date.now() - Date.parse(run.startTime)).toBeLessThan(5 * 60_000);
     expect(parseDuration(run.duration)).toBeGreaterThanOrEqual(0);
-    expect(run.steps.map((s) => [s.name, s.result])).toEqual([['workload', 'succeeded'], ['shards', 'succeeded'], ['extra', 'skipped']]);
+    expect(run.steps.map((s) => [s.name, s.result])).toEqual([
+      ['workload', 'succeeded'],
+      ['shards', 'succeeded'],
+      ['extra', 'skipped'],
+    ]);
     for (const s of run.steps) expect(() => parseDuration(s.duration)).not.toThrow();
     // The sum of the steps is not more than the run.
-    expect(run.steps.reduce((n, s) => n + parseDuration(s.duration), 0)).toBeLessThanOrEqual(parseDuration(run.duration) + run.steps.length);
+    expect(run.steps.reduce((n, s) => n + parseDuration(s.duration), 0)).toBeLessThanOrEqual(
+      parseDuration(run.duration) + run.steps.length,
+    );
   });
 
   it('keeps the newest runs first, bounded, and counts them all', async () => {
     for (let i = 2; i <= RUN_HISTORY_LIMIT + 3; i++) {
-      await env.kubectl.ok(['patch', 'cache', 'timed', '--type', 'merge', '-p', JSON.stringify({ spec: { replicas: i } })]);
+      await env.kubectl.ok([
+        'patch',
+        'cache',
+        'timed',
+        '--type',
+        'merge',
+        '-p',
+        JSON.stringify({ spec: { replicas: i } }),
+      ]);
       // One run per change: wait for it, so no two changes fold into one run.
-      await waitFor(async () => ((await historyOf('cache-timed'))?.status?.total ?? 0) >= i, { what: `run ${i} recorded` });
+      await waitFor(async () => ((await historyOf('cache-timed'))?.status?.total ?? 0) >= i, {
+        what: `run ${i} recorded`,
+      });
     }
     const h = (await historyOf('cache-timed'))!;
     expect(h.status!.runs).toHaveLength(RUN_HISTORY_LIMIT);
@@ -54,7 +84,10 @@ describe('RunHistory', () => {
   it('records a failed run with the failing step and its error', async () => {
     await env.kubectl.ok(['apply', '-f', '-'], requiresSizeFlow('failing-operator', 'failing', false));
     await env.kubectl.ok(['apply', '-f', '-'], sizelessCache('failing', 'failing'));
-    const h = await waitFor(async () => ((await historyOf('cache-failing'))?.status?.runs.length ? historyOf('cache-failing') : undefined), { what: 'the RunHistory of cache failing' });
+    const h = await waitFor(
+      async () => ((await historyOf('cache-failing'))?.status?.runs.length ? historyOf('cache-failing') : undefined),
+      { what: 'the RunHistory of cache failing' },
+    );
     const run = h!.status!.runs[0]!;
     expect(run.outcome).toBe('Stalled');
     expect(run.steps).toMatchObject([{ name: 'render', result: 'failed', attempts: 1 }]);
@@ -63,12 +96,14 @@ describe('RunHistory', () => {
     expect(h!.spec.flow).toBe('default/failing-operator');
   });
 
-  it('kubectl get runs shows each object\'s last run; the record goes with its object', async () => {
+  it("kubectl get runs shows each object's last run; the record goes with its object", async () => {
     const table = await env.kubectl.ok(['get', 'runs']);
     expect(table.split('\n')[0]).toMatch(/^NAME\s+KIND\s+OBJECT\s+FLOW\s+LAST-RUN\s+DURATION\s+RAN/);
     expect(table).toMatch(/cache-timed\s+Cache\s+timed\s+default\/cache-operator\s+Succeeded\s+\d+(\.\d+)?m?s\s+\d+s/);
     expect(table).toMatch(/cache-failing\s+Cache\s+failing\s+default\/failing-operator\s+Stalled/);
     await env.kubectl.ok(['delete', 'cache', 'failing']);
-    await waitFor(async () => (await historyOf('cache-failing')) === undefined, { what: 'the RunHistory of the deleted cache gone' });
+    await waitFor(async () => (await historyOf('cache-failing')) === undefined, {
+      what: 'the RunHistory of the deleted cache gone',
+    });
   });
 });

@@ -16,12 +16,25 @@ let kube: KubeClient;
 beforeAll(async () => {
   ts = await startTestServer();
   kube = KubeClient.fromKubeconfig(ts.kubeconfig);
-  for (const crd of [flowCrd() as unknown as KubeObject, parse(WIDGET_CRD) as KubeObject]) await kube.apply(crd, { fieldManager: 'test', force: true });
+  for (const crd of [flowCrd() as unknown as KubeObject, parse(WIDGET_CRD) as KubeObject])
+    await kube.apply(crd, { fieldManager: 'test', force: true });
   await kube.create({
     apiVersion: 'flowops.io/v1',
     kind: 'Flow',
     metadata: { name: 'cache', namespace: 'default' },
-    spec: { watch: { apiVersion: 'example.com/v1', kind: 'Widget' }, reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: child\n' }] } },
+    spec: {
+      watch: { apiVersion: 'example.com/v1', kind: 'Widget' },
+      reconcile: {
+        steps: [
+          {
+            name: 'child',
+            type: 'kubectl',
+            action: 'apply',
+            manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: child\n',
+          },
+        ],
+      },
+    },
   });
 });
 afterAll(async () => {
@@ -29,7 +42,7 @@ afterAll(async () => {
   await ts.stop();
 });
 
-describe('a worker\'s read cache (registry mode)', () => {
+describe("a worker's read cache (registry mode)", () => {
   it('answers a read only with exactly the version the leader enqueued for, and enqueues nothing itself', async () => {
     const added: string[] = [];
     const flows = workerFlows({ kube, log, queue: { add: (k) => void added.push(k) } });
@@ -37,7 +50,12 @@ describe('a worker\'s read cache (registry mode)', () => {
     flows.start();
     try {
       await flows.registry.synced();
-      const w = await kube.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: { size: 1 } });
+      const w = await kube.create({
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w1', namespace: 'default' },
+        spec: { size: 1 },
+      });
       const ref: ObjectRef = { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: 'w1' };
       const rv1 = w.metadata.resourceVersion!;
       await waitFor(() => manager.cached(ref, rv1), { what: 'w1 in the worker cache' });

@@ -11,7 +11,8 @@ import { StepError } from '../../src/executors/types.js';
 
 describe('registry', () => {
   it('maps each step type to its executor; an unknown type is a permanent StepError', () => {
-    for (const type of ['kubectl', 'script', 'template', 'http', 'pipeline'] as const) expect(executorFor(type).type).toBe(type);
+    for (const type of ['kubectl', 'script', 'template', 'http', 'pipeline'] as const)
+      expect(executorFor(type).type).toBe(type);
     expect(supportedStepTypes()).toEqual(['kubectl', 'script', 'template', 'http', 'pipeline']);
     expect(() => executorFor('nope' as never)).toThrow(StepError);
     expect(() => executorFor('nope' as never)).toThrow(/no executor for step type "nope"/);
@@ -19,12 +20,22 @@ describe('registry', () => {
 
   it('accepts a registered executor in place of a built-in one', async () => {
     registerExecutor({ type: 'pipeline', run: async () => ({ outputs: { ok: true } }) });
-    expect(await executorFor('pipeline').run({ name: 'p', type: 'pipeline', expression: {} }, {} as never)).toEqual({ outputs: { ok: true } });
+    expect(await executorFor('pipeline').run({ name: 'p', type: 'pipeline', expression: {} }, {} as never)).toEqual({
+      outputs: { ok: true },
+    });
   });
 });
 
 describe('json-path', () => {
-  const obj = { metadata: { name: 'a', labels: { 'app.io/x': 'y' } }, status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'False' }] } };
+  const obj = {
+    metadata: { name: 'a', labels: { 'app.io/x': 'y' } },
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'Synced', status: 'False' },
+      ],
+    },
+  };
   it('reads dotted paths, braces, quoted keys, indexes, wildcards and filters', () => {
     expect(jsonPathOutput(obj, '.metadata.name')).toBe('a');
     expect(jsonPathOutput(obj, '{.metadata.name}')).toBe('a');
@@ -49,7 +60,11 @@ describe('splitActions', () => {
       { kind: 'text', text: 'bc' },
       { kind: 'action', body: ' "}}" ', keyword: undefined, offset: 28 },
     ]);
-    expect(splitActions('{{ if .a }}x{{ end }}').filter((p) => p.kind === 'action').map((p) => (p as { keyword?: string }).keyword)).toEqual(['if', 'end']);
+    expect(
+      splitActions('{{ if .a }}x{{ end }}')
+        .filter((p) => p.kind === 'action')
+        .map((p) => (p as { keyword?: string }).keyword),
+    ).toEqual(['if', 'end']);
   });
 });
 
@@ -66,9 +81,17 @@ describe('Masker', () => {
 
 describe('url guard', () => {
   it('knows when the url text fixes the destination', () => {
-    expect(fixedDestination('https://api.example.com/{{ .p }}')).toEqual({ protocol: 'https:', hostname: 'api.example.com', port: '' });
+    expect(fixedDestination('https://api.example.com/{{ .p }}')).toEqual({
+      protocol: 'https:',
+      hostname: 'api.example.com',
+      port: '',
+    });
     expect(fixedDestination('https://api.example.com{{ .p }}')).toMatchObject({ hostname: 'api.example.com' });
-    expect(fixedDestination('https://h.example:{{ .port }}/x')).toEqual({ protocol: 'https:', hostname: 'h.example', port: undefined });
+    expect(fixedDestination('https://h.example:{{ .port }}/x')).toEqual({
+      protocol: 'https:',
+      hostname: 'h.example',
+      port: undefined,
+    });
     expect(fixedDestination('https://{{ .host }}/x')).toBeUndefined();
     expect(fixedDestination('https://db{{ .n }}.example.com/x')).toBeUndefined();
     expect(fixedDestination('{{ .url }}')).toBeUndefined();
@@ -78,6 +101,11 @@ describe('url guard', () => {
 
 describe('outputs file', () => {
   it('parses key=value lines and key<<DELIM blocks, keeping values as strings', () => {
-    expect(parseOutputsFile('a=1\n# note\n\nb = x=y\r\nnoequals\nm<<EOF\nl1\nl2\nEOF\nc=true\n')).toEqual({ a: '1', b: ' x=y', m: 'l1\nl2', c: 'true' });
+    expect(parseOutputsFile('a=1\n# note\n\nb = x=y\r\nnoequals\nm<<EOF\nl1\nl2\nEOF\nc=true\n')).toEqual({
+      a: '1',
+      b: ' x=y',
+      m: 'l1\nl2',
+      c: 'true',
+    });
   });
 });

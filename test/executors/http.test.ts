@@ -33,7 +33,13 @@ function startHttp(): Promise<void> {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', host: req.headers.host ?? '', headers: req.headers, body };
+      const entry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        host: req.headers.host ?? '',
+        headers: req.headers,
+        body,
+      };
       seen.push(entry);
       const path = (req.url ?? '').split('?')[0];
       if (path === '/slow') return; // never answers
@@ -55,7 +61,9 @@ function startHttp(): Promise<void> {
       }
       if (path === '/items' && req.method === 'POST') {
         res.writeHead(201, { 'content-type': 'application/json', 'X-Request-Id': 'r-1' });
-        return res.end(JSON.stringify({ id: 'item-42', received: JSON.parse(body || 'null'), nested: { ids: [1, 2] } }));
+        return res.end(
+          JSON.stringify({ id: 'item-42', received: JSON.parse(body || 'null'), nested: { ids: [1, 2] } }),
+        );
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
@@ -74,8 +82,18 @@ beforeAll(async () => {
   ts = await startTestServer();
   kube = KubeClient.fromKubeconfig(ts.kubeconfig);
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-  await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'api-creds', namespace: 'team-a' }, data: { token: Buffer.from(`${SECRET}\n`).toString('base64') } });
-  owner = await kube.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shop', namespace: 'team-a' }, data: { replicas: '3', path: 'items' } });
+  await kube.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'api-creds', namespace: 'team-a' },
+    data: { token: Buffer.from(`${SECRET}\n`).toString('base64') },
+  });
+  owner = await kube.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'shop', namespace: 'team-a' },
+    data: { replicas: '3', path: 'items' },
+  });
   await startHttp();
 });
 afterAll(async () => {
@@ -88,12 +106,19 @@ beforeEach(() => {
 });
 
 const step = (s: Record<string, unknown>): HttpStep => httpStepSchema.parse({ name: 'call', type: 'http', ...s });
-const run = (s: Record<string, unknown>, extra: Partial<Parameters<typeof makeContext>[0]> = {}) => httpExecutor.run(step(s), makeContext({ kube, resource: owner, ...extra }));
-const withData = (data: Record<string, string>): KubeObject => ({ ...owner, data: { ...owner.data as Record<string, string>, ...data } });
+const run = (s: Record<string, unknown>, extra: Partial<Parameters<typeof makeContext>[0]> = {}) =>
+  httpExecutor.run(step(s), makeContext({ kube, resource: owner, ...extra }));
+const withData = (data: Record<string, string>): KubeObject => ({
+  ...owner,
+  data: { ...(owner.data as Record<string, string>), ...data },
+});
 
 describe('http: requests and outputs', () => {
   it('GET: status, lower-case headers, parsed JSON body and its top-level fields', async () => {
-    const { outputs } = await run({ url: `${base}/echo?q={{ .Resource.data.replicas }}`, headers: { 'X-Replicas': '{{ .Resource.data.replicas }}' } });
+    const { outputs } = await run({
+      url: `${base}/echo?q={{ .Resource.data.replicas }}`,
+      headers: { 'X-Replicas': '{{ .Resource.data.replicas }}' },
+    });
     expect(outputs.status).toBe(200);
     expect((outputs.headers as Record<string, string>)['content-type']).toBe('application/json');
     expect(outputs.body).toMatchObject({ method: 'GET', url: '/echo?q=3' });
@@ -104,7 +129,11 @@ describe('http: requests and outputs', () => {
   it('POST by default with an object body: string leaves rendered with their types, sent as JSON', async () => {
     const { outputs } = await run({
       url: `${base}/{{ .Resource.data.path }}`,
-      body: { name: '{{ .Resource.metadata.name }}', replicas: '{{ .Resource.data.replicas | atoi }}', tags: ['a-{{ .Resource.metadata.namespace }}'] },
+      body: {
+        name: '{{ .Resource.metadata.name }}',
+        replicas: '{{ .Resource.data.replicas | atoi }}',
+        tags: ['a-{{ .Resource.metadata.namespace }}'],
+      },
       outputs: { id: '.id', second: '.nested.ids[1]' },
     });
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/items' });
@@ -117,7 +146,10 @@ describe('http: requests and outputs', () => {
 
   it('a JSON string body cannot gain fields from a value; other strings are text', async () => {
     const evil = 'x", "admin": true, "y": "';
-    await run({ url: `${base}/items`, body: '{"name": "{{ .Resource.data.name }}"}' }, { resource: withData({ name: evil }) });
+    await run(
+      { url: `${base}/items`, body: '{"name": "{{ .Resource.data.name }}"}' },
+      { resource: withData({ name: evil }) },
+    );
     expect(JSON.parse(seen[0]!.body)).toEqual({ name: evil });
     await run({ url: `${base}/echo`, method: 'PUT', body: 'hello {{ .Resource.metadata.name }}' });
     expect(seen[1]).toMatchObject({ method: 'PUT', body: 'hello shop' });
@@ -175,18 +207,25 @@ describe('http: secrets', () => {
   });
 
   it('a missing Secret is 404 NotFound; a missing key is SecretKeyNotFound', async () => {
-    await expect(run({ url: `${base}/echo`, headers: { A: { secretKeyRef: { name: 'nope', key: 'k' } } } })).rejects.toMatchObject({ statusCode: 404, reason: 'NotFound' });
-    await expect(run({ url: `${base}/echo`, headers: { A: { secretKeyRef: { name: 'api-creds', key: 'nope' } } } })).rejects.toMatchObject({ reason: 'SecretKeyNotFound' });
+    await expect(
+      run({ url: `${base}/echo`, headers: { A: { secretKeyRef: { name: 'nope', key: 'k' } } } }),
+    ).rejects.toMatchObject({ statusCode: 404, reason: 'NotFound' });
+    await expect(
+      run({ url: `${base}/echo`, headers: { A: { secretKeyRef: { name: 'api-creds', key: 'nope' } } } }),
+    ).rejects.toMatchObject({ reason: 'SecretKeyNotFound' });
     expect(seen).toEqual([]);
   });
 });
 
 describe('http: a value cannot change the host the url text fixes', () => {
-  it.each(['@evil.example/x', '//evil.example/x', '\\\\evil.example', '../../../x', 'x?y=1#frag', 'a b'])('path value %j stays on the fixed host', async (path) => {
-    await run({ url: `${base}/{{ .Resource.data.path }}` }, { resource: withData({ path }) });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.host).toBe(`127.0.0.1:${port}`);
-  });
+  it.each(['@evil.example/x', '//evil.example/x', '\\\\evil.example', '../../../x', 'x?y=1#frag', 'a b'])(
+    'path value %j stays on the fixed host',
+    async (path) => {
+      await run({ url: `${base}/{{ .Resource.data.path }}` }, { resource: withData({ path }) });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.host).toBe(`127.0.0.1:${port}`);
+    },
+  );
 
   it.each([
     ['glued to the host', `http://127.0.0.1:PORT{{ .Resource.data.v }}`, '@evil.example'],
@@ -198,19 +237,22 @@ describe('http: a value cannot change the host the url text fixes', () => {
     expect(seen).toEqual([]);
   });
 
-  it('a templated host is the author\'s choice; a glued path still works', async () => {
+  it("a templated host is the author's choice; a glued path still works", async () => {
     await run({ url: 'http://{{ .Resource.data.host }}/echo' }, { resource: withData({ host: `127.0.0.1:${port}` }) });
     await run({ url: `${base}{{ .Resource.data.v }}` }, { resource: withData({ v: '/echo' }) });
     expect(seen.map((s) => s.url)).toEqual(['/echo', '/echo']);
   });
 
   it('rejects non-http schemes', async () => {
-    await expect(run({ url: '{{ .Resource.data.u }}' }, { resource: withData({ u: 'file:///etc/passwd' }) })).rejects.toMatchObject({ reason: 'InvalidURL' });
+    await expect(
+      run({ url: '{{ .Resource.data.u }}' }, { resource: withData({ u: 'file:///etc/passwd' }) }),
+    ).rejects.toMatchObject({ reason: 'InvalidURL' });
   });
 });
 
 describe('http: template values in the path and query are percent-encoded', () => {
-  const url = (): string => `${base}/items/{{ .Resource.data.v }}/x?q={{ .Resource.data.v }}&{{ .Resource.data.v }}=k&fixed=1`;
+  const url = (): string =>
+    `${base}/items/{{ .Resource.data.v }}/x?q={{ .Resource.data.v }}&{{ .Resource.data.v }}=k&fixed=1`;
 
   it.each([
     ['#', 'a#b', '/items/a%23b/x?q=a%23b&a%23b=k&fixed=1'],
@@ -219,7 +261,11 @@ describe('http: template values in the path and query are percent-encoded', () =
     ['/..', '/../admin', '/items/%2F..%2Fadmin/x?q=%2F..%2Fadmin&%2F..%2Fadmin=k&fixed=1'],
     ['%2F', '%2F', '/items/%252F/x?q=%252F&%252F=k&fixed=1'],
     ['spaces and +', 'a b+c', '/items/a%20b%2Bc/x?q=a%20b%2Bc&a%20b%2Bc=k&fixed=1'],
-    ['unicode', 'é✓日', '/items/%C3%A9%E2%9C%93%E6%97%A5/x?q=%C3%A9%E2%9C%93%E6%97%A5&%C3%A9%E2%9C%93%E6%97%A5=k&fixed=1'],
+    [
+      'unicode',
+      'é✓日',
+      '/items/%C3%A9%E2%9C%93%E6%97%A5/x?q=%C3%A9%E2%9C%93%E6%97%A5&%C3%A9%E2%9C%93%E6%97%A5=k&fixed=1',
+    ],
     ['a plain value', 'shop-1', '/items/shop-1/x?q=shop-1&shop-1=k&fixed=1'],
   ])('%s: the server receives exactly one segment and one component', async (_what, v, requestTarget) => {
     await run({ url: url() }, { resource: withData({ v }) });
@@ -229,7 +275,9 @@ describe('http: template values in the path and query are percent-encoded', () =
 
   it('a value of . or .. as a path segment is refused before any request; in the query it is data', async () => {
     for (const v of ['.', '..']) {
-      const err = await failure(() => run({ url: `${base}/items/{{ .Resource.data.v }}/x` }, { resource: withData({ v }) }));
+      const err = await failure(() =>
+        run({ url: `${base}/items/{{ .Resource.data.v }}/x` }, { resource: withData({ v }) }),
+      );
       expect(err).toMatchObject({ reason: 'InvalidURL', permanent: true });
       expect(err.message).toContain('would move the request to another path');
     }
@@ -239,7 +287,10 @@ describe('http: template values in the path and query are percent-encoded', () =
   });
 
   it('a templated host or a value glued onto the host stays as rendered, under the host guard', async () => {
-    await run({ url: 'http://{{ .Resource.data.host }}/echo?a={{ .Resource.data.v }}' }, { resource: withData({ host: `127.0.0.1:${port}`, v: 'x&y' }) });
+    await run(
+      { url: 'http://{{ .Resource.data.host }}/echo?a={{ .Resource.data.v }}' },
+      { resource: withData({ host: `127.0.0.1:${port}`, v: 'x&y' }) },
+    );
     await run({ url: `${base}{{ .Resource.data.v }}` }, { resource: withData({ v: '/echo?a=1&b=2' }) });
     expect(seen.map((s) => s.url)).toEqual(['/echo?a=x%26y', '/echo?a=1&b=2']);
   });

@@ -86,7 +86,12 @@ const ALLOWED: Allowed[] = [
   { id: "inside $'…'", langs: ['bash'], script: `printf '%s' $'x@V@y' > "$OUT"`, expect: (v) => `x${v}y` },
   { id: 'echo argument', langs: ['bash'], script: `echo "v=@V@" > "$OUT"`, expect: (v) => `v=${v}\n` },
   { id: 'unquoted heredoc', langs: shells, script: `cat > "$OUT" <<EOF\n@V@\nEOF`, expect: (v) => `${v}\n` },
-  { id: 'heredoc into a pipeline', langs: shells, script: `cat <<EOF | cat > "$OUT"\n@V@\nEOF`, expect: (v) => `${v}\n` },
+  {
+    id: 'heredoc into a pipeline',
+    langs: shells,
+    script: `cat <<EOF | cat > "$OUT"\n@V@\nEOF`,
+    expect: (v) => `${v}\n`,
+  },
   { id: 'here-string', langs: ['bash'], script: `cat <<< @V@ > "$OUT"`, expect: (v) => `${v}\n` },
   { id: 'NAME=value', langs: shells, script: `v=@V@; printf '%s' "$v" > "$OUT"`, expect: same },
   { id: 'export NAME=value', langs: shells, script: `export V1=@V@; printf '%s' "$V1" > "$OUT"`, expect: same },
@@ -96,27 +101,67 @@ const ALLOWED: Allowed[] = [
   { id: 'array element', langs: ['bash'], script: `a=(@V@ z); printf '%s' "\${a[0]}" > "$OUT"`, expect: same },
   { id: 'default of ${:-}', langs: shells, script: `printf '%s' "\${nothing_here:-@V@}" > "$OUT"`, expect: same },
   { id: 'comment', langs: shells, script: `# @V@\nprintf ok > "$OUT"`, expect: () => 'ok' },
-  { id: 'case subject', langs: shells, script: `v=@V@; case @V@ in "$v") printf '%s' "$v" > "$OUT";; esac`, expect: same },
+  {
+    id: 'case subject',
+    langs: shells,
+    script: `v=@V@; case @V@ in "$v") printf '%s' "$v" > "$OUT";; esac`,
+    expect: same,
+  },
   { id: 'for list', langs: shells, script: `for x in @V@; do printf '%s' "$x" > "$OUT"; done`, expect: same },
-  { id: 'redirection target', langs: shells, script: `printf ok > "$OUT-@V@" 2>/dev/null; printf done > "$OUT"`, expect: () => 'done' },
-  { id: '[[ == ]] operand', langs: ['bash'], script: `if [[ @V@ == @V@ ]]; then printf same > "$OUT"; fi`, expect: () => 'same' },
+  {
+    id: 'redirection target',
+    langs: shells,
+    script: `printf ok > "$OUT-@V@" 2>/dev/null; printf done > "$OUT"`,
+    expect: () => 'done',
+  },
+  {
+    id: '[[ == ]] operand',
+    langs: ['bash'],
+    script: `if [[ @V@ == @V@ ]]; then printf same > "$OUT"; fi`,
+    expect: () => 'same',
+  },
   { id: '[[ -n ]] operand', langs: ['bash'], script: `[[ -n @V@ ]] && printf n > "$OUT"`, expect: () => 'n' },
-  { id: '[ = ] operand', langs: shells, script: `if [ @V@ = @V@ ]; then printf same > "$OUT"; fi`, expect: () => 'same' },
+  {
+    id: '[ = ] operand',
+    langs: shells,
+    script: `if [ @V@ = @V@ ]; then printf same > "$OUT"; fi`,
+    expect: () => 'same',
+  },
   { id: '[ -n ] operand', langs: shells, script: `[ -n @V@ ] && printf n > "$OUT"`, expect: () => 'n' },
   { id: 'test -z operand', langs: shells, script: `test -z @V@ || printf nz > "$OUT"`, expect: () => 'nz' },
-  { id: '$( ) substitution', langs: shells, script: `x=$(printf '%s' @V@); printf '%s' "$x" > "$OUT"`, expect: (v) => v.replace(/\n+$/, '') },
-  { id: 'backtick substitution', langs: shells, script: 'x=`printf "%s" @V@`; printf \'%s\' "$x" > "$OUT"', expect: (v) => v.replace(/\n+$/, '') },
-  { id: 'bash -c positional argument', langs: shells, script: `bash -c 'printf "%s" "$1" > "$OUT"' _ @V@`, expect: same },
+  {
+    id: '$( ) substitution',
+    langs: shells,
+    script: `x=$(printf '%s' @V@); printf '%s' "$x" > "$OUT"`,
+    expect: (v) => v.replace(/\n+$/, ''),
+  },
+  {
+    id: 'backtick substitution',
+    langs: shells,
+    script: 'x=`printf "%s" @V@`; printf \'%s\' "$x" > "$OUT"',
+    expect: (v) => v.replace(/\n+$/, ''),
+  },
+  {
+    id: 'bash -c positional argument',
+    langs: shells,
+    script: `bash -c 'printf "%s" "$1" > "$OUT"' _ @V@`,
+    expect: same,
+  },
   { id: 'env NAME=value', langs: shells, script: `env A=@V@ printenv A > "$OUT"`, expect: (v) => `${v}\n` },
   { id: 'set -- arguments', langs: shells, script: `set -- @V@; printf '%s' "$1" > "$OUT"`, expect: same },
   { id: 'python code', langs: ['python'], script: 'open(OUT, "w").write(@V@)', expect: same },
   { id: 'python "…"', langs: ['python'], script: 'open(OUT, "w").write("x@V@y")', expect: (v) => `x${v}y` },
-  { id: "python r'…'", langs: ['python'], script: "open(OUT, \"w\").write(r'x@V@y')", expect: (v) => `x${v}y` },
+  { id: "python r'…'", langs: ['python'], script: 'open(OUT, "w").write(r\'x@V@y\')', expect: (v) => `x${v}y` },
   { id: 'python """…"""', langs: ['python'], script: 'open(OUT, "w").write("""<@V@>""")', expect: (v) => `<${v}>` },
   { id: 'python f"…"', langs: ['python'], script: 'open(OUT, "w").write(f"x{1}@V@y")', expect: (v) => `x1${v}y` },
   { id: 'python comment', langs: ['python'], script: '# @V@\nopen(OUT, "w").write("ok")', expect: () => 'ok' },
   { id: 'python list and str()', langs: ['python'], script: 'open(OUT, "w").write(str([@V@][0]))', expect: same },
-  { id: 'python argv list', langs: ['python'], script: 'subprocess.run(["printf", "%s", @V@], stdout=open(OUT, "w"), check=True)', expect: same },
+  {
+    id: 'python argv list',
+    langs: ['python'],
+    script: 'subprocess.run(["printf", "%s", @V@], stdout=open(OUT, "w"), check=True)',
+    expect: same,
+  },
 ];
 
 /** A refused construct: any value, the same named refusal — before anything runs. */
@@ -131,7 +176,13 @@ interface Refused {
 
 const NAME = 'a template value cannot name a variable';
 const CODE = 'a template value cannot be code';
-const r = (message: string, scripts: string[], langs: Lang[] = shells, reason?: string, env?: Record<string, string>): Refused[] =>
+const r = (
+  message: string,
+  scripts: string[],
+  langs: Lang[] = shells,
+  reason?: string,
+  env?: Record<string, string>,
+): Refused[] =>
   scripts.map((script) => ({ langs, script, message, ...(reason ? { reason } : {}), ...(env ? { env } : {}) }));
 const THROUGH = "reaches bash arithmetic, which evaluates a variable's content as an expression";
 
@@ -156,8 +207,26 @@ const EXECUTED_BEFORE = BUG_FORMS.slice(0, 9);
 
 const REFUSED: Refused[] = [
   ...BUG_FORMS.map((script) => ({ langs: shells, script, message: script.includes('-n') ? 'nameref' : NAME })),
-  ...r(NAME, ['declare @V@', 'typeset @V@', 'f() { local @V@; }; f', 'local -r @V@', 'readarray @V@ < /dev/null', 'unset -v @V@', 'for @V@ in a; do :; done', 'declare "$(echo @V@)"', 'read -a @V@ <<< 1', 'printf -v@V@ x', 'read -ra@V@ <<< 1']),
-  ...r('-a, -A, -n or -i', ['declare -i n=@V@', 'declare -a a=(@V@)', 'declare -A m=([k]=@V@)', 'local -a a="@V@"', 'typeset -i n="x@V@"']),
+  ...r(NAME, [
+    'declare @V@',
+    'typeset @V@',
+    'f() { local @V@; }; f',
+    'local -r @V@',
+    'readarray @V@ < /dev/null',
+    'unset -v @V@',
+    'for @V@ in a; do :; done',
+    'declare "$(echo @V@)"',
+    'read -a @V@ <<< 1',
+    'printf -v@V@ x',
+    'read -ra@V@ <<< 1',
+  ]),
+  ...r('-a, -A, -n or -i', [
+    'declare -i n=@V@',
+    'declare -a a=(@V@)',
+    'declare -A m=([k]=@V@)',
+    'local -a a="@V@"',
+    'typeset -i n="x@V@"',
+  ]),
   ...r('the command to run', ['@V@ arg', '@V@', './@V@', 'x@V@ --help', '"@V@"=1']),
   ...r(CODE, [
     'eval @V@',
@@ -172,7 +241,7 @@ const REFUSED: Refused[] = [
     'sh -ec "echo @V@"',
     'python3 -c @V@',
     'sed "s/a/@V@/" /dev/null',
-    "awk '{ print \"@V@\" }' /dev/null",
+    'awk \'{ print "@V@" }\' /dev/null',
     'jq ".a == @V@" /dev/null',
     'bash <<EOF\n@V@\nEOF',
     'python3 - <<EOF\nprint("@V@")\nEOF',
@@ -187,12 +256,26 @@ const REFUSED: Refused[] = [
   ...r("printf's first argument", ['printf @V@', 'printf "@V@" x']),
   ...r('in test / [ … ]', ['[ @V@ ]', 'test @V@', '[ ! @V@ ]']),
   ...r('indirect expansion', ['v=x; echo "${!v}"; echo @V@']),
-  ...r('a variable expansion cannot name a variable', ['v=@V@; declare "$v"', 'v=@V@; read "$v" <<< 1', 'v=@V@; printf -v "$v" x', 'v=@V@; [[ -v "$v" ]]', 'v=@V@; unset "$v"']),
-  ...r('a variable expansion cannot be code', ['v=@V@; bash <<EOF\necho $v\nEOF', 'v=@V@; eval "$v"', 'v=@V@; bash -c "$v"', 'v=@V@; source "$v"']),
+  ...r('a variable expansion cannot name a variable', [
+    'v=@V@; declare "$v"',
+    'v=@V@; read "$v" <<< 1',
+    'v=@V@; printf -v "$v" x',
+    'v=@V@; [[ -v "$v" ]]',
+    'v=@V@; unset "$v"',
+  ]),
+  ...r('a variable expansion cannot be code', [
+    'v=@V@; bash <<EOF\necho $v\nEOF',
+    'v=@V@; eval "$v"',
+    'v=@V@; bash -c "$v"',
+    'v=@V@; source "$v"',
+  ]),
   ...r('option or operand', ["sed 's/a/b/' @V@", 'timeout @V@ true', 'xargs @V@ < /dev/null']),
   ...r('not known to take a template value safely', ['wait @V@', 'hash @V@', 'set @V@']),
   ...r('a template value cannot name a function', ['function @V@ { :; }']),
-  ...r('not in a position known to be safe', ['echo "${v@V@}"', 'case x in a) ;; esac; case @V@ in x) ;; esac; case @V@ @V@ in x) ;; esac']),
+  ...r('not in a position known to be safe', [
+    'echo "${v@V@}"',
+    'case x in a) ;; esac; case @V@ in x) ;; esac; case @V@ @V@ in x) ;; esac',
+  ]),
   ...r('quoted heredoc', ["cat <<'EOF'\n@V@\nEOF"], shells, 'TemplateError'),
   // Values followed through variables (issue 20): what cannot be checked before the script runs.
   ...r(THROUGH, [
@@ -213,34 +296,61 @@ const REFUSED: Refused[] = [
     "export V=$(echo @V@); bash -c 'echo $(( V + 1 ))'",
   ]),
   ...r(THROUGH, ['V=$(echo @V@); echo $(( V + 1 ))', 'echo @V@ | { read -r V; echo $(( V + 1 )); }'], ['sh']),
-  ...r('a variable expansion that carries a value from an object', [
-    'V=$STEP_PREV_V0; [[ -v $V ]]',
-    'printf -v "$STEP_PREV_V0" x',
-    'V=$STEP_PREV_V0; echo "${!V}"',
-    'V=$STEP_PREV_V0; declare -n r=$V',
-    'eval "$STEP_PREV_V0"',
-    'echo "${STEP_PREV_V0@P}"',
-  ], ['bash']),
+  ...r(
+    'a variable expansion that carries a value from an object',
+    [
+      'V=$STEP_PREV_V0; [[ -v $V ]]',
+      'printf -v "$STEP_PREV_V0" x',
+      'V=$STEP_PREV_V0; echo "${!V}"',
+      'V=$STEP_PREV_V0; declare -n r=$V',
+      'eval "$STEP_PREV_V0"',
+      'echo "${STEP_PREV_V0@P}"',
+    ],
+    ['bash'],
+  ),
   // ${V@P} expands V as a prompt, command substitution included.
   ...r('cannot be code', ['V=@V@; echo "${V@P}"', 'U=@V@; V=$U; echo "${V@P}"'], ['bash']),
-  ...r('a variable expansion cannot name a variable', ['V="@V@"; [[ -v $V ]]', 'U=@V@; V=$U; [[ -v $V ]]', 'V=@V@; read -r "$V" <<< 1']),
-  ...r(CODE, [
-    'eval(@V@)',
-    'exec("x = " + @V@)',
-    'compile(@V@, "x", "exec")',
-    'os.system("echo " + @V@)',
-    'os.system("echo @V@")',
-    'os.popen(@V@)',
-    'os.execvp("sh", ["sh", "-c", @V@])',
-    'subprocess.run(@V@, shell=True)',
-    'subprocess.check_output(["sh", "-c", "echo " + @V@])',
-    '__import__(@V@)',
-    'importlib.import_module(@V@)',
-    'pickle.loads(@V@.encode())',
-    'subprocess.getoutput(@V@)',
-  ], ['python']),
-  ...r('cannot be the program to run', ['subprocess.run(@V@)', 'subprocess.run([@V@, "-x"])', 'subprocess.Popen( [ @V@ ] )'], ['python']),
-  ...r('cannot name a variable or attribute', ['getattr(os, @V@)', 'setattr(os, @V@, 1)', 'delattr(os, @V@)', 'globals()[@V@] = 1', 'vars()[@V@]', 'os.__dict__[@V@]'], ['python']),
+  ...r('a variable expansion cannot name a variable', [
+    'V="@V@"; [[ -v $V ]]',
+    'U=@V@; V=$U; [[ -v $V ]]',
+    'V=@V@; read -r "$V" <<< 1',
+  ]),
+  ...r(
+    CODE,
+    [
+      'eval(@V@)',
+      'exec("x = " + @V@)',
+      'compile(@V@, "x", "exec")',
+      'os.system("echo " + @V@)',
+      'os.system("echo @V@")',
+      'os.popen(@V@)',
+      'os.execvp("sh", ["sh", "-c", @V@])',
+      'subprocess.run(@V@, shell=True)',
+      'subprocess.check_output(["sh", "-c", "echo " + @V@])',
+      '__import__(@V@)',
+      'importlib.import_module(@V@)',
+      'pickle.loads(@V@.encode())',
+      'subprocess.getoutput(@V@)',
+    ],
+    ['python'],
+  ),
+  ...r(
+    'cannot be the program to run',
+    ['subprocess.run(@V@)', 'subprocess.run([@V@, "-x"])', 'subprocess.Popen( [ @V@ ] )'],
+    ['python'],
+  ),
+  ...r(
+    'cannot name a variable or attribute',
+    [
+      'getattr(os, @V@)',
+      'setattr(os, @V@, 1)',
+      'delattr(os, @V@)',
+      'globals()[@V@] = 1',
+      'vars()[@V@]',
+      'os.__dict__[@V@]',
+    ],
+    ['python'],
+  ),
 ];
 
 /** Positions bash evaluates as arithmetic: only an integer is accepted, every hostile value refused. */
@@ -261,8 +371,18 @@ const ARITHMETIC = [
   'cat <<EOF\nx $(echo "$(( @V@ ))")\nEOF',
 ];
 
-const data = (values: unknown[]): TemplateData => ({ Resource: resource(values), Steps: {}, Now: '', Flow: { name: 'corpus' } });
-const resource = (values: unknown[]): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'corpus', namespace: 'default', uid: 'u' }, spec: { v: values } });
+const data = (values: unknown[]): TemplateData => ({
+  Resource: resource(values),
+  Steps: {},
+  Now: '',
+  Flow: { name: 'corpus' },
+});
+const resource = (values: unknown[]): KubeObject => ({
+  apiVersion: 'example.com/v1',
+  kind: 'Thing',
+  metadata: { name: 'corpus', namespace: 'default', uid: 'u' },
+  spec: { v: values },
+});
 const step = (script: string, lang: Lang, env?: Record<string, string>): ScriptStep =>
   scriptStepSchema.parse({
     name: 'corpus',
@@ -283,12 +403,20 @@ describe('injection corpus', () => {
     `allowed positions (${ALLOWED_PAIRS} construct × value pairs in all): %s runs each, the value arrives verbatim, no marker`,
     async (lang) => {
       const values = valuesFor(`allowed-${lang}`);
-      const cases = ALLOWED.filter((c) => c.langs.includes(lang)).flatMap((c, ci) => values.map((v, vi) => ({ c, v, vi, out: join(dir, `${lang}-${ci}-${vi}`) })));
-      const body = cases.map(({ c, vi, out }) =>
-        lang === 'python' ? `OUT = ${JSON.stringify(out)}\n${fill(c.script, vi)}\n` : `(\nexport OUT=${JSON.stringify(out)}\n${fill(c.script, vi)}\n)\n`,
+      const cases = ALLOWED.filter((c) => c.langs.includes(lang)).flatMap((c, ci) =>
+        values.map((v, vi) => ({ c, v, vi, out: join(dir, `${lang}-${ci}-${vi}`) })),
       );
-      const script = lang === 'python' ? `import subprocess\n${body.join('')}print("done")` : `${body.join('')}echo done`;
-      const { outputs } = await scriptExecutor.run(step(script, lang), makeContext({ kube, resource: resource(values) }));
+      const body = cases.map(({ c, vi, out }) =>
+        lang === 'python'
+          ? `OUT = ${JSON.stringify(out)}\n${fill(c.script, vi)}\n`
+          : `(\nexport OUT=${JSON.stringify(out)}\n${fill(c.script, vi)}\n)\n`,
+      );
+      const script =
+        lang === 'python' ? `import subprocess\n${body.join('')}print("done")` : `${body.join('')}echo done`;
+      const { outputs } = await scriptExecutor.run(
+        step(script, lang),
+        makeContext({ kube, resource: resource(values) }),
+      );
       expect(outputs.stdout).toBe('done');
       for (const { c, v, out } of cases) {
         expect(existsSync(out), `${lang} ${c.id} ${JSON.stringify(v.slice(0, 40))}`).toBe(true);
@@ -350,24 +478,45 @@ describe('injection corpus', () => {
       const { script } = rewriteShell(parts, ['FLOWOPS_T0']);
       return { form, marker, script: `( FLOWOPS_T0='a[$(touch ${marker})]'\n${script}\n) >/dev/null 2>&1\n` };
     });
-    const run = spawnSync('bash', ['-c', cases.map((c) => c.script).join('')], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: dir });
+    const run = spawnSync('bash', ['-c', cases.map((c) => c.script).join('')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      cwd: dir,
+    });
     expect(run.error).toBeUndefined();
     expect(cases.filter((c) => !existsSync(c.marker)).map((c) => c.form)).toEqual([]);
   });
 
-  it('a value that starts an ordinary program\'s argument may not start with - (it would be an option); after -- or inside an option it may', () => {
+  it("a value that starts an ordinary program's argument may not start with - (it would be an option); after -- or inside an option it may", () => {
     const OPTION_VALUES = ['--upload-pack=touch /tmp/x', '-o/etc/passwd', '--config=/dev/stdin', '-'];
-    const starts = ['curl @V@', 'curl "@V@"', "git clone '@V@' dir", 'timeout 5 curl -s @V@', 'kubectl get configmap @V@', 'env A=1 grep @V@ file', 'ls x && rm @V@'];
+    const starts = [
+      'curl @V@',
+      'curl "@V@"',
+      "git clone '@V@' dir",
+      'timeout 5 curl -s @V@',
+      'kubectl get configmap @V@',
+      'env A=1 grep @V@ file',
+      'ls x && rm @V@',
+    ];
     for (const script of starts) {
       for (const v of OPTION_VALUES) {
         const s = step(fill(script, 0), 'bash');
-        expect(() => prepareScript(s, interpreterFor(s), data([v])), `${script} with ${v}`).toThrow(/starts an argument of (curl|git|kubectl|grep|rm), which would read its value .* as an option; put -- before the operands/);
+        expect(() => prepareScript(s, interpreterFor(s), data([v])), `${script} with ${v}`).toThrow(
+          /starts an argument of (curl|git|kubectl|grep|rm), which would read its value .* as an option; put -- before the operands/,
+        );
       }
       const s = step(fill(script, 0), 'bash');
       expect(prepareScript(s, interpreterFor(s), data(['my-value'])).vars, script).toEqual({ FLOWOPS_T0: 'my-value' });
     }
     // Not the start of an argument, after --, or a builtin that only prints: the value is data.
-    for (const script of ['curl -- @V@', 'curl --url=@V@', 'curl "x@V@"', 'echo @V@', 'printf \'%s\\n\' @V@', 'git clone -- "@V@" dir']) {
+    for (const script of [
+      'curl -- @V@',
+      'curl --url=@V@',
+      'curl "x@V@"',
+      'echo @V@',
+      "printf '%s\\n' @V@",
+      'git clone -- "@V@" dir',
+    ]) {
       for (const v of OPTION_VALUES) {
         const s = step(fill(script, 0), 'bash');
         expect(prepareScript(s, interpreterFor(s), data([v])).vars, `${script} with ${v}`).toEqual({ FLOWOPS_T0: v });
@@ -376,7 +525,12 @@ describe('injection corpus', () => {
   });
 
   it('the refusal reaches the real executor: nothing runs, the error names line and column', async () => {
-    const err = await failure(() => scriptExecutor.run(step('echo start > "$OUT"\ndeclare {{ index .Resource.spec.v 0 }}', 'bash'), makeContext({ kube, resource: resource(['a[$(touch x)]']) })));
+    const err = await failure(() =>
+      scriptExecutor.run(
+        step('echo start > "$OUT"\ndeclare {{ index .Resource.spec.v 0 }}', 'bash'),
+        makeContext({ kube, resource: resource(['a[$(touch x)]']) }),
+      ),
+    );
     expect(err).toMatchObject({ reason: 'UnsafeTemplate', permanent: true });
     expect(err.message).toBe('corpus.script: line 3, column 9: a template value cannot name a variable');
   });
@@ -403,18 +557,60 @@ interface TaintSource {
 const action = (k: number): string => `{{ index .Resource.spec.v ${k} }}`;
 const SOURCES: TaintSource[] = [
   { id: 'one variable', langs: shells, name: 'V', wrap: (s) => `V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
-  { id: 'two variables', langs: shells, name: 'V', wrap: (s) => `U="@V@"\nV=$U\n${s}`, path: (k) => `V ← U ← ${action(k)}` },
+  {
+    id: 'two variables',
+    langs: shells,
+    name: 'V',
+    wrap: (s) => `U="@V@"\nV=$U\n${s}`,
+    path: (k) => `V ← U ← ${action(k)}`,
+  },
   { id: 'export', langs: shells, name: 'V', wrap: (s) => `export V=@V@\n${s}`, path: (k) => `V ← ${action(k)}` },
   { id: 'readonly', langs: shells, name: 'V', wrap: (s) => `readonly V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
   { id: 'declare', langs: ['bash'], name: 'V', wrap: (s) => `declare V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
-  { id: 'local', langs: shells, name: 'V', wrap: (s) => `f() {\nlocal V="@V@"\n${s}\n}\nf`, path: (k) => `V ← ${action(k)}` },
-  { id: 'read <<<', langs: ['bash'], name: 'V', wrap: (s) => `read -r V <<< "@V@"\n${s}`, path: (k) => `V ← <<< ← ${action(k)}` },
-  { id: 'read -a <<<', langs: ['bash'], name: 'V', wrap: (s) => `IFS= read -ra A <<< "@V@"\nV=\${A[0]}\n${s}`, path: (k) => `V ← A ← <<< ← ${action(k)}` },
-  { id: 'mapfile <<<', langs: ['bash'], name: 'V', wrap: (s) => `mapfile -t A <<< "@V@"\nV=\${A[0]}\n${s}`, path: (k) => `V ← A ← <<< ← ${action(k)}` },
+  {
+    id: 'local',
+    langs: shells,
+    name: 'V',
+    wrap: (s) => `f() {\nlocal V="@V@"\n${s}\n}\nf`,
+    path: (k) => `V ← ${action(k)}`,
+  },
+  {
+    id: 'read <<<',
+    langs: ['bash'],
+    name: 'V',
+    wrap: (s) => `read -r V <<< "@V@"\n${s}`,
+    path: (k) => `V ← <<< ← ${action(k)}`,
+  },
+  {
+    id: 'read -a <<<',
+    langs: ['bash'],
+    name: 'V',
+    wrap: (s) => `IFS= read -ra A <<< "@V@"\nV=\${A[0]}\n${s}`,
+    path: (k) => `V ← A ← <<< ← ${action(k)}`,
+  },
+  {
+    id: 'mapfile <<<',
+    langs: ['bash'],
+    name: 'V',
+    wrap: (s) => `mapfile -t A <<< "@V@"\nV=\${A[0]}\n${s}`,
+    path: (k) => `V ← A ← <<< ← ${action(k)}`,
+  },
   { id: 'typeset', langs: ['bash'], name: 'V', wrap: (s) => `typeset V="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
   { id: 'V+=', langs: ['bash'], name: 'V', wrap: (s) => `V=\nV+="@V@"\n${s}`, path: (k) => `V ← ${action(k)}` },
-  { id: 'printf -v', langs: ['bash'], name: 'V', wrap: (s) => `printf -v V '%s' "@V@"\n${s}`, path: (k) => `V ← printf -v ← ${action(k)}` },
-  { id: 'for', langs: shells, name: 'V', wrap: (s) => `for V in "@V@"; do\n${s}\ndone`, path: (k) => `V ← a for list ← ${action(k)}` },
+  {
+    id: 'printf -v',
+    langs: ['bash'],
+    name: 'V',
+    wrap: (s) => `printf -v V '%s' "@V@"\n${s}`,
+    path: (k) => `V ← printf -v ← ${action(k)}`,
+  },
+  {
+    id: 'for',
+    langs: shells,
+    name: 'V',
+    wrap: (s) => `for V in "@V@"; do\n${s}\ndone`,
+    path: (k) => `V ← a for list ← ${action(k)}`,
+  },
   {
     id: 'function argument',
     langs: shells,
@@ -422,10 +618,38 @@ const SOURCES: TaintSource[] = [
     wrap: (s) => `f() {\nV=$1\n${s}\n}\nf "@V@"`,
     path: (k) => `V ← 1 ← the arguments of f ← ${action(k)}`,
   },
-  { id: 'step env', langs: shells, name: 'VAL_@K@', via: 'env', wrap: (s) => s, path: (k) => `VAL_${k} ← env VAL_${k}: "${action(k)}"` },
-  { id: 'step env, then a variable', langs: shells, name: 'V', via: 'env', wrap: (s) => `V=$VAL_@K@\n${s}`, path: (k) => `V ← VAL_${k} ←` },
-  { id: 'earlier step output', langs: shells, name: 'STEP_PREV_V@K@', via: 'step', wrap: (s) => s, path: (k) => `STEP_PREV_V${k} ← an earlier step's output` },
-  { id: 'earlier step output, then a variable', langs: shells, name: 'V', via: 'step', wrap: (s) => `V="$STEP_PREV_V@K@"\n${s}`, path: (k) => `V ← STEP_PREV_V${k} ←` },
+  {
+    id: 'step env',
+    langs: shells,
+    name: 'VAL_@K@',
+    via: 'env',
+    wrap: (s) => s,
+    path: (k) => `VAL_${k} ← env VAL_${k}: "${action(k)}"`,
+  },
+  {
+    id: 'step env, then a variable',
+    langs: shells,
+    name: 'V',
+    via: 'env',
+    wrap: (s) => `V=$VAL_@K@\n${s}`,
+    path: (k) => `V ← VAL_${k} ←`,
+  },
+  {
+    id: 'earlier step output',
+    langs: shells,
+    name: 'STEP_PREV_V@K@',
+    via: 'step',
+    wrap: (s) => s,
+    path: (k) => `STEP_PREV_V${k} ← an earlier step's output`,
+  },
+  {
+    id: 'earlier step output, then a variable',
+    langs: shells,
+    name: 'V',
+    via: 'step',
+    wrap: (s) => `V="$STEP_PREV_V@K@"\n${s}`,
+    path: (k) => `V ← STEP_PREV_V${k} ←`,
+  },
 ];
 
 /** Where bash evaluates the content; each writes to $OUT what it gives for the value 1. */
@@ -451,10 +675,30 @@ const SINKS: TaintSink[] = [
   { id: 'heredoc $(( T + 1 ))', langs: shells, script: 'cat > "$OUT" <<EOF\n$(( @T@ + 1 ))\nEOF', out: '2\n' },
   { id: 'heredoc ${S:$T}', langs: ['bash'], script: 'S=abc\ncat > "$OUT" <<EOF\n${S:$@T@}\nEOF', out: 'bc\n' },
   // A child shell gets the script's environment: its literal code is followed too.
-  { id: "bash -c '(( W > 0 ))'", langs: ['bash'], script: `export W=$@T@; bash -c '(( W > 0 )) && printf yes > "$OUT"'`, out: 'yes' },
-  { id: "bash -c '$(( W + 1 ))'", langs: shells, script: `export W=$@T@; bash -c 'printf %s $(( W + 1 )) > "$OUT"'`, out: '2' },
-  { id: "bash -c '(( $1 ))' _ T", langs: ['bash'], script: `bash -c '(( $1 > 0 )) && printf one > "$OUT"' _ "$@T@"`, out: 'one' },
-  { id: 'for (( ))', langs: ['bash'], script: 'c=0; for (( i = 0; i < @T@; i++ )); do c=$((c + 1)); done; printf %s "$c" > "$OUT"', out: '1' },
+  {
+    id: "bash -c '(( W > 0 ))'",
+    langs: ['bash'],
+    script: `export W=$@T@; bash -c '(( W > 0 )) && printf yes > "$OUT"'`,
+    out: 'yes',
+  },
+  {
+    id: "bash -c '$(( W + 1 ))'",
+    langs: shells,
+    script: `export W=$@T@; bash -c 'printf %s $(( W + 1 )) > "$OUT"'`,
+    out: '2',
+  },
+  {
+    id: "bash -c '(( $1 ))' _ T",
+    langs: ['bash'],
+    script: `bash -c '(( $1 > 0 )) && printf one > "$OUT"' _ "$@T@"`,
+    out: 'one',
+  },
+  {
+    id: 'for (( ))',
+    langs: ['bash'],
+    script: 'c=0; for (( i = 0; i < @T@; i++ )); do c=$((c + 1)); done; printf %s "$c" > "$OUT"',
+    out: '1',
+  },
 ];
 
 interface Flowing {
@@ -464,17 +708,21 @@ interface Flowing {
   sink: TaintSink;
 }
 const FLOWING: Flowing[] = SOURCES.flatMap((source) =>
-  SINKS.flatMap((sink) => shells.filter((l) => source.langs.includes(l) && sink.langs.includes(l)).map((lang) => ({ id: `${source.id} → ${sink.id}`, lang, source, sink }))),
+  SINKS.flatMap((sink) =>
+    shells
+      .filter((l) => source.langs.includes(l) && sink.langs.includes(l))
+      .map((lang) => ({ id: `${source.id} → ${sink.id}`, lang, source, sink })),
+  ),
 );
 /** The k-th case's script; its value is spec.v[k] (or env VAL_k, or the output v<k> of step prev). */
 const flowing = (f: Flowing, k: number): string =>
-  f.source
-    .wrap(f.sink.script.replaceAll('@T@', f.source.name))
-    .replaceAll('@K@', String(k))
-    .replaceAll('@V@', at(k));
+  f.source.wrap(f.sink.script.replaceAll('@T@', f.source.name)).replaceAll('@K@', String(k)).replaceAll('@V@', at(k));
 const flowingEnv = (cases: readonly { f: Flowing; k: number }[]): Record<string, string> =>
   Object.fromEntries(cases.filter((c) => c.f.source.via === 'env').map((c) => [`VAL_${c.k}`, action(c.k)]));
-const flowingSteps = (cases: readonly { f: Flowing; k: number }[], values: readonly string[]): Record<string, Outputs> => ({
+const flowingSteps = (
+  cases: readonly { f: Flowing; k: number }[],
+  values: readonly string[],
+): Record<string, Outputs> => ({
   prev: Object.fromEntries(cases.filter((c) => c.f.source.via === 'step').map((c) => [`v${c.k}`, values[c.k] ?? ''])),
 });
 
@@ -500,30 +748,48 @@ describe('injection corpus: values followed through variables into arithmetic', 
           checkTaintedValues(s, prepared, scriptEnv(s, ctx, scriptFiles(dir), prepared.vars));
           return undefined;
         });
-        expect(err, `${f.lang} ${f.id} ${JSON.stringify(v.slice(0, 30))}`).toMatchObject({ reason: 'InvalidValue', permanent: true });
+        expect(err, `${f.lang} ${f.id} ${JSON.stringify(v.slice(0, 30))}`).toMatchObject({
+          reason: 'InvalidValue',
+          permanent: true,
+        });
         // declare -i also makes the action's own assignment an arithmetic position (checked where it stands).
         // f "-v…": the function's argument is first refused as a possible option (shell-commands.ts).
-        if (f.source.id === 'function argument' && v.startsWith('-')) expect(err.message).toContain('starts an argument of f');
+        if (f.source.id === 'function argument' && v.startsWith('-'))
+          expect(err.message).toContain('starts an argument of f');
         else if (f.sink.id === 'declare -i' && f.source.via === undefined) expect(err.message).toMatch(/arithmetic/);
         else {
           expect(err.message, `${f.lang} ${f.id}`).toMatch(/^corpus\.script: line \d+, column \d+: /);
           expect(err.message, `${f.lang} ${f.id}`).toContain(`${f.source.path(0)}`);
-          expect(err.message, `${f.lang} ${f.id}`).toContain("reaches bash arithmetic, which evaluates a variable's content as an expression");
+          expect(err.message, `${f.lang} ${f.id}`).toContain(
+            "reaches bash arithmetic, which evaluates a variable's content as an expression",
+          );
         }
       }
     }
     expect(markersLeft()).toEqual([]);
   }, 180_000);
 
-  it.each(shells)('an integer flows through every form: %s runs them all with the expected results', async (lang) => {
-    const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({ f, k, out: join(dir, `flowing-${lang}-${k}`) }));
-    const values = cases.map(() => '1');
-    const body = cases.map(({ f, k, out }) => `(\nexport OUT=${JSON.stringify(out)}\n${flowing(f, k)}\n)\n`).join('');
-    const s = step(`${body}echo done`, lang, flowingEnv(cases));
-    const { outputs } = await scriptExecutor.run(s, makeContext({ kube, resource: resource(values), steps: flowingSteps(cases, values) }));
-    expect(outputs.stdout).toBe('done');
-    for (const { f, out } of cases) expect(existsSync(out) ? readFileSync(out, 'utf8') : '(nothing)', `${lang} ${f.id}`).toBe(f.sink.out);
-  }, 60_000);
+  it.each(shells)(
+    'an integer flows through every form: %s runs them all with the expected results',
+    async (lang) => {
+      const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({
+        f,
+        k,
+        out: join(dir, `flowing-${lang}-${k}`),
+      }));
+      const values = cases.map(() => '1');
+      const body = cases.map(({ f, k, out }) => `(\nexport OUT=${JSON.stringify(out)}\n${flowing(f, k)}\n)\n`).join('');
+      const s = step(`${body}echo done`, lang, flowingEnv(cases));
+      const { outputs } = await scriptExecutor.run(
+        s,
+        makeContext({ kube, resource: resource(values), steps: flowingSteps(cases, values) }),
+      );
+      expect(outputs.stdout).toBe('done');
+      for (const { f, out } of cases)
+        expect(existsSync(out) ? readFileSync(out, 'utf8') : '(nothing)', `${lang} ${f.id}`).toBe(f.sink.out);
+    },
+    60_000,
+  );
 
   it('the six forms of the report, as written there, are refused with the path; with an integer they run', async () => {
     const evil = `a[$(touch ${join(dir, 'pwned-six')})]`;
@@ -537,11 +803,15 @@ describe('injection corpus: values followed through variables into arithmetic', 
     ];
     for (const [script, env, message] of six) {
       const s = step(script, 'bash', env);
-      const ctx = (v: string): ReturnType<typeof makeContext> => ({ ...makeContext({ kube, resource: resource([]) }), data: { ...data([]), v } as TemplateData });
+      const ctx = (v: string): ReturnType<typeof makeContext> => ({
+        ...makeContext({ kube, resource: resource([]) }),
+        data: { ...data([]), v } as TemplateData,
+      });
       const err = await failure(() => scriptExecutor.run(s, ctx(evil)));
       expect(err.message, script).toContain(message);
       expect(err.message, script).toMatch(/^corpus\.script: line 2, column \d+: /);
-      if (!message.includes('name a variable')) expect((await scriptExecutor.run(s, ctx('1'))).outputs.exitCode, script).toBe(0);
+      if (!message.includes('name a variable'))
+        expect((await scriptExecutor.run(s, ctx('1'))).outputs.exitCode, script).toBe(0);
     }
     expect(markersLeft()).toEqual([]);
   });
@@ -557,17 +827,27 @@ describe('injection corpus: values followed through variables into arithmetic', 
 
   it('the corpus is meaningful: without the check every flow runs the subscript in bash; dash evaluates none of them', () => {
     for (const lang of shells) {
-      const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({ f, k, marker: join(dir, `unchecked-${lang}-${k}`) }));
+      const cases = FLOWING.filter((f) => f.lang === lang).map((f, k) => ({
+        f,
+        k,
+        marker: join(dir, `unchecked-${lang}-${k}`),
+      }));
       // The rewrite alone (quoted env references), as it was before values were followed through variables.
       const script = cases
         .map(({ f, k, marker }) => {
-          const { script: text } = rewriteShell(splitActionsWithSpans(flowing(f, k).replaceAll(at(k), '{{ .v }}')), ['FLOWOPS_T0']);
+          const { script: text } = rewriteShell(splitActionsWithSpans(flowing(f, k).replaceAll(at(k), '{{ .v }}')), [
+            'FLOWOPS_T0',
+          ]);
           const value = `a[$(touch ${marker})]`;
           const env = `FLOWOPS_T0='${value}' VAL_${k}='${value}' STEP_PREV_V${k}='${value}' OUT=/dev/null`;
           return `( export ${env}\n${text}\n) >/dev/null 2>&1\n`;
         })
         .join('');
-      const run = spawnSync(lang, ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: dir });
+      const run = spawnSync(lang, ['-c', script], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        cwd: dir,
+      });
       expect(run.error).toBeUndefined();
       const ran = cases.filter((c) => existsSync(c.marker)).map((c) => c.f.id);
       if (lang === 'bash') expect(cases.map((c) => c.f.id).filter((id) => !ran.includes(id))).toEqual([]);

@@ -16,7 +16,8 @@ let kube: KubeClient;
 let owner: KubeObject;
 
 const step = (s: Record<string, unknown>): KubectlStep => kubectlStepSchema.parse({ name: 'k', type: 'kubectl', ...s });
-const run = (s: Record<string, unknown>, resource: KubeObject = owner) => kubectlExecutor.run(step(s), makeContext({ kube, resource }));
+const run = (s: Record<string, unknown>, resource: KubeObject = owner) =>
+  kubectlExecutor.run(step(s), makeContext({ kube, resource }));
 const cm = (name: string, namespace = 'team-a') => kube.get({ apiVersion: 'v1', kind: 'ConfigMap', name, namespace });
 
 async function configMap(name: string, namespace: string, data: Record<string, string>): Promise<KubeObject> {
@@ -26,7 +27,8 @@ async function configMap(name: string, namespace: string, data: Record<string, s
 beforeAll(async () => {
   ts = await startTestServer();
   kube = KubeClient.fromKubeconfig(ts.kubeconfig);
-  for (const ns of ['team-a', 'team-b']) await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  for (const ns of ['team-a', 'team-b'])
+    await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   await kube.apply(parseYaml(WIDGET_CRD) as KubeObject, { fieldManager: 'test' });
   await waitFor(() => kube.resource('example.com/v1', 'Widget'), { what: 'Widget served' });
   owner = await configMap('db', 'team-a', { replicas: '3', engine: 'postgres' });
@@ -50,9 +52,18 @@ data:
     expect(child?.data).toEqual({ engine: 'postgres', replicas: '3' });
     expect(child?.metadata.labels?.[FLOW_LABEL]).toBe('test-flow');
     expect(child?.metadata.ownerReferences).toEqual([
-      { apiVersion: 'v1', kind: 'ConfigMap', name: 'db', uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        name: 'db',
+        uid: owner.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
-    const managers = (child?.metadata.managedFields as { manager: string; operation: string }[]).map((m) => `${m.manager}/${m.operation}`);
+    const managers = (child?.metadata.managedFields as { manager: string; operation: string }[]).map(
+      (m) => `${m.manager}/${m.operation}`,
+    );
     expect(managers).toContain('flowops/Apply');
     expect(outputs).toEqual({
       applied: ['ConfigMap/team-a/db-config'],
@@ -79,7 +90,11 @@ kind: Namespace
 metadata: { name: cluster-child }
 `,
     });
-    expect(outputs.applied).toEqual(['ConfigMap/team-a/same-ns', 'ConfigMap/team-b/other-ns', 'Namespace/cluster-child']);
+    expect(outputs.applied).toEqual([
+      'ConfigMap/team-a/same-ns',
+      'ConfigMap/team-b/other-ns',
+      'Namespace/cluster-child',
+    ]);
     expect(outputs.name).toBeUndefined();
     expect((await cm('same-ns'))?.metadata.ownerReferences).toHaveLength(1);
     expect((await cm('other-ns', 'team-b'))?.metadata.ownerReferences).toBeUndefined();
@@ -91,7 +106,10 @@ metadata: { name: cluster-child }
   it('logs why an ownerReference was skipped', async () => {
     const cap = capturingLogger();
     await kubectlExecutor.run(
-      step({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: logged, namespace: team-b }\n' }),
+      step({
+        action: 'apply',
+        manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: logged, namespace: team-b }\n',
+      }),
       makeContext({ kube, resource: owner, log: cap.log }),
     );
     expect(cap.text()).toContain('can only own objects in its own namespace');
@@ -99,23 +117,51 @@ metadata: { name: cluster-child }
 
   it('a cluster-scoped owner owns objects in any namespace; ownerReference: false opts out', async () => {
     const nsOwner = await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'owner-ns' } });
-    await run({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: from-cluster-owner, namespace: team-b }\n' }, nsOwner);
-    expect((await cm('from-cluster-owner', 'team-b'))?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Namespace', name: 'owner-ns', uid: nsOwner.metadata.uid });
-    await run({ action: 'apply', ownerReference: false, manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: unowned }\n' });
+    await run(
+      {
+        action: 'apply',
+        manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: from-cluster-owner, namespace: team-b }\n',
+      },
+      nsOwner,
+    );
+    expect((await cm('from-cluster-owner', 'team-b'))?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'Namespace',
+      name: 'owner-ns',
+      uid: nsOwner.metadata.uid,
+    });
+    await run({
+      action: 'apply',
+      ownerReference: false,
+      manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: unowned }\n',
+    });
     expect((await cm('unowned'))?.metadata.ownerReferences).toBeUndefined();
   });
 
   it('children are garbage-collected with the watched resource', async () => {
     const parent = await configMap('parent', 'team-a', {});
-    await run({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: orphan-to-be }\n' }, parent);
+    await run(
+      { action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: orphan-to-be }\n' },
+      parent,
+    );
     expect(await cm('orphan-to-be')).toBeDefined();
     await kube.delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'parent', namespace: 'team-a' });
     await waitFor(async () => (await cm('orphan-to-be')) === undefined, { what: 'child collected' });
   });
 
   it('re-applying with force takes over fields another manager owns', async () => {
-    await kube.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'contested', namespace: 'team-a' }, data: { k: 'theirs' } }, { fieldManager: 'someone-else' });
-    await run({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: contested }\ndata: { k: ours }\n' });
+    await kube.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'contested', namespace: 'team-a' },
+        data: { k: 'theirs' },
+      },
+      { fieldManager: 'someone-else' },
+    );
+    await run({
+      action: 'apply',
+      manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: contested }\ndata: { k: ours }\n',
+    });
     expect((await cm('contested'))?.data).toEqual({ k: 'ours' });
   });
 
@@ -176,7 +222,11 @@ data:
 
   it('checks every document before applying any', async () => {
     const err = await failure(() =>
-      run({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: first-ok }\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {}\n' }),
+      run({
+        action: 'apply',
+        manifests:
+          'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: first-ok }\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {}\n',
+      }),
     );
     expect(err).toMatchObject({ reason: 'InvalidManifest', permanent: true });
     expect(err.message).toContain('document 2');
@@ -184,15 +234,24 @@ data:
   });
 
   it('carries API status codes (422 Invalid) and the server message', async () => {
-    const invalid = await failure(() => run({ action: 'apply', manifests: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: 1000 }\n' }));
+    const invalid = await failure(() =>
+      run({
+        action: 'apply',
+        manifests: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: { name: w }\nspec: { size: 1000 }\n',
+      }),
+    );
     expect(invalid).toMatchObject({ statusCode: 422, reason: 'Invalid', permanent: false });
     expect(invalid.message).toMatch(/spec.size/);
-    const badName = await failure(() => run({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: Not_A_Name }\n' }));
+    const badName = await failure(() =>
+      run({ action: 'apply', manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: Not_A_Name }\n' }),
+    );
     expect(badName).toMatchObject({ statusCode: 422, reason: 'Invalid' });
   });
 
   it('an unknown kind is a retryable UnknownKind error', async () => {
-    const err = await failure(() => run({ action: 'apply', manifests: 'apiVersion: example.com/v1\nkind: Gadget\nmetadata: { name: g }\n' }));
+    const err = await failure(() =>
+      run({ action: 'apply', manifests: 'apiVersion: example.com/v1\nkind: Gadget\nmetadata: { name: g }\n' }),
+    );
     expect(err).toMatchObject({ reason: 'UnknownKind', permanent: false });
   });
 });
@@ -202,7 +261,8 @@ describe('kubectl delete', () => {
     await configMap('del-a', 'team-a', {});
     const { outputs } = await run({
       action: 'delete',
-      manifests: 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: del-a }\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: del-missing }\n',
+      manifests:
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: del-a }\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: { name: del-missing }\n',
     });
     expect(outputs).toEqual({ deleted: 1 });
     expect(await cm('del-a')).toBeUndefined();
@@ -213,39 +273,68 @@ describe('kubectl delete', () => {
     const target = { apiVersion: 'v1', kind: 'ConfigMap', name: '{{ .Resource.metadata.name }}-target' };
     expect((await run({ action: 'delete', target })).outputs).toEqual({ deleted: 1 });
     expect((await run({ action: 'delete', target })).outputs).toEqual({ deleted: 0 });
-    expect((await run({ action: 'delete', target: { apiVersion: 'example.com/v1', kind: 'Gone', name: 'x' } })).outputs).toEqual({ deleted: 0 });
+    expect(
+      (await run({ action: 'delete', target: { apiVersion: 'example.com/v1', kind: 'Gone', name: 'x' } })).outputs,
+    ).toEqual({ deleted: 0 });
   });
 });
 
 describe('kubectl patch', () => {
   it('merge-patches with a templated value (default type)', async () => {
     await configMap('patch-me', 'team-a', { a: '1' });
-    const { outputs } = await run({ action: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'patch-me' }, patch: 'data:\n  engine: {{ .Resource.data.engine }}\n' });
+    const { outputs } = await run({
+      action: 'patch',
+      target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'patch-me' },
+      patch: 'data:\n  engine: {{ .Resource.data.engine }}\n',
+    });
     const got = await cm('patch-me');
     expect(got?.data).toEqual({ a: '1', engine: 'postgres' });
-    expect(outputs).toMatchObject({ name: 'patch-me', namespace: 'team-a', resourceVersion: got?.metadata.resourceVersion });
+    expect(outputs).toMatchObject({
+      name: 'patch-me',
+      namespace: 'team-a',
+      resourceVersion: got?.metadata.resourceVersion,
+    });
     expect((got?.metadata.managedFields as { manager: string }[]).map((m) => m.manager)).toContain('flowops');
   });
 
   it('json and strategic patches', async () => {
     await configMap('json-me', 'team-a', { a: '1' });
-    await run({ action: 'patch', patchType: 'json', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'json-me' }, patch: '[{"op": "add", "path": "/data/b", "value": "{{ .Resource.data.replicas }}"}]' });
+    await run({
+      action: 'patch',
+      patchType: 'json',
+      target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'json-me' },
+      patch: '[{"op": "add", "path": "/data/b", "value": "{{ .Resource.data.replicas }}"}]',
+    });
     expect((await cm('json-me'))?.data).toEqual({ a: '1', b: '3' });
 
     await kube.create({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: 'team-a' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }, { name: 'side', image: 'busybox' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'app', image: 'nginx' },
+              { name: 'side', image: 'busybox' },
+            ],
+          },
+        },
+      },
     });
     await run({
       action: 'patch',
       patchType: 'strategic',
       target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
-      patch: 'spec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: {{ .Resource.data.engine }}:16\n',
+      patch:
+        'spec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: {{ .Resource.data.engine }}:16\n',
     });
     const dep = await kube.get({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'team-a' });
-    const containers = (dep as unknown as { spec: { template: { spec: { containers: { name: string; image: string }[] } } } }).spec.template.spec.containers;
+    const containers = (
+      dep as unknown as { spec: { template: { spec: { containers: { name: string; image: string }[] } } } }
+    ).spec.template.spec.containers;
     expect(containers).toEqual([
       expect.objectContaining({ name: 'app', image: 'postgres:16' }),
       expect.objectContaining({ name: 'side', image: 'busybox' }),
@@ -255,16 +344,29 @@ describe('kubectl patch', () => {
   it('a value cannot add patch fields', async () => {
     await configMap('patch-inj', 'team-a', {});
     const resource = { ...owner, data: { v: 'x\n  evil: yes' } };
-    await run({ action: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'patch-inj' }, patch: 'data:\n  v: {{ .Resource.data.v }}\n' }, resource);
+    await run(
+      {
+        action: 'patch',
+        target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'patch-inj' },
+        patch: 'data:\n  v: {{ .Resource.data.v }}\n',
+      },
+      resource,
+    );
     expect((await cm('patch-inj'))?.data).toEqual({ v: 'x\n  evil: yes' });
   });
 
   it('carries 404 and 409 from the server', async () => {
-    const missing = await failure(() => run({ action: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'nope' }, patch: 'data: {a: b}' }));
+    const missing = await failure(() =>
+      run({ action: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'nope' }, patch: 'data: {a: b}' }),
+    );
     expect(missing).toMatchObject({ statusCode: 404, reason: 'NotFound' });
     await configMap('stale', 'team-a', {});
     const conflict = await failure(() =>
-      run({ action: 'patch', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'stale' }, patch: '{"metadata": {"resourceVersion": "1"}, "data": {"a": "b"}}' }),
+      run({
+        action: 'patch',
+        target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'stale' },
+        patch: '{"metadata": {"resourceVersion": "1"}, "data": {"a": "b"}}',
+      }),
     );
     expect(conflict).toMatchObject({ statusCode: 409, reason: 'Conflict' });
   });
@@ -276,18 +378,38 @@ describe('kubectl get', () => {
     const { outputs } = await run({
       action: 'get',
       target,
-      outputs: { engine: '.data.engine', replicas: '{.data.replicas}', uid: '.metadata.uid', missing: '.data.nope', keys: '.data[*]' },
+      outputs: {
+        engine: '.data.engine',
+        replicas: '{.data.replicas}',
+        uid: '.metadata.uid',
+        missing: '.data.nope',
+        keys: '.data[*]',
+      },
     });
-    expect(outputs).toEqual({ engine: 'postgres', replicas: '3', uid: owner.metadata.uid, missing: null, keys: ['3', 'postgres'] });
+    expect(outputs).toEqual({
+      engine: 'postgres',
+      replicas: '3',
+      uid: owner.metadata.uid,
+      missing: null,
+      keys: ['3', 'postgres'],
+    });
     const whole = await run({ action: 'get', target });
-    expect(whole.outputs.object).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'db', namespace: 'team-a' }, data: { engine: 'postgres' } });
+    expect(whole.outputs.object).toMatchObject({
+      kind: 'ConfigMap',
+      metadata: { name: 'db', namespace: 'team-a' },
+      data: { engine: 'postgres' },
+    });
   });
 
   it('not found is StepError 404 NotFound; a bad JSONPath is permanent', async () => {
-    const err = await failure(() => run({ action: 'get', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'absent' } }));
+    const err = await failure(() =>
+      run({ action: 'get', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'absent' } }),
+    );
     expect(err).toBeInstanceOf(StepError);
     expect(err).toMatchObject({ statusCode: 404, reason: 'NotFound' });
-    const bad = await failure(() => run({ action: 'get', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'db' }, outputs: { x: '.a[?(oops' } }));
+    const bad = await failure(() =>
+      run({ action: 'get', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'db' }, outputs: { x: '.a[?(oops' } }),
+    );
     expect(bad).toMatchObject({ permanent: true });
   });
 });
@@ -297,14 +419,26 @@ describe('kubectl wait', () => {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'team-a' },
-    spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+    },
   });
   const setCondition = (name: string, type: string, status: string) =>
-    kube.patch({ apiVersion: 'apps/v1', kind: 'Deployment', name, namespace: 'team-a' }, { status: { conditions: [{ type, status }] } }, 'merge', { subresource: 'status' });
+    kube.patch(
+      { apiVersion: 'apps/v1', kind: 'Deployment', name, namespace: 'team-a' },
+      { status: { conditions: [{ type, status }] } },
+      'merge',
+      { subresource: 'status' },
+    );
 
   it('waits for condition=Available, set after the wait started', async () => {
     await kube.create(deployment('avail'));
-    const waiting = run({ action: 'wait', target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'avail' }, condition: 'condition=Available' });
+    const waiting = run({
+      action: 'wait',
+      target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'avail' },
+      condition: 'condition=Available',
+    });
     await setCondition('avail', 'Available', 'False');
     await setCondition('avail', 'Available', 'True');
     const { outputs } = await waiting;
@@ -335,13 +469,24 @@ describe('kubectl wait', () => {
   it('fails with reason Timeout when the signal fires first', async () => {
     await kube.create(deployment('never'));
     const ctx = makeContext({ kube, resource: owner, signal: AbortSignal.timeout(300) });
-    const err = await failure(() => kubectlExecutor.run(step({ action: 'wait', target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'never' }, condition: 'Available' }), ctx));
+    const err = await failure(() =>
+      kubectlExecutor.run(
+        step({
+          action: 'wait',
+          target: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'never' },
+          condition: 'Available',
+        }),
+        ctx,
+      ),
+    );
     expect(err).toMatchObject({ reason: 'Timeout' });
     expect(err.message).toContain('timed out');
   });
 
   it('rejects conditions it does not understand', async () => {
-    const err = await failure(() => run({ action: 'wait', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'db' }, condition: 'for the stars' }));
+    const err = await failure(() =>
+      run({ action: 'wait', target: { apiVersion: 'v1', kind: 'ConfigMap', name: 'db' }, condition: 'for the stars' }),
+    );
     expect(err).toMatchObject({ permanent: true });
   });
 });

@@ -43,7 +43,13 @@ afterAll(() => {
 });
 
 const run = (script: string, env: Record<string, string> = {}) =>
-  scriptExecutor.run(scriptStepSchema.parse({ name: 'probe', type: 'script', script, env }), makeContext({ kube, resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' } } }));
+  scriptExecutor.run(
+    scriptStepSchema.parse({ name: 'probe', type: 'script', script, env }),
+    makeContext({
+      kube,
+      resource: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' } },
+    }),
+  );
 
 describe.skipIf(!isolated)(`script isolation (${level})`, () => {
   it("cannot read FlowOps' data folder or credentials file, however it asks", async () => {
@@ -58,12 +64,17 @@ echo done`,
   });
 
   it("cannot see FlowOps' process: no /proc/<pid>/environ, and its own pid namespace", async () => {
-    const { outputs } = await run('cat "/proc/$FLOWOPS_PID/environ" 2>/dev/null | tr "\\0" "\\n" | head -c 200; test -e "/proc/$FLOWOPS_PID" && echo visible; echo "pid=$$"', { FLOWOPS_PID: String(process.pid) });
+    const { outputs } = await run(
+      'cat "/proc/$FLOWOPS_PID/environ" 2>/dev/null | tr "\\0" "\\n" | head -c 200; test -e "/proc/$FLOWOPS_PID" && echo visible; echo "pid=$$"',
+      { FLOWOPS_PID: String(process.pid) },
+    );
     expect(outputs.stdout).toBe('pid=1');
   });
 
   it.skipIf(level !== 'namespaces+uid')('runs as nobody, with no groups, and may not gain privileges', async () => {
-    const { outputs } = await run('echo "$(id -u) $(id -g) $(id -G)"; grep NoNewPrivs /proc/self/status | tr -s "\\t " " "');
+    const { outputs } = await run(
+      'echo "$(id -u) $(id -g) $(id -G)"; grep NoNewPrivs /proc/self/status | tr -s "\\t " " "',
+    );
     expect(outputs.stdout).toBe('65534 65534 65534\nNoNewPrivs: 1');
   });
 
@@ -90,7 +101,9 @@ echo done`,
 
 describe('script bounds on every machine', () => {
   it('outputs over 1 MiB are refused, not read', async () => {
-    const err = await failure(() => run('head -c 2000000 /dev/zero | tr "\\0" a | sed "s/^/big=/" > "$FLOWOPS_OUTPUTS"'));
+    const err = await failure(() =>
+      run('head -c 2000000 /dev/zero | tr "\\0" a | sed "s/^/big=/" > "$FLOWOPS_OUTPUTS"'),
+    );
     expect(err).toMatchObject({ reason: 'OutputTooLarge', permanent: true });
     expect(err.message).toContain('at most 1048576 (1 MiB)');
   });

@@ -34,15 +34,19 @@ const resource = (spec: Record<string, unknown>): KubeObject => ({
   spec,
 });
 
-const step = (s: Record<string, unknown>): ScriptStep => scriptStepSchema.parse({ name: 'validate', type: 'script', ...s });
+const step = (s: Record<string, unknown>): ScriptStep =>
+  scriptStepSchema.parse({ name: 'validate', type: 'script', ...s });
 
-function run(s: Record<string, unknown>, spec: Record<string, unknown> = { replicas: 3 }, extra: Partial<Parameters<typeof makeContext>[0]> = {}) {
+function run(
+  s: Record<string, unknown>,
+  spec: Record<string, unknown> = { replicas: 3 },
+  extra: Partial<Parameters<typeof makeContext>[0]> = {},
+) {
   return scriptExecutor.run(step(s), makeContext({ kube, resource: resource(spec), ...extra }));
 }
 
 const unique = (prefix: string): string => join(dir, `${prefix}-${Math.random().toString(36).slice(2)}`);
 const markersLeft = (): string[] => readdirSync(dir).filter((f) => f.startsWith('pwned-'));
-
 
 describe('script: the seed example', () => {
   const seed = `#!/bin/bash
@@ -140,8 +144,12 @@ print("done")  # {{ .Resource.spec.n }}
       expect(err.message).toContain('arithmetic');
     }
     expect(existsSync(m)).toBe(false);
-    expect((await run({ script: 'echo $(( {{ .Resource.spec.replicas }} + 1 ))' }, { replicas: 4 })).outputs.stdout).toBe('5');
-    expect((await run({ script: '[[ "{{ .Resource.spec.v }}" == "a b" ]] && echo same' }, { v: 'a b' })).outputs.stdout).toBe('same');
+    expect(
+      (await run({ script: 'echo $(( {{ .Resource.spec.replicas }} + 1 ))' }, { replicas: 4 })).outputs.stdout,
+    ).toBe('5');
+    expect(
+      (await run({ script: '[[ "{{ .Resource.spec.v }}" == "a b" ]] && echo same' }, { v: 'a b' })).outputs.stdout,
+    ).toBe('same');
   });
 
   it('a quoted heredoc never expands an action: refused with a hint', async () => {
@@ -168,24 +176,45 @@ echo "flag=true" >> "$FLOWOPS_OUTPUTS"
 echo "url=http://x/?a=b=c" >> "$FLOWOPS_OUTPUTS"
 printf 'multi<<END\\nline 1\\nline 2\\nEND\\n' >> "$FLOWOPS_OUTPUTS"
 echo "  printed  "`;
-    const { outputs } = await run({ script, env: { GREETING: 'hello {{ .Resource.metadata.name }}' } }, {}, { steps: { 'create-db': { id: 'abc-123', port: 5432 } } });
-    expect(outputs).toEqual({ count: '3', flag: 'true', url: 'http://x/?a=b=c', multi: 'line 1\nline 2', exitCode: 0, stdout: 'printed' });
+    const { outputs } = await run(
+      { script, env: { GREETING: 'hello {{ .Resource.metadata.name }}' } },
+      {},
+      { steps: { 'create-db': { id: 'abc-123', port: 5432 } } },
+    );
+    expect(outputs).toEqual({
+      count: '3',
+      flag: 'true',
+      url: 'http://x/?a=b=c',
+      multi: 'line 1\nline 2',
+      exitCode: 0,
+      stdout: 'printed',
+    });
   });
 
   it('runs python from the language field and from a shebang', async () => {
-    const py = 'import os\nopen(os.environ["FLOWOPS_OUTPUTS"], "w").write("lang=python\\n")\nprint({{ .Resource.spec.replicas }} * 2)';
-    expect((await run({ language: 'python', script: py })).outputs).toEqual({ lang: 'python', exitCode: 0, stdout: '6' });
+    const py =
+      'import os\nopen(os.environ["FLOWOPS_OUTPUTS"], "w").write("lang=python\\n")\nprint({{ .Resource.spec.replicas }} * 2)';
+    expect((await run({ language: 'python', script: py })).outputs).toEqual({
+      lang: 'python',
+      exitCode: 0,
+      stdout: '6',
+    });
     expect((await run({ script: `#!/usr/bin/env python3\n${py}` })).outputs.stdout).toBe('6');
   });
 
   it('caps stdout at 4 KB; masks secret-named env values in errors, outputs and stdout', async () => {
     const big = await run({ script: 'head -c 10000 /dev/zero | tr "\\0" a' });
     expect((big.outputs.stdout as string).length).toBe(4096);
-    const err = await failure(() => run({ script: 'echo "token is $API_TOKEN" >&2; exit 3', env: { API_TOKEN: 's3cr3t-value' } }));
+    const err = await failure(() =>
+      run({ script: 'echo "token is $API_TOKEN" >&2; exit 3', env: { API_TOKEN: 's3cr3t-value' } }),
+    );
     expect(err).toMatchObject({ exitCode: 3, reason: 'ScriptFailed' });
     expect(err.message).toContain('token is ***');
     expect(err.message).not.toContain('s3cr3t-value');
-    const ok = await run({ script: 'echo "leak=$DB_PASSWORD" >> "$FLOWOPS_OUTPUTS"; echo "$DB_PASSWORD"', env: { DB_PASSWORD: 'hunter2' } });
+    const ok = await run({
+      script: 'echo "leak=$DB_PASSWORD" >> "$FLOWOPS_OUTPUTS"; echo "$DB_PASSWORD"',
+      env: { DB_PASSWORD: 'hunter2' },
+    });
     expect(ok.outputs).toMatchObject({ leak: '***', stdout: '***' });
   });
 
@@ -219,7 +248,10 @@ describe('script: templates it cannot take', () => {
     expect(err).toMatchObject({ reason: 'TemplateError', permanent: true });
     expect(err.message).toContain('template "validate.script"');
     expect(err.message).toContain('line 2');
-    await expect(run({ script: 'echo {{ .Resource.spec.replicas ' })).rejects.toMatchObject({ reason: 'TemplateError', permanent: true });
+    await expect(run({ script: 'echo {{ .Resource.spec.replicas ' })).rejects.toMatchObject({
+      reason: 'TemplateError',
+      permanent: true,
+    });
   });
 
   it('an unsupported interpreter is permanent', async () => {
@@ -231,9 +263,16 @@ describe('script: process lifetime', () => {
   it('the step timeout kills the whole process group, background children included', async () => {
     const marker = sleepMarker();
     const controller = new AbortController();
-    const running = run({ script: `sleep ${marker} & sleep ${marker} & echo started > "$READY"; wait`, env: { READY: unique('ready') } }, {}, { signal: controller.signal });
+    const running = run(
+      { script: `sleep ${marker} & sleep ${marker} & echo started > "$READY"; wait`, env: { READY: unique('ready') } },
+      {},
+      { signal: controller.signal },
+    );
     // Found by their command line: in a PID namespace the script's $! are not this process's pids.
-    const children = await waitFor(() => (processesRunning(marker).length === 2 ? processesRunning(marker) : undefined), { what: 'children started' });
+    const children = await waitFor(
+      () => (processesRunning(marker).length === 2 ? processesRunning(marker) : undefined),
+      { what: 'children started' },
+    );
     expect(children).toHaveLength(2);
     controller.abort(new DOMException('step timeout', 'TimeoutError'));
     const err = await failure(() => running);

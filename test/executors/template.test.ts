@@ -16,7 +16,8 @@ let ts: TestServer;
 let kube: KubeClient;
 let owner: KubeObject;
 
-const step = (s: Record<string, unknown>): TemplateStep => templateStepSchema.parse({ name: 'render', type: 'template', ...s });
+const step = (s: Record<string, unknown>): TemplateStep =>
+  templateStepSchema.parse({ name: 'render', type: 'template', ...s });
 const run = (s: Record<string, unknown>, extra: Partial<Parameters<typeof makeContext>[0]> = {}) =>
   templateExecutor.run(step(s), makeContext({ kube, resource: owner, sourceDir: FIXTURES, ...extra }));
 const get = (kind: string, name: string, namespace = 'team-a') => kube.get({ apiVersion: 'v1', kind, name, namespace });
@@ -25,18 +26,36 @@ beforeAll(async () => {
   ts = await startTestServer();
   kube = KubeClient.fromKubeconfig(ts.kubeconfig);
   await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
-  owner = await kube.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shop', namespace: 'team-a' }, data: { replicas: '3', greeting: 'hi\nevil: true' } });
+  owner = await kube.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'shop', namespace: 'team-a' },
+    data: { replicas: '3', greeting: 'hi\nevil: true' },
+  });
 });
 afterAll(async () => ts?.stop());
 
 function expectOwned(obj: KubeObject | undefined): void {
   expect(obj?.metadata.labels?.[FLOW_LABEL]).toBe('test-flow');
-  expect(obj?.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', name: 'shop', uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+  expect(obj?.metadata.ownerReferences).toEqual([
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: 'shop',
+      uid: owner.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ]);
 }
 
 describe('template: helm', () => {
   it('renders a chart with templated values (object form) and applies every object', async () => {
-    const { outputs } = await run({ engine: 'helm', chart: './chart', values: { replicas: '{{ .Resource.data.replicas }}', greeting: '{{ .Resource.data.greeting }}' } });
+    const { outputs } = await run({
+      engine: 'helm',
+      chart: './chart',
+      values: { replicas: '{{ .Resource.data.replicas }}', greeting: '{{ .Resource.data.greeting }}' },
+    });
     expect(outputs.applied).toEqual(['ConfigMap/team-a/shop-config', 'Service/team-a/shop']);
     const cm = await get('ConfigMap', 'shop-config');
     // The release name defaults to the resource's name; a value with a newline stays one value.
@@ -67,7 +86,9 @@ describe('template: helm', () => {
     try {
       const err = await failure(() => run({ engine: 'helm', chart: './chart' }));
       expect(err).toMatchObject({ reason: 'ToolNotFound', permanent: true });
-      expect(err.message).toContain('install helm 4 (https://helm.sh/docs/intro/install/) or run npm ci, which unpacks it into .tools/bin');
+      expect(err.message).toContain(
+        'install helm 4 (https://helm.sh/docs/intro/install/) or run npm ci, which unpacks it into .tools/bin',
+      );
       expect(err.message).toContain('/nonexistent/helm');
     } finally {
       if (saved === undefined) delete process.env.FLOWOPS_HELM;
@@ -91,7 +112,11 @@ describe('template: helm', () => {
 describe('template: kustomize', () => {
   it('builds with kubectl kustomize when kustomize is not on PATH, and applies with owner and label', async () => {
     const { outputs } = await run({ engine: 'kustomize', path: 'kustomize' });
-    expect(outputs).toMatchObject({ applied: ['ConfigMap/team-a/kz-settings'], name: 'kz-settings', namespace: 'team-a' });
+    expect(outputs).toMatchObject({
+      applied: ['ConfigMap/team-a/kz-settings'],
+      name: 'kz-settings',
+      namespace: 'team-a',
+    });
     const cm = await get('ConfigMap', 'kz-settings');
     expect(cm?.data).toEqual({ mode: 'production' });
     expect(cm?.metadata.labels?.app).toBe('kustomized');
@@ -99,6 +124,9 @@ describe('template: kustomize', () => {
   });
 
   it('a missing path is a permanent error', async () => {
-    await expect(run({ engine: 'kustomize', path: 'no-such-dir' })).rejects.toMatchObject({ reason: 'PathNotFound', permanent: true });
+    await expect(run({ engine: 'kustomize', path: 'no-such-dir' })).rejects.toMatchObject({
+      reason: 'PathNotFound',
+      permanent: true,
+    });
   });
 });

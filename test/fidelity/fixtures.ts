@@ -18,7 +18,14 @@ export const WIDGET_CRD = {
         name: 'v1',
         served: true,
         storage: true,
-        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+        subresources: {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        },
         additionalPrinterColumns: [{ name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' }],
         schema: {
           openAPIV3Schema: {
@@ -45,13 +52,28 @@ export const WIDGET_CRD = {
 /** Creates the fixture CRD and waits (with a deadline) until its resource is served. */
 export async function installFixtures(target: Target, deadlineMs = 60_000): Promise<void> {
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
-  const created = await send(target, { method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', headers, body: JSON.stringify(WIDGET_CRD), timeoutMs: 30_000 });
-  if (created.status !== 201) throw new Error(`${target.name}: creating the fixture CRD answered ${created.status}: ${created.body}`);
+  const created = await send(target, {
+    method: 'POST',
+    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    headers,
+    body: JSON.stringify(WIDGET_CRD),
+    timeoutMs: 30_000,
+  });
+  if (created.status !== 201)
+    throw new Error(`${target.name}: creating the fixture CRD answered ${created.status}: ${created.body}`);
   const deadline = Date.now() + deadlineMs;
   for (;;) {
-    const list = await send(target, { method: 'GET', path: `/apis/${FIXTURE_GROUP}/v1/widgets`, headers, timeoutMs: 30_000 });
+    const list = await send(target, {
+      method: 'GET',
+      path: `/apis/${FIXTURE_GROUP}/v1/widgets`,
+      headers,
+      timeoutMs: 30_000,
+    });
     if (list.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${target.name}: the fixture CRD's widgets were not served within ${deadlineMs} ms (last answer ${list.status})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${target.name}: the fixture CRD's widgets were not served within ${deadlineMs} ms (last answer ${list.status})`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

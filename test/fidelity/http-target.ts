@@ -30,13 +30,15 @@ export function send(target: Target, o: SendOptions): Promise<Answer> {
   const url = new URL(o.path, target.url);
   // A fixed length, not a chunked body: after a chunked DELETE body the real server answered the
   // next request on the kept-alive connection with a bare 400.
-  const headers = o.body === undefined ? o.headers : { ...o.headers, 'Content-Length': String(Buffer.byteLength(o.body)) };
+  const headers =
+    o.body === undefined ? o.headers : { ...o.headers, 'Content-Length': String(Buffer.byteLength(o.body)) };
   const options: RequestOptions = { method: o.method, headers, ...(target.tls ?? {}) };
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(url, options, (res) => {
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       let text = '';
       const done = (body: string): void => {
         clearTimeout(timer);

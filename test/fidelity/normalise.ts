@@ -59,7 +59,12 @@ function allocatedIp(v: Json | undefined): Json {
 
 function normaliseGeneratedName(meta: { [k: string]: Json }): void {
   const prefix = meta.generateName;
-  if (typeof prefix === 'string' && typeof meta.name === 'string' && meta.name.startsWith(prefix) && meta.name.length > prefix.length) {
+  if (
+    typeof prefix === 'string' &&
+    typeof meta.name === 'string' &&
+    meta.name.startsWith(prefix) &&
+    meta.name.length > prefix.length
+  ) {
     meta.name = `${prefix}<suffix>`;
   }
 }
@@ -70,10 +75,21 @@ const MADE_UP_CELLS: Record<string, string> = { Age: '<age>', 'Cluster-IP': '<ip
 function normaliseTableCells(table: { [k: string]: Json }): void {
   const columns = table.columnDefinitions as Json[];
   columns.forEach((c, i) => {
-    const placeholder = c !== null && typeof c === 'object' && !Array.isArray(c) && typeof c.name === 'string' ? MADE_UP_CELLS[c.name] : undefined;
+    const placeholder =
+      c !== null && typeof c === 'object' && !Array.isArray(c) && typeof c.name === 'string'
+        ? MADE_UP_CELLS[c.name]
+        : undefined;
     if (placeholder === undefined || !Array.isArray(table.rows)) return;
     for (const row of table.rows) {
-      if (row && typeof row === 'object' && !Array.isArray(row) && Array.isArray(row.cells) && i < row.cells.length && row.cells[i] !== '<none>') row.cells[i] = placeholder;
+      if (
+        row &&
+        typeof row === 'object' &&
+        !Array.isArray(row) &&
+        Array.isArray(row.cells) &&
+        i < row.cells.length &&
+        row.cells[i] !== '<none>'
+      )
+        row.cells[i] = placeholder;
     }
   });
 }

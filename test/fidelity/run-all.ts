@@ -12,7 +12,8 @@ export async function runAll(scenarios: Scenario[], real: Target, embedded: Targ
   const results: ScenarioResult[] = new Array(scenarios.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    for (let i = next++; i < scenarios.length; i = next++) results[i] = await runScenario(scenarios[i]!, i, real, embedded);
+    for (let i = next++; i < scenarios.length; i = next++)
+      results[i] = await runScenario(scenarios[i]!, i, real, embedded);
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   return results;

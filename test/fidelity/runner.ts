@@ -37,19 +37,33 @@ interface Side {
 }
 
 /** Runs one scenario against both servers step by step, stopping at the first step that differs. */
-export async function runScenario(scenario: Scenario, index: number, real: Target, embedded: Target): Promise<ScenarioResult> {
+export async function runScenario(
+  scenario: Scenario,
+  index: number,
+  real: Target,
+  embedded: Target,
+): Promise<ScenarioResult> {
   const ns = `fid-${index}`;
   const sides: Side[] = [real, embedded].map((target) => ({ target, vars: new Map([['ns', ns]]) }));
   if (!scenario.noNamespace) {
-    const nsStep: Step = { method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } };
+    const nsStep: Step = {
+      method: 'POST',
+      path: '/api/v1/namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+    };
     for (const side of sides) {
       const a = await send(side.target, request(nsStep, side));
-      if (a.status !== 201) throw new Error(`${side.target.name}: creating namespace ${ns} answered ${a.status}: ${a.body}`);
+      if (a.status !== 201)
+        throw new Error(`${side.target.name}: creating namespace ${ns} answered ${a.status}: ${a.body}`);
     }
   }
   for (const [i, step] of scenario.steps.entries()) {
     const label = `${step.method} ${step.path}`;
-    const answers: (Answer | Error)[] = await Promise.all(sides.map((side) => send(side.target, request(step, side)).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))))));
+    const answers: (Answer | Error)[] = await Promise.all(
+      sides.map((side) =>
+        send(side.target, request(step, side)).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))),
+      ),
+    );
     const [realAnswer, embeddedAnswer] = answers as [Answer | Error, Answer | Error];
     if (realAnswer instanceof Error || embeddedAnswer instanceof Error) {
       const missing = realAnswer instanceof Error ? 'real' : 'embedded';
@@ -68,7 +82,9 @@ export async function runScenario(scenario: Scenario, index: number, real: Targe
 }
 
 function substitute(text: string, side: Side): string {
-  return text.replace(/\{ns\}/g, side.vars.get('ns')!).replace(/\$\{(\w+)\}/g, (all, name: string) => side.vars.get(name) ?? all);
+  return text
+    .replace(/\{ns\}/g, side.vars.get('ns')!)
+    .replace(/\$\{(\w+)\}/g, (all, name: string) => side.vars.get(name) ?? all);
 }
 
 function request(step: Step, side: Side): Parameters<typeof send>[1] {
@@ -78,12 +94,23 @@ function request(step: Step, side: Side): Parameters<typeof send>[1] {
     body = substitute(typeof step.body === 'string' ? step.body : JSON.stringify(step.body), side);
     headers['Content-Type'] ??= 'application/json';
   }
-  return { method: step.method, path: substitute(step.path, side), headers, ...(body === undefined ? {} : { body }), ...(step.watchEvents === undefined ? {} : { watchEvents: step.watchEvents }), timeoutMs: STEP_TIMEOUT_MS };
+  return {
+    method: step.method,
+    path: substitute(step.path, side),
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(step.watchEvents === undefined ? {} : { watchEvents: step.watchEvents }),
+    timeoutMs: STEP_TIMEOUT_MS,
+  };
 }
 
 function parse(answer: Answer, watch: boolean): Json {
   try {
-    if (watch) return answer.body.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Json);
+    if (watch)
+      return answer.body
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Json);
     return answer.body === '' ? '' : (JSON.parse(answer.body) as Json);
   } catch {
     return answer.body;
@@ -112,7 +139,11 @@ function shapeOf(value: Json, depth: number): Json {
   if (value === null || typeof value !== 'object') return value === null ? 'null' : typeof value;
   if (Array.isArray(value)) return depth > 0 && value.length ? [shapeOf(value[0]!, depth - 1)] : 'array';
   if (depth === 0) return 'object';
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, shapeOf(value[k]!, depth - 1)]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, shapeOf(value[k]!, depth - 1)]),
+  );
 }
 
 function statusDiff(a: Seen, b: Seen): Difference[] {
@@ -120,7 +151,10 @@ function statusDiff(a: Seen, b: Seen): Difference[] {
 }
 
 function fullDiff(a: Seen, b: Seen): Difference[] {
-  const ops = fastJsonPatch.compare({ status: a.status, headers: a.headers, body: a.body } as object, { status: b.status, headers: b.headers, body: b.body } as object);
+  const ops = fastJsonPatch.compare(
+    { status: a.status, headers: a.headers, body: a.body } as object,
+    { status: b.status, headers: b.headers, body: b.body } as object,
+  );
   return ops.map((op) => {
     const real = atPointer({ status: a.status, headers: a.headers, body: a.body }, op.path);
     const d: Difference = { op: op.op, path: op.path };
@@ -146,7 +180,9 @@ export function describeDiff(diff: Difference[], max = 6, width = 160): string {
     const s = JSON.stringify(v);
     return s === undefined ? '∅' : s.length > width ? `${s.slice(0, width - 3)}...` : s;
   };
-  const lines = diff.slice(0, max).map((d) => `    ${d.op} ${d.path}: real ${cut(d.real)} / embedded ${cut(d.embedded)}`);
+  const lines = diff
+    .slice(0, max)
+    .map((d) => `    ${d.op} ${d.path}: real ${cut(d.real)} / embedded ${cut(d.embedded)}`);
   if (diff.length > max) lines.push(`    … ${diff.length - max} more`);
   return lines.join('\n');
 }
@@ -160,7 +196,12 @@ export interface Summary {
 
 export function summarise(results: ScenarioResult[]): Summary {
   const count = (k: Outcome['kind']): number => results.filter((r) => r.outcome.kind === k).length;
-  return { total: results.length, identical: count('identical'), different: count('different'), onlyOneSide: count('only-one-side') };
+  return {
+    total: results.length,
+    identical: count('identical'),
+    different: count('different'),
+    onlyOneSide: count('only-one-side'),
+  };
 }
 
 /** The one closing line of bench/fidelity.ts. */

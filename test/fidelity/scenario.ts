@@ -45,9 +45,29 @@ export const APPLY_PATCH = { 'Content-Type': 'application/apply-patch+yaml' };
 export const AS_TABLE = { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' };
 
 export const get = (path: string, more: Partial<Step> = {}): Step => ({ method: 'GET', path, ...more });
-export const post = (path: string, body: unknown, more: Partial<Step> = {}): Step => ({ method: 'POST', path, body, ...more });
-export const put = (path: string, body: unknown, more: Partial<Step> = {}): Step => ({ method: 'PUT', path, body, ...more });
-export const del = (path: string, body?: unknown, more: Partial<Step> = {}): Step => ({ method: 'DELETE', path, ...(body === undefined ? {} : { body }), ...more });
-export const patch = (path: string, headers: Record<string, string>, body: unknown, more: Partial<Step> = {}): Step => ({ method: 'PATCH', path, headers, body, ...more });
+export const post = (path: string, body: unknown, more: Partial<Step> = {}): Step => ({
+  method: 'POST',
+  path,
+  body,
+  ...more,
+});
+export const put = (path: string, body: unknown, more: Partial<Step> = {}): Step => ({
+  method: 'PUT',
+  path,
+  body,
+  ...more,
+});
+export const del = (path: string, body?: unknown, more: Partial<Step> = {}): Step => ({
+  method: 'DELETE',
+  path,
+  ...(body === undefined ? {} : { body }),
+  ...more,
+});
+export const patch = (
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  more: Partial<Step> = {},
+): Step => ({ method: 'PATCH', path, headers, body, ...more });
 /** A setup step: only its status code is compared. */
 export const setup = (step: Step): Step => ({ ...step, compare: 'status' });

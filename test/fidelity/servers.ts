@@ -27,7 +27,10 @@ export interface ServerPair {
 export async function startServerPair(): Promise<ServerPair> {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-fidelity-'));
   try {
-    await run('bash', [UP_SCRIPT, join(dir, 'real')], { timeout: 180_000, env: { ...process.env, CONTROL_PLANE_CONTROLLER_MANAGER: '0' } });
+    await run('bash', [UP_SCRIPT, join(dir, 'real')], {
+      timeout: 180_000,
+      env: { ...process.env, CONTROL_PLANE_CONTROLLER_MANAGER: '0' },
+    });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`scripts/control-plane/up.sh failed: ${(e as { stderr?: string }).stderr ?? String(e)}`);
@@ -37,7 +40,11 @@ export async function startServerPair(): Promise<ServerPair> {
   const real: Target = {
     name: 'real',
     url: env.CONTROL_PLANE_SERVER!,
-    tls: { ca: readFileSync(join(pki, 'ca.crt'), 'utf8'), cert: readFileSync(join(pki, 'admin.crt'), 'utf8'), key: readFileSync(join(pki, 'admin.key'), 'utf8') },
+    tls: {
+      ca: readFileSync(join(pki, 'ca.crt'), 'utf8'),
+      cert: readFileSync(join(pki, 'admin.crt'), 'utf8'),
+      key: readFileSync(join(pki, 'admin.key'), 'utf8'),
+    },
   };
   // No default ServiceAccounts: the real side runs without kube-controller-manager, which would make them.
   const server = await startApiServer({

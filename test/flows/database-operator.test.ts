@@ -28,26 +28,54 @@ describe('the seed walkthrough: a Database becomes a StatefulSet', () => {
     expect(s.spec.template.spec.containers[0].image).toBe('postgres:latest');
     expect(s.metadata.labels['flowops.io/flow']).toBe('database-operator');
     const db = JSON.parse(await env.kubectl.ok(['get', 'database', 'my-postgres', '-o', 'json']));
-    expect(s.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Database', name: 'my-postgres', uid: db.metadata.uid })]);
-    const withFields = JSON.parse(await env.kubectl.ok(['get', 'statefulset', 'my-postgres', '-o', 'json', '--show-managed-fields']));
+    expect(s.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'Database', name: 'my-postgres', uid: db.metadata.uid }),
+    ]);
+    const withFields = JSON.parse(
+      await env.kubectl.ok(['get', 'statefulset', 'my-postgres', '-o', 'json', '--show-managed-fields']),
+    );
     expect(withFields.metadata.managedFields.map((m: any) => m.manager)).toContain('flowops');
     expect(db.metadata.finalizers).toContain('flowops.io/finalizer');
   });
 
   it('is not Ready until its StatefulSet is: nothing runs Pods here, so the status is set by hand', async () => {
-    const readyOf = async () => JSON.parse(await env.kubectl.ok(['get', 'database', 'my-postgres', '-o', 'json'])).status?.conditions?.find((c: any) => c.type === 'Ready');
-    const notReady = await waitFor(async () => ((await readyOf())?.reason === 'ChildrenNotReady' ? readyOf() : undefined), { what: 'Database ChildrenNotReady' });
+    const readyOf = async () =>
+      JSON.parse(await env.kubectl.ok(['get', 'database', 'my-postgres', '-o', 'json'])).status?.conditions?.find(
+        (c: any) => c.type === 'Ready',
+      );
+    const notReady = await waitFor(
+      async () => ((await readyOf())?.reason === 'ChildrenNotReady' ? readyOf() : undefined),
+      { what: 'Database ChildrenNotReady' },
+    );
     expect(notReady).toMatchObject({ status: 'False', message: 'StatefulSet my-postgres: 0/3 replicas ready' });
     const s = await sts('my-postgres');
-    const status = { observedGeneration: s.metadata.generation, replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3 };
-    await env.kubectl.ok(['patch', 'statefulset', 'my-postgres', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+    const status = {
+      observedGeneration: s.metadata.generation,
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+    };
+    await env.kubectl.ok([
+      'patch',
+      'statefulset',
+      'my-postgres',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status }),
+    ]);
     await waitFor(async () => (await readyOf())?.status === 'True', { what: 'Database Ready=True' });
     // The seed's CRD shows the last run as a printer column (its Ready reason).
-    expect(await env.kubectl.ok(['get', 'databases'])).toMatch(/^my-postgres\s+postgres\s+3\s+True\s+Reconciled\s+\S+$/m);
+    expect(await env.kubectl.ok(['get', 'databases'])).toMatch(
+      /^my-postgres\s+postgres\s+3\s+True\s+Reconciled\s+\S+$/m,
+    );
   });
 
   it('shows the Flow as Ready with its counts in kubectl get flows', async () => {
-    await waitFor(async () => /database-operator\s+Database\s+True\s+1/.test(await env.kubectl.ok(['get', 'flows'])), { what: 'flow printer columns' });
+    await waitFor(async () => /database-operator\s+Database\s+True\s+1/.test(await env.kubectl.ok(['get', 'flows'])), {
+      what: 'flow printer columns',
+    });
     const flow = JSON.parse(await env.kubectl.ok(['get', 'fl', 'database-operator', '-o', 'json']));
     expect(flow.status.resources).toMatchObject({ watched: 1, succeeded: 1, failed: 0 });
     expect(flow.status.observedGeneration).toBe(flow.metadata.generation);
@@ -59,9 +87,14 @@ describe('the seed walkthrough: a Database becomes a StatefulSet', () => {
   });
 
   it('hot-reloads an edited Flow and re-reconciles every Database', async () => {
-    const edited = example('database-operator/flow.yaml').replace('{{ .Resource.spec.engine }}:latest', '{{ .Resource.spec.engine }}:16');
+    const edited = example('database-operator/flow.yaml').replace(
+      '{{ .Resource.spec.engine }}:latest',
+      '{{ .Resource.spec.engine }}:16',
+    );
     await env.kubectl.ok(['apply', '-f', '-'], edited);
-    await waitFor(async () => (await sts('my-postgres'))?.spec.template.spec.containers[0].image === 'postgres:16', { what: 'image from the edited Flow' });
+    await waitFor(async () => (await sts('my-postgres'))?.spec.template.spec.containers[0].image === 'postgres:16', {
+      what: 'image from the edited Flow',
+    });
   });
 
   it('runs onDelete, then lets the Database go and collects its StatefulSet', async () => {
@@ -74,7 +107,13 @@ describe('the seed walkthrough: a Database becomes a StatefulSet', () => {
 
   it('does not leave a finalizer behind when the Flow is deleted first', async () => {
     await env.kubectl.ok(['apply', '-f', '-'], example('samples/my-postgres.yaml').replace('my-postgres', 'orphaned'));
-    await waitFor(async () => JSON.parse(await env.kubectl.ok(['get', 'database', 'orphaned', '-o', 'json'])).metadata.finalizers?.includes('flowops.io/finalizer'), { what: 'finalizer added' });
+    await waitFor(
+      async () =>
+        JSON.parse(await env.kubectl.ok(['get', 'database', 'orphaned', '-o', 'json'])).metadata.finalizers?.includes(
+          'flowops.io/finalizer',
+        ),
+      { what: 'finalizer added' },
+    );
     await env.kubectl.ok(['delete', 'flow', 'database-operator', '--timeout=30s']);
     const r = await env.kubectl(['delete', 'database', 'orphaned', '--timeout=30s']);
     expect(r.code).toBe(0);

@@ -13,11 +13,16 @@ let env: FlowOpsEnv;
 
 function script(path: string, n: number): { status: number; hang?: boolean } {
   switch (path) {
-    case '/flaky': return n === 1 ? { status: 503 } : { status: 200 };
-    case '/throttled': return { status: 429 };
-    case '/bad': return { status: 400 };
-    case '/slow': return { status: 200, hang: true };
-    default: return { status: 200 };
+    case '/flaky':
+      return n === 1 ? { status: 503 } : { status: 200 };
+    case '/throttled':
+      return { status: 429 };
+    case '/bad':
+      return { status: 400 };
+    case '/slow':
+      return { status: 200, hang: true };
+    default:
+      return { status: 200 };
   }
 }
 
@@ -110,7 +115,9 @@ const cm = async (name: string) => {
 };
 const ready = async (name: string) => {
   const w = JSON.parse(await env.kubectl.ok(['get', 'widget', name, '-o', 'json']));
-  return (w.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready') as { status: string; reason: string; message: string } | undefined;
+  return (w.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready') as
+    | { status: string; reason: string; message: string }
+    | undefined;
 };
 
 describe('errorHandling against a misbehaving HTTP server', () => {
@@ -128,10 +135,19 @@ describe('errorHandling against a misbehaving HTTP server', () => {
     expect(err.data).toMatchObject({ step: 'call', reason: 'HTTPError' });
     expect(err.data.message).toContain('429');
     expect(hits.get('/throttled')).toBe(4);
-    const cond = await waitFor(() => ready('throttled').then((c) => (c?.status === 'False' ? c : undefined)), { what: 'Ready=False' });
+    const cond = await waitFor(() => ready('throttled').then((c) => (c?.status === 'False' ? c : undefined)), {
+      what: 'Ready=False',
+    });
     expect(cond.reason).toBe('HTTPError');
     expect(cond.message).toContain('step "call" failed');
-    const events = await env.kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.name=throttled,type=Warning', '-o', 'json']);
+    const events = await env.kubectl.ok([
+      'get',
+      'events',
+      '--field-selector',
+      'involvedObject.name=throttled,type=Warning',
+      '-o',
+      'json',
+    ]);
     expect(JSON.parse(events).items.map((e: { reason: string }) => e.reason)).toContain('ReconcileFailed');
     expect(await cm('throttled-done')).toBeUndefined();
   });
@@ -150,9 +166,16 @@ describe('errorHandling against a misbehaving HTTP server', () => {
   });
 
   it('counts failures in the Flow status', async () => {
-    await waitFor(async () => {
-      const f = JSON.parse(await env.kubectl.ok(['get', 'flow', 'http-flow', '-o', 'json']));
-      return f.status?.resources?.failed === 3 && f.status.resources.succeeded === 1 && f.status.conditions.find((c: { type: string }) => c.type === 'Ready')?.status === 'False';
-    }, { what: 'Flow status counts' });
+    await waitFor(
+      async () => {
+        const f = JSON.parse(await env.kubectl.ok(['get', 'flow', 'http-flow', '-o', 'json']));
+        return (
+          f.status?.resources?.failed === 3 &&
+          f.status.resources.succeeded === 1 &&
+          f.status.conditions.find((c: { type: string }) => c.type === 'Ready')?.status === 'False'
+        );
+      },
+      { what: 'Flow status counts' },
+    );
   });
 });

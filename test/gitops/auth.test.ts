@@ -26,12 +26,16 @@ describe('FlowSource over an authenticated Git server', () => {
   let logs = '';
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => {
+    const sink = new Writable({
+      write: (chunk: Buffer, _e, cb) => {
         logs += chunk.toString();
         cb();
       },
     });
-    env = await startFlowOps({ log: pino({ level: 'debug' }, sink), sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
+    env = await startFlowOps({
+      log: pino({ level: 'debug' }, sink),
+      sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) },
+    });
     gitServer = await startGitServer({ auth: { username: 'bot', password: PASSWORD } });
     repo = gitServer.repo('private');
     await repo.commit({ 'flow.yaml': flowYaml('private-flow') });
@@ -41,16 +45,22 @@ describe('FlowSource over an authenticated Git server', () => {
     await gitServer?.stop();
   });
 
-  const readyOf = async (name: string) => waitFor(async () => {
-    const r = ready(await sourceStatus(env.kube, name));
-    return r?.reason && r.reason !== 'Applied' ? r : r?.status === 'True' ? r : undefined;
-  }, { what: `${name} to report` });
+  const readyOf = async (name: string) =>
+    waitFor(
+      async () => {
+        const r = ready(await sourceStatus(env.kube, name));
+        return r?.reason && r.reason !== 'Applied' ? r : r?.status === 'True' ? r : undefined;
+      },
+      { what: `${name} to report` },
+    );
 
   it('says authentication is required when no secretRef is set', async () => {
     await env.kube.create(flowSource('no-creds', repo.url));
     const r = await readyOf('no-creds');
     expect(r).toMatchObject({ status: 'False', reason: 'AuthRequired' });
-    expect(r.message).toMatch(/^authentication required: http:\/\/127\.0\.0\.1:\d+\/private\.git answered 401; set spec\.secretRef/);
+    expect(r.message).toMatch(
+      /^authentication required: http:\/\/127\.0\.0\.1:\d+\/private\.git answered 401; set spec\.secretRef/,
+    );
   });
 
   it('says the credentials were rejected, and never shows them', async () => {
@@ -59,9 +69,18 @@ describe('FlowSource over an authenticated Git server', () => {
     const r = await readyOf('wrong-creds');
     expect(r).toMatchObject({ status: 'False', reason: 'AuthFailed' });
     expect(r.message).toContain('authentication failed for http://127.0.0.1:');
-    const src = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name: 'wrong-creds', namespace: 'default' });
+    const src = await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'FlowSource',
+      name: 'wrong-creds',
+      namespace: 'default',
+    });
     const events = await env.kube.list('v1', 'Event', { namespace: 'default' });
-    expect(events.items.some((e) => (e.involvedObject as { name: string }).name === 'wrong-creds' && e.reason === 'AuthFailed')).toBe(true);
+    expect(
+      events.items.some(
+        (e) => (e.involvedObject as { name: string }).name === 'wrong-creds' && e.reason === 'AuthFailed',
+      ),
+    ).toBe(true);
     for (const text of [JSON.stringify(src), JSON.stringify(events.items), logs]) {
       expect(text).not.toContain(WRONG);
       expect(text).not.toContain(PASSWORD);

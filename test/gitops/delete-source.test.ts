@@ -5,7 +5,8 @@ import type { FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
 import { attempted, gitopsEnvironment, flowNames, flowSource, flowYaml } from './fixtures.js';
 
-const get = (env: FlowOpsEnv, name: string) => env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name, namespace: 'default' });
+const get = (env: FlowOpsEnv, name: string) =>
+  env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name, namespace: 'default' });
 
 describe('deleting a FlowSource', () => {
   const ctx = gitopsEnvironment();
@@ -18,14 +19,24 @@ describe('deleting a FlowSource', () => {
     await attempted(env.kube, 'pruned', sha);
     expect((await get(env, 'pruned'))!.metadata.finalizers).toContain('flowops.io/source-cleanup');
     // Made by hand, and one taken over by another source: neither is this source's to delete.
-    await env.kube.create({ ...(parse(flowYaml('pruned-by-hand')) as KubeObject), metadata: { name: 'pruned-by-hand', namespace: 'default' } });
-    await env.kube.patch({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'pruned-b', namespace: 'default' }, { metadata: { annotations: { 'flowops.io/source': 'default/other' } } }, 'merge');
+    await env.kube.create({
+      ...(parse(flowYaml('pruned-by-hand')) as KubeObject),
+      metadata: { name: 'pruned-by-hand', namespace: 'default' },
+    });
+    await env.kube.patch(
+      { apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'pruned-b', namespace: 'default' },
+      { metadata: { annotations: { 'flowops.io/source': 'default/other' } } },
+      'merge',
+    );
 
     const del = await env.kubectl(['delete', 'flowsource', 'pruned', '--wait=true', '--timeout=30s']);
     expect(del.code, del.stderr).toBe(0);
     expect(await get(env, 'pruned')).toBeUndefined();
     expect((await flowNames(env.kube)).filter((n) => n.startsWith('pruned'))).toEqual(['pruned-b', 'pruned-by-hand']);
-    const events = await env.kube.list('v1', 'Event', { namespace: 'default', fieldSelector: 'involvedObject.name=pruned' });
+    const events = await env.kube.list('v1', 'Event', {
+      namespace: 'default',
+      fieldSelector: 'involvedObject.name=pruned',
+    });
     expect(events.items.map((e) => (e as unknown as { reason: string }).reason)).toContain('Pruned');
   });
 

@@ -23,7 +23,13 @@ describe('diffCommits: only differing subtrees are opened', () => {
     return git(dir, 'rev-parse', 'HEAD');
   };
   const cli = (a: string, b: string, path: string): string[] =>
-    git(dir, 'diff', '--name-status', '--no-renames', a, b, '--', path).split('\n').filter(Boolean).map((l) => { const [s, f] = l.split('\t'); return `${s} ${f!.slice(path.length + 1)}`; });
+    git(dir, 'diff', '--name-status', '--no-renames', a, b, '--', path)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [s, f] = l.split('\t');
+        return `${s} ${f!.slice(path.length + 1)}`;
+      });
   let c1: string;
   let c2: string;
 
@@ -36,7 +42,15 @@ describe('diffCommits: only differing subtrees are opened', () => {
     files['flows/chart/templates/d.yaml'] = '{{ .Values.x }}\n';
     files['other/x.yaml'] = 'x: 1\n';
     c1 = commit(files);
-    c2 = commit({ 'flows/team-3/f1.yaml': 'n: changed\n', 'flows/team-7/new.yml': 'n: new\n', 'flows/team-9/f0.yaml': null, 'flows/team-2': null, 'flows/chart/templates/d.yaml': 'changed\n', 'other/x.yaml': 'x: 2\n', 'flows/README.md': 'hi\n' });
+    c2 = commit({
+      'flows/team-3/f1.yaml': 'n: changed\n',
+      'flows/team-7/new.yml': 'n: new\n',
+      'flows/team-9/f0.yaml': null,
+      'flows/team-2': null,
+      'flows/chart/templates/d.yaml': 'changed\n',
+      'other/x.yaml': 'x: 2\n',
+      'flows/README.md': 'hi\n',
+    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

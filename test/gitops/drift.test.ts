@@ -4,7 +4,8 @@ import type { FlowOpsEnv } from '../helpers/flowops.js';
 import { waitFor } from '../helpers/wait.js';
 import { attempted, gitopsEnvironment, flowSource, flowYaml } from './fixtures.js';
 
-const flow = (env: FlowOpsEnv, name: string): Promise<KubeObject | undefined> => env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name, namespace: 'default' });
+const flow = (env: FlowOpsEnv, name: string): Promise<KubeObject | undefined> =>
+  env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name, namespace: 'default' });
 
 describe('drift: nothing new in Git, the last applied commit is applied again', () => {
   const ctx = gitopsEnvironment();
@@ -19,14 +20,29 @@ describe('drift: nothing new in Git, the last applied commit is applied again', 
     const untouched = (await flow(env, 'drift-b'))!.metadata.generation;
 
     // A field Git sets, changed by hand (server-side apply leaves fields Git does not set to whoever set them).
-    const edit = await env.kubectl(['patch', 'flow', 'drift-a', '--type=merge', '-p', '{"spec":{"watch":{"kind":"Gadget"}}}']);
+    const edit = await env.kubectl([
+      'patch',
+      'flow',
+      'drift-a',
+      '--type=merge',
+      '-p',
+      '{"spec":{"watch":{"kind":"Gadget"}}}',
+    ]);
     expect(edit.code, edit.stderr).toBe(0);
     expect((await flow(env, 'drift-a'))!.spec).toMatchObject({ watch: { kind: 'Gadget' } });
 
     env.controllers.sources!.trigger('default', 'drift');
-    await waitFor(async () => JSON.stringify((await flow(env, 'drift-a'))!.spec) === wanted, { what: 'the hand edit reverted', timeoutMs: 20_000 });
+    await waitFor(async () => JSON.stringify((await flow(env, 'drift-a'))!.spec) === wanted, {
+      what: 'the hand edit reverted',
+      timeoutMs: 20_000,
+    });
     // The same commit again: no new history entry, and an object nobody touched kept its spec generation.
-    const status = (await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name: 'drift', namespace: 'default' }))!.status as { history: unknown[] };
+    const status = (await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'FlowSource',
+      name: 'drift',
+      namespace: 'default',
+    }))!.status as { history: unknown[] };
     expect(status.history).toHaveLength(1);
     expect((await flow(env, 'drift-b'))!.metadata.generation).toBe(untouched);
   });

@@ -32,8 +32,18 @@ spec:
 `;
 }
 
-export function flowSource(name: string, url: string, extra: Record<string, unknown> = {}, namespace = 'default'): KubeObject {
-  return { apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name, namespace }, spec: { url, ref: { branch: 'main' }, interval: '1h', ...extra } };
+export function flowSource(
+  name: string,
+  url: string,
+  extra: Record<string, unknown> = {},
+  namespace = 'default',
+): KubeObject {
+  return {
+    apiVersion: 'flowops.io/v1',
+    kind: 'FlowSource',
+    metadata: { name, namespace },
+    spec: { url, ref: { branch: 'main' }, interval: '1h', ...extra },
+  };
 }
 
 export interface SourceStatus {
@@ -50,7 +60,8 @@ export async function sourceStatus(kube: KubeClient, name: string, namespace = '
   return (s?.status ?? {}) as SourceStatus;
 }
 
-export const ready = (s: SourceStatus): { status: string; reason?: string; message?: string } | undefined => s.conditions?.find((c) => c.type === 'Ready');
+export const ready = (s: SourceStatus): { status: string; reason?: string; message?: string } | undefined =>
+  s.conditions?.find((c) => c.type === 'Ready');
 
 /** Waits until the source has attempted `sha` (applied or not) and returns its status. */
 export function attempted(kube: KubeClient, name: string, sha: string, namespace = 'default'): Promise<SourceStatus> {

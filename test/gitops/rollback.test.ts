@@ -7,7 +7,10 @@ import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowNames, flowSource, flowYaml, sourceStatus } from './fixtures.js';
 
-async function flowops(args: string[], kubeconfig: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function flowops(
+  args: string[],
+  kubeconfig: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = runFlowops([...args, '--kubeconfig', kubeconfig], { FLOWOPS_LOG_LEVEL: 'warn' });
   const { code } = await p.exited;
   return { code, stdout: p.stdout(), stderr: p.stderr() };
@@ -77,7 +80,12 @@ describe('commit-pinned rollback, unpin and history', () => {
     expect(r.stdout).toContain('default/ops unpinned: following branch main');
     expect(r.stdout).toContain(`Applied: main@sha1:${shas[2]}`);
     expect(await flowNames(env.kube)).toEqual(['one', 'three', 'two']);
-    const src = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', name: 'ops', namespace: 'default' });
+    const src = await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'FlowSource',
+      name: 'ops',
+      namespace: 'default',
+    });
     expect((src!.spec as { ref: Record<string, string> }).ref).toEqual({ branch: 'main' });
   });
 
@@ -85,6 +93,5 @@ describe('commit-pinned rollback, unpin and history', () => {
     const r1 = await flowops(['rollback', 'ops', '--to', 'abcdef12'], env.ts.kubeconfig);
     expect(r1.code).toBe(1);
     expect(r1.stderr).toBe('flowops: "abcdef12" is not in this source\'s history; give the full 40-character sha\n');
-
   });
 });

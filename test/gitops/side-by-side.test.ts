@@ -20,17 +20,36 @@ describe('side by side with Argo CD and Flux', () => {
   let env: FlowOpsEnv;
   let gitServer: GitServer;
   let repo: TestRepo;
-  const get = (kind: string, name: string) => env.kube.get({ apiVersion: kind === 'Flow' ? 'flowops.io/v1' : 'v1', kind, name, namespace: 'default' });
+  const get = (kind: string, name: string) =>
+    env.kube.get({ apiVersion: kind === 'Flow' ? 'flowops.io/v1' : 'v1', kind, name, namespace: 'default' });
 
   beforeAll(async () => {
     env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
     gitServer = await startGitServer();
     repo = gitServer.repo('shared');
     // Objects another tool applied before FlowOps saw the repository.
-    await env.kube.create({ ...(parse(flowYaml('argo-flow', 'argo')) as KubeObject), metadata: { name: 'argo-flow', namespace: 'default', annotations: { 'argocd.argoproj.io/tracking-id': 'shop:flowops.io/Flow:default/argo-flow' } } });
-    await env.kube.create(configMap('flux-cm', 'flux', { labels: { 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' } }));
+    await env.kube.create({
+      ...(parse(flowYaml('argo-flow', 'argo')) as KubeObject),
+      metadata: {
+        name: 'argo-flow',
+        namespace: 'default',
+        annotations: { 'argocd.argoproj.io/tracking-id': 'shop:flowops.io/Flow:default/argo-flow' },
+      },
+    });
+    await env.kube.create(
+      configMap('flux-cm', 'flux', {
+        labels: { 'kustomize.toolkit.fluxcd.io/name': 'apps', 'kustomize.toolkit.fluxcd.io/namespace': 'flux-system' },
+      }),
+    );
     await env.kube.create(configMap('helm-cm', 'helm', { labels: { 'helm.toolkit.fluxcd.io/name': 'web' } }));
-    await env.kube.create(configMap('adopt-cm', 'argo', { annotations: { 'argocd.argoproj.io/tracking-id': 'shop:/ConfigMap:default/adopt-cm', 'flowops.io/adopt': 'true' } }));
+    await env.kube.create(
+      configMap('adopt-cm', 'argo', {
+        annotations: {
+          'argocd.argoproj.io/tracking-id': 'shop:/ConfigMap:default/adopt-cm',
+          'flowops.io/adopt': 'true',
+        },
+      }),
+    );
   });
   afterAll(async () => {
     await env?.stop();
@@ -40,7 +59,14 @@ describe('side by side with Argo CD and Flux', () => {
   it('leaves tracked objects alone, reports them, and adopts an object annotated flowops.io/adopt', async () => {
     const sha = await repo.commit({
       'argo-flow.yaml': flowYaml('argo-flow', 'git'),
-      'cms.yaml': [configMap('flux-cm', 'git'), configMap('helm-cm', 'git'), configMap('adopt-cm', 'git'), configMap('mine', 'git')].map(yaml).join('\n---\n'),
+      'cms.yaml': [
+        configMap('flux-cm', 'git'),
+        configMap('helm-cm', 'git'),
+        configMap('adopt-cm', 'git'),
+        configMap('mine', 'git'),
+      ]
+        .map(yaml)
+        .join('\n---\n'),
     });
     await env.kube.create(flowSource('shared', repo.url));
     const s = await attempted(env.kube, 'shared', sha);

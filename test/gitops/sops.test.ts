@@ -69,7 +69,8 @@ describe.skipIf(!haveSops)('FlowSource spec.decryption: SOPS files made by the r
   };
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => {
+    const sink = new Writable({
+      write: (chunk: Buffer, _e, cb) => {
         logs += chunk.toString();
         cb();
       },

@@ -27,15 +27,31 @@ describe('FlowSource: per-commit sync with provenance and prune', () => {
   });
 
   it('applies the first commit with provenance on every object', async () => {
-    const sha = await repo.commit({ 'flows/a.yaml': flowYaml('alpha'), 'flows/b.yaml': flowYaml('beta'), 'README.md': '# flows\n' });
+    const sha = await repo.commit({
+      'flows/a.yaml': flowYaml('alpha'),
+      'flows/b.yaml': flowYaml('beta'),
+      'README.md': '# flows\n',
+    });
     await env.kube.create(flowSource('flows', repo.url, { path: 'flows' }));
     const s = await attempted(env.kube, 'flows', sha);
     expect(ready(s)).toMatchObject({ status: 'True', reason: 'Applied' });
     expect(s.lastAppliedRevision).toBe(`main@sha1:${sha}`);
     expect(await flowNames(env.kube)).toEqual(['alpha', 'beta']);
-    const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
-    expect(alpha!.metadata.annotations).toMatchObject({ 'flowops.io/source': 'default/flows', 'flowops.io/revision': `main@sha1:${sha}`, 'flowops.io/path': 'flows/a.yaml' });
-    expect(s.inventory!.map((e) => `${e.kind}/${e.name}@${e.path}`)).toEqual(['Flow/alpha@flows/a.yaml', 'Flow/beta@flows/b.yaml']);
+    const alpha = await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'Flow',
+      name: 'alpha',
+      namespace: 'default',
+    });
+    expect(alpha!.metadata.annotations).toMatchObject({
+      'flowops.io/source': 'default/flows',
+      'flowops.io/revision': `main@sha1:${sha}`,
+      'flowops.io/path': 'flows/a.yaml',
+    });
+    expect(s.inventory!.map((e) => `${e.kind}/${e.name}@${e.path}`)).toEqual([
+      'Flow/alpha@flows/a.yaml',
+      'Flow/beta@flows/b.yaml',
+    ]);
     const managers = (alpha!.metadata.managedFields as Array<{ manager: string }>).map((m) => m.manager);
     expect(managers).toContain('flowops');
   });
@@ -45,7 +61,12 @@ describe('FlowSource: per-commit sync with provenance and prune', () => {
     sync();
     await attempted(env.kube, 'flows', sha2);
     expect(await flowNames(env.kube)).toEqual(['alpha', 'beta', 'gamma']);
-    const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    const alpha = await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'Flow',
+      name: 'alpha',
+      namespace: 'default',
+    });
     expect(JSON.stringify(alpha!.spec)).toContain('-v2');
     expect(alpha!.metadata.annotations!['flowops.io/revision']).toBe(`main@sha1:${sha2}`);
     // Unchanged files are not re-applied: beta keeps the revision that applied it.
@@ -61,7 +82,10 @@ describe('FlowSource: per-commit sync with provenance and prune', () => {
   });
 
   it('never prunes what is not in its inventory', async () => {
-    await env.kube.create({ ...(parse(flowYaml('by-hand')) as KubeObject), metadata: { name: 'by-hand', namespace: 'default' } });
+    await env.kube.create({
+      ...(parse(flowYaml('by-hand')) as KubeObject),
+      metadata: { name: 'by-hand', namespace: 'default' },
+    });
     const sha = await repo.commit({ 'flows/c.yaml': null });
     sync();
     await attempted(env.kube, 'flows', sha);
@@ -83,7 +107,12 @@ describe('FlowSource: per-commit sync with provenance and prune', () => {
     expect(s.history![0]).toMatchObject({ outcome: 'Rejected' });
     // Nothing of the bad commit: no delta, alpha still at v2.
     expect(await flowNames(env.kube)).toEqual(['alpha', 'by-hand']);
-    const alpha = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    const alpha = await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'Flow',
+      name: 'alpha',
+      namespace: 'default',
+    });
     expect(JSON.stringify(alpha!.spec)).toContain('-v2');
 
     const good = await repo.commit({ 'flows/broken.yaml': null });
@@ -91,12 +120,19 @@ describe('FlowSource: per-commit sync with provenance and prune', () => {
     const s2 = await attempted(env.kube, 'flows', good);
     expect(ready(s2)).toMatchObject({ status: 'True' });
     expect(await flowNames(env.kube)).toEqual(['alpha', 'by-hand', 'delta']);
-    const alpha3 = await env.kube.get({ apiVersion: 'flowops.io/v1', kind: 'Flow', name: 'alpha', namespace: 'default' });
+    const alpha3 = await env.kube.get({
+      apiVersion: 'flowops.io/v1',
+      kind: 'Flow',
+      name: 'alpha',
+      namespace: 'default',
+    });
     expect(JSON.stringify(alpha3!.spec)).toContain('-v3');
   });
 
   it('rejects a file that does not parse, naming its line', async () => {
-    const bad = await repo.commit({ 'flows/e.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n data: [\n' });
+    const bad = await repo.commit({
+      'flows/e.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n data: [\n',
+    });
     sync();
     const s = await attempted(env.kube, 'flows', bad);
     expect(ready(s)!.message).toMatch(/flows\/e\.yaml:\d+: invalid YAML/);
@@ -128,17 +164,29 @@ spec:
           eval "$STEP_COUNT_STDOUT"
 `;
     // Through a command substitution FlowOps cannot check the value before the script runs.
-    const bad = await repo.commit({ 'flows/tainted.yaml': tainted('N=$(echo "{{ index .Resource.spec.tags 0 }}")'), 'flows/epsilon.yaml': flowYaml('epsilon') });
+    const bad = await repo.commit({
+      'flows/tainted.yaml': tainted('N=$(echo "{{ index .Resource.spec.tags 0 }}")'),
+      'flows/epsilon.yaml': flowYaml('epsilon'),
+    });
     sync();
     const s = await attempted(env.kube, 'flows', bad);
     expect(ready(s)).toMatchObject({ status: 'False', reason: 'ValidationFailed' });
-    expect(ready(s)!.message).toMatch(/flows\/tainted\.yaml:16: spec\.reconcile\.steps\[0\]\.script: N reaches bash arithmetic, which evaluates a variable's content/);
-    expect(ready(s)!.message).toMatch(/flows\/tainted\.yaml:21: spec\.reconcile\.steps\[1\]\.script: a variable expansion that carries a value from an object \(STEP_COUNT_STDOUT/);
+    expect(ready(s)!.message).toMatch(
+      /flows\/tainted\.yaml:16: spec\.reconcile\.steps\[0\]\.script: N reaches bash arithmetic, which evaluates a variable's content/,
+    );
+    expect(ready(s)!.message).toMatch(
+      /flows\/tainted\.yaml:21: spec\.reconcile\.steps\[1\]\.script: a variable expansion that carries a value from an object \(STEP_COUNT_STDOUT/,
+    );
     expect(s.history![0]).toMatchObject({ outcome: 'Rejected' });
     expect(await flowNames(env.kube)).toEqual(before);
 
     // A direct copy passes validation: the value is required to be an integer when the step runs.
-    const good = await repo.commit({ 'flows/tainted.yaml': tainted('N="{{ index .Resource.spec.tags 0 }}"').replace('eval "$STEP_COUNT_STDOUT"', 'echo "$STEP_COUNT_STDOUT"') });
+    const good = await repo.commit({
+      'flows/tainted.yaml': tainted('N="{{ index .Resource.spec.tags 0 }}"').replace(
+        'eval "$STEP_COUNT_STDOUT"',
+        'echo "$STEP_COUNT_STDOUT"',
+      ),
+    });
     sync();
     const s2 = await attempted(env.kube, 'flows', good);
     expect(ready(s2)).toMatchObject({ status: 'True' });
@@ -149,17 +197,38 @@ spec:
     const marks = mkdtempSync(join(tmpdir(), 'tainted-'));
     chmodSync(marks, 0o1777);
     const marker = join(marks, 'pwned');
-    await env.kubectl.ok(['apply', '-f', '-'], WIDGET_CRD.replaceAll('widgets', 'gadgets').replaceAll('widget', 'gadget').replace('Widget', 'Gadget').replace('[wd]', '[gd]'));
+    await env.kubectl.ok(
+      ['apply', '-f', '-'],
+      WIDGET_CRD.replaceAll('widgets', 'gadgets')
+        .replaceAll('widget', 'gadget')
+        .replace('Widget', 'Gadget')
+        .replace('[wd]', '[gd]'),
+    );
     const gadget = (name: string, tag: string): string =>
-      JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name, namespace: 'default' }, spec: { size: 1, tags: [tag] } });
+      JSON.stringify({
+        apiVersion: 'example.com/v1',
+        kind: 'Gadget',
+        metadata: { name, namespace: 'default' },
+        spec: { size: 1, tags: [tag] },
+      });
     const condition = async (name: string): Promise<{ status: string; message?: string } | undefined> => {
       const g = await env.kube.get({ apiVersion: 'example.com/v1', kind: 'Gadget', name, namespace: 'default' });
-      return (g?.status as { conditions?: { type: string; status: string; message?: string }[] } | undefined)?.conditions?.find((c) => c.type === 'Ready');
+      return (
+        g?.status as { conditions?: { type: string; status: string; message?: string }[] } | undefined
+      )?.conditions?.find((c) => c.type === 'Ready');
     };
-    await waitFor(async () => (await env.kubectl(['apply', '-f', '-'], gadget('evil', `a[$(touch ${marker})]`))).code === 0, { what: 'the Gadget CRD served' });
+    await waitFor(
+      async () => (await env.kubectl(['apply', '-f', '-'], gadget('evil', `a[$(touch ${marker})]`))).code === 0,
+      { what: 'the Gadget CRD served' },
+    );
     await env.kubectl.ok(['apply', '-f', '-'], gadget('fine', '3'));
-    const evil = await waitFor(async () => ((await condition('evil'))?.status === 'False' ? condition('evil') : undefined), { what: 'evil Ready=False' });
-    expect(evil!.message).toContain('count.script: line 3, column 4: N ← {{ index .Resource.spec.tags 0 }} reaches bash arithmetic');
+    const evil = await waitFor(
+      async () => ((await condition('evil'))?.status === 'False' ? condition('evil') : undefined),
+      { what: 'evil Ready=False' },
+    );
+    expect(evil!.message).toContain(
+      'count.script: line 3, column 4: N ← {{ index .Resource.spec.tags 0 }} reaches bash arithmetic',
+    );
     expect(evil!.message).toContain('the template value must be an integer, got "a[$(touch');
     await waitFor(async () => (await condition('fine'))?.status === 'True', { what: 'fine Ready=True' });
     expect(existsSync(marker)).toBe(false);

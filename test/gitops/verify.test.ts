@@ -44,7 +44,8 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
   let webView = '';
 
   beforeAll(async () => {
-    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => {
+    const sink = new Writable({
+      write: (chunk: Buffer, _e, cb) => {
         logs += chunk.toString();
         cb();
       },
@@ -214,7 +215,7 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
       expect(lines[1]).toMatch(
         new RegExp(
           String.raw`main@sha1:[0-9a-f]{40}\s+\S+\s+Refused\s+\S+\s+OpenPGP key [0-9A-F]{40} \(Old <old@example.com>\)\s+` +
-            String.raw`commit [0-9a-f]{40} refused: `,
+            'commit [0-9a-f]{40} refused: ',
         ),
       );
       expect(p.stdout()).toMatch(/Refused\s+\S+\s+unsigned\s+commit [0-9a-f]{40} refused: unsigned/);
@@ -346,7 +347,7 @@ describe('FlowSource spec.verify: only commits signed by a trusted key are appli
     expect(await flowNames(env.kube)).not.toContain('nokeys');
   });
 
-  it('shows the verification state and each commit\'s signer in the web view', async () => {
+  it("shows the verification state and each commit's signer in the web view", async () => {
     const distDir = mkdtempSync(join(tmpdir(), 'ui-dist-'));
     const ui = uiRoute({ kube: env.kube, log: pino({ level: 'silent' }), distDir });
     env.ts.server.addRoute((req, res, url) => ui.handle(req, res, url));

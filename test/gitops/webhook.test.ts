@@ -17,16 +17,31 @@ describe('webhook receiver: POST /hooks/<namespace>/<name>', () => {
   let gitServer: GitServer;
   let repo: TestRepo;
   const hook = (name: string, body: string, headers: Record<string, string>): Promise<Response> =>
-    fetch(`${env.ts.server.url}/hooks/default/${name}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    fetch(`${env.ts.server.url}/hooks/default/${name}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   const push = (ref = 'refs/heads/main'): string => JSON.stringify({ ref, after: '0'.repeat(40) });
 
   beforeAll(async () => {
     env = await startFlowOps({ sources: { dataDir: mkdtempSync(join(tmpdir(), 'flowops-sources-')) } });
-    env.ts.server.addRoute(webhookReceiver({ kube: env.kube, log: pino({ level: 'silent' }), trigger: (ns, n) => env.controllers.sources!.trigger(ns, n) }));
+    env.ts.server.addRoute(
+      webhookReceiver({
+        kube: env.kube,
+        log: pino({ level: 'silent' }),
+        trigger: (ns, n) => env.controllers.sources!.trigger(ns, n),
+      }),
+    );
     gitServer = await startGitServer();
     repo = gitServer.repo('hooked');
     const first = await repo.commit({ 'a.yaml': flowYaml('hook-a') });
-    await env.kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'hook', namespace: 'default' }, data: { token: Buffer.from(TOKEN).toString('base64') } });
+    await env.kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'hook', namespace: 'default' },
+      data: { token: Buffer.from(TOKEN).toString('base64') },
+    });
     // Polls hourly: only the hooks below can make it fetch again.
     await env.kube.create(flowSource('hooked', repo.url, { webhookSecretRef: { name: 'hook' } }));
     await env.kube.create(flowSource('no-hook', repo.url));
@@ -40,11 +55,17 @@ describe('webhook receiver: POST /hooks/<namespace>/<name>', () => {
   it('GitHub: a good signature triggers a fetch, a bad one is refused', async () => {
     const sha = await repo.commit({ 'b.yaml': flowYaml('hook-b') });
     const body = push();
-    const bad = await hook('hooked', body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(body, 'not-the-token')}` });
+    const bad = await hook('hooked', body, {
+      'x-github-event': 'push',
+      'x-hub-signature-256': `sha256=${hmac(body, 'not-the-token')}`,
+    });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ message: 'signature does not match' });
     expect((await sourceStatus(env.kube, 'hooked')).lastAttemptedRevision).not.toContain(sha);
-    const good = await hook('hooked', body, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(body)}` });
+    const good = await hook('hooked', body, {
+      'x-github-event': 'push',
+      'x-hub-signature-256': `sha256=${hmac(body)}`,
+    });
     expect(good.status).toBe(202);
     await attempted(env.kube, 'hooked', sha);
     expect(await flowNames(env.kube)).toEqual(['hook-a', 'hook-b']);
@@ -52,7 +73,9 @@ describe('webhook receiver: POST /hooks/<namespace>/<name>', () => {
 
   it('GitLab token and Gitea signature', async () => {
     const sha1 = await repo.commit({ 'c.yaml': flowYaml('hook-c') });
-    expect((await hook('hooked', push(), { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'wrong' })).status).toBe(401);
+    expect((await hook('hooked', push(), { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': 'wrong' })).status).toBe(
+      401,
+    );
     expect((await hook('hooked', push(), { 'x-gitlab-event': 'Push Hook', 'x-gitlab-token': TOKEN })).status).toBe(202);
     await attempted(env.kube, 'hooked', sha1);
     const sha2 = await repo.commit({ 'd.yaml': flowYaml('hook-d') });
@@ -63,7 +86,9 @@ describe('webhook receiver: POST /hooks/<namespace>/<name>', () => {
 
   it('acknowledges pings and pushes to other branches without fetching', async () => {
     const ping = JSON.stringify({ zen: 'hi' });
-    expect((await hook('hooked', ping, { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${hmac(ping)}` })).status).toBe(200);
+    expect(
+      (await hook('hooked', ping, { 'x-github-event': 'ping', 'x-hub-signature-256': `sha256=${hmac(ping)}` })).status,
+    ).toBe(200);
     const other = push('refs/heads/feature');
     const r = await hook('hooked', other, { 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${hmac(other)}` });
     expect(r.status).toBe(200);

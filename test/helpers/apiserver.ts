@@ -54,7 +54,11 @@ export async function startAuthTestServer(opts: { anonymous?: boolean } = {}): P
     dataDir: join(dir, 'data'),
     tls: { key: pki.serverKey, cert: pki.serverCert, clientCa: pki.caCert },
     csrSigner: { caCertFile: join(pki.dir, 'ca.crt'), caKeyFile: join(pki.dir, 'ca.key') },
-    auth: { serviceAccountKey: pki.serviceAccountKey, staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }], ...(opts.anonymous ? { anonymous: true } : {}) },
+    auth: {
+      serviceAccountKey: pki.serviceAccountKey,
+      staticTokens: [{ token: pki.adminToken, user: ADMIN_USER }],
+      ...(opts.anonymous ? { anonymous: true } : {}),
+    },
   });
   return { ...served(server, dir, { caCert: pki.caCert, token: pki.adminToken }), pki };
 }

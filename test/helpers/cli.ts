@@ -20,12 +20,17 @@ export function runFlowops(args: string[], env: Record<string, string> = {}, cwd
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
 /** Waits for the "listening on http://…" line the apiserver/up commands print and returns the URL. */
 export async function serverUrlOf(p: CliProcess): Promise<string> {
-  const m = await waitFor(() => /(http:\/\/[\d.]+:\d+)/.exec(p.stdout()), { what: `server URL (stderr: ${p.stderr()})`, timeoutMs: 30_000 });
+  const m = await waitFor(() => /(http:\/\/[\d.]+:\d+)/.exec(p.stdout()), {
+    what: `server URL (stderr: ${p.stderr()})`,
+    timeoutMs: 30_000,
+  });
   return m[1]!;
 }

@@ -17,7 +17,10 @@ export interface FlowOpsEnv {
 }
 
 /** The embedded API server plus the Flow controllers and an in-process worker, as `flowops up` runs them. */
-export async function startFlowOps(opts: Partial<ControllersOptions> = {}, server: Partial<ApiServerOptions> = {}): Promise<FlowOpsEnv> {
+export async function startFlowOps(
+  opts: Partial<ControllersOptions> = {},
+  server: Partial<ApiServerOptions> = {},
+): Promise<FlowOpsEnv> {
   const ts = await startTestServer(server);
   const kube = KubeClient.fromKubeconfig(ts.kubeconfig);
   const log = pino({ level: process.env.FLOWOPS_TEST_LOG ?? 'silent' });

@@ -39,7 +39,11 @@ const GIT_ENV = {
 };
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', cwd, ...args], { env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', ['-C', cwd, ...args], {
+    env: GIT_ENV,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 /** For anything that talks to the server in this process (push): a synchronous child would block it. */
@@ -52,12 +56,16 @@ export async function startGitServer(opts: { auth?: { username: string; password
   const projectRoot = join(root, 'srv');
   mkdirSync(projectRoot);
   const requests: string[] = [];
-  const expected = opts.auth ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}` : undefined;
+  const expected = opts.auth
+    ? `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}`
+    : undefined;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     if (expected && req.headers.authorization !== expected) {
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' }).end('unauthorized\n');
+      res
+        .writeHead(401, { 'www-authenticate': 'Basic realm="git"', 'content-type': 'text/plain' })
+        .end('unauthorized\n');
       return;
     }
     serveGit({ projectRoot, prefix: '', allowPush: true }, req, res, url);

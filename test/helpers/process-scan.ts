@@ -12,7 +12,12 @@ export function processesRunning(marker: string): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('sleep') && argv[1] === marker && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))) found.push(Number(entry));
+      if (
+        argv[0]?.endsWith('sleep') &&
+        argv[1] === marker &&
+        !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${entry}/stat`, 'utf8'))
+      )
+        found.push(Number(entry));
     } catch {
       // gone meanwhile
     }

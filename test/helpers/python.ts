@@ -44,7 +44,12 @@ export interface PythonResult {
 }
 
 /** Runs a script from test/python with the given kubeconfig; killed when the deadline passes. */
-export function runPythonScript(client: PythonClient, script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<PythonResult> {
+export function runPythonScript(
+  client: PythonClient,
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<PythonResult> {
   return new Promise((resolve, reject) => {
     const p = spawn(client.python, [join(PYTHON_SCRIPTS, script)], { env: { ...process.env, ...env } });
     let stdout = '';

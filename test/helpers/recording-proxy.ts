@@ -27,13 +27,23 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const upstream = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-        if (req.method !== 'GET') {
-          requests.push({ method: req.method!, path: req.url!, contentType: req.headers['content-type'] ?? '', body, status: r.statusCode!, rawHeaders: req.rawHeaders });
-        }
-        res.writeHead(r.statusCode!, r.headers);
-        r.pipe(res);
-      });
+      const upstream = request(
+        { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          if (req.method !== 'GET') {
+            requests.push({
+              method: req.method!,
+              path: req.url!,
+              contentType: req.headers['content-type'] ?? '',
+              body,
+              status: r.statusCode!,
+              rawHeaders: req.rawHeaders,
+            });
+          }
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        },
+      );
       upstream.on('error', (e) => res.destroy(e));
       upstream.end(body);
     });

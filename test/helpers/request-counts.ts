@@ -25,4 +25,5 @@ export function writesBetween(before: Map<string, number>, after: Map<string, nu
 }
 
 /** How many requests of one `VERB resource[/subresource]` were made between two readings. */
-export const requestsBetween = (before: Map<string, number>, after: Map<string, number>, key: string): number => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+export const requestsBetween = (before: Map<string, number>, after: Map<string, number>, key: string): number =>
+  (after.get(key) ?? 0) - (before.get(key) ?? 0);

@@ -17,7 +17,17 @@ export interface SeededUp {
  */
 export async function startSeededUp(dir: string): Promise<SeededUp> {
   const kubeconfig = join(dir, 'kubeconfig');
-  const up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig, '--pod-ready-delay', '200']);
+  const up = runFlowops([
+    'up',
+    '--listen',
+    '127.0.0.1:0',
+    '--data',
+    join(dir, 'data'),
+    '--kubeconfig',
+    kubeconfig,
+    '--pod-ready-delay',
+    '200',
+  ]);
   const url = await serverUrlOf(up);
   const kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
   await waitFor(

@@ -27,9 +27,12 @@ export interface SigningKey {
 }
 
 function signingKey(k: Omit<SigningKey, 'configure'>): SigningKey {
-  return { ...k, configure: (git) => {
+  return {
+    ...k,
+    configure: (git) => {
       for (const [key, value] of k.config) git('config', key, value);
-    }, };
+    },
+  };
 }
 
 export interface Keyring {

@@ -31,7 +31,7 @@ describe('JSONPath reads', () => {
     ["$.spec.list[?(@.name in ['listener_3','nope'])].port", 14],
     ['$.spec.list[?(@.port > 12 && @.port < 14)].name', 'listener_2'],
     ['$.spec.list[?(!(@.port == 12))].name', 'listener_2'],
-    ["$.spec.list[?(@.name =~ /_3$/)].port", 14],
+    ['$.spec.list[?(@.name =~ /_3$/)].port', 14],
     ['$..port', 12],
     ['$.metadata.annotations["dcontroller.io/x"]', 'y'],
     ['$.spec.missing', undefined],

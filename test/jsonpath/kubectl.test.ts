@@ -13,7 +13,13 @@ const pod = {
 
 describe('kubectl-style paths read into the one JSONPath', () => {
   it('takes the forms kubectl takes: braces, a leading $, a leading dot or none', () => {
-    for (const text of ['{.metadata.name}', '.metadata.name', 'metadata.name', '$.metadata.name', '{$.metadata.name}']) {
+    for (const text of [
+      '{.metadata.name}',
+      '.metadata.name',
+      'metadata.name',
+      '$.metadata.name',
+      '{$.metadata.name}',
+    ]) {
       expect(evalKubectlPath(pod, text)).toEqual(['p']);
     }
   });

@@ -4,7 +4,11 @@ import { Manager, stopOnly, type Runnable } from '../../src/manager/index.js';
 
 const log = pino({ level: 'silent' });
 
-function part(name: string, seen: string[], opts: { failStart?: boolean; failStop?: boolean; ready?: () => boolean } = {}): Runnable {
+function part(
+  name: string,
+  seen: string[],
+  opts: { failStart?: boolean; failStop?: boolean; ready?: () => boolean } = {},
+): Runnable {
   return {
     name,
     start: async () => {

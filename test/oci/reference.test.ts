@@ -79,12 +79,18 @@ describe('OCI references, docker config credentials, challenges, semver tags and
     expect(gitRef.error?.issues[0]?.message).toContain('spec.oci.ref');
   });
 
-  it('the web view\'s sources table names an OCI source by its repository and ref', () => {
+  it("the web view's sources table names an OCI source by its repository and ref", () => {
     const obj = (ref: Record<string, string>) => ({
-      apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata: { name: 'a', namespace: 'n' },
+      apiVersion: 'flowops.io/v1',
+      kind: 'FlowSource',
+      metadata: { name: 'a', namespace: 'n' },
       spec: { oci: { url: 'oci://r.io/o/flows', ref } },
     });
-    expect(sourceSummary(obj({ semver: '1.x' }))).toMatchObject({ url: 'oci://r.io/o/flows', ref: 'semver 1.x', pinned: false });
+    expect(sourceSummary(obj({ semver: '1.x' }))).toMatchObject({
+      url: 'oci://r.io/o/flows',
+      ref: 'semver 1.x',
+      pinned: false,
+    });
     expect(sourceSummary(obj({ digest: D }))).toMatchObject({ ref: `pinned sha256:${'a'.repeat(12)}`, pinned: true });
     expect(sourceSummary(obj({})).ref).toBe('tag latest');
   });

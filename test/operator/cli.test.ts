@@ -67,14 +67,28 @@ describe('flowops pipeline', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('# chain/to-view -> PodInfo chain.view.dcontroller.io/v1alpha1 (Updater): 1 object(s)');
     expect(r.stdout).toContain('# chain/to-configmap -> ConfigMap v1 (Updater): 1 object(s)');
-    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, unknown> | null).filter(Boolean);
-    expect(docs).toContainEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web-info', namespace: 'default' }, data: { containers: '2' } });
+    const docs = parseAllDocuments(r.stdout)
+      .map((d) => d.toJS() as Record<string, unknown> | null)
+      .filter(Boolean);
+    expect(docs).toContainEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'web-info', namespace: 'default' },
+      data: { containers: '2' },
+    });
   });
 
   it('eval reports a broken pipeline as an error of that controller', async () => {
-    const bad = file('bad.yaml', 'apiVersion: dcontroller.io/v1alpha1\nkind: Operator\nmetadata: {name: bad}\nspec:\n  controllers:\n  - {name: c, sources: [{apiGroup: "", kind: Pod}], pipeline: {"@dummmy": 1}, target: {kind: V}}\n');
+    const bad = file(
+      'bad.yaml',
+      'apiVersion: dcontroller.io/v1alpha1\nkind: Operator\nmetadata: {name: bad}\nspec:\n  controllers:\n  - {name: c, sources: [{apiGroup: "", kind: Pod}], pipeline: {"@dummmy": 1}, target: {kind: V}}\n',
+    );
     const [result] = await dryRun(loadOperators(bad), loadObjects(INPUT));
-    expect(result).toMatchObject({ operator: 'bad', controller: 'c', target: { kind: 'V', isView: true, type: 'Updater' } });
+    expect(result).toMatchObject({
+      operator: 'bad',
+      controller: 'c',
+      target: { kind: 'V', isView: true, type: 'Updater' },
+    });
     expect(result!.error).toMatch(/@dummmy/);
     expect(result!.outputs).toBeUndefined();
   });

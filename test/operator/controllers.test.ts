@@ -21,7 +21,9 @@ interface Item {
 describe('views chained across two controllers', () => {
   it('controller A writes a view that controller B reads, through kubectl-visible objects', async () => {
     const { kubectl } = env;
-    await kubectl.ok(['apply', '-f', '-'], `apiVersion: dcontroller.io/v1alpha1
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `apiVersion: dcontroller.io/v1alpha1
 kind: Operator
 metadata: {name: chain}
 spec:
@@ -42,20 +44,35 @@ spec:
             namespace: "$.metadata.namespace"
           data: {image: "$.spec.image"}
       target: {apiGroup: "", kind: ConfigMap}
-`);
+`,
+    );
     await kubectl.ok(['-n', 'views', 'run', 'web', '--image=nginx:1']);
-    await waitFor(async () => (await kubectl(['-n', 'views', 'get', 'configmap', 'web-info', '-o', 'jsonpath={.data.image}'])).stdout === 'nginx:1', { what: 'web-info' });
+    await waitFor(
+      async () =>
+        (await kubectl(['-n', 'views', 'get', 'configmap', 'web-info', '-o', 'jsonpath={.data.image}'])).stdout ===
+        'nginx:1',
+      { what: 'web-info' },
+    );
     const view = await json<Item>(['-n', 'views', 'get', 'podinfo.chain.view.dcontroller.io', 'web']);
     expect(view.spec).toEqual({ image: 'nginx:1' });
 
     await kubectl.ok(['-n', 'views', 'set', 'image', 'pod/web', 'web=nginx:2']);
-    await waitFor(async () => (await kubectl(['-n', 'views', 'get', 'configmap', 'web-info', '-o', 'jsonpath={.data.image}'])).stdout === 'nginx:2', { what: 'web-info updated' });
+    await waitFor(
+      async () =>
+        (await kubectl(['-n', 'views', 'get', 'configmap', 'web-info', '-o', 'jsonpath={.data.image}'])).stdout ===
+        'nginx:2',
+      { what: 'web-info updated' },
+    );
 
     await kubectl.ok(['-n', 'views', 'delete', 'pod', 'web']);
     await waitFor(async () => !(await exists(['-n', 'views', 'configmap', 'web-info'])), { what: 'web-info deleted' });
     expect(await exists(['-n', 'views', 'podinfo.chain.view.dcontroller.io', 'web'])).toBe(false);
 
-    const op = await json<{ status: { controllers: Array<{ name: string; conditions: Array<{ status: string }> }> } }>(['get', 'operator', 'chain']);
+    const op = await json<{ status: { controllers: Array<{ name: string; conditions: Array<{ status: string }> }> } }>([
+      'get',
+      'operator',
+      'chain',
+    ]);
     expect(op.status.controllers.map((c) => [c.name, c.conditions[0]!.status])).toEqual([
       ['pod-to-view', 'True'],
       ['view-to-configmap', 'True'],
@@ -97,14 +114,23 @@ spec:
 `;
 
 describe('a Patcher on a Deployment container list', () => {
-  type Deploy = { spec: { template: { spec: { containers: Array<{ name: string; image: string; env?: Array<{ name: string; value: string }> }> } } } };
-  const containers = async () => (await json<Deploy>(['-n', 'patch', 'get', 'deployment', 'shop'])).spec.template.spec.containers;
+  type Deploy = {
+    spec: {
+      template: {
+        spec: { containers: Array<{ name: string; image: string; env?: Array<{ name: string; value: string }> }> };
+      };
+    };
+  };
+  const containers = async () =>
+    (await json<Deploy>(['-n', 'patch', 'get', 'deployment', 'shop'])).spec.template.spec.containers;
 
   it('merges by container name, not position; an edit restarts it; leaving the selection releases the fields', async () => {
     const { kubectl } = env;
     await kubectl.ok(['apply', '-f', '-'], DEPLOYMENT);
     await kubectl.ok(['apply', '-f', '-'], patcherOperator('patched'));
-    await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'patched', { what: 'sidecar env' });
+    await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'patched', {
+      what: 'sidecar env',
+    });
     // A positional merge would have patched the first container, "app".
     // (Each container also carries what kube-apiserver defaults in it: imagePullPolicy, resources, …)
     expect(await containers()).toEqual([
@@ -114,7 +140,9 @@ describe('a Patcher on a Deployment container list', () => {
     expect((await containers())[0]!.env).toBeUndefined();
 
     await kubectl.ok(['apply', '-f', '-'], patcherOperator('v2'));
-    await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'v2', { what: 'edited operator re-patches' });
+    await waitFor(async () => (await containers()).find((c) => c.name === 'sidecar')?.env?.[0]?.value === 'v2', {
+      what: 'edited operator re-patches',
+    });
 
     await kubectl.ok(['-n', 'patch', 'label', 'deployment', 'shop', 'sidecar-']);
     await waitFor(async () => (await containers()).every((c) => !c.env), { what: 'patched env released' });
@@ -128,7 +156,9 @@ describe('a Patcher on a Deployment container list', () => {
 describe('join of Pods and Services by label', () => {
   it('keeps one view row per matching (service, pod) pair', async () => {
     const { kubectl } = env;
-    await kubectl.ok(['apply', '-f', '-'], `apiVersion: dcontroller.io/v1alpha1
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `apiVersion: dcontroller.io/v1alpha1
 kind: Operator
 metadata: {name: svc-pods}
 spec:
@@ -145,13 +175,19 @@ spec:
               namespace: "$.Pod.metadata.namespace"
             spec: {service: "$.Service.metadata.name", pod: "$.Pod.metadata.name"}
       target: {kind: ServicePod}
-`);
+`,
+    );
     await kubectl.ok(['-n', 'join', 'run', 'a1', '--image=x', '--labels=app=a']);
     await kubectl.ok(['-n', 'join', 'run', 'a2', '--image=x', '--labels=app=a']);
     await kubectl.ok(['-n', 'join', 'run', 'b1', '--image=x', '--labels=app=b']);
-    await kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: Service\nmetadata: {name: svc-a, namespace: join}\nspec: {selector: {app: a}, ports: [{port: 80}]}\n');
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      'apiVersion: v1\nkind: Service\nmetadata: {name: svc-a, namespace: join}\nspec: {selector: {app: a}, ports: [{port: 80}]}\n',
+    );
     const rows = async (): Promise<string[]> =>
-      (await json<{ items: Item[] }>(['-n', 'join', 'get', 'servicepod.svc-pods.view.dcontroller.io'])).items.map((i) => i.metadata.name).sort();
+      (await json<{ items: Item[] }>(['-n', 'join', 'get', 'servicepod.svc-pods.view.dcontroller.io'])).items
+        .map((i) => i.metadata.name)
+        .sort();
     await waitFor(async () => (await rows()).join() === 'svc-a--a1,svc-a--a2', { what: 'joined rows' });
 
     await kubectl.ok(['-n', 'join', 'label', 'pod', 'b1', 'app=a', '--overwrite']);
@@ -165,7 +201,9 @@ spec:
 describe('OneShot and Periodic sources', () => {
   it('a OneShot trigger runs the pipeline once; a Periodic resync restores a deleted target', async () => {
     const { kubectl } = env;
-    await kubectl.ok(['apply', '-f', '-'], `apiVersion: dcontroller.io/v1alpha1
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `apiVersion: dcontroller.io/v1alpha1
 kind: Operator
 metadata: {name: bootstrap}
 spec:
@@ -179,8 +217,10 @@ spec:
           metadata: {name: seeded, namespace: flow}
           data: {trigger: "$.metadata.name"}
       target: {apiGroup: "", kind: ConfigMap}
-`);
-    const value = async (): Promise<string> => (await kubectl(['-n', 'flow', 'get', 'configmap', 'seeded', '-o', 'jsonpath={.data.trigger}'])).stdout;
+`,
+    );
+    const value = async (): Promise<string> =>
+      (await kubectl(['-n', 'flow', 'get', 'configmap', 'seeded', '-o', 'jsonpath={.data.trigger}'])).stdout;
     await waitFor(async () => (await value()) === 'one-shot-trigger', { what: 'one-shot output' });
     await kubectl.ok(['-n', 'flow', 'delete', 'configmap', 'seeded']);
     await waitFor(async () => (await value()) === 'one-shot-trigger', { what: 'periodic resync restores it' });
@@ -209,16 +249,25 @@ spec:
     await kubectl.ok(['apply', '-f', '-'], operator);
     await kubectl.ok(['-n', 'orphans', 'run', 'a', '--image=nginx:1']);
     await kubectl.ok(['-n', 'orphans', 'run', 'b', '--image=nginx:1']);
-    await waitFor(async () => (await exists(['-n', 'orphans', 'configmap', 'a-seen'])) && (await exists(['-n', 'orphans', 'configmap', 'b-seen'])), { what: 'both targets' });
+    await waitFor(
+      async () =>
+        (await exists(['-n', 'orphans', 'configmap', 'a-seen'])) &&
+        (await exists(['-n', 'orphans', 'configmap', 'b-seen'])),
+      { what: 'both targets' },
+    );
 
     // The Operator stops (as when FlowOps is down); meanwhile pod b goes and someone makes c-seen by hand.
     await kubectl.ok(['delete', 'operator', 'orphans']);
-    await waitFor(() => env.controllers.operators!.controllers('orphans').length === 0, { what: 'controllers stopped' });
+    await waitFor(() => env.controllers.operators!.controllers('orphans').length === 0, {
+      what: 'controllers stopped',
+    });
     await kubectl.ok(['-n', 'orphans', 'delete', 'pod', 'b']);
     await kubectl.ok(['-n', 'orphans', 'create', 'configmap', 'c-seen', '--from-literal=by=hand']);
 
     await kubectl.ok(['apply', '-f', '-'], operator);
-    await waitFor(async () => !(await exists(['-n', 'orphans', 'configmap', 'b-seen'])), { what: 'the orphaned target removed on start' });
+    await waitFor(async () => !(await exists(['-n', 'orphans', 'configmap', 'b-seen'])), {
+      what: 'the orphaned target removed on start',
+    });
     expect(await exists(['-n', 'orphans', 'configmap', 'a-seen'])).toBe(true);
     expect(await exists(['-n', 'orphans', 'configmap', 'c-seen'])).toBe(true);
     await kubectl.ok(['delete', 'operator', 'orphans']);
@@ -228,7 +277,9 @@ spec:
 describe('Operator status', () => {
   it('reports a controller that fails to build as NotReady while its sibling runs', async () => {
     const { kubectl } = env;
-    await kubectl.ok(['apply', '-f', '-'], `apiVersion: dcontroller.io/v1alpha1
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `apiVersion: dcontroller.io/v1alpha1
 kind: Operator
 metadata: {name: half-broken}
 spec:
@@ -241,12 +292,28 @@ spec:
       sources: [{apiGroup: "", kind: ConfigMap, namespace: flow}]
       pipeline: {"@project": {metadata: {name: "$.metadata.name", namespace: "$.metadata.namespace"}}}
       target: {kind: CmName}
-`);
-    type Status = { status?: { controllers?: Array<{ name: string; conditions: Array<Record<string, unknown>>; lastErrors?: string[] }> } };
-    const s = await waitFor(async () => ((await json<Status>(['get', 'operator', 'half-broken'])).status?.controllers?.length === 2 ? (await json<Status>(['get', 'operator', 'half-broken'])).status! : undefined), {
-      what: 'status of both controllers',
+`,
+    );
+    type Status = {
+      status?: {
+        controllers?: Array<{ name: string; conditions: Array<Record<string, unknown>>; lastErrors?: string[] }>;
+      };
+    };
+    const s = await waitFor(
+      async () =>
+        (await json<Status>(['get', 'operator', 'half-broken'])).status?.controllers?.length === 2
+          ? (await json<Status>(['get', 'operator', 'half-broken'])).status!
+          : undefined,
+      {
+        what: 'status of both controllers',
+      },
+    );
+    expect(s.controllers![0]!.conditions[0]).toMatchObject({
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message: 'Controller failed to start due to a critcal error',
     });
-    expect(s.controllers![0]!.conditions[0]).toMatchObject({ type: 'Ready', status: 'False', reason: 'NotReady', message: 'Controller failed to start due to a critcal error' });
     expect(s.controllers![0]!.lastErrors![0]).toContain('@dummmy');
     expect(s.controllers![1]!.conditions[0]).toMatchObject({ status: 'True', reason: 'Ready' });
   });
@@ -255,7 +322,9 @@ spec:
 describe('a Flow with pipeline + target', () => {
   it('runs as a one-controller Operator over spec.watch', async () => {
     const { kubectl } = env;
-    await kubectl.ok(['apply', '-f', '-'], `apiVersion: flowops.io/v1
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `apiVersion: flowops.io/v1
 kind: Flow
 metadata: {name: copy-settings, namespace: flow}
 spec:
@@ -267,14 +336,29 @@ spec:
         namespace: "$.metadata.namespace"
       data: {a: "$.data.a", from: "$.metadata.name"}
   target: {apiVersion: v1, kind: ConfigMap, type: Updater}
-`);
+`,
+    );
     await kubectl.ok(['-n', 'flow', 'create', 'configmap', 'settings', '--from-literal=a=1', '--from-literal=b=2']);
     await kubectl.ok(['-n', 'flow', 'label', 'configmap', 'settings', 'copy=yes']);
-    await waitFor(async () => (await kubectl(['-n', 'flow', 'get', 'configmap', 'settings-copy', '-o', 'jsonpath={.data.a}/{.data.from}'])).stdout === '1/settings', { what: 'copy' });
-    const flow = await waitFor(async () => {
-      const f = await json<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(['-n', 'flow', 'get', 'flow', 'copy-settings']);
-      return f.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True') ? f : undefined;
-    }, { what: 'Flow Ready' });
+    await waitFor(
+      async () =>
+        (await kubectl(['-n', 'flow', 'get', 'configmap', 'settings-copy', '-o', 'jsonpath={.data.a}/{.data.from}']))
+          .stdout === '1/settings',
+      { what: 'copy' },
+    );
+    const flow = await waitFor(
+      async () => {
+        const f = await json<{ status?: { conditions?: Array<{ type: string; status: string }> } }>([
+          '-n',
+          'flow',
+          'get',
+          'flow',
+          'copy-settings',
+        ]);
+        return f.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True') ? f : undefined;
+      },
+      { what: 'Flow Ready' },
+    );
     expect(flow).toBeTruthy();
     // Leaving the selection deletes the Updater's object.
     await kubectl.ok(['-n', 'flow', 'label', 'configmap', 'settings', 'copy-']);

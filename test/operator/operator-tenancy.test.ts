@@ -23,8 +23,21 @@ beforeAll(async () => {
   ts = await startAuthTestServer();
   kubectl = kubectlFor(ts.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
   for (const ns of ['team-a', 'team-b']) await kubectl.ok(['create', 'namespace', ns]);
-  await kubectl.ok(['apply', '-f', '-'], serviceAccountWithRole('team-a', 'builder', '  - apiGroups: [""]\n    resources: [configmaps]\n    verbs: [get, list, watch, create, update, patch, delete]'));
-  controllers = await startControllers({ kube: KubeClient.fromKubeconfig(ts.kubeconfig), log: pino({ level: 'silent' }), installCrds: true, operators: true, tenancy: { defaultServiceAccount: 'builder', crossNamespaceRefs: true } });
+  await kubectl.ok(
+    ['apply', '-f', '-'],
+    serviceAccountWithRole(
+      'team-a',
+      'builder',
+      '  - apiGroups: [""]\n    resources: [configmaps]\n    verbs: [get, list, watch, create, update, patch, delete]',
+    ),
+  );
+  controllers = await startControllers({
+    kube: KubeClient.fromKubeconfig(ts.kubeconfig),
+    log: pino({ level: 'silent' }),
+    installCrds: true,
+    operators: true,
+    tenancy: { defaultServiceAccount: 'builder', crossNamespaceRefs: true },
+  });
 });
 afterAll(async () => {
   await controllers?.stop();
@@ -46,9 +59,17 @@ ${identity}  controllers:
 `;
 const AS_BUILDER = '  serviceAccountName: builder\n  serviceAccountNamespace: team-a\n';
 
-type OperatorStatus = { controllers?: Array<{ name: string; conditions: Array<{ type: string; status: string; message: string }>; lastErrors?: string[] }> };
-const statusOf = async (name: string): Promise<OperatorStatus> => JSON.parse(await kubectl.ok(['get', 'operator', name, '-o', 'jsonpath={.status}']) || '{}') as OperatorStatus;
-const configMap = async (namespace: string, name: string) => (await kubectl(['get', 'configmap', name, '-n', namespace, '-o', 'name'])).code === 0;
+type OperatorStatus = {
+  controllers?: Array<{
+    name: string;
+    conditions: Array<{ type: string; status: string; message: string }>;
+    lastErrors?: string[];
+  }>;
+};
+const statusOf = async (name: string): Promise<OperatorStatus> =>
+  JSON.parse((await kubectl.ok(['get', 'operator', name, '-o', 'jsonpath={.status}'])) || '{}') as OperatorStatus;
+const configMap = async (namespace: string, name: string) =>
+  (await kubectl(['get', 'configmap', name, '-n', namespace, '-o', 'name'])).code === 0;
 
 describe('Operators act as their ServiceAccount', () => {
   it('writes what the ServiceAccount may write', async () => {
@@ -56,24 +77,34 @@ describe('Operators act as their ServiceAccount', () => {
     await waitFor(() => configMap('team-a', 'seeded-by-allowed'), { what: 'ConfigMap seeded-by-allowed in team-a' });
   });
 
-  it('a write the ServiceAccount may not make is the server\'s 403 in the status, and nothing is written', async () => {
+  it("a write the ServiceAccount may not make is the server's 403 in the status, and nothing is written", async () => {
     await kubectl.ok(['apply', '-f', '-'], operator('elsewhere', 'team-b', AS_BUILDER));
-    const status = await waitFor(async () => {
-      const s = await statusOf('elsewhere');
-      return s.controllers?.[0]?.lastErrors?.length ? s : undefined;
-    }, { what: 'the Operator elsewhere reporting its refused write' });
-    expect(status.controllers![0]!.lastErrors!.join('\n')).toContain('User "system:serviceaccount:team-a:builder" cannot');
+    const status = await waitFor(
+      async () => {
+        const s = await statusOf('elsewhere');
+        return s.controllers?.[0]?.lastErrors?.length ? s : undefined;
+      },
+      { what: 'the Operator elsewhere reporting its refused write' },
+    );
+    expect(status.controllers![0]!.lastErrors!.join('\n')).toContain(
+      'User "system:serviceaccount:team-a:builder" cannot',
+    );
     expect(status.controllers![0]!.lastErrors!.join('\n')).toContain('in the namespace "team-b"');
     expect(await configMap('team-b', 'seeded-by-elsewhere')).toBe(false);
   });
 
   it('with --default-service-account an Operator that names no ServiceAccount does not run', async () => {
     await kubectl.ok(['apply', '-f', '-'], operator('anonymous', 'team-a', ''));
-    const status = await waitFor(async () => {
-      const s = await statusOf('anonymous');
-      return s.controllers?.[0]?.conditions.some((c) => c.status === 'False') ? s : undefined;
-    }, { what: 'the Operator anonymous not Ready' });
-    expect(status.controllers![0]!.lastErrors!.join('\n')).toContain('spec.serviceAccountName and spec.serviceAccountNamespace are required');
+    const status = await waitFor(
+      async () => {
+        const s = await statusOf('anonymous');
+        return s.controllers?.[0]?.conditions.some((c) => c.status === 'False') ? s : undefined;
+      },
+      { what: 'the Operator anonymous not Ready' },
+    );
+    expect(status.controllers![0]!.lastErrors!.join('\n')).toContain(
+      'spec.serviceAccountName and spec.serviceAccountNamespace are required',
+    );
     expect(await configMap('team-a', 'seeded-by-anonymous')).toBe(false);
   });
 });

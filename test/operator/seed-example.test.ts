@@ -23,7 +23,9 @@ describe('the seed pod-container-num-annotator example, verbatim, with kubectl',
 
     const status = await waitFor(
       async () => {
-        const op = JSON.parse(await kubectl.ok(['get', 'operators.dcontroller.io', 'pod-container-num-annotator', '-o', 'json'])) as {
+        const op = JSON.parse(
+          await kubectl.ok(['get', 'operators.dcontroller.io', 'pod-container-num-annotator', '-o', 'json']),
+        ) as {
           status?: { controllers?: Array<{ name: string; conditions: Array<Record<string, unknown>> }> };
         };
         return op.status?.controllers?.[0];
@@ -31,9 +33,17 @@ describe('the seed pod-container-num-annotator example, verbatim, with kubectl',
       { what: 'operator status' },
     );
     expect(status.name).toBe('pod-container-num-annotator');
-    expect(status.conditions[0]).toMatchObject({ type: 'Ready', status: 'True', reason: 'Ready', message: 'Controller is up and running', observedGeneration: 1 });
+    expect(status.conditions[0]).toMatchObject({
+      type: 'Ready',
+      status: 'True',
+      reason: 'Ready',
+      message: 'Controller is up and running',
+      observedGeneration: 1,
+    });
 
-    await waitFor(async () => (await annotations('net-debug')) === '{"dcontroller.io/container-num":"1"}', { what: 'net-debug annotation' });
+    await waitFor(async () => (await annotations('net-debug')) === '{"dcontroller.io/container-num":"1"}', {
+      what: 'net-debug annotation',
+    });
 
     await kubectl.ok(['apply', '-f', '-'], POD_3);
     await waitFor(async () => (await containerNum('net-debug-2')) === '3', { what: 'net-debug-2 annotation' });
@@ -47,15 +57,23 @@ describe('the seed pod-container-num-annotator example, verbatim, with kubectl',
     await kubectl.ok(['create', 'namespace', 'other']);
     await kubectl.ok(['-n', 'other', 'run', 'elsewhere', '--image=docker.io/l7mp/net-debug:latest']);
     await kubectl.ok(['-n', 'default', 'run', 'witness', '--image=docker.io/l7mp/net-debug:latest']);
-    await waitFor(async () => (await annotations('witness')) === '{"dcontroller.io/container-num":"1"}', { what: 'witness annotation' });
+    await waitFor(async () => (await annotations('witness')) === '{"dcontroller.io/container-num":"1"}', {
+      what: 'witness annotation',
+    });
     expect(await annotations('elsewhere', 'other')).toBe('');
 
     // The annotation is owned by the controller's own field manager.
-    const pod = JSON.parse(await kubectl.ok(['get', 'pod', 'net-debug', '-o', 'json', '--show-managed-fields'])) as { metadata: { managedFields: Array<{ manager: string }> } };
-    expect(pod.metadata.managedFields.map((m) => m.manager)).toContain('dcontroller-pod-container-num-annotator-pod-container-num-annotator');
+    const pod = JSON.parse(await kubectl.ok(['get', 'pod', 'net-debug', '-o', 'json', '--show-managed-fields'])) as {
+      metadata: { managedFields: Array<{ manager: string }> };
+    };
+    expect(pod.metadata.managedFields.map((m) => m.manager)).toContain(
+      'dcontroller-pod-container-num-annotator-pod-container-num-annotator',
+    );
 
     // Cleanup as in the seed; deleting the Operator stops it.
     await kubectl.ok(['delete', 'operators.dcontroller.io', 'pod-container-num-annotator']);
-    await waitFor(() => env.controllers.operators!.controllers('pod-container-num-annotator').length === 0, { what: 'operator stopped' });
+    await waitFor(() => env.controllers.operators!.controllers('pod-container-num-annotator').length === 0, {
+      what: 'operator stopped',
+    });
   });
 });

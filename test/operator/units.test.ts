@@ -7,7 +7,11 @@ import type { OutputEvent } from '../../src/pipeline/index.js';
 import { authorize, matchPattern } from '../../src/viewapi/authorize.js';
 import { waitFor } from '../helpers/wait.js';
 
-const obj = (meta: Partial<KubeObject['metadata']>): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', ...meta } });
+const obj = (meta: Partial<KubeObject['metadata']>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', ...meta },
+});
 
 describe('source predicates (spec §1.3)', () => {
   const old = obj({ generation: 1, resourceVersion: '1', labels: { a: '1' }, annotations: { x: '1' } });
@@ -16,7 +20,9 @@ describe('source predicates (spec §1.3)', () => {
     expect(compilePredicate('GenerationChanged')(old, obj({ ...old.metadata, resourceVersion: '2' }))).toBe(false);
     expect(compilePredicate('LabelChanged')(old, obj({ ...old.metadata, labels: { a: '2' } }))).toBe(true);
     expect(compilePredicate('AnnotationChanged')(old, obj({ ...old.metadata, annotations: {} }))).toBe(true);
-    const p = compilePredicate({ Or: ['GenerationChanged', { And: ['ResourceVersionChanged', { Not: ['LabelChanged'] }] }] });
+    const p = compilePredicate({
+      Or: ['GenerationChanged', { And: ['ResourceVersionChanged', { Not: ['LabelChanged'] }] }],
+    });
     expect(p(old, obj({ ...old.metadata, resourceVersion: '2' }))).toBe(true);
     expect(p(old, obj({ ...old.metadata, resourceVersion: '2', labels: {} }))).toBe(false);
   });
@@ -35,8 +41,15 @@ describe('controller status (spec §1.5)', () => {
     expect(shortenError('x'.repeat(245))).toHaveLength(245);
     const h = new ControllerHealth('c');
     for (let i = 0; i < 12; i++) h.addRuntime(new Error(`e${i}`));
-    expect(h.status(3)).toMatchObject({ name: 'c', lastErrors: ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e11'] });
-    expect(h.status(3).conditions[0]).toMatchObject({ status: 'Unknown', reason: 'ReconciliationFailed', observedGeneration: 3 });
+    expect(h.status(3)).toMatchObject({
+      name: 'c',
+      lastErrors: ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e11'],
+    });
+    expect(h.status(3).conditions[0]).toMatchObject({
+      status: 'Unknown',
+      reason: 'ReconciliationFailed',
+      observedGeneration: 3,
+    });
   });
 });
 
@@ -50,19 +63,34 @@ describe('view API authorization (spec §6)', () => {
   it('applies namespaces, rules and resourceNames as the original', () => {
     const rule = { verbs: ['get', 'list'], apiGroups: ['*'], resources: ['podinfo'], resourceNames: ['one'] };
     const a = { apiGroup: 'x.view.dcontroller.io', resource: 'podinfo' };
-    expect(authorize({ username: 'u', namespaces: [], rules: [] }, { ...a, verb: 'delete', namespace: 'any' })).toBeUndefined();
-    expect(authorize({ username: 'u', namespaces: ['a'], rules: [] }, { ...a, verb: 'get', namespace: 'b' })).toMatch(/namespace b/);
+    expect(
+      authorize({ username: 'u', namespaces: [], rules: [] }, { ...a, verb: 'delete', namespace: 'any' }),
+    ).toBeUndefined();
+    expect(authorize({ username: 'u', namespaces: ['a'], rules: [] }, { ...a, verb: 'get', namespace: 'b' })).toMatch(
+      /namespace b/,
+    );
     expect(authorize({ username: 'u', namespaces: ['a'], rules: [] }, { ...a, verb: 'list' })).toMatch(/cluster-wide/);
     expect(authorize({ username: 'u', namespaces: ['*'], rules: [] }, { ...a, verb: 'watch' })).toBeUndefined();
-    expect(authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'get', namespace: 'n', name: 'two' })).toMatch(/no rule/);
-    expect(authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'get', namespace: 'n', name: 'one' })).toBeUndefined();
-    expect(authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'list', namespace: 'n' })).toBeUndefined();
-    expect(authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'create', namespace: 'n' })).toMatch(/no rule/);
+    expect(
+      authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'get', namespace: 'n', name: 'two' }),
+    ).toMatch(/no rule/);
+    expect(
+      authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'get', namespace: 'n', name: 'one' }),
+    ).toBeUndefined();
+    expect(
+      authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'list', namespace: 'n' }),
+    ).toBeUndefined();
+    expect(
+      authorize({ username: 'u', namespaces: [], rules: [rule] }, { ...a, verb: 'create', namespace: 'n' }),
+    ).toMatch(/no rule/);
   });
 });
 
 describe('the target write queue', () => {
-  const ev = (type: OutputEvent['type'], name: string, v: number): OutputEvent => ({ type, object: { metadata: { name, namespace: 'n' }, v } });
+  const ev = (type: OutputEvent['type'], name: string, v: number): OutputEvent => ({
+    type,
+    object: { metadata: { name, namespace: 'n' }, v },
+  });
   it('coalesces pending writes per key and retries a failed write unless superseded', async () => {
     const written: string[] = [];
     let failOnce = true;

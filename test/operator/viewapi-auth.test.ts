@@ -25,7 +25,11 @@ function kubectlWith(token: string | undefined) {
   return kubectlFor(file, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
 }
 
-const reader: ViewClaims = { username: 'alice', namespaces: ['team-a'], rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: ['*.view.dcontroller.io'], resources: ['*'] }] };
+const reader: ViewClaims = {
+  username: 'alice',
+  namespaces: ['team-a'],
+  rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: ['*.view.dcontroller.io'], resources: ['*'] }],
+};
 
 beforeAll(async () => {
   const keys = await generateKeys(join(dir, 'server'), ['127.0.0.1', 'localhost']);
@@ -36,7 +40,15 @@ beforeAll(async () => {
   const backend = await view.backend();
   await backend.ensureKind(GROUP, 'PodInfo');
   for (const ns of ['team-a', 'team-b']) {
-    await backend.client.apply({ apiVersion: `${GROUP}/v1alpha1`, kind: 'PodInfo', metadata: { name: `info-${ns}`, namespace: ns }, spec: { containers: 2 } }, { fieldManager: 'test' });
+    await backend.client.apply(
+      {
+        apiVersion: `${GROUP}/v1alpha1`,
+        kind: 'PodInfo',
+        metadata: { name: `info-${ns}`, namespace: ns },
+        spec: { containers: 2 },
+      },
+      { fieldManager: 'test' },
+    );
   }
 });
 afterAll(async () => view?.close());
@@ -47,7 +59,9 @@ describe('the view API server (HTTPS, JWT) with kubectl', () => {
     const k = kubectlWith(await issueToken(keyPem, { username: 'admin', namespaces: ['*'], rules: [] }));
     const resources = await k.ok(['api-resources', '--no-headers', '-o', 'name']);
     expect(resources.trim().split('\n')).toEqual([RESOURCE]);
-    expect(await k.ok(['get', RESOURCE, '-A', '-o', 'name'])).toBe(`${RESOURCE}/info-team-a\n${RESOURCE}/info-team-b\n`);
+    expect(await k.ok(['get', RESOURCE, '-A', '-o', 'name'])).toBe(
+      `${RESOURCE}/info-team-a\n${RESOURCE}/info-team-b\n`,
+    );
   });
 
   it('a good token reads inside its namespaces and rules', async () => {
@@ -68,7 +82,13 @@ describe('the view API server (HTTPS, JWT) with kubectl', () => {
   });
 
   it('resourceNames restrict get but not list', async () => {
-    const k = kubectlWith(await issueToken(keyPem, { username: 'bob', namespaces: ['team-a'], rules: [{ verbs: ['get', 'list'], apiGroups: [GROUP], resources: ['podinfo'], resourceNames: ['nope'] }] }));
+    const k = kubectlWith(
+      await issueToken(keyPem, {
+        username: 'bob',
+        namespaces: ['team-a'],
+        rules: [{ verbs: ['get', 'list'], apiGroups: [GROUP], resources: ['podinfo'], resourceNames: ['nope'] }],
+      }),
+    );
     expect((await k(['-n', 'team-a', 'get', RESOURCE, 'info-team-a'])).stderr).toContain('forbidden');
     expect(await k.ok(['-n', 'team-a', 'get', RESOURCE, '-o', 'name'])).toBe(`${RESOURCE}/info-team-a\n`);
   });
@@ -94,9 +114,22 @@ describe('the view API server (HTTPS, JWT) with kubectl', () => {
   it('`flowops auth kubeconfig` writes a working kubeconfig', async () => {
     const out = join(dir, 'cli-kubeconfig');
     const p = runFlowops([
-      'auth', 'kubeconfig', '--user', 'carol', '--namespaces', 'team-b',
-      '--rules', JSON.stringify([{ verbs: ['get', 'list'], apiGroups: ['*'], resources: ['*'] }]),
-      '--server-address', view.url, '--tls-key-file', join(dir, 'server/apiserver.key'), '--tls-cert-file', join(dir, 'server/apiserver.crt'), '--output', out,
+      'auth',
+      'kubeconfig',
+      '--user',
+      'carol',
+      '--namespaces',
+      'team-b',
+      '--rules',
+      JSON.stringify([{ verbs: ['get', 'list'], apiGroups: ['*'], resources: ['*'] }]),
+      '--server-address',
+      view.url,
+      '--tls-key-file',
+      join(dir, 'server/apiserver.key'),
+      '--tls-cert-file',
+      join(dir, 'server/apiserver.crt'),
+      '--output',
+      out,
     ]);
     expect((await p.exited).code).toBe(0);
     const k = kubectlFor(out, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
@@ -107,12 +140,17 @@ describe('the view API server (HTTPS, JWT) with kubectl', () => {
 
 describe('the view API server in development mode', () => {
   it('is plain HTTP without authentication only when asked for', async () => {
-    await expect(startViewApiServer({ dataDir: join(dir, 'refused'), port: 0 })).rejects.toThrow(/TLS key and certificate/);
+    await expect(startViewApiServer({ dataDir: join(dir, 'refused'), port: 0 })).rejects.toThrow(
+      /TLS key and certificate/,
+    );
     const dev = await startViewApiServer({ dataDir: join(dir, 'dev'), port: 0, development: true });
     try {
       const backend = await dev.backend();
       await backend.ensureKind(GROUP, 'PodInfo');
-      await backend.client.apply({ apiVersion: `${GROUP}/v1alpha1`, kind: 'PodInfo', metadata: { name: 'x', namespace: 'dev' } }, { fieldManager: 'test' });
+      await backend.client.apply(
+        { apiVersion: `${GROUP}/v1alpha1`, kind: 'PodInfo', metadata: { name: 'x', namespace: 'dev' } },
+        { fieldManager: 'test' },
+      );
       const file = join(dir, 'dev-kubeconfig');
       writeFileSync(file, viewKubeconfig({ server: dev.url, user: 'dev', insecure: true }));
       const k = kubectlFor(file, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));

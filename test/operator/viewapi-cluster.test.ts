@@ -27,10 +27,22 @@ beforeAll(async () => {
   const keys = await generateKeys(join(dir, 'keys'), ['127.0.0.1']);
   view = await startViewApiServer({ dataDir: join(dir, 'views'), port: 0, tls: keys });
   const kube = KubeClient.fromKubeconfig(cluster.kubeconfig);
-  operators = await startOperators({ kube, log: pino({ level: 'silent' }), installCrd: true, views: await view.backend() });
+  operators = await startOperators({
+    kube,
+    log: pino({ level: 'silent' }),
+    installCrd: true,
+    views: await view.backend(),
+  });
   kubectl = kubectlFor(cluster.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-  const token = await issueToken(readFileSync(keys.keyFile, 'utf8'), { username: 'viewer', namespaces: ['*'], rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: ['*.view.dcontroller.io'], resources: ['*'] }] });
-  writeFileSync(join(dir, 'view-kubeconfig'), viewKubeconfig({ server: view.url, user: 'viewer', token, caPem: readFileSync(keys.certFile, 'utf8') }));
+  const token = await issueToken(readFileSync(keys.keyFile, 'utf8'), {
+    username: 'viewer',
+    namespaces: ['*'],
+    rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: ['*.view.dcontroller.io'], resources: ['*'] }],
+  });
+  writeFileSync(
+    join(dir, 'view-kubeconfig'),
+    viewKubeconfig({ server: view.url, user: 'viewer', token, caPem: readFileSync(keys.certFile, 'utf8') }),
+  );
   viewKubectl = kubectlFor(join(dir, 'view-kubeconfig'), mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
 });
 afterAll(async () => {
@@ -41,7 +53,9 @@ afterAll(async () => {
 
 describe('views on the view API server (real-cluster mode)', () => {
   it('keeps view objects out of the cluster and serves them to kubectl with a token', async () => {
-    await kubectl.ok(['apply', '-f', '-'], `apiVersion: dcontroller.io/v1alpha1
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `apiVersion: dcontroller.io/v1alpha1
 kind: Operator
 metadata: {name: chain}
 spec:
@@ -54,10 +68,16 @@ spec:
       sources: [{kind: PodInfo}]
       pipeline: {"@project": {metadata: {name: "$.metadata.name", namespace: "$.metadata.namespace"}, data: {image: "$.spec.image"}}}
       target: {apiGroup: "", kind: ConfigMap}
-`);
+`,
+    );
     await kubectl.ok(['run', 'web', '--image=nginx:1']);
-    await waitFor(async () => (await kubectl(['get', 'configmap', 'web', '-o', 'jsonpath={.data.image}'])).stdout === 'nginx:1', { what: 'configmap from the view' });
-    expect(await viewKubectl.ok(['get', 'podinfo.chain.view.dcontroller.io', 'web', '-o', 'jsonpath={.spec.image}'])).toBe('nginx:1');
+    await waitFor(
+      async () => (await kubectl(['get', 'configmap', 'web', '-o', 'jsonpath={.data.image}'])).stdout === 'nginx:1',
+      { what: 'configmap from the view' },
+    );
+    expect(
+      await viewKubectl.ok(['get', 'podinfo.chain.view.dcontroller.io', 'web', '-o', 'jsonpath={.spec.image}']),
+    ).toBe('nginx:1');
     expect(await kubectl.ok(['get', 'crd', '-o', 'name'])).not.toContain('view.dcontroller.io');
   });
 });

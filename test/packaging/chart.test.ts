@@ -24,7 +24,8 @@ import {
 
 const NS = 'flowops-system';
 const names = (objs: K8sObject[]) => objs.map((o) => `${o.kind}/${o.metadata.name}`).sort();
-const container = (objs: K8sObject[], deployment: string) => find(objs, 'Deployment', deployment).spec.template.spec.containers[0];
+const container = (objs: K8sObject[], deployment: string) =>
+  find(objs, 'Deployment', deployment).spec.template.spec.containers[0];
 const envOf = (c: { env: Array<{ name: string; value?: string; valueFrom?: unknown }> }, name: string) => {
   const e = c.env.find((x) => x.name === name);
   return e?.value ?? e?.valueFrom;
@@ -48,7 +49,10 @@ describe('helm lint / template charts/flowops', () => {
   });
 
   it('renders the engine like config/default: app=flowops-engine pods, run/worker flags, probes, Services', () => {
-    for (const [objs, redisUrl] of [[defaults, 'redis://redis:6379'], [bundled, 'redis://flowops-redis:6379']] as const) {
+    for (const [objs, redisUrl] of [
+      [defaults, 'redis://redis:6379'],
+      [bundled, 'redis://flowops-redis:6379'],
+    ] as const) {
       expectEngine(objs, {
         namespace: NS,
         controller: 'flowops-controller',
@@ -60,7 +64,13 @@ describe('helm lint / template charts/flowops', () => {
         leaseName: 'flowops-leader',
         redisUrl,
       });
-      expectRbac(objs, { namespace: NS, serviceAccount: 'flowops', clusterRole: 'flowops', flowResourcesRole: 'flowops-flow-resources', leaderRole: 'flowops-leader-election' });
+      expectRbac(objs, {
+        namespace: NS,
+        serviceAccount: 'flowops',
+        clusterRole: 'flowops',
+        flowResourcesRole: 'flowops-flow-resources',
+        leaderRole: 'flowops-leader-election',
+      });
     }
   });
 
@@ -98,7 +108,11 @@ describe('helm lint / template charts/flowops', () => {
     const worker = container(objs, 'flowops-worker');
     expect(flagsOf(worker.args).get('concurrency')).toBe('16');
     const runFlags = flagsOf(run.args);
-    expect([runFlags.get('lease-duration'), runFlags.get('renew-deadline'), runFlags.get('retry-period')]).toEqual(['30s', '20s', '5s']);
+    expect([runFlags.get('lease-duration'), runFlags.get('renew-deadline'), runFlags.get('retry-period')]).toEqual([
+      '30s',
+      '20s',
+      '5s',
+    ]);
     expect(runFlags.get('metrics-listen')).toBe('0.0.0.0:9090');
     expect(run.ports.find((p: { name: string }) => p.name === 'webhooks').containerPort).toBe(9443);
     for (const c of [run, worker]) {
@@ -113,7 +127,8 @@ describe('helm lint / template charts/flowops', () => {
 
   it('reads REDIS_URL from a Secret when redis.existingSecret is set, and refuses to render without any Redis', () => {
     const objs = parseManifests(helmTemplate(['redis.existingSecret=redis-auth']));
-    for (const d of ['flowops-controller', 'flowops-worker']) expect(envOf(container(objs, d), 'REDIS_URL')).toEqual({ secretKeyRef: { name: 'redis-auth', key: 'url' } });
+    for (const d of ['flowops-controller', 'flowops-worker'])
+      expect(envOf(container(objs, d), 'REDIS_URL')).toEqual({ secretKeyRef: { name: 'redis-auth', key: 'url' } });
     const r = helm(['template', 'flowops', CHART, '--set', 'redis.url=']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('set redis.url, redis.existingSecret or redis.bundled=true');
@@ -127,7 +142,15 @@ describe('helm lint / template charts/flowops', () => {
   });
 
   it('turns off RBAC, the ServiceAccount, the CRDs and the webhook Service on request', () => {
-    const objs = parseManifests(helmTemplate(['rbac.create=false', 'serviceAccount.create=false', 'serviceAccount.name=platform-sa', 'installCRDs=false', 'webhooks.enabled=false']));
+    const objs = parseManifests(
+      helmTemplate([
+        'rbac.create=false',
+        'serviceAccount.create=false',
+        'serviceAccount.name=platform-sa',
+        'installCRDs=false',
+        'webhooks.enabled=false',
+      ]),
+    );
     expect(objs.filter((o) => o.apiVersion.startsWith('rbac.authorization.k8s.io/'))).toEqual([]);
     expect(ofKind(objs, 'ServiceAccount')).toEqual([]);
     expect(ofKind(objs, 'CustomResourceDefinition')).toEqual([]);
@@ -140,15 +163,25 @@ describe('helm lint / template charts/flowops', () => {
   });
 
   it('narrows what Flows may touch through rbac.flowResourceRules', () => {
-    const objs = parseManifests(helmTemplate(['rbac.flowResourceRules[0].apiGroups[0]=apps', 'rbac.flowResourceRules[0].resources[0]=statefulsets', 'rbac.flowResourceRules[0].verbs[0]=get']));
-    expect(find(objs, 'ClusterRole', 'flowops-flow-resources').rules).toEqual([{ apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get'] }]);
+    const objs = parseManifests(
+      helmTemplate([
+        'rbac.flowResourceRules[0].apiGroups[0]=apps',
+        'rbac.flowResourceRules[0].resources[0]=statefulsets',
+        'rbac.flowResourceRules[0].verbs[0]=get',
+      ]),
+    );
+    expect(find(objs, 'ClusterRole', 'flowops-flow-resources').rules).toEqual([
+      { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get'] },
+    ]);
   });
 
   it('names objects after the release, so two releases do not collide', () => {
     const objs = parseManifests(helmTemplate([], { release: 'team-a', namespace: 'team-a' }));
     expect(find(objs, 'Deployment', 'team-a-flowops-controller').metadata.namespace).toBe('team-a');
     expect(flagsOf(container(objs, 'team-a-flowops-controller').args).get('lease-name')).toBe('team-a-flowops-leader');
-    expect(find(objs, 'ClusterRoleBinding', 'team-a-flowops').subjects).toEqual([{ kind: 'ServiceAccount', name: 'team-a-flowops', namespace: 'team-a' }]);
+    expect(find(objs, 'ClusterRoleBinding', 'team-a-flowops').subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'team-a-flowops', namespace: 'team-a' },
+    ]);
     const worker = find(objs, 'Deployment', 'team-a-flowops-worker');
     expect(worker.spec.selector.matchLabels['app.kubernetes.io/instance']).toBe('team-a');
     expect(worker.spec.template.metadata.labels.app).toBe('flowops-engine');
@@ -160,7 +193,8 @@ describe('chart CRDs', () => {
     const generated = generatedCrds();
     const hint = `run: cp ${generated.map((g) => `config/crd/${g.file}`).join(' ')} charts/flowops/files/crds/`;
     expect(chartCrdFiles(), hint).toEqual(generated.map((g) => g.file).sort());
-    for (const { file, text } of generated) expect(readFileSync(join(CHART_CRD_DIR, file), 'utf8') === text, `${file} differs; ${hint}`).toBe(true);
+    for (const { file, text } of generated)
+      expect(readFileSync(join(CHART_CRD_DIR, file), 'utf8') === text, `${file} differs; ${hint}`).toBe(true);
   });
 
   it('render with the same spec, kept on uninstall', () => {
@@ -186,7 +220,10 @@ describe('applying the chart to the embedded API server', () => {
     const out = await kubectl.ok(['apply', '-f', '-'], bundledText);
     expect(out.trim().split('\n')).toHaveLength(bundled.length);
     const deploys = await kubectl.ok(['get', 'deploy', '-n', NS, '-l', 'app=flowops-engine', '-o', 'name']);
-    expect(deploys.trim().split('\n').sort()).toEqual(['deployment.apps/flowops-controller', 'deployment.apps/flowops-worker']);
+    expect(deploys.trim().split('\n').sort()).toEqual([
+      'deployment.apps/flowops-controller',
+      'deployment.apps/flowops-worker',
+    ]);
     expect(await kubectl.ok(['get', 'deploy', 'flowops-redis', '-n', NS, '-o', 'name'])).toContain('flowops-redis');
     expect((await kubectl(['get', 'flowsources', '-A'])).code).toBe(0);
   });

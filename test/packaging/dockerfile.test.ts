@@ -79,23 +79,49 @@ const ignorePatterns = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
   .filter((l) => l && !l.startsWith('#'));
 const stages = steps.filter((s) => s.op === 'FROM');
 const runtime = steps.filter((s) => s.stage === stages.at(-1)!.stage);
-const arg = (name: string) => new RegExp(`^${name}=(\\S+)$`).exec(steps.find((s) => s.op === 'ARG' && s.args.startsWith(`${name}=`))?.args ?? '')?.[1];
+const arg = (name: string) =>
+  new RegExp(`^${name}=(\\S+)$`).exec(
+    steps.find((s) => s.op === 'ARG' && s.args.startsWith(`${name}=`))?.args ?? '',
+  )?.[1];
 
 /** Names under "Commands:" in commander's help output. */
-const commandsIn = (help: string) => [...(help.split('Commands:')[1] ?? '').matchAll(/^ {2}(\w[\w-]*)/gm)].map((m) => m[1]!);
+const commandsIn = (help: string) =>
+  [...(help.split('Commands:')[1] ?? '').matchAll(/^ {2}(\w[\w-]*)/gm)].map((m) => m[1]!);
 
 describe('Dockerfile', () => {
   it('copies only files that exist in the repository and that .dockerignore lets into the context', () => {
     const copies = steps.filter((s) => s.op === 'COPY' || s.op === 'ADD').map((s) => copySources(s.args));
     const local = copies.filter((c) => c.from === undefined).flatMap((c) => c.sources);
-    expect(local).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'src', 'ui', 'scripts', 'src/apiserver/openapi/vendor']));
+    expect(local).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'package-lock.json',
+        'tsconfig.json',
+        'bin',
+        'src',
+        'ui',
+        'scripts',
+        'src/apiserver/openapi/vendor',
+      ]),
+    );
     for (const src of local) {
       expect(existsSync(join(ROOT, src)), `${src} exists`).toBe(true);
       expect(dockerIgnored(ignorePatterns, src), `${src} is not excluded by .dockerignore`).toBe(false);
     }
     // Files inside the copied folders reach the context too; local state does not.
-    for (const f of ['bin/flowops.js', 'src/cli/main.ts', 'ui/index.html', 'scripts/bundle-cli.mjs']) expect(dockerIgnored(ignorePatterns, f), f).toBe(false);
-    for (const f of ['node_modules/tsx/package.json', '.tools/bin/helm', 'test/packaging/config.test.ts', '.flowops/data.db', 'src/.flowops/x', '.git/HEAD', 'ui/dist/index.html', 'dist/main.js', 'scripts/control-plane/build.sh']) {
+    for (const f of ['bin/flowops.js', 'src/cli/main.ts', 'ui/index.html', 'scripts/bundle-cli.mjs'])
+      expect(dockerIgnored(ignorePatterns, f), f).toBe(false);
+    for (const f of [
+      'node_modules/tsx/package.json',
+      '.tools/bin/helm',
+      'test/packaging/config.test.ts',
+      '.flowops/data.db',
+      'src/.flowops/x',
+      '.git/HEAD',
+      'ui/dist/index.html',
+      'dist/main.js',
+      'scripts/control-plane/build.sh',
+    ]) {
       expect(dockerIgnored(ignorePatterns, f), f).toBe(true);
     }
     // --from= sources name earlier stages.
@@ -116,23 +142,43 @@ describe('Dockerfile', () => {
     for (const pkg of ['bash', 'python3', 'tini']) expect(apt).toMatch(new RegExp(`\\b${pkg}\\b`));
     expect(entrypoint[0]).toBe('/usr/bin/tini');
     // Production dependencies only in what the runtime stage copies; the build stage has them all.
-    expect(steps.find((s) => s.stage === 'deps' && s.op === 'RUN' && s.args.includes('npm ci'))!.args).toContain('--omit=dev');
-    expect(steps.find((s) => s.stage === 'build' && s.op === 'RUN' && s.args.includes('npm ci'))!.args).toContain('test -f dist/main.js');
-    const fromStages = runtime.filter((s) => s.op === 'COPY' && s.args.includes('--from=')).map((s) => copySources(s.args));
-    expect(fromStages).toEqual(expect.arrayContaining([{ from: 'deps', sources: ['/app/node_modules'] }, { from: 'build', sources: ['/app/dist'] }, { from: 'build', sources: ['/app/ui/dist'] }]));
-    expect(runtime.some((s) => s.op === 'COPY' && /^src\b/.test(s.args) && !s.args.startsWith('src/apiserver/openapi/vendor'))).toBe(false);
+    expect(steps.find((s) => s.stage === 'deps' && s.op === 'RUN' && s.args.includes('npm ci'))!.args).toContain(
+      '--omit=dev',
+    );
+    expect(steps.find((s) => s.stage === 'build' && s.op === 'RUN' && s.args.includes('npm ci'))!.args).toContain(
+      'test -f dist/main.js',
+    );
+    const fromStages = runtime
+      .filter((s) => s.op === 'COPY' && s.args.includes('--from='))
+      .map((s) => copySources(s.args));
+    expect(fromStages).toEqual(
+      expect.arrayContaining([
+        { from: 'deps', sources: ['/app/node_modules'] },
+        { from: 'build', sources: ['/app/dist'] },
+        { from: 'build', sources: ['/app/ui/dist'] },
+      ]),
+    );
+    expect(
+      runtime.some(
+        (s) => s.op === 'COPY' && /^src\b/.test(s.args) && !s.args.startsWith('src/apiserver/openapi/vendor'),
+      ),
+    ).toBe(false);
   });
 
   it('downloads helm 4 and kustomize 5, checksum-verified, at the versions the tests run with', () => {
     const helm = spawnSync(HELM, ['version', '--template', '{{.Version}}'], { encoding: 'utf8' }).stdout.trim();
-    const kubectl = JSON.parse(spawnSync(KUBECTL, ['version', '--client', '-o', 'json'], { encoding: 'utf8' }).stdout) as { kustomizeVersion: string };
+    const kubectl = JSON.parse(
+      spawnSync(KUBECTL, ['version', '--client', '-o', 'json'], { encoding: 'utf8' }).stdout,
+    ) as { kustomizeVersion: string };
     expect(arg('HELM_VERSION')).toMatch(/^v4\./);
     expect(arg('KUSTOMIZE_VERSION')).toMatch(/^v5\./);
     expect(arg('HELM_VERSION'), 'Dockerfile helm = .tools/bin/helm').toBe(helm);
     expect(arg('KUSTOMIZE_VERSION'), 'Dockerfile kustomize = kubectl kustomize').toBe(kubectl.kustomizeVersion);
     const download = steps.find((s) => s.stage === 'tools' && s.args.includes('get.helm.sh'))!.args;
     expect(download).toContain('https://get.helm.sh/${helm_tgz}');
-    expect(download).toContain('https://github.com/kubernetes-sigs/kustomize/releases/download/kustomize%2F${KUSTOMIZE_VERSION}');
+    expect(download).toContain(
+      'https://github.com/kubernetes-sigs/kustomize/releases/download/kustomize%2F${KUSTOMIZE_VERSION}',
+    );
     expect(download.match(/sha256sum -c/g)).toHaveLength(2);
     expect(runtime.find((s) => s.op === 'COPY' && s.args.includes('--from=tools'))!.args).toContain('/usr/local/bin/');
   });
@@ -142,12 +188,17 @@ describe('the entrypoint from a clean production install', () => {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-image-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('`npm ci --omit=dev` of package*.json + scripts, then bin + the build stage\'s dist and ui/dist + the vendored schemas, runs the bundle', () => {
+  it("`npm ci --omit=dev` of package*.json + scripts, then bin + the build stage's dist and ui/dist + the vendored schemas, runs the bundle", () => {
     // What the deps and runtime stages copy. --ignore-scripts: better-sqlite3's install script
     // fetches a prebuilt binary from GitHub, which this machine cannot reach; --help does not open
     // a database. The root postinstall and prepare are run by hand below, as `npm ci` in the image would.
-    for (const f of ['package.json', 'package-lock.json', 'bin', 'scripts']) cpSync(join(ROOT, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('control-plane') });
-    const ci = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: dir, encoding: 'utf8' });
+    for (const f of ['package.json', 'package-lock.json', 'bin', 'scripts'])
+      cpSync(join(ROOT, f), join(dir, f), { recursive: true, filter: (p) => !p.includes('control-plane') });
+    const ci = spawnSync(
+      'npm',
+      ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
+      { cwd: dir, encoding: 'utf8' },
+    );
     expect(ci.status, ci.stderr).toBe(0);
     expect(existsSync(join(dir, 'node_modules/vitest')), 'dev dependencies are left out').toBe(false);
     expect(existsSync(join(dir, 'node_modules/@aws-cdk/lambda-layer-kubectl-v35'))).toBe(false);
@@ -169,7 +220,11 @@ describe('the entrypoint from a clean production install', () => {
     // Without tsx the sources could not run: what answers is the bundle.
     rmSync(join(dir, 'node_modules/tsx'), { recursive: true, force: true });
     const env = { ...process.env, NODE_ENV: 'production' };
-    const help = spawnSync(process.execPath, [join(dir, 'bin/flowops.js'), '--help'], { cwd: '/', encoding: 'utf8', env });
+    const help = spawnSync(process.execPath, [join(dir, 'bin/flowops.js'), '--help'], {
+      cwd: '/',
+      encoding: 'utf8',
+      env,
+    });
     expect(help.status, help.stderr).toBe(0);
     const commands = commandsIn(help.stdout);
     expect(commands).toEqual(expect.arrayContaining(['up', 'validate']));
@@ -177,7 +232,11 @@ describe('the entrypoint from a clean production install', () => {
     const dev = spawnSync(process.execPath, [FLOWOPS_BIN, '--help'], { encoding: 'utf8' });
     expect(commands).toEqual(commandsIn(dev.stdout));
     // A command that loads the schemas (zod, yaml) from the bundle.
-    const validate = spawnSync(process.execPath, [join(dir, 'bin/flowops.js'), 'validate', join(ROOT, 'repos-example/database-operator/flow.yaml')], { cwd: '/', encoding: 'utf8', env });
+    const validate = spawnSync(
+      process.execPath,
+      [join(dir, 'bin/flowops.js'), 'validate', join(ROOT, 'repos-example/database-operator/flow.yaml')],
+      { cwd: '/', encoding: 'utf8', env },
+    );
     expect(validate.status, validate.stderr).toBe(0);
     expect(statSync(join(dir, 'bin/flowops.js')).isFile()).toBe(true);
   }, 180_000);

@@ -14,7 +14,12 @@ export const CHART = join(ROOT, 'charts/flowops');
 export const CRD_DIR = join(ROOT, 'config/crd');
 export const CHART_CRD_DIR = join(CHART, 'files/crds');
 
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [k: string]: any };
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [k: string]: any;
+};
 
 export function parseManifests(text: string): K8sObject[] {
   return parseAllDocuments(text)
@@ -25,8 +30,17 @@ export function parseManifests(text: string): K8sObject[] {
     .filter((o): o is K8sObject => o !== null && typeof o === 'object');
 }
 
-function run(binary: string, args: string[], env: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(binary, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+function run(
+  binary: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(binary, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.error) throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -39,7 +53,11 @@ export function kustomize(dir: string): string {
 
 // Helm writes caches and config under these; keep them out of $HOME.
 const helmHome = mkdtempSync(join(tmpdir(), 'flowops-helm-'));
-const HELM_ENV = { HELM_CACHE_HOME: join(helmHome, 'cache'), HELM_CONFIG_HOME: join(helmHome, 'config'), HELM_DATA_HOME: join(helmHome, 'data') };
+const HELM_ENV = {
+  HELM_CACHE_HOME: join(helmHome, 'cache'),
+  HELM_CONFIG_HOME: join(helmHome, 'config'),
+  HELM_DATA_HOME: join(helmHome, 'data'),
+};
 
 export function helm(args: string[]): { code: number; stdout: string; stderr: string } {
   return run(HELM, args, HELM_ENV);
@@ -47,7 +65,14 @@ export function helm(args: string[]): { code: number; stdout: string; stderr: st
 
 /** `helm template <release> charts/flowops -n <namespace> [--set k=v ...]`, throwing on failure. */
 export function helmTemplate(sets: string[] = [], opts: { release?: string; namespace?: string } = {}): string {
-  const args = ['template', opts.release ?? 'flowops', CHART, '--namespace', opts.namespace ?? 'flowops-system', ...sets.flatMap((s) => ['--set', s])];
+  const args = [
+    'template',
+    opts.release ?? 'flowops',
+    CHART,
+    '--namespace',
+    opts.namespace ?? 'flowops-system',
+    ...sets.flatMap((s) => ['--set', s]),
+  ];
   const r = helm(args);
   if (r.code !== 0) throw new Error(`helm ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
   return r.stdout;
@@ -70,7 +95,10 @@ export function generatedCrds(): Array<{ file: string; text: string; crd: K8sObj
   });
 }
 
-export const chartCrdFiles = (): string[] => readdirSync(CHART_CRD_DIR).filter((f) => f.endsWith('.yaml')).sort();
+export const chartCrdFiles = (): string[] =>
+  readdirSync(CHART_CRD_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
 const labelsMatch = (selector: Record<string, string>, labels: Record<string, string> = {}): boolean =>
   Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -108,20 +136,33 @@ export interface EngineNames {
 export function expectEngine(objs: K8sObject[], n: EngineNames): { controller: K8sObject; worker: K8sObject } {
   const controller = find(objs, 'Deployment', n.controller);
   const worker = find(objs, 'Deployment', n.worker);
-  for (const [d, component] of [[controller, 'controller'], [worker, 'worker']] as const) {
+  for (const [d, component] of [
+    [controller, 'controller'],
+    [worker, 'worker'],
+  ] as const) {
     expect(d.metadata.namespace).toBe(n.namespace);
     expect(d.spec.replicas).toBe(2);
     const labels = d.spec.template.metadata.labels;
     expect(labels).toMatchObject({ app: 'flowops-engine', 'app.kubernetes.io/component': component });
-    expect(labelsMatch(d.spec.selector.matchLabels, labels), `${d.metadata.name}: selector matches its pods`).toBe(true);
+    expect(labelsMatch(d.spec.selector.matchLabels, labels), `${d.metadata.name}: selector matches its pods`).toBe(
+      true,
+    );
     const pod = d.spec.template.spec;
     expect(pod.serviceAccountName).toBe(n.serviceAccount);
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
     expect(pod.containers).toHaveLength(1);
     const c = pod.containers[0];
     expect(c.image).toMatch(/^ghcr\.io\/flowops\/flowops:\d/);
     expect(c.args[0]).toBe(component === 'controller' ? 'run' : 'worker');
-    expect(c.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(c.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(c.resources.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(c.resources.limits).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     const metricsPort = c.ports.find((p: { name: string }) => p.name === 'metrics');
@@ -131,10 +172,15 @@ export function expectEngine(objs: K8sObject[], n: EngineNames): { controller: K
     expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
     expect(c.startupProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
     // Read-only root: every writable path is an emptyDir.
-    const mounts = Object.fromEntries(c.volumeMounts.map((m: { name: string; mountPath: string }) => [m.mountPath, m.name]));
+    const mounts = Object.fromEntries(
+      c.volumeMounts.map((m: { name: string; mountPath: string }) => [m.mountPath, m.name]),
+    );
     expect(Object.keys(mounts).sort()).toEqual(['/data', '/tmp']);
-    for (const vol of Object.values(mounts)) expect(pod.volumes.find((v: { name: string }) => v.name === vol)).toHaveProperty('emptyDir');
-    const env = Object.fromEntries(c.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]));
+    for (const vol of Object.values(mounts))
+      expect(pod.volumes.find((v: { name: string }) => v.name === vol)).toHaveProperty('emptyDir');
+    const env = Object.fromEntries(
+      c.env.map((e: { name: string; value?: string; valueFrom?: unknown }) => [e.name, e.value ?? e.valueFrom]),
+    );
     expect(env.REDIS_URL).toBe(n.redisUrl);
     expect(env.POD_NAMESPACE).toEqual({ fieldRef: { fieldPath: 'metadata.namespace' } });
   }
@@ -152,7 +198,9 @@ export function expectEngine(objs: K8sObject[], n: EngineNames): { controller: K
   const metrics = find(objs, 'Service', n.metricsService);
   const webhooks = find(objs, 'Service', n.webhooksService);
   expect(metrics.spec.ports).toEqual([expect.objectContaining({ name: 'metrics', port: 8080, targetPort: 'metrics' })]);
-  expect(webhooks.spec.ports).toEqual([expect.objectContaining({ name: 'webhooks', port: 8081, targetPort: 'webhooks' })]);
+  expect(webhooks.spec.ports).toEqual([
+    expect.objectContaining({ name: 'webhooks', port: 8081, targetPort: 'webhooks' }),
+  ]);
   const podLabels = (d: K8sObject) => d.spec.template.metadata.labels as Record<string, string>;
   expect(labelsMatch(metrics.spec.selector, podLabels(controller))).toBe(true);
   expect(labelsMatch(metrics.spec.selector, podLabels(worker))).toBe(true);
@@ -165,7 +213,10 @@ export function expectEngine(objs: K8sObject[], n: EngineNames): { controller: K
   expect(labelsMatch(ui.spec.selector, podLabels(worker))).toBe(false);
   // No other pods (e.g. the bundled Redis) behind the metrics Service.
   for (const d of ofKind(objs, 'Deployment').filter((x) => x !== controller && x !== worker)) {
-    expect(labelsMatch(metrics.spec.selector, podLabels(d)), `${d.metadata.name} is not behind the metrics Service`).toBe(false);
+    expect(
+      labelsMatch(metrics.spec.selector, podLabels(d)),
+      `${d.metadata.name} is not behind the metrics Service`,
+    ).toBe(false);
   }
   return { controller, worker };
 }
@@ -197,9 +248,11 @@ export function expectRbac(objs: K8sObject[], n: RbacNames): void {
   const crud = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
   for (const res of ['flows', 'flowsources']) {
     for (const verb of crud) expect(allows(own, 'flowops.io', res, verb), `${verb} ${res}`).toBe(true);
-    for (const sub of ['status', 'finalizers']) expect(allows(own, 'flowops.io', `${res}/${sub}`, 'update'), `update ${res}/${sub}`).toBe(true);
+    for (const sub of ['status', 'finalizers'])
+      expect(allows(own, 'flowops.io', `${res}/${sub}`, 'update'), `update ${res}/${sub}`).toBe(true);
   }
-  for (const verb of ['get', 'list', 'watch']) expect(allows(own, 'dcontroller.io', 'operators', verb), `${verb} operators`).toBe(true);
+  for (const verb of ['get', 'list', 'watch'])
+    expect(allows(own, 'dcontroller.io', 'operators', verb), `${verb} operators`).toBe(true);
   expect(allows(own, 'dcontroller.io', 'operators/status', 'patch'), 'patch operators/status').toBe(true);
   for (const verb of ['create', 'patch']) expect(allows(own, '', 'events', verb)).toBe(true);
   for (const verb of ['get', 'list', 'watch']) {
@@ -211,14 +264,23 @@ export function expectRbac(objs: K8sObject[], n: RbacNames): void {
   const flowRules: Rule[] = find(objs, 'ClusterRole', n.flowResourcesRole).rules;
   for (const verb of crud) expect(allows(flowRules, 'apps', 'statefulsets', verb)).toBe(true);
   // Listed verbs, never "*": no escalate / bind / impersonate.
-  for (const verb of ['escalate', 'bind', 'impersonate', '*']) expect(flowRules.some((r) => r.verbs.includes(verb)), verb).toBe(false);
+  for (const verb of ['escalate', 'bind', 'impersonate', '*'])
+    expect(
+      flowRules.some((r) => r.verbs.includes(verb)),
+      verb,
+    ).toBe(false);
 
   const leader = find(objs, 'Role', n.leaderRole);
   expect(leader.metadata.namespace).toBe(n.namespace);
-  for (const verb of ['get', 'create', 'update']) expect(allows(leader.rules, 'coordination.k8s.io', 'leases', verb)).toBe(true);
+  for (const verb of ['get', 'create', 'update'])
+    expect(allows(leader.rules, 'coordination.k8s.io', 'leases', verb)).toBe(true);
 
   const subject = { kind: 'ServiceAccount', name: n.serviceAccount, namespace: n.namespace };
-  for (const [kind, role] of [['ClusterRoleBinding', n.clusterRole], ['ClusterRoleBinding', n.flowResourcesRole], ['RoleBinding', n.leaderRole]] as const) {
+  for (const [kind, role] of [
+    ['ClusterRoleBinding', n.clusterRole],
+    ['ClusterRoleBinding', n.flowResourcesRole],
+    ['RoleBinding', n.leaderRole],
+  ] as const) {
     const binding = objs.find((o) => o.kind === kind && o.roleRef?.name === role);
     expect(binding, `${kind} for ${role}`).toBeDefined();
     expect(binding!.subjects).toEqual([subject]);

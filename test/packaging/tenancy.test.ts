@@ -13,11 +13,15 @@ function argsOf(objs: K8sObject[], name: string): string[] {
 }
 
 function expectLockdown(objs: K8sObject[], names: { controller: string; worker: string; flowRole: string }): void {
-  for (const d of [names.controller, names.worker]) expect(argsOf(objs, d)).toEqual(expect.arrayContaining(['--default-service-account=flow-runner', '--no-cross-namespace-refs']));
+  for (const d of [names.controller, names.worker])
+    expect(argsOf(objs, d)).toEqual(
+      expect.arrayContaining(['--default-service-account=flow-runner', '--no-cross-namespace-refs']),
+    );
   const rules = find(objs, 'ClusterRole', names.flowRole).rules;
   expect(allows(rules, 'apps', 'statefulsets', 'get')).toBe(true);
   expect(allows(rules, 'apps', 'statefulsets', 'watch')).toBe(true);
-  for (const verb of ['create', 'update', 'patch', 'delete']) expect(allows(rules, 'apps', 'statefulsets', verb), verb).toBe(false);
+  for (const verb of ['create', 'update', 'patch', 'delete'])
+    expect(allows(rules, 'apps', 'statefulsets', verb), verb).toBe(false);
   expect(allows(rules, '', 'serviceaccounts', 'impersonate')).toBe(true);
   expect(allows(rules, '', 'groups', 'impersonate')).toBe(false);
   expect(allows(rules, '', 'users', 'impersonate')).toBe(false);
@@ -25,22 +29,41 @@ function expectLockdown(objs: K8sObject[], names: { controller: string; worker: 
 
 describe('multi-tenancy in the install', () => {
   it('chart: tenancy.defaultServiceAccount and tenancy.crossNamespaceRefs', () => {
-    const objs = parseManifests(helmTemplate(['tenancy.defaultServiceAccount=flow-runner', 'tenancy.crossNamespaceRefs=false']));
-    expectLockdown(objs, { controller: 'flowops-controller', worker: 'flowops-worker', flowRole: 'flowops-flow-resources' });
+    const objs = parseManifests(
+      helmTemplate(['tenancy.defaultServiceAccount=flow-runner', 'tenancy.crossNamespaceRefs=false']),
+    );
+    expectLockdown(objs, {
+      controller: 'flowops-controller',
+      worker: 'flowops-worker',
+      flowRole: 'flowops-flow-resources',
+    });
   });
 
   it('chart defaults: no lockdown flags, the flow-resources role as configured', () => {
     const objs = parseManifests(helmTemplate());
-    expect(argsOf(objs, 'flowops-controller').some((a) => a.startsWith('--default-service-account') || a === '--no-cross-namespace-refs')).toBe(false);
-    expect(allows(find(objs, 'ClusterRole', 'flowops-flow-resources').rules, 'apps', 'statefulsets', 'create')).toBe(true);
+    expect(
+      argsOf(objs, 'flowops-controller').some(
+        (a) => a.startsWith('--default-service-account') || a === '--no-cross-namespace-refs',
+      ),
+    ).toBe(false);
+    expect(allows(find(objs, 'ClusterRole', 'flowops-flow-resources').rules, 'apps', 'statefulsets', 'create')).toBe(
+      true,
+    );
   });
 
   it('config/tenancy as a Component of an overlay of config/default', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-overlay-'));
     cpSync(join(ROOT, 'config'), join(dir, 'config'), { recursive: true });
     mkdirSync(join(dir, 'overlay'));
-    writeFileSync(join(dir, 'overlay/kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../config/default]\ncomponents: [../config/tenancy]\n');
+    writeFileSync(
+      join(dir, 'overlay/kustomization.yaml'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../config/default]\ncomponents: [../config/tenancy]\n',
+    );
     const objs = parseManifests(kustomize(join(dir, 'overlay')));
-    expectLockdown(objs, { controller: 'flowops-controller', worker: 'flowops-worker', flowRole: 'flowops-flow-resources' });
+    expectLockdown(objs, {
+      controller: 'flowops-controller',
+      worker: 'flowops-worker',
+      flowRole: 'flowops-flow-resources',
+    });
   });
 });

@@ -34,7 +34,11 @@ const widgetSchema = {
           'x-kubernetes-list-map-keys': ['port', 'protocol'],
           items: {
             type: 'object',
-            properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' }, name: { type: 'string' } },
+            properties: {
+              port: { type: 'integer' },
+              protocol: { type: 'string', default: 'TCP' },
+              name: { type: 'string' },
+            },
           },
         },
       },
@@ -61,7 +65,8 @@ function update(before: JsonObject | undefined, after: JsonObject, manager: stri
   return { ...after, metadata: meta };
 }
 
-const fieldsOf = (entries: readonly ManagedFieldsEntry[], manager: string) => entries.find((e) => e.manager === manager)?.fieldsV1;
+const fieldsOf = (entries: readonly ManagedFieldsEntry[], manager: string) =>
+  entries.find((e) => e.manager === manager)?.fieldsV1;
 
 describe('serverSideApply on a custom resource', () => {
   it('creates the object and records the applier', () => {
@@ -130,7 +135,9 @@ describe('serverSideApply on a custom resource', () => {
     }
     expect(error).toBeInstanceOf(ApplyConflictError);
     const conflict = error as ApplyConflictError;
-    expect(conflict.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-patch" using example.com/v1: .spec.size');
+    expect(conflict.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-patch" using example.com/v1: .spec.size',
+    );
     expect(conflict.conflicts).toEqual([
       { manager: 'kubectl-patch', field: '.spec.size', message: 'conflict with "kubectl-patch" using example.com/v1' },
     ]);
@@ -231,11 +238,13 @@ describe('serverSideApply on a custom resource', () => {
   });
 
   it('rejects configurations the real server rejects', () => {
-    expect(() => apply(undefined, widget({ size: 1 }, { managedFields: [] }), 'kubectl', T0)).toThrow('metadata.managedFields must be nil');
-    expect(() => apply(undefined, widget({ ports: [{ name: 'no-port' }] }), 'kubectl', T0)).toThrow(InvalidApplyError);
-    expect(() => apply(undefined, widget({ ports: [{ port: 1 }, { port: 1, protocol: 'TCP' }] }), 'kubectl', T0)).toThrow(
-      /duplicate entries/,
+    expect(() => apply(undefined, widget({ size: 1 }, { managedFields: [] }), 'kubectl', T0)).toThrow(
+      'metadata.managedFields must be nil',
     );
+    expect(() => apply(undefined, widget({ ports: [{ name: 'no-port' }] }), 'kubectl', T0)).toThrow(InvalidApplyError);
+    expect(() =>
+      apply(undefined, widget({ ports: [{ port: 1 }, { port: 1, protocol: 'TCP' }] }), 'kubectl', T0),
+    ).toThrow(/duplicate entries/);
   });
 
   it('keeps the entry time when a re-apply changes nothing', () => {
@@ -293,7 +302,12 @@ describe('serverSideApply on a Deployment (built-in merge keys)', () => {
     serverSideApply({ live, applied, manager, force, apiVersion: 'apps/v1', now, listType: lists });
 
   it('owns containers per element with k:{"name":…} keys and merges other managers\' containers', () => {
-    const first = run(undefined, deployment([{ name: 'nginx', image: 'nginx:1.25', args: ['-g', 'daemon off;'] }], 2), 'kubectl', T0);
+    const first = run(
+      undefined,
+      deployment([{ name: 'nginx', image: 'nginx:1.25', args: ['-g', 'daemon off;'] }], 2),
+      'kubectl',
+      T0,
+    );
     expect(fieldsOf(first.managedFields, 'kubectl')).toEqual({
       'f:spec': {
         'f:replicas': {},
@@ -314,7 +328,11 @@ describe('serverSideApply on a Deployment (built-in merge keys)', () => {
       { name: 'sidecar', image: 'busybox' },
     ]);
     expect(fieldsOf(sidecar.managedFields, 'mesh')).toMatchObject({
-      'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"sidecar"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } },
+      'f:spec': {
+        'f:template': {
+          'f:spec': { 'f:containers': { 'k:{"name":"sidecar"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+        },
+      },
     });
 
     // kubectl re-applies without the args: they go, the sidecar (owned by mesh) stays.
@@ -325,8 +343,16 @@ describe('serverSideApply on a Deployment (built-in merge keys)', () => {
     ]);
   });
 
-  it('removes a whole container the applier dropped, and conflicts on another manager\'s image', () => {
-    const first = run(undefined, deployment([{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }]), 'kubectl', T0);
+  it("removes a whole container the applier dropped, and conflicts on another manager's image", () => {
+    const first = run(
+      undefined,
+      deployment([
+        { name: 'a', image: 'a:1' },
+        { name: 'b', image: 'b:1' },
+      ]),
+      'kubectl',
+      T0,
+    );
     const dropped = run(first.object, deployment([{ name: 'a', image: 'a:1' }]), 'kubectl', T1);
     expect((dropped.object as any).spec.template.spec.containers).toEqual([{ name: 'a', image: 'a:1' }]);
 
@@ -345,7 +371,14 @@ describe('serverSideApply on a Deployment (built-in merge keys)', () => {
 describe('trackUpdate', () => {
   it('gives a creating manager every field it set, with "." for the objects it created', () => {
     const created = widget({ size: 1 }, { labels: { app: 'x' } });
-    const entries = trackUpdate({ before: undefined, after: created, manager: 'kubectl-create', apiVersion: WIDGET_API, now: T0, listType: widgetLists });
+    const entries = trackUpdate({
+      before: undefined,
+      after: created,
+      manager: 'kubectl-create',
+      apiVersion: WIDGET_API,
+      now: T0,
+      listType: widgetLists,
+    });
     expect(entries).toEqual([
       {
         manager: 'kubectl-create',
@@ -373,19 +406,54 @@ describe('trackUpdate', () => {
     const entries = (b.metadata as JsonObject).managedFields as unknown as ManagedFieldsEntry[];
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ time: T1, fieldsV1: { 'f:spec': { '.': {}, 'f:size': {}, 'f:color': {} } } });
-    const same = trackUpdate({ before: b, after: b, manager: 'other', apiVersion: WIDGET_API, now: T2, listType: widgetLists });
+    const same = trackUpdate({
+      before: b,
+      after: b,
+      manager: 'other',
+      apiVersion: WIDGET_API,
+      now: T2,
+      listType: widgetLists,
+    });
     expect(same).toEqual(entries);
   });
 
-  it('starts from managedFields the request carries (kubectl\'s CSA → SSA upgrade)', () => {
+  it("starts from managedFields the request carries (kubectl's CSA → SSA upgrade)", () => {
     const stored = update(undefined, widget({ size: 1 }), 'kubectl-client-side-apply', T0);
     const upgraded: ManagedFieldsEntry[] = [
-      { manager: 'kubectl', operation: 'Apply', apiVersion: WIDGET_API, time: T1, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:size': {} } } },
+      {
+        manager: 'kubectl',
+        operation: 'Apply',
+        apiVersion: WIDGET_API,
+        time: T1,
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:size': {} } },
+      },
     ];
-    const after = { ...stored, metadata: { ...(stored.metadata as JsonObject), managedFields: upgraded as unknown as JsonObject[] } };
-    expect(trackUpdate({ before: stored, after, manager: 'kubectl', apiVersion: WIDGET_API, now: T2, listType: widgetLists })).toEqual(upgraded);
+    const after = {
+      ...stored,
+      metadata: { ...(stored.metadata as JsonObject), managedFields: upgraded as unknown as JsonObject[] },
+    };
+    expect(
+      trackUpdate({
+        before: stored,
+        after,
+        manager: 'kubectl',
+        apiVersion: WIDGET_API,
+        now: T2,
+        listType: widgetLists,
+      }),
+    ).toEqual(upgraded);
     const reset = { ...stored, metadata: { ...(stored.metadata as JsonObject), managedFields: [{}] } };
-    expect(trackUpdate({ before: stored, after: reset, manager: 'kubectl', apiVersion: WIDGET_API, now: T2, listType: widgetLists })).toEqual([]);
+    expect(
+      trackUpdate({
+        before: stored,
+        after: reset,
+        manager: 'kubectl',
+        apiVersion: WIDGET_API,
+        now: T2,
+        listType: widgetLists,
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -393,7 +461,10 @@ describe('list type resolvers', () => {
   it('reads built-in merge keys from the shared table', () => {
     const pods = builtinListType({ group: '', version: 'v1', kind: 'Pod' });
     expect(pods(['spec', 'containers'])).toEqual({ mapKeys: ['name'] });
-    expect(pods(['spec', 'containers', 'ports'])).toEqual({ mapKeys: ['containerPort', 'protocol'], keyDefaults: { protocol: 'TCP' } });
+    expect(pods(['spec', 'containers', 'ports'])).toEqual({
+      mapKeys: ['containerPort', 'protocol'],
+      keyDefaults: { protocol: 'TCP' },
+    });
     expect(pods(['spec', 'tolerations'])).toBe('atomic');
     expect(pods(['spec', 'containers', 'args'])).toBe('atomic');
     expect(pods(['metadata', 'finalizers'])).toBe('set');
@@ -411,7 +482,10 @@ describe('list type resolvers', () => {
               type: 'array',
               'x-kubernetes-list-type': 'map',
               'x-kubernetes-list-map-keys': ['name'],
-              items: { type: 'object', properties: { members: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } } },
+              items: {
+                type: 'object',
+                properties: { members: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } },
+              },
             },
             byZone: { type: 'object', additionalProperties: { type: 'array', 'x-kubernetes-list-type': 'set' } },
             selector: { type: 'object', 'x-kubernetes-map-type': 'atomic' },
@@ -430,7 +504,12 @@ describe('list type resolvers', () => {
 });
 
 describe('normaliseManagedFields', () => {
-  const entry = (manager: string, operation: 'Apply' | 'Update', time: string, fieldsV1: object): ManagedFieldsEntry => ({
+  const entry = (
+    manager: string,
+    operation: 'Apply' | 'Update',
+    time: string,
+    fieldsV1: object,
+  ): ManagedFieldsEntry => ({
     manager,
     operation,
     apiVersion: WIDGET_API,
@@ -446,7 +525,10 @@ describe('normaliseManagedFields', () => {
       entry('z', 'Update', T1, { 'f:spec': { 'f:c': {} } }),
       entry('empty', 'Update', T0, {}),
     ]);
-    expect(result).toEqual([entry('m', 'Apply', T1, { 'f:spec': { 'f:b': {} } }), entry('z', 'Update', T1, { 'f:spec': { 'f:a': {}, 'f:c': {} } })]);
+    expect(result).toEqual([
+      entry('m', 'Apply', T1, { 'f:spec': { 'f:b': {} } }),
+      entry('z', 'Update', T1, { 'f:spec': { 'f:a': {}, 'f:c': {} } }),
+    ]);
   });
 
   it('treats a list of empty entries as a reset', () => {
@@ -455,10 +537,14 @@ describe('normaliseManagedFields', () => {
 
   it('throws on anything that is not managedFields', () => {
     expect(() => normaliseManagedFields({})).toThrow(ManagedFieldsError);
-    expect(() => normaliseManagedFields([{ manager: 'm', operation: 'Patch', apiVersion: 'v1', time: T0, fieldsType: 'FieldsV1' }])).toThrow(
-      /operation/,
-    );
+    expect(() =>
+      normaliseManagedFields([
+        { manager: 'm', operation: 'Patch', apiVersion: 'v1', time: T0, fieldsType: 'FieldsV1' },
+      ]),
+    ).toThrow(/operation/);
     expect(() => normaliseManagedFields([entry('m', 'Apply', T0, { 'x:spec': {} })])).toThrow(/invalid fieldsV1 key/);
-    expect(() => normaliseManagedFields([entry('m', 'Apply', T0, { 'f:spec': { '.': { 'f:a': {} } } })])).toThrow(ManagedFieldsError);
+    expect(() => normaliseManagedFields([entry('m', 'Apply', T0, { 'f:spec': { '.': { 'f:a': {} } } })])).toThrow(
+      ManagedFieldsError,
+    );
   });
 });

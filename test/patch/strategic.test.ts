@@ -104,7 +104,9 @@ describe('strategicMergePatch: what kubectl apply sends for a Deployment', () =>
   });
 
   it('reorders containers with $setElementOrder alone', () => {
-    const patch = { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'nginx' }] } } } };
+    const patch = {
+      spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'nginx' }] } } },
+    };
     const result = strategicMergePatch(liveDeployment(), patch, DEPLOYMENT) as any;
     expect(result.spec.template.spec.containers.map((c: JsonObject) => c.name)).toEqual(['sidecar', 'nginx']);
     expect(result).toEqual(edit((d) => d.spec.template.spec.containers.reverse()));
@@ -112,7 +114,10 @@ describe('strategicMergePatch: what kubectl apply sends for a Deployment', () =>
 
   it('removes a finalizer with $deleteFromPrimitiveList and keeps the rest in order', () => {
     const patch = {
-      metadata: { '$setElementOrder/finalizers': ['example.com/b'], '$deleteFromPrimitiveList/finalizers': ['example.com/a'] },
+      metadata: {
+        '$setElementOrder/finalizers': ['example.com/b'],
+        '$deleteFromPrimitiveList/finalizers': ['example.com/a'],
+      },
     };
     expect(strategicMergePatch(liveDeployment(), patch, DEPLOYMENT)).toEqual(
       edit((d) => {
@@ -143,7 +148,9 @@ describe('strategicMergePatch: what kubectl apply sends for a Deployment', () =>
 
   it('$retainKeys clears live keys even when the patch does not null them', () => {
     const patch = { spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } };
-    expect((strategicMergePatch(liveDeployment(), patch, DEPLOYMENT) as any).spec.strategy).toEqual({ type: 'Recreate' });
+    expect((strategicMergePatch(liveDeployment(), patch, DEPLOYMENT) as any).spec.strategy).toEqual({
+      type: 'Recreate',
+    });
   });
 
   it('$patch: replace on a map replaces it wholesale', () => {
@@ -210,7 +217,9 @@ describe('strategicMergePatch: plain kubectl patch -p (no directives)', () => {
       spec: {
         template: {
           spec: {
-            containers: [{ name: 'nginx', env: [{ name: 'C', value: '9' }], ports: [{ containerPort: 80, name: 'http' }] }],
+            containers: [
+              { name: 'nginx', env: [{ name: 'C', value: '9' }], ports: [{ containerPort: 80, name: 'http' }] },
+            ],
           },
         },
       },
@@ -257,7 +266,10 @@ describe('strategicMergePatch: plain kubectl patch -p (no directives)', () => {
     };
     const result = strategicMergePatch(
       pod,
-      { metadata: { ownerReferences: [{ uid: 'u1', controller: true }] }, spec: { containers: [{ name: 'a', image: 'y' }] } },
+      {
+        metadata: { ownerReferences: [{ uid: 'u1', controller: true }] },
+        spec: { containers: [{ name: 'a', image: 'y' }] },
+      },
       POD,
     );
     expect(result).toEqual({
@@ -267,13 +279,26 @@ describe('strategicMergePatch: plain kubectl patch -p (no directives)', () => {
 
     const svc: JsonObject = { spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 443 }] } };
     expect(
-      strategicMergePatch(svc, { spec: { ports: [{ port: 443, targetPort: 8443 }] } }, { group: '', version: 'v1', kind: 'Service' }),
-    ).toEqual({ spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 443, targetPort: 8443 }] } });
+      strategicMergePatch(
+        svc,
+        { spec: { ports: [{ port: 443, targetPort: 8443 }] } },
+        { group: '', version: 'v1', kind: 'Service' },
+      ),
+    ).toEqual({
+      spec: {
+        ports: [
+          { port: 80, targetPort: 8080 },
+          { port: 443, targetPort: 8443 },
+        ],
+      },
+    });
   });
 
   it('merges maps like a merge patch for map-only kinds (ConfigMap)', () => {
     const cm = { metadata: { name: 'c' }, data: { a: '1', b: '2' } };
-    expect(strategicMergePatch(cm, { data: { b: null, c: '3' } }, { group: '', version: 'v1', kind: 'ConfigMap' })).toEqual({
+    expect(
+      strategicMergePatch(cm, { data: { b: null, c: '3' } }, { group: '', version: 'v1', kind: 'ConfigMap' }),
+    ).toEqual({
       metadata: { name: 'c' },
       data: { a: '1', c: '3' },
     });
@@ -284,15 +309,31 @@ describe('strategicMergePatch: plain kubectl patch -p (no directives)', () => {
     const patch = {
       spec: { '$setElementOrder/rules': [{ host: 'b' }, { host: 'a' }], rules: [{ host: 'b', http: { paths: [] } }] },
     };
-    expect(strategicMergePatch(ingress, patch, { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' })).toEqual({
-      spec: { rules: [{ host: 'b', http: { paths: [] } }, { host: 'a', http: { paths: [] } }] },
-    });
+    expect(strategicMergePatch(ingress, patch, { group: 'networking.k8s.io', version: 'v1', kind: 'Ingress' })).toEqual(
+      {
+        spec: {
+          rules: [
+            { host: 'b', http: { paths: [] } },
+            { host: 'a', http: { paths: [] } },
+          ],
+        },
+      },
+    );
   });
 
   it('never mutates its inputs', () => {
     const live = liveDeployment();
     const patch: JsonObject = {
-      spec: { template: { spec: { containers: [{ $patch: 'delete', name: 'sidecar' }, { name: 'nginx', image: 'x' }] } } },
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { $patch: 'delete', name: 'sidecar' },
+              { name: 'nginx', image: 'x' },
+            ],
+          },
+        },
+      },
     };
     const liveCopy = structuredClone(live);
     const patchCopy = structuredClone(patch);
@@ -319,11 +360,14 @@ describe('strategicMergePatch: invalid directives', () => {
   });
 
   it('rejects $patch: merge as a list element', () => {
-    expect(patchOf({ template: { spec: { containers: [{ $patch: 'merge' }] } } })).toThrow(/merging lists cannot yet be specified/);
+    expect(patchOf({ template: { spec: { containers: [{ $patch: 'merge' }] } } })).toThrow(
+      /merging lists cannot yet be specified/,
+    );
   });
 
   it('rejects keys outside $retainKeys (422) and a non-list $retainKeys (400)', () => {
-    const mismatch = (): JsonObject => patchOf({ strategy: { $retainKeys: ['type'], rollingUpdate: { maxSurge: 1 } } })();
+    const mismatch = (): JsonObject =>
+      patchOf({ strategy: { $retainKeys: ['type'], rollingUpdate: { maxSurge: 1 } } })();
     expect(mismatch).toThrow("patch content doesn't match retainKeys list");
     try {
       mismatch();
@@ -342,16 +386,18 @@ describe('strategicMergePatch: invalid directives', () => {
     expect(patchOf({ template: { spec: { '$setElementOrder/containers': 'nginx' } } })).toThrow(
       'invalid patch format of setElementOrder list',
     );
-    expect(() => strategicMergePatch(liveDeployment(), { metadata: { '$deleteFromPrimitiveList/finalizers': 'x' } }, DEPLOYMENT)).toThrow(
-      'invalid patch format of primitive list',
-    );
+    expect(() =>
+      strategicMergePatch(liveDeployment(), { metadata: { '$deleteFromPrimitiveList/finalizers': 'x' } }, DEPLOYMENT),
+    ).toThrow('invalid patch format of primitive list');
   });
 
   it('treats a directive name without a field as a malformed directive, not as data', () => {
-    expect(patchOf({ template: { spec: { $setElementOrder: [] } } })).toThrow('invalid patch format of setElementOrder list');
-    expect(() => strategicMergePatch(liveDeployment(), { metadata: { $deleteFromPrimitiveList: [] } }, DEPLOYMENT)).toThrow(
-      'invalid patch format of primitive list',
+    expect(patchOf({ template: { spec: { $setElementOrder: [] } } })).toThrow(
+      'invalid patch format of setElementOrder list',
     );
+    expect(() =>
+      strategicMergePatch(liveDeployment(), { metadata: { $deleteFromPrimitiveList: [] } }, DEPLOYMENT),
+    ).toThrow('invalid patch format of primitive list');
   });
 
   it('rejects a patch list whose order contradicts $setElementOrder', () => {
@@ -360,7 +406,10 @@ describe('strategicMergePatch: invalid directives', () => {
         template: {
           spec: {
             '$setElementOrder/containers': [{ name: 'nginx' }, { name: 'sidecar' }],
-            containers: [{ name: 'sidecar', image: 'a' }, { name: 'nginx', image: 'b' }],
+            containers: [
+              { name: 'sidecar', image: 'a' },
+              { name: 'nginx', image: 'b' },
+            ],
           },
         },
       }),
@@ -375,7 +424,9 @@ describe('supportsStrategicMerge', () => {
     expect(supportsStrategicMerge({ group: 'batch', version: 'v1', kind: 'Job' })).toBe(true);
     expect(supportsStrategicMerge({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' })).toBe(true);
     expect(supportsStrategicMerge({ group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role' })).toBe(true);
-    expect(supportsStrategicMerge({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' })).toBe(true);
+    expect(
+      supportsStrategicMerge({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }),
+    ).toBe(true);
     expect(supportsStrategicMerge({ group: 'example.com', version: 'v1', kind: 'Widget' })).toBe(false);
     expect(supportsStrategicMerge({ group: 'gateway.networking.k8s.io', version: 'v1', kind: 'Gateway' })).toBe(false);
   });

@@ -3,7 +3,13 @@
 // incremental operators.
 
 import { describe, expect, it } from 'vitest';
-import { compilePipeline, PipelineError, type CompiledPipeline, type InputEvent, type OutputEvent } from '../../src/pipeline/index.js';
+import {
+  compilePipeline,
+  PipelineError,
+  type CompiledPipeline,
+  type InputEvent,
+  type OutputEvent,
+} from '../../src/pipeline/index.js';
 import { pick, prng, target, yaml } from './helpers.js';
 
 interface Scenario {
@@ -24,7 +30,13 @@ const scenarios: Record<string, Scenario> = {
   },
   'project (list form)': {
     sources: ['View'],
-    pipeline: { '@project': [{ '$.': '$.' }, { '$.metadata.name': { '@concat': ['p-', '$.metadata.name'] } }, { '$.spec.extra': '$.spec.group' }] },
+    pipeline: {
+      '@project': [
+        { '$.': '$.' },
+        { '$.metadata.name': { '@concat': ['p-', '$.metadata.name'] } },
+        { '$.spec.extra': '$.spec.group' },
+      ],
+    },
   },
   'project (colliding names)': {
     sources: ['View'],
@@ -32,11 +44,17 @@ const scenarios: Record<string, Scenario> = {
   },
   unwind: {
     sources: ['View'],
-    pipeline: [{ '@unwind': '$.spec.list' }, { '@project': { metadata: { name: '$.metadata.name', namespace: '$.metadata.namespace' }, v: '$.spec.list' } }],
+    pipeline: [
+      { '@unwind': '$.spec.list' },
+      { '@project': { metadata: { name: '$.metadata.name', namespace: '$.metadata.namespace' }, v: '$.spec.list' } },
+    ],
   },
   'gather (projected)': {
     sources: ['View'],
-    pipeline: [{ '@gather': ['$.spec.group', '$.spec.n'] }, { '@project': { metadata: { name: '$.spec.group' }, values: '$.spec.n' } }],
+    pipeline: [
+      { '@gather': ['$.spec.group', '$.spec.n'] },
+      { '@project': { metadata: { name: '$.spec.group' }, values: '$.spec.n' } },
+    ],
   },
   'gather (copy root)': { sources: ['View'], pipeline: [{ '@mux': ['$.metadata.namespace', '$.spec.n'] }] },
   'select → unwind → project → gather → project': {
@@ -105,7 +123,13 @@ function randomObject(rnd: () => number, kind: string, ns: string, name: string)
   const n = rnd() < 0.05 ? 'bad' : Math.floor(rnd() * 7);
   const list = Array.from({ length: Math.floor(rnd() * 4) }, () => pick(rnd, ['x', 'y', 'z', 1, 2]));
   const group = pick(rnd, ['g1', 'g2', 'g3', null]);
-  const pair = rnd() < 0.3 ? pick(rnd, [['g1', 'g1'], ['g1', 'g2']]) : group;
+  const pair =
+    rnd() < 0.3
+      ? pick(rnd, [
+          ['g1', 'g1'],
+          ['g1', 'g2'],
+        ])
+      : group;
   return { apiVersion: 'v1', kind, metadata: { namespace: ns, name }, spec: { n, list, group, pair } };
 }
 

@@ -59,7 +59,10 @@ describe('@lt, @lte, @gt, @gte', () => {
 });
 
 describe('@selector', () => {
-  const withLabels = (labels: Record<string, unknown>): unknown => ({ ...obj1, metadata: { ...obj1.metadata, labels } });
+  const withLabels = (labels: Record<string, unknown>): unknown => ({
+    ...obj1,
+    metadata: { ...obj1.metadata, labels },
+  });
 
   it.each([
     [{ '@selector': [{ matchLabels: { app: 'nginx' } }, { app: 'nginx' }] }, {}, true],
@@ -67,10 +70,41 @@ describe('@selector', () => {
     [{ '@selector': [{ app: 'nginx' }, '$.metadata.labels'] }, { app: 'nginx' }, true],
     [{ '@selector': [{ app: 'nginx' }, '$.metadata.labels'] }, { app: 'apache' }, false],
     [{ '@selector': [{ matchLabels: { app: 'nginx' } }, '$.metadata.labels'] }, { app: 'apache' }, false],
-    [{ '@selector': [{ matchExpressions: [{ key: 'app', operator: 'In', values: ['nginx', 'httpd'] }] }, '$.metadata.labels'] }, { app: 'nginx' }, true],
-    [{ '@selector': [{ matchExpressions: [{ key: 'app', operator: 'In', values: ['nginx', 'httpd'] }] }, '$.metadata.labels'] }, { app: 'apache' }, false],
-    [{ '@selector': [{ matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['nginx'] }] }, '$.metadata.labels'] }, {}, true],
-    [{ '@selector': [{ matchExpressions: [{ key: 'v', operator: 'DoesNotExist' }] }, '$.metadata.labels'] }, { v: 'x' }, false],
+    [
+      {
+        '@selector': [
+          { matchExpressions: [{ key: 'app', operator: 'In', values: ['nginx', 'httpd'] }] },
+          '$.metadata.labels',
+        ],
+      },
+      { app: 'nginx' },
+      true,
+    ],
+    [
+      {
+        '@selector': [
+          { matchExpressions: [{ key: 'app', operator: 'In', values: ['nginx', 'httpd'] }] },
+          '$.metadata.labels',
+        ],
+      },
+      { app: 'apache' },
+      false,
+    ],
+    [
+      {
+        '@selector': [
+          { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['nginx'] }] },
+          '$.metadata.labels',
+        ],
+      },
+      {},
+      true,
+    ],
+    [
+      { '@selector': [{ matchExpressions: [{ key: 'v', operator: 'DoesNotExist' }] }, '$.metadata.labels'] },
+      { v: 'x' },
+      false,
+    ],
     [{ '@selector': [{ matchLabels: { n: '1' } }, '$.metadata.labels'] }, { n: 1 }, true], // values are stringified
     [{ '@selector': [{}, '$.metadata.labels'] }, { a: 'b' }, true],
     [{ '@selector': ['$.nope', '$.metadata.labels'] }, { a: 'b' }, false],
@@ -101,8 +135,14 @@ describe('@selector', () => {
   it.each([
     [{ '@selector': ['x', {}] }, /@selector at expression: invalid label selector: expected a map, got string/],
     [{ '@selector': [{}, 'x'] }, /invalid label set/],
-    [{ '@selector': [{ matchExpressions: [{ key: 'a', operator: 'Equals', values: ['x'] }] }, {}] }, /unknown operator "Equals"/],
-    [{ '@selector': [{ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, {}] }, /needs a non-empty values list/],
+    [
+      { '@selector': [{ matchExpressions: [{ key: 'a', operator: 'Equals', values: ['x'] }] }, {}] },
+      /unknown operator "Equals"/,
+    ],
+    [
+      { '@selector': [{ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }, {}] },
+      /needs a non-empty values list/,
+    ],
     [{ '@selector': [{}] }, /expected 2 arguments/],
   ])('%j fails', (e, want) => {
     expect(() => ev(e)).toThrow(want);

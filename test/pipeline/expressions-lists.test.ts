@@ -38,10 +38,15 @@ describe('iterators: @map, @filter, @any, @all, @none', () => {
     [{ '@filter': [{ '@eq': ['$$', 12] }, [12, 23]] }, [12]],
     [{ '@filter': [{ '@eq': ['$$.', 12] }, [12, 23]] }, [12]],
     [
-      { '@filter': [{ '@eq': ['$.metadata.namespace', '$$.metadata.namespace'] }, [{ metadata: { namespace: 'default' } }, { metadata: { namespace: 'default2' } }, 12]] },
+      {
+        '@filter': [
+          { '@eq': ['$.metadata.namespace', '$$.metadata.namespace'] },
+          [{ metadata: { namespace: 'default' } }, { metadata: { namespace: 'default2' } }, 12],
+        ],
+      },
       [{ metadata: { namespace: 'default' } }],
     ],
-    [yaml("'@filter':\n  - '@exists': \"$$\"\n  - \"$.spec.x\""), [1, 2, 3, 4, 5]],
+    [yaml('\'@filter\':\n  - \'@exists\': "$$"\n  - "$.spec.x"'), [1, 2, 3, 4, 5]],
     [{ '@map': [{ x: 1 }, [12, 23]] }, [{ x: 1 }, { x: 1 }]],
     [{ '@map': [{ '@lte': ['$$', 17] }, [12, 23]] }, [true, false]],
     [{ '@map': [{ '@mul': ['$$', 2] }, '$.spec.x'] }, [2, 4, 6, 8, 10]],
@@ -58,7 +63,10 @@ describe('iterators: @map, @filter, @any, @all, @none', () => {
   });
 
   it('rebinds $$ in nested iterators', () => {
-    expect(ev({ '@map': [{ '@map': [{ '@add': ['$$', 1] }, '$$'] }, '$.m'] }, { m: [[1, 2], [3]] })).toEqual([[2, 3], [4]]);
+    expect(ev({ '@map': [{ '@map': [{ '@add': ['$$', 1] }, '$$'] }, '$.m'] }, { m: [[1, 2], [3]] })).toEqual([
+      [2, 3],
+      [4],
+    ]);
   });
 
   it('unpacks literal list arguments (kept quirk)', () => {
@@ -66,7 +74,10 @@ describe('iterators: @map, @filter, @any, @all, @none', () => {
   });
 
   it('keeps $ at the root while $$ moves', () => {
-    expect(ev({ '@map': [{ '@concat': ['$.metadata.namespace', '/', '$$.name'] }, '$.spec'] }, obj2)).toEqual(['default2/name1', 'default2/name2']);
+    expect(ev({ '@map': [{ '@concat': ['$.metadata.namespace', '/', '$$.name'] }, '$.spec'] }, obj2)).toEqual([
+      'default2/name1',
+      'default2/name2',
+    ]);
   });
 
   it.each([

@@ -64,7 +64,9 @@ describe('literal maps (@dict)', () => {
     expect(ev({ 'a.b': 1 })).toEqual({ 'a.b': 1 });
     expect(ev({ a: 1.1, b: { '@sum': [1, 2] }, c: { '@concat': ['ab', 'ba'] } })).toEqual({ a: 1.1, b: 3, c: 'abba' });
     expect(ev({ dummy: [1, 2, 3], x: { '@eq': ['a', 'b'] } })).toEqual({ dummy: [1, 2, 3], x: false });
-    expect(ev({ 'another-dummy': [{ a: 1, b: 2.2 }, { x: [1, 2, 3] }] })).toEqual({ 'another-dummy': [{ a: 1, b: 2.2 }, { x: [1, 2, 3] }] });
+    expect(ev({ 'another-dummy': [{ a: 1, b: 2.2 }, { x: [1, 2, 3] }] })).toEqual({
+      'another-dummy': [{ a: 1, b: 2.2 }, { x: [1, 2, 3] }],
+    });
     expect(ev({ a: 1, b: { c: { '@eq': [1, 1] } } })).toEqual({ a: 1, b: { c: true } });
   });
 
@@ -79,7 +81,9 @@ describe('literal maps (@dict)', () => {
 
   it('copies a map with the "$." key', () => {
     expect(ev({ '$.': '$.spec.b' })).toEqual({ c: 2 });
-    expect(() => ev({ '$.': '$.spec.a' })).toThrow(/@dict at expression\["\$\."\]: the "\$\." key copies a map, got int 1/);
+    expect(() => ev({ '$.': '$.spec.a' })).toThrow(
+      /@dict at expression\["\$\."\]: the "\$\." key copies a map, got int 1/,
+    );
   });
 
   it('dereferences computed strings a second time (kept quirk)', () => {

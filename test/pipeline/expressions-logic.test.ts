@@ -25,7 +25,9 @@ describe('@and / @or', () => {
   });
 
   it('blames the failing inner operator', () => {
-    expect(() => ev({ '@and': [true, { '@or': [false, poison] }] })).toThrow(/@string at expression\.@and\[1\]\.@or\[1\]: invalid JSONPath/);
+    expect(() => ev({ '@and': [true, { '@or': [false, poison] }] })).toThrow(
+      /@string at expression\.@and\[1\]\.@or\[1\]: invalid JSONPath/,
+    );
   });
 });
 
@@ -61,14 +63,25 @@ describe('@cond', () => {
     [{ '@cond': [false, 1] }, null],
     [{ '@cond': [{ '@eq': ['$.spec.a', 1] }, '$.spec.b.c', poison] }, 2],
     [{ '@cond': [{ '@eq': ['$.spec.a', 'x'] }, poison, '$.spec.b.c'] }, 2],
-    [{ '@cond': [{ '@eq': ['$.spec.a', 2] }, poison, { '@cond': [{ '@eq': ['$.metadata.name', 'name'] }, '$.spec.a', poison] }] }, 1],
+    [
+      {
+        '@cond': [
+          { '@eq': ['$.spec.a', 2] },
+          poison,
+          { '@cond': [{ '@eq': ['$.metadata.name', 'name'] }, '$.spec.a', poison] },
+        ],
+      },
+      1,
+    ],
     [{ '@cond': [true, { '@noop': null }] }, null],
   ])('%j', (e, want) => {
     expect(ev(e)).toEqual(want);
   });
 
   it('fails on a non-boolean condition or a wrong arity', () => {
-    expect(() => ev({ '@cond': ['$.spec.a', 1] })).toThrow(/@cond at expression: the condition must be a boolean, got int 1/);
+    expect(() => ev({ '@cond': ['$.spec.a', 1] })).toThrow(
+      /@cond at expression: the condition must be a boolean, got int 1/,
+    );
     expect(() => ev({ '@cond': [true] })).toThrow(/expected 2 \(if\/then\) or 3/);
     expect(() => ev({ '@cond': [true, 1, 2, 3] })).toThrow(/@cond/);
   });
@@ -76,7 +89,15 @@ describe('@cond', () => {
 
 describe('@switch', () => {
   it('takes the first true case and evaluates only its action', () => {
-    expect(ev({ '@switch': [[false, poison], [{ '@eq': ['$.spec.a', 1] }, 'one'], [true, poison]] })).toBe('one');
+    expect(
+      ev({
+        '@switch': [
+          [false, poison],
+          [{ '@eq': ['$.spec.a', 1] }, 'one'],
+          [true, poison],
+        ],
+      }),
+    ).toBe('one');
     expect(ev({ '@switch': [[false, 1]] })).toBeNull();
   });
 

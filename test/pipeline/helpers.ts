@@ -1,7 +1,12 @@
 // Shared test helpers: object builders, a seeded PRNG, and output normalisation.
 
 import { parse } from 'yaml';
-import { compilePipeline, type CompileOptions, type CompiledPipeline, type OutputEvent } from '../../src/pipeline/index.js';
+import {
+  compilePipeline,
+  type CompileOptions,
+  type CompiledPipeline,
+  type OutputEvent,
+} from '../../src/pipeline/index.js';
 
 export const modes = ['incremental', 'recompute'] as const;
 export type Mode = (typeof modes)[number];
@@ -12,14 +17,23 @@ export function yaml(text: string): unknown {
   return parse(text) as unknown;
 }
 
-export function obj(kind: string, ns: string | undefined, name: string, rest: Record<string, unknown> = {}): Record<string, unknown> {
+export function obj(
+  kind: string,
+  ns: string | undefined,
+  name: string,
+  rest: Record<string, unknown> = {},
+): Record<string, unknown> {
   const metadata: Record<string, unknown> = { name };
   if (ns !== undefined) metadata.namespace = ns;
   const extraMeta = (rest.metadata ?? {}) as Record<string, unknown>;
   return { apiVersion: 'v1', kind, ...rest, metadata: { ...metadata, ...extraMeta } };
 }
 
-export function compile(pipeline: unknown, mode: Mode, opts: Partial<CompileOptions> & { sources: string[] }): CompiledPipeline {
+export function compile(
+  pipeline: unknown,
+  mode: Mode,
+  opts: Partial<CompileOptions> & { sources: string[] },
+): CompiledPipeline {
   return compilePipeline(pipeline, { target, mode, now: () => new Date('2025-01-02T03:04:05.678Z'), ...opts });
 }
 

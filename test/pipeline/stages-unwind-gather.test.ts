@@ -8,21 +8,34 @@ describe.each(modes)('@unwind / @demux (%s)', (mode) => {
   it('runs the spec §9 worked example', () => {
     const p = run([{ '@unwind': '$.spec.list' }, { '@project': { metadata: { name: '$.spec.list' } } }]);
     expect(brief(p.process({ type: 'Added', object: base }))).toEqual(['Upserted a', 'Upserted b', 'Upserted c']);
-    expect(brief(p.process({ type: 'Updated', object: { ...base, spec: { list: ['c', 'd'] } } }))).toEqual(['Deleted a', 'Deleted b', 'Upserted d']);
+    expect(brief(p.process({ type: 'Updated', object: { ...base, spec: { list: ['c', 'd'] } } }))).toEqual([
+      'Deleted a',
+      'Deleted b',
+      'Upserted d',
+    ]);
   });
 
   it('writes the element back and suffixes the name with its index', () => {
     const p = run({ '@demux': '$.spec.list' });
     const out = p.process({ type: 'Added', object: base });
     expect(out.map((e) => e.object)).toEqual(
-      ['a', 'b', 'c'].map((x, i) => ({ ...base, ...target, metadata: { name: `name-${i}`, namespace: 'default' }, spec: { list: x } })),
+      ['a', 'b', 'c'].map((x, i) => ({
+        ...base,
+        ...target,
+        metadata: { name: `name-${i}`, namespace: 'default' },
+        spec: { list: x },
+      })),
     );
   });
 
   it('composes nested unwinds: name-0-1', () => {
     const p = run([{ '@unwind': '$.spec.m' }, { '@unwind': '$.spec.m' }]);
     const o = obj('view', 'ns', 'name', { spec: { m: [[1, 2], [3]] } });
-    expect(brief(p.process({ type: 'Added', object: o }))).toEqual(['Upserted ns/name-0-0', 'Upserted ns/name-0-1', 'Upserted ns/name-1-0']);
+    expect(brief(p.process({ type: 'Added', object: o }))).toEqual([
+      'Upserted ns/name-0-0',
+      'Upserted ns/name-0-1',
+      'Upserted ns/name-1-0',
+    ]);
   });
 
   it('emits nothing for a missing, null or empty list', () => {
@@ -47,14 +60,19 @@ describe.each(modes)('@unwind / @demux (%s)', (mode) => {
   it('retracts exactly what an element produced when the source is deleted', () => {
     const p = run({ '@unwind': '$.spec.list' });
     p.process({ type: 'Added', object: base });
-    expect(brief(p.process({ type: 'Deleted', object: base }))).toEqual(['Deleted default/name-0', 'Deleted default/name-1', 'Deleted default/name-2']);
+    expect(brief(p.process({ type: 'Deleted', object: base }))).toEqual([
+      'Deleted default/name-0',
+      'Deleted default/name-1',
+      'Deleted default/name-2',
+    ]);
     expect(p.outputs()).toEqual([]);
   });
 });
 
 describe.each(modes)('@gather / @mux (%s)', (mode) => {
   const run = (pipeline: unknown) => compile(pipeline, mode, { sources: ['view'] });
-  const pod = (ns: string, name: string, extra: Record<string, unknown> = {}) => obj('view', ns, name, { spec: { v: name }, ...extra });
+  const pod = (ns: string, name: string, extra: Record<string, unknown> = {}) =>
+    obj('view', ns, name, { spec: { v: name }, ...extra });
   const byNamespace = [
     { '@gather': ['$.metadata.namespace', '$.metadata.name'] },
     { '@project': { metadata: { name: '$.metadata.namespace' }, names: '$.metadata.name' } },
@@ -62,27 +80,49 @@ describe.each(modes)('@gather / @mux (%s)', (mode) => {
 
   it('collects sorted values per group and updates the group on every change', () => {
     const p = run(byNamespace);
-    expect(p.process({ type: 'Added', object: pod('ns1', 'b') })).toEqual([{ type: 'Upserted', object: { ...target, metadata: { name: 'ns1' }, names: ['b'] } }]);
+    expect(p.process({ type: 'Added', object: pod('ns1', 'b') })).toEqual([
+      { type: 'Upserted', object: { ...target, metadata: { name: 'ns1' }, names: ['b'] } },
+    ]);
     expect(p.process({ type: 'Added', object: pod('ns1', 'a') })[0]?.object.names).toEqual(['a', 'b']);
-    expect(p.process({ type: 'Added', object: pod('ns2', 'c') })[0]?.object).toEqual({ ...target, metadata: { name: 'ns2' }, names: ['c'] });
+    expect(p.process({ type: 'Added', object: pod('ns2', 'c') })[0]?.object).toEqual({
+      ...target,
+      metadata: { name: 'ns2' },
+      names: ['c'],
+    });
     // A member leaving re-emits the group under its stable name with the shorter list.
-    expect(p.process({ type: 'Deleted', object: pod('ns1', 'b') })).toEqual([{ type: 'Upserted', object: { ...target, metadata: { name: 'ns1' }, names: ['a'] } }]);
+    expect(p.process({ type: 'Deleted', object: pod('ns1', 'b') })).toEqual([
+      { type: 'Upserted', object: { ...target, metadata: { name: 'ns1' }, names: ['a'] } },
+    ]);
     // The last member leaving deletes the group, carrying the old content.
-    expect(p.process({ type: 'Deleted', object: pod('ns1', 'a') })).toEqual([{ type: 'Deleted', object: { ...target, metadata: { name: 'ns1' }, names: ['a'] } }]);
+    expect(p.process({ type: 'Deleted', object: pod('ns1', 'a') })).toEqual([
+      { type: 'Deleted', object: { ...target, metadata: { name: 'ns1' }, names: ['a'] } },
+    ]);
     expect(p.outputs()).toEqual([{ ...target, metadata: { name: 'ns2' }, names: ['c'] }]);
   });
 
   it('skips members whose key or value is null', () => {
-    const p = run([{ '@mux': ['$.spec.group', '$.spec.val'] }, { '@project': { metadata: { name: '$.spec.group' }, vals: '$.spec.val' } }]);
+    const p = run([
+      { '@mux': ['$.spec.group', '$.spec.val'] },
+      { '@project': { metadata: { name: '$.spec.group' }, vals: '$.spec.val' } },
+    ]);
     expect(p.process({ type: 'Added', object: obj('view', 'ns', 'a', { spec: { val: 1 } }) })).toEqual([]);
     expect(p.process({ type: 'Added', object: obj('view', 'ns', 'b', { spec: { group: 'g' } }) })).toEqual([]);
-    expect(p.process({ type: 'Added', object: obj('view', 'ns', 'c', { spec: { group: 'g', val: 3 } }) })[0]?.object.vals).toEqual([3]);
+    expect(
+      p.process({ type: 'Added', object: obj('view', 'ns', 'c', { spec: { group: 'g', val: 3 } }) })[0]?.object.vals,
+    ).toEqual([3]);
   });
 
   it('sorts numbers numerically and puts strings before numbers in mixed lists', () => {
     const p = run([{ '@gather': ['g', '$.spec.v'] }, { '@project': { metadata: { name: 'all' }, vals: '$.spec.v' } }]);
     let last: unknown;
-    for (const [name, v] of [['a', 10], ['b', 9], ['c', 'x'], ['d', 9.5], ['e', 'a'], ['f', true]] as const) {
+    for (const [name, v] of [
+      ['a', 10],
+      ['b', 9],
+      ['c', 'x'],
+      ['d', 9.5],
+      ['e', 'a'],
+      ['f', true],
+    ] as const) {
       last = p.process({ type: 'Added', object: obj('view', 'ns', name, { spec: { v } }) })[0]?.object.vals;
     }
     expect(last).toEqual(['a', 'x', 9, 9.5, 10, true]);
@@ -109,14 +149,24 @@ describe.each(modes)('@gather / @mux (%s)', (mode) => {
   });
 
   it('counts a member once per multiplicity and removes one value per retraction', () => {
-    const p = run([{ '@project': { metadata: { name: '$.metadata.name' }, g: 'x', v: '$.spec.v' } }, { '@gather': ['$.g', '$.v'] }, { '@project': { metadata: { name: 'out' }, v: '$.v' } }]);
+    const p = run([
+      { '@project': { metadata: { name: '$.metadata.name' }, g: 'x', v: '$.spec.v' } },
+      { '@gather': ['$.g', '$.v'] },
+      { '@project': { metadata: { name: 'out' }, v: '$.v' } },
+    ]);
     p.process({ type: 'Added', object: obj('view', 'ns', 'a', { spec: { v: 1 } }) });
-    expect(p.process({ type: 'Added', object: obj('view', 'ns2', 'a', { spec: { v: 1 } }) })[0]?.object.v).toEqual([1, 1]);
-    expect(p.process({ type: 'Deleted', object: obj('view', 'ns', 'a', { spec: { v: 1 } }) })[0]?.object.v).toEqual([1]);
+    expect(p.process({ type: 'Added', object: obj('view', 'ns2', 'a', { spec: { v: 1 } }) })[0]?.object.v).toEqual([
+      1, 1,
+    ]);
+    expect(p.process({ type: 'Deleted', object: obj('view', 'ns', 'a', { spec: { v: 1 } }) })[0]?.object.v).toEqual([
+      1,
+    ]);
   });
 
   it('fails when the value argument is not a literal path, once a group is emitted', () => {
     const p = run({ '@gather': ['$.metadata.namespace', { '@concat': ['x', 'y'] }] });
-    expect(() => p.process({ type: 'Added', object: pod('ns', 'a') })).toThrow(/@gather at pipeline: the value argument must be a literal JSONPath string/);
+    expect(() => p.process({ type: 'Added', object: pod('ns', 'a') })).toThrow(
+      /@gather at pipeline: the value argument must be a literal JSONPath string/,
+    );
   });
 });

@@ -63,7 +63,7 @@ describe('the preview comment (a pure function of validation and diff)', () => {
   });
 
   it('folds the rendered children into a quarter of the limit at most, the diff still after them', () => {
-    const yaml = 'children:\n' + '  - kind: ConfigMap\n    data: { k: v }\n'.repeat(2_000);
+    const yaml = `children:\n${'  - kind: ConfigMap\n    data: { k: v }\n'.repeat(2_000)}`;
     const rendered = {
       samples: [{ object: 'Store default/s', flows: ['store'], children: ['ConfigMap default/c'], yaml }],
       notes: ['flows/store.yaml:3:1: spec.x: a warning of the render'],

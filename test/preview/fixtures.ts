@@ -145,7 +145,7 @@ spec:
             name: "{{ .Resource.metadata.name }}-smtp"
             namespace: "{{ .Resource.metadata.namespace }}"
           stringData:
-            password: "{{ .Resource.spec.backup | default \"none\" }}"
+            password: "{{ .Resource.spec.backup | default "none" }}"
           ---
           apiVersion: apps/v1
           kind: Deployment

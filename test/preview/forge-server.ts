@@ -345,9 +345,9 @@ export async function startFakeForge(
       const reply = handler({ kind: id, params, query: url.searchParams, body });
       // The response object only (its schema is expanded once, when its validator is made).
       const response = op.responses?.[String(reply.status)] as { $ref?: string } | undefined;
-      const described = (
-        response?.$ref ? lookup(doc, response.$ref) : response
-      ) as { content?: Record<string, { schema?: unknown }> } | undefined;
+      const described = (response?.$ref ? lookup(doc, response.$ref) : response) as
+        | { content?: Record<string, { schema?: unknown }> }
+        | undefined;
       const documented = described?.content?.['application/json']?.schema;
       if (reply.status < 300) {
         if (!documented) forge.errors.push(`${id}: answer ${reply.status} is not documented`);

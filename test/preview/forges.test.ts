@@ -28,7 +28,7 @@ const SOURCE = { apiVersion: 'flowops.io/v1', kind: 'FlowSource', namespace: 'de
  * document: its OpenAPI document cannot be fetched here) and on Gitea/Forgejo (against the
  * OpenAPI description Gitea 1.27 ships, vendored by `npm run gen:forge-openapi`).
  */
-describe("pull-request previews on GitLab, Gitea and Bitbucket Cloud", () => {
+describe('pull-request previews on GitLab, Gitea and Bitbucket Cloud', () => {
   let env: FlowOpsEnv;
   let gitServer: GitServer;
   let repo: TestRepo;

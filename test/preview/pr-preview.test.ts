@@ -52,7 +52,10 @@ describe('pull-request previews (GitHub)', () => {
   const liveDeployment = async (): Promise<KubeObject | undefined> =>
     env.kube.get({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' });
   const finalStatus = (sha: string): { state: string; description?: string; context: string } | undefined =>
-    github.statuses(sha).filter((s) => s.state !== 'pending').at(-1);
+    github
+      .statuses(sha)
+      .filter((s) => s.state !== 'pending')
+      .at(-1);
 
   beforeAll(async () => {
     github = await startFakeForge('github', githubOpenApi(), { token: TOKEN, stripPrefix: '/api/v3' });
@@ -203,7 +206,7 @@ describe('pull-request previews (GitHub)', () => {
     expect(final?.description).toMatch(/^rejected: flows\/broken\.yaml:\d+:\d+: spec\.reconcile\.steps\[0\]\.type/);
   });
 
-  it("comments a type error against a CRD only the server has (the repository does not carry it)", async () => {
+  it('comments a type error against a CRD only the server has (the repository does not carry it)', async () => {
     await env.kube.apply(storeCrd(), { fieldManager: 'test', force: true });
     const flow = `apiVersion: flowops.io/v1
 kind: Flow
@@ -247,7 +250,10 @@ spec:
   });
 
   it('finds its comment on a later page of a busy pull request and edits it there', async () => {
-    github.addComments(5, Array.from({ length: 120 }, (_, i) => `LGTM ${i}`));
+    github.addComments(
+      5,
+      Array.from({ length: 120 }, (_, i) => `LGTM ${i}`),
+    );
     const first = await pushPullRequest(repo, main, 'refs/pull/5/head', {
       'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 2),
     });

@@ -46,14 +46,34 @@ const keys = (n: number): string[] => Array.from({ length: n }, (_, i) => `defau
 describe('Redis URLs', () => {
   it('name one server, a Sentinel master or a Cluster, with TLS, ACL users and the sentinels own credentials', () => {
     expect(parseRedisUrl('rediss://flowops:p%40ss@redis.example:6380/2?tls_ca=/etc/ca.pem')).toEqual({
-      mode: 'standalone', node: { host: 'redis.example', port: 6380 }, username: 'flowops', password: 'p@ss', db: 2, tls: { caFile: '/etc/ca.pem' },
+      mode: 'standalone',
+      node: { host: 'redis.example', port: 6380 },
+      username: 'flowops',
+      password: 'p@ss',
+      db: 2,
+      tls: { caFile: '/etc/ca.pem' },
     });
     expect(parseRedisUrl('redis+sentinel://:pw@s1:26379,s2,[::1]:26380/mymaster/1?sentinel_password=spw')).toEqual({
-      mode: 'sentinel', sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }, { host: '::1', port: 26380 }],
-      name: 'mymaster', password: 'pw', db: 1, sentinelPassword: 'spw',
+      mode: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      name: 'mymaster',
+      password: 'pw',
+      db: 1,
+      sentinelPassword: 'spw',
     });
     expect(parseRedisUrl('rediss+cluster://u:p@n1:7000,n2:7001')).toEqual({
-      mode: 'cluster', nodes: [{ host: 'n1', port: 7000 }, { host: 'n2', port: 7001 }], username: 'u', password: 'p', tls: {},
+      mode: 'cluster',
+      nodes: [
+        { host: 'n1', port: 7000 },
+        { host: 'n2', port: 7001 },
+      ],
+      username: 'u',
+      password: 'p',
+      tls: {},
     });
     expect(queuePrefix('redis+cluster://n1:7000', 'flowops')).toBe('{flowops}');
     expect(queuePrefix('redis+cluster://n1:7000', '{team}-flowops')).toBe('{team}-flowops');
@@ -91,10 +111,15 @@ describe.skipIf(!redisAvailable)('the reconcile queue on real Redis servers', ()
     await checkRedis(url);
     const { q, runs } = countingQueue(url);
     for (const k of keys(50)) q.add(k);
-    await waitFor(() => runs.size === 50, { what: `50 keys reconciled over TLS (have ${runs.size})`, timeoutMs: 30_000 });
+    await waitFor(() => runs.size === 50, {
+      what: `50 keys reconciled over TLS (have ${runs.size})`,
+      timeoutMs: 30_000,
+    });
     // Plain TCP is not served at all, and a wrong password is refused with the URL redacted.
     const wrong = `rediss://flowops:nope@127.0.0.1:${server.port}?tls_ca=${encodeURIComponent(server.ca)}`;
-    await expect(checkRedis(wrong)).rejects.toThrow(/Redis at rediss:\/\/\*\*\*@127\.0\.0\.1.*(WRONGPASS|invalid username-password)/);
+    await expect(checkRedis(wrong)).rejects.toThrow(
+      /Redis at rediss:\/\/\*\*\*@127\.0\.0\.1.*(WRONGPASS|invalid username-password)/,
+    );
     await expect(checkRedis(wrong)).rejects.not.toThrow(/nope/);
   });
 
@@ -113,11 +138,18 @@ describe.skipIf(!redisAvailable)('the reconcile queue on real Redis servers', ()
     for (const k of all.slice(0, 100)) q.add(k);
     set.master.kill9();
     for (const k of all.slice(100)) q.add(k);
-    await waitFor(() => cli(set.sentinel.port, ['SENTINEL', 'get-master-addr-by-name', 'mymaster']).includes(String(set.replica.port)), {
-      what: 'the sentinel promoting the replica',
-      timeoutMs: 30_000,
+    await waitFor(
+      () =>
+        cli(set.sentinel.port, ['SENTINEL', 'get-master-addr-by-name', 'mymaster']).includes(String(set.replica.port)),
+      {
+        what: 'the sentinel promoting the replica',
+        timeoutMs: 30_000,
+      },
+    );
+    await waitFor(() => all.every((k) => runs.has(k)), {
+      what: `every key reconciled after the failover (have ${runs.size})`,
+      timeoutMs: 60_000,
     });
-    await waitFor(() => all.every((k) => runs.has(k)), { what: `every key reconciled after the failover (have ${runs.size})`, timeoutMs: 60_000 });
     expect(cli(set.replica.port, ['ROLE']).split('\n')[0]).toBe('master');
   });
 
@@ -128,12 +160,17 @@ describe.skipIf(!redisAvailable)('the reconcile queue on real Redis servers', ()
     await checkRedis(url);
     const { q, runs } = countingQueue(url);
     for (const k of keys(100)) q.add(k);
-    await waitFor(() => runs.size === 100, { what: `100 keys reconciled on the cluster (have ${runs.size})`, timeoutMs: 30_000 });
+    await waitFor(() => runs.size === 100, {
+      what: `100 keys reconciled on the cluster (have ${runs.size})`,
+      timeoutMs: 30_000,
+    });
     // BullMQ's keys live under the hash tag, all on the node that owns its slot.
     const slot = Number(cli(cluster.nodes[0]!.port, ['CLUSTER', 'KEYSLOT', '{flowops}']));
     const holders = cluster.nodes.filter((n) => Number(cli(n.port, ['CLUSTER', 'COUNTKEYSINSLOT', String(slot)])) > 0);
     expect(holders).toHaveLength(1);
-    const stray = (await Promise.all(cluster.nodes.map((n) => cli(n.port, ['--scan', '--pattern', 'flowops*'])))).join('\n').trim();
+    const stray = (await Promise.all(cluster.nodes.map((n) => cli(n.port, ['--scan', '--pattern', 'flowops*']))))
+      .join('\n')
+      .trim();
     expect(stray).toBe('');
   });
 });

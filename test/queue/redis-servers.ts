@@ -26,14 +26,28 @@ export const redisAvailable = SERVER !== undefined && CLI !== undefined;
 
 /** redis-cli against a node: its answer, trimmed (throws on a failed command). */
 export function cli(port: number, args: string[], extra: string[] = []): string {
-  return execFileSync(CLI ?? 'redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...extra, ...args], { encoding: 'utf8' }).trim();
+  return execFileSync(CLI ?? 'redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...extra, ...args], {
+    encoding: 'utf8',
+  }).trim();
 }
 
 function start(dir: string, name: string, port: number, args: string[], sentinel = false, config = ''): RedisProcess {
   const conf = join(dir, `${name}.conf`);
   // Sentinel rewrites its configuration file: its settings go there, not on the command line.
   writeFileSync(conf, config);
-  const argv = [conf, ...(sentinel ? ['--sentinel'] : []), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...args];
+  const argv = [
+    conf,
+    ...(sentinel ? ['--sentinel'] : []),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    ...args,
+  ];
   const child = spawn(SERVER ?? 'redis-server', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -42,14 +56,17 @@ function start(dir: string, name: string, port: number, args: string[], sentinel
 }
 
 async function answering(p: RedisProcess, extra: string[] = []): Promise<void> {
-  await waitFor(() => {
-    if (p.child.exitCode !== null) throw new Error(`redis-server on ${p.port} exited: ${p.log()}`);
-    try {
-      return cli(p.port, ['PING'], extra) === 'PONG';
-    } catch {
-      return false;
-    }
-  }, { what: `redis-server on ${p.port}`, timeoutMs: 15_000 });
+  await waitFor(
+    () => {
+      if (p.child.exitCode !== null) throw new Error(`redis-server on ${p.port} exited: ${p.log()}`);
+      try {
+        return cli(p.port, ['PING'], extra) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    { what: `redis-server on ${p.port}`, timeoutMs: 15_000 },
+  );
 }
 
 async function stopAll(procs: RedisProcess[], dir: string): Promise<void> {
@@ -72,10 +89,55 @@ export function makeCertificates(dir: string): { ca: string; cert: string; key: 
   const cert = join(dir, 'server.pem');
   const ext = join(dir, 'san.ext');
   const run = (args: string[]): void => void execFileSync('openssl', args, { stdio: 'ignore' });
-  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', caKey, '-out', ca, '-days', '1', '-subj', '/CN=flowops-test-ca']);
-  run(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=localhost']);
+  run([
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    caKey,
+    '-out',
+    ca,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=flowops-test-ca',
+  ]);
+  run([
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    csr,
+    '-subj',
+    '/CN=localhost',
+  ]);
   writeFileSync(ext, 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  run(['x509', '-req', '-in', csr, '-CA', ca, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '1', '-extfile', ext]);
+  run([
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    ca,
+    '-CAkey',
+    caKey,
+    '-CAcreateserial',
+    '-out',
+    cert,
+    '-days',
+    '1',
+    '-extfile',
+    ext,
+  ]);
   return { ca, cert, key };
 }
 
@@ -85,9 +147,28 @@ export async function tlsServer(password: string): Promise<RedisCluster & { port
   const certs = makeCertificates(dir);
   const port = await freePort();
   const server = start(dir, 'tls', 0, [
-    '--port', '0', '--tls-port', String(port), '--tls-cert-file', certs.cert, '--tls-key-file', certs.key,
-    '--tls-ca-cert-file', certs.ca, '--tls-auth-clients', 'no',
-    '--user', 'default', 'off', '--user', 'flowops', 'on', `>${password}`, '~flowops*', '&*', '+@all',
+    '--port',
+    '0',
+    '--tls-port',
+    String(port),
+    '--tls-cert-file',
+    certs.cert,
+    '--tls-key-file',
+    certs.key,
+    '--tls-ca-cert-file',
+    certs.ca,
+    '--tls-auth-clients',
+    'no',
+    '--user',
+    'default',
+    'off',
+    '--user',
+    'flowops',
+    'on',
+    `>${password}`,
+    '~flowops*',
+    '&*',
+    '+@all',
   ]);
   const proc = { ...server, port };
   await answering(proc, ['--tls', '--cacert', certs.ca, '--user', 'flowops', '--pass', password, '--no-auth-warning']);
@@ -95,14 +176,19 @@ export async function tlsServer(password: string): Promise<RedisCluster & { port
 }
 
 /** A master, one replica and one Sentinel watching them as `mymaster` (quorum 1, fast failover). */
-export async function sentinelSet(): Promise<RedisCluster & { master: RedisProcess; replica: RedisProcess; sentinel: RedisProcess }> {
+export async function sentinelSet(): Promise<
+  RedisCluster & { master: RedisProcess; replica: RedisProcess; sentinel: RedisProcess }
+> {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-redis-sentinel-'));
   const [mp, rp, sp] = [await freePort(), await freePort(), await freePort()];
   const master = start(dir, 'master', mp, ['--port', String(mp)]);
   await answering(master);
   const replica = start(dir, 'replica', rp, ['--port', String(rp), '--replicaof', '127.0.0.1', String(mp)]);
   await answering(replica);
-  await waitFor(() => /master_link_status:up/.test(cli(rp, ['INFO', 'replication'])), { what: 'replica in sync', timeoutMs: 15_000 });
+  await waitFor(() => /master_link_status:up/.test(cli(rp, ['INFO', 'replication'])), {
+    what: 'replica in sync',
+    timeoutMs: 15_000,
+  });
   const config = [
     `sentinel monitor mymaster 127.0.0.1 ${mp} 1`,
     'sentinel down-after-milliseconds mymaster 1000',
@@ -111,7 +197,9 @@ export async function sentinelSet(): Promise<RedisCluster & { master: RedisProce
   ].join('\n');
   const sentinel = start(dir, 'sentinel', sp, ['--port', String(sp)], true, config);
   await answering(sentinel);
-  await waitFor(() => cli(sp, ['SENTINEL', 'get-master-addr-by-name', 'mymaster']).includes(String(mp)), { what: 'sentinel knows the master' });
+  await waitFor(() => cli(sp, ['SENTINEL', 'get-master-addr-by-name', 'mymaster']).includes(String(mp)), {
+    what: 'sentinel knows the master',
+  });
   return { dir, master, replica, sentinel, stop: () => stopAll([sentinel, replica, master], dir) };
 }
 
@@ -124,13 +212,26 @@ export async function clusterOfThree(): Promise<RedisCluster & { nodes: RedisPro
     const nodeDir = join(dir, `n${i}`);
     mkdirSync(nodeDir);
     const node = start(nodeDir, `node-${i}`, port, [
-      '--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', join(nodeDir, 'nodes.conf'),
-      '--cluster-node-timeout', '2000',
+      '--port',
+      String(port),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      join(nodeDir, 'nodes.conf'),
+      '--cluster-node-timeout',
+      '2000',
     ]);
     await answering(node);
     nodes.push(node);
   }
-  execFileSync(CLI ?? 'redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'], { stdio: 'ignore' });
-  await waitFor(() => nodes.every((n) => /cluster_state:ok/.test(cli(n.port, ['CLUSTER', 'INFO']))), { what: 'cluster_state:ok on every node', timeoutMs: 20_000 });
+  execFileSync(
+    CLI ?? 'redis-cli',
+    ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '0', '--cluster-yes'],
+    { stdio: 'ignore' },
+  );
+  await waitFor(() => nodes.every((n) => /cluster_state:ok/.test(cli(n.port, ['CLUSTER', 'INFO']))), {
+    what: 'cluster_state:ok on every node',
+    timeoutMs: 20_000,
+  });
   return { dir, nodes, stop: () => stopAll(nodes, dir) };
 }

@@ -246,18 +246,46 @@ describeReal('admission webhook on the real kube-apiserver', () => {
     const ns = 'flowops-chart';
     const release = 'flowops-chart';
     const r = await helmIn(cp, [
-      'install', release, join(ROOT, 'charts/flowops'), '-n', ns, '--create-namespace',
-      '--set', 'installCRDs=false', '--set', 'admissionWebhook.enabled=true',
+      'install',
+      release,
+      join(ROOT, 'charts/flowops'),
+      '-n',
+      ns,
+      '--create-namespace',
+      '--set',
+      'installCRDs=false',
+      '--set',
+      'admissionWebhook.enabled=true',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const kubeconfig = await serviceAccountKubeconfig(cp, ns, release);
     const charted = spawnFlowops('run-chart', [
-      'run', '--kubeconfig', kubeconfig, '--metrics-listen', '127.0.0.1:0', '--no-ui',
-      '--queue', `real-${randomUUID()}`, '--redis-prefix', 'flowops-test',
-      '--lease-namespace', ns, '--lease-name', `${release}-leader`, '--data', join(dataDir, 'data-chart'),
-      '--admission-listen', '127.0.0.1:0', '--admission-hosts', '127.0.0.1',
-      '--admission-secret', `${ns}/${release}-admission-certs`, '--admission-configuration', `${release}-validation`,
-      '--admission-cert-check', '2s',
+      'run',
+      '--kubeconfig',
+      kubeconfig,
+      '--metrics-listen',
+      '127.0.0.1:0',
+      '--no-ui',
+      '--queue',
+      `real-${randomUUID()}`,
+      '--redis-prefix',
+      'flowops-test',
+      '--lease-namespace',
+      ns,
+      '--lease-name',
+      `${release}-leader`,
+      '--data',
+      join(dataDir, 'data-chart'),
+      '--admission-listen',
+      '127.0.0.1:0',
+      '--admission-hosts',
+      '127.0.0.1',
+      '--admission-secret',
+      `${ns}/${release}-admission-certs`,
+      '--admission-configuration',
+      `${release}-validation`,
+      '--admission-cert-check',
+      '2s',
     ]);
     try {
       const chartLogs = () => charted.stderr().slice(-4000);
@@ -270,11 +298,21 @@ describeReal('admission webhook on the real kube-apiserver', () => {
         { op: 'remove', path: '/webhooks/0/clientConfig/service' },
         { op: 'add', path: '/webhooks/0/clientConfig/url', value: `https://${listening[1]}/validate` },
       ];
-      await cp.kubectl.ok(['patch', 'validatingwebhookconfiguration', `${release}-validation`, '--type=json', '-p', JSON.stringify(patch)]);
-      const refused = await waitFor(async () => {
-        const a = await apply(BAD.replace(/^ {2}name: database-operator$/m, '  name: chart-checked'));
-        return a.code !== 0 && a.stderr.includes('denied the request') ? a : undefined;
-      }, { what: `the chart's webhook refusing the bad Flow\n${chartLogs()}`, timeoutMs: 60_000 });
+      await cp.kubectl.ok([
+        'patch',
+        'validatingwebhookconfiguration',
+        `${release}-validation`,
+        '--type=json',
+        '-p',
+        JSON.stringify(patch),
+      ]);
+      const refused = await waitFor(
+        async () => {
+          const a = await apply(BAD.replace(/^ {2}name: database-operator$/m, '  name: chart-checked'));
+          return a.code !== 0 && a.stderr.includes('denied the request') ? a : undefined;
+        },
+        { what: `the chart's webhook refusing the bad Flow\n${chartLogs()}`, timeoutMs: 60_000 },
+      );
       expect(refused.stderr).toContain('unknown field "spec.replica" in Database');
       const secret = await getJson(cp, ['get', 'secret', `${release}-admission-certs`, '-n', ns]);
       expect(Object.keys(secret?.data ?? {}).sort()).toEqual(['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);

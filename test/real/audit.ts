@@ -28,7 +28,13 @@ export function refusedRequests(cp: RealControlPlane, username: string): Refused
   const refused: RefusedRequest[] = [];
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
-    const e = JSON.parse(line) as { stage: string; verb: string; requestURI: string; user: { username: string }; responseStatus?: { code?: number; message?: string } };
+    const e = JSON.parse(line) as {
+      stage: string;
+      verb: string;
+      requestURI: string;
+      user: { username: string };
+      responseStatus?: { code?: number; message?: string };
+    };
     const code = e.responseStatus?.code ?? 0;
     if (e.stage === 'ResponseComplete' && e.user.username === username && REFUSALS.has(code)) {
       refused.push({ verb: e.verb, uri: e.requestURI, code, message: e.responseStatus?.message ?? '' });

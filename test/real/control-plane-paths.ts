@@ -14,7 +14,9 @@ export const IN_CLUSTER_NAMESPACE_SCRIPT = join(CONTROL_PLANE_DIR, 'in-cluster-n
 
 /** The version of a module as a go.mod of scripts/control-plane pins it (the same rule as lib.sh). */
 function pinned(module: string, goMod = 'go.mod'): string {
-  const m = new RegExp(`^\\s*${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (v\\S+)`, 'm').exec(readFileSync(join(CONTROL_PLANE_DIR, goMod), 'utf8'));
+  const m = new RegExp(`^\\s*${module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (v\\S+)`, 'm').exec(
+    readFileSync(join(CONTROL_PLANE_DIR, goMod), 'utf8'),
+  );
   if (!m) throw new Error(`scripts/control-plane/${goMod} does not require ${module}`);
   return m[1]!;
 }
@@ -31,11 +33,23 @@ export function cachedBinDir(): string | undefined {
 /** Flux's cache folder (bin/, crds/) when build-flux.sh has filled it, else undefined (lib.sh's flux_dir). */
 export function cachedFluxDir(): string | undefined {
   const v = (m: string) => pinned(`github.com/fluxcd/${m}`, 'flux/go.mod');
-  const dir = join(cacheRoot(), `flux-source-controller-${v('source-controller')}-kustomize-controller-${v('kustomize-controller')}`);
-  return existsSync(join(dir, 'bin/source-controller')) && existsSync(join(dir, 'bin/kustomize-controller')) && existsSync(join(dir, 'crds')) ? dir : undefined;
+  const dir = join(
+    cacheRoot(),
+    `flux-source-controller-${v('source-controller')}-kustomize-controller-${v('kustomize-controller')}`,
+  );
+  return existsSync(join(dir, 'bin/source-controller')) &&
+    existsSync(join(dir, 'bin/kustomize-controller')) &&
+    existsSync(join(dir, 'crds'))
+    ? dir
+    : undefined;
 }
 
 /** DIR/env that up.sh writes: ports, bin dir, whether the controller-manager runs. */
 export function readControlPlaneEnv(dir: string): Record<string, string> {
-  return Object.fromEntries(readFileSync(join(dir, 'env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  return Object.fromEntries(
+    readFileSync(join(dir, 'env'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
 }

@@ -1,7 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { join } from 'node:path';
-import { BUILD_SCRIPT, CHECK_GO_SCRIPT, CONTROL_PLANE_DIR, FLUX_BUILD_SCRIPT, cachedBinDir, cachedFluxDir } from './control-plane-paths.js';
+import {
+  BUILD_SCRIPT,
+  CHECK_GO_SCRIPT,
+  CONTROL_PLANE_DIR,
+  FLUX_BUILD_SCRIPT,
+  cachedBinDir,
+  cachedFluxDir,
+} from './control-plane-paths.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,7 +47,10 @@ function buildFlux(): string {
   const goCheck = spawnSync('bash', [CHECK_GO_SCRIPT, join(CONTROL_PLANE_DIR, 'flux')], { encoding: 'utf8' });
   if (goCheck.status !== 0) {
     const cached = cachedFluxDir();
-    if (!cached) console.warn(`test:real: Flux is not built (${goCheck.stdout.trim() || 'go cannot be used'}): the side-by-side tests are skipped`);
+    if (!cached)
+      console.warn(
+        `test:real: Flux is not built (${goCheck.stdout.trim() || 'go cannot be used'}): the side-by-side tests are skipped`,
+      );
     return cached ?? '';
   }
   return execFileSync('bash', [FLUX_BUILD_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).trim();

@@ -55,14 +55,21 @@ export function realControlPlane(): () => RealControlPlane {
     }
     const env = readControlPlaneEnv(dir);
     const kubeconfig = join(dir, 'kubeconfig');
-    cp = { dir, kubeconfig, server: env.CONTROL_PLANE_SERVER!, controllerManager: env.CONTROL_PLANE_CONTROLLER_MANAGER === '1', kubectl: kubectlFor(kubeconfig, join(dir, 'kubectl-cache')) };
+    cp = {
+      dir,
+      kubeconfig,
+      server: env.CONTROL_PLANE_SERVER!,
+      controllerManager: env.CONTROL_PLANE_CONTROLLER_MANAGER === '1',
+      kubectl: kubectlFor(kubeconfig, join(dir, 'kubectl-cache')),
+    };
   }, 240_000);
   afterAll(async () => {
     if (!cp) return;
     await run('bash', [DOWN_SCRIPT, cp.dir], { timeout: 60_000 });
     // After a failure (or with FLOWOPS_KEEP_CONTROL_PLANE=1) the component logs, the audit log and
     // FlowOps' logs stay for a look.
-    if (failed || process.env.FLOWOPS_KEEP_CONTROL_PLANE) console.warn(`control plane state and logs kept in ${cp.dir}`);
+    if (failed || process.env.FLOWOPS_KEEP_CONTROL_PLANE)
+      console.warn(`control plane state and logs kept in ${cp.dir}`);
     else rmSync(cp.dir, { recursive: true, force: true });
   }, 90_000);
   return () => {

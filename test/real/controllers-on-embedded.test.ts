@@ -33,7 +33,8 @@ const WIRE_TROUBLE = [
 ];
 
 /** A list or watch of a resource that is not served (client-go's reflector and discovery lines). */
-const MISSING_RESOURCE = /could not find the requested resource|server doesn't have a resource type|failed to list \*v1/;
+const MISSING_RESOURCE =
+  /could not find the requested resource|server doesn't have a resource type|failed to list \*v1/;
 /** Resources KCM lists that the embedded server does not serve yet, each with its reason (none left). */
 const KNOWN_MISSING: ReadonlyArray<{ line: RegExp; reason: string }> = [];
 

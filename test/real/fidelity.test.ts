@@ -9,7 +9,8 @@ import { describeReal } from './control-plane.js';
 function describeResult(r: ScenarioResult): string {
   const o = r.outcome;
   if (o.kind === 'identical') return `${r.name}: identical`;
-  if (o.kind === 'only-one-side') return `${r.name}: step ${o.step} ${o.request}: no answer from ${o.missing}: ${o.error}`;
+  if (o.kind === 'only-one-side')
+    return `${r.name}: step ${o.step} ${o.request}: no answer from ${o.missing}: ${o.error}`;
   return `${r.name}: step ${o.step} ${o.request}\n${describeDiff(o.diff)}`;
 }
 
@@ -32,8 +33,14 @@ describeReal('the embedded API server answers as kube-apiserver does (test/fidel
 
   it('lists no known difference that has gone (the list stays truthful)', () => {
     const byName = new Map(results.map((r) => [r.name, r]));
-    const stale = KNOWN_DIFFERENCES.filter((k) => byName.get(k.scenario)?.outcome.kind !== 'different' && byName.get(k.scenario)?.outcome.kind !== 'only-one-side');
-    expect(stale.map((k) => `${k.scenario}: ${byName.has(k.scenario) ? 'now identical' : 'no such scenario'}`)).toEqual([]);
+    const stale = KNOWN_DIFFERENCES.filter(
+      (k) =>
+        byName.get(k.scenario)?.outcome.kind !== 'different' &&
+        byName.get(k.scenario)?.outcome.kind !== 'only-one-side',
+    );
+    expect(stale.map((k) => `${k.scenario}: ${byName.has(k.scenario) ? 'now identical' : 'no such scenario'}`)).toEqual(
+      [],
+    );
   });
 
   it('runs at least 300 scenarios, 95 % of them identical', () => {

@@ -36,18 +36,49 @@ export interface FlowOpsOptions {
  */
 export async function startFlowOps(opts: FlowOpsOptions): Promise<FlowOpsCluster> {
   const queue = `real-${randomUUID()}`;
-  const common = ['--kubeconfig', opts.kubeconfig, '--metrics-listen', '127.0.0.1:0', '--queue', queue, '--redis-prefix', 'flowops-test', ...(opts.commonArgs ?? [])];
+  const common = [
+    '--kubeconfig',
+    opts.kubeconfig,
+    '--metrics-listen',
+    '127.0.0.1:0',
+    '--queue',
+    queue,
+    '--redis-prefix',
+    'flowops-test',
+    ...(opts.commonArgs ?? []),
+  ];
   const data = (name: string) => mkdtempSync(join(opts.dataDir, `${name}-`));
   const runs = Array.from({ length: opts.runs ?? 1 }, (_, i) => {
     const name = `run-${i + 1}`;
-    return spawnFlowops(name, ['run', ...common, '--lease-namespace', opts.leaseNamespace, '--lease-name', opts.leaseName, '--data', data(name), ...(opts.runArgs ?? [])]);
+    return spawnFlowops(name, [
+      'run',
+      ...common,
+      '--lease-namespace',
+      opts.leaseNamespace,
+      '--lease-name',
+      opts.leaseName,
+      '--data',
+      data(name),
+      ...(opts.runArgs ?? []),
+    ]);
   });
-  const workers = [1, 2].map((n) => spawnFlowops(`worker-${n}`, ['worker', ...common, '--concurrency', '4', '--data', data(`worker-${n}`)]));
+  const workers = [1, 2].map((n) =>
+    spawnFlowops(`worker-${n}`, ['worker', ...common, '--concurrency', '4', '--data', data(`worker-${n}`)]),
+  );
   const all = [...runs, ...workers];
-  const logs = () => all.map((p) => `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}):\n${p.stderr().slice(-3000)}`).join('\n');
+  const logs = () =>
+    all
+      .map(
+        (p) =>
+          `--- ${p.name} (exit ${p.child.exitCode ?? p.child.signalCode ?? 'running'}):\n${p.stderr().slice(-3000)}`,
+      )
+      .join('\n');
   try {
     await Promise.all(all.map(metricsAddressOf));
-    const leader = await waitFor(() => runs.find((p) => p.stderr().includes('"msg":"became leader"')), { what: `a run replica taking Lease ${opts.leaseNamespace}/${opts.leaseName}\n${logs()}`, timeoutMs: 30_000 });
+    const leader = await waitFor(() => runs.find((p) => p.stderr().includes('"msg":"became leader"')), {
+      what: `a run replica taking Lease ${opts.leaseNamespace}/${opts.leaseName}\n${logs()}`,
+      timeoutMs: 30_000,
+    });
     return {
       runs,
       workers,

@@ -86,7 +86,9 @@ export async function startFlux(target: FluxTarget, opts: FluxOptions = {}): Pro
   if (!fluxDir) throw new Error('Flux is not built here (see the skip reason printed by the real tier)');
   const namespace = 'flux-system';
   const crds = join(fluxDir, 'crds');
-  const files = readdirSync(crds).filter((f) => f.endsWith('.yaml')).flatMap((f) => ['-f', join(crds, f)]);
+  const files = readdirSync(crds)
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => ['-f', join(crds, f)]);
   // Server-side: Flux's CRDs are larger than the 256 KiB last-applied annotation allows.
   await target.kubectl.ok(['apply', '--server-side', ...files]);
   const established = ['gitrepositories.source', 'kustomizations.kustomize'].map((n) => `crd/${n}.toolkit.fluxcd.io`);
@@ -131,19 +133,27 @@ export async function startFlux(target: FluxTarget, opts: FluxOptions = {}): Pro
   const state = (c: FluxController) => c.child.exitCode ?? c.child.signalCode ?? 'running';
   const logs = () => controllers.map((c) => `--- ${c.name} (exit ${state(c)}):\n${c.output().slice(-4000)}`).join('\n');
   const stop = async () => {
-    await Promise.all(controllers.map((c) => new Promise<void>((resolve) => {
-      if (c.child.exitCode !== null || c.child.signalCode !== null) return resolve();
-      c.child.once('exit', () => resolve());
-      c.child.kill('SIGTERM');
-    })));
+    await Promise.all(
+      controllers.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.child.exitCode !== null || c.child.signalCode !== null) return resolve();
+            c.child.once('exit', () => resolve());
+            c.child.kill('SIGTERM');
+          }),
+      ),
+    );
     for (const c of controllers) writeFileSync(join(target.dir, `${c.name}.log`), c.output());
   };
   try {
     for (const c of controllers) {
-      await waitFor(async () => {
-        if (c.child.exitCode !== null) throw new Error(`${c.name} exited with ${c.child.exitCode}\n${logs()}`);
-        return (await fetch(c.health).catch(() => undefined))?.ok;
-      }, { what: `${c.name} ready at ${c.health}\n${logs()}`, timeoutMs: 60_000 });
+      await waitFor(
+        async () => {
+          if (c.child.exitCode !== null) throw new Error(`${c.name} exited with ${c.child.exitCode}\n${logs()}`);
+          return (await fetch(c.health).catch(() => undefined))?.ok;
+        },
+        { what: `${c.name} ready at ${c.health}\n${logs()}`, timeoutMs: 60_000 },
+      );
     }
   } catch (e) {
     await stop();

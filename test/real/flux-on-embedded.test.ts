@@ -147,7 +147,7 @@ describe.skipIf(!!skipReason)('Flux with leader election on, on the embedded API
       { timeoutMs: 120_000, what: `GitRepository fleet with an artifact\n${logs()}` },
     );
     expect(source?.status?.artifact?.revision).toBe(`main@sha1:${firstSha}`);
-    const k = await waitFor(async () => ((ready(await kustomization())) ? kustomization() : undefined), {
+    const k = await waitFor(async () => (ready(await kustomization()) ? kustomization() : undefined), {
       timeoutMs: 120_000,
       what: `Kustomization fleet Ready\n${logs()}`,
     });
@@ -181,10 +181,10 @@ describe.skipIf(!!skipReason)('Flux with leader election on, on the embedded API
     const requestedAt = `${Date.now()}`;
     const annotation = `reconcile.fluxcd.io/requestedAt=${requestedAt}`;
     await kubectl.ok(['annotate', '--overwrite', '-n', NS, 'gitrepository/fleet', annotation]);
-    await waitFor(
-      async () => (await gitRepository())?.status?.artifact?.revision === `main@sha1:${nextSha}`,
-      { timeoutMs: 90_000, what: `GitRepository fleet at ${nextSha} from the new leader\n${logs()}` },
-    );
+    await waitFor(async () => (await gitRepository())?.status?.artifact?.revision === `main@sha1:${nextSha}`, {
+      timeoutMs: 90_000,
+      what: `GitRepository fleet at ${nextSha} from the new leader\n${logs()}`,
+    });
     // kustomize-controller follows the new artifact, served by the new leader's storage.
     await waitFor(async () => (await kustomization())?.status?.lastAppliedRevision === `main@sha1:${nextSha}`, {
       timeoutMs: 90_000,

@@ -10,13 +10,20 @@ import type { RealControlPlane } from './control-plane.js';
  */
 export async function serviceAccountKubeconfig(cp: RealControlPlane, namespace: string, name: string): Promise<string> {
   const token = (await cp.kubectl.ok(['create', 'token', name, '-n', namespace, '--duration', '2h'])).trim();
-  const admin = parse(await cp.kubectl.ok(['config', 'view', '--raw', '-o', 'yaml'])) as { clusters: Array<{ cluster: Record<string, string> }> };
+  const admin = parse(await cp.kubectl.ok(['config', 'view', '--raw', '-o', 'yaml'])) as {
+    clusters: Array<{ cluster: Record<string, string> }>;
+  };
   const cluster = admin.clusters[0]!.cluster;
   const file = join(cp.dir, `sa-${namespace}-${name}.kubeconfig`);
   const kubeconfig = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'control-plane', cluster: { server: cluster.server, 'certificate-authority-data': cluster['certificate-authority-data'] } }],
+    clusters: [
+      {
+        name: 'control-plane',
+        cluster: { server: cluster.server, 'certificate-authority-data': cluster['certificate-authority-data'] },
+      },
+    ],
     users: [{ name, user: { token } }],
     contexts: [{ name, context: { cluster: 'control-plane', user: name, namespace } }],
     'current-context': name,

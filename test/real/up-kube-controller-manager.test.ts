@@ -16,8 +16,10 @@ import { cachedBinDir } from './control-plane-paths.js';
 const bin = cachedBinDir();
 const haveKcm = !!bin && existsSync(join(bin, 'kube-controller-manager'));
 if (!haveKcm) {
-  console.warn('up-kube-controller-manager: skipped, no kube-controller-manager in the control-plane cache ' +
-    '(scripts/control-plane/build.sh)');
+  console.warn(
+    'up-kube-controller-manager: skipped, no kube-controller-manager in the control-plane cache ' +
+      '(scripts/control-plane/build.sh)',
+  );
 }
 
 interface Obj {
@@ -54,8 +56,16 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig', kubeconfig,
-      '--kube-controller-manager']);
+    up = runFlowops([
+      'up',
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir, 'data'),
+      '--kubeconfig',
+      kubeconfig,
+      '--kube-controller-manager',
+    ]);
     // Its last line once every part has started (the seed synced too), which takes a while on a busy machine.
     await waitFor(() => up.stdout().includes('FlowOps is up.') || up.child.exitCode !== null, {
       timeoutMs: 120_000,
@@ -81,14 +91,20 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
   it('says where its log is; the simulator runs only the kubelet', () => {
     expect(up.stdout()).toContain(`its log: ${logFile()}`);
     expect(readFileSync(logFile(), 'utf8')).toMatch(/Started controller|Starting controller/);
-    const started = up.stderr().split('\n').find((l) => l.includes('"msg":"workload simulator started"'));
+    const started = up
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('"msg":"workload simulator started"'));
     expect(JSON.parse(started ?? '{}')).toMatchObject({ kubeletOnly: true });
   });
 
   it('a Deployment gets a ReplicaSet from kube-controller-manager and Pods that become Ready', async () => {
     await kubectl.ok(['create', 'deployment', 'web', '--image=nginx:1', '--replicas=2', '-n', NS]);
-    const rs = await waitFor(async () => (await items(['get', 'replicasets', '-n', NS])).find((r) =>
-      r.metadata.ownerReferences?.[0]?.name === 'web'), { timeoutMs: 60_000, what: `ReplicaSet of web\n${kcmLog()}` });
+    const rs = await waitFor(
+      async () =>
+        (await items(['get', 'replicasets', '-n', NS])).find((r) => r.metadata.ownerReferences?.[0]?.name === 'web'),
+      { timeoutMs: 60_000, what: `ReplicaSet of web\n${kcmLog()}` },
+    );
     const managers = rs.metadata.managedFields?.map((m) => m.manager) ?? [];
     expect(managers).toContain('kube-controller-manager');
     expect(managers).not.toContain('flowops-simulator');
@@ -109,8 +125,8 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
     const node = await getJson(['get', 'node', 'flowops-node']);
     expect(condition(node, 'Ready')).toBe('True');
     type NodeLease = { spec: { renewTime?: string } };
-    const renewed = async () => (await getJson<NodeLease>(['get', 'lease', '-n', 'kube-node-lease', 'flowops-node']))
-      ?.spec.renewTime;
+    const renewed = async () =>
+      (await getJson<NodeLease>(['get', 'lease', '-n', 'kube-node-lease', 'flowops-node']))?.spec.renewTime;
     const first = await waitFor(renewed, { what: 'the Lease of Node flowops-node' });
     await waitFor(async () => (await renewed()) !== first, { timeoutMs: 30_000, what: 'the node Lease renewed' });
     const bound = await items(['get', 'pods', '-n', NS, '-l', 'app=web']);
@@ -126,9 +142,13 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
   it('a Service gets an EndpointSlice of its ready pods, and a DaemonSet a pod on the Node', async () => {
     await kubectl.ok(['expose', 'deployment', 'web', '--port=80', '-n', NS]);
     type Slice = Obj & { endpoints?: Array<{ nodeName?: string; conditions?: { ready?: boolean } }> };
-    const slice = await waitFor(async () => (await items(['get', 'endpointslices', '-n', NS,
-      '-l', 'kubernetes.io/service-name=web'])).find((e) => ((e as Slice).endpoints ?? []).length === 2),
-    { timeoutMs: 60_000, what: `an EndpointSlice of Service web with 2 endpoints\n${kcmLog()}` }) as Slice;
+    const slice = (await waitFor(
+      async () =>
+        (
+          await items(['get', 'endpointslices', '-n', NS, '-l', 'kubernetes.io/service-name=web'])
+        ).find((e) => ((e as Slice).endpoints ?? []).length === 2),
+      { timeoutMs: 60_000, what: `an EndpointSlice of Service web with 2 endpoints\n${kcmLog()}` },
+    )) as Slice;
     expect(slice.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
     expect(slice.endpoints?.map((e) => [e.nodeName, e.conditions?.ready])).toEqual([
       ['flowops-node', true],
@@ -145,18 +165,24 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
     };
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify(ds));
     type DsStatus = { status?: { desiredNumberScheduled?: number; numberReady?: number } };
-    await waitFor(async () => {
-      const s = (await getJson<DsStatus>(['get', 'daemonset', 'agent', '-n', NS]))?.status;
-      return s?.desiredNumberScheduled === 1 && s.numberReady === 1;
-    }, { timeoutMs: 60_000, what: `DaemonSet agent with its one pod ready\n${kcmLog()}` });
+    await waitFor(
+      async () => {
+        const s = (await getJson<DsStatus>(['get', 'daemonset', 'agent', '-n', NS]))?.status;
+        return s?.desiredNumberScheduled === 1 && s.numberReady === 1;
+      },
+      { timeoutMs: 60_000, what: `DaemonSet agent with its one pod ready\n${kcmLog()}` },
+    );
   });
 
-  it('a Job\'s Pod runs to Succeeded (simulated kubelet) and kube-controller-manager completes the Job', async () => {
+  it("a Job's Pod runs to Succeeded (simulated kubelet) and kube-controller-manager completes the Job", async () => {
     await kubectl.ok(['create', 'job', 'once', '--image=busybox', '-n', NS]);
-    const job = await waitFor(async () => {
-      const j = await getJson(['get', 'job', 'once', '-n', NS]);
-      return condition(j, 'Complete') === 'True' ? j : undefined;
-    }, { timeoutMs: 60_000, what: `Job once Complete\n${kcmLog()}` });
+    const job = await waitFor(
+      async () => {
+        const j = await getJson(['get', 'job', 'once', '-n', NS]);
+        return condition(j, 'Complete') === 'True' ? j : undefined;
+      },
+      { timeoutMs: 60_000, what: `Job once Complete\n${kcmLog()}` },
+    );
     expect(job.metadata.managedFields?.map((m) => m.manager)).toContain('kube-controller-manager');
     const ofJob = (p: Obj) => p.metadata.ownerReferences?.[0]?.kind === 'Job';
     const pods = (await items(['get', 'pods', '-n', NS])).filter(ofJob);
@@ -170,31 +196,42 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
       (await getJson(['get', 'resourcequota', 'q', '-n', NS]))?.status?.used;
     // kube-root-ca.crt (KCM's root-ca-cert-publisher) and `counted`; web's two pods and agent's (the Job's
     // Succeeded pod is not counted).
-    const first = await waitFor(async () => ((await used())?.configmaps ? used() : undefined),
-      { timeoutMs: 60_000, what: `status.used of ResourceQuota q\n${kcmLog()}` });
+    const first = await waitFor(async () => ((await used())?.configmaps ? used() : undefined), {
+      timeoutMs: 60_000,
+      what: `status.used of ResourceQuota q\n${kcmLog()}`,
+    });
     expect(first).toMatchObject({ configmaps: '2', pods: '3' });
     // Admission charges a create at once; only the controller gives usage back after a delete.
     await kubectl.ok(['delete', 'configmap', 'counted', '-n', NS]);
-    await waitFor(async () => (await used())?.configmaps === '1',
-      { timeoutMs: 60_000, what: `ResourceQuota q's configmaps usage back to 1\n${kcmLog()}` });
+    await waitFor(async () => (await used())?.configmaps === '1', {
+      timeoutMs: 60_000,
+      what: `ResourceQuota q's configmaps usage back to 1\n${kcmLog()}`,
+    });
   });
 
-  it('a namespace\'s deletion finishes: its objects are removed and the namespace goes', async () => {
+  it("a namespace's deletion finishes: its objects are removed and the namespace goes", async () => {
     await kubectl.ok(['create', 'namespace', 'doomed']);
     await kubectl.ok(['create', 'configmap', 'inside', '-n', 'doomed']);
     await kubectl.ok(['delete', 'namespace', 'doomed', '--wait=false']);
-    await waitFor(async () => (await kubectl(['get', 'namespace', 'doomed'])).code !== 0,
-      { timeoutMs: 60_000, what: `namespace doomed gone\n${kcmLog()}` });
+    await waitFor(async () => (await kubectl(['get', 'namespace', 'doomed'])).code !== 0, {
+      timeoutMs: 60_000,
+      what: `namespace doomed gone\n${kcmLog()}`,
+    });
   });
 
   it('its log has no refused body and no undecodable answer', () => {
     const wire = /no protobuf decoder|unknown format|cannot be handled as|does not implement the protobuf/;
-    const bad = readFileSync(logFile(), 'utf8').split('\n').filter((l) => wire.test(l));
+    const bad = readFileSync(logFile(), 'utf8')
+      .split('\n')
+      .filter((l) => wire.test(l));
     expect(bad).toEqual([]);
   });
 
-  it('stops kube-controller-manager on Ctrl-C (a part of up\'s manager) and exits 0', async () => {
-    const started = up.stderr().split('\n').find((l) => l.includes('"msg":"kube-controller-manager started"'));
+  it("stops kube-controller-manager on Ctrl-C (a part of up's manager) and exits 0", async () => {
+    const started = up
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('"msg":"kube-controller-manager started"'));
     const { pid } = JSON.parse(started ?? '{}') as { pid?: number };
     expect(pid).toBeGreaterThan(0);
     up.child.kill('SIGINT');
@@ -206,8 +243,16 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
 describe('flowops up --kube-controller-manager=PATH', () => {
   it('refuses a path that is no file, naming the flag, before anything starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-bad-'));
-    const up = runFlowops(['up', '--listen', '127.0.0.1:0', '--data', join(dir, 'data'), '--kubeconfig',
-      join(dir, 'kubeconfig'), `--kube-controller-manager=${join(dir, 'missing')}`]);
+    const up = runFlowops([
+      'up',
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir, 'data'),
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+      `--kube-controller-manager=${join(dir, 'missing')}`,
+    ]);
     expect(await up.exited).toEqual({ code: 2, signal: null });
     expect(up.stderr()).toContain(`--kube-controller-manager=${join(dir, 'missing')}: no such file`);
     expect(existsSync(join(dir, 'kubeconfig'))).toBe(false);

@@ -32,7 +32,10 @@ spec:
         type: kubectl
         action: apply
         manifests: |
-${manifest.split('\n').map((l) => `          ${l}`).join('\n')}
+${manifest
+  .split('\n')
+  .map((l) => `          ${l}`)
+  .join('\n')}
 `;
 
 // A name the server refuses (422 Invalid): no retry of this spec can fix it (terminal, a stalled result).
@@ -134,10 +137,13 @@ describe('a FlowSource reconcile writes its status once', () => {
     const before = await requestCounts(server);
     const asked = new Date().toISOString();
     await env.kube.patch(src('kit'), { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: asked } } }, 'merge');
-    const status = await waitFor(async () => {
-      const s = await statusOf('kit');
-      return s?.lastHandledReconcileAt === asked ? s : undefined;
-    }, { what: 'the request answered' });
+    const status = await waitFor(
+      async () => {
+        const s = await statusOf('kit');
+        return s?.lastHandledReconcileAt === asked ? s : undefined;
+      },
+      { what: 'the request answered' },
+    );
     expect(status.lastAppliedRevision?.endsWith(second)).toBe(true);
     expect(requestsBetween(before, await requestCounts(server), 'PATCH flowsources/status')).toBe(1);
   });
@@ -147,10 +153,13 @@ describe('a FlowSource reconcile writes its status once', () => {
     const spec = { url: 'https://example.invalid/x.git', interval: 'soon' };
     const metadata = { name: 'kit-bad', namespace: 'default' };
     await env.kube.create({ apiVersion: 'flowops.io/v1', kind: 'FlowSource', metadata, spec });
-    const stalled = await waitFor(async () => {
-      const s = await statusOf('kit-bad');
-      return s?.conditions?.find((c) => c.type === 'Stalled' && c.status === 'True');
-    }, { what: 'Stalled=True on the invalid source' });
+    const stalled = await waitFor(
+      async () => {
+        const s = await statusOf('kit-bad');
+        return s?.conditions?.find((c) => c.type === 'Stalled' && c.status === 'True');
+      },
+      { what: 'Stalled=True on the invalid source' },
+    );
     expect(stalled.message).toContain('spec.interval');
     expect(requestsBetween(before, await requestCounts(server), 'PATCH flowsources/status')).toBe(1);
   });

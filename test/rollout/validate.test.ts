@@ -55,11 +55,7 @@ describe.concurrent('flowops validate refuses a bad spec.rollout', () => {
       '    stages:\n      - percent: 0\n',
       ':11: spec.rollout.stages[0].percent: must be at least 1',
     ],
-    [
-      'no stage at all',
-      '    stages: []\n',
-      ':10: spec.rollout.stages: must have at least 1 item',
-    ],
+    ['no stage at all', '    stages: []\n', ':10: spec.rollout.stages: must have at least 1 item'],
     [
       'counts out of order',
       '    stages:\n      - count: 5\n      - count: 5\n',

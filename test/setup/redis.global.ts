@@ -26,16 +26,25 @@ export async function provideRedis(usualPort: number): Promise<(() => Promise<vo
   }
   const bin = findExecutable('redis-server');
   if (!bin) {
-    console.error(`tests need Redis: nothing answers on 127.0.0.1:${usualPort} and there is no redis-server; install the Debian package redis-server (apt-get install redis-server) or set REDIS_URL`);
+    console.error(
+      `tests need Redis: nothing answers on 127.0.0.1:${usualPort} and there is no redis-server; install the Debian package redis-server (apt-get install redis-server) or set REDIS_URL`,
+    );
     process.exit(1);
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'flowops-redis-'));
-  const child = spawn(bin, ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    bin,
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await waitFor(() => child.exitCode === null && redisAnswers('127.0.0.1', port), { what: `redis-server on port ${port} (${stderr.trim()})`, timeoutMs: 10_000 });
+  await waitFor(() => child.exitCode === null && redisAnswers('127.0.0.1', port), {
+    what: `redis-server on port ${port} (${stderr.trim()})`,
+    timeoutMs: 10_000,
+  });
   process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
   return async () => {
     await stop(child, exited);

@@ -34,7 +34,9 @@ describe('cron schedules', () => {
 
   it('the latest missed run, if any, since the last one', () => {
     const every5 = parseCron('*/5 * * * *');
-    expect(latestBetween(every5, utc('2026-12-01T09:00:00'), utc('2026-12-01T09:17:30'))).toBe(utc('2026-12-01T09:15:00'));
+    expect(latestBetween(every5, utc('2026-12-01T09:00:00'), utc('2026-12-01T09:17:30'))).toBe(
+      utc('2026-12-01T09:15:00'),
+    );
     expect(latestBetween(every5, utc('2026-12-01T09:15:00'), utc('2026-12-01T09:17:30'))).toBeUndefined();
   });
 });
@@ -53,18 +55,39 @@ describe('simulated CronJob', () => {
     // Rather than wait for the next minute: say the last run was three minutes ago. The controller
     // then owes the run of the current minute, as after any downtime.
     const threeMinutesAgo = new Date(Date.now() - 180_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    await c.kubectl.ok(['patch', 'cronjob', 'tick', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { lastScheduleTime: threeMinutesAgo } })]);
-    const job = await waitFor(async () => {
-      const { items } = await c.getJson<{ items: Array<{ metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string }> }; status?: { succeeded?: number } }> }>('jobs');
-      return items.find((j) => j.metadata.ownerReferences?.[0]?.kind === 'CronJob' && j.status?.succeeded === 1);
-    }, { what: 'a completed Job of the CronJob' });
+    await c.kubectl.ok([
+      'patch',
+      'cronjob',
+      'tick',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { lastScheduleTime: threeMinutesAgo } }),
+    ]);
+    const job = await waitFor(
+      async () => {
+        const { items } = await c.getJson<{
+          items: Array<{
+            metadata: { name: string; ownerReferences?: Array<{ kind: string; name: string }> };
+            status?: { succeeded?: number };
+          }>;
+        }>('jobs');
+        return items.find((j) => j.metadata.ownerReferences?.[0]?.kind === 'CronJob' && j.status?.succeeded === 1);
+      },
+      { what: 'a completed Job of the CronJob' },
+    );
     expect(job.metadata.name).toMatch(/^tick-\d+$/);
     const minute = Number(job.metadata.name.slice('tick-'.length));
     expect(Math.abs(minute * 60_000 - Date.now())).toBeLessThan(120_000);
-    const cj = await waitFor(async () => {
-      const got = await c.getJson<{ status?: { lastScheduleTime?: string; lastSuccessfulTime?: string; active?: unknown[] } }>('cronjob', 'tick');
-      return got.status?.lastSuccessfulTime && !got.status.active ? got : undefined;
-    }, { what: 'lastSuccessfulTime recorded' });
+    const cj = await waitFor(
+      async () => {
+        const got = await c.getJson<{
+          status?: { lastScheduleTime?: string; lastSuccessfulTime?: string; active?: unknown[] };
+        }>('cronjob', 'tick');
+        return got.status?.lastSuccessfulTime && !got.status.active ? got : undefined;
+      },
+      { what: 'lastSuccessfulTime recorded' },
+    );
     expect(Date.parse(cj.status!.lastScheduleTime!)).toBe(minute * 60_000);
   });
 });

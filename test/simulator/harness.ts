@@ -19,11 +19,18 @@ export interface SimulatedCluster {
 }
 
 /** The embedded API server plus the workload simulator talking HTTP to it, and a real kubectl. */
-export async function startSimulatedCluster(opts: { podStartMs?: number; rootCa?: string } = {}): Promise<SimulatedCluster> {
+export async function startSimulatedCluster(
+  opts: { podStartMs?: number; rootCa?: string } = {},
+): Promise<SimulatedCluster> {
   const server = await startTestServer();
   const kube = KubeClient.fromKubeconfig(server.kubeconfig);
   const log = pino({ level: process.env.FLOWOPS_TEST_LOG ?? 'silent' });
-  const simulator = await startSimulator({ kube, log, podStartMs: opts.podStartMs ?? 50, ...(opts.rootCa ? { rootCa: opts.rootCa } : {}) });
+  const simulator = await startSimulator({
+    kube,
+    log,
+    podStartMs: opts.podStartMs ?? 50,
+    ...(opts.rootCa ? { rootCa: opts.rootCa } : {}),
+  });
   const kubectl = kubectlFor(server.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
   const cluster: SimulatedCluster = {
     server,
@@ -41,8 +48,18 @@ export async function startSimulatedCluster(opts: { podStartMs?: number; rootCa?
 }
 
 export interface PodJson {
-  metadata: { name: string; labels?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }> };
-  status?: { phase?: string; podIP?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<Record<string, unknown>> };
+  metadata: {
+    name: string;
+    labels?: Record<string, string>;
+    ownerReferences?: Array<{ kind: string; name: string; controller?: boolean }>;
+  };
+  status?: {
+    phase?: string;
+    podIP?: string;
+    conditions?: Array<{ type: string; status: string }>;
+    containerStatuses?: Array<Record<string, unknown>>;
+  };
 }
 
-export const isReady = (p: PodJson): boolean => p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+export const isReady = (p: PodJson): boolean =>
+  p.status?.phase === 'Running' && p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;

@@ -3,7 +3,7 @@ import { recreateStep, rollingStep, type ReplicaCounts } from '../../src/simulat
 
 const rs = (spec: number, available = spec, pods = spec): ReplicaCounts => ({ spec, available, pods });
 
-describe('rollout arithmetic (the Deployment controller\'s rolling.go)', () => {
+describe("rollout arithmetic (the Deployment controller's rolling.go)", () => {
   const limits = { want: 4, maxSurge: 1, maxUnavailable: 1 }; // 25 % of 4, rounded up and down
 
   it('a rolling update surges by maxSurge, then scales old down as availability allows, until only new remains', () => {
@@ -13,8 +13,15 @@ describe('rollout arithmetic (the Deployment controller\'s rolling.go)', () => {
     for (let i = 0; i < 20 && !(current.spec === 4 && current.available === 4 && old.spec === 0); i++) {
       const step = rollingStep(limits, current, [old]);
       if (step.newReplicas !== undefined) current = { ...current, spec: step.newReplicas };
-      if (step.oldReplicas) old = { ...old, spec: step.oldReplicas[0]!, available: Math.min(old.available, step.oldReplicas[0]!), pods: step.oldReplicas[0]! };
-      if (step.newReplicas === undefined && !step.oldReplicas) current = { ...current, available: current.spec, pods: current.spec }; // pods become ready
+      if (step.oldReplicas)
+        old = {
+          ...old,
+          spec: step.oldReplicas[0]!,
+          available: Math.min(old.available, step.oldReplicas[0]!),
+          pods: step.oldReplicas[0]!,
+        };
+      if (step.newReplicas === undefined && !step.oldReplicas)
+        current = { ...current, available: current.spec, pods: current.spec }; // pods become ready
       trace.push(`${current.spec}/${current.available} ${old.spec}/${old.available}`);
       // Never more than want + maxSurge pods asked for, never fewer than want − maxUnavailable available.
       expect(current.spec + old.spec).toBeLessThanOrEqual(5);

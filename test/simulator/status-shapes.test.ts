@@ -8,8 +8,18 @@ import { podTemplateHash } from '../../src/simulator/template-hash.js';
 describe('simulator building blocks', () => {
   it('a merge patch holds only what differs; with prune, what went is nulled at any depth', () => {
     const current = { replicas: 3, readyReplicas: 3, loadBalancer: { ingress: [{ ip: '127.0.0.1' }] } };
-    expect(mergePatchFrom(current, { replicas: 3, readyReplicas: 3, loadBalancer: { ingress: [{ ip: '127.0.0.1' }] } }, true)).toBeUndefined();
-    expect(mergePatchFrom(current, { replicas: 1, loadBalancer: {} }, true)).toEqual({ replicas: 1, readyReplicas: null, loadBalancer: { ingress: null } });
+    expect(
+      mergePatchFrom(
+        current,
+        { replicas: 3, readyReplicas: 3, loadBalancer: { ingress: [{ ip: '127.0.0.1' }] } },
+        true,
+      ),
+    ).toBeUndefined();
+    expect(mergePatchFrom(current, { replicas: 1, loadBalancer: {} }, true)).toEqual({
+      replicas: 1,
+      readyReplicas: null,
+      loadBalancer: { ingress: null },
+    });
     expect(mergePatchFrom(current, { replicas: 1 }, false)).toEqual({ replicas: 1 });
     // A null removes a member, once: when it is already absent nothing is sent.
     expect(mergePatchFrom({ subsets: [{}] }, { subsets: null }, false)).toEqual({ subsets: null });
@@ -24,8 +34,14 @@ describe('simulator building blocks', () => {
   });
 
   it('pod-template-hash is stable, key-order blind, and safe-alphabet encoded', () => {
-    const a = podTemplateHash({ metadata: { labels: { app: 'web', tier: 'x' } }, spec: { containers: [{ name: 'n', image: 'nginx' }] } });
-    const b = podTemplateHash({ spec: { containers: [{ image: 'nginx', name: 'n' }] }, metadata: { labels: { tier: 'x', app: 'web' } } });
+    const a = podTemplateHash({
+      metadata: { labels: { app: 'web', tier: 'x' } },
+      spec: { containers: [{ name: 'n', image: 'nginx' }] },
+    });
+    const b = podTemplateHash({
+      spec: { containers: [{ image: 'nginx', name: 'n' }] },
+      metadata: { labels: { tier: 'x', app: 'web' } },
+    });
     expect(a).toBe(b);
     expect(a).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
     expect(podTemplateHash({ spec: { containers: [{ name: 'n', image: 'nginx:1.27' }] } })).not.toBe(a);

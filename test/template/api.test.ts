@@ -25,7 +25,7 @@ describe('renderValue', () => {
     expect(renderValue('{{ .Resource.spec.labels }}', data)).toEqual({ a: '1' });
   });
 
-  it('does not hand back the caller\'s own objects', () => {
+  it("does not hand back the caller's own objects", () => {
     const v = renderValue('{{ .Resource.spec.labels }}', data) as Record<string, string>;
     v.a = 'changed';
     expect(data.Resource.spec.labels.a).toBe('1');
@@ -73,14 +73,21 @@ describe('errors', () => {
   });
 
   it('wraps errors thrown by caller functions', () => {
-    const functions = { boom: (): never => { throw new Error('kaput'); } };
+    const functions = {
+      boom: (): never => {
+        throw new Error('kaput');
+      },
+    };
     expect(() => render('{{ boom }}', {}, { functions })).toThrow(/error calling boom: kaput/);
   });
 });
 
 describe('options', () => {
   it('accepts caller functions, which may override builtins', () => {
-    const functions = { double: (n: unknown): number => Number(n) * 2, upper: (s: unknown): string => `U(${String(s)})` };
+    const functions = {
+      double: (n: unknown): number => Number(n) * 2,
+      upper: (s: unknown): string => `U(${String(s)})`,
+    };
     expect(render('{{ .Resource.spec.replicas | double }} {{ upper "x" }}', data, { functions })).toBe('6 U(x)');
     expect(() => render('{{ double 1 }}', data)).toThrow('function "double" not defined');
   });

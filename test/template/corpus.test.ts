@@ -68,9 +68,12 @@ const cases: Record<string, Case[]> = {
   literals: [
     { tpl: '{{ "tab\\there\\u00e9\\x41" }}', want: 'tab\there\u00e9A' },
     { tpl: '{{ `raw\\n{{ not an action` }}', want: 'raw\\n{{ not an action' },
-    { tpl: '{{ 0x1F }} {{ 1e3 }} {{ -2 }} {{ 1.5 }} {{ 3.0 }} {{ \'a\' }}', want: '31 1000 -2 1.5 3 97' },
+    { tpl: "{{ 0x1F }} {{ 1e3 }} {{ -2 }} {{ 1.5 }} {{ 3.0 }} {{ 'a' }}", want: '31 1000 -2 1.5 3 97' },
     { tpl: '{{ true }} {{ false }}', want: 'true false' },
-    { tpl: '{{ 1000000 }} {{ 0.0001 }} {{ 0.00001 }} {{ 1234567.5 }} {{ 999999.5 }}', want: '1000000 0.0001 1e-05 1.2345675e+06 999999.5' },
+    {
+      tpl: '{{ 1000000 }} {{ 0.0001 }} {{ 0.00001 }} {{ 1234567.5 }} {{ 999999.5 }}',
+      want: '1000000 0.0001 1e-05 1.2345675e+06 999999.5',
+    },
   ],
   'trim markers and comments': [
     { tpl: 'a  {{- 1 -}}  \n b', want: 'a1b' },
@@ -80,7 +83,10 @@ const cases: Record<string, Case[]> = {
     { tpl: '{{ 3 -}} - {{- 4 }}', want: '3-4' },
   ],
   'if / with': [
-    { tpl: '{{ if gt .Resource.spec.replicas 5 }}big{{ else if gt .Resource.spec.replicas 1 }}medium{{ else }}small{{ end }}', want: 'medium' },
+    {
+      tpl: '{{ if gt .Resource.spec.replicas 5 }}big{{ else if gt .Resource.spec.replicas 1 }}medium{{ else }}small{{ end }}',
+      want: 'medium',
+    },
     { tpl: '{{ if .Resource.spec.missing }}yes{{ else }}no{{ end }}', want: 'no' },
     { tpl: '{{ if and .Resource.spec.enabled (not .Resource.spec.missing) }}on{{ end }}', want: 'on' },
     {
@@ -89,7 +95,10 @@ const cases: Record<string, Case[]> = {
     },
     { tpl: '{{ with .Resource.metadata }}{{ .name }}@{{ $.Now }}{{ end }}', want: 'db@2024-05-01T10:00:00Z' },
     { tpl: '{{ with .Resource.spec.empty }}x{{ else }}empty{{ end }}', want: 'empty' },
-    { tpl: '{{ with .Resource.spec.missing }}a{{ else with .Resource.spec.engine }}{{ . }}{{ end }}', want: 'postgres' },
+    {
+      tpl: '{{ with .Resource.spec.missing }}a{{ else with .Resource.spec.engine }}{{ . }}{{ end }}',
+      want: 'postgres',
+    },
     { tpl: '{{ with $e := .Resource.spec.engine }}{{ $e }}{{ end }}', want: 'postgres' },
   ],
   range: [
@@ -114,7 +123,10 @@ const cases: Record<string, Case[]> = {
     { tpl: '{{ or .Resource.spec.engine (fail "never evaluated") }}', want: 'postgres' },
     { tpl: '{{ and .Resource.spec.zero (fail "never evaluated") }}', want: '0' },
     { tpl: '{{ not .Resource.spec.missing }} {{ not 1 }}', want: 'true false' },
-    { tpl: '{{ eq .Resource.spec.engine "mysql" "postgres" }} {{ ne 1 2 }} {{ eq .Resource.spec.nil nil }}', want: 'true true true' },
+    {
+      tpl: '{{ eq .Resource.spec.engine "mysql" "postgres" }} {{ ne 1 2 }} {{ eq .Resource.spec.nil nil }}',
+      want: 'true true true',
+    },
     { tpl: '{{ lt 1 2 }} {{ le 2 2 }} {{ gt "b" "a" }} {{ ge 1 2 }}', want: 'true true true false' },
   ],
   'sprig defaults': [
@@ -123,16 +135,28 @@ const cases: Record<string, Case[]> = {
     { tpl: '{{ .Resource.spec.zero | default 5 }} {{ .Resource.spec.empty | default "e" }}', want: '5 e' },
     { tpl: '{{ .Resource.spec.nested.missing.deeper | default "d" }}', want: 'd' },
     { tpl: '{{ required "need engine" .Resource.spec.engine }}', want: 'postgres' },
-    { tpl: '{{ empty .Resource.spec.missing }} {{ empty .Resource.spec.tags }} {{ empty 0 }}', want: 'true false true' },
+    {
+      tpl: '{{ empty .Resource.spec.missing }} {{ empty .Resource.spec.tags }} {{ empty 0 }}',
+      want: 'true false true',
+    },
     { tpl: '{{ coalesce .Resource.spec.missing .Resource.spec.empty "fallback" }}', want: 'fallback' },
-    { tpl: '{{ ternary "yes" "no" .Resource.spec.enabled }} {{ .Resource.spec.zero | ternary "y" "n" }}', want: 'yes n' },
+    {
+      tpl: '{{ ternary "yes" "no" .Resource.spec.enabled }} {{ .Resource.spec.zero | ternary "y" "n" }}',
+      want: 'yes n',
+    },
   ],
   'strings and encoding': [
     { tpl: '{{ quote "a\\"b\\n" }} {{ squote "x" }} {{ quote 3 }}', want: '"a\\"b\\n" \'x\' "3"' },
     { tpl: '{{ upper "ab" }}{{ lower "CD" }} {{ title "hello wide-world" }}', want: 'ABcd Hello Wide-World' },
-    { tpl: '{{ trim "  x  " }}|{{ "v1.2" | trimPrefix "v" }}|{{ "app.yaml" | trimSuffix ".yaml" }}', want: 'x|1.2|app' },
+    {
+      tpl: '{{ trim "  x  " }}|{{ "v1.2" | trimPrefix "v" }}|{{ "app.yaml" | trimSuffix ".yaml" }}',
+      want: 'x|1.2|app',
+    },
     { tpl: '{{ "a-b-c" | replace "-" "_" }}', want: 'a_b_c' },
-    { tpl: '{{ contains "gres" .Resource.spec.engine }} {{ hasPrefix "post" .Resource.spec.engine }} {{ hasSuffix "x" .Resource.spec.engine }}', want: 'true true false' },
+    {
+      tpl: '{{ contains "gres" .Resource.spec.engine }} {{ hasPrefix "post" .Resource.spec.engine }} {{ hasSuffix "x" .Resource.spec.engine }}',
+      want: 'true true false',
+    },
     { tpl: '{{ b64enc "hello" }} {{ b64dec "aGVsbG8=" }}', want: 'aGVsbG8= hello' },
     { tpl: '{{ "a\\nb" | indent 2 }}', want: '  a\n  b' },
     { tpl: 'x:{{ "a: 1\\nb: 2" | nindent 2 }}', want: 'x:\n  a: 1\n  b: 2' },
@@ -148,22 +172,43 @@ const cases: Record<string, Case[]> = {
     { tpl: '{{ printf "%d" "x" }}', want: '%!d(string=x)' },
     { tpl: '{{ printf "%s-%d" .Resource.metadata.name .Resource.spec.replicas }}', want: 'db-3' },
     { tpl: '{{ print "a" 1 2 "b" }}|{{ println "a" 1 }}', want: 'a1 2b|a 1\n' },
-    { tpl: '{{ printf "%e|%g|%.3g|%c|%q|%+d|%8.3f|%X" 1234.5 0.000012 1234.5678 65 65 5 3.14159 "hi" }}', want: '1.234500e+03|1.2e-05|1.23e+03|A|\'A\'|+5|   3.142|6869' },
+    {
+      tpl: '{{ printf "%e|%g|%.3g|%c|%q|%+d|%8.3f|%X" 1234.5 0.000012 1234.5678 65 65 5 3.14159 "hi" }}',
+      want: "1.234500e+03|1.2e-05|1.23e+03|A|'A'|+5|   3.142|6869",
+    },
   ],
   'collections and conversion': [
     { tpl: '{{ len .Resource.spec.tags }} {{ len "héllo" }} {{ len .Resource.metadata.labels }}', want: '3 6 2' },
-    { tpl: '{{ index .Resource.spec.tags 1 }} {{ index .Resource.spec "nested" "x" "y" }} [{{ index .Resource.metadata.labels "nope" }}]', want: 'b deep []' },
+    {
+      tpl: '{{ index .Resource.spec.tags 1 }} {{ index .Resource.spec "nested" "x" "y" }} [{{ index .Resource.metadata.labels "nope" }}]',
+      want: 'b deep []',
+    },
     { tpl: '{{ list 1 "a" true }} {{ dict "b" 1 "a" 2 }}', want: '[1 a true] map[a:2 b:1]' },
     { tpl: '{{ hasKey .Resource.metadata.labels "app" }} {{ hasKey .Resource.spec.missing "x" }}', want: 'true false' },
     { tpl: '{{ keys .Resource.metadata.labels | join "," }}', want: 'app,tier' },
-    { tpl: '{{ join "-" .Resource.spec.tags }} {{ (split "." .Resource.spec.version)._0 }} {{ splitList "." "a.b.c" | len }}', want: 'a-b-c 15 3' },
-    { tpl: '{{ toJson .Resource.metadata.labels }} {{ toJson "<a&b>" }}', want: '{"app":"db","tier":"data"} "\\u003ca\\u0026b\\u003e"' },
-    { tpl: '{{ toYaml .Resource.metadata.labels }}|{{ toYaml "yes" }}|{{ toYaml .Resource.spec.tags }}', want: 'app: db\ntier: data|"yes"|- a\n- b\n- c' },
+    {
+      tpl: '{{ join "-" .Resource.spec.tags }} {{ (split "." .Resource.spec.version)._0 }} {{ splitList "." "a.b.c" | len }}',
+      want: 'a-b-c 15 3',
+    },
+    {
+      tpl: '{{ toJson .Resource.metadata.labels }} {{ toJson "<a&b>" }}',
+      want: '{"app":"db","tier":"data"} "\\u003ca\\u0026b\\u003e"',
+    },
+    {
+      tpl: '{{ toYaml .Resource.metadata.labels }}|{{ toYaml "yes" }}|{{ toYaml .Resource.spec.tags }}',
+      want: 'app: db\ntier: data|"yes"|- a\n- b\n- c',
+    },
     { tpl: '{{ (fromJson "{\\"a\\":[1,2]}").a }}', want: '[1 2]' },
     { tpl: '{{ int "42" }} {{ int 3.9 }} {{ float64 "1.5" }} {{ atoi "12" }} {{ atoi "x" }}', want: '42 3 1.5 12 0' },
-    { tpl: '{{ slice .Resource.spec.tags 1 }} {{ slice "abcdef" 1 3 }} {{ add1 1 }} {{ addf 1.5 1 }} {{ int64 "7" }}', want: '[b c] bc 2 2.5 7' },
+    {
+      tpl: '{{ slice .Resource.spec.tags 1 }} {{ slice "abcdef" 1 3 }} {{ add1 1 }} {{ addf 1.5 1 }} {{ int64 "7" }}',
+      want: '[b c] bc 2 2.5 7',
+    },
     { tpl: '{{ (fromYaml "a:\\n  b: [1, 2]").a.b }}', want: '[1 2]' },
-    { tpl: '{{ add 1 2 3 }} {{ sub 10 4 }} {{ mul 2 3 }} {{ div 7 2 }} {{ mod 7 3 }} {{ max 1 5 3 }} {{ min 4 2 }}', want: '6 6 6 3 1 5 2' },
+    {
+      tpl: '{{ add 1 2 3 }} {{ sub 10 4 }} {{ mul 2 3 }} {{ div 7 2 }} {{ mod 7 3 }} {{ max 1 5 3 }} {{ min 4 2 }}',
+      want: '6 6 6 3 1 5 2',
+    },
   ],
   'seed forms': [
     {
@@ -177,12 +222,24 @@ const cases: Record<string, Case[]> = {
     { tpl: 'id={{ steps.create.outputs.id }} at {{ .Now }}', want: 'id=abc123 at 2024-05-01T10:00:00Z' },
   ],
   'render errors': [
-    { tpl: '{{ .Resource.spec.replicass }}', err: 'map has no entry for key "replicass" at .Resource.spec.replicass (line 1, column 4)' },
-    { tpl: '{{ .Resource.spec.missing | upper }}', err: 'map has no entry for key "missing" at .Resource.spec.missing' },
-    { tpl: '{{ .Resource.spec.nested.missing.deeper }}', err: 'map has no entry for key "missing" at .Resource.spec.nested.missing.deeper' },
+    {
+      tpl: '{{ .Resource.spec.replicass }}',
+      err: 'map has no entry for key "replicass" at .Resource.spec.replicass (line 1, column 4)',
+    },
+    {
+      tpl: '{{ .Resource.spec.missing | upper }}',
+      err: 'map has no entry for key "missing" at .Resource.spec.missing',
+    },
+    {
+      tpl: '{{ .Resource.spec.nested.missing.deeper }}',
+      err: 'map has no entry for key "missing" at .Resource.spec.nested.missing.deeper',
+    },
     { tpl: '{{ steps.nope.outputs.key }}', err: 'map has no entry for key "nope" at steps.nope.outputs.key' },
     { tpl: 'line one\n  {{ .nope }}', data: {}, err: 'map has no entry for key "nope" at .nope (line 2, column 6)' },
-    { tpl: '{{ required "spec.size is required" .Resource.spec.size }}', err: 'spec.size is required (line 1, column 4)' },
+    {
+      tpl: '{{ required "spec.size is required" .Resource.spec.size }}',
+      err: 'spec.size is required (line 1, column 4)',
+    },
     { tpl: '{{ eq 1 "1" }}', err: 'incompatible types for comparison' },
     { tpl: '{{ upper }}', err: 'wrong number of args for upper: want 1 got 0' },
     { tpl: '{{ .Resource.spec.engine.x }}', err: "can't evaluate field x in type string" },

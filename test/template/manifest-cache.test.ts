@@ -29,14 +29,17 @@ beforeEach(() => clearManifestPlanCache());
 describe('renderManifest parse cache', () => {
   it('parses a shape once and fills in typed values on later renders', () => {
     // (Not `n:` or `y:` as keys: YAML 1.1 reads those as booleans.)
-    const tpl = 'num: {{ .n }}\ns: {{ .s }}\nq: "{{ .n }}"\nsq: \'{{ .b }}\'\nt: !!str {{ .n }}\nb: {{ .b }}\nz: {{ .z }}\nmix: v{{ .n }}\n';
+    const tpl =
+      'num: {{ .n }}\ns: {{ .s }}\nq: "{{ .n }}"\nsq: \'{{ .b }}\'\nt: !!str {{ .n }}\nb: {{ .b }}\nz: {{ .z }}\nmix: v{{ .n }}\n';
     const first = renderManifest(tpl, { n: 3, s: '3', b: true, z: null });
     expect(manifestPlanCacheStats()).toEqual({ entries: 1, unplannable: 0 });
     const second = renderManifest(tpl, { n: 4.5, s: 'null', b: 'false', z: 'x' });
     expect(manifestPlanCacheStats()).toEqual({ entries: 1, unplannable: 0 });
 
     expect(first).toStrictEqual([{ num: 3, s: '3', q: '3', sq: 'true', t: '3', b: true, z: null, mix: 'v3' }]);
-    expect(second).toStrictEqual([{ num: 4.5, s: 'null', q: '4.5', sq: 'false', t: '4.5', b: 'false', z: 'x', mix: 'v4.5' }]);
+    expect(second).toStrictEqual([
+      { num: 4.5, s: 'null', q: '4.5', sq: 'false', t: '4.5', b: 'false', z: 'x', mix: 'v4.5' },
+    ]);
   });
 
   it('hands out fresh objects: mutating one render does not reach the next', () => {
@@ -54,7 +57,9 @@ describe('renderManifest parse cache', () => {
     expect(renderManifest(tpl, { a: 'one', b: 'two', c: 'spec' })).toStrictEqual([
       { kind: 'Pod', labels: { one: 'p', two: 'q' }, spec: 'r' },
     ]);
-    expect(() => renderManifest(tpl, { a: 'same', b: 'same', c: 'spec' })).toThrow('rendered YAML has duplicate key "same"');
+    expect(() => renderManifest(tpl, { a: 'same', b: 'same', c: 'spec' })).toThrow(
+      'rendered YAML has duplicate key "same"',
+    );
     expect(() => renderManifest(tpl, { a: 'p', b: 'q', c: 'kind' })).toThrow('rendered YAML has duplicate key "kind"');
     // Reported as the uncached path reports it: the first duplicate in document order.
     const both = { a: 'same', b: 'same', c: 'kind' };
@@ -72,9 +77,19 @@ describe('renderManifest parse cache', () => {
   });
 
   it('lets no value add structure on a cached render', () => {
-    const tpl = 'spec:\n  image: {{ .v }}\n  flow: {a: {{ .v }}}\n  list: [{{ .v }}]\n  quoted: "{{ .v }}"\n  labels:\n    {{ .v }}: "1"\n';
+    const tpl =
+      'spec:\n  image: {{ .v }}\n  flow: {a: {{ .v }}}\n  list: [{{ .v }}]\n  quoted: "{{ .v }}"\n  labels:\n    {{ .v }}: "1"\n';
     renderManifest(tpl, { v: 'postgres' });
-    for (const v of ['x\n  privileged: true', '}: x', '"\nevil: 1\n"', 'a: b', '[1, 2]', '*alias', '&anchor x', '__FLOWOPS_0000000000000000_0__']) {
+    for (const v of [
+      'x\n  privileged: true',
+      '}: x',
+      '"\nevil: 1\n"',
+      'a: b',
+      '[1, 2]',
+      '*alias',
+      '&anchor x',
+      '__FLOWOPS_0000000000000000_0__',
+    ]) {
       const [doc] = renderManifest(tpl, { v }) as Obj[];
       expect(doc).toStrictEqual({ spec: { image: v, flow: { a: v }, list: [v], quoted: v, labels: { [v]: '1' } } });
     }
@@ -142,7 +157,24 @@ self: &s {name: {{ .name }}, me: *s}
       '? [{{ .v }}]\n: x\n',
       'p: !!pairs [a: {{ .v }}]\ns: !!set {a, {{ .v }}}\n',
     ];
-    const values: unknown[] = ['x', '3', 3, 1.5, true, 'true', null, 'null', '', '<<', '__proto__', 'a: b', '}: x', ['a', 1], { k: 'v' }, 'y'];
+    const values: unknown[] = [
+      'x',
+      '3',
+      3,
+      1.5,
+      true,
+      'true',
+      null,
+      'null',
+      '',
+      '<<',
+      '__proto__',
+      'a: b',
+      '}: x',
+      ['a', 1],
+      { k: 'v' },
+      'y',
+    ];
     for (const tpl of templates) {
       for (let i = 0; i < values.length; i++) {
         const data = { v: values[i], w: values[(i * 5 + 3) % values.length] };
@@ -157,7 +189,9 @@ self: &s {name: {{ .name }}, me: *s}
 
   it('leaves a key a value makes `<<` to the uncached path, where YAML 1.1 reads it as a merge', () => {
     const tpl = 'base: &b {x: 1}\nm:\n  {{ .k }}: *b\n  z: 2\no:\n  {{ .k }}: "s"\n';
-    expect(renderManifest(tpl, { k: 'a' })).toStrictEqual([{ base: { x: 1 }, m: { a: { x: 1 }, z: 2 }, o: { a: 's' } }]);
+    expect(renderManifest(tpl, { k: 'a' })).toStrictEqual([
+      { base: { x: 1 }, m: { a: { x: 1 }, z: 2 }, o: { a: 's' } },
+    ]);
     const merge = { k: '<<' };
     expect(outcome(() => renderManifest(tpl, merge))).toBe(outcome(() => uncached(tpl, merge)));
     expect(outcome(() => renderManifest(tpl, merge))).toMatch(/Merge sources must be maps/);

@@ -38,7 +38,8 @@ describe('renderManifest: values and types', () => {
   });
 
   it('keeps the JS type of a value: strings that look like numbers, booleans or null stay strings', () => {
-    const tpl = 'a: {{ .a }}\nb: {{ .b }}\nc: {{ .c }}\nd: {{ .d }}\ne: {{ .e }}\nf: {{ .f }}\ng: "{{ .g }}"\nh: {{ .h }}\n';
+    const tpl =
+      'a: {{ .a }}\nb: {{ .b }}\nc: {{ .c }}\nd: {{ .d }}\ne: {{ .e }}\nf: {{ .f }}\ng: "{{ .g }}"\nh: {{ .h }}\n';
     const [doc] = renderManifest(tpl, { a: '3', b: 'true', c: 'null', d: true, e: null, f: '', g: 7, h: 1.5 }) as Obj[];
     expect(doc).toEqual({ a: '3', b: 'true', c: 'null', d: true, e: null, f: '', g: '7', h: 1.5 });
   });
@@ -112,10 +113,14 @@ data:
     expect(run).toThrow(/template "steps\[0\]\.manifests": rendered YAML is invalid/);
   });
 
-  it('rejects serialiser output spliced into a scalar, where its quotes would close the author\'s', () => {
+  it("rejects serialiser output spliced into a scalar, where its quotes would close the author's", () => {
     const evil = { x: ', evil: 1, z: ' };
-    expect(() => renderManifest('spec: {a: "{{ toJson .x }}"}\n', evil)).toThrow(/output of toJson is spliced into a YAML scalar/);
-    expect(() => renderManifest('spec:\n  a: v{{ toYaml .n }}\n', { n: 5 })).toThrow(/output of toYaml is spliced into a YAML scalar/);
+    expect(() => renderManifest('spec: {a: "{{ toJson .x }}"}\n', evil)).toThrow(
+      /output of toJson is spliced into a YAML scalar/,
+    );
+    expect(() => renderManifest('spec:\n  a: v{{ toYaml .n }}\n', { n: 5 })).toThrow(
+      /output of toYaml is spliced into a YAML scalar/,
+    );
     expect(renderManifest('spec: {a: {{ toJson .x }}}\n', evil)).toEqual([{ spec: { a: ', evil: 1, z: ' } }]);
   });
 
@@ -155,29 +160,84 @@ const HOSTILE = [
 ];
 
 const POSITIONS: { name: string; tpl: string; read: (doc: Obj) => unknown; expected: (v: string) => unknown }[] = [
-  { name: 'plain value', tpl: 'spec:\n  image: {{ .Resource.spec.engine }}\n', read: (d) => spec(d).image, expected: (v) => v },
-  { name: 'embedded in a plain value', tpl: 'spec:\n  image: {{ .Resource.spec.engine }}:latest\n', read: (d) => spec(d).image, expected: (v) => `${v}:latest` },
-  { name: 'inside double quotes', tpl: 'spec:\n  image: "{{ .Resource.spec.engine }}"\n', read: (d) => spec(d).image, expected: (v) => v },
-  { name: 'inside single quotes', tpl: "spec:\n  image: '{{ .Resource.spec.engine }}'\n", read: (d) => spec(d).image, expected: (v) => v },
-  { name: 'through quote', tpl: 'spec:\n  image: {{ .Resource.spec.engine | quote }}\n', read: (d) => spec(d).image, expected: (v) => v },
-  { name: 'through toJson', tpl: 'spec:\n  image: {{ .Resource.spec.engine | toJson }}\n', read: (d) => spec(d).image, expected: (v) => v },
-  { name: 'through toYaml without nindent', tpl: 'spec:\n  image: {{ toYaml .Resource.spec.engine }}\n', read: (d) => spec(d).image, expected: (v) => v },
+  {
+    name: 'plain value',
+    tpl: 'spec:\n  image: {{ .Resource.spec.engine }}\n',
+    read: (d) => spec(d).image,
+    expected: (v) => v,
+  },
+  {
+    name: 'embedded in a plain value',
+    tpl: 'spec:\n  image: {{ .Resource.spec.engine }}:latest\n',
+    read: (d) => spec(d).image,
+    expected: (v) => `${v}:latest`,
+  },
+  {
+    name: 'inside double quotes',
+    tpl: 'spec:\n  image: "{{ .Resource.spec.engine }}"\n',
+    read: (d) => spec(d).image,
+    expected: (v) => v,
+  },
+  {
+    name: 'inside single quotes',
+    tpl: "spec:\n  image: '{{ .Resource.spec.engine }}'\n",
+    read: (d) => spec(d).image,
+    expected: (v) => v,
+  },
+  {
+    name: 'through quote',
+    tpl: 'spec:\n  image: {{ .Resource.spec.engine | quote }}\n',
+    read: (d) => spec(d).image,
+    expected: (v) => v,
+  },
+  {
+    name: 'through toJson',
+    tpl: 'spec:\n  image: {{ .Resource.spec.engine | toJson }}\n',
+    read: (d) => spec(d).image,
+    expected: (v) => v,
+  },
+  {
+    name: 'through toYaml without nindent',
+    tpl: 'spec:\n  image: {{ toYaml .Resource.spec.engine }}\n',
+    read: (d) => spec(d).image,
+    expected: (v) => v,
+  },
   {
     name: 'in a map built by toYaml | nindent',
     tpl: 'spec:\n  env:\n    {{- toYaml (dict "ENGINE" .Resource.spec.engine) | nindent 4 }}\n',
     read: (d) => (spec(d).env as Obj).ENGINE,
     expected: (v) => v,
   },
-  { name: 'flow sequence item', tpl: 'spec:\n  args: [{{ .Resource.spec.engine }}, "--x"]\n', read: (d) => spec(d).args, expected: (v) => [v, '--x'] },
-  { name: 'flow mapping value', tpl: 'spec:\n  opts: {engine: {{ .Resource.spec.engine }}}\n', read: (d) => spec(d).opts, expected: (v) => ({ engine: v }) },
-  { name: 'block sequence item', tpl: 'spec:\n  args:\n    - {{ .Resource.spec.engine }}\n', read: (d) => spec(d).args, expected: (v) => [v] },
+  {
+    name: 'flow sequence item',
+    tpl: 'spec:\n  args: [{{ .Resource.spec.engine }}, "--x"]\n',
+    read: (d) => spec(d).args,
+    expected: (v) => [v, '--x'],
+  },
+  {
+    name: 'flow mapping value',
+    tpl: 'spec:\n  opts: {engine: {{ .Resource.spec.engine }}}\n',
+    read: (d) => spec(d).opts,
+    expected: (v) => ({ engine: v }),
+  },
+  {
+    name: 'block sequence item',
+    tpl: 'spec:\n  args:\n    - {{ .Resource.spec.engine }}\n',
+    read: (d) => spec(d).args,
+    expected: (v) => [v],
+  },
   {
     name: 'block scalar via nindent',
     tpl: 'spec:\n  script: |\n    echo start\n    {{- .Resource.spec.engine | nindent 4 }}\n    echo end\n',
     read: (d) => spec(d).script,
     expected: (v) => `echo start\n${v}\necho end\n`,
   },
-  { name: 'map key', tpl: 'spec:\n  labels:\n    {{ .Resource.spec.engine }}: "1"\n', read: (d) => Object.keys(spec(d).labels as Obj), expected: (v) => [v] },
+  {
+    name: 'map key',
+    tpl: 'spec:\n  labels:\n    {{ .Resource.spec.engine }}: "1"\n',
+    read: (d) => Object.keys(spec(d).labels as Obj),
+    expected: (v) => [v],
+  },
 ];
 
 function spec(doc: Obj): Obj {

@@ -18,19 +18,43 @@ const at = (line: number, column: number, rest: string): string =>
 
 /** Each misspelled path of the fixture, at the field that is not there, with the nearest name. */
 const EXPECTED = [
-  at(12, 29, `spec.controllers[0].pipeline[0]["@select"]["@eq"][0]: ` +
-    `unknown field "spec.typo" in Service; did you mean "type"?`),
-  at(15, 32, `spec.controllers[0].pipeline[1]["@project"].metadata.name: ` +
-    `unknown field "metadata.nme" in Service; did you mean "name"?`),
+  at(
+    12,
+    29,
+    `spec.controllers[0].pipeline[0]["@select"]["@eq"][0]: ` +
+      `unknown field "spec.typo" in Service; did you mean "type"?`,
+  ),
+  at(
+    15,
+    32,
+    `spec.controllers[0].pipeline[1]["@project"].metadata.name: ` +
+      `unknown field "metadata.nme" in Service; did you mean "name"?`,
+  ),
   at(21, 32, `spec.controllers[0].pipeline[3]["@project"].port: unknown field "prot" in Service; did you mean "port"?`),
-  at(23, 27, `spec.controllers[0].pipeline[3]["@project"].other: ` +
-    `unknown field "spec.selector" in the output of pipeline[1]`),
-  at(33, 52, `spec.controllers[1].pipeline[0]["@join"]["@eq"][1]: ` +
-    `unknown field "Podd" in the joined sources; did you mean "Pod"?`),
-  at(37, 30, `spec.controllers[1].pipeline[1]["@project"].node: ` +
-    `unknown field "spec.nodeNam" in Pod; did you mean "nodeName"?`),
-  at(45, 22, `spec.controllers[2].pipeline["@unwind"]: ` +
-    `unknown field "endpointz" in EndpointSlice; did you mean "endpoints"?`),
+  at(
+    23,
+    27,
+    `spec.controllers[0].pipeline[3]["@project"].other: ` +
+      `unknown field "spec.selector" in the output of pipeline[1]`,
+  ),
+  at(
+    33,
+    52,
+    `spec.controllers[1].pipeline[0]["@join"]["@eq"][1]: ` +
+      `unknown field "Podd" in the joined sources; did you mean "Pod"?`,
+  ),
+  at(
+    37,
+    30,
+    `spec.controllers[1].pipeline[1]["@project"].node: ` +
+      `unknown field "spec.nodeNam" in Pod; did you mean "nodeName"?`,
+  ),
+  at(
+    45,
+    22,
+    `spec.controllers[2].pipeline["@unwind"]: ` +
+      `unknown field "endpointz" in EndpointSlice; did you mean "endpoints"?`,
+  ),
 ];
 
 function validate(...paths: string[]): { code: number; stderr: string[] } {

@@ -413,19 +413,40 @@ describe.skipIf(skip !== undefined)('errors at file lines, commits, rejected ver
     mkdirSync(join(work, 'big'), { recursive: true });
     const filler = Array.from({ length: 4000 }, (_, i) => `# ${i} ${'<b>'.repeat(20)}`).join('\n');
     const flow = [
-      filler, 'apiVersion: flowops.io/v1', 'kind: Flow', 'metadata: { name: big-flow }', 'spec:',
+      filler,
+      'apiVersion: flowops.io/v1',
+      'kind: Flow',
+      'metadata: { name: big-flow }',
+      'spec:',
       '  watch: { apiVersion: v1, kind: ConfigMap, labelSelector: { matchLabels: { app: nothing-has-this } } }',
-      '  reconcile:', '    steps:', '      - name: keep', '        type: kubectl', '        action: apply',
-      '        manifests: |', '          apiVersion: v1', '          kind: ConfigMap',
-      '          metadata: { name: "kept-{{ .Resource.metadata.name }}" }', '',
+      '  reconcile:',
+      '    steps:',
+      '      - name: keep',
+      '        type: kubectl',
+      '        action: apply',
+      '        manifests: |',
+      '          apiVersion: v1',
+      '          kind: ConfigMap',
+      '          metadata: { name: "kept-{{ .Resource.metadata.name }}" }',
+      '',
     ].join('\n');
     expect(flow.length).toBeGreaterThan(256 * 1024);
     writeFileSync(join(work, 'big', 'flow.yaml'), flow);
     await gitAsync(work, 'add', 'big/flow.yaml');
     await push('big/flow.yaml', (t) => t, 'a big Flow');
     await page.goto(`${url}/ui/flows/default/big-flow`);
-    const status = async (): Promise<string> => kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.status.history[0].outcome} {.status.history[0].message}']);
-    await waitFor(async () => /^Applied/.test(await status()), { what: 'the big Flow applied', timeoutMs: 20_000 }).catch(async (e: unknown) => {
+    const status = async (): Promise<string> =>
+      kubectl.ok([
+        'get',
+        'flowsource',
+        'flows',
+        '-o',
+        'jsonpath={.status.history[0].outcome} {.status.history[0].message}',
+      ]);
+    await waitFor(async () => /^Applied/.test(await status()), {
+      what: 'the big Flow applied',
+      timeoutMs: 20_000,
+    }).catch(async (e: unknown) => {
       throw new Error(`${String(e)}: ${await status()}`);
     });
     await page.locator('[data-file-not-shown]').waitFor({ timeout: 20_000 });

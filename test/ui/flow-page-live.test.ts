@@ -11,7 +11,14 @@ import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { browserSkipReason, launchChromium } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import {
-  createItems, createManyFlow, ITEM_API_VERSION, itemName, itemRef, namespaceOf, readyStatus, WATCH_LABEL,
+  createItems,
+  createManyFlow,
+  ITEM_API_VERSION,
+  itemName,
+  itemRef,
+  namespaceOf,
+  readyStatus,
+  WATCH_LABEL,
 } from '../helpers/many-watched.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -54,7 +54,14 @@ describe.skipIf(skip !== undefined)('the Flow page shows the rollout', () => {
   it('a paused stage shows live with its stages and generations; Promote asks, annotates, and the rollout completes', async () => {
     // spec.rollout is a change of the Flow's spec: its new generation rolls out, and stops after stage 1.
     const rollout = { stages: [{ count: 1, pause: { untilPromoted: true } }, { percent: 100 }] };
-    await kubectl.ok(['patch', 'flow', 'database-operator', '--type=merge', '-p', JSON.stringify({ spec: { rollout } })]);
+    await kubectl.ok([
+      'patch',
+      'flow',
+      'database-operator',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { rollout } }),
+    ]);
     await page.goto(`${url}/ui/flows/default/database-operator`);
     const section = page.locator('section[data-rollout]');
     await page.locator('section[data-rollout="Paused"]').waitFor({ timeout: 60_000 });
@@ -103,7 +110,9 @@ describe.skipIf(skip !== undefined)('the Flow page shows the rollout', () => {
       }, body);
     const late = await post({ action: 'promote' });
     expect(late.status).toBe(409);
-    expect(late.body.error).toMatch(/^Flow default\/database-operator: cannot promote: its rollout of generation \d+ is Complete$/);
+    expect(late.body.error).toMatch(
+      /^Flow default\/database-operator: cannot promote: its rollout of generation \d+ is Complete$/,
+    );
     expect(await post({ action: 'bogus' })).toEqual({
       status: 400,
       body: { error: 'action must be one of promote, pause, resume, abort' },

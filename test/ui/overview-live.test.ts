@@ -73,7 +73,10 @@ async function openOverview(
     void req.sizes().then((s) => reads.push({ url: `${u.pathname}${u.search}`, bytes: s.responseBodySize }));
   });
   await page.goto(`${ts.server.url}/ui/`);
-  await page.locator('tr[data-flow]').nth(COUNT - 1).waitFor({ timeout: 30_000 });
+  await page
+    .locator('tr[data-flow]')
+    .nth(COUNT - 1)
+    .waitFor({ timeout: 30_000 });
   await page.locator('[data-connection="live"]').waitFor();
   return { page, reads };
 }
@@ -102,15 +105,21 @@ describe.skipIf(skip !== undefined)('the overview updates the rows that changed'
     for (const file of ['flowops.io_flows.yaml', 'flowops.io_flowsources.yaml']) {
       await kube.create(parse(readFileSync(join(ROOT, 'config', 'crd', file), 'utf8')) as KubeObject);
     }
-    const served = (): Promise<boolean> => kube.list('flowops.io/v1', 'FlowSource').then(() => true, () => false);
+    const served = (): Promise<boolean> =>
+      kube.list('flowops.io/v1', 'FlowSource').then(
+        () => true,
+        () => false,
+      );
     await waitFor(served, { what: 'CRDs served' });
     const spec = flowSpec('example.com/v1', 'Database');
     for (let i = 0; i < COUNT; i += 30) {
-      await Promise.all(Array.from({ length: 30 }, async (_, j) => {
-        const name = flowName(i + j);
-        await kube.create({ ...flowRef(name), metadata: { name, namespace: 'default' }, spec });
-        await kube.patch(flowRef(name), flowStatus(), 'merge', { subresource: 'status' });
-      }));
+      await Promise.all(
+        Array.from({ length: 30 }, async (_, j) => {
+          const name = flowName(i + j);
+          await kube.create({ ...flowRef(name), metadata: { name, namespace: 'default' }, spec });
+          await kube.patch(flowRef(name), flowStatus(), 'merge', { subresource: 'status' });
+        }),
+      );
     }
     const sourceSpec = { url: 'https://git.example.com/flows.git', ref: { branch: 'main' } };
     await kube.create({ ...SOURCE, metadata: { name: SOURCE.name, namespace: SOURCE.namespace }, spec: sourceSpec });
@@ -159,7 +168,9 @@ describe.skipIf(skip !== undefined)('the overview updates the rows that changed'
     expect(await page.locator(`tr[data-flow="${flowName(2)}"]`).count()).toBe(0);
     // An Event enters the recent changes at the top, read by itself.
     await kube.create({
-      apiVersion: 'v1', kind: 'Event', metadata: { name: 'flow-0003.marker', namespace: 'default' },
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'flow-0003.marker', namespace: 'default' },
       involvedObject: { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: flowName(3) },
       type: 'Warning',
       reason: 'Marker',

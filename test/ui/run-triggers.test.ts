@@ -51,9 +51,11 @@ describe.skipIf(skip !== undefined)('runs tell why they ran', () => {
 
   it('a deleted child is put back: an Event says so, and the run records child-deleted', async () => {
     const jsonpath = 'jsonpath={.metadata.annotations.flowops\\.io/inventory}';
-    const inventory = JSON.parse(
-      await kubectl.ok(['get', 'database', 'my-postgres', '-o', jsonpath]),
-    ) as Array<{ kind: string; name: string; namespace?: string }>;
+    const inventory = JSON.parse(await kubectl.ok(['get', 'database', 'my-postgres', '-o', jsonpath])) as Array<{
+      kind: string;
+      name: string;
+      namespace?: string;
+    }>;
     const child = inventory.find((e) => e.kind === 'Service') ?? inventory[0];
     if (!child) throw new Error('my-postgres has no children');
     await kubectl.ok(['delete', child.kind.toLowerCase(), child.name, '-n', child.namespace ?? 'default']);

@@ -39,11 +39,25 @@ describe.skipIf(skip !== undefined)('signing in to the web view of `flowops run`
     mkdirSync(SHOTS, { recursive: true });
     api = await startAuthTestServer();
     kubectl = kubectlFor(api.kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-    await kubectl.ok(['apply', '-f', join(ROOT, 'config/crd/flowops.io_flows.yaml'), '-f', join(ROOT, 'config/crd/flowops.io_flowsources.yaml')]);
+    await kubectl.ok([
+      'apply',
+      '-f',
+      join(ROOT, 'config/crd/flowops.io_flows.yaml'),
+      '-f',
+      join(ROOT, 'config/crd/flowops.io_flowsources.yaml'),
+    ]);
     await kubectl.ok(['wait', '--for=condition=Established', 'crd/flows.flowops.io', 'crd/flowsources.flowops.io']);
     await kubectl.ok(['apply', '-f', join(ROOT, 'repos-example/database-operator/flow.yaml')]);
-    ui = uiRoute({ kube: KubeClient.fromKubeconfig(api.kubeconfig), log: pino({ level: 'silent' }), access: 'per-user', loopbackOnly: true });
-    http = createServer((req, res) => void ui.handle(req, res, new URL(req.url ?? '/', 'http://x')).then((done) => done || res.writeHead(404).end()));
+    ui = uiRoute({
+      kube: KubeClient.fromKubeconfig(api.kubeconfig),
+      log: pino({ level: 'silent' }),
+      access: 'per-user',
+      loopbackOnly: true,
+    });
+    http = createServer(
+      (req, res) =>
+        void ui.handle(req, res, new URL(req.url ?? '/', 'http://x')).then((done) => done || res.writeHead(404).end()),
+    );
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -70,7 +84,9 @@ describe.skipIf(skip !== undefined)('signing in to the web view of `flowops run`
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     const alert = page.getByRole('alert').filter({ hasText: 'flows.flowops.io is forbidden' });
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('flows.flowops.io is forbidden: User "system:serviceaccount:default:nobody" cannot list resource "flows" in API group "flowops.io" at the cluster scope');
+    expect(await alert.textContent()).toBe(
+      'flows.flowops.io is forbidden: User "system:serviceaccount:default:nobody" cannot list resource "flows" in API group "flowops.io" at the cluster scope',
+    );
     expect(await page.getByText('database-operator').count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'sign-in-forbidden.png'), fullPage: true });
   });
@@ -85,8 +101,20 @@ describe.skipIf(skip !== undefined)('signing in to the web view of `flowops run`
 
   it('a reader sees the Flow', async () => {
     await kubectl.ok(['create', 'serviceaccount', 'reader', '-n', 'default']);
-    await kubectl.ok(['create', 'clusterrole', 'flow-reader', '--verb=get,list,watch', '--resource=flows.flowops.io,flowsources.flowops.io']);
-    await kubectl.ok(['create', 'clusterrolebinding', 'flow-reader', '--clusterrole=flow-reader', '--serviceaccount=default:reader']);
+    await kubectl.ok([
+      'create',
+      'clusterrole',
+      'flow-reader',
+      '--verb=get,list,watch',
+      '--resource=flows.flowops.io,flowsources.flowops.io',
+    ]);
+    await kubectl.ok([
+      'create',
+      'clusterrolebinding',
+      'flow-reader',
+      '--clusterrole=flow-reader',
+      '--serviceaccount=default:reader',
+    ]);
     await signInAs('reader');
     await page.getByRole('link', { name: 'database-operator' }).first().waitFor();
     await page.screenshot({ path: join(SHOTS, 'sign-in-reader.png'), fullPage: true });
@@ -94,8 +122,24 @@ describe.skipIf(skip !== undefined)('signing in to the web view of `flowops run`
 
   it('a ServiceAccount that may read only default sees the Flow there, listed namespace by namespace', async () => {
     await kubectl.ok(['create', 'serviceaccount', 'scoped', '-n', 'default']);
-    await kubectl.ok(['create', 'role', 'flow-viewer', '-n', 'default', '--verb=get,list,watch', '--resource=flows.flowops.io,flowsources.flowops.io']);
-    await kubectl.ok(['create', 'rolebinding', 'flow-viewer', '-n', 'default', '--role=flow-viewer', '--serviceaccount=default:scoped']);
+    await kubectl.ok([
+      'create',
+      'role',
+      'flow-viewer',
+      '-n',
+      'default',
+      '--verb=get,list,watch',
+      '--resource=flows.flowops.io,flowsources.flowops.io',
+    ]);
+    await kubectl.ok([
+      'create',
+      'rolebinding',
+      'flow-viewer',
+      '-n',
+      'default',
+      '--role=flow-viewer',
+      '--serviceaccount=default:scoped',
+    ]);
     await signInAs('scoped');
     await page.locator('tr[data-flow="database-operator"]').waitFor({ timeout: 10_000 });
     expect(await page.locator('[data-scoped]').innerText()).toContain('flows.flowops.io: only in namespace default');

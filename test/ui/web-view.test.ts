@@ -31,7 +31,17 @@ let browser: Browser;
 let page: Page;
 
 const startUp = (listen: string): CliProcess =>
-  runFlowops(['up', '--listen', listen, '--data', join(dir, 'data'), '--kubeconfig', join(dir, 'kubeconfig'), '--pod-ready-delay', POD_READY_DELAY_MS]);
+  runFlowops([
+    'up',
+    '--listen',
+    listen,
+    '--data',
+    join(dir, 'data'),
+    '--kubeconfig',
+    join(dir, 'kubeconfig'),
+    '--pod-ready-delay',
+    POD_READY_DELAY_MS,
+  ]);
 
 const stopUp = async (): Promise<void> => {
   up.child.kill('SIGTERM');
@@ -54,7 +64,10 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     up = startUp('127.0.0.1:0');
     url = await serverUrlOf(up);
     kubectl = kubectlFor(join(dir, 'kubeconfig'), mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
-    await waitFor(async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0, { what: 'my-postgres Ready', timeoutMs: 45_000 });
+    await waitFor(
+      async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0,
+      { what: 'my-postgres Ready', timeoutMs: 45_000 },
+    );
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   }, 90_000);
@@ -84,7 +97,11 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(await page.locator('tr[data-source="flows"]').innerText()).toMatch(/branch main/);
     await page.locator('[data-connection="live"]').waitFor();
     // What changed recently: the reconcile's Event, linking to the object.
-    await page.locator('section', { has: page.locator('#recent-h') }).getByRole('link', { name: 'Database default/my-postgres' }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('section', { has: page.locator('#recent-h') })
+      .getByRole('link', { name: 'Database default/my-postgres' })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await shot('overview');
   });
 
@@ -131,7 +148,9 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     await page.locator('[data-child="StatefulSet/my-postgres"][data-health="Current"]').waitFor({ timeout: 10_000 });
     // Below what the Flow applied, what the StatefulSet's controller made: its ordinal Pods.
     for (const pod of ['my-postgres-0', 'my-postgres-1', 'my-postgres-2']) {
-      await page.locator(`[data-child="StatefulSet/my-postgres"] [data-child="Pod/${pod}"][data-health="Current"]`).waitFor({ timeout: 10_000 });
+      await page
+        .locator(`[data-child="StatefulSet/my-postgres"] [data-child="Pod/${pod}"][data-health="Current"]`)
+        .waitFor({ timeout: 10_000 });
     }
     expect(await page.locator('main').innerText()).toContain('Watched by');
     const main = await page.locator('main').innerText();
@@ -159,31 +178,42 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     up = startUp(`127.0.0.1:${port}`);
     await serverUrlOf(up);
     await page.locator('[data-connection="live"]').waitFor({ timeout: 20_000 });
-    await waitFor(async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0, { what: 'my-postgres Ready again', timeoutMs: 30_000 });
+    await waitFor(
+      async () => (await kubectl(['wait', '--for=condition=Ready', 'database/my-postgres', '--timeout=2s'])).code === 0,
+      { what: 'my-postgres Ready again', timeoutMs: 30_000 },
+    );
     await kubectl.ok(['delete', 'statefulset', 'my-postgres', '--wait=false']);
-    await page.locator('[data-child="StatefulSet/my-postgres"]:is([data-health="InProgress"], [data-health="Missing"])').waitFor({ timeout: 5_000 });
+    await page
+      .locator('[data-child="StatefulSet/my-postgres"]:is([data-health="InProgress"], [data-health="Missing"])')
+      .waitFor({ timeout: 5_000 });
     await page.locator('[data-child="StatefulSet/my-postgres"][data-health="Current"]').waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }, 90_000);
 
-  it('names the failing step on a broken object\'s page, and shows its last run', async () => {
-    await kubectl.ok(['apply', '-f', '-'], [
-      'apiVersion: flowops.io/v1',
-      'kind: Flow',
-      'metadata: { name: input-checker, namespace: default }',
-      'spec:',
-      '  watch: { apiVersion: v1, kind: ConfigMap, labelSelector: { matchLabels: { app: checked } } }',
-      '  reconcile:',
-      '    steps:',
-      '      - name: check-input',
-      '        type: script',
-      '        errorHandling: { type: permanent }',
-      '        script: |',
-      '          echo "input is not valid" >&2',
-      '          exit 3',
-      '',
-    ].join('\n'));
-    await kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: checked-input, namespace: default, labels: { app: checked } }\ndata: { a: "1" }\n');
+  it("names the failing step on a broken object's page, and shows its last run", async () => {
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      [
+        'apiVersion: flowops.io/v1',
+        'kind: Flow',
+        'metadata: { name: input-checker, namespace: default }',
+        'spec:',
+        '  watch: { apiVersion: v1, kind: ConfigMap, labelSelector: { matchLabels: { app: checked } } }',
+        '  reconcile:',
+        '    steps:',
+        '      - name: check-input',
+        '        type: script',
+        '        errorHandling: { type: permanent }',
+        '        script: |',
+        '          echo "input is not valid" >&2',
+        '          exit 3',
+        '',
+      ].join('\n'),
+    );
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: checked-input, namespace: default, labels: { app: checked } }\ndata: { a: "1" }\n',
+    );
     await page.goto(`${url}/ui/objects/v1/ConfigMap/default/checked-input`);
     const failure = page.locator('[data-failure-step="check-input"]');
     await failure.waitFor({ timeout: 20_000 });
@@ -193,13 +223,18 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     await lastRun.waitFor({ timeout: 20_000 });
     expect(await lastRun.innerText()).toContain('Flow default/input-checker');
     // With its duration and start, from the object's RunHistory (the page follows the stream).
-    await page.getByRole('table', { name: 'Last run' }).getByText(/^\d+(\.\d+)?m?s$/).waitFor({ timeout: 20_000 });
-    expect(await page.getByRole('table', { name: 'Last run' }).innerText()).toMatch(/check-input\s+failed\s+1\s+\d+(\.\d+)?m?s/);
+    await page
+      .getByRole('table', { name: 'Last run' })
+      .getByText(/^\d+(\.\d+)?m?s$/)
+      .waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('table', { name: 'Last run' }).innerText()).toMatch(
+      /check-input\s+failed\s+1\s+\d+(\.\d+)?m?s/,
+    );
     expect(await lastRun.innerText()).toMatch(/Stalled in \d+(\.\d+)?m?s, /);
     await shot('object-failing');
   });
 
-  it('draws a Δ-controller Operator\'s pipeline: sources → stages → target, with its Ready', async () => {
+  it("draws a Δ-controller Operator's pipeline: sources → stages → target, with its Ready", async () => {
     await kubectl.ok(['apply', '-f', '-'], OPERATOR);
     await page.goto(`${url}/ui/`);
     await page.locator('tr[data-operator="pod-container-num-annotator"] a[data-row]').click();
@@ -235,7 +270,11 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     expect(html).toContain('password: (hidden)');
     expect(html).not.toContain('s3cr3t-value');
     expect(html).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
-    const api = await (await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`, { headers: { authorization: `Bearer ${adminToken()}` } })).text();
+    const api = await (
+      await fetch(`${url}/ui/api/object?apiVersion=v1&kind=Secret&namespace=default&name=db-password`, {
+        headers: { authorization: `Bearer ${adminToken()}` },
+      })
+    ).text();
     expect(api).not.toContain(Buffer.from('s3cr3t-value').toString('base64'));
   });
 
@@ -252,9 +291,17 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
       await gitAsync(work, 'push', '-q', 'origin', 'HEAD:main');
       return gitAsync(work, 'rev-parse', 'HEAD');
     };
-    const good = await edit('samples/my-postgres.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 2'), 'two replicas');
+    const good = await edit(
+      'samples/my-postgres.yaml',
+      (t) => t.replace(/replicas: \d+/, 'replicas: 2'),
+      'two replicas',
+    );
     await page.locator(`tr[data-commit="${good}"][data-outcome="Applied"] .live`).waitFor({ timeout: 10_000 });
-    const broken = await edit('database-operator/flow.yaml', (t) => t.replace('type: kubectl', 'type: kubectll'), 'a typo');
+    const broken = await edit(
+      'database-operator/flow.yaml',
+      (t) => t.replace('type: kubectl', 'type: kubectll'),
+      'a typo',
+    );
     const rejected = page.locator(`tr[data-commit="${broken}"][data-outcome="Rejected"]`);
     await rejected.waitFor({ timeout: 10_000 });
     expect(await rejected.innerText()).toContain('database-operator/flow.yaml:');
@@ -282,7 +329,9 @@ describe.skipIf(skip !== undefined)('the web view at /ui/', () => {
     await page.locator('[data-action-outcome="ok"]', { hasText: `pinned to ${short}` }).waitFor();
     await page.locator(`tr[data-commit="${seed}"] .live`).waitFor({ timeout: 15_000 });
     await page.locator('dd', { hasText: `pinned ${short}` }).waitFor();
-    const pinned = JSON.parse((await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.spec.ref}'])) || '{}') as { commit?: string };
+    const pinned = JSON.parse(
+      (await kubectl.ok(['get', 'flowsource', 'flows', '-o', 'jsonpath={.spec.ref}'])) || '{}',
+    ) as { commit?: string };
     expect(pinned.commit).toBe(seed);
 
     await confirmWith('Unpin', 'Unpin');

@@ -11,7 +11,7 @@ describe('the one backoff formula (client-go ItemExponentialFailureRateLimiter)'
     expect(exponentialBackoff(10_000, opts)).toBe(1_000);
   });
 
-  it('is what the work queues and a step\'s exponential retries use', () => {
+  it("is what the work queues and a step's exponential retries use", () => {
     expect(backoffDelay(3)).toBe(exponentialBackoff(3, DEFAULT_BACKOFF));
     const step = retryDelayMs({ retryDelay: '2s', maxDelay: '10s' }, 3);
     expect(step).toBe(exponentialBackoff(3, { baseMs: 2_000, maxMs: 10_000 }));

@@ -14,7 +14,12 @@ describe('unknown fields of built-in kinds, by kube-apiserver’s schemas', () =
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'd', labels: { any: 'label' }, bogus: 1 },
-      spec: { replicas: 1, template: { spec: { containers: [{ name: 'a', image: 'i', imagee: 'x', resources: { limits: { cpu: '1' } } }] } } },
+      spec: {
+        replicas: 1,
+        template: {
+          spec: { containers: [{ name: 'a', image: 'i', imagee: 'x', resources: { limits: { cpu: '1' } } }] },
+        },
+      },
       extra: true,
     });
     expect(unknown).toEqual(['extra', 'metadata.bogus', 'spec.template.spec.containers[0].imagee']);
@@ -22,17 +27,46 @@ describe('unknown fields of built-in kinds, by kube-apiserver’s schemas', () =
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'd', labels: { any: 'label' } },
-      spec: { replicas: 1, template: { spec: { containers: [{ name: 'a', image: 'i', resources: { limits: { cpu: '1' } } }] } } },
+      spec: {
+        replicas: 1,
+        template: { spec: { containers: [{ name: 'a', image: 'i', resources: { limits: { cpu: '1' } } }] } },
+      },
     });
   });
 
   it('keeps a field named description (PriorityClass) and free-form values (a CRD’s default, RawExtension-like)', () => {
-    expect(check('scheduling.k8s.io', 'PriorityClass', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'p' }, value: 1, description: 'kept' }).unknown).toEqual([]);
+    expect(
+      check('scheduling.k8s.io', 'PriorityClass', {
+        apiVersion: 'scheduling.k8s.io/v1',
+        kind: 'PriorityClass',
+        metadata: { name: 'p' },
+        value: 1,
+        description: 'kept',
+      }).unknown,
+    ).toEqual([]);
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name: 'a.b.c' },
-      spec: { group: 'b.c', names: { plural: 'a', kind: 'A' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', default: { anything: { goes: 1 } }, properties: { x: { type: 'string', description: 'd' } } } } }] },
+      spec: {
+        group: 'b.c',
+        names: { plural: 'a', kind: 'A' },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                default: { anything: { goes: 1 } },
+                properties: { x: { type: 'string', description: 'd' } },
+              },
+            },
+          },
+        ],
+      },
     };
     expect(check('apiextensions.k8s.io', 'CustomResourceDefinition', crd).unknown).toEqual([]);
   });

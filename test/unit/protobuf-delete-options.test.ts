@@ -27,11 +27,20 @@ describe('decodeDeleteOptionsProtobuf', () => {
       dryRun: ['All'],
       ignoreStoreReadErrorWithClusterBreakingPotential: true,
     });
-    expect(Object.keys(out)).toEqual(['gracePeriodSeconds', 'preconditions', 'orphanDependents', 'propagationPolicy', 'dryRun', 'ignoreStoreReadErrorWithClusterBreakingPotential']);
+    expect(Object.keys(out)).toEqual([
+      'gracePeriodSeconds',
+      'preconditions',
+      'orphanDependents',
+      'propagationPolicy',
+      'dryRun',
+      'ignoreStoreReadErrorWithClusterBreakingPotential',
+    ]);
   });
 
   it('accepts the group version of whichever client sent it', () => {
-    expect(decodeDeleteOptionsProtobuf(envelope('apps/v1', 'DeleteOptions', str(4, 'Orphan')))).toEqual({ propagationPolicy: 'Orphan' });
+    expect(decodeDeleteOptionsProtobuf(envelope('apps/v1', 'DeleteOptions', str(4, 'Orphan')))).toEqual({
+      propagationPolicy: 'Orphan',
+    });
   });
 
   it('skips a field number it does not know, as gogo-generated Unmarshal does', () => {
@@ -42,7 +51,9 @@ describe('decodeDeleteOptionsProtobuf', () => {
   });
 
   it('refuses another kind, a missing prefix, and a truncated body', () => {
-    expect(() => decodeDeleteOptionsProtobuf(envelope('v1', 'Namespace', Buffer.alloc(0)))).toThrow('expected a DeleteOptions body, got v1, Kind=Namespace');
+    expect(() => decodeDeleteOptionsProtobuf(envelope('v1', 'Namespace', Buffer.alloc(0)))).toThrow(
+      'expected a DeleteOptions body, got v1, Kind=Namespace',
+    );
     expect(() => decodeDeleteOptionsProtobuf(Buffer.from('{}'))).toThrow(ProtobufDecodeError);
     const full = envelope('v1', 'DeleteOptions', str(4, 'Orphan'));
     expect(() => decodeDeleteOptionsProtobuf(full.subarray(0, full.length - 8))).toThrow(ProtobufDecodeError);

@@ -4,7 +4,8 @@ import { bool, bytesField, envelope, int, msg, objectMeta, str, varint } from '.
 
 /** The table-driven decoders (src/apiserver/protobuf/api): Go JSON rules and unknown fields. */
 
-const decode = (apiVersion: string, kind: string, ...parts: Buffer[]) => decodeKubeProtobuf(envelope(apiVersion, kind, Buffer.concat(parts))).object;
+const decode = (apiVersion: string, kind: string, ...parts: Buffer[]) =>
+  decodeKubeProtobuf(envelope(apiVersion, kind, Buffer.concat(parts))).object;
 
 /** A Deployment whose pod spec holds `containers` (each the bytes of one Container). */
 function deployment(...containers: Buffer[]): Buffer[] {
@@ -14,7 +15,12 @@ function deployment(...containers: Buffer[]): Buffer[] {
 describe('protobuf tables: what JSON gets', () => {
   it('keeps a pointer set to its zero value and drops omitempty zeros', () => {
     const out = decode('v1', 'ServiceAccount', objectMeta({ name: 'sa' }), bool(4, false));
-    expect(out).toEqual({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' }, automountServiceAccountToken: false });
+    expect(out).toEqual({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'sa' },
+      automountServiceAccountToken: false,
+    });
   });
 
   it('writes required fields and non-pointer structs even when they are not on the wire', () => {
@@ -33,9 +39,19 @@ describe('protobuf tables: what JSON gets', () => {
 
   it('reads IntOrString as a number or a string, and Quantity maps', () => {
     const port = (p: Buffer) => msg(1, int(3, 80), msg(4, p));
-    const out = decode('v1', 'Service', objectMeta({ name: 's' }), msg(2, port(Buffer.concat([int(1, 0), int(2, 8080)])), port(Buffer.concat([int(1, 1), str(3, 'http')]))));
+    const out = decode(
+      'v1',
+      'Service',
+      objectMeta({ name: 's' }),
+      msg(2, port(Buffer.concat([int(1, 0), int(2, 8080)])), port(Buffer.concat([int(1, 1), str(3, 'http')]))),
+    );
     expect((out.spec as any).ports.map((p: any) => p.targetPort)).toEqual([8080, 'http']);
-    const quota = decode('v1', 'ResourceQuota', objectMeta({ name: 'q' }), msg(2, msg(1, str(1, 'cpu'), msg(2, str(1, '500m'))), msg(1, str(1, 'pods'))));
+    const quota = decode(
+      'v1',
+      'ResourceQuota',
+      objectMeta({ name: 'q' }),
+      msg(2, msg(1, str(1, 'cpu'), msg(2, str(1, '500m'))), msg(1, str(1, 'pods'))),
+    );
     expect((quota.spec as any).hard).toEqual({ cpu: '500m', pods: '0' });
   });
 
@@ -55,7 +71,11 @@ describe('protobuf tables: what JSON gets', () => {
 
 describe('protobuf tables: fields they do not know', () => {
   it('skips a field number 1.34 has no field for, of any wire type, as gogo-generated Unmarshal does', () => {
-    const body = envelope('apps/v1', 'Deployment', Buffer.concat(deployment(str(1, 'a'), Buffer.concat([str(1, 'b'), int(99, 1)]))));
+    const body = envelope(
+      'apps/v1',
+      'Deployment',
+      Buffer.concat(deployment(str(1, 'a'), Buffer.concat([str(1, 'b'), int(99, 1)]))),
+    );
     const c = ((decodeKubeProtobuf(body).object.spec as any).template.spec.containers as any[])[1];
     expect(c.name).toBe('b');
     const out = decode('v1', 'ServiceAccount', objectMeta({ name: 'sa' }), str(50, ''), msg(51), int(52, 0));

@@ -35,7 +35,13 @@ describe('decodeKubeProtobuf: kubectl create namespace', () => {
     expect(out.apiVersion).toBe('v1');
     expect(out.kind).toBe('Namespace');
     // kubectl's JSON body for the same command is {"metadata":{"name":"team-a"},"spec":{},"status":{}} too.
-    expect(out.object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' }, spec: {}, status: {} });
+    expect(out.object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'team-a' },
+      spec: {},
+      status: {},
+    });
     expect(Object.keys(out.object)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
   });
 
@@ -47,7 +53,13 @@ describe('decodeKubeProtobuf: kubectl create namespace', () => {
   it('keeps spec.finalizers and a non-empty status phase', () => {
     const raw = Buffer.concat([objectMeta({ name: 'ns' }), msg(2, str(1, 'kubernetes')), msg(3, str(1, 'Active'))]);
     const out = decodeKubeProtobuf(envelope('v1', 'Namespace', raw));
-    expect(out.object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    expect(out.object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'ns' },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
   });
 
   it('decodes the full ObjectMeta', () => {
@@ -61,7 +73,9 @@ describe('decodeKubeProtobuf: kubectl create namespace', () => {
       deletionGracePeriodSeconds: 0,
       labels: { b: '2', a: '1', empty: '' },
       annotations: { note: 'héllo' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'x', controller: true, blockOwnerDeletion: false }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'x', controller: true, blockOwnerDeletion: false },
+      ],
       finalizers: ['f1', 'f2'],
     });
     expect(decodeKubeProtobuf(body).object.metadata).toEqual({
@@ -74,28 +88,51 @@ describe('decodeKubeProtobuf: kubectl create namespace', () => {
       deletionGracePeriodSeconds: 0,
       labels: { a: '1', b: '2', empty: '' },
       annotations: { note: 'héllo' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'x', controller: true, blockOwnerDeletion: false }],
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'x', controller: true, blockOwnerDeletion: false },
+      ],
       finalizers: ['f1', 'f2'],
     });
   });
 
   it('emits metadata keys in ObjectMeta declaration order', () => {
-    const meta = decodeKubeProtobuf(namespaceBody({ name: 'n', uid: 'u', labels: { a: 'b' }, finalizers: ['f'] })).object.metadata as object;
+    const meta = decodeKubeProtobuf(namespaceBody({ name: 'n', uid: 'u', labels: { a: 'b' }, finalizers: ['f'] }))
+      .object.metadata as object;
     expect(Object.keys(meta)).toEqual(['name', 'uid', 'labels', 'finalizers']);
   });
 
   it('reads negative int64 values', () => {
     const raw = msg(1, str(1, 'n'), int(10, -5));
-    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', raw)).object.metadata).toEqual({ name: 'n', deletionGracePeriodSeconds: -5 });
+    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', raw)).object.metadata).toEqual({
+      name: 'n',
+      deletionGracePeriodSeconds: -5,
+    });
   });
 
   it('skips fields it does not know, of every wire type', () => {
-    const raw = Buffer.concat([objectMeta({ name: 'n' }), int(90, 7), fixed32(91, 1), fixed64(92, 2n), str(93, 'x'), msg(94, str(1, 'y'))]);
-    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', raw)).object).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec: {}, status: {} });
+    const raw = Buffer.concat([
+      objectMeta({ name: 'n' }),
+      int(90, 7),
+      fixed32(91, 1),
+      fixed64(92, 2n),
+      str(93, 'x'),
+      msg(94, str(1, 'y')),
+    ]);
+    expect(decodeKubeProtobuf(envelope('v1', 'Namespace', raw)).object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'n' },
+      spec: {},
+      status: {},
+    });
   });
 
   it('keeps managedFields, with fieldsV1 as the JSON its raw bytes hold', () => {
-    const meta = msg(1, str(1, 'n'), msg(17, str(1, 'kubectl'), str(2, 'Update'), str(6, 'FieldsV1'), msg(7, str(1, '{"f:data":{}}'))));
+    const meta = msg(
+      1,
+      str(1, 'n'),
+      msg(17, str(1, 'kubectl'), str(2, 'Update'), str(6, 'FieldsV1'), msg(7, str(1, '{"f:data":{}}'))),
+    );
     expect(decodeKubeProtobuf(envelope('v1', 'Namespace', meta)).object.metadata).toEqual({
       name: 'n',
       managedFields: [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': {} } }],
@@ -105,7 +142,12 @@ describe('decodeKubeProtobuf: kubectl create namespace', () => {
 
 describe('decodeKubeProtobuf: kubectl create configmap', () => {
   it('decodes data, binaryData (base64) and immutable', () => {
-    const body = configMapBody({ name: 'cfg', namespace: 'default' }, { 'app.conf': 'x=1\n', empty: '' }, { blob: Buffer.from([0, 1, 2, 255]) }, true);
+    const body = configMapBody(
+      { name: 'cfg', namespace: 'default' },
+      { 'app.conf': 'x=1\n', empty: '' },
+      { blob: Buffer.from([0, 1, 2, 255]) },
+      true,
+    );
     expect(decodeKubeProtobuf(body).object).toEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -117,7 +159,11 @@ describe('decodeKubeProtobuf: kubectl create configmap', () => {
   });
 
   it('omits empty maps and an unset immutable', () => {
-    expect(decodeKubeProtobuf(configMapBody({ name: 'c' }, {})).object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    expect(decodeKubeProtobuf(configMapBody({ name: 'c' }, {})).object).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+    });
   });
 
   it('keeps immutable: false when it was sent', () => {
@@ -132,7 +178,13 @@ describe('decodeKubeProtobuf: kubectl create configmap', () => {
 
 describe('decodeKubeProtobuf: kubectl create secret', () => {
   it('decodes data as base64, type, stringData and immutable', () => {
-    const body = secretBody({ name: 's', namespace: 'prod' }, { password: Buffer.from('s3cr3t'), bin: Buffer.from([0xff, 0xfe]) }, 'Opaque', { user: 'admin' }, false);
+    const body = secretBody(
+      { name: 's', namespace: 'prod' },
+      { password: Buffer.from('s3cr3t'), bin: Buffer.from([0xff, 0xfe]) },
+      'Opaque',
+      { user: 'admin' },
+      false,
+    );
     expect(decodeKubeProtobuf(body).object).toEqual({
       apiVersion: 'v1',
       kind: 'Secret',
@@ -145,11 +197,17 @@ describe('decodeKubeProtobuf: kubectl create secret', () => {
   });
 
   it('drops an empty type', () => {
-    expect(decodeKubeProtobuf(secretBody({ name: 's' }, {}, '')).object).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
+    expect(decodeKubeProtobuf(secretBody({ name: 's' }, {}, '')).object).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+    });
   });
 
   it('keeps a tls secret type', () => {
-    const out = decodeKubeProtobuf(secretBody({ name: 't' }, { 'tls.crt': Buffer.from('c'), 'tls.key': Buffer.from('k') }, 'kubernetes.io/tls'));
+    const out = decodeKubeProtobuf(
+      secretBody({ name: 't' }, { 'tls.crt': Buffer.from('c'), 'tls.key': Buffer.from('k') }, 'kubernetes.io/tls'),
+    );
     expect(out.object.type).toBe('kubernetes.io/tls');
     expect(out.object.data).toEqual({ 'tls.crt': 'Yw==', 'tls.key': 'aw==' });
   });
@@ -182,8 +240,12 @@ describe('decodeKubeProtobuf: errors', () => {
   });
 
   it('rejects kinds it has no decoder for', () => {
-    expect(() => decodeKubeProtobuf(envelope('example.com/v1', 'Widget', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for example.com/v1, Kind=Widget');
-    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'NoSuchKind', objectMeta({ name: 'd' })))).toThrow('no protobuf decoder for apps/v1, Kind=NoSuchKind');
+    expect(() => decodeKubeProtobuf(envelope('example.com/v1', 'Widget', objectMeta({ name: 'd' })))).toThrow(
+      'no protobuf decoder for example.com/v1, Kind=Widget',
+    );
+    expect(() => decodeKubeProtobuf(envelope('apps/v1', 'NoSuchKind', objectMeta({ name: 'd' })))).toThrow(
+      'no protobuf decoder for apps/v1, Kind=NoSuchKind',
+    );
   });
 
   it('rejects an envelope without a kind', () => {
@@ -192,11 +254,15 @@ describe('decodeKubeProtobuf: errors', () => {
 
   it('rejects an envelope without the object', () => {
     const noRaw = Buffer.concat([Buffer.from('k8s\0', 'latin1'), msg(1, str(1, 'v1'), str(2, 'Namespace'))]);
-    expect(() => decodeKubeProtobuf(noRaw)).toThrow('protobuf body for Namespace has no object in it (runtime.Unknown raw is missing)');
+    expect(() => decodeKubeProtobuf(noRaw)).toThrow(
+      'protobuf body for Namespace has no object in it (runtime.Unknown raw is missing)',
+    );
   });
 
   it('rejects a content encoding', () => {
-    expect(() => decodeKubeProtobuf(envelope('v1', 'Namespace', objectMeta({ name: 'n' }), 'gzip'))).toThrow(/content encoding "gzip"/);
+    expect(() => decodeKubeProtobuf(envelope('v1', 'Namespace', objectMeta({ name: 'n' }), 'gzip'))).toThrow(
+      /content encoding "gzip"/,
+    );
   });
 
   it('rejects a field with the wrong wire type', () => {

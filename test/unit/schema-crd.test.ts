@@ -23,7 +23,11 @@ describe('validateCrdSchema', () => {
               labels: { type: 'object', additionalProperties: { type: 'string' } },
               raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
               anything: { 'x-kubernetes-preserve-unknown-fields': true },
-              template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+              template: {
+                type: 'object',
+                'x-kubernetes-embedded-resource': true,
+                'x-kubernetes-preserve-unknown-fields': true,
+              },
               ranged: { type: 'integer', allOf: [{ minimum: 1 }, { maximum: 3 }] },
             },
           },
@@ -34,18 +38,28 @@ describe('validateCrdSchema', () => {
   });
 
   it('requires an object type at the root', () => {
-    expect(validateCrdSchema({ properties: {} })).toEqual([c('FieldValueRequired', 'type', 'Required value: must not be empty at the root')]);
-    expect(validateCrdSchema({ type: 'string' })).toEqual([c('FieldValueInvalid', 'type', 'Invalid value: "string": must be object at the root')]);
+    expect(validateCrdSchema({ properties: {} })).toEqual([
+      c('FieldValueRequired', 'type', 'Required value: must not be empty at the root'),
+    ]);
+    expect(validateCrdSchema({ type: 'string' })).toEqual([
+      c('FieldValueInvalid', 'type', 'Invalid value: "string": must be object at the root'),
+    ]);
   });
 
   it('rejects a schema that is not an object', () => {
     expect(validateCrdSchema('nope')).toEqual([c('FieldValueInvalid', '', 'Invalid value: "nope": must be an object')]);
-    expect(validateCrdSchema(undefined)).toEqual([c('FieldValueInvalid', '', 'Invalid value: null: must be an object')]);
+    expect(validateCrdSchema(undefined)).toEqual([
+      c('FieldValueInvalid', '', 'Invalid value: null: must be an object'),
+    ]);
   });
 
   it('rejects unknown types with the supported list', () => {
-    expect(validateCrdSchema(spec({ type: 'Any' }))).toEqual([c('FieldValueNotSupported', 'properties[spec].type', `Unsupported value: "Any": supported values: ${TYPES}`)]);
-    expect(validateCrdSchema(spec({ type: 7 }))).toEqual([c('FieldValueNotSupported', 'properties[spec].type', `Unsupported value: 7: supported values: ${TYPES}`)]);
+    expect(validateCrdSchema(spec({ type: 'Any' }))).toEqual([
+      c('FieldValueNotSupported', 'properties[spec].type', `Unsupported value: "Any": supported values: ${TYPES}`),
+    ]);
+    expect(validateCrdSchema(spec({ type: 7 }))).toEqual([
+      c('FieldValueNotSupported', 'properties[spec].type', `Unsupported value: 7: supported values: ${TYPES}`),
+    ]);
   });
 
   it('requires types below the root, naming the position', () => {
@@ -53,20 +67,30 @@ describe('validateCrdSchema', () => {
       c('FieldValueRequired', 'properties[spec].type', 'Required value: must not be empty for specified object fields'),
     ]);
     expect(validateCrdSchema(spec({ type: 'array', items: {} }))).toEqual([
-      c('FieldValueRequired', 'properties[spec].items.type', 'Required value: must not be empty for specified array items'),
+      c(
+        'FieldValueRequired',
+        'properties[spec].items.type',
+        'Required value: must not be empty for specified array items',
+      ),
     ]);
   });
 
   it('requires items for arrays, as one schema', () => {
-    expect(validateCrdSchema(spec({ type: 'array' }))).toEqual([c('FieldValueRequired', 'properties[spec].items', 'Required value: must be specified')]);
+    expect(validateCrdSchema(spec({ type: 'array' }))).toEqual([
+      c('FieldValueRequired', 'properties[spec].items', 'Required value: must be specified'),
+    ]);
     expect(validateCrdSchema(spec({ type: 'array', items: [{ type: 'string' }] }))).toEqual([
       c('FieldValueForbidden', 'properties[spec].items', 'Forbidden: items must be a schema object and not an array'),
     ]);
   });
 
   it('checks properties is a map of schemas', () => {
-    expect(validateCrdSchema({ type: 'object', properties: [] })).toEqual([c('FieldValueInvalid', 'properties', 'Invalid value: []: must be an object')]);
-    expect(validateCrdSchema(spec('x'))).toEqual([c('FieldValueInvalid', 'properties[spec]', 'Invalid value: "x": must be an object')]);
+    expect(validateCrdSchema({ type: 'object', properties: [] })).toEqual([
+      c('FieldValueInvalid', 'properties', 'Invalid value: []: must be an object'),
+    ]);
+    expect(validateCrdSchema(spec('x'))).toEqual([
+      c('FieldValueInvalid', 'properties[spec]', 'Invalid value: "x": must be an object'),
+    ]);
   });
 
   it('restricts additionalProperties', () => {
@@ -74,22 +98,50 @@ describe('validateCrdSchema', () => {
       c('FieldValueForbidden', 'additionalProperties', 'Forbidden: must not be used at the root'),
     ]);
     expect(validateCrdSchema(spec({ type: 'object', additionalProperties: false }))).toEqual([
-      c('FieldValueForbidden', 'properties[spec].additionalProperties', 'Forbidden: additionalProperties cannot be set to false'),
+      c(
+        'FieldValueForbidden',
+        'properties[spec].additionalProperties',
+        'Forbidden: additionalProperties cannot be set to false',
+      ),
     ]);
-    expect(validateCrdSchema(spec({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }))).toEqual([
-      c('FieldValueForbidden', 'properties[spec].additionalProperties', 'Forbidden: additionalProperties and properties are mutual exclusive'),
+    expect(
+      validateCrdSchema(
+        spec({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } }),
+      ),
+    ).toEqual([
+      c(
+        'FieldValueForbidden',
+        'properties[spec].additionalProperties',
+        'Forbidden: additionalProperties and properties are mutual exclusive',
+      ),
     ]);
     expect(validateCrdSchema(spec({ type: 'object', additionalProperties: { type: 'wat' } }))).toEqual([
-      c('FieldValueNotSupported', 'properties[spec].additionalProperties.type', `Unsupported value: "wat": supported values: ${TYPES}`),
+      c(
+        'FieldValueNotSupported',
+        'properties[spec].additionalProperties.type',
+        `Unsupported value: "wat": supported values: ${TYPES}`,
+      ),
     ]);
   });
 
   it('checks the Kubernetes extensions', () => {
     expect(validateCrdSchema(spec({ type: 'object', 'x-kubernetes-preserve-unknown-fields': false }))).toEqual([
-      c('FieldValueInvalid', 'properties[spec].x-kubernetes-preserve-unknown-fields', 'Invalid value: false: must be true or undefined'),
+      c(
+        'FieldValueInvalid',
+        'properties[spec].x-kubernetes-preserve-unknown-fields',
+        'Invalid value: false: must be true or undefined',
+      ),
     ]);
-    expect(validateCrdSchema(spec({ type: 'string', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true }))).toEqual([
-      c('FieldValueInvalid', 'properties[spec].type', 'Invalid value: "string": must be object if x-kubernetes-embedded-resource is true'),
+    expect(
+      validateCrdSchema(
+        spec({ type: 'string', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true }),
+      ),
+    ).toEqual([
+      c(
+        'FieldValueInvalid',
+        'properties[spec].type',
+        'Invalid value: "string": must be object if x-kubernetes-embedded-resource is true',
+      ),
     ]);
     expect(validateCrdSchema(spec({ type: 'object', 'x-kubernetes-embedded-resource': true }))).toEqual([
       c(
@@ -98,14 +150,24 @@ describe('validateCrdSchema', () => {
         'Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
       ),
     ]);
-    expect(validateCrdSchema(spec({ 'x-kubernetes-int-or-string': true, 'x-kubernetes-preserve-unknown-fields': true }))).toEqual([
-      c('FieldValueInvalid', 'properties[spec].x-kubernetes-preserve-unknown-fields', 'Invalid value: true: must be false if x-kubernetes-int-or-string is true'),
+    expect(
+      validateCrdSchema(spec({ 'x-kubernetes-int-or-string': true, 'x-kubernetes-preserve-unknown-fields': true })),
+    ).toEqual([
+      c(
+        'FieldValueInvalid',
+        'properties[spec].x-kubernetes-preserve-unknown-fields',
+        'Invalid value: true: must be false if x-kubernetes-int-or-string is true',
+      ),
     ]);
   });
 
   it('forbids uniqueItems and broken patterns', () => {
     expect(validateCrdSchema(spec({ type: 'array', items: { type: 'string' }, uniqueItems: true }))).toEqual([
-      c('FieldValueForbidden', 'properties[spec].uniqueItems', 'Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic'),
+      c(
+        'FieldValueForbidden',
+        'properties[spec].uniqueItems',
+        'Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+      ),
     ]);
     const [cause] = validateCrdSchema(spec({ type: 'string', pattern: '([a-z' }));
     expect(cause?.field).toBe('properties[spec].pattern');
@@ -113,20 +175,36 @@ describe('validateCrdSchema', () => {
   });
 
   it('checks required and enum shapes', () => {
-    expect(validateCrdSchema(spec({ type: 'object', required: 'a' }))).toEqual([c('FieldValueInvalid', 'properties[spec].required', 'Invalid value: "a": must be a list of strings')]);
-    expect(validateCrdSchema(spec({ type: 'string', enum: 'a' }))).toEqual([c('FieldValueInvalid', 'properties[spec].enum', 'Invalid value: "a": must be a list')]);
+    expect(validateCrdSchema(spec({ type: 'object', required: 'a' }))).toEqual([
+      c('FieldValueInvalid', 'properties[spec].required', 'Invalid value: "a": must be a list of strings'),
+    ]);
+    expect(validateCrdSchema(spec({ type: 'string', enum: 'a' }))).toEqual([
+      c('FieldValueInvalid', 'properties[spec].enum', 'Invalid value: "a": must be a list'),
+    ]);
   });
 
   it('keeps types out of anyOf/allOf/oneOf/not, except the int-or-string pattern', () => {
     expect(validateCrdSchema(spec({ type: 'object', anyOf: [{ type: 'string' }] }))).toEqual([
       c('FieldValueForbidden', 'properties[spec].anyOf[0].type', 'Forbidden: must be empty to be structural'),
     ]);
-    expect(validateCrdSchema(spec({ type: 'string', not: { type: 'string' } }))).toEqual([c('FieldValueForbidden', 'properties[spec].not.type', 'Forbidden: must be empty to be structural')]);
-    expect(validateCrdSchema(spec({ 'x-kubernetes-int-or-string': true, allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^x' }] }))).toEqual([]);
+    expect(validateCrdSchema(spec({ type: 'string', not: { type: 'string' } }))).toEqual([
+      c('FieldValueForbidden', 'properties[spec].not.type', 'Forbidden: must be empty to be structural'),
+    ]);
+    expect(
+      validateCrdSchema(
+        spec({
+          'x-kubernetes-int-or-string': true,
+          allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^x' }],
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('sorts causes by their text, as ValidateStructural does', () => {
-    const causes = validateCrdSchema({ type: 'object', properties: { z: { type: 'bogus' }, a: {}, m: { type: 'array' } } });
+    const causes = validateCrdSchema({
+      type: 'object',
+      properties: { z: { type: 'bogus' }, a: {}, m: { type: 'array' } },
+    });
     expect(causes.map((x) => x.field)).toEqual(['properties[a].type', 'properties[m].items', 'properties[z].type']);
   });
 });

@@ -48,7 +48,9 @@ describe('goFloat / goNumber (fmt %v)', () => {
 
 describe('goJson (encoding/json.Marshal)', () => {
   it('sorts keys and escapes HTML characters', () => {
-    expect(goJson({ b: 1, a: [true, null, 'x<y>&z'], c: { z: 1, y: 2.5 } })).toBe('{"a":[true,null,"x\\u003cy\\u003e\\u0026z"],"b":1,"c":{"y":2.5,"z":1}}');
+    expect(goJson({ b: 1, a: [true, null, 'x<y>&z'], c: { z: 1, y: 2.5 } })).toBe(
+      '{"a":[true,null,"x\\u003cy\\u003e\\u0026z"],"b":1,"c":{"y":2.5,"z":1}}',
+    );
   });
 
   it('renders nil and large numbers like Go', () => {

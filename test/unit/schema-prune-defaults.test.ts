@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyDefaults, findUnknownFields, pruneUnknownFields, validateObject } from '../../src/apiserver/schema/index.js';
+import {
+  applyDefaults,
+  findUnknownFields,
+  pruneUnknownFields,
+  validateObject,
+} from '../../src/apiserver/schema/index.js';
 import type { JsonObject, JsonSchemaProps } from '../../src/apiserver/schema/index.js';
 
 const schema: JsonSchemaProps = {
@@ -13,10 +18,18 @@ const schema: JsonSchemaProps = {
         items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
         labels: { type: 'object', additionalProperties: { type: 'string' } },
         nested: { type: 'object', additionalProperties: { type: 'object', properties: { x: { type: 'integer' } } } },
-        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'object', properties: { a: { type: 'string' } } } } },
+        free: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { known: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
         anyMap: { type: 'object', additionalProperties: true },
         opaque: { type: 'object' },
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { image: { type: 'string' } } } } },
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: { spec: { type: 'object', properties: { image: { type: 'string' } } } },
+        },
         maybe: { type: 'string', nullable: true },
         never: { type: 'string' },
         defaulted: { type: 'string', default: 'd' },
@@ -48,9 +61,21 @@ describe('pruneUnknownFields / findUnknownFields', () => {
   });
 
   it('drops unknown ObjectMeta fields, as the apiserver coerces metadata', () => {
-    const obj = cr({}, { metadata: { name: 'w1', bogus: 1, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', extra: 1 }] } });
+    const obj = cr(
+      {},
+      {
+        metadata: {
+          name: 'w1',
+          bogus: 1,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u', extra: 1 }],
+        },
+      },
+    );
     expect(findUnknownFields(obj, schema)).toEqual(['metadata.bogus', 'metadata.ownerReferences[0].extra']);
-    expect(pruneUnknownFields(obj, schema).metadata).toEqual({ name: 'w1', ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u' }] });
+    expect(pruneUnknownFields(obj, schema).metadata).toEqual({
+      name: 'w1',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'u' }],
+    });
   });
 
   it('indexes array items with [i]', () => {
@@ -84,9 +109,23 @@ describe('pruneUnknownFields / findUnknownFields', () => {
   });
 
   it('keeps apiVersion, kind and metadata of embedded resources', () => {
-    const obj = cr({ template: { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { x: 'y' }, junk: 1 }, spec: { image: 'nginx', junk: 2 }, junk: 3 } });
-    expect(findUnknownFields(obj, schema)).toEqual(['spec.template.junk', 'spec.template.metadata.junk', 'spec.template.spec.junk']);
-    expect(pruneUnknownFields(obj, schema).spec).toEqual({ template: { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { x: 'y' } }, spec: { image: 'nginx' } } });
+    const obj = cr({
+      template: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { labels: { x: 'y' }, junk: 1 },
+        spec: { image: 'nginx', junk: 2 },
+        junk: 3,
+      },
+    });
+    expect(findUnknownFields(obj, schema)).toEqual([
+      'spec.template.junk',
+      'spec.template.metadata.junk',
+      'spec.template.spec.junk',
+    ]);
+    expect(pruneUnknownFields(obj, schema).spec).toEqual({
+      template: { apiVersion: 'v1', kind: 'Pod', metadata: { labels: { x: 'y' } }, spec: { image: 'nginx' } },
+    });
   });
 
   it('leaves int-or-string scalars alone', () => {
@@ -132,19 +171,39 @@ describe('applyDefaults', () => {
           strategy: {
             type: 'object',
             default: {},
-            properties: { type: { type: 'string', default: 'RollingUpdate' }, maxSurge: { 'x-kubernetes-int-or-string': true, default: '25%' } },
+            properties: {
+              type: { type: 'string', default: 'RollingUpdate' },
+              maxSurge: { 'x-kubernetes-int-or-string': true, default: '25%' },
+            },
           },
           noDefault: { type: 'object', properties: { inner: { type: 'string', default: 'never-created' } } },
-          ports: { type: 'array', items: { type: 'object', default: { port: 80 }, properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } } } },
+          ports: {
+            type: 'array',
+            items: {
+              type: 'object',
+              default: { port: 80 },
+              properties: { port: { type: 'integer' }, protocol: { type: 'string', default: 'TCP' } },
+            },
+          },
           env: { type: 'object', additionalProperties: { type: 'string', default: 'unset' } },
         },
       },
     },
   };
-  const obj = (spec: JsonObject): JsonObject => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec });
+  const obj = (spec: JsonObject): JsonObject => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w' },
+    spec,
+  });
 
   it('fills missing fields, recursing into what it just defaulted', () => {
-    expect(applyDefaults(obj({}), d).spec).toEqual({ replicas: 1, mode: 'auto', nullableWithDefault: 'x', strategy: { type: 'RollingUpdate', maxSurge: '25%' } });
+    expect(applyDefaults(obj({}), d).spec).toEqual({
+      replicas: 1,
+      mode: 'auto',
+      nullableWithDefault: 'x',
+      strategy: { type: 'RollingUpdate', maxSurge: '25%' },
+    });
   });
 
   it('keeps values that are set', () => {
@@ -156,17 +215,29 @@ describe('applyDefaults', () => {
   });
 
   it('replaces non-nullable nulls but keeps nullable ones', () => {
-    expect(applyDefaults(obj({ replicas: null, nullableWithDefault: null }), d).spec).toMatchObject({ replicas: 1, nullableWithDefault: null });
+    expect(applyDefaults(obj({ replicas: null, nullableWithDefault: null }), d).spec).toMatchObject({
+      replicas: 1,
+      nullableWithDefault: null,
+    });
   });
 
   it('never creates a parent that is missing', () => {
     expect(applyDefaults(obj({}), d).spec).not.toHaveProperty('noDefault');
-    expect(applyDefaults({ apiVersion: 'v', kind: 'k', metadata: {} }, d)).toEqual({ apiVersion: 'v', kind: 'k', metadata: {} });
+    expect(applyDefaults({ apiVersion: 'v', kind: 'k', metadata: {} }, d)).toEqual({
+      apiVersion: 'v',
+      kind: 'k',
+      metadata: {},
+    });
     expect(applyDefaults(obj({ noDefault: {} }), d).spec).toMatchObject({ noDefault: { inner: 'never-created' } });
   });
 
   it('defaults array items and null items', () => {
-    expect(applyDefaults(obj({ ports: [{ port: 443 }, null] }), d).spec).toMatchObject({ ports: [{ port: 443, protocol: 'TCP' }, { port: 80, protocol: 'TCP' }] });
+    expect(applyDefaults(obj({ ports: [{ port: 443 }, null] }), d).spec).toMatchObject({
+      ports: [
+        { port: 443, protocol: 'TCP' },
+        { port: 80, protocol: 'TCP' },
+      ],
+    });
   });
 
   it('defaults null additionalProperties values', () => {

@@ -37,7 +37,9 @@ describe('parseFieldSelector', () => {
   });
 
   it('unescapes \\, \\= and \\\\ in values', () => {
-    expect(parseFieldSelector('metadata.name=a\\,b\\=c\\\\d').requirements).toEqual([{ field: 'metadata.name', operator: '=', value: 'a,b=c\\d' }]);
+    expect(parseFieldSelector('metadata.name=a\\,b\\=c\\\\d').requirements).toEqual([
+      { field: 'metadata.name', operator: '=', value: 'a,b=c\\d' },
+    ]);
   });
 
   it('keeps whitespace, which the apiserver does not trim', () => {
@@ -76,7 +78,10 @@ describe('matchesFields', () => {
 
 describe('fieldSelectorFields / fieldSelectorExactMatch', () => {
   it('lists each field once', () => {
-    expect(fieldSelectorFields(parseFieldSelector('metadata.name=a,metadata.name!=b,status.phase=Running'))).toEqual(['metadata.name', 'status.phase']);
+    expect(fieldSelectorFields(parseFieldSelector('metadata.name=a,metadata.name!=b,status.phase=Running'))).toEqual([
+      'metadata.name',
+      'status.phase',
+    ]);
     expect(fieldSelectorFields(parseFieldSelector(''))).toEqual([]);
   });
 

@@ -78,13 +78,28 @@ describe('parseLabelSelector: errors carry the apiserver text', () => {
     ['!!a', "unable to parse requirement: found '!', expected: identifier"],
     ['-bad=x', `unable to parse requirement: <nil>: Invalid value: "-bad": ${NAME_PART_REGEX}`],
     ['a=b$', `unable to parse requirement: values[0][a]: Invalid value: "b$": ${LABEL_VALUE_REGEX}`],
-    ['a>x', `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`],
-    ['a/b/c', "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"],
+    [
+      'a>x',
+      `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
+    [
+      'a/b/c',
+      "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ],
     ['/a', 'unable to parse requirement: <nil>: Invalid value: "/a": prefix part must be non-empty'],
-    ['Example.com/a', "unable to parse requirement: <nil>: Invalid value: \"Example.com/a\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"],
+    [
+      'Example.com/a',
+      "unable to parse requirement: <nil>: Invalid value: \"Example.com/a\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    ],
     ['a/', `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; ${NAME_PART_REGEX}`],
-    [`${'k'.repeat(64)}`, `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`],
-    [`a=${'v'.repeat(64)}`, `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`],
+    [
+      `${'k'.repeat(64)}`,
+      `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`,
+    ],
+    [
+      `a=${'v'.repeat(64)}`,
+      `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`,
+    ],
   ])('%s', (s, message) => {
     let err: unknown;
     try {
@@ -138,7 +153,9 @@ describe('matchesLabels', () => {
   it('does not see inherited properties as labels or keywords', () => {
     expect(matchesLabels(parseLabelSelector('toString'), {})).toBe(false);
     expect(matchesLabels(parseLabelSelector('constructor=x'), {})).toBe(false);
-    expect(() => labelSelectorFromMatch({ matchExpressions: [{ key: 'a', operator: 'toString' as 'In' }] })).toThrow('"toString" is not a valid label selector operator');
+    expect(() => labelSelectorFromMatch({ matchExpressions: [{ key: 'a', operator: 'toString' as 'In' }] })).toThrow(
+      '"toString" is not a valid label selector operator',
+    );
   });
 });
 
@@ -167,12 +184,27 @@ describe('labelSelectorFromMatch (metav1.LabelSelector)', () => {
   });
 
   it.each([
-    [{ matchExpressions: [{ key: 'a', operator: 'Equals' as 'In' }] }, '"Equals" is not a valid label selector operator'],
-    [{ matchExpressions: [{ key: 'a', operator: 'In' as const }] }, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"],
-    [{ matchExpressions: [{ key: 'a', operator: 'In' as const, values: [] }] }, "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty"],
-    [{ matchExpressions: [{ key: 'a', operator: 'Exists' as const, values: ['x'] }] }, 'values: Invalid value: ["x"]: values set must be empty for exists and does not exist'],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'Equals' as 'In' }] },
+      '"Equals" is not a valid label selector operator',
+    ],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'In' as const }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'In' as const, values: [] }] },
+      "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      { matchExpressions: [{ key: 'a', operator: 'Exists' as const, values: ['x'] }] },
+      'values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
+    ],
     [{ matchLabels: { 'bad key': 'v' } }, `key: Invalid value: "bad key": ${NAME_PART_REGEX}`],
-    [{ matchLabels: { '-k': 'v!' } }, `[key: Invalid value: "-k": ${NAME_PART_REGEX}, values[0][-k]: Invalid value: "v!": ${LABEL_VALUE_REGEX}]`],
+    [
+      { matchLabels: { '-k': 'v!' } },
+      `[key: Invalid value: "-k": ${NAME_PART_REGEX}, values[0][-k]: Invalid value: "v!": ${LABEL_VALUE_REGEX}]`,
+    ],
   ])('rejects %j', (sel, message) => {
     expect(() => labelSelectorFromMatch(sel)).toThrow(new SelectorError(message));
   });
@@ -180,7 +212,9 @@ describe('labelSelectorFromMatch (metav1.LabelSelector)', () => {
 
 describe('labelSelectorToString', () => {
   it('renders the canonical form', () => {
-    expect(labelSelectorToString(parseLabelSelector('b in (y,x), a!=1, !c, d, e>5, f==g, h notin (i)'))).toBe('a!=1,b in (x,y),!c,d,e>5,f==g,h notin (i)');
+    expect(labelSelectorToString(parseLabelSelector('b in (y,x), a!=1, !c, d, e>5, f==g, h notin (i)'))).toBe(
+      'a!=1,b in (x,y),!c,d,e>5,f==g,h notin (i)',
+    );
   });
 
   it('round-trips', () => {

@@ -6,7 +6,11 @@ import { WatchBudget, type BudgetedWatch } from '../../src/apiserver/http/watch-
 /** A watch whose response holds `buffered` unsent bytes (all the budget reads of a response). */
 function watch(name: string, buffered: number, dropped: string[]): BudgetedWatch & { res: { writableLength: number } } {
   const res = Object.assign(new EventEmitter(), { writableLength: buffered });
-  return { res: res as unknown as ServerResponse & { writableLength: number }, resource: name, drop: () => dropped.push(name) };
+  return {
+    res: res as unknown as ServerResponse & { writableLength: number },
+    resource: name,
+    drop: () => dropped.push(name),
+  };
 }
 
 describe('WatchBudget', () => {
@@ -31,7 +35,12 @@ describe('WatchBudget', () => {
   it('over the total, drops the watches holding the most first until under it', () => {
     const dropped: string[] = [];
     const budget = new WatchBudget({ perWatchBytes: 1000, totalBytes: 500 }, () => undefined);
-    const ws = [watch('small', 100, dropped), watch('largest', 400, dropped), watch('middle', 250, dropped), watch('tiny', 10, dropped)];
+    const ws = [
+      watch('small', 100, dropped),
+      watch('largest', 400, dropped),
+      watch('middle', 250, dropped),
+      watch('tiny', 10, dropped),
+    ];
     for (const w of ws) budget.add(w);
     for (const w of ws) budget.check(w);
     // 760 held: dropping "largest" leaves 360, under 500.

@@ -23,7 +23,9 @@ async function post(url: string, action: unknown): Promise<ActionOutcome> {
     });
     const body = (await res.json().catch(() => ({}))) as Partial<ActionResult> & { error?: string };
     // The server's own words, a 403 from RBAC included.
-    return res.ok ? { ok: true, message: body.message ?? 'done' } : { ok: false, message: `${res.status}: ${body.error ?? res.statusText}` };
+    return res.ok
+      ? { ok: true, message: body.message ?? 'done' }
+      : { ok: false, message: `${res.status}: ${body.error ?? res.statusText}` };
   } catch (err) {
     return { ok: false, message: String(err) };
   }

@@ -5,7 +5,11 @@
 // to the change, not to the list (bench/ui.ts measures both).
 import { useEffect, useState } from 'preact/hooks';
 import type {
-  ChangeMessage, FlowDetail, FlowHead, FlowObjectsUpdate, WatchedObject,
+  ChangeMessage,
+  FlowDetail,
+  FlowHead,
+  FlowObjectsUpdate,
+  WatchedObject,
 } from '../../src/ui-server/types.ts';
 import { subscribe, type Loaded } from './live.ts';
 
@@ -31,12 +35,14 @@ export async function getJson<T>(url: string): Promise<Answer<T>> {
 export function mergeObjects(objects: WatchedObject[], update: FlowObjectsUpdate): WatchedObject[] {
   const changed = new Map(update.objects.map((o) => [refOf(o.key), o]));
   const gone = new Set(update.gone.map(refOf));
-  const kept = objects.filter((o) => !gone.has(refOf(o.key))).map((o) => {
-    const ref = refOf(o.key);
-    const now = changed.get(ref);
-    changed.delete(ref);
-    return now ?? o;
-  });
+  const kept = objects
+    .filter((o) => !gone.has(refOf(o.key)))
+    .map((o) => {
+      const ref = refOf(o.key);
+      const now = changed.get(ref);
+      changed.delete(ref);
+      return now ?? o;
+    });
   return changed.size ? [...kept, ...changed.values()] : kept;
 }
 

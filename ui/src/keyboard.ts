@@ -18,7 +18,8 @@ export function installKeyboard(): void {
       const links = rowLinks();
       if (links.length === 0) return;
       const at = links.indexOf(document.activeElement as HTMLAnchorElement);
-      const next = at < 0 ? (forward ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, at + (forward ? 1 : -1)));
+      const next =
+        at < 0 ? (forward ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, at + (forward ? 1 : -1)));
       links[next]!.focus();
       e.preventDefault();
     } else if (e.key === 'g') {

@@ -65,7 +65,12 @@ export function useConnection(): Connection {
   return c;
 }
 
-export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'missing' } | { state: 'error'; message: string } | { state: 'signIn' };
+export type Loaded<T> =
+  | { state: 'loading' }
+  | { state: 'ok'; data: T }
+  | { state: 'missing' }
+  | { state: 'error'; message: string }
+  | { state: 'signIn' };
 
 /** Changes a page cares about; without one, every change refetches. */
 export type Relevant = (change: ChangeMessage) => boolean;
@@ -96,8 +101,7 @@ export function useLive<T>(url: string, relevant?: Relevant): Loaded<T> {
           // `flowops run`: nobody signed in yet (or the token ended): the page asks for one.
           if (res.status === 401 && body.signIn) setLoaded({ state: 'signIn' });
           else setLoaded({ state: 'error', message: `${res.status} ${body.error ?? res.statusText}` });
-        }
-        else setLoaded({ state: 'ok', data: (await res.json()) as T });
+        } else setLoaded({ state: 'ok', data: (await res.json()) as T });
       } catch (err) {
         // The server is restarting: keep showing the last data; the stream's hello refetches.
         if (!cancelled) setLoaded((prev) => (prev.state === 'ok' ? prev : { state: 'error', message: String(err) }));

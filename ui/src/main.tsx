@@ -15,25 +15,50 @@ import './styles.css';
 
 function titleOf(r: Route): string {
   switch (r.page) {
-    case 'overview': return 'Overview';
-    case 'source': return `Source ${r.namespace}/${r.name}`;
-    case 'commit': return `Commit ${r.commit.slice(0, 8)} of ${r.namespace}/${r.name}`;
-    case 'flow': return `Flow ${r.namespace}/${r.name}`;
-    case 'object': return `${r.key.kind} ${r.key.name}`;
-    case 'operator': return `Operator ${r.name}`;
-    case 'missing': return 'Not found';
+    case 'overview':
+      return 'Overview';
+    case 'source':
+      return `Source ${r.namespace}/${r.name}`;
+    case 'commit':
+      return `Commit ${r.commit.slice(0, 8)} of ${r.namespace}/${r.name}`;
+    case 'flow':
+      return `Flow ${r.namespace}/${r.name}`;
+    case 'object':
+      return `${r.key.kind} ${r.key.name}`;
+    case 'operator':
+      return `Operator ${r.name}`;
+    case 'missing':
+      return 'Not found';
   }
 }
 
 function Page({ route }: { route: Route }) {
   switch (route.page) {
-    case 'overview': return <OverviewPage />;
-    case 'source': return <SourcePage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
-    case 'commit': return <CommitPage key={route.commit} namespace={route.namespace} name={route.name} commit={route.commit} />;
-    case 'flow': return <FlowPage key={`${route.namespace}/${route.name}@${route.commit ?? ''}`} namespace={route.namespace} name={route.name} commit={route.commit} />;
-    case 'object': return <ObjectPage key={paths.object(route.key)} objectKey={route.key} />;
-    case 'operator': return <OperatorPage key={route.name} name={route.name} />;
-    case 'missing': return <p class="notice">No page at <code>{route.path}</code>. <a href={paths.overview()}>Overview</a></p>;
+    case 'overview':
+      return <OverviewPage />;
+    case 'source':
+      return <SourcePage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
+    case 'commit':
+      return <CommitPage key={route.commit} namespace={route.namespace} name={route.name} commit={route.commit} />;
+    case 'flow':
+      return (
+        <FlowPage
+          key={`${route.namespace}/${route.name}@${route.commit ?? ''}`}
+          namespace={route.namespace}
+          name={route.name}
+          commit={route.commit}
+        />
+      );
+    case 'object':
+      return <ObjectPage key={paths.object(route.key)} objectKey={route.key} />;
+    case 'operator':
+      return <OperatorPage key={route.name} name={route.name} />;
+    case 'missing':
+      return (
+        <p class="notice">
+          No page at <code>{route.path}</code>. <a href={paths.overview()}>Overview</a>
+        </p>
+      );
   }
 }
 

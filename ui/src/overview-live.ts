@@ -5,7 +5,13 @@
 // (bench/ui.ts measures both).
 import { useEffect, useState } from 'preact/hooks';
 import type {
-  ChangeMessage, FlowSummary, OperatorSummary, Overview, OverviewRows, RecentEvent, SourceSummary,
+  ChangeMessage,
+  FlowSummary,
+  OperatorSummary,
+  Overview,
+  OverviewRows,
+  RecentEvent,
+  SourceSummary,
 } from '../../src/ui-server/types.ts';
 import { getJson } from './flow-live.ts';
 import { subscribe, type Loaded } from './live.ts';
@@ -58,8 +64,10 @@ export function mergeOverview(o: Overview, u: OverviewRows): Overview {
     flows: mergeRows<FlowSummary>(o.flows, u.flows, u.gone.flows, nsName, byNsName),
     operators: mergeRows<OperatorSummary>(o.operators, u.operators, u.gone.operators, (x) => x.name, byName),
     // An Event newer than the listed ones enters at the top and the oldest leaves; one that expired leaves.
-    recent: mergeRows<RecentEvent>(o.recent, u.events, u.gone.events, (e) => e.id ?? '', newestFirst)
-      .slice(0, RECENT_EVENTS),
+    recent: mergeRows<RecentEvent>(o.recent, u.events, u.gone.events, (e) => e.id ?? '', newestFirst).slice(
+      0,
+      RECENT_EVENTS,
+    ),
   };
 }
 

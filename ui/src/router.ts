@@ -20,13 +20,16 @@ const NO_NAMESPACE = '_';
 
 export const paths = {
   overview: (): string => BASE,
-  source: (namespace: string, name: string, commit?: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
-  commit: (namespace: string, name: string, commit: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}/commits/${seg(commit)}`,
+  source: (namespace: string, name: string, commit?: string): string =>
+    `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
+  commit: (namespace: string, name: string, commit: string): string =>
+    `${BASE}sources/${seg(namespace)}/${seg(name)}/commits/${seg(commit)}`,
   /** `commit`: the file as that commit has it (a rejected one); `line`: that line, highlighted. */
   flow: (namespace: string, name: string, at: { commit?: string | undefined; line?: number } = {}): string =>
     `${BASE}flows/${seg(namespace)}/${seg(name)}${at.commit ? `?commit=${seg(at.commit)}` : ''}${at.line ? `#L${at.line}` : ''}`,
   operator: (name: string): string => `${BASE}operators/${seg(name)}`,
-  object: (k: ObjectKey): string => `${BASE}objects/${seg(k.apiVersion)}/${seg(k.kind)}/${seg(k.namespace ?? NO_NAMESPACE)}/${seg(k.name)}`,
+  object: (k: ObjectKey): string =>
+    `${BASE}objects/${seg(k.apiVersion)}/${seg(k.kind)}/${seg(k.namespace ?? NO_NAMESPACE)}/${seg(k.name)}`,
   /** The page that shows it best: a FlowSource's or a Flow's own page, else the object page. */
   best: (k: ObjectKey): string => {
     const ours = k.apiVersion.startsWith('flowops.io/') && k.namespace;
@@ -42,7 +45,8 @@ export function parseRoute(pathname: string, search = ''): Route {
   const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return { page: 'overview' };
   if (parts[0] === 'sources' && parts.length === 3) return { page: 'source', namespace: parts[1]!, name: parts[2]! };
-  if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5) return { page: 'commit', namespace: parts[1]!, name: parts[2]!, commit: parts[4]! };
+  if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5)
+    return { page: 'commit', namespace: parts[1]!, name: parts[2]!, commit: parts[4]! };
   if (parts[0] === 'flows' && parts.length === 3) {
     const commit = new URLSearchParams(search).get('commit');
     return { page: 'flow', namespace: parts[1]!, name: parts[2]!, ...(commit ? { commit } : {}) };

@@ -96,8 +96,10 @@ export class PolicyValidator {
     if (!matchedType(rulesOf(included), matchPolicy, a, this.registry)) return false;
     const excluded = list(constraints.excludeResourceRules).filter(named);
     if (excluded.length && matchedType(rulesOf(excluded), matchPolicy, a, this.registry)) return false;
-    return namespaceSelectorMatches(constraints.namespaceSelector, a, (ns) => this.namespaceLabels(ns)) &&
-      objectSelectorMatches(constraints.objectSelector, a);
+    return (
+      namespaceSelectorMatches(constraints.namespaceSelector, a, (ns) => this.namespaceLabels(ns)) &&
+      objectSelectorMatches(constraints.objectSelector, a)
+    );
   }
 
   private namespace(name: string): JsonObject | undefined {
@@ -134,7 +136,7 @@ export class PolicyValidator {
       oldObject: bind(a.oldObject ?? null),
       request: toCel(requestOf(a)),
       params: toCel(params ?? null),
-      namespaceObject: toCel(a.namespace ? this.namespace(a.namespace) ?? null : null),
+      namespaceObject: toCel(a.namespace ? (this.namespace(a.namespace) ?? null) : null),
     };
     for (const c of list(pspec.matchConditions)) {
       const r = evaluate(str(c.expression) ?? '', vars);

@@ -34,7 +34,11 @@ export function tokenVolume(name: string): JsonObject {
       sources: [
         { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
         { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        {
+          downwardAPI: {
+            items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+          },
+        },
       ],
       defaultMode: 420,
     },

@@ -24,7 +24,14 @@ export interface Authorizable extends RequestAttributes {
   user: UserInfo;
 }
 
-const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+const METHOD_VERBS: Record<string, string> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
 /** A path segment kube-apiserver would accept as a name (path.IsValidPathSegmentName). */
 const validSegment = (s: string): boolean => s !== '.' && s !== '..' && !s.includes('/') && !s.includes('%');
 

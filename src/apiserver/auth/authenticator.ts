@@ -15,7 +15,11 @@ export interface Authenticators {
 }
 
 /** undefined: not authenticated (answer 401). */
-export async function authenticate(req: IncomingMessage, path: string, a: Authenticators): Promise<UserInfo | undefined> {
+export async function authenticate(
+  req: IncomingMessage,
+  path: string,
+  a: Authenticators,
+): Promise<UserInfo | undefined> {
   const fromCert = clientCertificateUser(req);
   if (fromCert) return withAuthenticated(fromCert);
   const header = req.headers.authorization;
@@ -23,7 +27,8 @@ export async function authenticate(req: IncomingMessage, path: string, a: Authen
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const token = m?.[1];
     if (!token) return undefined;
-    const user = a.staticTokens.get(token) ?? (looksLikeJwt(token) ? await a.serviceAccounts.authenticate(token) : undefined);
+    const user =
+      a.staticTokens.get(token) ?? (looksLikeJwt(token) ? await a.serviceAccounts.authenticate(token) : undefined);
     return user ? withAuthenticated(user) : undefined;
   }
   return a.anonymous || a.anonymousPaths(path) ? anonymousUser() : undefined;

@@ -64,14 +64,16 @@ export class AuthGate {
       this.require({ ...a, verb: 'create' });
     }
     if (r.group === '' && r.resource === 'serviceaccounts' && r.subresource === 'token') {
-      if (a.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+      if (a.verb !== 'create')
+        throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
       const saType = this.registry.lookup('', 'v1', 'serviceaccounts')!;
       const body = decodeObject(req, await readBody(req), 'TokenRequest');
       sendJson(res, 201, await requestToken(this.tokens, this.objects, saType, r.namespace, r.name, body));
       return true;
     }
     if (!isReview(a, this.reviews)) return false;
-    if (a.verb !== 'create' || r.name) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    if (a.verb !== 'create' || r.name)
+      throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     const body = decodeObject(req, await readBody(req), reviewKind(r.resource));
     sendJson(res, 201, await this.reviews.get(`${r.group}/${r.resource}`)!(body, user, r.namespace));
     return true;

@@ -34,7 +34,11 @@ export interface AuthOptions {
 /** Probes kube's default policy lets anyone read (system:public-info-viewer), answered without credentials even when anonymous is off. */
 const PUBLIC_INFO = new Set(['/healthz', '/livez', '/readyz', '/version', '/version/']);
 
-export async function createAuth(opts: AuthOptions, registry: ResourceRegistry, objects: ObjectStore): Promise<AuthGate> {
+export async function createAuth(
+  opts: AuthOptions,
+  registry: ResourceRegistry,
+  objects: ObjectStore,
+): Promise<AuthGate> {
   ensureBootstrapPolicy(registry, objects);
   const index = new PolicyIndex(registry, objects);
   objects.onWrite(index.onWrite, 'rbac-policy-index');

@@ -31,29 +31,79 @@ export interface ServerPki {
  * make keys but not X.509 certificates, so certificates come from the openssl CLI; without it the
  * error says so.
  */
-export async function ensureServerPki(dir: string, hosts: string[], openssl = process.env.FLOWOPS_OPENSSL ?? 'openssl'): Promise<ServerPki> {
+export async function ensureServerPki(
+  dir: string,
+  hosts: string[],
+  openssl = process.env.FLOWOPS_OPENSSL ?? 'openssl',
+): Promise<ServerPki> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = (name: string) => join(dir, name);
   if (!existsSync(file('ca.crt'))) {
-    await openSsl(openssl, ['req', '-x509', ...NEW_KEY, '-nodes', '-sha256', '-days', '3650', '-keyout', file('ca.key'), '-out', file('ca.crt'), '-subj', '/CN=flowops-ca', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature']);
+    await openSsl(openssl, [
+      'req',
+      '-x509',
+      ...NEW_KEY,
+      '-nodes',
+      '-sha256',
+      '-days',
+      '3650',
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+      '-subj',
+      '/CN=flowops-ca',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
+    ]);
   }
   if (!existsSync(file('apiserver.crt'))) {
-    const san = [...new Set(['localhost', '127.0.0.1', ...hosts])].map((h) => (isIP(h) ? `IP:${h}` : `DNS:${h}`)).join(',');
-    await sign(openssl, dir, 'apiserver', '/CN=flowops-apiserver', `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${san}\n`);
+    const san = [...new Set(['localhost', '127.0.0.1', ...hosts])]
+      .map((h) => (isIP(h) ? `IP:${h}` : `DNS:${h}`))
+      .join(',');
+    await sign(
+      openssl,
+      dir,
+      'apiserver',
+      '/CN=flowops-apiserver',
+      `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${san}\n`,
+    );
   }
   if (!existsSync(file('sa.key'))) {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     writeFileSync(file('sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   }
-  if (!existsSync(file('admin.token'))) writeFileSync(file('admin.token'), randomBytes(32).toString('base64url'), { mode: 0o600 });
+  if (!existsSync(file('admin.token')))
+    writeFileSync(file('admin.token'), randomBytes(32).toString('base64url'), { mode: 0o600 });
   const read = (name: string) => readFileSync(file(name), 'utf8');
-  return { caCert: read('ca.crt'), serverKey: read('apiserver.key'), serverCert: read('apiserver.crt'), serviceAccountKey: read('sa.key'), adminToken: read('admin.token').trim(), dir };
+  return {
+    caCert: read('ca.crt'),
+    serverKey: read('apiserver.key'),
+    serverCert: read('apiserver.crt'),
+    serviceAccountKey: read('sa.key'),
+    adminToken: read('admin.token').trim(),
+    dir,
+  };
 }
 
 /** A client certificate from the CA in DIR: CN the user, each organisation a group (what kube's x509 authenticator reads). */
-export async function issueClientCertificate(dir: string, name: string, user: string, groups: string[], openssl = process.env.FLOWOPS_OPENSSL ?? 'openssl'): Promise<{ key: string; cert: string }> {
+export async function issueClientCertificate(
+  dir: string,
+  name: string,
+  user: string,
+  groups: string[],
+  openssl = process.env.FLOWOPS_OPENSSL ?? 'openssl',
+): Promise<{ key: string; cert: string }> {
   const subject = `${groups.map((g) => `/O=${g}`).join('')}/CN=${user}`;
-  await sign(openssl, dir, name, subject, 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
+  await sign(
+    openssl,
+    dir,
+    name,
+    subject,
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n',
+  );
   return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.crt`), 'utf8') };
 }
 
@@ -61,8 +111,36 @@ async function sign(openssl: string, dir: string, name: string, subject: string,
   const f = (ext: string) => join(dir, `${name}.${ext}`);
   writeFileSync(f('ext'), extensions);
   try {
-    await openSsl(openssl, ['req', '-new', ...NEW_KEY, '-nodes', '-keyout', f('key'), '-subj', subject, '-out', f('csr')]);
-    await openSsl(openssl, ['x509', '-req', '-in', f('csr'), '-CA', join(dir, 'ca.crt'), '-CAkey', join(dir, 'ca.key'), '-CAcreateserial', '-sha256', '-days', '3650', '-extfile', f('ext'), '-out', f('crt')]);
+    await openSsl(openssl, [
+      'req',
+      '-new',
+      ...NEW_KEY,
+      '-nodes',
+      '-keyout',
+      f('key'),
+      '-subj',
+      subject,
+      '-out',
+      f('csr'),
+    ]);
+    await openSsl(openssl, [
+      'x509',
+      '-req',
+      '-in',
+      f('csr'),
+      '-CA',
+      join(dir, 'ca.crt'),
+      '-CAkey',
+      join(dir, 'ca.key'),
+      '-CAcreateserial',
+      '-sha256',
+      '-days',
+      '3650',
+      '-extfile',
+      f('ext'),
+      '-out',
+      f('crt'),
+    ]);
   } finally {
     rmSync(f('csr'), { force: true });
     rmSync(f('ext'), { force: true });
@@ -74,7 +152,10 @@ async function openSsl(openssl: string, args: string[]): Promise<void> {
     await run(openssl, args);
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
-    if (e.code === 'ENOENT') throw new Error('the API server serves HTTPS with certificates made by the openssl CLI, which is not installed; install openssl (or run with --no-auth on a single-user machine)');
+    if (e.code === 'ENOENT')
+      throw new Error(
+        'the API server serves HTTPS with certificates made by the openssl CLI, which is not installed; install openssl (or run with --no-auth on a single-user machine)',
+      );
     throw new Error(`openssl ${args[0]} failed: ${e.stderr?.trim() || e.message}`);
   }
 }

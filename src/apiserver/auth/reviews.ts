@@ -26,25 +26,59 @@ export function reviewHandlers(deps: ReviewDeps): ReadonlyMap<string, Review> {
   };
   const subject = (spec: JsonObject): UserInfo => {
     const user = typeof spec.user === 'string' ? spec.user : '';
-    if (!user && !Array.isArray(spec.groups)) throw errors.badRequest('spec.user: at least one of user or group must be specified');
-    return { username: user, groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [], ...(typeof spec.uid === 'string' ? { uid: spec.uid } : {}) };
+    if (!user && !Array.isArray(spec.groups))
+      throw errors.badRequest('spec.user: at least one of user or group must be specified');
+    return {
+      username: user,
+      groups: Array.isArray(spec.groups) ? spec.groups.map(String) : [],
+      ...(typeof spec.uid === 'string' ? { uid: spec.uid } : {}),
+    };
   };
   return new Map<string, Review>([
-    [`${AUTHZ}/selfsubjectaccessreviews`, (body, user) => review(body, 'SelfSubjectAccessReview', AUTHZ, decide(user, specOf(body)))],
-    [`${AUTHZ}/subjectaccessreviews`, (body) => review(body, 'SubjectAccessReview', AUTHZ, decide(subject(specOf(body)), specOf(body)))],
-    [`${AUTHZ}/localsubjectaccessreviews`, (body, _user, ns) => review(body, 'LocalSubjectAccessReview', AUTHZ, decide(subject(specOf(body)), specOf(body), ns))],
-    [`${AUTHZ}/selfsubjectrulesreviews`, (body, user) => {
-      const ns = typeof specOf(body).namespace === 'string' ? String(specOf(body).namespace) : '';
-      return review(body, 'SelfSubjectRulesReview', AUTHZ, rulesReview(deps.authorizer, user, ns));
-    }],
-    [`${AUTHN}/selfsubjectreviews`, (body, user) => review(body, 'SelfSubjectReview', AUTHN, { userInfo: userInfoJson(user) })],
-    [`${AUTHN}/tokenreviews`, async (body) => {
-      const spec = specOf(body);
-      const token = typeof spec.token === 'string' ? spec.token : '';
-      const audiences = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : deps.tokens.defaultAudiences;
-      const user = token ? await deps.tokens.authenticate(token, audiences) : undefined;
-      return review(body, 'TokenReview', AUTHN, user ? { authenticated: true, user: userInfoJson(withAuthenticated(user)), audiences } : { authenticated: false, error: 'invalid bearer token' });
-    }],
+    [
+      `${AUTHZ}/selfsubjectaccessreviews`,
+      (body, user) => review(body, 'SelfSubjectAccessReview', AUTHZ, decide(user, specOf(body))),
+    ],
+    [
+      `${AUTHZ}/subjectaccessreviews`,
+      (body) => review(body, 'SubjectAccessReview', AUTHZ, decide(subject(specOf(body)), specOf(body))),
+    ],
+    [
+      `${AUTHZ}/localsubjectaccessreviews`,
+      (body, _user, ns) =>
+        review(body, 'LocalSubjectAccessReview', AUTHZ, decide(subject(specOf(body)), specOf(body), ns)),
+    ],
+    [
+      `${AUTHZ}/selfsubjectrulesreviews`,
+      (body, user) => {
+        const ns = typeof specOf(body).namespace === 'string' ? String(specOf(body).namespace) : '';
+        return review(body, 'SelfSubjectRulesReview', AUTHZ, rulesReview(deps.authorizer, user, ns));
+      },
+    ],
+    [
+      `${AUTHN}/selfsubjectreviews`,
+      (body, user) => review(body, 'SelfSubjectReview', AUTHN, { userInfo: userInfoJson(user) }),
+    ],
+    [
+      `${AUTHN}/tokenreviews`,
+      async (body) => {
+        const spec = specOf(body);
+        const token = typeof spec.token === 'string' ? spec.token : '';
+        const audiences =
+          Array.isArray(spec.audiences) && spec.audiences.length
+            ? spec.audiences.map(String)
+            : deps.tokens.defaultAudiences;
+        const user = token ? await deps.tokens.authenticate(token, audiences) : undefined;
+        return review(
+          body,
+          'TokenReview',
+          AUTHN,
+          user
+            ? { authenticated: true, user: userInfoJson(withAuthenticated(user)), audiences }
+            : { authenticated: false, error: 'invalid bearer token' },
+        );
+      },
+    ],
   ]);
 }
 
@@ -65,7 +99,14 @@ function accessAttributes(spec: JsonObject, namespace?: string): RequestAttribut
     return {
       verb: s(r.verb),
       path: '',
-      resource: { group: s(r.group), version: s(r.version), resource: s(r.resource), subresource: s(r.subresource), namespace: namespace ?? s(r.namespace), name: s(r.name) },
+      resource: {
+        group: s(r.group),
+        version: s(r.version),
+        resource: s(r.resource),
+        subresource: s(r.subresource),
+        namespace: namespace ?? s(r.namespace),
+        name: s(r.name),
+      },
     };
   }
   if (n) return { verb: s(n.verb), path: s(n.path) };
@@ -78,15 +119,33 @@ function rulesReview(authorizer: RbacAuthorizer, user: UserInfo, namespace: stri
   const resourceRules: JsonObject[] = [];
   const nonResourceRules: JsonObject[] = [];
   for (const rule of rules.flat() as PolicyRule[]) {
-    if (rule.nonResourceURLs?.length) nonResourceRules.push({ verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs });
-    else resourceRules.push({ verbs: rule.verbs, ...(rule.apiGroups ? { apiGroups: rule.apiGroups } : {}), ...(rule.resources ? { resources: rule.resources } : {}), ...(rule.resourceNames ? { resourceNames: rule.resourceNames } : {}) });
+    if (rule.nonResourceURLs?.length)
+      nonResourceRules.push({ verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs });
+    else
+      resourceRules.push({
+        verbs: rule.verbs,
+        ...(rule.apiGroups ? { apiGroups: rule.apiGroups } : {}),
+        ...(rule.resources ? { resources: rule.resources } : {}),
+        ...(rule.resourceNames ? { resourceNames: rule.resourceNames } : {}),
+      });
   }
-  return { resourceRules, nonResourceRules, incomplete: bindingErrors.length > 0, ...(bindingErrors.length ? { evaluationError: bindingErrors.join(', ') } : {}) };
+  return {
+    resourceRules,
+    nonResourceRules,
+    incomplete: bindingErrors.length > 0,
+    ...(bindingErrors.length ? { evaluationError: bindingErrors.join(', ') } : {}),
+  };
 }
 
 export function userInfoJson(user: UserInfo): JsonObject {
-  return { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: user.groups, ...(user.extra ? { extra: user.extra } : {}) };
+  return {
+    username: user.username,
+    ...(user.uid ? { uid: user.uid } : {}),
+    groups: user.groups,
+    ...(user.extra ? { extra: user.extra } : {}),
+  };
 }
 
 /** The attributes of a review or token request: true when this request is one of them. */
-export const isReview = (a: Authorizable, handlers: ReadonlyMap<string, Review>): boolean => !!a.resource && handlers.has(`${a.resource.group}/${a.resource.resource}`);
+export const isReview = (a: Authorizable, handlers: ReadonlyMap<string, Review>): boolean =>
+  !!a.resource && handlers.has(`${a.resource.group}/${a.resource.resource}`);

@@ -74,7 +74,11 @@ export class ServiceAccountTokens {
   async authenticate(token: string, audiences: string[] = this.defaultAudiences): Promise<UserInfo | undefined> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.publicKey, { issuer: this.issuer, audience: audiences, algorithms: [this.alg] }));
+      ({ payload } = await jwtVerify(token, this.publicKey, {
+        issuer: this.issuer,
+        audience: audiences,
+        algorithms: [this.alg],
+      }));
     } catch {
       return undefined;
     }

@@ -12,19 +12,37 @@ const MAX_EXPIRATION = 2 ** 32;
  * The `token` subresource of a ServiceAccount (POST …/serviceaccounts/NAME/token, what
  * `kubectl create token` calls): a signed token for it, answered as the TokenRequest with its status.
  */
-export async function requestToken(tokens: ServiceAccountTokens, objects: ObjectStore, saType: ResourceType, namespace: string, name: string, body: JsonObject): Promise<JsonObject> {
+export async function requestToken(
+  tokens: ServiceAccountTokens,
+  objects: ObjectStore,
+  saType: ResourceType,
+  namespace: string,
+  name: string,
+  body: JsonObject,
+): Promise<JsonObject> {
   const stored = objects.getStored(saType, namespace, name);
   if (!stored) throw errors.notFound(saType, name);
   const uid = String(metadataOf(JSON.parse(stored.value) as JsonObject).uid);
   const spec = (body.spec ?? {}) as { audiences?: unknown; expirationSeconds?: unknown; boundObjectRef?: unknown };
   const invalid = (field: string, value: unknown, why: string) =>
-    errors.invalid({ ...saType, group: 'authentication.k8s.io', kind: 'TokenRequest' }, name, [{ type: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(value)}: ${why}` }]);
+    errors.invalid({ ...saType, group: 'authentication.k8s.io', kind: 'TokenRequest' }, name, [
+      { type: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(value)}: ${why}` },
+    ]);
   const expirationSeconds = spec.expirationSeconds ?? DEFAULT_EXPIRATION;
-  if (typeof expirationSeconds !== 'number' || !Number.isInteger(expirationSeconds)) throw invalid('spec.expirationSeconds', expirationSeconds, 'must be a whole number of seconds');
-  if (expirationSeconds < MIN_EXPIRATION) throw invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes');
-  if (expirationSeconds > MAX_EXPIRATION) throw invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds');
-  if (spec.boundObjectRef) throw invalid('spec.boundObjectRef', spec.boundObjectRef, 'tokens bound to a Pod, Secret or Node are not supported by the embedded API server; omit boundObjectRef');
-  const audiences = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : tokens.defaultAudiences;
+  if (typeof expirationSeconds !== 'number' || !Number.isInteger(expirationSeconds))
+    throw invalid('spec.expirationSeconds', expirationSeconds, 'must be a whole number of seconds');
+  if (expirationSeconds < MIN_EXPIRATION)
+    throw invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes');
+  if (expirationSeconds > MAX_EXPIRATION)
+    throw invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds');
+  if (spec.boundObjectRef)
+    throw invalid(
+      'spec.boundObjectRef',
+      spec.boundObjectRef,
+      'tokens bound to a Pod, Secret or Node are not supported by the embedded API server; omit boundObjectRef',
+    );
+  const audiences =
+    Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences.map(String) : tokens.defaultAudiences;
   const { token, expiresAt } = await tokens.issue({ namespace, name, uid }, audiences, expirationSeconds);
   return {
     kind: 'TokenRequest',

@@ -20,7 +20,9 @@ export class CustomResourceAdmission implements Admission {
     if (opts.fieldValidation === 'Strict' || opts.fieldValidation === 'Warn') {
       const unknown = findUnknownFields(obj, schema);
       if (unknown.length && opts.fieldValidation === 'Strict') {
-        throw errors.badRequest(`${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+        throw errors.badRequest(
+          `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`,
+        );
       }
       for (const f of unknown) opts.warnings?.push(`unknown field "${f}"`);
     }
@@ -44,10 +46,27 @@ function scaleCauses(t: ResourceType, obj: JsonObject): FieldCause[] {
     const v = getPath(obj, path);
     if (v === undefined || v === null) continue;
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      const goType = typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'float64' : Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: 0: ${path} accessor error: ${typeof v === 'object' ? JSON.stringify(v) : String(v)} is of the type ${goType}, expected int64`, field: path });
+      const goType =
+        typeof v === 'string'
+          ? 'string'
+          : typeof v === 'boolean'
+            ? 'bool'
+            : typeof v === 'number'
+              ? 'float64'
+              : Array.isArray(v)
+                ? '[]interface {}'
+                : 'map[string]interface {}';
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: 0: ${path} accessor error: ${typeof v === 'object' ? JSON.stringify(v) : String(v)} is of the type ${goType}, expected int64`,
+        field: path,
+      });
     } else if (v < 0) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: ${v}: should be a non-negative integer`, field: path });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${v}: should be a non-negative integer`,
+        field: path,
+      });
     }
   }
   return causes;

@@ -34,29 +34,60 @@ export class CrdAdmission implements Admission {
     need(names.plural, 'spec.names.plural');
     need(names.kind, 'spec.names.kind');
     if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
-      causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`, field: 'spec.scope' });
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`,
+        field: 'spec.scope',
+      });
     }
-    if (typeof spec.group === 'string' && typeof names.plural === 'string' && name !== `${names.plural}.${spec.group}`) {
-      causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group`, field: 'metadata.name' });
+    if (
+      typeof spec.group === 'string' &&
+      typeof names.plural === 'string' &&
+      name !== `${names.plural}.${spec.group}`
+    ) {
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group`,
+        field: 'metadata.name',
+      });
     }
     const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
-    if (!versions.length) causes.push({ reason: 'FieldValueRequired', message: 'Invalid value: []: must have exactly one version marked as storage version', field: 'spec.versions' });
+    if (!versions.length)
+      causes.push({
+        reason: 'FieldValueRequired',
+        message: 'Invalid value: []: must have exactly one version marked as storage version',
+        field: 'spec.versions',
+      });
     else if (versions.filter((v) => v.storage === true).length !== 1) {
-      causes.push({ reason: 'FieldValueInvalid', message: 'Invalid value: must have exactly one version marked as storage version', field: 'spec.versions' });
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: must have exactly one version marked as storage version',
+        field: 'spec.versions',
+      });
     }
     versions.forEach((v, i) => {
-      if (typeof v.name !== 'string' || !v.name) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `spec.versions[${i}].name` });
+      if (typeof v.name !== 'string' || !v.name)
+        causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `spec.versions[${i}].name` });
       const schema = isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
       if (schema === undefined) {
-        causes.push({ reason: 'FieldValueRequired', message: 'Required value: schemas are required', field: `spec.versions[${i}].schema.openAPIV3Schema` });
+        causes.push({
+          reason: 'FieldValueRequired',
+          message: 'Required value: schemas are required',
+          field: `spec.versions[${i}].schema.openAPIV3Schema`,
+        });
       } else {
-        for (const c of validateCrdSchema(schema)) causes.push({ ...c, field: `spec.versions[${i}].schema.openAPIV3Schema${c.field ? `.${c.field}` : ''}` });
+        for (const c of validateCrdSchema(schema))
+          causes.push({ ...c, field: `spec.versions[${i}].schema.openAPIV3Schema${c.field ? `.${c.field}` : ''}` });
       }
     });
     if (typeof spec.group === 'string' && typeof names.plural === 'string') {
       for (const other of this.registry.all()) {
         if (!other.custom && other.group === spec.group && other.plural === names.plural) {
-          causes.push({ reason: 'FieldValueInvalid', message: `Invalid value: "${spec.group}": is a built-in group`, field: 'spec.group' });
+          causes.push({
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: "${spec.group}": is a built-in group`,
+            field: 'spec.group',
+          });
           break;
         }
       }
@@ -69,15 +100,30 @@ function crdStatus(crd: JsonObject, old: JsonObject | undefined): JsonObject {
   const spec = crd.spec as JsonObject;
   const versions = (spec.versions as JsonObject[]).filter(isObject);
   const storage = String(versions.find((v) => v.storage === true)?.name ?? '');
-  const previous = old && isObject(old.status) && Array.isArray(old.status.storedVersions) ? old.status.storedVersions : [];
+  const previous =
+    old && isObject(old.status) && Array.isArray(old.status.storedVersions) ? old.status.storedVersions : [];
   const stored = [...new Set([...previous.map(String), storage])];
   const now = nowTimestamp();
-  const prevConditions = old && isObject(old.status) && Array.isArray(old.status.conditions) ? old.status.conditions.filter(isObject) : [];
-  const since = (type: string): string => String(prevConditions.find((c) => c.type === type)?.lastTransitionTime ?? now);
+  const prevConditions =
+    old && isObject(old.status) && Array.isArray(old.status.conditions) ? old.status.conditions.filter(isObject) : [];
+  const since = (type: string): string =>
+    String(prevConditions.find((c) => c.type === type)?.lastTransitionTime ?? now);
   return {
     conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted'), reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: since('Established'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: since('NamesAccepted'),
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: since('Established'),
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ],
     acceptedNames: spec.names as JsonObject,
     storedVersions: stored,

@@ -6,7 +6,8 @@ import type { StoreEvent } from '../storage/index.js';
 import { typesFromCrd } from './crd-types.js';
 import { keepGoing } from '../../log/keep-going.js';
 
-const isCrdType = (t: ResourceType): boolean => t.group === 'apiextensions.k8s.io' && t.kind === 'CustomResourceDefinition';
+const isCrdType = (t: ResourceType): boolean =>
+  t.group === 'apiextensions.k8s.io' && t.kind === 'CustomResourceDefinition';
 
 /**
  * Keeps the served resources in step with the stored CRDs: a stored CRD is served at once, and a

@@ -46,7 +46,11 @@ export function typesFromCrd(crd: JsonObject): ResourceType[] {
 }
 
 function toColumn(c: JsonObject): PrinterColumn {
-  const col: PrinterColumn = { name: String(c.name), type: String(c.type ?? 'string'), jsonPath: String(c.jsonPath ?? '') };
+  const col: PrinterColumn = {
+    name: String(c.name),
+    type: String(c.type ?? 'string'),
+    jsonPath: String(c.jsonPath ?? ''),
+  };
   if (typeof c.description === 'string') col.description = c.description;
   if (typeof c.format === 'string') col.format = c.format;
   if (typeof c.priority === 'number') col.priority = c.priority;

@@ -6,4 +6,5 @@
  */
 export const VIEW_GROUP_SUFFIX = 'view.dcontroller.io';
 
-export const isViewGroup = (group: string): boolean => group === VIEW_GROUP_SUFFIX || group.endsWith(`.${VIEW_GROUP_SUFFIX}`);
+export const isViewGroup = (group: string): boolean =>
+  group === VIEW_GROUP_SUFFIX || group.endsWith(`.${VIEW_GROUP_SUFFIX}`);

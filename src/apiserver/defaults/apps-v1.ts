@@ -74,7 +74,8 @@ export function defaultDaemonSet(obj: JsonObject, op: Operation): void {
   const spec = objectAt(obj, 'spec');
   // daemonSetStrategy.PrepareForCreate: the template generation rollouts compare with; kube-apiserver
   // records it as the creator's. (Its bump when an update changes the template is not done here.)
-  if (op === 'CREATE') objectAt(objectAt(obj, 'metadata'), 'annotations')['deprecated.daemonset.template.generation'] = '1';
+  if (op === 'CREATE')
+    objectAt(objectAt(obj, 'metadata'), 'annotations')['deprecated.daemonset.template.generation'] = '1';
   const strategy = objectAt(spec, 'updateStrategy');
   if (!strategy.type) strategy.type = 'RollingUpdate';
   if (strategy.type === 'RollingUpdate') applyRows(objectAt(strategy, 'rollingUpdate'), DAEMON_SET_ROLLING_UPDATE);

@@ -61,9 +61,13 @@ export function prepareNewJob(obj: JsonObject): void {
 /** SetDefaults_Job: a Job without labels takes its pod template's. */
 function labelsFromTemplate(obj: JsonObject, spec: JsonObject): void {
   const meta = objectAt(obj, 'metadata');
-  const templateLabels = existingObject(existingObject(existingObject(spec, 'template') ?? {}, 'metadata') ?? {}, 'labels');
+  const templateLabels = existingObject(
+    existingObject(existingObject(spec, 'template') ?? {}, 'metadata') ?? {},
+    'labels',
+  );
   const labels = meta.labels;
-  if (templateLabels && Object.keys(templateLabels).length && (!isObject(labels) || Object.keys(labels).length === 0)) meta.labels = { ...templateLabels };
+  if (templateLabels && Object.keys(templateLabels).length && (!isObject(labels) || Object.keys(labels).length === 0))
+    meta.labels = { ...templateLabels };
 }
 
 export function defaultCronJob(obj: JsonObject): void {

@@ -33,7 +33,9 @@ export function defaultSecret(obj: JsonObject): void {
   for (const [key, value] of Object.entries(stringData)) {
     // map[string]string: anything else fails to decode, before any conversion.
     if (typeof value !== 'string') {
-      throw errors.badRequest(`Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal ${jsonType(value)} into Go struct field Secret.stringData of type string`);
+      throw errors.badRequest(
+        `Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal ${jsonType(value)} into Go struct field Secret.stringData of type string`,
+      );
     }
     data[key] = Buffer.from(value, 'utf8').toString('base64');
   }
@@ -71,7 +73,8 @@ export function defaultPersistentVolume(obj: JsonObject): void {
 
 /** SetDefaults_Endpoints: every port's protocol TCP. */
 export function defaultEndpoints(obj: JsonObject): void {
-  for (const subset of objectsIn(obj, 'subsets')) for (const port of objectsIn(subset, 'ports')) applyRows(port, [['protocol', 'TCP', 'zero']]);
+  for (const subset of objectsIn(obj, 'subsets'))
+    for (const port of objectsIn(subset, 'ports')) applyRows(port, [['protocol', 'TCP', 'zero']]);
 }
 
 /**

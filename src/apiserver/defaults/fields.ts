@@ -21,7 +21,8 @@ export function isUnset(v: JsonValue | undefined, unset: Presence): boolean {
 /** Applies a table to `obj` in place: each unset field gets (a copy of) its default. */
 export function applyRows(obj: JsonObject, rows: readonly DefaultRow[]): void {
   for (const [field, value, unset] of rows) {
-    if (isUnset(obj[field], unset)) obj[field] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+    if (isUnset(obj[field], unset))
+      obj[field] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
   }
 }
 

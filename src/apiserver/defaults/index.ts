@@ -22,7 +22,13 @@ import { fillZeroValues } from './zero-values.js';
 
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
 import { defaultHorizontalPodAutoscalerV1 } from './other-groups.js';
-import { defaultCustomResourceDefinition, defaultHorizontalPodAutoscaler, defaultLimitRange, defaultNetworkPolicy, defaultPriorityClass } from './other-groups.js';
+import {
+  defaultCustomResourceDefinition,
+  defaultHorizontalPodAutoscaler,
+  defaultLimitRange,
+  defaultNetworkPolicy,
+  defaultPriorityClass,
+} from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
 export type Defaulter = (obj: JsonObject, op: Operation) => void;

@@ -9,7 +9,9 @@ export function defaultHorizontalPodAutoscaler(obj: JsonObject): void {
   const spec = objectAt(obj, 'spec');
   if (spec.minReplicas == null) spec.minReplicas = 1;
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
-    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+    spec.metrics = [
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+    ];
   }
 }
 

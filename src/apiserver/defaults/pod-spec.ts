@@ -64,15 +64,42 @@ export const PVC_SPEC: readonly DefaultRow[] = [['volumeMode', 'Filesystem', 'ni
 
 /** The volume sources of core/v1 Volume (VolumeSource's members): one of them must be set. */
 const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
-  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi',
-  'ephemeral', 'image',
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
 ];
 
 export function defaultPodSpec(spec: JsonObject): void {
   applyRows(spec, POD_SPEC);
-  for (const key of ['containers', 'initContainers', 'ephemeralContainers']) for (const c of objectsIn(spec, key)) defaultContainer(c);
+  for (const key of ['containers', 'initContainers', 'ephemeralContainers'])
+    for (const c of objectsIn(spec, key)) defaultContainer(c);
   for (const v of objectsIn(spec, 'volumes')) defaultVolume(v);
 }
 

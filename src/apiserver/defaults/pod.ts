@@ -19,7 +19,8 @@ export function defaultPod(obj: JsonObject, op: Operation): void {
   for (const key of ['containers', 'initContainers']) {
     for (const c of objectsIn(spec, key)) {
       requestsFromLimits(c);
-      if (spec.hostNetwork === true) for (const p of objectsIn(c, 'ports')) if (!p.hostPort) p.hostPort = p.containerPort ?? 0;
+      if (spec.hostNetwork === true)
+        for (const p of objectsIn(c, 'ports')) if (!p.hostPort) p.hostPort = p.containerPort ?? 0;
     }
   }
   if (op === 'CREATE') obj.status = { phase: 'Pending', qosClass: qosClass(spec) };
@@ -79,4 +80,3 @@ function quantityOf(v: JsonValue): bigint | undefined {
   if (typeof v === 'number') return quantityNanos(String(v));
   return typeof v === 'string' ? quantityNanos(v) : undefined;
 }
-

@@ -55,7 +55,11 @@ export class ServiceAllocator {
     const causes: StatusCause[] = [];
     if (spec.type === 'ExternalName') {
       if (typeof spec.clusterIP === 'string' && spec.clusterIP !== '') {
-        causes.push({ reason: 'FieldValueForbidden', message: 'Forbidden: may not be set for ExternalName services', field: 'spec.clusterIPs' });
+        causes.push({
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: may not be set for ExternalName services',
+          field: 'spec.clusterIPs',
+        });
       }
     } else {
       if (oldSpec && oldSpec.type !== 'ExternalName') keepClusterIPs(spec, oldSpec);
@@ -67,7 +71,9 @@ export class ServiceAllocator {
 
   private clusterIPs(key: string, spec: JsonObject, oldSpec: JsonObject | undefined, causes: StatusCause[]): void {
     const given = typeof spec.clusterIP === 'string' ? spec.clusterIP : '';
-    const list = Array.isArray(spec.clusterIPs) ? spec.clusterIPs.filter((x): x is string => typeof x === 'string') : [];
+    const list = Array.isArray(spec.clusterIPs)
+      ? spec.clusterIPs.filter((x): x is string => typeof x === 'string')
+      : [];
     if (given && list.length && list[0] !== given) {
       causes.push(invalidValue('spec.clusterIPs', list, 'must match first value of clusterIP when both are specified'));
       return;
@@ -76,9 +82,20 @@ export class ServiceAllocator {
     const headless = requested === 'None';
     // initIPFamilyFields: single-stack IPv4; a headless Service without a selector asks for dual stack.
     const selector = existingObject(spec, 'selector');
-    if (spec.ipFamilyPolicy == null) spec.ipFamilyPolicy = headless && (!selector || Object.keys(selector).length === 0) ? 'RequireDualStack' : 'SingleStack';
-    if (spec.ipFamilyPolicy === 'RequireDualStack' && !(headless && (!selector || Object.keys(selector).length === 0))) {
-      causes.push(invalidValue('spec.ipFamilyPolicy', 'RequireDualStack', 'this cluster is not configured for dual-stack services'));
+    if (spec.ipFamilyPolicy == null)
+      spec.ipFamilyPolicy =
+        headless && (!selector || Object.keys(selector).length === 0) ? 'RequireDualStack' : 'SingleStack';
+    if (
+      spec.ipFamilyPolicy === 'RequireDualStack' &&
+      !(headless && (!selector || Object.keys(selector).length === 0))
+    ) {
+      causes.push(
+        invalidValue(
+          'spec.ipFamilyPolicy',
+          'RequireDualStack',
+          'this cluster is not configured for dual-stack services',
+        ),
+      );
       return;
     }
     const families = Array.isArray(spec.ipFamilies) ? spec.ipFamilies : [];
@@ -89,10 +106,22 @@ export class ServiceAllocator {
     }
     spec.ipFamilies = ['IPv4'];
     if (list.length > 1) {
-      causes.push(invalidValue('spec.clusterIPs', list, 'this cluster is not configured for dual-stack services: only one cluster IP may be given'));
+      causes.push(
+        invalidValue(
+          'spec.clusterIPs',
+          list,
+          'this cluster is not configured for dual-stack services: only one cluster IP may be given',
+        ),
+      );
       return;
     }
-    if (oldSpec && typeof oldSpec.clusterIP === 'string' && oldSpec.clusterIP && oldSpec.type !== 'ExternalName' && requested !== oldSpec.clusterIP) {
+    if (
+      oldSpec &&
+      typeof oldSpec.clusterIP === 'string' &&
+      oldSpec.clusterIP &&
+      oldSpec.type !== 'ExternalName' &&
+      requested !== oldSpec.clusterIP
+    ) {
       // validateUpgradeDowngradeClusterIPs shows the whole list as the value.
       causes.push(invalidValue('spec.clusterIPs[0]', list.length ? list : [requested], 'may not change once set'));
       return;
@@ -101,18 +130,33 @@ export class ServiceAllocator {
     if (headless) ip = 'None';
     else if (!ip) {
       const free = this.freeIP();
-      if (!free) throw new ApiError(500, 'InternalError', 'Internal error occurred: failed to allocate a serviceIP: range is full');
+      if (!free)
+        throw new ApiError(
+          500,
+          'InternalError',
+          'Internal error occurred: failed to allocate a serviceIP: range is full',
+        );
       ip = free;
     } else if (!isIPv4Text(ip)) {
-      causes.push(invalidValue('spec.clusterIPs[0]', ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+      causes.push(
+        invalidValue('spec.clusterIPs[0]', ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'),
+      );
       return;
     } else if (!this.cidr.contains(ip)) {
       // kube-apiserver v1.34's ServiceCIDR allocator (ipallocator.ErrMismatchedNetwork); the network
       // and broadcast addresses of the range get the same answer.
-      causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: the provided network does not match the current range`));
+      causes.push(
+        invalidValue(
+          'spec.clusterIPs',
+          [ip],
+          `failed to allocate IP ${ip}: the provided network does not match the current range`,
+        ),
+      );
       return;
     } else if (this.ipOwner.has(ip) && this.ipOwner.get(ip) !== key) {
-      causes.push(invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP is already allocated`));
+      causes.push(
+        invalidValue('spec.clusterIPs', [ip], `failed to allocate IP ${ip}: provided IP is already allocated`),
+      );
       return;
     }
     spec.clusterIP = ip;
@@ -131,20 +175,33 @@ export class ServiceAllocator {
       const field = `spec.ports[${i}].nodePort`;
       if (typeof n !== 'number' || !Number.isInteger(n)) causes.push(invalidValue(field, n, 'must be an integer'));
       else if (n < NODE_PORT_RANGE.min || n > NODE_PORT_RANGE.max) {
-        causes.push(invalidValue(field, n, `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`));
-      } else if (this.portOwner.has(n) && this.portOwner.get(n) !== key) causes.push(invalidValue(field, n, 'provided port is already allocated'));
+        causes.push(
+          invalidValue(
+            field,
+            n,
+            `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE.min}-${NODE_PORT_RANGE.max}`,
+          ),
+        );
+      } else if (this.portOwner.has(n) && this.portOwner.get(n) !== key)
+        causes.push(invalidValue(field, n, 'provided port is already allocated'));
       else mine.add(n);
     });
     if (causes.length) return;
     for (const p of ports) {
       if (p.nodePort != null && p.nodePort !== 0) continue;
       const n = this.freePort(mine);
-      if (n === undefined) throw new ApiError(500, 'InternalError', 'Internal error occurred: failed to allocate a nodePort: range is full');
+      if (n === undefined)
+        throw new ApiError(
+          500,
+          'InternalError',
+          'Internal error occurred: failed to allocate a nodePort: range is full',
+        );
       p.nodePort = n;
       mine.add(n);
     }
     if (spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') {
-      if (oldSpec?.healthCheckNodePort && !spec.healthCheckNodePort) spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
+      if (oldSpec?.healthCheckNodePort && !spec.healthCheckNodePort)
+        spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
       if (!spec.healthCheckNodePort) spec.healthCheckNodePort = this.freePort(mine) ?? 0;
     }
   }
@@ -185,7 +242,9 @@ export class ServiceAllocator {
 
   private hold(key: string, obj: JsonObject): void {
     const spec = existingObject(obj, 'spec') ?? {};
-    const ips = (Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]).filter((ip): ip is string => typeof ip === 'string' && isIPv4Text(ip));
+    const ips = (Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [spec.clusterIP]).filter(
+      (ip): ip is string => typeof ip === 'string' && isIPv4Text(ip),
+    );
     const nodePorts = objectsIn(spec, 'ports')
       .map((p) => p.nodePort)
       .concat(spec.healthCheckNodePort ?? [])
@@ -255,7 +314,11 @@ function dropTypeDependentFields(spec: JsonObject, oldSpec: JsonObject): void {
     const old = new Set(objectsIn(oldSpec, 'ports').map((p) => p.nodePort));
     for (const p of objectsIn(spec, 'ports')) if (old.has(p.nodePort)) delete p.nodePort;
   }
-  if (oldSpec.healthCheckNodePort && !(spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') && same('healthCheckNodePort')) {
+  if (
+    oldSpec.healthCheckNodePort &&
+    !(spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local') &&
+    same('healthCheckNodePort')
+  ) {
     delete spec.healthCheckNodePort;
   }
 }

@@ -26,7 +26,8 @@ export function defaultService(obj: JsonObject): void {
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === 'ClientIP') {
     const clientIP = existingObject(existingObject(spec, 'sessionAffinityConfig') ?? {}, 'clientIP');
-    if (clientIP?.timeoutSeconds == null) spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: CLIENT_IP_TIMEOUT } };
+    if (clientIP?.timeoutSeconds == null)
+      spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: CLIENT_IP_TIMEOUT } };
   }
   for (const port of objectsIn(spec, 'ports')) {
     applyRows(port, SERVICE_PORT);
@@ -34,12 +35,16 @@ export function defaultService(obj: JsonObject): void {
     if (port.targetPort == null || port.targetPort === 0 || port.targetPort === '') port.targetPort = port.port ?? 0;
   }
   if (externallyAccessible(spec) && !spec.externalTrafficPolicy) spec.externalTrafficPolicy = 'Cluster';
-  if (spec.internalTrafficPolicy == null && PROXIED_TYPES.includes(String(spec.type))) spec.internalTrafficPolicy = 'Cluster';
-  if (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts == null) spec.allocateLoadBalancerNodePorts = true;
+  if (spec.internalTrafficPolicy == null && PROXIED_TYPES.includes(String(spec.type)))
+    spec.internalTrafficPolicy = 'Cluster';
+  if (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts == null)
+    spec.allocateLoadBalancerNodePorts = true;
 }
 
 /** service.ExternallyAccessible (pkg/api/v1/service/util.go). */
 function externallyAccessible(spec: JsonObject): boolean {
   const externalIPs = Array.isArray(spec.externalIPs) ? spec.externalIPs : [];
-  return spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && externalIPs.length > 0);
+  return (
+    spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && externalIPs.length > 0)
+  );
 }

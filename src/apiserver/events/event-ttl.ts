@@ -117,7 +117,12 @@ export class EventExpiry {
 /** When an Event was last written, from what its writers stamp (managedFields, timestamps). */
 function lastWrite(obj: JsonObject): number | undefined {
   const meta = obj.metadata as JsonObject;
-  const times: unknown[] = [meta.creationTimestamp, obj.lastTimestamp, obj.eventTime, (obj.series as JsonObject | undefined)?.lastObservedTime];
+  const times: unknown[] = [
+    meta.creationTimestamp,
+    obj.lastTimestamp,
+    obj.eventTime,
+    (obj.series as JsonObject | undefined)?.lastObservedTime,
+  ];
   for (const mf of (meta.managedFields as JsonObject[] | undefined) ?? []) times.push(mf.time);
   let latest: number | undefined;
   for (const t of times) {

@@ -157,7 +157,8 @@ export class GarbageCollector {
       for (const text of this.objects.list(rt, name).items) {
         remaining++;
         const obj = JSON.parse(text) as JsonObject;
-        if (metadataOf(obj).deletionTimestamp === undefined) this.objects.delete(rt, name, String(metadataOf(obj).name), {});
+        if (metadataOf(obj).deletionTimestamp === undefined)
+          this.objects.delete(rt, name, String(metadataOf(obj).name), {});
       }
     }
     if (remaining) return;
@@ -184,7 +185,9 @@ export class GarbageCollector {
     if (!Array.isArray(refs)) return [];
     const out: Array<{ t: ResourceType; obj: JsonObject }> = [];
     for (const r of refs.filter(isObject)) {
-      const [group, version] = String(r.apiVersion ?? '').includes('/') ? String(r.apiVersion).split('/') : ['', String(r.apiVersion)];
+      const [group, version] = String(r.apiVersion ?? '').includes('/')
+        ? String(r.apiVersion).split('/')
+        : ['', String(r.apiVersion)];
       const t = this.registry.lookupKind(group!, version!, String(r.kind));
       if (!t) continue;
       const ns = t.namespaced ? (metadataOf(dependent).namespace as string | undefined) : undefined;
@@ -207,7 +210,9 @@ export class GarbageCollector {
     if (!t) return;
     this.objects.patch(t, ref.namespace, ref.name, (cur) => {
       const meta = metadataOf(cur);
-      const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter((r) => !isObject(r) || r.uid !== ownerUid) : [];
+      const refs = Array.isArray(meta.ownerReferences)
+        ? meta.ownerReferences.filter((r) => !isObject(r) || r.uid !== ownerUid)
+        : [];
       if (refs.length) meta.ownerReferences = refs;
       else delete meta.ownerReferences;
       return cur;

@@ -40,7 +40,12 @@ export class OwnerIndex {
 
 export function ownerUids(obj: JsonObject): string[] {
   const refs = metadataOf(obj).ownerReferences;
-  return Array.isArray(refs) ? refs.filter(isObject).map((r) => String(r.uid)).filter(Boolean) : [];
+  return Array.isArray(refs)
+    ? refs
+        .filter(isObject)
+        .map((r) => String(r.uid))
+        .filter(Boolean)
+    : [];
 }
 
 /** `/registry/apps/deployments/ns/name` → its parts (cluster-scoped keys have no namespace segment). */

@@ -46,7 +46,10 @@ export function updateAdmitted(
     name,
     options: admissionOptions('UpdateOptions', q),
     opts,
-    attempt: (o) => ({ code: 200, object: ctx.objects.update(t, ns, name, o === opts ? obj : structuredClone(obj), o) }),
+    attempt: (o) => ({
+      code: 200,
+      object: ctx.objects.update(t, ns, name, o === opts ? obj : structuredClone(obj), o),
+    }),
     commit: (o, wo) => ctx.objects.update(t, ns, name, o, wo),
   });
 }

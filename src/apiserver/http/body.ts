@@ -40,13 +40,14 @@ export function mediaType(req: IncomingMessage): string {
  */
 export function decodeObject(req: IncomingMessage, raw: Buffer, kind: string, target?: BodyTarget): JsonObject {
   const type = mediaType(req);
-  if (isProtobufContentType(type)) return decodeProtobufBody(raw, target ?? { group: '', version: 'v1', kind, custom: false });
+  if (isProtobufContentType(type))
+    return decodeProtobufBody(raw, target ?? { group: '', version: 'v1', kind, custom: false });
   const site = { object: kind };
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
   if (!yaml && type !== 'application/json') throw errors.unsupportedBodyType();
   const value = yaml ? parseYamlBody(raw, site) : parseJsonBody(raw, site);
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw errors.badRequest('Object \'Kind\' is missing in the request body: expected a JSON object');
+    throw errors.badRequest("Object 'Kind' is missing in the request body: expected a JSON object");
   }
   if (target) checkGoDecoding(value as JsonObject, target);
   return value as JsonObject;

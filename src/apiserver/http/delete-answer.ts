@@ -7,11 +7,25 @@ import type { JsonObject, ResourceType } from '../registry/types.js';
  * kind answers a Status of Success.
  */
 const RETURNS_DELETED_OBJECT = new Set([
-  '/pods', '/services', '/serviceaccounts', '/persistentvolumes', '/persistentvolumeclaims', '/resourcequotas',
-  '/namespaces', '/podtemplates', 'batch/jobs', 'apiextensions.k8s.io/customresourcedefinitions',
-  'storage.k8s.io/storageclasses', 'storage.k8s.io/csidrivers', 'storage.k8s.io/csinodes',
-  'storage.k8s.io/volumeattachments', 'storage.k8s.io/volumeattributesclasses', 'resource.k8s.io/resourceclaims',
-  'resource.k8s.io/resourceclaimtemplates', 'resource.k8s.io/resourceslices', 'resource.k8s.io/deviceclasses',
+  '/pods',
+  '/services',
+  '/serviceaccounts',
+  '/persistentvolumes',
+  '/persistentvolumeclaims',
+  '/resourcequotas',
+  '/namespaces',
+  '/podtemplates',
+  'batch/jobs',
+  'apiextensions.k8s.io/customresourcedefinitions',
+  'storage.k8s.io/storageclasses',
+  'storage.k8s.io/csidrivers',
+  'storage.k8s.io/csinodes',
+  'storage.k8s.io/volumeattachments',
+  'storage.k8s.io/volumeattributesclasses',
+  'resource.k8s.io/resourceclaims',
+  'resource.k8s.io/resourceclaimtemplates',
+  'resource.k8s.io/resourceslices',
+  'resource.k8s.io/deviceclasses',
   'resource.k8s.io/devicetaintrules',
 ]);
 

@@ -36,7 +36,8 @@ export function deleteOptionsFrom(body: JsonObject): DeleteOptions {
 function checkedOptions(request: DeleteOptionsRequest): DeleteOptions {
   validate(request);
   const opts: DeleteOptions = {};
-  if (request.propagationPolicy) opts.propagationPolicy = request.propagationPolicy as NonNullable<DeleteOptions['propagationPolicy']>;
+  if (request.propagationPolicy)
+    opts.propagationPolicy = request.propagationPolicy as NonNullable<DeleteOptions['propagationPolicy']>;
   if (request.orphanDependents === true) opts.propagationPolicy = 'Orphan';
   if (request.dryRun.length > 0) opts.dryRun = true;
   if (request.preconditions) opts.preconditions = request.preconditions;
@@ -65,7 +66,8 @@ function fromBody(body: JsonObject): DeleteOptionsRequest {
   const out: DeleteOptionsRequest = { dryRun: [] };
   const grace = body.gracePeriodSeconds;
   if (grace !== undefined && grace !== null) {
-    if (typeof grace !== 'number' || !Number.isInteger(grace)) throw typeError('gracePeriodSeconds', 'an integer', grace);
+    if (typeof grace !== 'number' || !Number.isInteger(grace))
+      throw typeError('gracePeriodSeconds', 'an integer', grace);
     out.gracePeriodSeconds = grace;
   }
   const orphan = body.orphanDependents;
@@ -80,7 +82,8 @@ function fromBody(body: JsonObject): DeleteOptionsRequest {
   }
   const dryRun = body.dryRun;
   if (dryRun !== undefined && dryRun !== null) {
-    if (!Array.isArray(dryRun) || !dryRun.every((d) => typeof d === 'string')) throw typeError('dryRun', 'a list of strings', dryRun);
+    if (!Array.isArray(dryRun) || !dryRun.every((d) => typeof d === 'string'))
+      throw typeError('dryRun', 'a list of strings', dryRun);
     out.dryRun = dryRun as string[];
   }
   const pre = body.preconditions;
@@ -102,7 +105,8 @@ function fromQuery(q: URLSearchParams): DeleteOptionsRequest {
   const out: DeleteOptionsRequest = { dryRun: q.getAll('dryRun') };
   const grace = q.get('gracePeriodSeconds');
   if (grace !== null) {
-    if (!/^[+-]?\d+$/.test(grace)) throw errors.badRequest(`gracePeriodSeconds: expected an integer, got ${JSON.stringify(grace)}`);
+    if (!/^[+-]?\d+$/.test(grace))
+      throw errors.badRequest(`gracePeriodSeconds: expected an integer, got ${JSON.stringify(grace)}`);
     out.gracePeriodSeconds = Number(grace);
   }
   if (q.has('orphanDependents')) out.orphanDependents = booleanParam(q, 'orphanDependents');
@@ -114,7 +118,12 @@ function fromQuery(q: URLSearchParams): DeleteOptionsRequest {
 function validate(o: DeleteOptionsRequest): void {
   const causes: StatusCause[] = [];
   if (o.orphanDependents !== undefined && o.propagationPolicy !== undefined) {
-    causes.push(invalid('propagationPolicy', `Invalid value: ${JSON.stringify(o.propagationPolicy)}: orphanDependents and deletionPropagation cannot be both set`));
+    causes.push(
+      invalid(
+        'propagationPolicy',
+        `Invalid value: ${JSON.stringify(o.propagationPolicy)}: orphanDependents and deletionPropagation cannot be both set`,
+      ),
+    );
   }
   if (o.propagationPolicy !== undefined && !POLICIES.includes(o.propagationPolicy)) {
     causes.push(unsupported('propagationPolicy', JSON.stringify(o.propagationPolicy), [...POLICIES, 'nil']));
@@ -124,7 +133,11 @@ function validate(o: DeleteOptionsRequest): void {
   // NewInvalid(GroupKind{meta.k8s.io, DeleteOptions}, "", errs), as delete.go answers.
   const parts = causes.map((c) => `${c.field}: ${c.message}`);
   const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
-  throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: ${summary}`, { group: 'meta.k8s.io', kind: 'DeleteOptions', causes });
+  throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: ${summary}`, {
+    group: 'meta.k8s.io',
+    kind: 'DeleteOptions',
+    causes,
+  });
 }
 
 function invalid(field: string, message: string): StatusCause {
@@ -132,7 +145,11 @@ function invalid(field: string, message: string): StatusCause {
 }
 
 function unsupported(field: string, shown: string, allowed: string[]): StatusCause {
-  return { reason: 'FieldValueNotSupported', message: `Unsupported value: ${shown}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, field };
+  return {
+    reason: 'FieldValueNotSupported',
+    message: `Unsupported value: ${shown}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+    field,
+  };
 }
 
 function typeError(field: string, expected: string, got: JsonValue): ApiError {

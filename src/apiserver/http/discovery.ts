@@ -51,18 +51,46 @@ export class Discovery {
     for (const t of types) {
       resources.push(resourceEntry(t));
       if (t.statusSubresource) {
-        resources.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: SUB_VERBS });
+        resources.push({
+          name: `${t.plural}/status`,
+          singularName: '',
+          namespaced: t.namespaced,
+          kind: t.kind,
+          verbs: SUB_VERBS,
+        });
       }
-      if (hasScale(t)) resources.push({ name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
+      if (hasScale(t))
+        resources.push({
+          name: `${t.plural}/scale`,
+          singularName: '',
+          namespaced: t.namespaced,
+          group: 'autoscaling',
+          version: 'v1',
+          kind: 'Scale',
+          verbs: SUB_VERBS,
+        });
       for (const s of t.subresources ?? []) {
         const gv = s.group !== undefined ? { group: s.group, version: s.version ?? 'v1' } : {};
-        resources.push({ name: `${t.plural}/${s.name}`, singularName: '', namespaced: t.namespaced, ...gv, kind: s.kind, verbs: s.verbs });
+        resources.push({
+          name: `${t.plural}/${s.name}`,
+          singularName: '',
+          namespaced: t.namespaced,
+          ...gv,
+          kind: s.kind,
+          verbs: s.verbs,
+        });
       }
     }
     // kube-apiserver lists a built-in group-version's resources (subresources included) by name; a
     // CRD's come as apiextensions-apiserver adds them: the resource, then status, then scale.
-    if (!types.some((t) => t.custom)) resources.sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
-    return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+    if (!types.some((t) => t.custom))
+      resources.sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1));
+    return {
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
+      groupVersion: group ? `${group}/${version}` : version,
+      resources,
+    };
   }
 
   /** Whether the group is served at all (else its paths are no API: a version it lacks is the API's 404). */

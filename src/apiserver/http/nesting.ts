@@ -77,7 +77,9 @@ export function checkYamlNesting(raw: Buffer, text: string, site: DecodeSite): v
   if (depth <= YAML_FLOW_MAX_DEPTH) return;
   const limit = depth > KUBE_MAX_DEPTH ? KUBE_MAX_DEPTH : YAML_FLOW_MAX_DEPTH;
   if (site === 'apply' || limit !== KUBE_MAX_DEPTH) {
-    throw errors.badRequest(`${site === 'apply' ? 'error decoding YAML: ' : ''}error converting YAML to JSON: yaml: exceeded max depth of ${limit}${ours(limit)}`);
+    throw errors.badRequest(
+      `${site === 'apply' ? 'error decoding YAML: ' : ''}error converting YAML to JSON: yaml: exceeded max depth of ${limit}${ours(limit)}`,
+    );
   }
   throw tooDeep(site, raw, '[', limit);
 }
@@ -101,7 +103,10 @@ function tooDeep(site: DecodeSite, raw: Buffer, opener: string, limit: number): 
   const cause = `invalid character '${opener}' exceeded max depth${limit === KUBE_MAX_DEPTH ? '' : ` of ${limit}${ours(limit)}`}`;
   if (site === 'patch') return errors.badRequest(`error decoding patch: ${cause}`);
   if (site === 'strategic') return errors.badRequest(cause);
-  if (site === 'apply') return errors.badRequest(`error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of ${limit}${ours(limit)}`);
+  if (site === 'apply')
+    return errors.badRequest(
+      `error decoding YAML: error converting YAML to JSON: yaml: exceeded max depth of ${limit}${ours(limit)}`,
+    );
   return errors.badRequest(
     `the object provided is unrecognized (must be of type ${site.object}): couldn't get version/kind; json parse error: ${cause} (${summarizeData(raw, 30)})`,
   );

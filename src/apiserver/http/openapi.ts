@@ -20,8 +20,10 @@ export class OpenApiV3 {
 
   index(): object {
     const paths: Record<string, { serverRelativeURL: string }> = {};
-    for (const path of this.builtinPaths()) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${this.vendored.manifest().v3[path]!.hash}` };
-    for (const [path, doc] of this.crdDocs()) paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
+    for (const path of this.builtinPaths())
+      paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${this.vendored.manifest().v3[path]!.hash}` };
+    for (const [path, doc] of this.crdDocs())
+      paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${doc.hash}` };
     return { paths };
   }
 
@@ -33,7 +35,12 @@ export class OpenApiV3 {
   /** Built-in group-versions the registry serves and the vendored files cover (a test keeps the two equal). */
   private builtinPaths(): Set<string> {
     const manifest = this.vendored.manifest().v3;
-    return new Set(this.registry.all().filter((t) => !t.custom && gvPath(t) in manifest).map(gvPath));
+    return new Set(
+      this.registry
+        .all()
+        .filter((t) => !t.custom && gvPath(t) in manifest)
+        .map(gvPath),
+    );
   }
 
   private crdDocs(): Map<string, { text: string; hash: string }> {

@@ -30,14 +30,18 @@ export function applyPatchBody(
     case 'application/merge-patch+json': {
       const patch = parsePatchBody(raw, 'patch');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
-      return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts) };
+      return {
+        code: 200,
+        object: ctx.objects.patch(t, namespace, name, (cur) => mergePatch(cur, patch) as JsonObject, opts),
+      };
     }
     case 'application/json-patch+json': {
       const ops = parsePatchBody(raw, 'patch');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => jsonPatch(cur, ops), opts) };
     }
     case 'application/strategic-merge-patch+json': {
-      if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind })) throw errors.unsupportedMediaType();
+      if (t.custom || !supportsStrategicMerge({ group: t.group, version: t.version, kind: t.kind }))
+        throw errors.unsupportedMediaType();
       const patch = parsePatchBody(raw, 'strategic');
       if (!isMap(patch)) throw errors.badRequest('the patch is not a JSON object');
       return { code: 200, object: ctx.objects.patch(t, namespace, name, (cur) => strategic(cur, patch, t), opts) };
@@ -57,7 +61,9 @@ function parsePatchBody(raw: Buffer, site: DecodeSite): unknown {
   } catch (e) {
     const message = (e as Error).message;
     // Go's encoding/json says it in lower case; other syntax errors keep JavaScript's wording.
-    throw errors.badRequest(`error decoding patch: ${/^Unexpected end of JSON input/.test(message) ? 'unexpected end of JSON input' : message}`);
+    throw errors.badRequest(
+      `error decoding patch: ${/^Unexpected end of JSON input/.test(message) ? 'unexpected end of JSON input' : message}`,
+    );
   }
 }
 
@@ -65,7 +71,12 @@ function strategic(cur: JsonObject, patch: JsonObject, t: ResourceType): JsonObj
   try {
     return strategicMergePatch(cur, patch, { group: t.group, version: t.version, kind: t.kind });
   } catch (e) {
-    if (e instanceof PatchError) throw new ApiError(e.code, e.code === 400 ? 'BadRequest' : e.code === 422 ? 'Invalid' : 'InternalError', e.message);
+    if (e instanceof PatchError)
+      throw new ApiError(
+        e.code,
+        e.code === 400 ? 'BadRequest' : e.code === 422 ? 'Invalid' : 'InternalError',
+        e.message,
+      );
     throw e;
   }
 }
@@ -80,18 +91,32 @@ function apply(
   opts: WriteOptions,
 ): { code: number; object: JsonObject } {
   const manager = q.get('fieldManager');
-  if (!manager) throw errors.invalidOptions('PatchOptions', { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' });
+  if (!manager)
+    throw errors.invalidOptions('PatchOptions', {
+      reason: 'FieldValueRequired',
+      message: 'Required value: is required for apply patch',
+      field: 'fieldManager',
+    });
   const applied = raw[0] === 0x7b ? parseJsonBody(raw, 'apply') : parseYamlBody(raw, 'apply');
   if (!isMap(applied)) throw errors.badRequest('the apply configuration is not an object');
   // The configuration's own type decides how it is decoded: without apiVersion and kind there is none.
-  if (typeof applied.apiVersion !== 'string' || !applied.apiVersion || typeof applied.kind !== 'string' || !applied.kind) {
+  if (
+    typeof applied.apiVersion !== 'string' ||
+    !applied.apiVersion ||
+    typeof applied.kind !== 'string' ||
+    !applied.kind
+  ) {
     const apiVersion = typeof applied.apiVersion === 'string' ? applied.apiVersion : '';
     const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
-    throw errors.badRequest(`invalid object type: ${groupVersion}, Kind=${typeof applied.kind === 'string' ? applied.kind : ''}`);
+    throw errors.badRequest(
+      `invalid object type: ${groupVersion}, Kind=${typeof applied.kind === 'string' ? applied.kind : ''}`,
+    );
   }
   const bodyName = metadataOf(applied).name;
   if (bodyName !== undefined && bodyName !== name) {
-    throw errors.badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
+    throw errors.badRequest(
+      `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`,
+    );
   }
   const force = booleanParam(q, 'force');
   const run = (live: JsonObject | undefined): JsonObject => {

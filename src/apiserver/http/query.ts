@@ -1,12 +1,39 @@
 import { fieldAt, labelsOf } from '../objects/meta.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
-import { fieldSelectorFields, matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../selectors/index.js';
+import {
+  fieldSelectorFields,
+  matchesFields,
+  matchesLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+} from '../selectors/index.js';
 import { errors } from './status.js';
 
 /** Field selectors each kind supports besides metadata.name and metadata.namespace (kube-apiserver's field label conversions). */
 const EXTRA_FIELDS: Record<string, string[]> = {
-  Event: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
-  Pod: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+  Event: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
+  Pod: [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ],
   Secret: ['type'],
   Namespace: ['status.phase'],
   Node: ['spec.unschedulable'],
@@ -63,7 +90,20 @@ function equalFoldFalse(v: string): boolean {
 }
 
 /** Go's strconv.ParseBool; undefined where it answers an error. */
-const GO_BOOLS: Record<string, boolean> = { 1: true, t: true, T: true, TRUE: true, true: true, True: true, 0: false, f: false, F: false, FALSE: false, false: false, False: false };
+const GO_BOOLS: Record<string, boolean> = {
+  1: true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  0: false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
+};
 
 /**
  * Whether to indent a JSON answer: the one boolean parameter kube-apiserver does not read with
@@ -93,12 +133,16 @@ export function selectorFilter(t: ResourceType, q: URLSearchParams): ((obj: Json
   }
   const converted = FIELD_LABEL_CONVERSIONS[`${t.group}/${t.kind}`];
   if (fieldSel) {
-    const allowed = new Set(converted ? Object.keys(converted) : ['metadata.name', 'metadata.namespace', ...(EXTRA_FIELDS[t.kind] ?? [])]);
+    const allowed = new Set(
+      converted ? Object.keys(converted) : ['metadata.name', 'metadata.namespace', ...(EXTRA_FIELDS[t.kind] ?? [])],
+    );
     for (const f of fieldSelectorFields(fieldSel)) {
       if (allowed.has(f)) continue;
       // A kind with a field label conversion of its own names the label; the rest get the default conversion's text.
       if (EXTRA_FIELDS[t.kind]) throw errors.badRequest(`field label not supported: ${f}`);
-      throw errors.badRequest(`${JSON.stringify(f)} is not a known field selector: only "metadata.name", "metadata.namespace"`);
+      throw errors.badRequest(
+        `${JSON.stringify(f)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
+      );
     }
   }
   const stored = (f: string): string => converted?.[f] ?? f;

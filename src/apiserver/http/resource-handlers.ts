@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asStored, presented, type ObjectStore, type WriteOptions, type DeleteOptions } from '../objects/object-store.js';
+import {
+  asStored,
+  presented,
+  type ObjectStore,
+  type WriteOptions,
+  type DeleteOptions,
+} from '../objects/object-store.js';
 import { metadataOf, stringField } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
@@ -38,7 +44,13 @@ export interface ResourceContext {
   csrSigner?: CsrSigner;
 }
 
-export async function handleResource(ctx: ResourceContext, req: IncomingMessage, res: ServerResponse, info: ResourceRequest, q: URLSearchParams): Promise<void> {
+export async function handleResource(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequest,
+  q: URLSearchParams,
+): Promise<void> {
   const t = resolve(ctx, info);
   if (await handleSpecial(ctx, req, res, t, info)) return;
   const format = answerFormat(req.headers.accept, t);
@@ -63,7 +75,13 @@ interface Reply {
   warnings?: string[] | undefined;
 }
 
-async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceType, info: ResourceRequest, q: URLSearchParams): Promise<Reply> {
+async function answer(
+  ctx: ResourceContext,
+  req: IncomingMessage,
+  t: ResourceType,
+  info: ResourceRequest,
+  q: URLSearchParams,
+): Promise<Reply> {
   const { namespace, name, subresource } = info;
   const method = req.method ?? 'GET';
   const table = wantsTable(req.headers.accept);
@@ -79,7 +97,8 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     if (wanted !== undefined) await awaitResourceVersion(ctx.objects.store, wanted);
     return { code: 200, body: list(ctx, t, namespace, q, table, metadataOnly) };
   }
-  if (method === 'GET' && subresource === 'scale') return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
+  if (method === 'GET' && subresource === 'scale')
+    return { code: 200, body: await answerScale(ctx.objects, t, namespace, name!, req, {}) };
   if (method === 'GET') {
     if (!table) {
       // The stored text as it is: no parse and re-serialise per read.
@@ -90,13 +109,21 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     }
     const obj = ctx.objects.get(t, namespace, name!);
     if (t.custom) obj.apiVersion = apiVersionOf(t);
-    return { code: 200, body: toTable(t, [obj], { includeObject: includeObjectParam(q), withColumns: true, resourceVersion: String(metadataOf(obj).resourceVersion) }) };
+    return {
+      code: 200,
+      body: toTable(t, [obj], {
+        includeObject: includeObjectParam(q),
+        withColumns: true,
+        resourceVersion: String(metadataOf(obj).resourceVersion),
+      }),
+    };
   }
   const opts = writeOptions(req, q, subresource);
-  if (subresource === 'scale' && name) return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
+  if (subresource === 'scale' && name)
+    return { code: 200, body: await answerScale(ctx.objects, t, namespace, name, req, opts), warnings: opts.warnings };
   if (method === 'POST' && !name) {
     const obj = decodeObject(req, await readBody(req), t.kind, t);
-    const ns = t.namespaced ? namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default' : undefined;
+    const ns = t.namespaced ? (namespace ?? stringField(metadataOf(obj), 'namespace') ?? 'default') : undefined;
     checkNamespaceOpen(ctx, t, ns, obj);
     const { object } = await createAdmitted(ctx, t, ns, obj, q, opts);
     return { code: 201, body: asStored(object), warnings: opts.warnings };
@@ -124,10 +151,12 @@ async function answer(ctx: ResourceContext, req: IncomingMessage, t: ResourceTyp
     const user = userOf(req);
     const warnings = await admitDelete(ctx.admission, t, namespace, name, { dryRun: d.dryRun ?? false, user, options });
     // The NamespaceLifecycle admission plugin keeps the namespaces the cluster itself needs.
-    if (!t.group && t.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(name)) throw errors.forbidden(t, name, 'this namespace may not be deleted');
+    if (!t.group && t.kind === 'Namespace' && IMMORTAL_NAMESPACES.has(name))
+      throw errors.forbidden(t, name, 'this namespace may not be deleted');
     return { code: 200, body: deleteAnswer(t, ctx.objects.delete(t, namespace, name, d)), warnings };
   }
-  if (method === 'DELETE') return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
+  if (method === 'DELETE')
+    return { code: 200, body: deleteCollection(ctx, t, namespace, q, await readDeleteOptions(req, q)) };
   throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
 }
 
@@ -135,7 +164,13 @@ function resolve(ctx: ResourceContext, info: ResourceRequest): ResourceType {
   const t = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!t) throw errors.pathNotFound();
   if (info.namespace !== undefined && !t.namespaced) throw errors.pathNotFound();
-  if (info.subresource !== undefined && !(info.subresource === 'status' && t.statusSubresource) && !(info.subresource === 'scale' && hasScale(t)) && !servesSubresource(t, info.subresource)) throw errors.pathNotFound();
+  if (
+    info.subresource !== undefined &&
+    !(info.subresource === 'status' && t.statusSubresource) &&
+    !(info.subresource === 'scale' && hasScale(t)) &&
+    !servesSubresource(t, info.subresource)
+  )
+    throw errors.pathNotFound();
   return t;
 }
 
@@ -144,7 +179,11 @@ function writeOptions(req: IncomingMessage, q: URLSearchParams, subresource: str
   const optionsKind = req.method === 'POST' ? 'CreateOptions' : req.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
   if (dryRun.some((d) => d !== 'All')) {
     const shown = `[${dryRun.map((d) => JSON.stringify(d)).join(' ')}]`;
-    throw errors.invalidOptions(optionsKind, { reason: 'FieldValueNotSupported', message: `Unsupported value: ${shown}: supported values: "All"`, field: 'dryRun' });
+    throw errors.invalidOptions(optionsKind, {
+      reason: 'FieldValueNotSupported',
+      message: `Unsupported value: ${shown}: supported values: "All"`,
+      field: 'dryRun',
+    });
   }
   const validation = q.get('fieldValidation') ?? 'Strict';
   if (!['', 'Strict', 'Warn', 'Ignore'].includes(validation)) {
@@ -167,12 +206,23 @@ function defaultManager(req: IncomingMessage): string {
   return ua.split('/')[0]!.slice(0, 128) || 'unknown';
 }
 
-function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, table: boolean, metadataOnly: boolean): unknown {
+function list(
+  ctx: ResourceContext,
+  t: ResourceType,
+  namespace: string | undefined,
+  q: URLSearchParams,
+  table: boolean,
+  metadataOnly: boolean,
+): unknown {
   const filter = selectorFilter(t, q);
   const limitText = q.get('limit') ?? '0';
-  if (!/^-?\d+$/.test(limitText)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(limitText)}: invalid syntax`);
+  if (!/^-?\d+$/.test(limitText))
+    throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(limitText)}: invalid syntax`);
   if (q.get('resourceVersionMatch') && !q.get('resourceVersion')) {
-    throw errors.invalidListOptions('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+    throw errors.invalidListOptions(
+      'resourceVersionMatch',
+      'resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
   }
   // resourceVersion=0 (any version) is served whole from kube-apiserver's watch cache, limit or not.
   const fromCache = q.get('resourceVersion') === '0' && q.get('resourceVersionMatch') !== 'Exact';
@@ -187,22 +237,32 @@ function list(ctx: ResourceContext, t: ResourceType, namespace: string | undefin
   if (table) {
     const objects = page.items.map((i) => JSON.parse(presented(t, i)) as JsonObject);
     return toTable(t, objects, {
-        includeObject: includeObjectParam(q),
-        withColumns: true,
-        resourceVersion: page.resourceVersion,
-        ...(page.continueToken ? { continueToken: page.continueToken } : {}),
+      includeObject: includeObjectParam(q),
+      withColumns: true,
+      resourceVersion: page.resourceVersion,
+      ...(page.continueToken ? { continueToken: page.continueToken } : {}),
       ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
     });
   }
   const meta: Record<string, unknown> = listMeta(t, page.resourceVersion, page.continueToken);
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
-  if (metadataOnly) return partialMetadataList(meta, page.items.map((i) => presented(t, i)));
-  const items = t.custom ? page.items.map((i) => presented(t, i)) : page.items.map((i) => withoutTypeMeta(t.storage ? presented(t, i) : i, t));
+  if (metadataOnly)
+    return partialMetadataList(
+      meta,
+      page.items.map((i) => presented(t, i)),
+    );
+  const items = t.custom
+    ? page.items.map((i) => presented(t, i))
+    : page.items.map((i) => withoutTypeMeta(t.storage ? presented(t, i) : i, t));
   return listBody(t, meta, items);
 }
 
 /** A list's metadata; a custom resource list (unstructured on kube-apiserver) always has `continue`, empty at the end. */
-function listMeta(t: ResourceType, resourceVersion: string, continueToken: string | undefined): Record<string, unknown> {
+function listMeta(
+  t: ResourceType,
+  resourceVersion: string,
+  continueToken: string | undefined,
+): Record<string, unknown> {
   const meta: Record<string, unknown> = { resourceVersion };
   if (continueToken) meta.continue = continueToken;
   else if (t.custom) meta.continue = '';
@@ -213,14 +273,22 @@ const LIST_CHUNK = 512;
 
 /** Items are already JSON text: spliced into the list in chunks rather than parsed and re-serialised, or joined into one huge string. */
 function listBody(t: ResourceType, meta: Record<string, unknown>, items: string[]): JsonParts {
-  const parts = [`{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[`];
-  for (let i = 0; i < items.length; i += LIST_CHUNK) parts.push((i ? ',' : '') + items.slice(i, i + LIST_CHUNK).join(','));
+  const parts = [
+    `{"kind":${JSON.stringify(t.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(t))},"metadata":${JSON.stringify(meta)},"items":[`,
+  ];
+  for (let i = 0; i < items.length; i += LIST_CHUNK)
+    parts.push((i ? ',' : '') + items.slice(i, i + LIST_CHUNK).join(','));
   parts.push(']}');
   return new JsonParts(parts, { apiVersion: apiVersionOf(t), kind: t.listKind, metadata: meta, items });
 }
 
-
-function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, q: URLSearchParams, opts: DeleteOptions): JsonParts {
+function deleteCollection(
+  ctx: ResourceContext,
+  t: ResourceType,
+  namespace: string | undefined,
+  q: URLSearchParams,
+  opts: DeleteOptions,
+): JsonParts {
   const filter = selectorFilter(t, q);
   const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
   const deleted: string[] = [];
@@ -229,7 +297,11 @@ function deleteCollection(ctx: ResourceContext, t: ResourceType, namespace: stri
     const meta = metadataOf(obj);
     deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), opts)));
   }
-  return listBody(t, listMeta(t, String(ctx.objects.store.currentRevision()), undefined), t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)));
+  return listBody(
+    t,
+    listMeta(t, String(ctx.objects.store.currentRevision()), undefined),
+    t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)),
+  );
 }
 
 /**
@@ -248,7 +320,12 @@ function withoutTypeMeta(text: string, t: ResourceType): string {
 const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
+export function checkNamespaceOpen(
+  ctx: ResourceContext,
+  t: ResourceType,
+  namespace: string | undefined,
+  obj: JsonObject,
+): void {
   if (!t.namespaced || !namespace) return;
   const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural)!;
   const ns = ctx.objects.getStored(nsType, undefined, namespace);
@@ -257,8 +334,18 @@ export function checkNamespaceOpen(ctx: ResourceContext, t: ResourceType, namesp
   if (!ns.value.includes('"deletionTimestamp"')) return;
   const nsObj = JSON.parse(ns.value) as JsonObject;
   if (metadataOf(nsObj).deletionTimestamp !== undefined) {
-    const e = errors.forbidden(t, String(metadataOf(obj).name ?? ''), `unable to create new content in namespace ${namespace} because it is being terminated`);
-    e.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+    const e = errors.forbidden(
+      t,
+      String(metadataOf(obj).name ?? ''),
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+    );
+    e.details!.causes = [
+      {
+        reason: 'NamespaceTerminating',
+        message: `namespace ${namespace} is being terminated`,
+        field: 'metadata.namespace',
+      },
+    ];
     throw e;
   }
 }

@@ -17,7 +17,9 @@ export function resourceVersionParam(q: URLSearchParams): number | undefined {
   if (!rv) return undefined;
   const why = !/^\d+$/.test(rv) ? 'invalid syntax' : BigInt(rv) > MAX_UINT64 ? 'value out of range' : undefined;
   if (why) {
-    throw errors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
+    throw errors.badRequest(
+      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`,
+    );
   }
   return Number(rv);
 }

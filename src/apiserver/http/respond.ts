@@ -29,7 +29,10 @@ export function answerIndented(res: ServerResponse): void {
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: string[] = []): void {
-  const headers: Record<string, string | string[]> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' };
+  const headers: Record<string, string | string[]> = {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+  };
   if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   if (indented.has(res)) body = indent(body);
   if (body instanceof JsonParts) {
@@ -77,7 +80,10 @@ function indent(body: unknown): string {
 }
 
 export function sendText(res: ServerResponse, code: number, text: string): void {
-  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)) });
+  res.writeHead(code, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 }
 

@@ -20,7 +20,8 @@ import { negativeReplicas } from '../validation/replicas.js';
 
 const SCALABLE = new Set(['apps/deployments', 'apps/statefulsets', 'apps/replicasets', '/replicationcontrollers']);
 
-export const hasScale = (t: ResourceType): boolean => (t.custom ? t.scaleSubresource !== undefined : SCALABLE.has(`${t.group}/${t.plural}`));
+export const hasScale = (t: ResourceType): boolean =>
+  t.custom ? t.scaleSubresource !== undefined : SCALABLE.has(`${t.group}/${t.plural}`);
 
 interface ScalePaths {
   specReplicasPath: string;
@@ -35,7 +36,8 @@ const segments = (path: string): string[] => path.replace(/^\./, '').split('.').
 
 export function getPath(obj: JsonObject, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
-  for (const s of segments(path)) cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as JsonObject)[s] : undefined;
+  for (const s of segments(path))
+    cur = cur && typeof cur === 'object' && !Array.isArray(cur) ? (cur as JsonObject)[s] : undefined;
   return cur;
 }
 
@@ -44,7 +46,14 @@ function setPath(obj: JsonObject, path: string, value: JsonValue): JsonObject {
   if (!head) return obj;
   if (!rest.length) return { ...obj, [head]: value };
   const child = obj[head];
-  return { ...obj, [head]: setPath(child && typeof child === 'object' && !Array.isArray(child) ? (child as JsonObject) : {}, `.${rest.join('.')}`, value) };
+  return {
+    ...obj,
+    [head]: setPath(
+      child && typeof child === 'object' && !Array.isArray(child) ? (child as JsonObject) : {},
+      `.${rest.join('.')}`,
+      value,
+    ),
+  };
 }
 
 function selectorOf(t: ResourceType, spec: JsonObject): string {
@@ -65,11 +74,20 @@ export function toScale(t: ResourceType, obj: JsonObject): JsonObject {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp } as JsonObject,
+    metadata: {
+      name: meta.name,
+      namespace: meta.namespace,
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+      creationTimestamp: meta.creationTimestamp,
+    } as JsonObject,
     // Built-in workloads default replicas to 1; a CRD without the field has 0.
     spec: { replicas: typeof want === 'number' ? want : t.custom ? 0 : 1 },
     // autoscaling/v1 ScaleStatus.selector is omitempty: a CRD whose selector path is empty has none.
-    status: { replicas: typeof have === 'number' ? have : 0, ...scaleSelector(t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec)) },
+    status: {
+      replicas: typeof have === 'number' ? have : 0,
+      ...scaleSelector(t.custom ? (typeof crdSelector === 'string' ? crdSelector : '') : selectorOf(t, spec)),
+    },
   };
 }
 
@@ -85,19 +103,42 @@ function replicasOf(scale: JsonValue, name: string): number {
   if (negative) throw errors.invalid(SCALE_KIND, name, [negative]);
   if (typeof r !== 'number' || !Number.isInteger(r)) {
     // kube-apiserver's 422 quotes the whole patched Scale; the reason is the same decode error.
-    const got = typeof r === 'number' ? `number ${r}` : r === undefined ? 'nothing' : typeof r === 'object' ? (r === null ? 'null' : Array.isArray(r) ? 'array' : 'object') : typeof r;
+    const got =
+      typeof r === 'number'
+        ? `number ${r}`
+        : r === undefined
+          ? 'nothing'
+          : typeof r === 'object'
+            ? r === null
+              ? 'null'
+              : Array.isArray(r)
+                ? 'array'
+                : 'object'
+            : typeof r;
     throw errors.invalid(SCALE_KIND, name, [
-      { reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(r ?? null)}: json: cannot unmarshal ${got} into Go struct field ScaleSpec.spec.replicas of type int32`, field: 'spec.replicas' },
+      {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(r ?? null)}: json: cannot unmarshal ${got} into Go struct field ScaleSpec.spec.replicas of type int32`,
+        field: 'spec.replicas',
+      },
     ]);
   }
   return r;
 }
 
 /** GET, PUT and PATCH (merge, strategic — the same for a Scale — and JSON patch) of .../scale. */
-export async function answerScale(objects: ObjectStore, t: ResourceType, namespace: string | undefined, name: string, req: IncomingMessage, opts: WriteOptions): Promise<JsonObject> {
+export async function answerScale(
+  objects: ObjectStore,
+  t: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  req: IncomingMessage,
+  opts: WriteOptions,
+): Promise<JsonObject> {
   const method = req.method ?? 'GET';
   if (method === 'GET') return toScale(t, objects.get(t, namespace, name));
-  if (method !== 'PUT' && method !== 'PATCH') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+  if (method !== 'PUT' && method !== 'PATCH')
+    throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   const raw = await readBody(req);
   const type = mediaType(req);
   let parsed: JsonValue;
@@ -112,8 +153,19 @@ export async function answerScale(objects: ObjectStore, t: ResourceType, namespa
     }
   }
   const current = toScale(t, objects.get(t, namespace, name));
-  const next = method === 'PUT' ? parsed : type === 'application/json-patch+json' ? jsonPatch(current, parsed) : mergePatch(current, parsed);
+  const next =
+    method === 'PUT'
+      ? parsed
+      : type === 'application/json-patch+json'
+        ? jsonPatch(current, parsed)
+        : mergePatch(current, parsed);
   const replicas = replicasOf(next, name);
-  const updated = objects.patch(t, namespace, name, (obj) => setPath(obj, (t.scaleSubresource ?? BUILTIN_PATHS).specReplicasPath, replicas), opts);
+  const updated = objects.patch(
+    t,
+    namespace,
+    name,
+    (obj) => setPath(obj, (t.scaleSubresource ?? BUILTIN_PATHS).specReplicasPath, replicas),
+    opts,
+  );
   return toScale(t, updated);
 }

@@ -115,7 +115,8 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   if ((path === '/api' || path.startsWith('/api/')) && !serves('')) throw errors.pathNotFound();
   if (path === '/api') return sendJson(res, 200, ctx.discovery.coreVersions());
   if (path === '/apis') return sendJson(res, 200, servedGroups(ctx.discovery.groupList(), serves));
-  if (OPENAPI_V2_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return serveOpenApiV2(ctx.registry, req, res, path);
+  if (OPENAPI_V2_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD'))
+    return serveOpenApiV2(ctx.registry, req, res, path);
   if (path === '/openapi/v3') return sendJson(res, 200, ctx.openapi.index());
   if (path.startsWith('/openapi/v3/')) {
     const doc = ctx.openapi.document(path.slice('/openapi/v3/'.length));
@@ -127,7 +128,8 @@ async function route(ctx: HttpContext, req: IncomingMessage, res: ServerResponse
   if (req.method === 'GET') {
     if (parts[0] === 'api' && parts.length === 2) return sendDoc(res, ctx.discovery.resourceList('', parts[1]!));
     if (parts[0] === 'apis' && parts.length === 2) return sendDoc(res, ctx.discovery.group(parts[1]!));
-    if (parts[0] === 'apis' && parts.length === 3) return sendDoc(res, ctx.discovery.resourceList(parts[1]!, parts[2]!));
+    if (parts[0] === 'apis' && parts.length === 3)
+      return sendDoc(res, ctx.discovery.resourceList(parts[1]!, parts[2]!));
   }
   const info = parseResourcePath(path);
   // A path in no served group is not the API's: Go's mux answers it in plain text.

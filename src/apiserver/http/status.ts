@@ -70,7 +70,12 @@ export const errors = {
     }),
   /** A DELETE precondition that does not hold: named by kind, as the generic registry's NewConflict does. */
   preconditionFailed: (t: ResourceType, name: string, why: string) =>
-    new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedKind(t)} "${name}": ${why}`, t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind }),
+    new ApiError(
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${qualifiedKind(t)} "${name}": ${why}`,
+      t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind },
+    ),
   invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
     const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
@@ -88,7 +93,8 @@ export const errors = {
   /** 422 without details: what kube-apiserver answers when a JSON patch cannot be applied. */
   unprocessable: (message: string) => new ApiError(422, 'Invalid', message),
   badRequest: (message: string) => new ApiError(400, 'BadRequest', message),
-  entityTooLarge: (limit: number) => new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
+  entityTooLarge: (limit: number) =>
+    new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`),
   methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message, {}),
   notAcceptable: () =>
     new ApiError(
@@ -101,10 +107,18 @@ export const errors = {
   unsupportedPatchType: () => new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}),
   /** A POST or PUT body in a format no serializer reads. */
   unsupportedBodyType: () =>
-    new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf'),
+    new ApiError(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    ),
   /** 422 for a request's options (CreateOptions, UpdateOptions, PatchOptions) as ValidateCreateOptions words it. */
   invalidOptions: (kind: string, cause: StatusCause & { field: string }) =>
-    new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${cause.field}: ${cause.message}`, { group: 'meta.k8s.io', kind, causes: [cause] }),
+    new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${cause.field}: ${cause.message}`, {
+      group: 'meta.k8s.io',
+      kind,
+      causes: [cause],
+    }),
   unsupportedMediaType: () =>
     new ApiError(
       415,

@@ -11,6 +11,11 @@ export function terminatedWatchersCounter(registry: Registry | undefined): (reso
   const existing = registry.getSingleMetric(NAME) as Counter<'resource'> | undefined;
   const counter =
     existing ??
-    new Counter({ name: NAME, help: 'Counter of watchers closed due to unresponsiveness broken by resource type.', labelNames: ['resource'], registers: [registry] });
+    new Counter({
+      name: NAME,
+      help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      labelNames: ['resource'],
+      registers: [registry],
+    });
   return (resource) => counter.inc({ resource });
 }

@@ -47,11 +47,18 @@ export function serveWatch(
   const rv = resourceVersionParam(q);
   const initialEvents = booleanParam(q, 'sendInitialEvents');
   if (initialEvents && q.get('resourceVersionMatch') !== 'NotOlderThan') {
-    throw errors.invalidListOptions('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    throw errors.invalidListOptions(
+      'resourceVersionMatch',
+      'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
   }
 
   const contentType = protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json';
-  res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, {
+    'Content-Type': contentType,
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
   // Without an immediate flush client-node's fetch waits for the first event and informers never start.
   res.flushHeaders();
 
@@ -158,7 +165,10 @@ export function serveWatch(
       return close();
     }
     if (booleanParam(q, 'allowWatchBookmarks')) {
-      const tick = setInterval(() => send('BOOKMARK', bookmark(t, store.currentRevision(), false)), ctx.watch.bookmarkIntervalMs);
+      const tick = setInterval(
+        () => send('BOOKMARK', bookmark(t, store.currentRevision(), false)),
+        ctx.watch.bookmarkIntervalMs,
+      );
       timers.push(tick);
     }
   };
@@ -195,7 +205,10 @@ function protobufFrame(type: string, body: string, plain: { apiVersion: string; 
     return encodeWatchFrame(type, JSON.parse(body) as JsonObject);
   } catch (e) {
     if (!(e instanceof ProtobufEncodeError)) throw e;
-    return encodeWatchFrame('ERROR', errors.internal(`cannot encode the object as protobuf: ${e.message}`).toStatus() as JsonObject);
+    return encodeWatchFrame(
+      'ERROR',
+      errors.internal(`cannot encode the object as protobuf: ${e.message}`).toStatus() as JsonObject,
+    );
   }
 }
 

@@ -37,7 +37,9 @@ export function objectMetaCauses(meta: JsonObject): FieldCause[] {
     }
   }
   const annotations = meta.annotations;
-  if (isObject(annotations)) for (const k of Object.keys(annotations)) for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push(invalid('metadata.annotations', k, m));
+  if (isObject(annotations))
+    for (const k of Object.keys(annotations))
+      for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push(invalid('metadata.annotations', k, m));
   return causes;
 }
 
@@ -48,7 +50,9 @@ function configKeyErrors(key: string): string[] {
   const errs: string[] = [];
   if (key.length > 253) errs.push('must be no more than 253 characters');
   if (!CONFIG_KEY.test(key)) {
-    errs.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+    errs.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
   }
   if (key === '.') errs.push("must not be '.'");
   else if (key === '..') errs.push("must not be '..'");
@@ -60,7 +64,8 @@ function keyCauses(obj: JsonObject, fields: string[]): FieldCause[] {
   const causes: FieldCause[] = [];
   for (const f of fields) {
     const m = obj[f];
-    if (isObject(m)) for (const k of Object.keys(m)) for (const e of configKeyErrors(k)) causes.push(invalid(`${f}[${k}]`, k, e));
+    if (isObject(m))
+      for (const k of Object.keys(m)) for (const e of configKeyErrors(k)) causes.push(invalid(`${f}[${k}]`, k, e));
   }
   return causes;
 }
@@ -70,7 +75,8 @@ function immutableCauses(obj: JsonObject, old: JsonObject, dataFields: string[])
   if (old.immutable !== true) return [];
   const causes: FieldCause[] = [];
   if (obj.immutable !== true) causes.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
-  for (const f of dataFields) if (!deepEqual(obj[f] ?? {}, old[f] ?? {})) causes.push(forbidden(f, 'field is immutable when `immutable` is set'));
+  for (const f of dataFields)
+    if (!deepEqual(obj[f] ?? {}, old[f] ?? {})) causes.push(forbidden(f, 'field is immutable when `immutable` is set'));
   return causes;
 }
 
@@ -79,7 +85,9 @@ function bothDataCauses(obj: JsonObject): FieldCause[] {
   const data = obj.data;
   const binary = obj.binaryData;
   if (!isObject(data) || !isObject(binary)) return [];
-  return Object.keys(binary).filter((k) => data[k] !== undefined).map((k) => invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
+  return Object.keys(binary)
+    .filter((k) => data[k] !== undefined)
+    .map((k) => invalid(`data[${k}]`, k, 'duplicate of key present in binaryData'));
 }
 
 /** The data keys a Secret of a well-known type must have (ValidateSecret). */
@@ -90,22 +98,33 @@ const SECRET_TYPE_KEYS: Record<string, string[]> = {
   'kubernetes.io/dockercfg': ['.dockercfg'],
 };
 
-function kindCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined, subresource: string | undefined): FieldCause[] {
+function kindCauses(
+  t: ResourceType,
+  obj: JsonObject,
+  old: JsonObject | undefined,
+  subresource: string | undefined,
+): FieldCause[] {
   if (subresource === 'status') return statusValidationCauses(t, obj);
   // pods/binding (BindingREST) only sets spec.nodeName, which no Pod update may change.
   if (subresource === 'binding') return [];
   const selectorCauses = [...selectorKindCauses(t, obj), ...kindValidationCauses(t, obj, old)];
   if (t.group !== '' || selectorCauses.length) return selectorCauses;
   if (t.kind === 'ConfigMap') {
-    return [...keyCauses(obj, ['data', 'binaryData']), ...bothDataCauses(obj), ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : [])];
+    return [
+      ...keyCauses(obj, ['data', 'binaryData']),
+      ...bothDataCauses(obj),
+      ...(old ? immutableCauses(obj, old, ['data', 'binaryData']) : []),
+    ];
   }
   if (t.kind !== 'Secret') return [];
   const causes = keyCauses(obj, ['data']);
   if (old) {
-    if (typeof old.type === 'string' && obj.type !== old.type) causes.push(invalid('type', obj.type ?? '', 'field is immutable'));
+    if (typeof old.type === 'string' && obj.type !== old.type)
+      causes.push(invalid('type', obj.type ?? '', 'field is immutable'));
     causes.push(...immutableCauses(obj, old, ['data']));
   }
   const data: JsonValue | undefined = obj.data;
-  for (const k of SECRET_TYPE_KEYS[String(obj.type)] ?? []) if (!isObject(data) || data[k] === undefined) causes.push(required(`data[${k}]`));
+  for (const k of SECRET_TYPE_KEYS[String(obj.type)] ?? [])
+    if (!isObject(data) || data[k] === undefined) causes.push(required(`data[${k}]`));
   return causes;
 }

@@ -14,8 +14,14 @@ export class EventAdmission implements Admission {
   admit(t: ResourceType, op: Operation, obj: JsonObject): void {
     if (t.kind !== 'Event' || (t.group !== '' && t.group !== 'events.k8s.io') || op === 'DELETE') return;
     const eventTime = obj.eventTime;
-    if (eventTime !== undefined && eventTime !== null && !(typeof eventTime === 'string' && MICRO_TIME.test(eventTime))) {
-      throw errors.badRequest(`Event in version "${t.version}" cannot be handled as a Event: parsing time ${JSON.stringify(eventTime)} as "2006-01-02T15:04:05.000000Z07:00": eventTime must be RFC3339 with six fraction digits`);
+    if (
+      eventTime !== undefined &&
+      eventTime !== null &&
+      !(typeof eventTime === 'string' && MICRO_TIME.test(eventTime))
+    ) {
+      throw errors.badRequest(
+        `Event in version "${t.version}" cannot be handled as a Event: parsing time ${JSON.stringify(eventTime)} as "2006-01-02T15:04:05.000000Z07:00": eventTime must be RFC3339 with six fraction digits`,
+      );
     }
   }
 }

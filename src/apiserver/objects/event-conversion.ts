@@ -21,10 +21,26 @@ const RENAMED: ReadonlyArray<[core: string, events: string]> = [
  * Fields Go's encoder writes even when unset (structs and non-omitempty times), so each API shows
  * them as kube-apiserver does: `eventTime: null` on a core Event, `deprecatedSource: {}` on the other.
  */
-const CORE_ALWAYS: JsonObject = { involvedObject: {}, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: null };
-const EVENTS_ALWAYS: JsonObject = { eventTime: null, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null };
+const CORE_ALWAYS: JsonObject = {
+  involvedObject: {},
+  source: {},
+  firstTimestamp: null,
+  lastTimestamp: null,
+  eventTime: null,
+};
+const EVENTS_ALWAYS: JsonObject = {
+  eventTime: null,
+  deprecatedSource: {},
+  deprecatedFirstTimestamp: null,
+  deprecatedLastTimestamp: null,
+};
 
-function rename(obj: JsonObject, apiVersion: string, pairs: ReadonlyArray<[from: string, to: string]>, always: JsonObject): JsonObject {
+function rename(
+  obj: JsonObject,
+  apiVersion: string,
+  pairs: ReadonlyArray<[from: string, to: string]>,
+  always: JsonObject,
+): JsonObject {
   const out: JsonObject = { ...obj, apiVersion };
   for (const [from, to] of pairs) {
     delete out[from];
@@ -35,9 +51,19 @@ function rename(obj: JsonObject, apiVersion: string, pairs: ReadonlyArray<[from:
   return out;
 }
 
-export const eventsV1FromCore = (core: JsonObject): JsonObject => rename(core, 'events.k8s.io/v1', RENAMED, EVENTS_ALWAYS);
+export const eventsV1FromCore = (core: JsonObject): JsonObject =>
+  rename(core, 'events.k8s.io/v1', RENAMED, EVENTS_ALWAYS);
 
 export const coreEventFromEventsV1 = (ev: JsonObject): JsonObject =>
-  rename(ev, 'v1', RENAMED.map(([c, e]) => [e, c]), CORE_ALWAYS);
+  rename(
+    ev,
+    'v1',
+    RENAMED.map(([c, e]) => [e, c]),
+    CORE_ALWAYS,
+  );
 
-export const EVENTS_V1_STORAGE: StorageConversion = { group: '', toStorage: coreEventFromEventsV1, fromStorage: eventsV1FromCore };
+export const EVENTS_V1_STORAGE: StorageConversion = {
+  group: '',
+  toStorage: coreEventFromEventsV1,
+  fromStorage: eventsV1FromCore,
+};

@@ -7,7 +7,9 @@ const cache = new WeakMap<ResourceType, ListTypeResolver>();
 export function listTypeFor(t: ResourceType): ListTypeResolver {
   let r = cache.get(t);
   if (!r) {
-    r = t.custom ? schemaListType(t.schema ?? {}) : builtinListType({ group: t.group, version: t.version, kind: t.kind });
+    r = t.custom
+      ? schemaListType(t.schema ?? {})
+      : builtinListType({ group: t.group, version: t.version, kind: t.kind });
     cache.set(t, r);
   }
   return r;

@@ -32,7 +32,10 @@ export function pendingFinalizers(obj: JsonObject): string[] {
   const own = finalizersOf(obj);
   if (obj.kind !== 'Namespace' || obj.apiVersion !== 'v1') return own;
   const spec = obj.spec;
-  const nsFinalizers = isObject(spec) && Array.isArray(spec.finalizers) ? spec.finalizers.filter((x): x is string => typeof x === 'string') : [];
+  const nsFinalizers =
+    isObject(spec) && Array.isArray(spec.finalizers)
+      ? spec.finalizers.filter((x): x is string => typeof x === 'string')
+      : [];
   return [...own, ...nsFinalizers];
 }
 

@@ -36,7 +36,13 @@ export function validateName(t: ResourceType, name: string): void {
   // Δ-controller views take any name that can be a URL path segment (kube-apiserver's REST layer rule).
   if (PATH_SEGMENT_NAMED.has(`${t.group}/${t.kind}`) || (t.custom && isViewGroup(t.group))) {
     if (name === '.' || name === '..' || /[/%]/.test(name)) {
-      throw errors.invalid(t, name, [{ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": may not contain '/' or '%'`, field: 'metadata.name' }]);
+      throw errors.invalid(t, name, [
+        {
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${name}": may not contain '/' or '%'`,
+          field: 'metadata.name',
+        },
+      ]);
     }
     return;
   }
@@ -46,14 +52,26 @@ export function validateName(t: ResourceType, name: string): void {
   const messages: string[] = [];
   if (name.length > max) messages.push(`must be no more than ${max} characters`);
   if (label && !DNS1123_LABEL.test(name)) {
-    messages.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+    messages.push(
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    );
   } else if (!label && !DNS1123_SUBDOMAIN.test(name)) {
-    messages.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    messages.push(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    );
   }
   if (!messages.length) return;
-  const causes = messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' }));
+  const causes = messages.map((m) => ({
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: "${name}": ${m}`,
+    field: 'metadata.name',
+  }));
   // ValidateJob goes on past a bad name: the name is also the value of the template's job-name labels.
-  throw errors.invalid(t, name, t.group === 'batch' && t.kind === 'Job' ? [...causes, ...jobNameLabelCauses(name)] : causes);
+  throw errors.invalid(
+    t,
+    name,
+    t.group === 'batch' && t.kind === 'Job' ? [...causes, ...jobNameLabelCauses(name)] : causes,
+  );
 }
 
 /**
@@ -69,5 +87,14 @@ function validateApiServiceName(t: ResourceType, name: string): void {
   else if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(version) || (group !== '' && !DNS1123_SUBDOMAIN.test(group))) {
     messages.push('must be in the form: <version>.<group>, the version a DNS-1035 label and the group a DNS subdomain');
   }
-  if (messages.length) throw errors.invalid(t, name, messages.map((m) => ({ reason: 'FieldValueInvalid', message: `Invalid value: "${name}": ${m}`, field: 'metadata.name' })));
+  if (messages.length)
+    throw errors.invalid(
+      t,
+      name,
+      messages.map((m) => ({
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: "${name}": ${m}`,
+        field: 'metadata.name',
+      })),
+    );
 }

@@ -165,26 +165,46 @@ export class ObjectStore {
     this.trackManager(t, zeroValueOf(t), obj, opts);
     for (const a of this.storageSteps) a.admit(t, 'CREATE', obj, undefined, opts);
     if (opts.dryRun) return obj;
-    const stored = written(t, name, this.store.create(key, (rev) => stamp(t, obj, rev)));
+    const stored = written(
+      t,
+      name,
+      this.store.create(key, (rev) => stamp(t, obj, rev)),
+    );
     this.notify(t, stored, obj, 'create', undefined);
     return obj;
   }
 
   /** PUT: replaces the object (or its status), honouring the resourceVersion precondition in the body. */
-  update(t: ResourceType, namespace: string | undefined, name: string, next: JsonObject, opts: WriteOptions = {}): JsonObject {
+  update(
+    t: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    next: JsonObject,
+    opts: WriteOptions = {},
+  ): JsonObject {
     const current = this.getStored(t, namespace, name);
     if (!current) throw errors.notFound(t, name);
     const rv = stringField(metadataOf(next), 'resourceVersion');
     if (!rv && t.custom && opts.subresource !== 'status') {
       throw errors.invalid(t, name, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 0x0: must be specified for an update',
+          field: 'metadata.resourceVersion',
+        },
       ]);
     }
     return this.write(t, current, next, rv, opts);
   }
 
   /** Read-modify-write for patches: `mutate` gets a private copy of the current object. */
-  patch(t: ResourceType, namespace: string | undefined, name: string, mutate: (current: JsonObject) => JsonObject, opts: WriteOptions = {}): JsonObject {
+  patch(
+    t: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    mutate: (current: JsonObject) => JsonObject,
+    opts: WriteOptions = {},
+  ): JsonObject {
     const current = this.getStored(t, namespace, name);
     if (!current) throw errors.notFound(t, name);
     const next = mutate(fromStorage(t, current.value));
@@ -192,7 +212,13 @@ export class ObjectStore {
     return this.write(t, current, next, rv, opts);
   }
 
-  private write(t: ResourceType, current: StoredValue, next: JsonObject, precondition: string | undefined, opts: WriteOptions): JsonObject {
+  private write(
+    t: ResourceType,
+    current: StoredValue,
+    next: JsonObject,
+    precondition: string | undefined,
+    opts: WriteOptions,
+  ): JsonObject {
     const old = fromStorage(t, current.value);
     const name = String(metadataOf(old).name);
     const bodyName = stringField(metadataOf(next), 'name');
@@ -224,10 +250,18 @@ export class ObjectStore {
     const meta = metadataOf(obj);
     const pre = opts.preconditions ?? {};
     if (pre.uid && pre.uid !== meta.uid) {
-      throw errors.preconditionFailed(t, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`);
+      throw errors.preconditionFailed(
+        t,
+        name,
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${String(meta.uid)}). The object might have been deleted and then recreated`,
+      );
     }
     if (pre.resourceVersion && pre.resourceVersion !== String(current.modRevision)) {
-      throw errors.preconditionFailed(t, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.modRevision}). The object might have been modified`);
+      throw errors.preconditionFailed(
+        t,
+        name,
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.modRevision}). The object might have been modified`,
+      );
     }
     // batch/v1 Jobs orphan their Pods unless told otherwise (jobStrategy.DefaultGarbageCollectionPolicy).
     const policy = opts.propagationPolicy ?? (t.group === 'batch' && t.kind === 'Job' ? 'Orphan' : undefined);
@@ -294,7 +328,13 @@ export class ObjectStore {
     return last;
   }
 
-  private notify(t: ResourceType, stored: StoredValue, obj: JsonObject, type: StoreEvent['type'], prevValue: string | undefined): void {
+  private notify(
+    t: ResourceType,
+    stored: StoredValue,
+    obj: JsonObject,
+    type: StoreEvent['type'],
+    prevValue: string | undefined,
+  ): void {
     const e: StoreEvent = { type, key: stored.key, revision: stored.modRevision, value: stored.value, prevValue };
     this.forgetCommitted();
     this.uncommitted.set(stored.modRevision, t);

@@ -2,13 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../http/status.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { apiVersionOf } from '../registry/types.js';
-import { deepEqual, dropEmptyMetadataFields, finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
+import {
+  deepEqual,
+  dropEmptyMetadataFields,
+  finalizersOf,
+  metadataOf,
+  nowTimestamp,
+  pendingFinalizers,
+  stringField,
+} from './meta.js';
 import { isViewGroup } from '../crd/view-groups.js';
 import { validateName } from './names.js';
 import { cloneJson } from './json-clone.js';
 
 /** Fields the server owns: whatever a client sends for them is replaced. */
-const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'selfLink'];
+const SERVER_OWNED = [
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'resourceVersion',
+  'selfLink',
+];
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -16,14 +32,19 @@ export function checkTypeMeta(t: ResourceType, obj: JsonObject): void {
   const apiVersion = stringField(obj, 'apiVersion');
   const kind = stringField(obj, 'kind');
   if (apiVersion !== undefined && apiVersion !== apiVersionOf(t)) {
-    throw errors.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(t)})`);
+    throw errors.badRequest(
+      `the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(t)})`,
+    );
   }
   if (kind !== undefined && kind !== t.kind) {
-    if (t.custom) throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
+    if (t.custom)
+      throw errors.badRequest(`the kind in the data (${kind}) does not match the expected kind (${t.kind})`);
     // The codec decodes the body as its own kind and finds no conversion into the internal type.
     const version = (apiVersion ?? apiVersionOf(t)).split('/').pop()!;
     const internal = t.group ? t.group.split('.')[0]! : 'core';
-    throw errors.badRequest(`${kind} in version "${version}" cannot be handled as a ${t.kind}: converting (${version}.${kind}) to (${internal}.${t.kind}): unknown conversion`);
+    throw errors.badRequest(
+      `${kind} in version "${version}" cannot be handled as a ${t.kind}: converting (${version}.${kind}) to (${internal}.${t.kind}): unknown conversion`,
+    );
   }
   obj.apiVersion = apiVersionOf(t);
   obj.kind = t.kind;
@@ -36,11 +57,19 @@ export function prepareForCreate(t: ResourceType, namespace: string | undefined,
   let name = stringField(meta, 'name');
   const generateName = stringField(meta, 'generateName');
   if (!name && generateName) {
-    name = generateName + Array.from({ length: 5 }, () => GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)]).join('');
+    name =
+      generateName +
+      Array.from({ length: 5 }, () => GENERATE_ALPHABET[Math.floor(Math.random() * GENERATE_ALPHABET.length)]).join('');
     meta.name = name;
   }
   if (!name) {
-    throw errors.invalid(t, '', [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+    throw errors.invalid(t, '', [
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: name or generateName is required',
+        field: 'metadata.name',
+      },
+    ]);
   }
   checkNamespace(t, namespace, meta);
   validateName(t, name);
@@ -76,7 +105,12 @@ export interface UpdateOutcome {
  * Update-time rules: server-owned metadata kept from `old`, the status subresource split, and
  * deletion completing when the last finalizer goes (the generation is bumpGeneration's, after defaulting).
  */
-export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObject, subresource: string | undefined): UpdateOutcome {
+export function prepareForUpdate(
+  t: ResourceType,
+  old: JsonObject,
+  next: JsonObject,
+  subresource: string | undefined,
+): UpdateOutcome {
   checkTypeMeta(t, next);
   const oldMeta = metadataOf(old);
   let object: JsonObject;
@@ -111,7 +145,11 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
     const added = finalizersOf(object).filter((f) => !before.has(f));
     if (added.length) {
       throw errors.invalid(t, String(meta.name), [
-        { reason: 'FieldValueForbidden', message: 'Forbidden: no new finalizers can be added if the object is being deleted', field: 'metadata.finalizers' },
+        {
+          reason: 'FieldValueForbidden',
+          message: 'Forbidden: no new finalizers can be added if the object is being deleted',
+          field: 'metadata.finalizers',
+        },
       ]);
     }
   }
@@ -125,7 +163,10 @@ export function prepareForUpdate(t: ResourceType, old: JsonObject, next: JsonObj
  */
 export function bumpGeneration(t: ResourceType, old: JsonObject, object: JsonObject): void {
   if (!t.tracksGeneration && !t.custom) return;
-  const annotationsMove = t.group === 'apps' && t.kind === 'Deployment' && !deepEqual(metadataOf(old).annotations ?? {}, metadataOf(object).annotations ?? {});
+  const annotationsMove =
+    t.group === 'apps' &&
+    t.kind === 'Deployment' &&
+    !deepEqual(metadataOf(old).annotations ?? {}, metadataOf(object).annotations ?? {});
   if (!annotationsMove && !specSideChanged(t, old, object)) return;
   const oldGeneration = metadataOf(old).generation;
   metadataOf(object).generation = (typeof oldGeneration === 'number' ? oldGeneration : 0) + 1;
@@ -158,7 +199,10 @@ export function isNoopUpdate(old: JsonObject, next: JsonObject): boolean {
     delete (c.metadata as JsonObject).managedFields;
     return c;
   };
-  return deepEqual(strip(old), strip(next)) && deepEqual(withoutTimes(metadataOf(old).managedFields), withoutTimes(metadataOf(next).managedFields));
+  return (
+    deepEqual(strip(old), strip(next)) &&
+    deepEqual(withoutTimes(metadataOf(old).managedFields), withoutTimes(metadataOf(next).managedFields))
+  );
 }
 
 function withoutTimes(v: JsonObject[keyof JsonObject] | undefined): JsonObject[keyof JsonObject] | undefined {

@@ -23,7 +23,12 @@ export function crdDocument(types: readonly ResourceType[], meta: CrdMeta, kuber
     if (t.scaleSubresource) add(`${scoped}/{name}/scale`, 'scale');
     if (t.namespaced) add(`${base}/${t.plural}`, 'allNamespaces');
   }
-  return { openapi: '3.0.0', info: { title: 'Kubernetes CRD Swagger', version: `v${kubernetesVersion}` }, paths, components: { schemas } };
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes CRD Swagger', version: `v${kubernetesVersion}` },
+    paths,
+    components: { schemas },
+  };
 }
 
 /** A template from Deployment's operations, made this kind's (and cluster-scoped where the kind is). */
@@ -42,10 +47,13 @@ function instantiate(template: JsonObject, t: ResourceType): JsonObject {
   text = text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => JSON.stringify(values[key] ?? '').slice(1, -1));
   const item = JSON.parse(text) as JsonObject;
   // Cluster-scoped kinds have no namespace in their path, so no namespace path parameter.
-  if (!t.namespaced && Array.isArray(item.parameters)) item.parameters = item.parameters.filter((p) => (p as JsonObject).name !== 'namespace');
+  if (!t.namespaced && Array.isArray(item.parameters))
+    item.parameters = item.parameters.filter((p) => (p as JsonObject).name !== 'namespace');
   // Custom resources take no strategic merge patch. kubectl reads this list: when it names strategic
   // merge, client-side apply sends one (and gets 415).
-  const content = ((item.patch as JsonObject | undefined)?.requestBody as JsonObject | undefined)?.content as JsonObject | undefined;
+  const content = ((item.patch as JsonObject | undefined)?.requestBody as JsonObject | undefined)?.content as
+    | JsonObject
+    | undefined;
   if (content) delete content[STRATEGIC_MERGE_PATCH];
   return item;
 }
@@ -53,4 +61,8 @@ function instantiate(template: JsonObject, t: ResourceType): JsonObject {
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-const camel = (group: string): string => group.split(/[.-]/).map((p, i) => (i === 0 ? p : capitalize(p))).join('');
+const camel = (group: string): string =>
+  group
+    .split(/[.-]/)
+    .map((p, i) => (i === 0 ? p : capitalize(p)))
+    .join('');

@@ -9,7 +9,8 @@ export function crdSchemaName(t: Pick<ResourceType, 'group' | 'version'>, kind: 
   return [t.group.split('.').reverse().join('.'), t.version, kind].join('.');
 }
 
-export const refPrefix = (flavour: OpenApiFlavour): string => (flavour === 'v3' ? '#/components/schemas/' : '#/definitions/');
+export const refPrefix = (flavour: OpenApiFlavour): string =>
+  flavour === 'v3' ? '#/components/schemas/' : '#/definitions/';
 
 /**
  * A CRD version's object and list schemas as apiextensions-apiserver's openapi builder writes them
@@ -19,15 +20,27 @@ export const refPrefix = (flavour: OpenApiFlavour): string => (flavour === 'v3' 
  * keeps unknown fields at its root is published as a bare object, because kubectl's v2 validation
  * would otherwise reject every field the schema does not list.
  */
-export function crdSchemas(t: ResourceType, flavour: OpenApiFlavour, meta: TypeMetaProperties): Record<string, JsonObject> {
+export function crdSchemas(
+  t: ResourceType,
+  flavour: OpenApiFlavour,
+  meta: TypeMetaProperties,
+): Record<string, JsonObject> {
   const name = crdSchemaName(t, t.kind);
-  const gvk = (kind: string): JsonObject => ({ 'x-kubernetes-group-version-kind': [{ group: t.group, kind, version: t.version }] });
+  const gvk = (kind: string): JsonObject => ({
+    'x-kubernetes-group-version-kind': [{ group: t.group, kind, version: t.version }],
+  });
   const declared = t.schema;
   let object: JsonObject;
-  if (!declared || (flavour === 'v2' && declared['x-kubernetes-preserve-unknown-fields'] === true)) object = { type: 'object' };
+  if (!declared || (flavour === 'v2' && declared['x-kubernetes-preserve-unknown-fields'] === true))
+    object = { type: 'object' };
   else {
     const base = flavour === 'v2' ? toOpenApiV2(declared) : declared;
-    const properties = { ...((base.properties as JsonObject | undefined) ?? {}), apiVersion: meta.apiVersion, kind: meta.kind, metadata: meta.metadata };
+    const properties = {
+      ...((base.properties as JsonObject | undefined) ?? {}),
+      apiVersion: meta.apiVersion,
+      kind: meta.kind,
+      metadata: meta.metadata,
+    };
     object = { ...base, properties };
   }
   const list: JsonObject = {
@@ -60,7 +73,10 @@ function toOpenApiV2(s: JsonObject): JsonObject {
     delete out.properties;
     delete out.items;
   }
-  if (isObject(out.properties)) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, isObject(v) ? toOpenApiV2(v) : v]));
+  if (isObject(out.properties))
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties).map(([k, v]) => [k, isObject(v) ? toOpenApiV2(v) : v]),
+    );
   if (isObject(out.items)) out.items = toOpenApiV2(out.items);
   if (isObject(out.additionalProperties)) out.additionalProperties = toOpenApiV2(out.additionalProperties);
   return out;

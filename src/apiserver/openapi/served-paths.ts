@@ -3,7 +3,12 @@
  * items, and the subresources `isServed` accepts. `/watch/…` paths (deprecated upstream, not served
  * here) and subresources such as `pods/{name}/exec` are not.
  */
-export function servedPath(path: string, group: string, version: string, isServed: (plural: string, subresource: string | undefined) => boolean): boolean {
+export function servedPath(
+  path: string,
+  group: string,
+  version: string,
+  isServed: (plural: string, subresource: string | undefined) => boolean,
+): boolean {
   const base = group ? `/apis/${group}/${version}/` : `/api/${version}/`;
   if (!path.startsWith(base)) return false;
   let parts = path.slice(base.length).split('/').filter(Boolean);

@@ -9,10 +9,12 @@ import { PACKAGE_ROOT } from '../../package-root.js';
 export const VENDOR_DIR = join(PACKAGE_ROOT, 'src', 'apiserver', 'openapi', 'vendor');
 
 /** A group-version's path under /openapi/v3: `api/v1`, `apis/apps/v1`. */
-export const gvPath = (t: { group: string; version: string }): string => (t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`);
+export const gvPath = (t: { group: string; version: string }): string =>
+  t.group ? `apis/${t.group}/${t.version}` : `api/${t.version}`;
 
 /** `api__v1.json.gz`, `apis__apps__v1.json.gz`: the upstream file name without `_openapi`. */
-export const v3FileName = (group: string, version: string): string => (group ? `apis__${group}__${version}.json.gz` : `api__${version}.json.gz`);
+export const v3FileName = (group: string, version: string): string =>
+  group ? `apis__${group}__${version}.json.gz` : `api__${version}.json.gz`;
 
 export const CRD_META_FILE = 'crd-meta.v3.json.gz';
 export const SWAGGER_DEFINITIONS_FILE = 'swagger.definitions.json.gz';
@@ -40,4 +42,5 @@ export interface VendorManifest {
 }
 
 /** The `?hash=` of a document, as kube-apiserver computes it: SHA-512 of its bytes, upper-case hex. */
-export const documentHash = (text: string | Buffer): string => createHash('sha512').update(text).digest('hex').toUpperCase();
+export const documentHash = (text: string | Buffer): string =>
+  createHash('sha512').update(text).digest('hex').toUpperCase();

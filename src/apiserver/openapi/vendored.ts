@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { JsonObject } from '../registry/types.js';
-import { CRD_META_FILE, MANIFEST_FILE, SWAGGER_DEFINITIONS_FILE, VENDOR_DIR, gvPath, type VendorManifest } from './vendor-files.js';
+import {
+  CRD_META_FILE,
+  MANIFEST_FILE,
+  SWAGGER_DEFINITIONS_FILE,
+  VENDOR_DIR,
+  gvPath,
+  type VendorManifest,
+} from './vendor-files.js';
 
 /** apiVersion, kind and metadata as kube-apiserver declares them on every kind, and a list's metadata. */
 export interface TypeMetaProperties {
@@ -69,11 +76,20 @@ export class VendoredOpenApi {
       const text = entry && (this.texts.get(path) ?? this.read(entry.file));
       // Descriptions (most of the bytes) are dropped: the check reads only the shapes. A field named
       // `description` is an object (its schema) and stays.
-      const parsed = text ? (JSON.parse(text, (k, v: unknown) => (k === 'description' && typeof v === 'string' ? undefined : v)) as { components: { schemas: JsonObject } }) : undefined;
+      const parsed = text
+        ? (JSON.parse(text, (k, v: unknown) => (k === 'description' && typeof v === 'string' ? undefined : v)) as {
+            components: { schemas: JsonObject };
+          })
+        : undefined;
       const schemas = parsed?.components.schemas ?? {};
       for (const root of Object.values(schemas)) {
-        const gvks = (root as { 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> })['x-kubernetes-group-version-kind'] ?? [];
-        for (const gvk of gvks) if (gvk.group === group && gvk.version === version) byKind.set(gvk.kind, { root: root as JsonObject, schemas });
+        const gvks =
+          (root as { 'x-kubernetes-group-version-kind'?: Array<{ group: string; version: string; kind: string }> })[
+            'x-kubernetes-group-version-kind'
+          ] ?? [];
+        for (const gvk of gvks)
+          if (gvk.group === group && gvk.version === version)
+            byKind.set(gvk.kind, { root: root as JsonObject, schemas });
       }
       this.kinds.set(path, byKind);
     }

@@ -8,14 +8,19 @@ const { applyPatch, getValueByPointer, JsonPatchError } = fastJsonPatch;
 
 /** RFC 6902 JSON patch; a patch that cannot apply is a 422 without details, as kube-apiserver answers. */
 export function jsonPatch(target: JsonObject, ops: unknown): JsonObject {
-  if (!Array.isArray(ops)) throw errors.badRequest(`error decoding patch: json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type []handlers.jsonPatchOp`);
+  if (!Array.isArray(ops))
+    throw errors.badRequest(
+      `error decoding patch: json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type []handlers.jsonPatchOp`,
+    );
   try {
     let doc = cloneJson(target);
     // One at a time: a replace of a key an object lacks adds it, as kube-apiserver's json-patch does.
-    for (const op of ops as Operation[]) doc = applyPatch(doc, [replaceOfMissingKeyAsAdd(doc, op)], true, true).newDocument as JsonObject;
+    for (const op of ops as Operation[])
+      doc = applyPatch(doc, [replaceOfMissingKeyAsAdd(doc, op)], true, true).newDocument as JsonObject;
     return doc;
   } catch (e) {
-    if (e instanceof JsonPatchError && e.name === 'TEST_OPERATION_FAILED') throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+    if (e instanceof JsonPatchError && e.name === 'TEST_OPERATION_FAILED')
+      throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
     if (e instanceof JsonPatchError) throw errors.unprocessable(describe(e));
     throw e;
   }
@@ -32,7 +37,10 @@ function replaceOfMissingKeyAsAdd(doc: JsonObject, op: Operation): Operation {
     return op;
   }
   if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return op;
-  const key = op.path.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  const key = op.path
+    .slice(cut + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
   return Object.hasOwn(parent, key) ? op : { op: 'add', path: op.path, value: op.value };
 }
 

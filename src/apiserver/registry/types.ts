@@ -59,7 +59,9 @@ export interface StorageConversion {
   fromStorage(obj: JsonObject): JsonObject;
 }
 
-type StorageLocation = Pick<ResourceType, 'group' | 'plural' | 'namespaced'> & { storage?: Pick<StorageConversion, 'group'> };
+type StorageLocation = Pick<ResourceType, 'group' | 'plural' | 'namespaced'> & {
+  storage?: Pick<StorageConversion, 'group'>;
+};
 
 export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
   return t.group ? `${t.group}/${t.version}` : t.version;

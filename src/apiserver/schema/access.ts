@@ -15,7 +15,7 @@ export function propertiesOf(s: JsonSchemaProps | undefined): Record<string, Jso
 }
 
 export function hasProperty(s: JsonSchemaProps | undefined, key: string): boolean {
-  return  Object.hasOwn(propertiesOf(s), key) && isObject(propertiesOf(s)[key]);
+  return Object.hasOwn(propertiesOf(s), key) && isObject(propertiesOf(s)[key]);
 }
 
 export function propertyOf(s: JsonSchemaProps | undefined, key: string): JsonSchemaProps | undefined {

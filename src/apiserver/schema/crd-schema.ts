@@ -38,7 +38,8 @@ function checkNode(node: JsonValue, level: Level, path: string, out: FieldCause[
     out.push(notSupported(at(path, 'type'), type, TYPES));
   }
   if (embedded && type !== 'object') {
-    if (type === undefined || type === '') out.push(required(at(path, 'type'), 'must be object if x-kubernetes-embedded-resource is true'));
+    if (type === undefined || type === '')
+      out.push(required(at(path, 'type'), 'must be object if x-kubernetes-embedded-resource is true'));
     else out.push(invalid(at(path, 'type'), type, 'must be object if x-kubernetes-embedded-resource is true'));
   } else if ((type === undefined || type === '') && !intOrString && preserve !== true) {
     out.push(required(at(path, 'type'), EMPTY_TYPE[level]));
@@ -50,10 +51,21 @@ function checkNode(node: JsonValue, level: Level, path: string, out: FieldCause[
     out.push(invalid(at(path, 'x-kubernetes-preserve-unknown-fields'), preserve, 'must be true or undefined'));
   }
   if (intOrString && preserve === true) {
-    out.push(invalid(at(path, 'x-kubernetes-preserve-unknown-fields'), true, 'must be false if x-kubernetes-int-or-string is true'));
+    out.push(
+      invalid(
+        at(path, 'x-kubernetes-preserve-unknown-fields'),
+        true,
+        'must be false if x-kubernetes-int-or-string is true',
+      ),
+    );
   }
   if (node.uniqueItems === true) {
-    out.push(forbidden(at(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+    out.push(
+      forbidden(
+        at(path, 'uniqueItems'),
+        'uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+      ),
+    );
   }
   if (node.pattern !== undefined) {
     if (typeof node.pattern !== 'string') out.push(invalid(at(path, 'pattern'), node.pattern, 'must be a string'));
@@ -61,22 +73,40 @@ function checkNode(node: JsonValue, level: Level, path: string, out: FieldCause[
       try {
         new RegExp(node.pattern, 'u');
       } catch (e) {
-        out.push(invalid(at(path, 'pattern'), node.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
+        out.push(
+          invalid(
+            at(path, 'pattern'),
+            node.pattern,
+            `must be a valid regular expression, but isn't: ${(e as Error).message}`,
+          ),
+        );
       }
     }
   }
-  if (node.required !== undefined && !(Array.isArray(node.required) && node.required.every((r) => typeof r === 'string'))) {
+  if (
+    node.required !== undefined &&
+    !(Array.isArray(node.required) && node.required.every((r) => typeof r === 'string'))
+  ) {
     out.push(invalid(at(path, 'required'), node.required, 'must be a list of strings'));
   }
-  if (node.enum !== undefined && !Array.isArray(node.enum)) out.push(invalid(at(path, 'enum'), node.enum, 'must be a list'));
+  if (node.enum !== undefined && !Array.isArray(node.enum))
+    out.push(invalid(at(path, 'enum'), node.enum, 'must be a list'));
 
   checkChildren(node, level, path, embedded, preserve === true, out);
   checkJunctors(node, path, out);
 }
 
-function checkChildren(node: Record<string, JsonValue>, level: Level, path: string, embedded: boolean, preserve: boolean, out: FieldCause[]): void {
+function checkChildren(
+  node: Record<string, JsonValue>,
+  level: Level,
+  path: string,
+  embedded: boolean,
+  preserve: boolean,
+  out: FieldCause[],
+): void {
   if (node.type === 'array' && node.items === undefined) out.push(required(at(path, 'items'), 'must be specified'));
-  if (Array.isArray(node.items)) out.push(forbidden(at(path, 'items'), 'items must be a schema object and not an array'));
+  if (Array.isArray(node.items))
+    out.push(forbidden(at(path, 'items'), 'items must be a schema object and not an array'));
   else if (node.items !== undefined) checkNode(node.items, 'items', at(path, 'items'), out);
 
   const props = node.properties;
@@ -85,13 +115,19 @@ function checkChildren(node: Record<string, JsonValue>, level: Level, path: stri
     else for (const [k, v] of Object.entries(props)) checkNode(v, 'field', `${at(path, 'properties')}[${k}]`, out);
   }
   if (embedded && !preserve && (!isObject(props) || Object.keys(props).length === 0)) {
-    out.push(required(at(path, 'properties'), 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
+    out.push(
+      required(
+        at(path, 'properties'),
+        'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+      ),
+    );
   }
 
   const ap = node.additionalProperties;
   if (ap === undefined) return;
   if (level === 'root') out.push(forbidden(at(path, 'additionalProperties'), 'must not be used at the root'));
-  if (ap === false) out.push(forbidden(at(path, 'additionalProperties'), 'additionalProperties cannot be set to false'));
+  if (ap === false)
+    out.push(forbidden(at(path, 'additionalProperties'), 'additionalProperties cannot be set to false'));
   else if (ap !== true) {
     if (isObject(props) && Object.keys(props).length > 0) {
       out.push(forbidden(at(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
@@ -120,10 +156,12 @@ function checkJunctors(node: Record<string, JsonValue>, path: string, out: Field
     if (key === 'anyOf' && intOrStringPair(list)) continue;
     list.forEach((sub, i) => {
       if (key === 'allOf' && i === 0 && isObject(sub) && intOrStringPair(sub.anyOf ?? null)) return;
-      if (isObject(sub) && sub.type !== undefined) out.push(forbidden(`${at(path, key)}[${i}].type`, 'must be empty to be structural'));
+      if (isObject(sub) && sub.type !== undefined)
+        out.push(forbidden(`${at(path, key)}[${i}].type`, 'must be empty to be structural'));
     });
   }
-  if (isObject(node.not) && node.not.type !== undefined) out.push(forbidden(at(path, 'not.type'), 'must be empty to be structural'));
+  if (isObject(node.not) && node.not.type !== undefined)
+    out.push(forbidden(at(path, 'not.type'), 'must be empty to be structural'));
 }
 
 export function validateCrdSchema(schema: unknown): FieldCause[] {

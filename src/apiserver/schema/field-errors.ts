@@ -25,7 +25,11 @@ export function typeInvalid(field: string, value: unknown, detail: string): Fiel
 
 export function notSupported(field: string, value: unknown, valid: string[]): FieldCause {
   const detail = valid.length ? `supported values: ${valid.map(goQuote).join(', ')}` : '';
-  return { reason: 'FieldValueNotSupported', field, message: withDetail(`Unsupported value: ${goValue(value)}`, detail) };
+  return {
+    reason: 'FieldValueNotSupported',
+    field,
+    message: withDetail(`Unsupported value: ${goValue(value)}`, detail),
+  };
 }
 
 /** The value is deliberately left out of the message: it is the thing that is too long. */

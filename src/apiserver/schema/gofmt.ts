@@ -4,7 +4,15 @@
  */
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const NAMED_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+const NAMED_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
 
 /** strconv.Quote (fmt's %q for strings). */
 export function goQuote(s: string): string {
@@ -12,7 +20,8 @@ export function goQuote(s: string): string {
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
     if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd'; // lone surrogate: Go sees invalid UTF-8
+    else if (cp >= 0xd800 && cp <= 0xdfff)
+      out += '\\ufffd'; // lone surrogate: Go sees invalid UTF-8
     else if (PRINTABLE.test(ch)) out += ch;
     else if (NAMED_ESCAPES[ch]) out += NAMED_ESCAPES[ch];
     else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
@@ -53,12 +62,15 @@ export function goNumber(n: number): string {
 export function goJson(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return goJsonString(v);
-  if (typeof v === 'number') return Number.isFinite(v) ? (isJsonInteger(v) ? BigInt(v).toString() : JSON.stringify(v)) : 'null';
+  if (typeof v === 'number')
+    return Number.isFinite(v) ? (isJsonInteger(v) ? BigInt(v).toString() : JSON.stringify(v)) : 'null';
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
   if (typeof v === 'object') {
     const obj = v as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort(compareGo);
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort(compareGo);
     return `{${keys.map((k) => `${goJsonString(k)}:${goJson(obj[k])}`).join(',')}}`;
   }
   return 'null';

@@ -71,7 +71,8 @@ function checkType(data: JsonValue, s: JsonSchemaProps, path: string, out: Field
   const format = formatCheck(s.format) ? String(s.format) : '';
   if (!types.length && !format) return;
   if (data === null) {
-    if (types.length && !types.includes('null') && s.nullable !== true) out.push(invalidType(path, types.join(','), 'null'));
+    if (types.length && !types.includes('null') && s.nullable !== true)
+      out.push(invalidType(path, types.join(','), 'null'));
     return;
   }
   const schType = jsonType(data);
@@ -94,7 +95,8 @@ function checkJunctors(data: JsonValue, s: JsonSchemaProps, path: string, out: F
   const composite = (message: string): FieldCause => invalid(NIL_PATH, '', message);
   const run = (sub: JsonSchemaProps): FieldCause[] => validateAgainstSchema(data, sub, path);
   const best = (results: FieldCause[][]): FieldCause[] =>
-    results.reduce<FieldCause[] | undefined>((b, r) => (b === undefined || r.length < b.length ? r : b), undefined) ?? [];
+    results.reduce<FieldCause[] | undefined>((b, r) => (b === undefined || r.length < b.length ? r : b), undefined) ??
+    [];
 
   const anyOf = schemasOf(s.anyOf);
   if (anyOf.length) {
@@ -119,7 +121,9 @@ function checkJunctors(data: JsonValue, s: JsonSchemaProps, path: string, out: F
     for (const r of results) out.push(...r);
     const valid = results.filter((r) => r.length === 0).length;
     if (valid !== allOf.length) {
-      out.push(composite(`${goQuote(path)} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
+      out.push(
+        composite(`${goQuote(path)} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`),
+      );
     }
   }
   const not = asSchema(s.not);
@@ -154,7 +158,13 @@ function checkString(data: string, s: JsonSchemaProps, path: string, out: FieldC
   if (typeof s.pattern === 'string' && s.pattern) {
     const re = compilePattern(s.pattern);
     if (re instanceof Error) {
-      out.push(invalid(errPath(path), data, `${path} in body should match '${s.pattern}, but pattern is invalid: ${re.message}'`));
+      out.push(
+        invalid(
+          errPath(path),
+          data,
+          `${path} in body should match '${s.pattern}, but pattern is invalid: ${re.message}'`,
+        ),
+      );
     } else if (!re.test(data)) {
       out.push(invalid(errPath(path), data, `${path} in body should match '${s.pattern}'`));
     }
@@ -181,8 +191,17 @@ function checkNumber(data: number, s: JsonSchemaProps, path: string, out: FieldC
       out.push(invalid(field, factor, `factor MultipleOf declared for ${path} must be positive: ${goFloat(factor)}`));
     } else if (factor > 0) {
       const integralFactor = intData && Number.isInteger(factor);
-      const ok = integralFactor ? data % factor === 0 : Number.isInteger(factor < 1 ? (1 / factor) * data : data / factor);
-      if (!ok) out.push(invalid(field, data, `${path} in body should be a multiple of ${integralFactor ? goNumber(factor) : goFloat(factor)}`));
+      const ok = integralFactor
+        ? data % factor === 0
+        : Number.isInteger(factor < 1 ? (1 / factor) * data : data / factor);
+      if (!ok)
+        out.push(
+          invalid(
+            field,
+            data,
+            `${path} in body should be a multiple of ${integralFactor ? goNumber(factor) : goFloat(factor)}`,
+          ),
+        );
     }
   }
 
@@ -191,7 +210,13 @@ function checkNumber(data: number, s: JsonSchemaProps, path: string, out: FieldC
     const min = intData ? Math.trunc(minimum) : minimum;
     const exclusive = s.exclusiveMinimum === true;
     if (exclusive ? data <= min : data < min) {
-      out.push(invalid(field, data, `${path} in body should be greater than${exclusive ? '' : ' or equal to'} ${bound(minimum)}`));
+      out.push(
+        invalid(
+          field,
+          data,
+          `${path} in body should be greater than${exclusive ? '' : ' or equal to'} ${bound(minimum)}`,
+        ),
+      );
     }
   }
 
@@ -200,7 +225,9 @@ function checkNumber(data: number, s: JsonSchemaProps, path: string, out: FieldC
     const max = intData ? Math.trunc(maximum) : maximum;
     const exclusive = s.exclusiveMaximum === true;
     if (exclusive ? data >= max : data > max) {
-      out.push(invalid(field, data, `${path} in body should be less than${exclusive ? '' : ' or equal to'} ${bound(maximum)}`));
+      out.push(
+        invalid(field, data, `${path} in body should be less than${exclusive ? '' : ' or equal to'} ${bound(maximum)}`),
+      );
     }
   }
 }

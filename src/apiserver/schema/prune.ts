@@ -9,8 +9,21 @@ import { cloneJson } from '../objects/json-clone.js';
  */
 
 const OBJECT_META_FIELDS = new Set([
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
 ]);
 const OWNER_REFERENCE_FIELDS = new Set(['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion']);
 
@@ -31,7 +44,9 @@ class Pruner {
     const refs = meta.ownerReferences;
     if (Array.isArray(refs)) {
       refs.forEach((ref, i) => {
-        if (isObject(ref)) for (const k of Object.keys(ref)) if (!OWNER_REFERENCE_FIELDS.has(k)) this.drop(ref, k, `${join(path, 'ownerReferences')}[${i}]`);
+        if (isObject(ref))
+          for (const k of Object.keys(ref))
+            if (!OWNER_REFERENCE_FIELDS.has(k)) this.drop(ref, k, `${join(path, 'ownerReferences')}[${i}]`);
       });
     }
   }

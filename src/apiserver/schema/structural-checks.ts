@@ -58,7 +58,9 @@ function listErrors(list: JsonValue[], s: JsonSchemaProps, path: string): FieldC
   if (type !== 'map') return [];
   const bad = list.findIndex((x) => x !== null && !isObject(x));
   if (bad >= 0) return [invalid(`${path}[${bad}]`, list[bad], 'must be an object for an array of list-type map')];
-  const mapKeys = Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'].filter((k) => typeof k === 'string') : [];
+  const mapKeys = Array.isArray(s['x-kubernetes-list-map-keys'])
+    ? s['x-kubernetes-list-map-keys'].filter((k) => typeof k === 'string')
+    : [];
   const keyObjects = list.map((x) => {
     const key: JsonObject = {};
     for (const k of mapKeys) if (isObject(x) && x[k] !== undefined) key[k] = x[k]!;

@@ -47,14 +47,16 @@ function unescapeValue(s: string): string {
   let inSlash = false;
   for (const c of s) {
     if (inSlash) {
-      if (c !== '\\' && c !== ',' && c !== '=') throw new SelectorError(`invalid field selector: invalid escape sequence: \\${c}`);
+      if (c !== '\\' && c !== ',' && c !== '=')
+        throw new SelectorError(`invalid field selector: invalid escape sequence: \\${c}`);
       out += c;
       inSlash = false;
       continue;
     }
     if (c === '\\') inSlash = true;
     // Go formats the rune with %v, which prints its code point.
-    else if (c === ',' || c === '=') throw new SelectorError(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+    else if (c === ',' || c === '=')
+      throw new SelectorError(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
     else out += c;
   }
   if (inSlash) throw new SelectorError('invalid field selector: invalid escape sequence: \\');

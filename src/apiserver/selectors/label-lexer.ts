@@ -6,7 +6,9 @@
 
 export type Token = 'error' | 'eos' | ')' | ',' | '!' | '==' | '=' | '>' | 'id' | 'in' | '<' | '!=' | 'notin' | '(';
 
-const LITERAL_TOKENS = new Map<string, Token>([')', ',', '!', '==', '=', '>', 'in', '<', '!=', 'notin', '('].map((t) => [t, t as Token]));
+const LITERAL_TOKENS = new Map<string, Token>(
+  [')', ',', '!', '==', '=', '>', 'in', '<', '!=', 'notin', '('].map((t) => [t, t as Token]),
+);
 const isWhitespace = (c: string): boolean => c === ' ' || c === '\t' || c === '\r' || c === '\n';
 const isSpecial = (c: string): boolean => '=!(),><'.includes(c) && c !== '';
 

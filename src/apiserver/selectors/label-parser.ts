@@ -4,7 +4,15 @@ import type { Item, Token } from './label-lexer.js';
 import { qualifiedNameErrors } from './label-validation.js';
 
 const BINARY_OPERATORS = 'in, notin, =, ==, !=, gt, lt';
-const BINARY_TOKENS = new Map<Token, LabelOperator>([['in', 'in'], ['=', '='], ['==', '=='], ['>', 'gt'], ['<', 'lt'], ['notin', 'notin'], ['!=', '!=']]);
+const BINARY_TOKENS = new Map<Token, LabelOperator>([
+  ['in', 'in'],
+  ['=', '='],
+  ['==', '=='],
+  ['>', 'gt'],
+  ['<', 'lt'],
+  ['notin', 'notin'],
+  ['!=', '!='],
+]);
 
 /** labels.Parser: a recursive descent over the lexed items, with the apiserver's error texts. */
 export class Parser {
@@ -37,7 +45,8 @@ export class Parser {
         if (next.tok === 'eos') return reqs;
         if (next.tok === ',') {
           const after = this.lookahead(true);
-          if (after.tok !== 'id' && after.tok !== '!') throw new SelectorError(`found '${after.lit}', expected: identifier after ','`);
+          if (after.tok !== 'id' && after.tok !== '!')
+            throw new SelectorError(`found '${after.lit}', expected: identifier after ','`);
           continue;
         }
         throw new SelectorError(`found '${next.lit}', expected: ',' or 'end of string'`);

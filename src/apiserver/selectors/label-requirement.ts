@@ -35,22 +35,33 @@ function requirementError(key: string, op: LabelOperator, vals: string[] | undef
   switch (op) {
     case 'in':
     case 'notin':
-      if (!values.length) errs.push(`values: Invalid value: ${renderValues(vals)}: for 'in', 'notin' operators, values set can't be empty`);
+      if (!values.length)
+        errs.push(
+          `values: Invalid value: ${renderValues(vals)}: for 'in', 'notin' operators, values set can't be empty`,
+        );
       break;
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) errs.push(`values: Invalid value: ${renderValues(vals)}: exact-match compatibility requires one single value`);
+      if (values.length !== 1)
+        errs.push(`values: Invalid value: ${renderValues(vals)}: exact-match compatibility requires one single value`);
       break;
     case 'exists':
     case '!':
-      if (values.length) errs.push(`values: Invalid value: ${renderValues(vals)}: values set must be empty for exists and does not exist`);
+      if (values.length)
+        errs.push(
+          `values: Invalid value: ${renderValues(vals)}: values set must be empty for exists and does not exist`,
+        );
       break;
     case 'gt':
     case 'lt':
-      if (values.length !== 1) errs.push(`values: Invalid value: ${renderValues(vals)}: for 'Gt', 'Lt' operators, exactly one value is required`);
+      if (values.length !== 1)
+        errs.push(
+          `values: Invalid value: ${renderValues(vals)}: for 'Gt', 'Lt' operators, exactly one value is required`,
+        );
       values.forEach((v, i) => {
-        if (parseInt64(v) === undefined) errs.push(`values[${i}]: Invalid value: ${quote(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+        if (parseInt64(v) === undefined)
+          errs.push(`values[${i}]: Invalid value: ${quote(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
       });
       break;
   }

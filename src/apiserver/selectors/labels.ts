@@ -1,9 +1,23 @@
 import { SelectorError } from './errors.js';
 import { lex } from './label-lexer.js';
 import { Parser } from './label-parser.js';
-import { byKey, newRequirement, parseInt64, quote, type LabelOperator, type LabelRequirement, type LabelSelector, type LabelSelectorObject } from './label-requirement.js';
+import {
+  byKey,
+  newRequirement,
+  parseInt64,
+  quote,
+  type LabelOperator,
+  type LabelRequirement,
+  type LabelSelector,
+  type LabelSelectorObject,
+} from './label-requirement.js';
 
-const MATCH_OPERATORS = new Map<string, LabelOperator>([['In', 'in'], ['NotIn', 'notin'], ['Exists', 'exists'], ['DoesNotExist', '!']]);
+const MATCH_OPERATORS = new Map<string, LabelOperator>([
+  ['In', 'in'],
+  ['NotIn', 'notin'],
+  ['Exists', 'exists'],
+  ['DoesNotExist', '!'],
+]);
 
 export type { LabelOperator, LabelRequirement, LabelSelector, LabelSelectorObject } from './label-requirement.js';
 

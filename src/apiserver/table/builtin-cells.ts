@@ -16,7 +16,10 @@ const createdAt: Cell = createdAtCell;
 /** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
 function formatLabels(m: JsonValue | undefined): string {
   if (!isMap(m) || !Object.keys(m).length) return '<none>';
-  return Object.keys(m).sort().map((k) => `${k}=${text(m[k])}`).join(',');
+  return Object.keys(m)
+    .sort()
+    .map((k) => `${k}=${text(m[k])}`)
+    .join(',');
 }
 
 /** metav1.FormatLabelSelector: requirements sorted by key, `<none>` for a nil or empty selector. */
@@ -29,17 +32,38 @@ function formatLabelSelector(sel: JsonValue | undefined): string {
     const key = text(e.key);
     const values = strings(e.values).sort().join(',');
     const op = text(e.operator);
-    reqs.push([key, op === 'In' ? `${key} in (${values})` : op === 'NotIn' ? `${key} notin (${values})` : op === 'Exists' ? key : `!${key}`]);
+    reqs.push([
+      key,
+      op === 'In'
+        ? `${key} in (${values})`
+        : op === 'NotIn'
+          ? `${key} notin (${values})`
+          : op === 'Exists'
+            ? key
+            : `!${key}`,
+    ]);
   }
-  const s = reqs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((r) => r[1]).join(',');
+  const s = reqs
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map((r) => r[1])
+    .join(',');
   return s || '<none>';
 }
 
 const templateSpec = (o: JsonObject): JsonValue | undefined => get(o, 'spec', 'template', 'spec');
 /** The wide Containers / Images / Selector columns of the workloads. */
-const wide = (pod: (o: JsonObject) => JsonValue | undefined, selector: (o: JsonObject) => JsonValue | undefined): Record<string, Cell> => ({
-  Containers: (o) => list(get(pod(o), 'containers')).map((c) => text(c.name)).join(','),
-  Images: (o) => list(get(pod(o), 'containers')).map((c) => text(c.image)).join(','),
+const wide = (
+  pod: (o: JsonObject) => JsonValue | undefined,
+  selector: (o: JsonObject) => JsonValue | undefined,
+): Record<string, Cell> => ({
+  Containers: (o) =>
+    list(get(pod(o), 'containers'))
+      .map((c) => text(c.name))
+      .join(','),
+  Images: (o) =>
+    list(get(pod(o), 'containers'))
+      .map((c) => text(c.image))
+      .join(','),
   Selector: (o) => formatLabelSelector(selector(o)),
 });
 const workloadWide = wide(templateSpec, (o) => get(o, 'spec', 'selector'));
@@ -47,15 +71,30 @@ const workloadWide = wide(templateSpec, (o) => get(o, 'spec', 'selector'));
 /** getAccessModesAsString: RWO, ROX, RWX, RWOP in that order. */
 function accessModes(v: JsonValue | undefined): string {
   const modes = strings(v);
-  const order: Array<[string, string]> = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
-  return order.filter(([m]) => modes.includes(m)).map(([, s]) => s).join(',');
+  const order: Array<[string, string]> = [
+    ['ReadWriteOnce', 'RWO'],
+    ['ReadOnlyMany', 'ROX'],
+    ['ReadWriteMany', 'RWX'],
+    ['ReadWriteOncePod', 'RWOP'],
+  ];
+  return order
+    .filter(([m]) => modes.includes(m))
+    .map(([, s]) => s)
+    .join(',');
 }
 
-const terminatingOr = (o: JsonObject, phase: string): string => (get(o, 'metadata', 'deletionTimestamp') ? 'Terminating' : phase);
-const storageClass = (o: JsonObject): string => text(get(o, 'spec', 'storageClassName') ?? get(o, 'metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class'));
+const terminatingOr = (o: JsonObject, phase: string): string =>
+  get(o, 'metadata', 'deletionTimestamp') ? 'Terminating' : phase;
+const storageClass = (o: JsonObject): string =>
+  text(
+    get(o, 'spec', 'storageClassName') ?? get(o, 'metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class'),
+  );
 
 /** makePortString: `port[:nodePort]/protocol`. */
-const servicePorts: Cell = (o) => list(get(o, 'spec', 'ports')).map((p) => `${text(p.port)}${p.nodePort ? `:${text(p.nodePort)}` : ''}/${text(p.protocol) || 'TCP'}`).join(',') || '<none>';
+const servicePorts: Cell = (o) =>
+  list(get(o, 'spec', 'ports'))
+    .map((p) => `${text(p.port)}${p.nodePort ? `:${text(p.nodePort)}` : ''}/${text(p.protocol) || 'TCP'}`)
+    .join(',') || '<none>';
 
 /** getServiceExternalIP. */
 function serviceExternalIP(o: JsonObject): string {
@@ -126,10 +165,12 @@ function nodeStatus(o: JsonObject): string {
   return status.join(',');
 }
 
-const nodeAddress = (o: JsonObject, type: string): string => orNone(list(get(o, 'status', 'addresses')).find((a) => a.type === type)?.address);
+const nodeAddress = (o: JsonObject, type: string): string =>
+  orNone(list(get(o, 'status', 'addresses')).find((a) => a.type === type)?.address);
 
 function jobStatus(o: JsonObject): string {
-  const has = (type: string): boolean => list(get(o, 'status', 'conditions')).some((c) => c.type === type && c.status === 'True');
+  const has = (type: string): boolean =>
+    list(get(o, 'status', 'conditions')).some((c) => c.type === type && c.status === 'True');
   if (has('Complete')) return 'Complete';
   if (has('Failed')) return 'Failed';
   if (get(o, 'metadata', 'deletionTimestamp')) return 'Terminating';
@@ -159,7 +200,9 @@ const intOrString = (v: JsonValue | undefined): string => (v === undefined || v 
 
 /** formatHosts: up to four, then ` + N more...`; `*` when no rule names a host. */
 function ingressHosts(o: JsonObject): string {
-  const hosts = list(get(o, 'spec', 'rules')).map((r) => text(r.host)).filter(Boolean);
+  const hosts = list(get(o, 'spec', 'rules'))
+    .map((r) => text(r.host))
+    .filter(Boolean);
   if (!hosts.length) return '*';
   return hosts.length > 4 ? `${hosts.slice(0, 4).join(',')} + ${hosts.length - 4} more...` : hosts.join(',');
 }
@@ -196,7 +239,10 @@ function hpaTargets(o: JsonObject): string {
       const r = isMap(m.resource) ? m.resource : undefined;
       const target = r && isMap(r.target) ? r.target : undefined;
       if (!r || !target) return '<unknown>';
-      const want = target.averageUtilization !== undefined ? `${text(target.averageUtilization)}%` : text(target.averageValue ?? target.value);
+      const want =
+        target.averageUtilization !== undefined
+          ? `${text(target.averageUtilization)}%`
+          : text(target.averageValue ?? target.value);
       return `${text(r.name)}: <unknown>/${want}`;
     })
     .join(', ');
@@ -221,8 +267,17 @@ const CORE_EVENT_CELLS: Record<string, Cell> = {
 
 /** An events.k8s.io/v1 Event in the core fields the one printer (of the internal type) reads. */
 function asCoreEvent(o: JsonObject): JsonObject {
-  const core: JsonObject = { ...o, involvedObject: o.regarding ?? {}, message: o.note ?? '', source: o.deprecatedSource ?? {} };
-  for (const [from, to] of [['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'], ['deprecatedCount', 'count']] as const) {
+  const core: JsonObject = {
+    ...o,
+    involvedObject: o.regarding ?? {},
+    message: o.note ?? '',
+    source: o.deprecatedSource ?? {},
+  };
+  for (const [from, to] of [
+    ['deprecatedFirstTimestamp', 'firstTimestamp'],
+    ['deprecatedLastTimestamp', 'lastTimestamp'],
+    ['deprecatedCount', 'count'],
+  ] as const) {
     if (o[from] !== undefined) core[to] = o[from]!;
   }
   if (o.reportingController !== undefined) core.reportingComponent = o.reportingController;
@@ -246,8 +301,14 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
     Selector: (o) => formatLabels(get(o, 'spec', 'selector')),
   },
   '/PodTemplate': {
-    Containers: (o) => list(get(o, 'template', 'spec', 'containers')).map((c) => text(c.name)).join(','),
-    Images: (o) => list(get(o, 'template', 'spec', 'containers')).map((c) => text(c.image)).join(','),
+    Containers: (o) =>
+      list(get(o, 'template', 'spec', 'containers'))
+        .map((c) => text(c.name))
+        .join(','),
+    Images: (o) =>
+      list(get(o, 'template', 'spec', 'containers'))
+        .map((c) => text(c.image))
+        .join(','),
     'Pod Labels': (o) => formatLabels(get(o, 'template', 'metadata', 'labels')),
   },
   'networking.k8s.io/IngressClass': {
@@ -261,20 +322,24 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
   },
   'discovery.k8s.io/EndpointSlice': {
     AddressType: (o) => text(o.addressType),
-    Ports: (o) => upToThree(list(o.ports).map((p) => (p.port === undefined || p.port === null ? '<unset>' : text(p.port)))),
+    Ports: (o) =>
+      upToThree(list(o.ports).map((p) => (p.port === undefined || p.port === null ? '<unset>' : text(p.port)))),
     Endpoints: (o) => upToThree(list(o.endpoints).flatMap((e) => strings(e.addresses))),
     Age: age,
   },
   'storage.k8s.io/StorageClass': {
     // printStorageClass marks the default class after its name.
-    Name: (o) => `${text(get(o, 'metadata', 'name'))}${['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'].some((a) => get(o, 'metadata', 'annotations', a) === 'true') ? ' (default)' : ''}`,
+    Name: (o) =>
+      `${text(get(o, 'metadata', 'name'))}${['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'].some((a) => get(o, 'metadata', 'annotations', a) === 'true') ? ' (default)' : ''}`,
     Provisioner: (o) => text(o.provisioner),
     ReclaimPolicy: (o) => text(o.reclaimPolicy ?? 'Delete'),
     VolumeBindingMode: (o) => text(o.volumeBindingMode ?? 'Immediate'),
     AllowVolumeExpansion: (o) => String(o.allowVolumeExpansion === true),
     Age: age,
   },
-  'events.k8s.io/Event': Object.fromEntries(Object.entries(CORE_EVENT_CELLS).map(([name, cell]) => [name, (o: JsonObject) => cell(asCoreEvent(o))])),
+  'events.k8s.io/Event': Object.fromEntries(
+    Object.entries(CORE_EVENT_CELLS).map(([name, cell]) => [name, (o: JsonObject) => cell(asCoreEvent(o))]),
+  ),
   '/Namespace': { Status: (o) => text(get(o, 'status', 'phase')), Age: age },
   '/ConfigMap': { Data: (o) => count(o.data) + count(o.binaryData), Age: age },
   '/Secret': { Type: (o) => text(o.type), Data: (o) => count(o.data), Age: age },
@@ -289,7 +354,8 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
   '/ServiceAccount': { Secrets: (o) => list(o.secrets).length, Age: age },
   '/Event': CORE_EVENT_CELLS,
   '/Pod': {
-    Ready: (o) => `${list(get(o, 'status', 'containerStatuses')).filter((s) => s.ready === true).length}/${list(get(o, 'spec', 'containers')).length}`,
+    Ready: (o) =>
+      `${list(get(o, 'status', 'containerStatuses')).filter((s) => s.ready === true).length}/${list(get(o, 'spec', 'containers')).length}`,
     Status: podStatus,
     Restarts: (o) => String(list(get(o, 'status', 'containerStatuses')).reduce((n, s) => n + num(s.restartCount), 0)),
     Age: age,
@@ -300,7 +366,9 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
       const gates = list(get(o, 'spec', 'readinessGates'));
       if (!gates.length) return '<none>';
       const conditions = list(get(o, 'status', 'conditions'));
-      const ready = gates.filter((g) => conditions.some((c) => c.type === g.conditionType && c.status === 'True')).length;
+      const ready = gates.filter((g) =>
+        conditions.some((c) => c.type === g.conditionType && c.status === 'True'),
+      ).length;
       return `${ready}/${gates.length}`;
     },
   },
@@ -320,7 +388,10 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
     'Access Modes': (o) => accessModes(get(o, 'spec', 'accessModes')),
     'Reclaim Policy': (o) => text(get(o, 'spec', 'persistentVolumeReclaimPolicy')),
     Status: (o) => terminatingOr(o, text(get(o, 'status', 'phase'))),
-    Claim: (o) => (get(o, 'spec', 'claimRef') ? `${text(get(o, 'spec', 'claimRef', 'namespace'))}/${text(get(o, 'spec', 'claimRef', 'name'))}` : ''),
+    Claim: (o) =>
+      get(o, 'spec', 'claimRef')
+        ? `${text(get(o, 'spec', 'claimRef', 'namespace'))}/${text(get(o, 'spec', 'claimRef', 'name'))}`
+        : '',
     StorageClass: storageClass,
     VolumeAttributesClass: (o) => orNone(get(o, 'spec', 'volumeAttributesClassName'), '<unset>'),
     Reason: (o) => text(get(o, 'status', 'reason')),
@@ -347,7 +418,12 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
     Age: age,
     ...workloadWide,
   },
-  'apps/StatefulSet': { Ready: (o) => `${num(get(o, 'status', 'readyReplicas'))}/${num(get(o, 'spec', 'replicas'))}`, Age: age, Containers: workloadWide.Containers!, Images: workloadWide.Images! },
+  'apps/StatefulSet': {
+    Ready: (o) => `${num(get(o, 'status', 'readyReplicas'))}/${num(get(o, 'spec', 'replicas'))}`,
+    Age: age,
+    Containers: workloadWide.Containers!,
+    Images: workloadWide.Images!,
+  },
   'apps/DaemonSet': {
     Desired: (o) => num(get(o, 'status', 'desiredNumberScheduled')),
     Current: (o) => num(get(o, 'status', 'currentNumberScheduled')),
@@ -379,14 +455,20 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
   'batch/CronJob': {
     Schedule: (o) => text(get(o, 'spec', 'schedule')),
     Timezone: (o) => orNone(get(o, 'spec', 'timeZone')),
-    Suspend: (o) => (get(o, 'spec', 'suspend') === undefined ? '<unset>' : get(o, 'spec', 'suspend') === true ? 'True' : 'False'),
+    Suspend: (o) =>
+      get(o, 'spec', 'suspend') === undefined ? '<unset>' : get(o, 'spec', 'suspend') === true ? 'True' : 'False',
     Active: (o) => list(get(o, 'status', 'active')).length,
-    'Last Schedule': (o) => (get(o, 'status', 'lastScheduleTime') ? ageOf(get(o, 'status', 'lastScheduleTime')) : '<none>'),
+    'Last Schedule': (o) =>
+      get(o, 'status', 'lastScheduleTime') ? ageOf(get(o, 'status', 'lastScheduleTime')) : '<none>',
     Age: age,
-    ...wide((o) => get(o, 'spec', 'jobTemplate', 'spec', 'template', 'spec'), (o) => get(o, 'spec', 'jobTemplate', 'spec', 'selector')),
+    ...wide(
+      (o) => get(o, 'spec', 'jobTemplate', 'spec', 'template', 'spec'),
+      (o) => get(o, 'spec', 'jobTemplate', 'spec', 'selector'),
+    ),
   },
   'autoscaling/HorizontalPodAutoscaler': {
-    Reference: (o) => `${text(get(o, 'spec', 'scaleTargetRef', 'kind'))}/${text(get(o, 'spec', 'scaleTargetRef', 'name'))}`,
+    Reference: (o) =>
+      `${text(get(o, 'spec', 'scaleTargetRef', 'kind'))}/${text(get(o, 'spec', 'scaleTargetRef', 'name'))}`,
     Targets: hpaTargets,
     MinPods: (o) => (get(o, 'spec', 'minReplicas') === undefined ? '<unset>' : String(get(o, 'spec', 'minReplicas'))),
     MaxPods: (o) => num(get(o, 'spec', 'maxReplicas')),
@@ -402,13 +484,24 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
   'networking.k8s.io/Ingress': {
     Class: (o) => orNone(get(o, 'spec', 'ingressClassName')),
     Hosts: ingressHosts,
-    Address: (o) => list(get(o, 'status', 'loadBalancer', 'ingress')).map((i) => text(i.ip ?? i.hostname)).join(','),
+    Address: (o) =>
+      list(get(o, 'status', 'loadBalancer', 'ingress'))
+        .map((i) => text(i.ip ?? i.hostname))
+        .join(','),
     Ports: (o) => (list(get(o, 'spec', 'tls')).length ? '80, 443' : '80'),
     Age: age,
   },
-  'networking.k8s.io/NetworkPolicy': { 'Pod-Selector': (o) => formatLabelSelector(get(o, 'spec', 'podSelector')), Age: age },
+  'networking.k8s.io/NetworkPolicy': {
+    'Pod-Selector': (o) => formatLabelSelector(get(o, 'spec', 'podSelector')),
+    Age: age,
+  },
   'coordination.k8s.io/Lease': { Holder: (o) => text(get(o, 'spec', 'holderIdentity')), Age: age },
-  'scheduling.k8s.io/PriorityClass': { Value: (o) => num(o.value), 'Global-Default': (o) => o.globalDefault === true, Age: age, PreemptionPolicy: (o) => text(o.preemptionPolicy) },
+  'scheduling.k8s.io/PriorityClass': {
+    Value: (o) => num(o.value),
+    'Global-Default': (o) => o.globalDefault === true,
+    Age: age,
+    PreemptionPolicy: (o) => text(o.preemptionPolicy),
+  },
   'rbac.authorization.k8s.io/Role': { 'Created At': createdAt },
   'rbac.authorization.k8s.io/ClusterRole': { 'Created At': createdAt },
   'rbac.authorization.k8s.io/RoleBinding': bindingCells,

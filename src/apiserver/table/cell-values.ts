@@ -9,12 +9,14 @@ export const get = (obj: JsonValue | undefined, ...path: string[]): JsonValue | 
 };
 export const num = (v: JsonValue | undefined): number => (typeof v === 'number' ? v : 0);
 export const text = (v: JsonValue | undefined): string => (v === undefined || v === null ? '' : String(v));
-export const orNone = (v: JsonValue | undefined, none = '<none>'): string => (v === undefined || v === null || v === '' ? none : String(v));
+export const orNone = (v: JsonValue | undefined, none = '<none>'): string =>
+  v === undefined || v === null || v === '' ? none : String(v);
 export const count = (v: JsonValue | undefined): number => (v && typeof v === 'object' ? Object.keys(v).length : 0);
-export const list = (v: JsonValue | undefined): JsonObject[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object' && !Array.isArray(x)) as JsonObject[]) : []);
+export const list = (v: JsonValue | undefined): JsonObject[] =>
+  Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object' && !Array.isArray(x)) as JsonObject[]) : [];
 export const strings = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.map(String) : []);
-export const isMap = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
+export const isMap = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The Age column: the creation time as kubectl's human duration. */
 export const ageCell = (o: JsonObject): JsonValue => ageOf(get(o, 'metadata', 'creationTimestamp'));

@@ -35,7 +35,12 @@ function paramRef(o: JsonObject): string {
   if (text(ref.name)) return `${text(ref.namespace) || '*'}/${text(ref.name)}`;
   if (isMap(ref.selector)) {
     const labels = ref.selector.matchLabels;
-    return isMap(labels) ? Object.keys(labels).sort().map((k) => `${k}=${text(labels[k])}`).join(',') : '';
+    return isMap(labels)
+      ? Object.keys(labels)
+          .sort()
+          .map((k) => `${k}=${text(labels[k])}`)
+          .join(',')
+      : '';
   }
   return '<unset>';
 }
@@ -74,7 +79,9 @@ const limited = (o: JsonObject, ...path: string[]): JsonValue => {
   return v === undefined ? '<none>' : v;
 };
 const queuing = (o: JsonObject, field: string): JsonValue =>
-  isMap(get(o, 'spec', 'limited', 'limitResponse', 'queuing')) ? limited(o, 'limitResponse', 'queuing', field) : '<none>';
+  isMap(get(o, 'spec', 'limited', 'limitResponse', 'queuing'))
+    ? limited(o, 'limitResponse', 'queuing', field)
+    : '<none>';
 
 export const GROUP_CELLS: Record<string, Record<string, Cell>> = {
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookCells,
@@ -116,7 +123,11 @@ export const GROUP_CELLS: Record<string, Record<string, Cell>> = {
     StorageCapacity: (o) => flag(get(o, 'spec', 'storageCapacity'), false),
     TokenRequests: (o) => {
       const t = get(o, 'spec', 'tokenRequests');
-      return Array.isArray(t) ? list(t).map((r) => text(r.audience)).join(',') : '<unset>';
+      return Array.isArray(t)
+        ? list(t)
+            .map((r) => text(r.audience))
+            .join(',')
+        : '<unset>';
     },
     RequiresRepublish: (o) => flag(get(o, 'spec', 'requiresRepublish'), false),
     Modes: (o) => strings(get(o, 'spec', 'volumeLifecycleModes')).join(',') || '<none>',

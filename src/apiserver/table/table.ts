@@ -39,7 +39,10 @@ function fromPrinterColumn(c: PrinterColumn): Column {
         return '<error>';
       }
       if (!values.length) return null;
-      const v = values.length === 1 ? values[0]! : values.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(',');
+      const v =
+        values.length === 1
+          ? values[0]!
+          : values.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(',');
       if (type === 'date') return ageOf(v);
       if (typeof v === 'object' && v !== null) return JSON.stringify(v);
       return v;
@@ -74,7 +77,13 @@ export function toTable(t: ResourceType, objects: JsonObject[], opts: TableOptio
     apiVersion: 'meta.k8s.io/v1',
     metadata,
     columnDefinitions: opts.withColumns
-      ? cols.map((c) => ({ name: c.name, type: c.type, format: c.format, description: c.description, priority: c.priority }))
+      ? cols.map((c) => ({
+          name: c.name,
+          type: c.type,
+          format: c.format,
+          description: c.description,
+          priority: c.priority,
+        }))
       : null,
     rows,
   };

@@ -24,8 +24,27 @@ const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_VALUE_EXPRESSION = 5 * 1024;
 const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const CEL_RESERVED = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import',
-  'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 const isSet = (v: JsonValue | undefined): boolean => v !== undefined && v !== null;
 
@@ -83,8 +102,7 @@ function validationCauses(v: JsonObject, env: string[], path: string): FieldCaus
   const msg = str(v.message);
   if (msg.length > 0 && msg.trim() === '') {
     causes.push(invalid(`${path}.message`, msg, 'must be non-empty if specified'));
-  }
-  else if (/[\n\r]/.test(msg.trim())) causes.push(invalid(`${path}.message`, msg, 'must not contain line breaks'));
+  } else if (/[\n\r]/.test(msg.trim())) causes.push(invalid(`${path}.message`, msg, 'must not contain line breaks'));
   if (isSet(v.reason) && !REASONS.includes(str(v.reason))) {
     causes.push(notSupported(`${path}.reason`, v.reason, REASONS));
   }
@@ -125,7 +143,7 @@ export function admissionPolicyCauses(obj: JsonObject): FieldCause[] {
   causes.push(...matchConditionsCauses(spec.matchConditions, 'spec.matchConditions', params));
   const variables = maps(spec.variables);
   const env = [...CEL_BASE, ...(params ? ['params'] : []), ...(variables.length ? ['variables'] : [])];
-  variables.forEach((v, i) => causes.push(...variableCauses(v, env, `spec.variables[${i}]`)));
+  for (const [i, v] of variables.entries()) causes.push(...variableCauses(v, env, `spec.variables[${i}]`));
   const validations = maps(spec.validations);
   const audits = maps(spec.auditAnnotations);
   if (!validations.length && !audits.length) {
@@ -133,7 +151,7 @@ export function admissionPolicyCauses(obj: JsonObject): FieldCause[] {
     causes.push(required('spec.validations', detail), required('spec.auditAnnotations', detail));
     return causes;
   }
-  validations.forEach((v, i) => causes.push(...validationCauses(v, env, `spec.validations[${i}]`)));
+  for (const [i, v] of validations.entries()) causes.push(...validationCauses(v, env, `spec.validations[${i}]`));
   if (audits.length > MAX_AUDIT_ANNOTATIONS) {
     const detail = `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`;
     causes.push(invalid('spec.auditAnnotations', spec.auditAnnotations, detail));

@@ -134,10 +134,12 @@ export function matchResourcesCauses(mc: JsonValue | undefined, path: string): F
     if (!isSet(mc[key])) causes.push(required(`${path}.${key}`));
     else causes.push(...labelSelectorCauses(mc[key], `${path}.${key}`));
   }
-  maps(mc.resourceRules).forEach((r, i) => causes.push(...namedRuleCauses(r, `${path}.resourceRules[${i}]`)));
-  maps(mc.excludeResourceRules).forEach((r, i) =>
-    causes.push(...namedRuleCauses(r, `${path}.excludeResourceRules[${i}]`)),
-  );
+  for (const [i, r] of maps(mc.resourceRules).entries()) {
+    causes.push(...namedRuleCauses(r, `${path}.resourceRules[${i}]`));
+  }
+  for (const [i, r] of maps(mc.excludeResourceRules).entries()) {
+    causes.push(...namedRuleCauses(r, `${path}.excludeResourceRules[${i}]`));
+  }
   return causes;
 }
 

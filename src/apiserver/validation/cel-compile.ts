@@ -10,7 +10,18 @@ import { invalid } from '../schema/field-errors.js';
 
 /** Type names and constants CEL itself declares, usable as identifiers (`type(x) == int`). */
 const BUILTIN_IDENTS = [
-  'bool', 'bytes', 'double', 'duration', 'int', 'list', 'map', 'null_type', 'string', 'timestamp', 'type', 'uint',
+  'bool',
+  'bytes',
+  'double',
+  'duration',
+  'int',
+  'list',
+  'map',
+  'null_type',
+  'string',
+  'timestamp',
+  'type',
+  'uint',
 ];
 
 type Want = 'bool' | 'string' | 'any';
@@ -59,8 +70,13 @@ function constantType(node: Node): string | undefined {
 const CONSTANT_OF: Record<Exclude<Want, 'any'>, string> = { bool: 'boolValue', string: 'stringValue' };
 /** cel-go's names of the constants' types. */
 const TYPE_OF: Record<string, string> = {
-  boolValue: 'bool', bytesValue: 'bytes', doubleValue: 'double', int64Value: 'int', nullValue: 'null_type',
-  stringValue: 'string', uint64Value: 'uint',
+  boolValue: 'bool',
+  bytesValue: 'bytes',
+  doubleValue: 'double',
+  int64Value: 'int',
+  nullValue: 'null_type',
+  stringValue: 'string',
+  uint64Value: 'uint',
 };
 
 /** cel-go's error location: `<input>:line:col: text` and the source line with a caret under the column. */

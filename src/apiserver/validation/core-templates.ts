@@ -34,8 +34,7 @@ export function replicationControllerCauses(obj: JsonObject): FieldCause[] {
   causes.push(...podSpecCauses(pod, path));
   const rp = pod.restartPolicy;
   if (typeof rp === 'string' && rp !== 'Always') causes.push(notSupported(`${path}.restartPolicy`, rp, ['Always']));
-  if (pod.activeDeadlineSeconds != null)
-    causes.push(forbidden(`${path}.activeDeadlineSeconds`, NO_DEADLINE));
+  if (pod.activeDeadlineSeconds != null) causes.push(forbidden(`${path}.activeDeadlineSeconds`, NO_DEADLINE));
   return causes;
 }
 

@@ -23,5 +23,9 @@ export class ReplicasValidation implements Admission {
 /** The cause kube-apiserver gives a negative `spec.replicas`, or undefined when it is not one. */
 export function negativeReplicas(replicas: unknown): StatusCause | undefined {
   if (typeof replicas !== 'number' || replicas >= 0) return undefined;
-  return { reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' };
+  return {
+    reason: 'FieldValueInvalid',
+    message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
+    field: 'spec.replicas',
+  };
 }

@@ -90,7 +90,7 @@ function serviceCauses(s: JsonObject, path: string): FieldCause[] {
 
 function webhookCauses(hook: JsonObject, mutating: boolean, o: Options, path: string): FieldCause[] {
   const causes = fullyQualifiedCauses(str(hook.name), `${path}.name`);
-  maps(hook.rules).forEach((r, i) => causes.push(...ruleWithOperationsCauses(r, `${path}.rules[${i}]`)));
+  for (const [i, r] of maps(hook.rules).entries()) causes.push(...ruleWithOperationsCauses(r, `${path}.rules[${i}]`));
   if (isSet(hook.failurePolicy) && !FAILURE_POLICIES.includes(str(hook.failurePolicy))) {
     causes.push(notSupported(`${path}.failurePolicy`, hook.failurePolicy, FAILURE_POLICIES));
   }

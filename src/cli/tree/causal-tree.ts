@@ -68,7 +68,9 @@ export interface CausalTree {
 
 const conditionOf = (obj: KubeObject, type: string): ReadyState | undefined => {
   const c = findCondition(obj, type);
-  return c ? { status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) } : undefined;
+  return c
+    ? { status: c.status, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) }
+    : undefined;
 };
 
 /** The watched object with its run record and each child's live health. */
@@ -76,8 +78,16 @@ export async function objectNode(kube: KubeClient, obj: KubeObject): Promise<Obj
   const children: ChildNode[] = [];
   for (const entry of readInventory(obj)) {
     const live = await kube.get(refOfChild(entry)).catch(() => undefined);
-    const health = live ? healthOf(live) : { status: 'Missing' as const, message: 'not found (FlowOps puts it back on its next run)' };
-    children.push({ kind: entry.kind, ...(entry.namespace ? { namespace: entry.namespace } : {}), name: entry.name, health: health.status, message: health.message });
+    const health = live
+      ? healthOf(live)
+      : { status: 'Missing' as const, message: 'not found (FlowOps puts it back on its next run)' };
+    children.push({
+      kind: entry.kind,
+      ...(entry.namespace ? { namespace: entry.namespace } : {}),
+      name: entry.name,
+      health: health.status,
+      message: health.message,
+    });
   }
   const ready = conditionOf(obj, 'Ready');
   const stalled = conditionOf(obj, 'Stalled');
@@ -105,7 +115,14 @@ export async function ownerOfChild(kube: KubeClient, child: KubeObject): Promise
   const flow = await kube.get({ apiVersion: FLOW_API_VERSION, kind: 'Flow', namespace, name }).catch(() => undefined);
   const watch = (flow?.spec as { watch?: { apiVersion?: string; kind?: string } } | undefined)?.watch;
   if (!watch?.apiVersion || watch.kind !== owner.kind) return undefined;
-  return kube.get({ apiVersion: watch.apiVersion, kind: owner.kind, name: owner.name, ...(owner.namespace ? { namespace: owner.namespace } : {}) }).catch(() => undefined);
+  return kube
+    .get({
+      apiVersion: watch.apiVersion,
+      kind: owner.kind,
+      name: owner.name,
+      ...(owner.namespace ? { namespace: owner.namespace } : {}),
+    })
+    .catch(() => undefined);
 }
 
 /** The Flows that watch `obj`'s kind; the run record names the one that ran it when there is one. */
@@ -128,7 +145,9 @@ async function upstream(kube: KubeClient, flow: KubeObject): Promise<Pick<Causal
   const sourceRef = a[SOURCE_ANNOTATION];
   if (!sourceRef) return {};
   const [namespace, name] = sourceRef.split('/') as [string, string];
-  const source = await kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name }).catch(() => undefined);
+  const source = await kube
+    .get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name })
+    .catch(() => undefined);
   const status = (source?.status ?? {}) as FlowSourceStatus;
   const revision = a[REVISION_ANNOTATION];
   const entry = (status.history ?? []).find((h) => h.revision === revision);
@@ -136,7 +155,15 @@ async function upstream(kube: KubeClient, flow: KubeObject): Promise<Pick<Causal
   const url = (source?.spec as { url?: string } | undefined)?.url;
   return {
     source: { namespace, name, ...(url ? { url } : {}), ...(ready ? { ready } : {}) },
-    ...(revision ? { commit: { revision, ...(entry ? { outcome: entry.outcome, time: entry.time } : {}), live: status.lastAppliedRevision === revision } } : {}),
+    ...(revision
+      ? {
+          commit: {
+            revision,
+            ...(entry ? { outcome: entry.outcome, time: entry.time } : {}),
+            live: status.lastAppliedRevision === revision,
+          },
+        }
+      : {}),
   };
 }
 
@@ -176,9 +203,10 @@ export async function treeOfFlow(kube: KubeClient, flow: KubeObject): Promise<Ca
   const w = (flow.spec as { watch?: { apiVersion?: string; kind?: string; namespace?: string } }).watch;
   const objects: ObjectNode[] = [];
   if (w?.apiVersion && w.kind) {
-    const { items } = await kube.list(w.apiVersion, w.kind, w.namespace ? { namespace: w.namespace } : {}).catch(() => ({ items: [] as KubeObject[] }));
+    const { items } = await kube
+      .list(w.apiVersion, w.kind, w.namespace ? { namespace: w.namespace } : {})
+      .catch(() => ({ items: [] as KubeObject[] }));
     for (const obj of items) objects.push(await objectNode(kube, obj));
   }
   return { ...(await upstream(kube, flow)), flow: flowNode(flow, objects) };
 }
-

@@ -37,7 +37,13 @@ export async function startControllerParts(config: ControllersConfig, log: Logge
   if (sim) {
     const { startSimulator } = await import('../../simulator/simulator.js');
     const rootCa = sim.rootCa ? { rootCa: sim.rootCa } : {};
-    const simulator = await startSimulator({ kube, log, podStartMs: sim.podStartMs, kubeletOnly: sim.kubeletOnly, ...rootCa });
+    const simulator = await startSimulator({
+      kube,
+      log,
+      podStartMs: sim.podStartMs,
+      kubeletOnly: sim.kubeletOnly,
+      ...rootCa,
+    });
     await manager.add(stopOnly('simulator', () => simulator.stop()));
   }
   const controllers = await startControllers({

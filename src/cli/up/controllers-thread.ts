@@ -73,7 +73,8 @@ export class ControllersThread implements ControllerSide {
         for (const answer of this.scrapes.values()) answer([]);
         this.scrapes.clear();
         if (was === 'stopping') return;
-        const err = failure ??
+        const err =
+          failure ??
           new ControllersThreadError('ThreadExited', `the controllers thread ended by itself (exit code ${code})`);
         if (was === 'starting') reject(err);
         else this.opts.onCrash(err);

@@ -48,8 +48,7 @@ export type ToControllers =
 /** Controllers thread → main thread. */
 export type FromControllers =
   /** Every part started: /readyz of `up` may pass. */
-  | { type: 'started' }
-  | { type: 'scraped'; id: number; metrics: ScrapedMetrics };
+  { type: 'started' } | { type: 'scraped'; id: number; metrics: ScrapedMetrics };
 
 const TO = new Set<ToControllers['type']>(['sync', 'preview', 'scrape', 'stop']);
 const FROM = new Set<FromControllers['type']>(['started', 'scraped']);

@@ -16,8 +16,8 @@ export function controllersWorkerEntry(here: string = import.meta.url): WorkerEn
   if (here.endsWith('.ts')) {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./worker.ts', here).href;
-    const load = `import(${JSON.stringify(tsx)})` +
-      `.then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+    const load =
+      `import(${JSON.stringify(tsx)})` + `.then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
     // A rejection here (a module that does not load) is uncaught in the thread: its 'error' event.
     return { code: `${load}.catch((err) => { process.nextTick(() => { throw err; }); });`, eval: true };
   }

@@ -13,7 +13,13 @@ async function existing(kube: KubeClient, ref: ObjectRef): Promise<KubeObject> {
   return obj;
 }
 
-export async function runSuspend(kube: KubeClient, kindWord: string, name: string, suspend: boolean, namespace?: string): Promise<string> {
+export async function runSuspend(
+  kube: KubeClient,
+  kindWord: string,
+  name: string,
+  suspend: boolean,
+  namespace?: string,
+): Promise<string> {
   const ref = targetRef(kube, targetKind(kindWord), name, namespace);
   await existing(kube, ref);
   await kube.patch(ref, { spec: { suspend } }, 'merge', { fieldManager: 'flowops-cli' });
@@ -30,26 +36,48 @@ export interface ReconcileFlags {
  * Sets the reconcile-request annotation; a Flow then runs every watched object again and a source
  * syncs now. `--wait` (sources) waits until the source answered this request and reports how.
  */
-export async function runReconcile(kube: KubeClient, kindWord: string, name: string, flags: ReconcileFlags, progress: (line: string) => void): Promise<{ text: string; code: number }> {
+export async function runReconcile(
+  kube: KubeClient,
+  kindWord: string,
+  name: string,
+  flags: ReconcileFlags,
+  progress: (line: string) => void,
+): Promise<{ text: string; code: number }> {
   const kind: TargetKind = targetKind(kindWord);
   const ref = targetRef(kube, kind, name, flags.namespace);
   await existing(kube, ref);
   const requestedAt = new Date().toISOString();
-  await kube.patch(ref, { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: requestedAt } } }, 'merge', { fieldManager: 'flowops-cli' });
+  await kube.patch(ref, { metadata: { annotations: { [RECONCILE_REQUEST_ANNOTATION]: requestedAt } } }, 'merge', {
+    fieldManager: 'flowops-cli',
+  });
   const what = `${ref.kind} ${ref.namespace}/${ref.name}`;
   if (!flags.wait) return { text: `${what}: reconcile requested\n`, code: 0 };
-  if (kind === 'flow') throw new SetupError('--wait is for sources: a Flow re-runs each watched object on its own schedule; follow them with "flowops get runs" or "kubectl wait"');
+  if (kind === 'flow')
+    throw new SetupError(
+      '--wait is for sources: a Flow re-runs each watched object on its own schedule; follow them with "flowops get runs" or "kubectl wait"',
+    );
   const deadline = Date.now() + (flags.timeout ?? 120_000);
   const started = Date.now();
   for (;;) {
     const obj = await existing(kube, ref);
-    const status = (obj.status ?? {}) as { lastHandledReconcileAt?: string; conditions?: Condition[]; lastAppliedRevision?: string };
+    const status = (obj.status ?? {}) as {
+      lastHandledReconcileAt?: string;
+      conditions?: Condition[];
+      lastAppliedRevision?: string;
+    };
     if (status.lastHandledReconcileAt === requestedAt) {
       const ready = status.conditions?.find((c) => c.type === 'Ready');
       const ok = ready?.status === 'True';
-      return { text: `${what}: ${ok ? 'synced' : 'failed'}${status.lastAppliedRevision ? ` at ${status.lastAppliedRevision}` : ''}${ok ? '' : `: ${ready?.message ?? ready?.reason ?? 'not ready'}`}\n`, code: ok ? 0 : 1 };
+      return {
+        text: `${what}: ${ok ? 'synced' : 'failed'}${status.lastAppliedRevision ? ` at ${status.lastAppliedRevision}` : ''}${ok ? '' : `: ${ready?.message ?? ready?.reason ?? 'not ready'}`}\n`,
+        code: ok ? 0 : 1,
+      };
     }
-    if (Date.now() > deadline) return { text: `${what}: not answered within ${Math.round((flags.timeout ?? 120_000) / 1000)}s (is FlowOps running?)\n`, code: 1 };
+    if (Date.now() > deadline)
+      return {
+        text: `${what}: not answered within ${Math.round((flags.timeout ?? 120_000) / 1000)}s (is FlowOps running?)\n`,
+        code: 1,
+      };
     progress(`waiting for ${what} to sync… ${Math.round((Date.now() - started) / 1000)}s`);
     await new Promise((r) => setTimeout(r, 250));
   }

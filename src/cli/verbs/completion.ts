@@ -10,7 +10,10 @@ interface CommandInfo {
 }
 
 function commandsOf(program: Command): CommandInfo[] {
-  return program.commands.map((c) => ({ name: c.name(), options: c.options.flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))) }));
+  return program.commands.map((c) => ({
+    name: c.name(),
+    options: c.options.flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))),
+  }));
 }
 
 export function completionScript(program: Command, shell: string): string {
@@ -31,7 +34,9 @@ complete -o default -F _flowops flowops
 `;
   }
   if (shell === 'zsh') {
-    const cases = cmds.map((c) => `    ${c.name}) _values 'option' ${c.options.map((o) => `'${o}'`).join(' ')} ;;`).join('\n');
+    const cases = cmds
+      .map((c) => `    ${c.name}) _values 'option' ${c.options.map((o) => `'${o}'`).join(' ')} ;;`)
+      .join('\n');
     return `#compdef flowops
 # flowops zsh completion: source <(flowops completion zsh)
 _flowops() {
@@ -44,8 +49,13 @@ compdef _flowops flowops
 `;
   }
   if (shell === 'fish') {
-    const lines = [`# flowops fish completion: flowops completion fish | source`, `complete -c flowops -f -n '__fish_use_subcommand' -a '${names}'`];
-    for (const c of cmds) for (const o of c.options.filter((x) => x.startsWith('--'))) lines.push(`complete -c flowops -f -n '__fish_seen_subcommand_from ${c.name}' -l ${o.slice(2)}`);
+    const lines = [
+      `# flowops fish completion: flowops completion fish | source`,
+      `complete -c flowops -f -n '__fish_use_subcommand' -a '${names}'`,
+    ];
+    for (const c of cmds)
+      for (const o of c.options.filter((x) => x.startsWith('--')))
+        lines.push(`complete -c flowops -f -n '__fish_seen_subcommand_from ${c.name}' -l ${o.slice(2)}`);
     return `${lines.join('\n')}\n`;
   }
   throw new SetupError(`completion: expected bash, zsh or fish, got "${shell}"`);

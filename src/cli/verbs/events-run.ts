@@ -19,13 +19,19 @@ export async function runEvents(kube: KubeClient, arg: string, namespace: string
   const kind = await objectRefOf(kube, arg, namespace);
   const name = kind.name;
   const ns = kind.namespace ?? 'default';
-  const selector = [`involvedObject.kind=${kind.kind}`, `involvedObject.name=${name}`, ...(kind.namespaced ? [`involvedObject.namespace=${ns}`] : [])].join(',');
+  const selector = [
+    `involvedObject.kind=${kind.kind}`,
+    `involvedObject.name=${name}`,
+    ...(kind.namespaced ? [`involvedObject.namespace=${ns}`] : []),
+  ].join(',');
   const { items } = await kube.list('v1', 'Event', { namespace: ns, fieldSelector: selector });
   const events = (items as EventObject[]).sort((a, b) => when(a).localeCompare(when(b)));
   if (!events.length) return `No events found for ${kind.kind} ${name}.\n`;
   const rows = [['LAST SEEN', 'TYPE', 'REASON', 'COUNT', 'MESSAGE']];
-  for (const e of events) rows.push([when(e), e.type ?? '', e.reason ?? '', String(e.count ?? 1), (e.message ?? '').replace(/\s+/g, ' ')]);
+  for (const e of events)
+    rows.push([when(e), e.type ?? '', e.reason ?? '', String(e.count ?? 1), (e.message ?? '').replace(/\s+/g, ' ')]);
   return renderTable(rows);
 }
 
-const when = (e: EventObject): string => e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp ?? '';
+const when = (e: EventObject): string =>
+  e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp ?? '';

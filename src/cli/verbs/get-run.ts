@@ -35,7 +35,8 @@ function namespaceOf(kube: KubeClient, flags: GetFlags): string | undefined {
 }
 
 export async function runGet(kube: KubeClient, what: string, flags: GetFlags): Promise<string> {
-  if (flags.output !== undefined && flags.output !== 'yaml' && flags.output !== 'json') throw new SetupError(`--output: expected "yaml" or "json", got "${flags.output}"`);
+  if (flags.output !== undefined && flags.output !== 'yaml' && flags.output !== 'json')
+    throw new SetupError(`--output: expected "yaml" or "json", got "${flags.output}"`);
   const namespace = namespaceOf(kube, flags);
   if (what === 'runs' || what === 'run') return getRuns(kube, namespace, flags);
   const { apiVersion, kind } = kindOf(targetKind(what));
@@ -44,15 +45,22 @@ export async function runGet(kube: KubeClient, what: string, flags: GetFlags): P
     const { items } = await kube.list(apiVersion, kind, namespace ? { namespace } : {});
     return format({ apiVersion: 'v1', kind: 'List', items }, flags.output);
   }
-  const table = await kube.rest.json<Table>('GET', resourcePath(r, namespace), { query: { includeObject: 'Metadata' }, accept: TABLE_ACCEPT });
+  const table = await kube.rest.json<Table>('GET', resourcePath(r, namespace), {
+    query: { includeObject: 'Metadata' },
+    accept: TABLE_ACCEPT,
+  });
   const columns = table.columnDefinitions.map((c, i) => ({ ...c, i })).filter((c) => c.priority === 0);
   if (!table.rows.length) return `No resources found${namespace ? ` in ${namespace} namespace` : ''}.\n`;
   const header = [...(namespace ? [] : ['NAMESPACE']), ...columns.map((c) => c.name.toUpperCase())];
-  const rows = table.rows.map((row) => [...(namespace ? [] : [row.object?.metadata?.namespace ?? '']), ...columns.map((c) => cell(row.cells[c.i]))]);
+  const rows = table.rows.map((row) => [
+    ...(namespace ? [] : [row.object?.metadata?.namespace ?? '']),
+    ...columns.map((c) => cell(row.cells[c.i])),
+  ]);
   return renderTable([header, ...rows]);
 }
 
-const cell = (v: unknown): string => (v === undefined || v === null ? '<none>' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const cell = (v: unknown): string =>
+  v === undefined || v === null ? '<none>' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 function format(obj: unknown, output: string): string {
   return output === 'json' ? `${JSON.stringify(obj, null, 2)}\n` : stringify(obj);
@@ -65,15 +73,31 @@ async function getRuns(kube: KubeClient, namespace: string | undefined, flags: G
   for (const flow of flows) {
     const w = (flow.spec as { watch?: { apiVersion?: string; kind?: string; namespace?: string } }).watch;
     if (!w?.apiVersion || !w.kind) continue;
-    const { items } = await kube.list(w.apiVersion, w.kind, w.namespace ? { namespace: w.namespace } : {}).catch(() => ({ items: [] as KubeObject[] }));
+    const { items } = await kube
+      .list(w.apiVersion, w.kind, w.namespace ? { namespace: w.namespace } : {})
+      .catch(() => ({ items: [] as KubeObject[] }));
     for (const object of items) runs.push({ flow: `${flow.metadata.namespace}/${flow.metadata.name}`, object });
   }
   // One list of the RunHistories gives every object's times and durations.
-  const histories = await kube.list(FLOW_API_VERSION, RUNHISTORY_KIND, namespace ? { namespace } : {}).catch(() => ({ items: [] as KubeObject[] }));
-  const runsOf = new Map((histories.items as unknown as RunHistory[]).map((h) => [h.spec.object.uid, h.status?.runs ?? []]));
-  const idOf = (object: KubeObject): string => `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
+  const histories = await kube
+    .list(FLOW_API_VERSION, RUNHISTORY_KIND, namespace ? { namespace } : {})
+    .catch(() => ({ items: [] as KubeObject[] }));
+  const runsOf = new Map(
+    (histories.items as unknown as RunHistory[]).map((h) => [h.spec.object.uid, h.status?.runs ?? []]),
+  );
+  const idOf = (object: KubeObject): string =>
+    `${object.kind}/${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;
   if (flags.output) {
-    return format(runs.map(({ flow, object }) => ({ flow, object: idOf(object), lastRun: readLastRun(object) ?? null, ready: readyOf(object) ?? null, runs: runsOf.get(object.metadata.uid ?? '') ?? [] })), flags.output);
+    return format(
+      runs.map(({ flow, object }) => ({
+        flow,
+        object: idOf(object),
+        lastRun: readLastRun(object) ?? null,
+        ready: readyOf(object) ?? null,
+        runs: runsOf.get(object.metadata.uid ?? '') ?? [],
+      })),
+      flags.output,
+    );
   }
   if (!runs.length) return 'No watched objects found.\n';
   const rows = [['FLOW', 'OBJECT', 'RUN', 'DURATION', 'RAN', 'READY', 'REASON', 'REVISION']];
@@ -81,7 +105,16 @@ async function getRuns(kube: KubeClient, namespace: string | undefined, flags: G
     const run = readLastRun(object);
     const timed = runsOf.get(object.metadata.uid ?? '')?.[0];
     const ready = readyOf(object);
-    rows.push([flow, idOf(object), run?.outcome ?? '<none>', timed?.duration ?? '', timed ? humanDuration(Date.now() - Date.parse(timed.startTime)) : '', ready?.status ?? 'Unknown', ready?.reason ?? '', (run?.revision ?? '').replace(/@sha1:([0-9a-f]{8})[0-9a-f]*/, '@sha1:$1')]);
+    rows.push([
+      flow,
+      idOf(object),
+      run?.outcome ?? '<none>',
+      timed?.duration ?? '',
+      timed ? humanDuration(Date.now() - Date.parse(timed.startTime)) : '',
+      ready?.status ?? 'Unknown',
+      ready?.reason ?? '',
+      (run?.revision ?? '').replace(/@sha1:([0-9a-f]{8})[0-9a-f]*/, '@sha1:$1'),
+    ]);
   }
   return renderTable(rows);
 }

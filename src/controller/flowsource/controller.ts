@@ -29,25 +29,40 @@ export class FlowSourceController {
 
   constructor(private readonly opts: FlowSourceControllerOptions) {
     this.reconciler = new FlowSourceReconciler(opts);
-    this.queue = opts.queue ?? new MemoryQueue(opts.log.child({ part: 'flowsource-queue' }), { baseMs: 500, maxMs: 60_000 });
+    this.queue =
+      opts.queue ?? new MemoryQueue(opts.log.child({ part: 'flowsource-queue' }), { baseMs: 500, maxMs: 60_000 });
   }
 
   /** Starts watching and polling; `signal` (the leader's) is optional — `stop` ends it either way. */
   start(signal?: AbortSignal): void {
     signal?.addEventListener('abort', () => void this.stop(), { once: true });
-    this.queue.start(async (key) => {
-      const [namespace, name] = key.split('/') as [string, string];
-      return this.reconciler.reconcile(namespace, name);
-    }, { concurrency: this.opts.concurrency ?? 4 });
-    this.informer = new Informer(this.opts.kube, { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, log: this.opts.log }, {
-      add: (o) => this.queue.add(keyOf(o)),
-      // Status writes do not move the generation; only spec changes (a pin, a new URL) re-run at once.
-      update: (o, old) => {
-        const requested = o.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION] !== old.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
-        if (requested || o.metadata.generation !== old.metadata.generation || (o.metadata.deletionTimestamp && !old.metadata.deletionTimestamp)) this.queue.add(keyOf(o));
+    this.queue.start(
+      async (key) => {
+        const [namespace, name] = key.split('/') as [string, string];
+        return this.reconciler.reconcile(namespace, name);
       },
-      delete: (o) => this.reconciler.forget(keyOf(o)),
-    });
+      { concurrency: this.opts.concurrency ?? 4 },
+    );
+    this.informer = new Informer(
+      this.opts.kube,
+      { apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, log: this.opts.log },
+      {
+        add: (o) => this.queue.add(keyOf(o)),
+        // Status writes do not move the generation; only spec changes (a pin, a new URL) re-run at once.
+        update: (o, old) => {
+          const requested =
+            o.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION] !==
+            old.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
+          if (
+            requested ||
+            o.metadata.generation !== old.metadata.generation ||
+            (o.metadata.deletionTimestamp && !old.metadata.deletionTimestamp)
+          )
+            this.queue.add(keyOf(o));
+        },
+        delete: (o) => this.reconciler.forget(keyOf(o)),
+      },
+    );
     this.informer.start();
   }
 

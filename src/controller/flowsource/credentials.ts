@@ -5,11 +5,19 @@ import { SourceError } from '../../source/errors.js';
 import { sopsKeysFromSecretData, type SopsKeys } from '../../source/sops/sops-keys.js';
 
 /** The Git credentials a FlowSource names in spec.secretRef (a Secret in its own namespace). */
-export async function sourceCredentials(kube: KubeClient, namespace: string, spec: FlowSourceSpec): Promise<GitCredentials | undefined> {
+export async function sourceCredentials(
+  kube: KubeClient,
+  namespace: string,
+  spec: FlowSourceSpec,
+): Promise<GitCredentials | undefined> {
   if (!spec.secretRef) return undefined;
   const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: spec.secretRef.name });
   const creds = credentialsFromSecretData(secret?.data as Record<string, string> | undefined);
-  if (!creds) throw new SourceError('AuthRequired', `Secret ${namespace}/${spec.secretRef.name} ${secret ? 'has neither username/password nor bearerToken' : 'not found'}`);
+  if (!creds)
+    throw new SourceError(
+      'AuthRequired',
+      `Secret ${namespace}/${spec.secretRef.name} ${secret ? 'has neither username/password nor bearerToken' : 'not found'}`,
+    );
   return creds;
 }
 

@@ -215,12 +215,7 @@ function summarise(
 }
 
 /** Logs the outcome and says the Event the summary records for it. */
-function record(
-  deps: OciSourceDeps,
-  src: KubeObject,
-  outcome: SyncOutcome,
-  artifact: ResolvedArtifact,
-): SourceEvent {
+function record(deps: OciSourceDeps, src: KubeObject, outcome: SyncOutcome, artifact: ResolvedArtifact): SourceEvent {
   const log = deps.log.child({ source: `${src.metadata.namespace}/${src.metadata.name}`, revision: artifact.revision });
   if (outcome.outcome === 'Applied')
     log.info({ applied: outcome.applied, pruned: outcome.pruned, origin: artifact.origin }, 'artifact applied');

@@ -283,7 +283,13 @@ export class FlowSourceReconciler {
    * object is a no-op write that keeps its resourceVersion). Objects another tool took over stay
    * skipped, and nothing is pruned that the inventory does not already list.
    */
-  private async correctDrift(key: string, ctx: GitContext, spec: FlowSourceSpec, src: KubeObject, status: FlowSourceStatus): Promise<void> {
+  private async correctDrift(
+    key: string,
+    ctx: GitContext,
+    spec: FlowSourceSpec,
+    src: KubeObject,
+    status: FlowSourceStatus,
+  ): Promise<void> {
     const revision = status.lastAppliedRevision;
     const sha = shaOfRevision(revision);
     if (!revision || !sha) return;
@@ -304,8 +310,15 @@ export class FlowSourceReconciler {
       defaultNamespace: key.split('/')[0]!,
       decryption: await decryptionKeys(this.deps.kube, key.split('/')[0] ?? '', spec),
     });
-    if (outcome.outcome === 'Applied') return void this.deps.log.debug({ source: key, revision, applied: outcome.applied }, 'drift check: last applied revision re-applied');
-    this.deps.log.warn({ source: key, revision, outcome: outcome.outcome, err: outcome.message }, 'drift correction failed');
+    if (outcome.outcome === 'Applied')
+      return void this.deps.log.debug(
+        { source: key, revision, applied: outcome.applied },
+        'drift check: last applied revision re-applied',
+      );
+    this.deps.log.warn(
+      { source: key, revision, outcome: outcome.outcome, err: outcome.message },
+      'drift correction failed',
+    );
     await this.deps.events.record(src, 'Warning', 'DriftCorrectionFailed', `${revision}: ${outcome.message}`);
   }
 
@@ -321,14 +334,26 @@ export class FlowSourceReconciler {
     const prune = !parsed.success || parsed.data.prune !== false;
     if (prune) {
       const inventory = statusOf(src).inventory ?? [];
-      const out = await pruneObjects({ kube: this.applierFor(key, parsed.success ? parsed.data : {}), source: key, entries: inventory });
+      const out = await pruneObjects({
+        kube: this.applierFor(key, parsed.success ? parsed.data : {}),
+        source: key,
+        entries: inventory,
+      });
       if (out.failures.length) {
         const message = `deleting what the source applied: ${out.failures.slice(0, 3).join('; ')}`;
         await this.deps.events.record(src, 'Warning', 'PruneFailed', message);
         return failed('PruneFailed', message);
       }
-      this.deps.log.info({ source: key, pruned: out.pruned.length, skipped: out.skipped.length }, 'source deleted; pruned what it applied');
-      await this.deps.events.record(src, 'Normal', 'Pruned', `deleted ${out.pruned.length} object(s) this source applied${out.skipped.length ? `; left ${out.skipped.length} that another tool or source now manages` : ''}`);
+      this.deps.log.info(
+        { source: key, pruned: out.pruned.length, skipped: out.skipped.length },
+        'source deleted; pruned what it applied',
+      );
+      await this.deps.events.record(
+        src,
+        'Normal',
+        'Pruned',
+        `deleted ${out.pruned.length} object(s) this source applied${out.skipped.length ? `; left ${out.skipped.length} that another tool or source now manages` : ''}`,
+      );
     }
     await setFinalizer(this.deps.kube, src, false, this.deps.fieldManager, SOURCE_FINALIZER);
     this.forget(key);
@@ -351,7 +376,15 @@ export class FlowSourceReconciler {
    * Diffs against the last applied commit when it is here and the spec has not changed (a new
    * path or a pin re-reads the whole folder), exports the commit, then validates and applies it.
    */
-  private async syncTo(key: string, ctx: GitContext, spec: FlowSourceSpec, sha: string, revision: string, status: FlowSourceStatus, sameSpec: boolean): Promise<SyncOutcome> {
+  private async syncTo(
+    key: string,
+    ctx: GitContext,
+    spec: FlowSourceSpec,
+    sha: string,
+    revision: string,
+    status: FlowSourceStatus,
+    sameSpec: boolean,
+  ): Promise<SyncOutcome> {
     const prefix = sourcePathPrefix(spec);
     const exportsDir = exportsDirOf(this.deps.dataDir, key);
     mkdirSync(exportsDir, { recursive: true });
@@ -375,7 +408,9 @@ export class FlowSourceReconciler {
       revision,
       files: inputsChanged
         ? await readDefinitions(ctx, sha, prefix)
-        : defs.filter((c) => c.status !== 'deleted').map((c) => ({ path: repoPath(prefix, c.path), text: decoder.decode(blobs.get(c.oid)) })),
+        : defs
+            .filter((c) => c.status !== 'deleted')
+            .map((c) => ({ path: repoPath(prefix, c.path), text: decoder.decode(blobs.get(c.oid)) })),
       removed: inputsChanged ? [] : defs.filter((c) => c.status === 'deleted').map((c) => repoPath(prefix, c.path)),
       full: full || inputsChanged,
       inventory: status.inventory ?? [],
@@ -389,9 +424,14 @@ export class FlowSourceReconciler {
   /** Logs a commit's outcome and says its Event (recorded after the status write). */
   private record(src: KubeObject, outcome: SyncOutcome, revision: string): SourceRun['events'][number] {
     const log = this.deps.log.child({ source: `${src.metadata.namespace}/${src.metadata.name}`, revision });
-    if (outcome.outcome === 'Applied') log.info({ applied: outcome.applied, pruned: outcome.pruned, skipped: outcome.skipped.length }, 'revision applied');
+    if (outcome.outcome === 'Applied')
+      log.info(
+        { applied: outcome.applied, pruned: outcome.pruned, skipped: outcome.skipped.length },
+        'revision applied',
+      );
     else log.warn({ outcome: outcome.outcome, err: outcome.message }, 'revision not applied');
-    const reason = outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
+    const reason =
+      outcome.outcome === 'Applied' ? 'Applied' : outcome.outcome === 'Rejected' ? 'ValidationFailed' : 'ApplyFailed';
     const type = outcome.outcome === 'Applied' ? 'Normal' : 'Warning';
     return { type, reason, message: `${revision}: ${outcome.message}` };
   }
@@ -399,7 +439,10 @@ export class FlowSourceReconciler {
 
 /** The source's folder inside the repository, normalised ("" for all of it). */
 export function sourcePathPrefix(spec: FlowSourceSpec): string {
-  return (spec.path ?? '').split('/').filter((s) => s && s !== '.').join('/');
+  return (spec.path ?? '')
+    .split('/')
+    .filter((s) => s && s !== '.')
+    .join('/');
 }
 
 /** A path relative to the source's folder, as a path in the repository. */
@@ -408,7 +451,11 @@ function repoPath(prefix: string, path: string): string {
 }
 
 /** Every definition file of a commit under the source's folder, with its repository path. */
-async function readDefinitions(ctx: GitContext, sha: string, prefix: string): Promise<Array<{ path: string; text: string }>> {
+async function readDefinitions(
+  ctx: GitContext,
+  sha: string,
+  prefix: string,
+): Promise<Array<{ path: string; text: string }>> {
   const defs = (await diffCommits({ ctx, to: sha, path: prefix })).filter((c) => c.definition);
   const blobs = await readBlobs({ ctx, oids: defs.map((c) => c.oid) });
   const decoder = new TextDecoder();
@@ -431,14 +478,40 @@ function summarise(
   signer?: string,
   commit?: CommitInfo,
 ): FlowSourceStatus {
-  const entry = { revision, outcome: outcome.outcome, message: outcome.message.slice(0, 1000), ...(signer ? { signer } : {}), ...commit };
+  const entry = {
+    revision,
+    outcome: outcome.outcome,
+    message: outcome.message.slice(0, 1000),
+    ...(signer ? { signer } : {}),
+    ...commit,
+  };
   const history = withHistory(status.history, entry);
   if (outcome.outcome === 'Rejected') {
-    return withReady({ ...status, lastAttemptedRevision: revision, history }, generation, false, 'ValidationFailed', `${revision}: ${outcome.message}`.slice(0, 4000), true);
+    return withReady(
+      { ...status, lastAttemptedRevision: revision, history },
+      generation,
+      false,
+      'ValidationFailed',
+      `${revision}: ${outcome.message}`.slice(0, 4000),
+      true,
+    );
   }
-  const next: FlowSourceStatus = { ...status, lastAttemptedRevision: revision, history, inventory: outcome.inventory, skipped: outcome.skipped };
-  if (outcome.outcome === 'Failed') return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
-  return withReady({ ...next, lastAppliedRevision: revision }, generation, true, 'Applied', `Applied revision ${revision}: ${outcome.message}`.slice(0, 4000));
+  const next: FlowSourceStatus = {
+    ...status,
+    lastAttemptedRevision: revision,
+    history,
+    inventory: outcome.inventory,
+    skipped: outcome.skipped,
+  };
+  if (outcome.outcome === 'Failed')
+    return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
+  return withReady(
+    { ...next, lastAppliedRevision: revision },
+    generation,
+    true,
+    'Applied',
+    `Applied revision ${revision}: ${outcome.message}`.slice(0, 4000),
+  );
 }
 
 /** A commit pinned by a rollout's rollback (src/rollout/pin-source.ts): its history entry says why. */

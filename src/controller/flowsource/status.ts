@@ -16,16 +16,40 @@ export const HISTORY_LIMIT = 10;
 export const statusOf = (src: KubeObject): FlowSourceStatus => (src.status ?? {}) as FlowSourceStatus;
 
 /** Ready with a reason, in kstatus form; Stalled says the user must change something. */
-export function withReady(status: FlowSourceStatus, generation: number, ready: boolean, reason: string, message: string, stalled = false): FlowSourceStatus {
-  let conditions = setCondition(status.conditions as Condition[] | undefined, { type: 'Ready', status: ready ? 'True' : 'False', reason, message, observedGeneration: generation });
-  conditions = setCondition(conditions, { type: 'Stalled', status: stalled ? 'True' : 'False', reason: stalled ? reason : 'Progressing', message: stalled ? message : '', observedGeneration: generation });
+export function withReady(
+  status: FlowSourceStatus,
+  generation: number,
+  ready: boolean,
+  reason: string,
+  message: string,
+  stalled = false,
+): FlowSourceStatus {
+  let conditions = setCondition(status.conditions as Condition[] | undefined, {
+    type: 'Ready',
+    status: ready ? 'True' : 'False',
+    reason,
+    message,
+    observedGeneration: generation,
+  });
+  conditions = setCondition(conditions, {
+    type: 'Stalled',
+    status: stalled ? 'True' : 'False',
+    reason: stalled ? reason : 'Progressing',
+    message: stalled ? message : '',
+    observedGeneration: generation,
+  });
   return { ...status, observedGeneration: generation, conditions };
 }
 
 /** Newest first; a retry of the same revision with the same outcome replaces its entry instead of filling the list. */
-export function withHistory(history: readonly HistoryEntry[] | undefined, entry: Omit<HistoryEntry, 'time'>): HistoryEntry[] {
+export function withHistory(
+  history: readonly HistoryEntry[] | undefined,
+  entry: Omit<HistoryEntry, 'time'>,
+): HistoryEntry[] {
   const next: HistoryEntry = { ...entry, time: nowRfc3339() };
-  const rest = (history ?? []).filter((h, i) => !(i === 0 && h.revision === entry.revision && h.outcome === entry.outcome));
+  const rest = (history ?? []).filter(
+    (h, i) => !(i === 0 && h.revision === entry.revision && h.outcome === entry.outcome),
+  );
   return [next, ...rest].slice(0, HISTORY_LIMIT);
 }
 

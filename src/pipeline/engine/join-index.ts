@@ -37,7 +37,8 @@ function sideOf(e: Expr, kinds: ReadonlySet<string>): Side | null {
   if (e.t !== 'str' || e.ref === undefined || !e.ref.ok || e.ref.subject) return null;
   const { path } = e.ref;
   const head = path.steps[0];
-  if (path.root !== '$' || path.usesRoot || head === undefined || head.t !== 'child' || !kinds.has(head.name)) return null;
+  if (path.root !== '$' || path.usesRoot || head === undefined || head.t !== 'child' || !kinds.has(head.name))
+    return null;
   return { kind: head.name, expr: e };
 }
 
@@ -188,7 +189,8 @@ function compound(run: JoinRun, bound: Partial): { key: string; doc: Doc } {
   for (const k of run.kinds) doc[k] = (bound.get(k) as JoinRow).doc;
   // The canonical JSON of the compound document, assembled from its parts' keys.
   const parts: string[] = ['{'];
-  for (const k of run.sortedKinds) parts.push(parts.length === 1 ? '' : ',', JSON.stringify(k), ':', (bound.get(k) as JoinRow).key);
+  for (const k of run.sortedKinds)
+    parts.push(parts.length === 1 ? '' : ',', JSON.stringify(k), ':', (bound.get(k) as JoinRow).key);
   parts.push('}');
   const key = parts.join('');
   return { key, doc };
@@ -198,7 +200,13 @@ function compound(run: JoinRun, bound: Partial): { key: string; doc: Doc } {
  * Adds to `out` every joined tuple made of one row from `rows` (all of kind `start`) and one row
  * of each other kind from the indexes, with multiplicity the product of the rows' counts.
  */
-export function extendJoin(run: JoinRun, start: string, rows: Iterable<JoinRow>, steps: readonly Step[], out: ZSet): void {
+export function extendJoin(
+  run: JoinRun,
+  start: string,
+  rows: Iterable<JoinRow>,
+  steps: readonly Step[],
+  out: ZSet,
+): void {
   for (const row of rows) {
     let partials: Array<{ bound: Partial; count: number }> = [{ bound: new Map([[start, row]]), count: row.count }];
     for (const step of steps) {
@@ -206,7 +214,10 @@ export function extendJoin(run: JoinRun, start: string, rows: Iterable<JoinRow>,
       const next: typeof partials = [];
       for (const p of partials) {
         const via = step.via;
-        const cands = via === null ? index.rows.values() : index.candidates(via.eq, (p.bound.get(via.from) as JoinRow).keys.get(via.eq) ?? null, via.thisIsFirst);
+        const cands =
+          via === null
+            ? index.rows.values()
+            : index.candidates(via.eq, (p.bound.get(via.from) as JoinRow).keys.get(via.eq) ?? null, via.thisIsFirst);
         for (const r of cands) {
           if (r.count === 0) continue;
           next.push({ bound: new Map(p.bound).set(step.kind, r), count: p.count * r.count });

@@ -87,7 +87,11 @@ export class Sources {
     const kind = object.kind;
     const cache = typeof kind === 'string' ? this.caches.get(kind) : undefined;
     if (cache === undefined || typeof kind !== 'string') {
-      throw new EventError('event', 'object.kind', `${JSON.stringify(kind)} is not a source kind of this pipeline (${this.kinds.join(', ')})`);
+      throw new EventError(
+        'event',
+        'object.kind',
+        `${JSON.stringify(kind)} is not a source kind of this pipeline (${this.kinds.join(', ')})`,
+      );
     }
     const doc = decodeSecret(deepClone(object));
     const id = objectKey(doc);
@@ -98,7 +102,8 @@ export class Sources {
     if (type === 'Deleted' || !selected) {
       if (old === undefined) {
         // Objects outside the filters were never seen, so their deletes are not errors.
-        if (type === 'Deleted' && selected) throw new EventError('event', `${kind} ${id}`, 'delete for a nonexistent object');
+        if (type === 'Deleted' && selected)
+          throw new EventError('event', `${kind} ${id}`, 'delete for a nonexistent object');
         return;
       }
       delta.add(old.key, old.doc, -1);

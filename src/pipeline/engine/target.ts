@@ -165,7 +165,13 @@ export class TargetStore {
     return recent?.[0];
   }
 
-  private settle(id: string, adds: Set<string>, txn: Txn, deleted: Array<[string, Doc]>, upserted: Array<[string, Doc]>): void {
+  private settle(
+    id: string,
+    adds: Set<string>,
+    txn: Txn,
+    deleted: Array<[string, Doc]>,
+    upserted: Array<[string, Doc]>,
+  ): void {
     const row = this.rows.get(id) as Row;
     const want = this.choose(row, adds);
     if (want === undefined) {

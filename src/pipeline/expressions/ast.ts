@@ -75,7 +75,9 @@ export function parseExpression(raw: unknown, path: string): Expr {
   }
   if (typeof raw === 'string') {
     if (raw === '') throw new PipelineParseError('@string', path, 'the empty string is not a valid expression');
-    return raw.startsWith('$') ? { t: 'str', value: raw, ref: parsePathRef(raw), path } : { t: 'str', value: raw, path };
+    return raw.startsWith('$')
+      ? { t: 'str', value: raw, ref: parsePathRef(raw), path }
+      : { t: 'str', value: raw, path };
   }
   if (Array.isArray(raw)) return { t: 'list', items: raw.map((x, i) => parseExpression(x, `${path}[${i}]`)), path };
   if (isMap(raw)) {

@@ -34,7 +34,10 @@ export function resolveString(s: string, ctx: Ctx, at: Where, pre?: PathRef): un
   const ref = pre ?? parsePathRef(s);
   if (!ref.ok) return fail(at, ref.error);
   if (ref.subject && !ctx.hasSubject) {
-    return fail(at, `${JSON.stringify(s)} refers to $$, which is only bound inside @map, @filter, @any, @all and @none`);
+    return fail(
+      at,
+      `${JSON.stringify(s)} refers to $$, which is only bound inside @map, @filter, @any, @all and @none`,
+    );
   }
   const v = getFirst(ref.path, ref.subject ? ctx.subject : ctx.object);
   return v === undefined ? null : v;

@@ -35,7 +35,10 @@ export const listOps: Record<string, OpFn> = {
     for (let i = start; i < end; i++) out.push(i);
     return out;
   },
-  '@concat': (n, ctx) => asList(evaluate(n.arg, ctx), where(n)).map((x) => asString(x, where(n))).join(''),
+  '@concat': (n, ctx) =>
+    asList(evaluate(n.arg, ctx), where(n))
+      .map((x) => asString(x, where(n)))
+      .join(''),
   '@map': (n, ctx) => {
     const { body, list } = iteration(n, ctx, false);
     return list.map((x) => evaluate(body, withSubject(ctx, x)));

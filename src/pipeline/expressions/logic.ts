@@ -28,7 +28,8 @@ function cond(n: OpExpr, ctx: Ctx): unknown {
 
 function switchOp(n: OpExpr, ctx: Ctx): unknown {
   const cases = argItems(n);
-  if (n.arg.t !== 'list' || cases.length === 0) return fail(where(n), 'expected a non-empty list of [case, action] pairs');
+  if (n.arg.t !== 'list' || cases.length === 0)
+    return fail(where(n), 'expected a non-empty list of [case, action] pairs');
   for (let i = 0; i < cases.length; i++) {
     const pair = cases[i] as Expr;
     if (pair.t !== 'list' || pair.items.length !== 2) {

@@ -18,7 +18,8 @@ function matchExpression(req: unknown, labels: Doc, at: Where, i: number): boole
   switch (operator) {
     case 'In':
     case 'NotIn': {
-      if (values.length === 0) return fail(at, `matchExpressions[${i}]: operator ${operator} needs a non-empty values list`);
+      if (values.length === 0)
+        return fail(at, `matchExpressions[${i}]: operator ${operator} needs a non-empty values list`);
       const hit = value !== undefined && values.includes(value);
       return operator === 'In' ? hit : !hit;
     }
@@ -42,7 +43,8 @@ export function matchSelector(selector: Doc, labels: Doc, at: Where): boolean {
   for (const [k, v] of Object.entries(matchLabels)) {
     if (!has(labels, k) || goValue(labels[k]) !== goValue(v)) return false;
   }
-  const exprs = long && !isNil(selector.matchExpressions) ? asList(selector.matchExpressions, at, 'matchExpressions') : [];
+  const exprs =
+    long && !isNil(selector.matchExpressions) ? asList(selector.matchExpressions, at, 'matchExpressions') : [];
   return exprs.every((req, i) => matchExpression(req, labels, at, i));
 }
 

@@ -37,13 +37,17 @@ export class IncrementalCircuit implements Circuit {
   private readonly join: IncrementalJoin | null;
   private readonly ops: DeltaOp[];
 
-  constructor(private readonly spec: PipelineSpec, opts: CircuitOptions) {
+  constructor(
+    private readonly spec: PipelineSpec,
+    opts: CircuitOptions,
+  ) {
     this.join = spec.join === null ? null : new IncrementalJoin(spec.join, spec.sources, opts);
     this.ops = buildOps(spec, opts);
   }
 
   step(inputs: ReadonlyMap<string, ZSet>, _sources: unknown, txn: Txn): ZSet {
-    let z = this.join !== null ? this.join.step(inputs, txn) : (inputs.get(this.spec.sources[0] as string) ?? new ZSet());
+    let z =
+      this.join !== null ? this.join.step(inputs, txn) : (inputs.get(this.spec.sources[0] as string) ?? new ZSet());
     for (const op of this.ops) {
       if (z.size === 0) break;
       z = op.step(z, txn);

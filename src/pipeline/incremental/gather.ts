@@ -31,7 +31,13 @@ function set<T extends object, K extends keyof T>(txn: Txn, obj: T, field: K, va
 }
 
 /** Adds `by` to a counted entry, creating or dropping it, with undo. */
-function bump<T>(txn: Txn, map: Map<string, Counted<T>>, key: string, item: T, by: number): { created: boolean; gone: boolean } {
+function bump<T>(
+  txn: Txn,
+  map: Map<string, Counted<T>>,
+  key: string,
+  item: T,
+  by: number,
+): { created: boolean; gone: boolean } {
   const c = map.get(key);
   if (c === undefined) {
     txSet(txn, map, key, { item, count: by });
@@ -99,7 +105,8 @@ export class IncrementalGather {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const mk = g.order[mid] as string;
-      const c = compareGatherValues((g.values.get(mk) as Counted<unknown>).item, value) || (mk < vk ? -1 : mk > vk ? 1 : 0);
+      const c =
+        compareGatherValues((g.values.get(mk) as Counted<unknown>).item, value) || (mk < vk ? -1 : mk > vk ? 1 : 0);
       if (c < 0) lo = mid + 1;
       else hi = mid;
     }

@@ -29,7 +29,10 @@ export class RecomputeCircuit implements Circuit {
 
   private compute(sources: Sources): ZSet {
     const { spec, opts } = this;
-    let z = spec.join !== null ? snapshotJoin(spec.join, spec.sources, sources, opts) : ZSet.of(sources.contents(spec.sources[0] as string));
+    let z =
+      spec.join !== null
+        ? snapshotJoin(spec.join, spec.sources, sources, opts)
+        : ZSet.of(sources.contents(spec.sources[0] as string));
     // Adjacent linear stages are fused, as the original's rewrite engine does: same result,
     // no intermediate z-sets.
     let run: LinearStage[] = [];

@@ -25,7 +25,8 @@ export function snapshotJoin(join: JoinSpec, kinds: readonly string[], sources: 
   const indexes = new Map<string, KindIndex>();
   for (const kind of kinds) {
     const index = new KindIndex(kind, equalities, opts);
-    for (const e of sources.contents(kind)) index.link({ key: e.key, doc: e.doc, count: e.count, keys: index.keysOf(e.doc) });
+    for (const e of sources.contents(kind))
+      index.link({ key: e.key, doc: e.doc, count: e.count, keys: index.keysOf(e.doc) });
     indexes.set(kind, index);
   }
   const start = kinds[0] as string;

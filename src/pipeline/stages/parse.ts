@@ -9,10 +9,15 @@ import type { JoinSpec, PipelineSpec, StageSpec } from './spec.js';
 const stageOps = new Set(['@join', '@select', '@project', '@unwind', '@demux', '@gather', '@mux']);
 
 function stageEntry(raw: unknown, path: string): [string, unknown] {
-  if (!isMap(raw)) throw new PipelineParseError('pipeline', path, `a stage must be a map with one key, got ${typeName(raw)}`);
+  if (!isMap(raw))
+    throw new PipelineParseError('pipeline', path, `a stage must be a map with one key, got ${typeName(raw)}`);
   const keys = Object.keys(raw);
   if (keys.length !== 1) {
-    throw new PipelineParseError('pipeline', path, `a stage must have exactly one key, got ${keys.length} (${keys.join(', ')})`);
+    throw new PipelineParseError(
+      'pipeline',
+      path,
+      `a stage must have exactly one key, got ${keys.length} (${keys.join(', ')})`,
+    );
   }
   const op = keys[0] as string;
   if (!stageOps.has(op)) throw new PipelineParseError(op, path, `unknown pipeline op ${JSON.stringify(op)}`);
@@ -47,7 +52,9 @@ function parseStage(op: string, arg: unknown, path: string): StageSpec {
       return { t: 'select', op, expr: parseExpression(arg, `${path}.${op}`), path };
     case '@project': {
       const listForm = Array.isArray(arg);
-      const fragments = listForm ? arg.map((x, i) => parseExpression(x, `${path}.${op}[${i}]`)) : [parseExpression(arg, `${path}.${op}`)];
+      const fragments = listForm
+        ? arg.map((x, i) => parseExpression(x, `${path}.${op}[${i}]`))
+        : [parseExpression(arg, `${path}.${op}`)];
       return { t: 'project', op, fragments, listForm, path };
     }
     case '@unwind':

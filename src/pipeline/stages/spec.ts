@@ -5,8 +5,20 @@ import type { Expr } from '../expressions/index.js';
 
 export type StageSpec =
   | { readonly t: 'select'; readonly op: '@select'; readonly expr: Expr; readonly path: string }
-  | { readonly t: 'project'; readonly op: '@project'; readonly fragments: readonly Expr[]; readonly listForm: boolean; readonly path: string }
-  | { readonly t: 'unwind'; readonly op: '@unwind' | '@demux'; readonly source: string; readonly ref: PathRef; readonly path: string }
+  | {
+      readonly t: 'project';
+      readonly op: '@project';
+      readonly fragments: readonly Expr[];
+      readonly listForm: boolean;
+      readonly path: string;
+    }
+  | {
+      readonly t: 'unwind';
+      readonly op: '@unwind' | '@demux';
+      readonly source: string;
+      readonly ref: PathRef;
+      readonly path: string;
+    }
   | {
       readonly t: 'gather';
       readonly op: '@gather' | '@mux';

@@ -113,7 +113,7 @@ function rulesOf(meta: Metadata): { keep(key: string): boolean; matched(path: st
   const encRegex = meta.encrypted_regex ? new RegExp(meta.encrypted_regex) : undefined;
   const encSuffix = meta.encrypted_suffix;
   return {
-    keep: (key) => !(unencSuffix && key.endsWith(unencSuffix)) && !(unencRegex?.test(key)),
+    keep: (key) => !(unencSuffix && key.endsWith(unencSuffix)) && !unencRegex?.test(key),
     matched: (path) =>
       (!encRegex || path.some((k) => encRegex.test(k))) && (!encSuffix || path.some((k) => k.endsWith(encSuffix))),
   };

@@ -86,16 +86,14 @@ export function parseAllowedSigners(text: string): AllowedSignersParse {
     const hasOptions = t[1] !== undefined && !isKeyType(t[1]);
     const type = t[hasOptions ? 2 : 1];
     const b64 = t[hasOptions ? 3 : 2];
-    if (!principals || !type || !b64)
-      {
-        errors.push(`line ${i + 1}: expected "principals [options] keytype base64-key"`);
-        continue;
-      }
+    if (!principals || !type || !b64) {
+      errors.push(`line ${i + 1}: expected "principals [options] keytype base64-key"`);
+      continue;
+    }
     try {
       const blob = Buffer.from(b64, 'base64');
       const parsed = parseSshPublicKey(blob);
-      if (parsed.type !== type)
-        {
+      if (parsed.type !== type) {
         errors.push(`line ${i + 1}: key type ${type} does not match the key (${parsed.type})`);
         continue;
       }

@@ -75,9 +75,7 @@ async function verifyTag(input: VerifyRevisionInput): Promise<VerifyRevisionOutc
       code: 'Unsigned',
       commit,
       signer: 'unsigned',
-      message:
-        `tag ${tag} (commit ${commit}) refused: unsigned ` +
-        '(a lightweight tag carries no signature; use git tag -s)',
+      message: `tag ${tag} (commit ${commit}) refused: unsigned (a lightweight tag carries no signature; use git tag -s)`,
     };
   const v = await verifyObject(ctx, oid, input.keys);
   if (!v.ok)

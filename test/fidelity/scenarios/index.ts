@@ -9,7 +9,16 @@ import { SELECTOR_SCENARIOS } from './selectors.js';
 import { SUBRESOURCE_SCENARIOS } from './subresources.js';
 
 /** Every fidelity scenario, in a stable order (the index names each scenario's namespace). */
-export const SCENARIOS: Scenario[] = [...CRUD_SCENARIOS, ...SUBRESOURCE_SCENARIOS, ...ERROR_SCENARIOS, ...SELECTOR_SCENARIOS, ...QUERY_SCENARIOS, ...DELETE_SCENARIOS, ...MISC_SCENARIOS, ...DISCOVERY_SCENARIOS];
+export const SCENARIOS: Scenario[] = [
+  ...CRUD_SCENARIOS,
+  ...SUBRESOURCE_SCENARIOS,
+  ...ERROR_SCENARIOS,
+  ...SELECTOR_SCENARIOS,
+  ...QUERY_SCENARIOS,
+  ...DELETE_SCENARIOS,
+  ...MISC_SCENARIOS,
+  ...DISCOVERY_SCENARIOS,
+];
 
 const seen = new Set<string>();
 for (const s of SCENARIOS) {

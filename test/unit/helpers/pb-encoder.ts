@@ -74,14 +74,25 @@ export interface MetaInput {
   deletionGracePeriodSeconds?: number;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+  ownerReferences?: Array<{
+    apiVersion: string;
+    kind: string;
+    name: string;
+    uid: string;
+    controller?: boolean;
+    blockOwnerDeletion?: boolean;
+  }>;
   finalizers?: string[];
 }
 
 /** ObjectMeta the way gogo marshals it: all strings, generation and creationTimestamp always present. */
 export function objectMeta(m: MetaInput): Buffer {
   const created =
-    m.creationSeconds !== undefined ? msg(8, int(1, m.creationSeconds), int(2, 0)) : m.explicitZeroSeconds ? msg(8, int(1, 0)) : msg(8);
+    m.creationSeconds !== undefined
+      ? msg(8, int(1, m.creationSeconds), int(2, 0))
+      : m.explicitZeroSeconds
+        ? msg(8, int(1, 0))
+        : msg(8);
   return msg(
     1,
     str(1, m.name ?? ''),
@@ -123,23 +134,49 @@ export function envelope(apiVersion: string, kind: string, raw: Buffer, contentE
 
 /** What `kubectl create namespace <name>` sends. */
 export function namespaceBody(meta: MetaInput, finalizers: string[] = []): Buffer {
-  return envelope('v1', 'Namespace', Buffer.concat([objectMeta(meta), msg(2, ...finalizers.map((f) => str(1, f))), msg(3, str(1, ''))]));
+  return envelope(
+    'v1',
+    'Namespace',
+    Buffer.concat([objectMeta(meta), msg(2, ...finalizers.map((f) => str(1, f))), msg(3, str(1, ''))]),
+  );
 }
 
 /** What `kubectl create configmap <name> --from-literal=…` sends. */
-export function configMapBody(meta: MetaInput, data: Record<string, string>, binaryData: Record<string, Buffer> = {}, immutable?: boolean): Buffer {
+export function configMapBody(
+  meta: MetaInput,
+  data: Record<string, string>,
+  binaryData: Record<string, Buffer> = {},
+  immutable?: boolean,
+): Buffer {
   return envelope(
     'v1',
     'ConfigMap',
-    Buffer.concat([objectMeta(meta), mapField(2, data), mapField(3, binaryData), ...(immutable !== undefined ? [bool(4, immutable)] : [])]),
+    Buffer.concat([
+      objectMeta(meta),
+      mapField(2, data),
+      mapField(3, binaryData),
+      ...(immutable !== undefined ? [bool(4, immutable)] : []),
+    ]),
   );
 }
 
 /** What `kubectl create secret generic <name> --from-literal=…` sends. */
-export function secretBody(meta: MetaInput, data: Record<string, Buffer>, type = 'Opaque', stringData: Record<string, string> = {}, immutable?: boolean): Buffer {
+export function secretBody(
+  meta: MetaInput,
+  data: Record<string, Buffer>,
+  type = 'Opaque',
+  stringData: Record<string, string> = {},
+  immutable?: boolean,
+): Buffer {
   return envelope(
     'v1',
     'Secret',
-    Buffer.concat([objectMeta(meta), mapField(2, data), str(3, type), mapField(4, stringData), ...(immutable !== undefined ? [bool(5, immutable)] : [])]),
+    Buffer.concat([
+      objectMeta(meta),
+      mapField(2, data),
+      str(3, type),
+      mapField(4, stringData),
+      ...(immutable !== undefined ? [bool(5, immutable)] : []),
+    ]),
   );
 }

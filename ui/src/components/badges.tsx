@@ -1,10 +1,19 @@
 // Health and readiness as a coloured word: the colour is never the only signal (the text says it).
 import type { HealthStatus, Readiness, SourceState } from '../../../src/ui-server/types.ts';
 
-const HEALTH_CLASS: Record<HealthStatus, string> = { Current: 'ok', InProgress: 'progress', Failed: 'bad', Missing: 'bad' };
+const HEALTH_CLASS: Record<HealthStatus, string> = {
+  Current: 'ok',
+  InProgress: 'progress',
+  Failed: 'bad',
+  Missing: 'bad',
+};
 
 export function HealthBadge({ status }: { status: HealthStatus }) {
-  return <span class={`badge ${HEALTH_CLASS[status]}`} data-health={status}>{status === 'Current' ? 'Healthy' : status === 'InProgress' ? 'In progress' : status}</span>;
+  return (
+    <span class={`badge ${HEALTH_CLASS[status]}`} data-health={status}>
+      {status === 'Current' ? 'Healthy' : status === 'InProgress' ? 'In progress' : status}
+    </span>
+  );
 }
 
 export function ReadyBadge({ ready }: { ready: Readiness }) {
@@ -38,8 +47,17 @@ export function VerifiedBadge({ state }: { state: Readiness }) {
 export function SourceStateBadge({ state }: { state: SourceState }) {
   return (
     <>
-      {state.pinned ? <span class="badge progress" data-pinned title="New commits are not applied until it is unpinned">{state.ref}</span> : null}
-      {state.suspended ? <span class="badge unknown" data-suspended> suspended</span> : null}
+      {state.pinned ? (
+        <span class="badge progress" data-pinned title="New commits are not applied until it is unpinned">
+          {state.ref}
+        </span>
+      ) : null}
+      {state.suspended ? (
+        <span class="badge unknown" data-suspended>
+          {' '}
+          suspended
+        </span>
+      ) : null}
     </>
   );
 }

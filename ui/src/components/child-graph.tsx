@@ -53,8 +53,7 @@ function place(root: Placed, children: ChildNode[]): Placed[] {
   return out;
 }
 
-export const graphSize = (children: ChildNode[]): number =>
-  children.reduce((n, c) => n + 1 + graphSize(c.children), 0);
+export const graphSize = (children: ChildNode[]): number => children.reduce((n, c) => n + 1 + graphSize(c.children), 0);
 
 export function ChildGraph({
   root,
@@ -105,12 +104,18 @@ export function ChildGraph({
               <title>{`${n.kind} ${n.label}: ${n.health}${n.message ? ` — ${clip(n.message, 300)}` : ''}`}</title>
               <rect width={NODE_W} height={NODE_H} rx={6} />
               <rect class="bar" width={6} height={NODE_H} rx={3} />
-              <text x={14} y={16} class="kind">{clip(n.kind, MAX_LABEL + 8)}</text>
-              <text x={14} y={32} class="name">{clip(n.label, MAX_LABEL)}</text>
+              <text x={14} y={16} class="kind">
+                {clip(n.kind, MAX_LABEL + 8)}
+              </text>
+              <text x={14} y={32} class="name">
+                {clip(n.label, MAX_LABEL)}
+              </text>
             </g>
           );
           return n.key && n.health !== 'Missing' && n.id !== 'root' ? (
-            <a key={n.id} href={paths.best(n.key)}>{box}</a>
+            <a key={n.id} href={paths.best(n.key)}>
+              {box}
+            </a>
           ) : (
             <g key={n.id}>{box}</g>
           );

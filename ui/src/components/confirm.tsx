@@ -10,7 +10,15 @@ export interface ConfirmRequest {
   detail?: ComponentChildren;
 }
 
-export function ConfirmDialog({ request, onConfirm, onCancel }: { request: ConfirmRequest | undefined; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmDialog({
+  request,
+  onConfirm,
+  onCancel,
+}: {
+  request: ConfirmRequest | undefined;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -19,15 +27,33 @@ export function ConfirmDialog({ request, onConfirm, onCancel }: { request: Confi
     if (!request && d.open) d.close();
   }, [request]);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" aria-describedby="confirm-body" onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={ref}
+      aria-labelledby="confirm-title"
+      aria-describedby="confirm-body"
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
       {request ? (
-        <form method="dialog" onSubmit={(e) => { e.preventDefault(); onConfirm(); }}>
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            e.preventDefault();
+            onConfirm();
+          }}
+        >
           <h2 id="confirm-title">{request.title}</h2>
           <p id="confirm-body">{request.body}</p>
           {request.detail ?? null}
           <div class="dialog-buttons">
-            <button type="button" onClick={onCancel} autofocus>Cancel</button>
-            <button type="submit" class="primary">{request.confirmLabel}</button>
+            <button type="button" onClick={onCancel} autofocus>
+              Cancel
+            </button>
+            <button type="submit" class="primary">
+              {request.confirmLabel}
+            </button>
           </div>
         </form>
       ) : null}

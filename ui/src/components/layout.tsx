@@ -14,9 +14,13 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="top">
-        <a class="brand" href={paths.overview()}>FlowOps</a>
+        <a class="brand" href={paths.overview()}>
+          FlowOps
+        </a>
         <nav aria-label="Main">
           <a href={paths.overview()}>Overview</a>
         </nav>
@@ -24,14 +28,24 @@ export function Layout({ children }: { children: ComponentChildren }) {
           {CONNECTION_TEXT[connection]}
         </span>
         <WhoIsSignedIn />
-        <button type="button" class="theme" onClick={toggle} aria-label={`Switch to ${next} theme`} aria-pressed={theme === 'dark'} title={`Switch to ${next} theme`}>
+        <button
+          type="button"
+          class="theme"
+          onClick={toggle}
+          aria-label={`Switch to ${next} theme`}
+          aria-pressed={theme === 'dark'}
+          title={`Switch to ${next} theme`}
+        >
           <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span> Theme: {theme === 'dark' ? 'dark' : 'light'}
         </button>
       </header>
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      <footer class="keys muted">Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous row, <kbd>Enter</kbd> open, <kbd>g</kbd> overview, <kbd>t</kbd> theme, <kbd>?</kbd> all keys.</footer>
+      <footer class="keys muted">
+        Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous row, <kbd>Enter</kbd> open, <kbd>g</kbd> overview, <kbd>t</kbd>{' '}
+        theme, <kbd>?</kbd> all keys.
+      </footer>
       <KeysHelp />
     </>
   );

@@ -23,8 +23,7 @@ export function ObjectList({ objects, kind, hrefOf }: { objects: WatchedObject[]
   const [shown, setShown] = useState(PAGE);
   const namespaces = useMemo(() => [...new Set(objects.map((o) => o.key.namespace ?? ''))].sort(), [objects]);
   const sorted = useMemo(
-    () =>
-      [...objects].sort((a, b) => RANK[a.ready.status] - RANK[b.ready.status] || byName(nameOf(a), nameOf(b))),
+    () => [...objects].sort((a, b) => RANK[a.ready.status] - RANK[b.ready.status] || byName(nameOf(a), nameOf(b))),
     [objects],
   );
   const q = query.trim().toLowerCase();

@@ -33,7 +33,14 @@ function NumberedFile({
     if (picked) document.getElementById(`L${picked}`)?.scrollIntoView({ block: 'center' });
   }, [picked, text]);
   return (
-    <pre class="yaml numbered" aria-labelledby="definition-h" tabIndex={0} data-file data-lines={lines.length}>
+    <pre
+      class="yaml numbered"
+      role="region"
+      aria-labelledby="definition-h"
+      tabIndex={0}
+      data-file
+      data-lines={lines.length}
+    >
       {lines.map((l, i) => {
         const n = i + 1;
         const cls = `line${errorLines.has(n) ? ' error-line' : ''}${picked === n ? ' picked' : ''}`;
@@ -184,10 +191,11 @@ export function FlowPage({
                   {d.provenance?.path ? (
                     <p class="muted" data-file-not-shown>
                       <code class="path">{d.provenance.path}</code> is not shown: it is over 256 KB, or its commit is no
-                      longer on this server's disk. The spec as applied is shown instead, without the file's line numbers.
+                      longer on this server's disk. The spec as applied is shown instead, without the file's line
+                      numbers.
                     </p>
                   ) : null}
-                  <pre class="yaml" aria-labelledby="definition-h" tabIndex={0}>
+                  <pre class="yaml" role="region" aria-labelledby="definition-h" tabIndex={0}>
                     {d.yaml}
                   </pre>
                 </>

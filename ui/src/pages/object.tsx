@@ -15,22 +15,38 @@ import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 import { FlowLink, RevisionLink, SourceLink, splitName } from './provenance.tsx';
 
-const apiUrl = (k: ObjectKey): string => `/ui/api/object?${new URLSearchParams({ apiVersion: k.apiVersion, kind: k.kind, name: k.name, ...(k.namespace ? { namespace: k.namespace } : {}) })}`;
+const apiUrl = (k: ObjectKey): string =>
+  `/ui/api/object?${new URLSearchParams({ apiVersion: k.apiVersion, kind: k.kind, name: k.name, ...(k.namespace ? { namespace: k.namespace } : {}) })}`;
 
 /** A `flow.yaml:34:49` in a failure opens that line on the page of the Flow that ran. */
-const flowLineOf = (flow: string | undefined): LineHref => (_path, line) => {
-  if (!flow) return undefined;
-  const [ns, name] = splitName(flow);
-  return paths.flow(ns, name, { line });
-};
+const flowLineOf =
+  (flow: string | undefined): LineHref =>
+  (_path, line) => {
+    if (!flow) return undefined;
+    const [ns, name] = splitName(flow);
+    return paths.flow(ns, name, { line });
+  };
 
 function ChildItem({ child }: { child: ChildNode }) {
   return (
-    <li role="treeitem" aria-selected={false} aria-expanded={child.children.length > 0 ? true : undefined} data-child={`${child.key.kind}/${child.key.name}`} data-health={child.health}>
+    <li
+      role="treeitem"
+      tabIndex={-1}
+      aria-selected={false}
+      aria-expanded={child.children.length > 0 ? true : undefined}
+      data-child={`${child.key.kind}/${child.key.name}`}
+      data-health={child.health}
+    >
       <span class="child">
         <span class={`dot ${child.health}`} aria-hidden="true" />
         <code class="kind">{child.key.kind}</code>
-        {child.health === 'Missing' ? <span>{child.key.name}</span> : <a data-row href={paths.best(child.key)}>{child.key.name}</a>}
+        {child.health === 'Missing' ? (
+          <span>{child.key.name}</span>
+        ) : (
+          <a data-row href={paths.best(child.key)}>
+            {child.key.name}
+          </a>
+        )}
         <HealthBadge status={child.health} />
         {child.message ? <span class="message">{child.message}</span> : null}
       </span>
@@ -42,7 +58,9 @@ function ChildItem({ child }: { child: ChildNode }) {
 function ChildList({ children }: { children: ChildNode[] }) {
   return (
     <ul role="group">
-      {children.map((c) => <ChildItem key={`${c.key.kind}/${c.key.namespace ?? ''}/${c.key.name}`} child={c} />)}
+      {children.map((c) => (
+        <ChildItem key={`${c.key.kind}/${c.key.namespace ?? ''}/${c.key.name}`} child={c} />
+      ))}
     </ul>
   );
 }
@@ -50,12 +68,16 @@ function ChildList({ children }: { children: ChildNode[] }) {
 function Tree({ d }: { d: ObjectDetail }) {
   return (
     <ul class="tree" role="tree" aria-labelledby="tree-h">
-      <li role="treeitem" aria-expanded={true} aria-selected={true}>
+      <li role="treeitem" tabIndex={-1} aria-expanded={true} aria-selected={true}>
         <span class="child">
           <span class={`dot ${d.health.status}`} aria-hidden="true" />
           <code class="kind">{d.key.kind}</code> <strong>{d.key.name}</strong> <HealthBadge status={d.health.status} />
         </span>
-        {d.children.length === 0 ? <p class="muted">No children: nothing in its inventory, and nothing it owns.</p> : <ChildList children={d.children} />}
+        {d.children.length === 0 ? (
+          <p class="muted">No children: nothing in its inventory, and nothing it owns.</p>
+        ) : (
+          <ChildList children={d.children} />
+        )}
       </li>
     </ul>
   );
@@ -68,23 +90,94 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
     <WhenLoaded loaded={loaded} what={title}>
       {(d) => (
         <>
-          <p class="crumbs"><a href={paths.overview()}>Overview</a>{(d.provenance.flow ? [d.provenance.flow] : d.watchedBy).map((f) => <Fragment key={f}> / <FlowLink flow={f} /></Fragment>)} / Object</p>
+          <p class="crumbs">
+            <a href={paths.overview()}>Overview</a>
+            {(d.provenance.flow ? [d.provenance.flow] : d.watchedBy).map((f) => (
+              <Fragment key={f}>
+                {' '}
+                / <FlowLink flow={f} />
+              </Fragment>
+            ))}{' '}
+            / Object
+          </p>
           <h1>{title}</h1>
           {d.failure ? (
             <div class="notice bad" role="alert" data-failure-step={d.failure.step}>
-              <strong>Reconcile failing at step “{d.failure.step}”</strong> ({d.failure.reason}){d.failure.terminal ? ': stalled, not retried until the object or the Flow changes.' : ': retrying with backoff.'}
-              {d.failure.message ? <pre class="message"><LinkedMessage text={d.failure.message} hrefOf={flowLineOf(d.lastRun?.flow ?? d.watchedBy[0])} /></pre> : null}
+              <strong>Reconcile failing at step “{d.failure.step}”</strong> ({d.failure.reason})
+              {d.failure.terminal
+                ? ': stalled, not retried until the object or the Flow changes.'
+                : ': retrying with backoff.'}
+              {d.failure.message ? (
+                <pre class="message">
+                  <LinkedMessage text={d.failure.message} hrefOf={flowLineOf(d.lastRun?.flow ?? d.watchedBy[0])} />
+                </pre>
+              ) : null}
             </div>
           ) : null}
           <dl class="facts">
-            <dt>API version</dt><dd><code>{d.key.apiVersion}</code></dd>
-            <dt>Health</dt><dd><HealthBadge status={d.health.status} /> <span class="message">{d.health.message}</span></dd>
-            {d.ready ? <><dt>Ready</dt><dd><ReadyBadge ready={d.ready} /> <span class="message" data-ready-message>{d.ready.message}</span></dd></> : null}
-            <dt>Created</dt><dd><Ago iso={d.createdAt} /></dd>
-            {d.owner ? <><dt>Owner</dt><dd><a href={paths.best(d.owner)}>{d.owner.kind} {d.owner.name}</a></dd></> : null}
-            {d.watchedBy.length > 0 ? <><dt>Watched by</dt><dd>{d.watchedBy.map((f, i) => <Fragment key={f}>{i > 0 ? ', ' : ''}<FlowLink flow={f} /></Fragment>)}</dd></> : null}
-            {d.provenance.flow ? <><dt>Made by</dt><dd><FlowLink flow={d.provenance.flow} />{d.provenance.owner ? <span class="muted"> for {d.provenance.owner}</span> : null}</dd></> : null}
-            {d.provenance.source ? <><dt>From</dt><dd><SourceLink p={d.provenance} /> {d.provenance.path ? <code>{d.provenance.path}</code> : null}</dd></> : null}
+            <dt>API version</dt>
+            <dd>
+              <code>{d.key.apiVersion}</code>
+            </dd>
+            <dt>Health</dt>
+            <dd>
+              <HealthBadge status={d.health.status} /> <span class="message">{d.health.message}</span>
+            </dd>
+            {d.ready ? (
+              <>
+                <dt>Ready</dt>
+                <dd>
+                  <ReadyBadge ready={d.ready} />{' '}
+                  <span class="message" data-ready-message>
+                    {d.ready.message}
+                  </span>
+                </dd>
+              </>
+            ) : null}
+            <dt>Created</dt>
+            <dd>
+              <Ago iso={d.createdAt} />
+            </dd>
+            {d.owner ? (
+              <>
+                <dt>Owner</dt>
+                <dd>
+                  <a href={paths.best(d.owner)}>
+                    {d.owner.kind} {d.owner.name}
+                  </a>
+                </dd>
+              </>
+            ) : null}
+            {d.watchedBy.length > 0 ? (
+              <>
+                <dt>Watched by</dt>
+                <dd>
+                  {d.watchedBy.map((f, i) => (
+                    <Fragment key={f}>
+                      {i > 0 ? ', ' : ''}
+                      <FlowLink flow={f} />
+                    </Fragment>
+                  ))}
+                </dd>
+              </>
+            ) : null}
+            {d.provenance.flow ? (
+              <>
+                <dt>Made by</dt>
+                <dd>
+                  <FlowLink flow={d.provenance.flow} />
+                  {d.provenance.owner ? <span class="muted"> for {d.provenance.owner}</span> : null}
+                </dd>
+              </>
+            ) : null}
+            {d.provenance.source ? (
+              <>
+                <dt>From</dt>
+                <dd>
+                  <SourceLink p={d.provenance} /> {d.provenance.path ? <code>{d.provenance.path}</code> : null}
+                </dd>
+              </>
+            ) : null}
           </dl>
           <section>
             <h2 id="tree-h">Children</h2>
@@ -96,12 +189,32 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           {d.lastRun ? <LastRunSection d={d} /> : null}
           <section>
             <h2 id="conditions-h">Conditions</h2>
-            {d.conditions.length === 0 ? <p class="muted">None.</p> : (
+            {d.conditions.length === 0 ? (
+              <p class="muted">None.</p>
+            ) : (
               <table aria-labelledby="conditions-h" class="cards">
-                <thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col">Since</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Type</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Message</th>
+                    <th scope="col">Since</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {d.conditions.map((c) => (
-                    <tr key={c.type}><td data-label="Type">{c.type}</td><td data-label="Status">{c.status}</td><td data-label="Reason">{c.reason}</td><td data-label="Message" class="message">{c.message}</td><td data-label="Since"><Ago iso={c.since} /></td></tr>
+                    <tr key={c.type}>
+                      <td data-label="Type">{c.type}</td>
+                      <td data-label="Status">{c.status}</td>
+                      <td data-label="Reason">{c.reason}</td>
+                      <td data-label="Message" class="message">
+                        {c.message}
+                      </td>
+                      <td data-label="Since">
+                        <Ago iso={c.since} />
+                      </td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -109,12 +222,36 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           </section>
           <section>
             <h2 id="events-h">Events</h2>
-            {d.events.length === 0 ? <p class="muted">No Events.</p> : (
+            {d.events.length === 0 ? (
+              <p class="muted">No Events.</p>
+            ) : (
               <table aria-labelledby="events-h" class="events cards">
-                <thead><tr><th scope="col">Type</th><th scope="col">Reason</th><th scope="col">Message</th><th scope="col" class="num">Count</th><th scope="col">Last seen</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Type</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Message</th>
+                    <th scope="col" class="num">
+                      Count
+                    </th>
+                    <th scope="col">Last seen</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {d.events.map((e, i) => (
-                    <tr key={i} class={e.type === 'Warning' ? 'warning' : undefined}><td data-label="Type">{e.type}</td><td data-label="Reason">{e.reason}</td><td data-label="Message" class="message">{e.message}</td><td data-label="Count" class="num">{e.count}</td><td data-label="Last seen"><Ago iso={e.lastSeen} /></td></tr>
+                    <tr key={i} class={e.type === 'Warning' ? 'warning' : undefined}>
+                      <td data-label="Type">{e.type}</td>
+                      <td data-label="Reason">{e.reason}</td>
+                      <td data-label="Message" class="message">
+                        {e.message}
+                      </td>
+                      <td data-label="Count" class="num">
+                        {e.count}
+                      </td>
+                      <td data-label="Last seen">
+                        <Ago iso={e.lastSeen} />
+                      </td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -122,7 +259,9 @@ export function ObjectPage({ objectKey }: { objectKey: ObjectKey }) {
           </section>
           <details>
             <summary>YAML</summary>
-            <pre class="yaml" tabIndex={0}>{d.yaml}</pre>
+            <pre class="yaml" tabIndex={0}>
+              {d.yaml}
+            </pre>
           </details>
         </>
       )}
@@ -183,7 +322,8 @@ function RevisionNote({ d }: { d: ObjectDetail }) {
 function LastRunSection({ d }: { d: ObjectDetail }) {
   const run = d.lastRun!;
   const newest = d.runs[0];
-  const timed = newest && newest.outcome === run.outcome && newest.flowGeneration === run.flowGeneration ? newest : undefined;
+  const timed =
+    newest && newest.outcome === run.outcome && newest.flowGeneration === run.flowGeneration ? newest : undefined;
   const earlier = d.runs.slice(timed ? 1 : 0);
   // A run's revision is its Flow's commit: it links into the Flow's source (the object's may be another).
   const runSource = d.runFlow?.source ?? d.provenance.source;
@@ -193,42 +333,83 @@ function LastRunSection({ d }: { d: ObjectDetail }) {
       <h2 id="last-run-h">Last run</h2>
       <p class="summary" data-last-run={run.outcome}>
         {run.outcome}
-        {timed ? <> in {timed.duration}, <Ago iso={timed.startTime} /></> : null}
-        {timed?.triggers ? <> · ran because <Triggers triggers={timed.triggers} /></> : null}
-        {' '}· Flow {run.flow} (generation {run.flowGeneration})
-        {run.revision ? <> · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} /></> : null}
+        {timed ? (
+          <>
+            {' '}
+            in {timed.duration}, <Ago iso={timed.startTime} />
+          </>
+        ) : null}
+        {timed?.triggers ? (
+          <>
+            {' '}
+            · ran because <Triggers triggers={timed.triggers} />
+          </>
+        ) : null}{' '}
+        · Flow {run.flow} (generation {run.flowGeneration})
+        {run.revision ? (
+          <>
+            {' '}
+            · <RevisionLink revision={run.revision} source={runSource} commitPages={commitPages} />
+          </>
+        ) : null}
       </p>
       <RevisionNote d={d} />
       <table aria-labelledby="last-run-h">
-        <thead><tr><th scope="col">Step</th><th scope="col">Result</th><th scope="col">Attempts</th><th scope="col">Duration</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Result</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Duration</th>
+          </tr>
+        </thead>
         <tbody>
           {run.steps.map((s) => (
-            <tr key={s.name}><td>{s.name}</td><td>{s.result}</td><td>{s.attempts}</td><td>{s.result === 'skipped' ? '' : (timed?.steps.find((t) => t.name === s.name)?.duration ?? '')}</td></tr>
+            <tr key={s.name}>
+              <td>{s.name}</td>
+              <td>{s.result}</td>
+              <td>{s.attempts}</td>
+              <td>{s.result === 'skipped' ? '' : (timed?.steps.find((t) => t.name === s.name)?.duration ?? '')}</td>
+            </tr>
           ))}
         </tbody>
       </table>
-      {run.error ? <pre class="message">{run.error.step}: {run.error.reason}: {run.error.message}</pre> : null}
+      {run.error ? (
+        <pre class="message">
+          {run.error.step}: {run.error.reason}: {run.error.message}
+        </pre>
+      ) : null}
       {earlier.length ? (
         <>
           <h3 id="earlier-runs-h">Earlier runs</h3>
           <table aria-labelledby="earlier-runs-h" data-earlier-runs={earlier.length} class="cards">
             <thead>
               <tr>
-                <th scope="col">Started</th><th scope="col">Outcome</th><th scope="col">Duration</th>
-                <th scope="col">Why</th><th scope="col">Revision</th><th scope="col">Error</th>
+                <th scope="col">Started</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Why</th>
+                <th scope="col">Revision</th>
+                <th scope="col">Error</th>
               </tr>
             </thead>
             <tbody>
               {earlier.map((r) => (
                 <tr key={r.startTime}>
-                  <td data-label="Started"><Ago iso={r.startTime} /></td>
+                  <td data-label="Started">
+                    <Ago iso={r.startTime} />
+                  </td>
                   <td data-label="Outcome">{r.outcome}</td>
                   <td data-label="Duration">{r.duration}</td>
-                  <td data-label="Why"><Triggers triggers={r.triggers} /></td>
+                  <td data-label="Why">
+                    <Triggers triggers={r.triggers} />
+                  </td>
                   <td data-label="Revision">
                     <RevisionLink revision={r.revision} source={runSource} commitPages={commitPages} />
                   </td>
-                  <td data-label="Error" class="message">{r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}</td>
+                  <td data-label="Error" class="message">
+                    {r.error ? `${r.error.step}: ${r.error.reason}: ${r.error.message}` : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

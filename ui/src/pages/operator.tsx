@@ -7,11 +7,14 @@ import { useLive } from '../live.ts';
 import { paths } from '../router.ts';
 import { SourceLink } from './provenance.tsx';
 
-function Node({ r, role }: { r: GraphResource; role: 'source' | 'target' }) {
+function Node({ r, side }: { r: GraphResource; side: 'source' | 'target' }) {
   return (
-    <div class={`node ${r.view ? 'view' : 'stored'}`} data-node={`${role}:${r.kind}`}>
+    <div class={`node ${r.view ? 'view' : 'stored'}`} data-node={`${side}:${r.kind}`}>
       <strong>{r.kind}</strong>
-      <span class="muted">{r.view ? 'view' : r.group}{r.namespace ? ` · ${r.namespace}` : ''}</span>
+      <span class="muted">
+        {r.view ? 'view' : r.group}
+        {r.namespace ? ` · ${r.namespace}` : ''}
+      </span>
       {r.type ? <span class="badge unknown">{r.type}</span> : null}
     </div>
   );
@@ -25,20 +28,38 @@ function ControllerGraph({ c }: { c: OperatorController }) {
         {c.name} <ReadyBadge ready={c.ready} />
       </h2>
       <div class="graph" role="img" aria-label={describe}>
-        <div class="column">{c.sources.map((s, i) => <Node key={i} r={s} role="source" />)}</div>
-        <div class="arrow" aria-hidden="true">→</div>
+        <div class="column">
+          {c.sources.map((s, i) => (
+            <Node key={i} r={s} side="source" />
+          ))}
+        </div>
+        <div class="arrow" aria-hidden="true">
+          →
+        </div>
         <div class="column">
           <div class="node pipeline">
             <strong>pipeline</strong>
-            <span class="stages">{c.stages.length ? c.stages.map((s) => <code key={s}>{s}</code>) : <span class="muted">none</span>}</span>
+            <span class="stages">
+              {c.stages.length ? c.stages.map((s) => <code key={s}>{s}</code>) : <span class="muted">none</span>}
+            </span>
           </div>
         </div>
-        <div class="arrow" aria-hidden="true">→</div>
-        <div class="column">{c.target ? <Node r={c.target} role="target" /> : <span class="muted">no target</span>}</div>
+        <div class="arrow" aria-hidden="true">
+          →
+        </div>
+        <div class="column">
+          {c.target ? <Node r={c.target} side="target" /> : <span class="muted">no target</span>}
+        </div>
       </div>
       {c.ready.status !== 'True' && c.ready.message ? <p class="message">{c.ready.message}</p> : null}
       {c.lastErrors.length ? (
-        <ul class="errors" aria-label="Last errors">{c.lastErrors.map((e, i) => <li key={i} class="message bad-text">{e}</li>)}</ul>
+        <ul class="errors" aria-label="Last errors">
+          {c.lastErrors.map((e, i) => (
+            <li key={i} class="message bad-text">
+              {e}
+            </li>
+          ))}
+        </ul>
       ) : null}
     </section>
   );
@@ -50,15 +71,31 @@ export function OperatorPage({ name }: { name: string }) {
     <WhenLoaded loaded={loaded} what={`Operator ${name}`}>
       {(d) => (
         <>
-          <p class="crumbs"><a href={paths.overview()}>Overview</a> / Operator</p>
+          <p class="crumbs">
+            <a href={paths.overview()}>Overview</a> / Operator
+          </p>
           <h1>Operator {d.name}</h1>
           {d.provenance?.source ? (
-            <dl class="facts"><dt>From</dt><dd><SourceLink p={d.provenance} /> {d.provenance.path ? <code class="path">{d.provenance.path}</code> : null}</dd></dl>
-          ) : <p class="muted" data-no-source>Not applied from a FlowSource (applied by hand or by another tool).</p>}
-          {d.controllers.map((c) => <ControllerGraph key={c.name} c={c} />)}
+            <dl class="facts">
+              <dt>From</dt>
+              <dd>
+                <SourceLink p={d.provenance} />{' '}
+                {d.provenance.path ? <code class="path">{d.provenance.path}</code> : null}
+              </dd>
+            </dl>
+          ) : (
+            <p class="muted" data-no-source>
+              Not applied from a FlowSource (applied by hand or by another tool).
+            </p>
+          )}
+          {d.controllers.map((c) => (
+            <ControllerGraph key={c.name} c={c} />
+          ))}
           <details>
             <summary>YAML</summary>
-            <pre class="yaml" tabIndex={0}>{d.yaml}</pre>
+            <pre class="yaml" tabIndex={0}>
+              {d.yaml}
+            </pre>
           </details>
         </>
       )}

@@ -15,8 +15,26 @@ export function SourceLink({ p }: { p: Provenance }) {
   return (
     <span>
       <a href={paths.source(ns, name)}>FlowSource {p.source}</a>
-      {p.commit ? <> at <a href={paths.source(ns, name, p.commit)} data-commit-link={p.commit}><code>{shortSha(p.commit)}</code></a></> : p.revision ? <> at <code>{p.revision}</code></> : null}
-      {p.sourceState ? <> <SourceStateBadge state={p.sourceState} /></> : null}
+      {p.commit ? (
+        <>
+          {' '}
+          at{' '}
+          <a href={paths.source(ns, name, p.commit)} data-commit-link={p.commit}>
+            <code>{shortSha(p.commit)}</code>
+          </a>
+        </>
+      ) : p.revision ? (
+        <>
+          {' '}
+          at <code>{p.revision}</code>
+        </>
+      ) : null}
+      {p.sourceState ? (
+        <>
+          {' '}
+          <SourceStateBadge state={p.sourceState} />
+        </>
+      ) : null}
     </span>
   );
 }

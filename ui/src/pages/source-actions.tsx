@@ -34,7 +34,11 @@ export function SourceActions({ source, children }: { source: SourceSummary; chi
   return (
     <ActionContext.Provider value={{ ask, busy, outcome }}>
       {children}
-      <ConfirmDialog request={pending?.request} onConfirm={() => void confirm()} onCancel={() => setPending(undefined)} />
+      <ConfirmDialog
+        request={pending?.request}
+        onConfirm={() => void confirm()}
+        onCancel={() => setPending(undefined)}
+      />
     </ActionContext.Provider>
   );
 }
@@ -43,31 +47,132 @@ export function SourceActions({ source, children }: { source: SourceSummary; chi
 export function ActionBar({ source, preview }: { source: SourceSummary; preview: boolean }) {
   const { ask, busy, outcome } = useContext(ActionContext);
   // The branch's newest commit as the last fetch saw it: what unpin and sync move to.
-  const tip = preview ? <CommitPreviewView namespace={source.namespace} name={source.name} commit="branch" /> : <p class="muted">(not previewed here: <code>flowops diff</code> in a checkout shows it)</p>;
+  const tip = preview ? (
+    <CommitPreviewView namespace={source.namespace} name={source.name} commit="branch" />
+  ) : (
+    <p class="muted">
+      (not previewed here: <code>flowops diff</code> in a checkout shows it)
+    </p>
+  );
   return (
     <div class="toolbar" role="toolbar" aria-label="Source actions">
-      <button type="button" disabled={busy} onClick={() => ask({ title: 'Sync now?', body: `Fetch ${source.url} and apply its newest commit now. As of the last fetch, that would change:`, confirmLabel: 'Sync now', detail: tip }, { action: 'sync' })}>Sync now</button>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() =>
+          ask(
+            {
+              title: 'Sync now?',
+              body: `Fetch ${source.url} and apply its newest commit now. As of the last fetch, that would change:`,
+              confirmLabel: 'Sync now',
+              detail: tip,
+            },
+            { action: 'sync' },
+          )
+        }
+      >
+        Sync now
+      </button>
       {source.suspended ? (
-        <button type="button" disabled={busy} onClick={() => ask({ title: 'Resume?', body: 'Polling and applying start again.', confirmLabel: 'Resume' }, { action: 'resume' })}>Resume</button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            ask(
+              { title: 'Resume?', body: 'Polling and applying start again.', confirmLabel: 'Resume' },
+              { action: 'resume' },
+            )
+          }
+        >
+          Resume
+        </button>
       ) : (
-        <button type="button" disabled={busy} onClick={() => ask({ title: 'Suspend?', body: 'No polling and no applying until resumed; what is applied stays.', confirmLabel: 'Suspend' }, { action: 'suspend' })}>Suspend</button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            ask(
+              {
+                title: 'Suspend?',
+                body: 'No polling and no applying until resumed; what is applied stays.',
+                confirmLabel: 'Suspend',
+              },
+              { action: 'suspend' },
+            )
+          }
+        >
+          Suspend
+        </button>
       )}
       {source.pinned ? (
-        <button type="button" disabled={busy} onClick={() => ask({ title: 'Unpin?', body: 'Follow the branch again: its newest commit is applied. As of the last fetch, that would change:', confirmLabel: 'Unpin', detail: tip }, { action: 'unpin' })}>Unpin</button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            ask(
+              {
+                title: 'Unpin?',
+                body: 'Follow the branch again: its newest commit is applied. As of the last fetch, that would change:',
+                confirmLabel: 'Unpin',
+                detail: tip,
+              },
+              { action: 'unpin' },
+            )
+          }
+        >
+          Unpin
+        </button>
       ) : null}
-      {outcome ? <span class={`outcome ${outcome.ok ? 'ok-text' : 'bad-text'}`} role={outcome.ok ? 'status' : 'alert'} data-action-outcome={outcome.ok ? 'ok' : 'error'}>{outcome.message}</span> : null}
+      {outcome ? (
+        <span
+          class={`outcome ${outcome.ok ? 'ok-text' : 'bad-text'}`}
+          role={outcome.ok ? 'status' : 'alert'}
+          data-action-outcome={outcome.ok ? 'ok' : 'error'}
+        >
+          {outcome.message}
+        </span>
+      ) : null}
     </div>
   );
 }
 
 /** "Pin to this commit" on a history row: a rollback that the poller never moves forward. */
-export function PinButton({ commit, source, preview }: { commit: string; source: { namespace: string; name: string }; preview: boolean }) {
+export function PinButton({
+  commit,
+  source,
+  preview,
+}: {
+  commit: string;
+  source: { namespace: string; name: string };
+  preview: boolean;
+}) {
   const { ask } = useContext(ActionContext);
   const short = shortSha(commit);
   // Without the source's clone here (`flowops run`), no dry run: `flowops diff --commit` shows it.
-  const detail = preview ? <CommitPreviewView namespace={source.namespace} name={source.name} commit={commit} /> : <p class="muted">See what it would change first with <code>flowops diff --commit {short}</code>.</p>;
+  const detail = preview ? (
+    <CommitPreviewView namespace={source.namespace} name={source.name} commit={commit} />
+  ) : (
+    <p class="muted">
+      See what it would change first with <code>flowops diff --commit {short}</code>.
+    </p>
+  );
   return (
-    <button type="button" class="small" aria-label={`Pin to commit ${short}`} onClick={() => ask({ title: `Pin to ${short}?`, body: `Apply commit ${short} and stay on it: new commits are not applied until you unpin.`, confirmLabel: `Pin to ${short}`, detail }, { action: 'pin', commit })}>
+    <button
+      type="button"
+      class="small"
+      aria-label={`Pin to commit ${short}`}
+      onClick={() =>
+        ask(
+          {
+            title: `Pin to ${short}?`,
+            body: `Apply commit ${short} and stay on it: new commits are not applied until you unpin.`,
+            confirmLabel: `Pin to ${short}`,
+            detail,
+          },
+          { action: 'pin', commit },
+        )
+      }
+    >
       Pin
     </button>
   );

@@ -41,16 +41,53 @@ const name = (c: JsonObject) => String(c.name ?? '');
 const windows = (spec: JsonObject, minor: number) => minor >= 25 && mapAt(spec, 'os').name === 'windows';
 
 const BASELINE_CAPABILITIES = new Set([
-  'AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP',
-  'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
 ]);
 const ALLOWED_VOLUMES = [
-  'configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'image', 'persistentVolumeClaim', 'projected', 'secret',
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'image',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
 ];
 const RESTRICTED_VOLUMES = [
-  'hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'nfs', 'iscsi', 'glusterfs', 'rbd', 'flexVolume',
-  'cinder', 'cephfs', 'flocker', 'fc', 'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk',
-  'portworxVolume', 'scaleIO', 'storageos',
+  'hostPath',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'fc',
+  'azureFile',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
 ];
 
 const seccompType = (sc: JsonObject | undefined): JsonValue | undefined =>
@@ -110,13 +147,18 @@ const SELINUX_TYPES_1_31 = new Set([...SELINUX_TYPES_1_0, 'container_engine_t'])
 /** The safe sysctls of each version (check_sysctls.go). */
 function allowedSysctls(minor: number): Set<string> {
   const names = [
-    'kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range',
+    'kernel.shm_rmid_forced',
+    'net.ipv4.ip_local_port_range',
+    'net.ipv4.tcp_syncookies',
+    'net.ipv4.ping_group_range',
     'net.ipv4.ip_unprivileged_port_start',
   ];
   if (minor >= 27) names.push('net.ipv4.ip_local_reserved_ports');
   if (minor >= 29) {
     names.push(
-      'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl',
+      'net.ipv4.tcp_keepalive_time',
+      'net.ipv4.tcp_fin_timeout',
+      'net.ipv4.tcp_keepalive_intvl',
       'net.ipv4.tcp_keepalive_probes',
     );
   }
@@ -158,7 +200,9 @@ const CHECKS: Check[] = [
     level: 'baseline',
     since: 0,
     run: (spec) => {
-      const bad = maps(spec.volumes).filter((v) => v.hostPath != null).map(name);
+      const bad = maps(spec.volumes)
+        .filter((v) => v.hostPath != null)
+        .map(name);
       if (!bad.length) return undefined;
       return { reason: 'hostPath volumes', detail: `${plural('volume', 'volumes', bad.length)} ${quote(bad)}` };
     },
@@ -188,7 +232,9 @@ const CHECKS: Check[] = [
     level: 'baseline',
     since: 0,
     run: (spec) => {
-      const bad = containers(spec).filter((c) => securityContext(c)?.privileged === true).map(name);
+      const bad = containers(spec)
+        .filter((c) => securityContext(c)?.privileged === true)
+        .map(name);
       if (!bad.length) return undefined;
       return { reason: 'privileged', detail: `${containersText(bad)} must not set securityContext.privileged=true` };
     },
@@ -337,7 +383,9 @@ const CHECKS: Check[] = [
     run: (spec) => {
       const hostProcess = (sc: JsonObject | undefined): boolean =>
         mapAt(sc ?? {}, 'windowsOptions').hostProcess === true;
-      const bad = containers(spec).filter((c) => hostProcess(securityContext(c))).map(name);
+      const bad = containers(spec)
+        .filter((c) => hostProcess(securityContext(c)))
+        .map(name);
       const pod = hostProcess(mapAt(spec, 'securityContext'));
       if (!pod && !bad.length) return undefined;
       const detail = `${setters(pod, bad)} must not set securityContext.windowsOptions.hostProcess=true`;
@@ -350,7 +398,9 @@ const CHECKS: Check[] = [
     since: 8,
     run: (spec, minor) => {
       if (windows(spec, minor)) return undefined;
-      const bad = containers(spec).filter((c) => securityContext(c)?.allowPrivilegeEscalation !== false).map(name);
+      const bad = containers(spec)
+        .filter((c) => securityContext(c)?.allowPrivilegeEscalation !== false)
+        .map(name);
       if (!bad.length) return undefined;
       const detail = `${containersText(bad)} must set securityContext.allowPrivilegeEscalation=false`;
       return { reason: 'allowPrivilegeEscalation != false', detail };
@@ -440,7 +490,9 @@ const CHECKS: Check[] = [
     since: 23,
     run: (spec) => {
       const podBad = mapAt(spec, 'securityContext').runAsUser === 0;
-      const explicit = containers(spec).filter((c) => securityContext(c)?.runAsUser === 0).map(name);
+      const explicit = containers(spec)
+        .filter((c) => securityContext(c)?.runAsUser === 0)
+        .map(name);
       if (!podBad && !explicit.length) return undefined;
       return { reason: 'runAsUser=0', detail: `${setters(podBad, explicit)} must not set runAsUser=0` };
     },

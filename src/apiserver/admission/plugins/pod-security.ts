@@ -19,12 +19,25 @@ import type { BuiltinPlugin, PluginAttributes } from './types.js';
  */
 const PREFIX = 'pod-security.kubernetes.io/';
 const IGNORED_POD_SUBRESOURCES = new Set([
-  'exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status',
+  'exec',
+  'attach',
+  'binding',
+  'eviction',
+  'log',
+  'portforward',
+  'proxy',
+  'status',
 ]);
 const LEVELS: Level[] = ['privileged', 'baseline', 'restricted'];
 const TEMPLATE_KINDS = new Set([
-  '/PodTemplate', '/ReplicationController', 'apps/ReplicaSet', 'apps/Deployment', 'apps/DaemonSet', 'apps/StatefulSet',
-  'batch/Job', 'batch/CronJob',
+  '/PodTemplate',
+  '/ReplicationController',
+  'apps/ReplicaSet',
+  'apps/Deployment',
+  'apps/DaemonSet',
+  'apps/StatefulSet',
+  'batch/Job',
+  'batch/CronJob',
 ]);
 
 interface LevelVersion {
@@ -172,8 +185,7 @@ export class PodSecurityPlugin implements BuiltinPlugin {
       if (c.count === 2) return `${c.first} (and 1 other pod): ${w}`;
       return `${c.first} (and ${c.count - 1} other pods): ${w}`;
     });
-    const head =
-      `existing pods in namespace "${namespace}" violate the new PodSecurity enforce level "${show(enforce)}"`;
+    const head = `existing pods in namespace "${namespace}" violate the new PodSecurity enforce level "${show(enforce)}"`;
     return [head, ...decorated.sort()];
   }
 
@@ -199,4 +211,3 @@ function significantUpdate(spec: JsonObject, old: JsonObject): boolean {
   };
   return ['containers', 'initContainers', 'ephemeralContainers'].some((k) => images(spec, k) !== images(old, k));
 }
-

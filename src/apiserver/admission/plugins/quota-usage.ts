@@ -12,8 +12,17 @@ import type { PluginAttributes } from './types.js';
  */
 const ONE = { nanos: 1_000_000_000n, format: 'DecimalSI' as const };
 const POD_RESOURCES = new Set([
-  'count/pods', 'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory',
-  'requests.ephemeral-storage', 'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods',
+  'count/pods',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
 ]);
 const LEGACY_COUNTS = new Set(['configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas']);
 const STORAGE_CLASS_SUFFIX = '.storageclass.storage.k8s.io/';
@@ -21,9 +30,15 @@ export const VALIDATION_SET = ['cpu', 'memory', 'requests.cpu', 'requests.memory
 
 /** Kinds kube-apiserver's quota ignores (pkg/quota/v1/install/registry.go, ignoredResources). */
 const IGNORED = new Set([
-  '/bindings', '/componentstatuses', '/events', 'events.k8s.io/events', 'authentication.k8s.io/tokenreviews',
-  'authentication.k8s.io/selfsubjectreviews', 'authorization.k8s.io/subjectaccessreviews',
-  'authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/localsubjectaccessreviews',
+  '/bindings',
+  '/componentstatuses',
+  '/events',
+  'events.k8s.io/events',
+  'authentication.k8s.io/tokenreviews',
+  'authentication.k8s.io/selfsubjectreviews',
+  'authorization.k8s.io/subjectaccessreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/localsubjectaccessreviews',
   'authorization.k8s.io/selfsubjectrulesreviews',
 ]);
 

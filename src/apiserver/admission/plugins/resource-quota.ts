@@ -6,7 +6,13 @@ import { isMap, maps, mapAt, type Lookup } from './lookup.js';
 import { resourceList, type Resources } from './pod-resources.js';
 import { quantityString, type Quantity } from './quantity.js';
 import {
-  containerUsageNames, handles, ignored, matchesScope, matchingResources, scopeSelectors, usage,
+  containerUsageNames,
+  handles,
+  ignored,
+  matchesScope,
+  matchingResources,
+  scopeSelectors,
+  usage,
   VALIDATION_SET,
 } from './quota-usage.js';
 import type { BuiltinPlugin, PluginAttributes } from './types.js';
@@ -133,4 +139,3 @@ function subtract(a: Resources, b: Resources): Resources {
   }
   return out;
 }
-

@@ -20,7 +20,7 @@ export class RuntimeClassPlugin implements BuiltinPlugin {
     const spec = a.object.spec as JsonObject;
     const overhead = isMap(rc.overhead) && isMap(rc.overhead.podFixed) ? rc.overhead.podFixed : undefined;
     if (spec.overhead != null && JSON.stringify(spec.overhead) !== JSON.stringify(overhead ?? null)) {
-      throw admissionForbidden(a, 'pod rejected: Pod\'s Overhead doesn\'t match RuntimeClass\'s defined Overhead');
+      throw admissionForbidden(a, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
     }
   }
 

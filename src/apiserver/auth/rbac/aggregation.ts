@@ -48,11 +48,14 @@ export class ClusterRoleAggregation {
       const selector = labelSelectorFromMatch(sel);
       for (const other of all) {
         if (other === role || !matchesLabels(selector, labelsOf(other))) continue;
-        for (const r of Array.isArray(other.rules) ? other.rules : []) if (!rules.some((x) => deepEqual(x, r))) rules.push(r);
+        for (const r of Array.isArray(other.rules) ? other.rules : [])
+          if (!rules.some((x) => deepEqual(x, r))) rules.push(r);
       }
     }
     if (deepEqual(role.rules ?? null, rules)) return;
     const name = String(metadataOf(role).name);
-    this.objects.patch(t, undefined, name, (current) => ({ ...current, rules }), { fieldManager: 'clusterrole-aggregation-controller' });
+    this.objects.patch(t, undefined, name, (current) => ({ ...current, rules }), {
+      fieldManager: 'clusterrole-aggregation-controller',
+    });
   }
 }

@@ -22,5 +22,6 @@ export function ensureBootstrapPolicy(registry: ResourceRegistry, objects: Objec
 
 function ensureNamespace(registry: ResourceRegistry, objects: ObjectStore, name: string): void {
   const t = registry.lookup('', 'v1', 'namespaces')!;
-  if (!objects.getStored(t, undefined, name)) objects.create(t, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  if (!objects.getStored(t, undefined, name))
+    objects.create(t, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
 }

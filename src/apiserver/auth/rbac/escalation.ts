@@ -24,7 +24,12 @@ export class EscalationCheck implements Admission {
     const name = String(meta.name ?? '');
     const namespace = t.namespaced ? String(meta.namespace ?? '') : '';
     const may = (verb: string, resource: string, target: string, ns: string) =>
-      this.authorizer.authorize({ user, verb, path: '', resource: { group: RBAC_GROUP, version: 'v1', resource, subresource: '', namespace: ns, name: target } }).allowed;
+      this.authorizer.authorize({
+        user,
+        verb,
+        path: '',
+        resource: { group: RBAC_GROUP, version: 'v1', resource, subresource: '', namespace: ns, name: target },
+      }).allowed;
     let granted: PolicyRule[];
     if (t.plural === 'roles' || t.plural === 'clusterroles') {
       if (may('escalate', t.plural, name, namespace)) return;
@@ -35,7 +40,12 @@ export class EscalationCheck implements Admission {
       // Asked in the binding's namespace, whatever the role's scope (BindingAuthorized).
       if (may('bind', refResource, String(ref.name ?? ''), namespace)) return;
       const rules = this.authorizer.index.roleRules(String(ref.kind ?? ''), namespace, String(ref.name ?? ''));
-      if (!rules) throw forbiddenWrite(t, name, `${ref.kind === 'ClusterRole' ? 'clusterrole' : 'role'}.${RBAC_GROUP} "${String(ref.name ?? '')}" not found`);
+      if (!rules)
+        throw forbiddenWrite(
+          t,
+          name,
+          `${ref.kind === 'ClusterRole' ? 'clusterrole' : 'role'}.${RBAC_GROUP} "${String(ref.name ?? '')}" not found`,
+        );
       granted = rules;
     } else {
       return;
@@ -43,13 +53,21 @@ export class EscalationCheck implements Admission {
     const missing = uncovered(user, namespace, granted, this.authorizer);
     if (missing.length) {
       const groups = user.groups.map((g) => JSON.stringify(g)).join(' ');
-      throw forbiddenWrite(t, name, `user ${JSON.stringify(user.username)} (groups=[${groups}]) is attempting to grant RBAC permissions not currently held:\n${missing.map(compact).join('\n')}`);
+      throw forbiddenWrite(
+        t,
+        name,
+        `user ${JSON.stringify(user.username)} (groups=[${groups}]) is attempting to grant RBAC permissions not currently held:\n${missing.map(compact).join('\n')}`,
+      );
     }
   }
 }
 
 function forbiddenWrite(t: ResourceType, name: string, why: string): ApiError {
-  return new ApiError(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, { name, group: t.group, kind: t.plural });
+  return new ApiError(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, {
+    name,
+    group: t.group,
+    kind: t.plural,
+  });
 }
 
 /** The atomic rules (one verb, group, resource, name or URL each) of `granted` the user does not hold in namespace. */
@@ -63,10 +81,13 @@ function uncovered(user: UserInfo, namespace: string, granted: PolicyRule[], aut
 function atomic(r: PolicyRule): PolicyRule[] {
   const out: PolicyRule[] = [];
   for (const verb of r.verbs) {
-    if (r.nonResourceURLs?.length) for (const url of r.nonResourceURLs) out.push({ verbs: [verb], nonResourceURLs: [url] });
+    if (r.nonResourceURLs?.length)
+      for (const url of r.nonResourceURLs) out.push({ verbs: [verb], nonResourceURLs: [url] });
     for (const group of r.apiGroups ?? []) {
       for (const resource of r.resources ?? []) {
-        if (r.resourceNames?.length) for (const n of r.resourceNames) out.push({ verbs: [verb], apiGroups: [group], resources: [resource], resourceNames: [n] });
+        if (r.resourceNames?.length)
+          for (const n of r.resourceNames)
+            out.push({ verbs: [verb], apiGroups: [group], resources: [resource], resourceNames: [n] });
         else out.push({ verbs: [verb], apiGroups: [group], resources: [resource] });
       }
     }
@@ -81,7 +102,10 @@ function covers(owner: PolicyRule, a: PolicyRule): boolean {
   const verb = a.verbs[0]!;
   if (!holds(owner.verbs, verb)) return false;
   const url = a.nonResourceURLs?.[0];
-  if (url !== undefined) return (owner.nonResourceURLs ?? []).some((o) => o === '*' || o === url || (o.endsWith('*') && url.startsWith(o.slice(0, -1))));
+  if (url !== undefined)
+    return (owner.nonResourceURLs ?? []).some(
+      (o) => o === '*' || o === url || (o.endsWith('*') && url.startsWith(o.slice(0, -1))),
+    );
   if (!holds(owner.apiGroups, a.apiGroups![0]!)) return false;
   const resource = a.resources![0]!;
   const sub = resource.includes('/') ? resource.slice(resource.indexOf('/')) : undefined;

@@ -73,7 +73,10 @@ export class PolicyIndex {
     const out: ApplicableRules = { rules: [], errors: [] };
     const visit = (b: Binding, ns: string) => {
       if (!b.subjects.some((s) => appliesTo(user, s, ns))) return;
-      const rules = b.roleRef.kind === 'ClusterRole' ? this.clusterRoles.get(b.roleRef.name) : this.roles.get(`${ns}/${b.roleRef.name}`);
+      const rules =
+        b.roleRef.kind === 'ClusterRole'
+          ? this.clusterRoles.get(b.roleRef.name)
+          : this.roles.get(`${ns}/${b.roleRef.name}`);
       if (rules) out.rules.push(rules);
       else out.errors.push(`${b.roleRef.kind.toLowerCase()}.${RBAC_GROUP} "${b.roleRef.name}" not found`);
     };
@@ -110,7 +113,12 @@ const namespaceOf = (o: JsonObject) => String(meta(o).namespace ?? '');
 function binding(o: JsonObject): Binding {
   const ref = (o.roleRef ?? {}) as { kind?: string; name?: string };
   const ns = meta(o).namespace;
-  return { name: name(o), namespace: ns, roleRef: { kind: String(ref.kind ?? ''), name: String(ref.name ?? '') }, subjects: Array.isArray(o.subjects) ? (o.subjects as unknown as Subject[]) : [] };
+  return {
+    name: name(o),
+    namespace: ns,
+    roleRef: { kind: String(ref.kind ?? ''), name: String(ref.name ?? '') },
+    subjects: Array.isArray(o.subjects) ? (o.subjects as unknown as Subject[]) : [],
+  };
 }
 
 /** plugin/pkg/auth/authorizer/rbac: appliesToUser. A ServiceAccount subject without a namespace is in the binding's. */

@@ -9,7 +9,8 @@ export interface PolicyRule {
   nonResourceURLs?: string[];
 }
 
-const has = (list: readonly string[] | undefined, value: string): boolean => !!list && (list.includes('*') || list.includes(value));
+const has = (list: readonly string[] | undefined, value: string): boolean =>
+  !!list && (list.includes('*') || list.includes(value));
 
 /** plugin/pkg/auth/authorizer/rbac: RuleAllows, with its verb, group, resource, name and URL matchers. */
 export function ruleAllows(attrs: RequestAttributes, rule: PolicyRule): boolean {
@@ -17,7 +18,8 @@ export function ruleAllows(attrs: RequestAttributes, rule: PolicyRule): boolean 
   const r = attrs.resource;
   if (!r) return nonResourceUrlMatches(rule, attrs.path);
   if (!has(rule.apiGroups, r.group)) return false;
-  if (!resourceMatches(rule, r.subresource ? `${r.resource}/${r.subresource}` : r.resource, r.subresource)) return false;
+  if (!resourceMatches(rule, r.subresource ? `${r.resource}/${r.subresource}` : r.resource, r.subresource))
+    return false;
   return !rule.resourceNames?.length || rule.resourceNames.includes(r.name);
 }
 

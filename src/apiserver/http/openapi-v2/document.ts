@@ -83,13 +83,36 @@ function itemPath(t: ResourceType): string {
 }
 
 function pathParameters(t: ResourceType): Parameter[] {
-  const params: Parameter[] = [{ name: 'name', in: 'path', type: 'string', required: true, uniqueItems: true, description: `name of the ${t.kind}` }];
-  if (t.namespaced) params.push({ name: 'namespace', in: 'path', type: 'string', required: true, uniqueItems: true, description: 'object name and auth scope, such as for teams and projects' });
+  const params: Parameter[] = [
+    {
+      name: 'name',
+      in: 'path',
+      type: 'string',
+      required: true,
+      uniqueItems: true,
+      description: `name of the ${t.kind}`,
+    },
+  ];
+  if (t.namespaced)
+    params.push({
+      name: 'namespace',
+      in: 'path',
+      type: 'string',
+      required: true,
+      uniqueItems: true,
+      description: 'object name and auth scope, such as for teams and projects',
+    });
   return params;
 }
 
 function patchOperation(t: ResourceType): Operation {
-  const query = (name: string, type: Parameter['type'], description: string): Parameter => ({ name, in: 'query', type, uniqueItems: true, description });
+  const query = (name: string, type: Parameter['type'], description: string): Parameter => ({
+    name,
+    in: 'query',
+    type,
+    uniqueItems: true,
+    description,
+  });
   return {
     description: `partially update the specified ${t.kind}`,
     consumes: t.custom ? PATCH_CONSUMES.filter((c) => c !== STRATEGIC_MERGE_PATCH) : PATCH_CONSUMES,
@@ -97,9 +120,17 @@ function patchOperation(t: ResourceType): Operation {
     operationId: `patch${t.namespaced ? 'Namespaced' : ''}${t.kind}`,
     parameters: [
       query('dryRun', 'string', 'When present, indicates that modifications should not be persisted. Valid value: All'),
-      query('fieldManager', 'string', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
+      query(
+        'fieldManager',
+        'string',
+        'fieldManager is a name associated with the actor or entity that is making these changes.',
+      ),
       query('fieldValidation', 'string', 'How the server handles unknown or duplicate fields: Ignore, Warn or Strict.'),
-      query('force', 'boolean', 'Force is going to "force" Apply requests. It must be unset for non-apply patch requests.'),
+      query(
+        'force',
+        'boolean',
+        'Force is going to "force" Apply requests. It must be unset for non-apply patch requests.',
+      ),
     ],
     responses: { '200': { description: 'OK' }, '201': { description: 'Created' } },
     'x-kubernetes-action': 'patch',
@@ -114,7 +145,17 @@ const F = {
   Paths: { vendorExtension: 1, path: 2 },
   NamedPathItem: { name: 1, value: 2 },
   PathItem: { patch: 8, parameters: 9 },
-  Operation: { tags: 1, description: 3, operationId: 5, produces: 6, consumes: 7, parameters: 8, responses: 9, schemes: 10, vendorExtension: 13 },
+  Operation: {
+    tags: 1,
+    description: 3,
+    operationId: 5,
+    produces: 6,
+    consumes: 7,
+    parameters: 8,
+    responses: 9,
+    schemes: 10,
+    vendorExtension: 13,
+  },
   ParametersItem: { parameter: 1 },
   Parameter: { nonBodyParameter: 2 },
   NonBodyParameter: { query: 3, path: 4 },
@@ -136,7 +177,9 @@ export function encodeDocument(doc: SwaggerDocument): Buffer {
   w.message(F.Document.info, (i) => i.string(F.Info.title, doc.info.title).string(F.Info.version, doc.info.version));
   w.message(F.Document.paths, (p) => {
     for (const [name, item] of Object.entries(doc.paths)) {
-      p.message(F.Paths.path, (np) => np.string(F.NamedPathItem.name, name).message(F.NamedPathItem.value, (pi) => writePathItem(pi, item)));
+      p.message(F.Paths.path, (np) =>
+        np.string(F.NamedPathItem.name, name).message(F.NamedPathItem.value, (pi) => writePathItem(pi, item)),
+      );
     }
   });
   w.message(F.Document.definitions, (d) => writeNamedSchemas(d, 1, doc.definitions)); // Definitions.additional_properties
@@ -158,13 +201,23 @@ function writeOperation(w: ProtoWriter, op: Operation): void {
   w.message(F.Operation.responses, (r) => {
     for (const [code, resp] of Object.entries(op.responses)) {
       r.message(F.Responses.responseCode, (nr) =>
-        nr.string(F.NamedResponseValue.name, code).message(F.NamedResponseValue.value, (rv) => rv.message(F.ResponseValue.response, (x) => x.string(F.Response.description, resp.description))),
+        nr
+          .string(F.NamedResponseValue.name, code)
+          .message(F.NamedResponseValue.value, (rv) =>
+            rv.message(F.ResponseValue.response, (x) => x.string(F.Response.description, resp.description)),
+          ),
       );
     }
   });
   w.strings(F.Operation.schemes, op.schemes);
-  if (op['x-kubernetes-action']) writeExtension(w, F.Operation.vendorExtension, 'x-kubernetes-action', yamlString(op['x-kubernetes-action']));
-  writeExtension(w, F.Operation.vendorExtension, 'x-kubernetes-group-version-kind', gvkYaml(op['x-kubernetes-group-version-kind']));
+  if (op['x-kubernetes-action'])
+    writeExtension(w, F.Operation.vendorExtension, 'x-kubernetes-action', yamlString(op['x-kubernetes-action']));
+  writeExtension(
+    w,
+    F.Operation.vendorExtension,
+    'x-kubernetes-group-version-kind',
+    gvkYaml(op['x-kubernetes-group-version-kind']),
+  );
 }
 
 function writeParametersItem(w: ProtoWriter, p: Parameter): void {
@@ -186,7 +239,9 @@ function writeParametersItem(w: ProtoWriter, p: Parameter): void {
 
 /** A vendor extension is a NamedAny whose Any carries the value as YAML text (gnostic's encoding). */
 function writeExtension(w: ProtoWriter, field: number, name: string, yaml: string): void {
-  w.message(field, (na) => na.string(F.NamedAny.name, name).message(F.NamedAny.value, (a) => a.string(F.Any.yaml, yaml)));
+  w.message(field, (na) =>
+    na.string(F.NamedAny.name, name).message(F.NamedAny.value, (a) => a.string(F.Any.yaml, yaml)),
+  );
 }
 
 /** Same text kube-apiserver produces, e.g. `group: ""\nkind: Namespace\nversion: v1\n`. */

@@ -40,7 +40,12 @@ export class OpenApiV2 {
   private current(): NonNullable<OpenApiV2['cache']> {
     if (this.cache?.version === this.registry.version) return this.cache;
     const doc = buildDocument(this.registry.all(), vendoredOpenApi.swagger());
-    this.cache = { version: this.registry.version, doc, json: withEtag(Buffer.from(JSON.stringify(doc))), protobuf: withEtag(encodeDocument(doc)) };
+    this.cache = {
+      version: this.registry.version,
+      doc,
+      json: withEtag(Buffer.from(JSON.stringify(doc))),
+      protobuf: withEtag(encodeDocument(doc)),
+    };
     return this.cache;
   }
 }
@@ -62,7 +67,12 @@ export function openApiV2For(registry: ResourceRegistry): OpenApiV2 {
  * client-go asks for and decodes, with no JSON fallback); `/openapi/v2` answers JSON only when the
  * Accept header names JSON and not protobuf.
  */
-export function serveOpenApiV2(registry: ResourceRegistry, req: IncomingMessage, res: ServerResponse, path: string): void {
+export function serveOpenApiV2(
+  registry: ResourceRegistry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): void {
   const accept = String(req.headers.accept ?? '').toLowerCase();
   const asJson = path === '/openapi/v2' && accept.includes('json') && !accept.includes('protobuf');
   const v2 = openApiV2For(registry);

@@ -72,7 +72,8 @@ export class ProtoWriter {
   }
 
   private tag(field: number, wireType: number): void {
-    if (!Number.isInteger(field) || field < 1 || field > 0x1fffffff) throw new RangeError(`bad protobuf field number ${field}`);
+    if (!Number.isInteger(field) || field < 1 || field > 0x1fffffff)
+      throw new RangeError(`bad protobuf field number ${field}`);
     this.push(varint(field * 8 + wireType));
   }
 

@@ -3,7 +3,14 @@ import { assertNoConflicts } from './conflicts.js';
 import { InvalidApplyError } from './errors.js';
 import { KUBECTL_MANAGER, lastAppliedFields, withSyncedLastApplied } from './last-applied.js';
 import type { ListTypeResolver } from './list-types.js';
-import { decodeLenient, encodeManagers, entryToJson, sameIdentity, type ManagedFieldsEntry, type Manager } from './managed-fields.js';
+import {
+  decodeLenient,
+  encodeManagers,
+  entryToJson,
+  sameIdentity,
+  type ManagedFieldsEntry,
+  type Manager,
+} from './managed-fields.js';
 import { mergeApplied } from './merge.js';
 import { prune } from './prune.js';
 import { configInScope, trackedPart, withoutUntrackedRoots, type Scope } from './scope.js';

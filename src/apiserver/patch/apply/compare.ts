@@ -16,7 +16,11 @@ export interface Comparison {
  * disappears as a whole is recorded too, which is where the `".": {}` of an
  * Update manager's entry comes from.
  */
-export function compareObjects(lhs: JsonValue | undefined, rhs: JsonValue | undefined, resolver: ListTypeResolver): Comparison {
+export function compareObjects(
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  resolver: ListTypeResolver,
+): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   walk(lhs, rhs, [], [], c, resolver);
   return c;
@@ -54,7 +58,8 @@ function walk(
     if (type === 'atomic' || bothEmpty(l, r)) return leaf(l, r, path, c);
     const li = elementIndex(l, type, path);
     const ri = elementIndex(r, type, path);
-    for (const t of new Set([...li.keys(), ...ri.keys()])) walk(li.get(t), ri.get(t), [...path, t], schemaPath, c, resolver);
+    for (const t of new Set([...li.keys(), ...ri.keys()]))
+      walk(li.get(t), ri.get(t), [...path, t], schemaPath, c, resolver);
     return wholeNode(l, r, path, c);
   }
 
@@ -74,6 +79,14 @@ function wholeNode(l: JsonValue | undefined, r: JsonValue | undefined, path: Tok
   else if (r === undefined) c.removed.insert(path);
 }
 
-function elementIndex(list: JsonValue[] | undefined, type: ReturnType<ListTypeResolver>, path: Token[]): Map<Token, JsonValue> {
-  return new Map(listElements(list ?? [], type, false, path).filter((e) => !e.duplicate).map((e) => [e.token, e.value]));
+function elementIndex(
+  list: JsonValue[] | undefined,
+  type: ReturnType<ListTypeResolver>,
+  path: Token[],
+): Map<Token, JsonValue> {
+  return new Map(
+    listElements(list ?? [], type, false, path)
+      .filter((e) => !e.duplicate)
+      .map((e) => [e.token, e.value]),
+  );
 }

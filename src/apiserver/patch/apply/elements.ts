@@ -16,12 +16,18 @@ export interface ListElement {
  * repeated; stored objects are read leniently so that data written by other
  * means never makes a write fail.
  */
-export function listElements(list: readonly JsonValue[], type: ListType, strict: boolean, at: FieldPath): ListElement[] {
+export function listElements(
+  list: readonly JsonValue[],
+  type: ListType,
+  strict: boolean,
+  at: FieldPath,
+): ListElement[] {
   const seen = new Set<Token>();
   return list.map((value, i) => {
     const token = elementToken(value, type, strict, at, i);
     const duplicate = seen.has(token);
-    if (duplicate && strict) throw new InvalidApplyError(`${where(at)}: element ${i}: duplicate entries for key ${token.slice(2)}`);
+    if (duplicate && strict)
+      throw new InvalidApplyError(`${where(at)}: element ${i}: duplicate entries for key ${token.slice(2)}`);
     seen.add(token);
     return { token, value, duplicate };
   });
@@ -29,11 +35,15 @@ export function listElements(list: readonly JsonValue[], type: ListType, strict:
 
 function elementToken(value: JsonValue, type: ListType, strict: boolean, at: FieldPath, i: number): Token {
   if (!isMapList(type)) {
-    if (strict && !isPrimitive(value)) throw new InvalidApplyError(`${where(at)}: element ${i}: expected a scalar in a set list`);
+    if (strict && !isPrimitive(value))
+      throw new InvalidApplyError(`${where(at)}: element ${i}: expected a scalar in a set list`);
     return valueToken(value);
   }
   if (!isJsonObject(value)) {
-    if (strict) throw new InvalidApplyError(`${where(at)}: element ${i}: expected an object in a list keyed by ${type.mapKeys.join(',')}`);
+    if (strict)
+      throw new InvalidApplyError(
+        `${where(at)}: element ${i}: expected an object in a list keyed by ${type.mapKeys.join(',')}`,
+      );
     return valueToken(value);
   }
   const key: Record<string, JsonValue> = {};

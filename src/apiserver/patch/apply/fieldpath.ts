@@ -40,7 +40,9 @@ function tokenToString(token: Token): string {
       return `.${body}`;
     case 'k': {
       const fields = JSON.parse(body) as JsonObject;
-      return `[${Object.keys(fields).map((k) => `${k}=${JSON.stringify(fields[k])}`).join(',')}]`;
+      return `[${Object.keys(fields)
+        .map((k) => `${k}=${JSON.stringify(fields[k])}`)
+        .join(',')}]`;
     }
     case 'v':
       return `[=${body}]`;
@@ -126,7 +128,8 @@ export class FieldSet {
   /** Member paths: this level's members first, then each child's, in token order. */
   paths(prefix: FieldPath = []): Token[][] {
     const out: Token[][] = [...this.members].sort(compareTokens).map((t) => [...prefix, t]);
-    for (const t of [...this.children.keys()].sort(compareTokens)) out.push(...this.children.get(t)!.paths([...prefix, t]));
+    for (const t of [...this.children.keys()].sort(compareTokens))
+      out.push(...this.children.get(t)!.paths([...prefix, t]));
     return out;
   }
 
@@ -150,7 +153,8 @@ export class FieldSet {
     if (!isJsonObject(raw)) throw new ManagedFieldsError(`fieldsV1 at ${describePath(at)} must be an object`);
     for (const [token, inner] of Object.entries(raw)) {
       if (token === '.') {
-        if (!isJsonObject(inner) || Object.keys(inner).length > 0) throw new ManagedFieldsError(`"." in fieldsV1 must be {}`);
+        if (!isJsonObject(inner) || Object.keys(inner).length > 0)
+          throw new ManagedFieldsError(`"." in fieldsV1 must be {}`);
         if (at.length === 0) throw new ManagedFieldsError('"." is not allowed at the root of fieldsV1');
         continue;
       }

@@ -22,7 +22,11 @@ function annotationsOf(obj: JsonObject | undefined): JsonObject | undefined {
  * Fields listed in the live object's last-applied annotation: conflicts on
  * them are allowed, because the client-side apply that owns them was kubectl too.
  */
-export function lastAppliedFields(live: JsonObject | undefined, scope: Scope, resolver: ListTypeResolver): FieldSet | undefined {
+export function lastAppliedFields(
+  live: JsonObject | undefined,
+  scope: Scope,
+  resolver: ListTypeResolver,
+): FieldSet | undefined {
   const raw = annotationsOf(live)?.[LAST_APPLIED_ANNOTATION];
   if (typeof raw !== 'string') return undefined;
   try {

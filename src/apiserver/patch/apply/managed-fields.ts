@@ -98,7 +98,8 @@ function decodeEntry(raw: unknown, i: number): Manager {
   if (typeof apiVersion !== 'string') throw new ManagedFieldsError(`${where}.apiVersion must be a string`);
   if (typeof time !== 'string') throw new ManagedFieldsError(`${where}.time must be a string`);
   if (fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`${where}.fieldsType must be "FieldsV1"`);
-  if (subresource !== undefined && typeof subresource !== 'string') throw new ManagedFieldsError(`${where}.subresource must be a string`);
+  if (subresource !== undefined && typeof subresource !== 'string')
+    throw new ManagedFieldsError(`${where}.subresource must be a string`);
   let set: FieldSet;
   try {
     set = fieldsV1 === undefined ? new FieldSet() : FieldSet.fromFieldsV1(fieldsV1);

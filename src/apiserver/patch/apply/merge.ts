@@ -19,7 +19,8 @@ export function mergeApplied(
   if (config === undefined) return live;
   if (live === undefined) return config;
   if (isJsonObject(live) && isJsonObject(config)) {
-    if (bothEmpty(live, config) || (schemaPath.length > 0 && resolver.mapType?.(schemaPath) === 'atomic')) return config;
+    if (bothEmpty(live, config) || (schemaPath.length > 0 && resolver.mapType?.(schemaPath) === 'atomic'))
+      return config;
     const out: JsonObject = { ...live };
     for (const [k, v] of Object.entries(config)) out[k] = mergeApplied(live[k], v, [...schemaPath, k], resolver)!;
     return out;
@@ -44,8 +45,13 @@ function mergeLists(
   schemaPath: readonly string[],
   resolver: ListTypeResolver,
 ): JsonValue[] {
-  const left = listElements(lhs, type, false, []).map((e, i) => ({ id: e.duplicate ? `dup:${i}` : e.token, value: e.value }));
-  const right = listElements(rhs, type, false, []).filter((e) => !e.duplicate).map((e) => ({ id: e.token, value: e.value }));
+  const left = listElements(lhs, type, false, []).map((e, i) => ({
+    id: e.duplicate ? `dup:${i}` : e.token,
+    value: e.value,
+  }));
+  const right = listElements(rhs, type, false, [])
+    .filter((e) => !e.duplicate)
+    .map((e) => ({ id: e.token, value: e.value }));
   const lValues = new Map<Token, JsonValue>(left.map((e) => [e.id, e.value]));
   const rValues = new Map<Token, JsonValue>(right.map((e) => [e.id, e.value]));
   const shared = right.map((e) => e.id).filter((id) => lValues.has(id));

@@ -26,7 +26,8 @@ function walk(v: JsonValue, path: Token[], schemaPath: string[], set: FieldSet, 
       set.insert(path);
       return;
     }
-    for (const [k, child] of Object.entries(v)) walk(child, [...path, fieldToken(k)], [...schemaPath, k], set, resolver);
+    for (const [k, child] of Object.entries(v))
+      walk(child, [...path, fieldToken(k)], [...schemaPath, k], set, resolver);
     return;
   }
   if (Array.isArray(v)) {

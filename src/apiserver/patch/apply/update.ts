@@ -1,6 +1,13 @@
 import { compareObjects } from './compare.js';
 import type { ListTypeResolver } from './list-types.js';
-import { decodeLenient, decodeStrict, encodeManagers, sameIdentity, type ManagedFieldsEntry, type Manager } from './managed-fields.js';
+import {
+  decodeLenient,
+  decodeStrict,
+  encodeManagers,
+  sameIdentity,
+  type ManagedFieldsEntry,
+  type Manager,
+} from './managed-fields.js';
 import { trackedPart, withoutUntrackedRoots, type Scope } from './scope.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../strategic/json.js';
 
@@ -33,7 +40,10 @@ export interface TrackUpdateOptions {
  */
 export function trackUpdate(opts: TrackUpdateOptions): ManagedFieldsEntry[] {
   const subresource = opts.subresource || undefined;
-  const scope: Scope = { ignoreStatus: opts.statusSubresource === true && subresource === undefined, statusOnly: false };
+  const scope: Scope = {
+    ignoreStatus: opts.statusSubresource === true && subresource === undefined,
+    statusOnly: false,
+  };
   const managers = startingManagers(opts.before, opts.after, subresource);
 
   const diff = compareObjects(trackedPart(opts.before, scope), trackedPart(opts.after, scope), opts.listType);
@@ -48,13 +58,22 @@ export function trackUpdate(opts: TrackUpdateOptions): ManagedFieldsEntry[] {
   if (!changed.isEmpty()) {
     const self = { manager: opts.manager, operation: 'Update' as const, subresource };
     const previous = managers.find((m) => sameIdentity(m, self));
-    const updated: Manager = { ...self, apiVersion: opts.apiVersion, time: opts.now, set: previous ? changed.union(previous.set) : changed };
+    const updated: Manager = {
+      ...self,
+      apiVersion: opts.apiVersion,
+      time: opts.now,
+      set: previous ? changed.union(previous.set) : changed,
+    };
     return encodeManagers([...managers.filter((m) => m !== previous), updated]);
   }
   return encodeManagers(managers);
 }
 
-function startingManagers(before: JsonObject | undefined, after: JsonObject, subresource: string | undefined): Manager[] {
+function startingManagers(
+  before: JsonObject | undefined,
+  after: JsonObject,
+  subresource: string | undefined,
+): Manager[] {
   const sent = managedFieldsOf(after);
   if (!subresource && Array.isArray(sent) && sent.length > 0) {
     try {

@@ -30,7 +30,11 @@ export interface GroupVersionKind {
   readonly kind: string;
 }
 
-const byKey = (key: string, fields?: Record<string, FieldSchema>, extra?: Omit<FieldSchema, 'mergeKey' | 'fields'>): FieldSchema => ({
+const byKey = (
+  key: string,
+  fields?: Record<string, FieldSchema>,
+  extra?: Omit<FieldSchema, 'mergeKey' | 'fields'>,
+): FieldSchema => ({
   mergeKey: key,
   ...(fields ? { fields } : {}),
   ...extra,
@@ -48,7 +52,10 @@ const objectMeta: FieldSchema = {
 
 const containerFields: Record<string, FieldSchema> = {
   // SSA keys ports by (containerPort, protocol); protocol defaults to TCP.
-  ports: byKey('containerPort', undefined, { mapKeys: ['containerPort', 'protocol'], keyDefaults: { protocol: 'TCP' } }),
+  ports: byKey('containerPort', undefined, {
+    mapKeys: ['containerPort', 'protocol'],
+    keyDefaults: { protocol: 'TCP' },
+  }),
   env: byKey('name'),
   volumeMounts: byKey('mountPath'),
   volumeDevices: byKey('devicePath'),
@@ -126,14 +133,20 @@ const KINDS: Readonly<Record<string, FieldSchema>> = {
   'rbac.authorization.k8s.io/RoleBinding': { fields: { roleRef: { atomicMap: true } } },
   'rbac.authorization.k8s.io/ClusterRoleBinding': { fields: { roleRef: { atomicMap: true } } },
   // ServiceBackendPort is `+structType=atomic`.
-  'networking.k8s.io/Ingress': { fields: { spec: { fields: { defaultBackend: { fields: { service: { fields: { port: { atomicMap: true } } } } } } } } },
+  'networking.k8s.io/Ingress': {
+    fields: {
+      spec: { fields: { defaultBackend: { fields: { service: { fields: { port: { atomicMap: true } } } } } } },
+    },
+  },
   '/PersistentVolumeClaim': { fields: { status: conditionsOnly } },
   'apps/Deployment': workload,
   'apps/ReplicaSet': workload,
   'apps/StatefulSet': workload,
   'apps/DaemonSet': workload,
   'batch/Job': { fields: { spec: jobSpec, status: conditionsOnly } },
-  'batch/CronJob': { fields: { spec: { fields: { jobTemplate: { fields: { metadata: objectMeta, spec: jobSpec } } } } } },
+  'batch/CronJob': {
+    fields: { spec: { fields: { jobTemplate: { fields: { metadata: objectMeta, spec: jobSpec } } } } },
+  },
   'autoscaling/HorizontalPodAutoscaler': { fields: { status: conditionsOnly } },
   'policy/PodDisruptionBudget': {
     fields: { spec: { fields: { selector: { replaceMap: true, atomicMap: true } } }, status: conditionsOnly },

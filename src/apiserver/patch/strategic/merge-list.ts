@@ -61,7 +61,8 @@ function mergeByKey(
   if (original.length === 0 && patch.length === 0) return [];
   for (const el of [...original, ...patch]) {
     if (Array.isArray(el)) throw new PatchError(ERR_LIST_OF_LISTS, 422);
-    if (!isJsonObject(el)) throw new PatchError(`expected a map, but received ${describe(el)} in a list merged by "${key}"`);
+    if (!isJsonObject(el))
+      throw new PatchError(`expected a map, but received ${describe(el)} in a list merged by "${key}"`);
   }
   const { base, items, replaced } = applySpecialElements(original as JsonObject[], patch as JsonObject[], key);
   if (replaced) return cleanList(items, schema);

@@ -26,7 +26,11 @@ import { cleanList, mergeList } from './merge-list.js';
  * `$patch: delete`. Callers pass values they own: `original` is copied, `patch`
  * is only read.
  */
-export function mergeMap(original: JsonObject | undefined, patchIn: JsonObject, schema: FieldSchema | undefined): JsonObject | Deleted {
+export function mergeMap(
+  original: JsonObject | undefined,
+  patchIn: JsonObject,
+  schema: FieldSchema | undefined,
+): JsonObject | Deleted {
   const patch: JsonObject = { ...patchIn };
   if (PATCH_DIRECTIVE in patch) {
     const directive = patch[PATCH_DIRECTIVE];
@@ -34,7 +38,8 @@ export function mergeMap(original: JsonObject | undefined, patchIn: JsonObject, 
     if (directive === 'delete') return DELETED;
     if (directive === 'replace') return mergeMap(undefined, patch, schema);
     // The real server rejects `$patch: merge` on a map; merging is what it would do anyway, so accept it.
-    if (directive !== 'merge') throw new PatchError(`unknown patch type: ${describe(directive)} in map: ${describe(patchIn)}`);
+    if (directive !== 'merge')
+      throw new PatchError(`unknown patch type: ${describe(directive)} in map: ${describe(patchIn)}`);
   }
 
   const out: JsonObject = original ? { ...original } : {};
@@ -73,7 +78,8 @@ function mergeField(
   }
   if (Array.isArray(patchValue)) {
     const strategy = listStrategy(schema, patchMap, key);
-    if (!Array.isArray(live)) return live === undefined ? mergeList([], patchValue, strategy, schema) : cleanList(patchValue, schema);
+    if (!Array.isArray(live))
+      return live === undefined ? mergeList([], patchValue, strategy, schema) : cleanList(patchValue, schema);
     return mergeList(live, patchValue, strategy, schema);
   }
   return patchValue;
@@ -114,7 +120,8 @@ function applySetElementOrder(out: JsonObject, patch: JsonObject, schema: FieldS
 
     const live = out[field];
     const patchList = patch[field];
-    if (live !== undefined && !Array.isArray(live)) throw new PatchError(`expected a list at "${field}", but the object has ${describe(live)}`);
+    if (live !== undefined && !Array.isArray(live))
+      throw new PatchError(`expected a list at "${field}", but the object has ${describe(live)}`);
     if (patchList === null) continue; // the main loop deletes the field
     if (patchList !== undefined && !Array.isArray(patchList)) throw new PatchError(ERR_SET_ELEMENT_ORDER, 400);
     if (live === undefined && patchList === undefined) continue;
