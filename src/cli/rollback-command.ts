@@ -5,7 +5,7 @@ import type { KubeObject, ObjectRef } from '../kube/types.js';
 import { isFullSha, shaOfRevision } from '../source/revision.js';
 import { loadSource } from './source-arg.js';
 import { summaryOf } from './command-table.js';
-import { CommandFailedError, SetupError } from './setup-error.js';
+import { CommandFailedError, NotFoundError, SetupError } from './setup-error.js';
 
 /**
  * A short sha is expanded against the commits the source has synced; anything else must be a
@@ -21,11 +21,9 @@ export function resolveSha(given: string, status: FlowSourceStatus): string {
     ),
   ];
   if (known.length === 1) return known[0]!;
-  throw new SetupError(
-    known.length
-      ? `"${given}" is ambiguous: ${known.join(', ')}`
-      : `"${given}" is not in this source's history; give the full 40-character sha`,
-  );
+  if (known.length) throw new CommandFailedError(`"${given}" is ambiguous: ${known.join(', ')}`);
+  // Not in the history the status keeps: as kubectl's NotFound, exit 1.
+  throw new NotFoundError(`"${given}" is not in this source's history; give the full 40-character sha`);
 }
 
 /** A digest, or the start of one (with or without sha256:) among the artifacts the source has synced. */
@@ -36,8 +34,8 @@ export function resolveDigest(given: string, status: FlowSourceStatus): string {
   const digests = (status.history ?? []).map((h) => /sha256:([0-9a-f]{64})$/.exec(h.revision)?.[1]);
   const known = [...new Set(digests.filter((d): d is string => !!d && d.startsWith(hex)))];
   if (known.length === 1 && known[0]) return `sha256:${known[0]}`;
-  if (known.length) throw new SetupError(`"${given}" is ambiguous: ${known.join(', ')}`);
-  throw new SetupError(`"${given}" is not in this source's history; give the full sha256 digest`);
+  if (known.length) throw new CommandFailedError(`"${given}" is ambiguous: ${known.join(', ')}`);
+  throw new NotFoundError(`"${given}" is not in this source's history; give the full sha256 digest`);
 }
 
 /** Until the controller has synced the new spec (its generation) — the pinned commit, or the branch tip after --unpin. */

@@ -92,7 +92,7 @@ describe('a rollout in cluster mode, leader killed in the middle', () => {
         const r = await rolloutOf(cluster.kube(), 'ha');
         return r?.state === 'Complete' ? r : undefined;
       },
-      { what: 'rollout Complete', timeoutMs: 30_000 },
+      { what: 'rollout Complete', timeoutMs: 60_000 },
     );
     expect(done.stages?.map((s) => s.state)).toEqual(['Passed', 'Passed']);
   }, 240_000);
