@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cutOperations, type OpenApi3 } from './openapi-cut.js';
 
 const GITEA_VERSION = '1.27.3';
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '../test/preview/schemas/gitea-openapi.json');
@@ -21,8 +22,6 @@ const OPERATIONS: Record<string, string[]> = {
   '/repos/{owner}/{repo}/statuses/{sha}': ['post'],
 };
 
-type Json = Record<string, unknown>;
-
 function moduleFile(): string {
   const mod = `code.gitea.io/gitea@v${GITEA_VERSION}`;
   const out = execFileSync('go', ['mod', 'download', '-json', mod], { encoding: 'utf8', cwd: '/' });
@@ -33,48 +32,9 @@ function moduleFile(): string {
 const text = readFileSync(moduleFile(), 'utf8')
   .replaceAll('{{.SwaggerAppVer}}', GITEA_VERSION)
   .replaceAll('{{.SwaggerAppSubUrl}}', '');
-const doc = JSON.parse(text) as { paths: Record<string, Json>; components: Record<string, Json>; info: Json };
-
-const paths: Record<string, Json> = {};
-for (const [path, methods] of Object.entries(OPERATIONS)) {
-  const item = doc.paths[path];
-  if (!item) throw new Error(`Gitea ${GITEA_VERSION} has no ${path}`);
-  paths[path] = Object.fromEntries(
-    methods.map((m) => {
-      if (!item[m]) throw new Error(`Gitea ${GITEA_VERSION} has no ${m.toUpperCase()} ${path}`);
-      return [m, item[m]];
-    }),
-  );
-}
-
-/** Every `#/components/<section>/<name>` reachable from `root`, followed transitively. */
-function reachable(root: unknown): Map<string, Set<string>> {
-  const found = new Map<string, Set<string>>();
-  const queue: unknown[] = [root];
-  while (queue.length) {
-    const node = queue.pop();
-    if (Array.isArray(node)) queue.push(...node);
-    else if (node && typeof node === 'object') {
-      for (const [k, v] of Object.entries(node)) {
-        if (k === '$ref' && typeof v === 'string') {
-          const m = /^#\/components\/([^/]+)\/(.+)$/.exec(v);
-          if (!m) continue;
-          const [, section = '', name = ''] = m;
-          const names = found.get(section) ?? new Set<string>();
-          found.set(section, names);
-          if (names.has(name)) continue;
-          names.add(name);
-          queue.push(doc.components[section]?.[name]);
-        } else queue.push(v);
-      }
-    }
-  }
-  return found;
-}
-
-const components: Record<string, Json> = {};
-for (const [section, names] of reachable(paths))
-  components[section] = Object.fromEntries([...names].sort().map((n) => [n, doc.components[section]?.[n]]));
+const doc = JSON.parse(text) as OpenApi3;
+// The operations with what they reach; a path's shared parameters come along (Gitea's have none).
+const { paths, components } = cutOperations(doc, OPERATIONS, `Gitea ${GITEA_VERSION}`);
 
 const out = {
   openapi: '3.0.3',
