@@ -2,6 +2,7 @@ import { KubeConfig } from './kube-config.js';
 import { Discovery, resourcePath, type ApiResource } from './discovery.js';
 import { KubeApiError, RestClient } from './rest.js';
 import type { KubeObject, ObjectRef } from './types.js';
+import { KubeConfigError } from './errors.js';
 
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
 
@@ -50,7 +51,7 @@ export class KubeClient {
    */
   withBearerToken(token: string): KubeClient {
     const cluster = this.config.getCurrentCluster();
-    if (!cluster) throw new Error('the kubeconfig has no current cluster');
+    if (!cluster) throw new KubeConfigError('NoCurrentCluster', 'the kubeconfig has no current cluster');
     const kc = new KubeConfig();
     kc.loadFromOptions({
       clusters: [cluster],

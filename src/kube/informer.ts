@@ -3,6 +3,7 @@ import { keepGoing, logLoopFault } from '../log/keep-going.js';
 import type { KubeClient } from './client.js';
 import { resourcePath } from './discovery.js';
 import type { KubeObject } from './types.js';
+import { KubeApiError } from './rest.js';
 import { exponentialBackoff } from '../util/backoff.js';
 
 export interface InformerOptions {
@@ -146,7 +147,8 @@ export class Informer {
       signal: this.abort.signal,
     });
     if (res.statusCode === 410) return undefined;
-    if ((res.statusCode ?? 0) >= 400) throw new Error(`watch ${this.opts.kind}: HTTP ${res.statusCode}`);
+    const code = res.statusCode ?? 0;
+    if (code >= 400) throw new KubeApiError(code, 'Unknown', `watch ${this.opts.kind}: HTTP ${code}`, '');
     let buffer = '';
     let resume: string | undefined = rv;
     for await (const chunk of res) {
@@ -159,7 +161,14 @@ export class Informer {
         const event = JSON.parse(line) as { type: string; object: KubeObject & { code?: number } };
         if (event.type === 'ERROR') {
           if (event.object.code === 410) return undefined;
-          throw new Error(`watch ${this.opts.kind}: ${JSON.stringify(event.object)}`);
+          const text = JSON.stringify(event.object);
+          const status = event.object as { code?: number; reason?: string };
+          throw new KubeApiError(
+            status.code ?? 500,
+            status.reason ?? 'Unknown',
+            `watch ${this.opts.kind}: ${text}`,
+            text,
+          );
         }
         resume = event.object.metadata?.resourceVersion ?? resume;
         if (event.type === 'BOOKMARK') continue;

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname } from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLSeq, type Document } from 'yaml';
 import { embeddedEntries, type EmbeddedCredentials } from './kubeconfig.js';
+import { KubeConfigError } from './errors.js';
 
 export interface MergeResult {
   file: string;
@@ -39,7 +40,8 @@ export function mergeKubeconfigContext(
   const doc = created
     ? parseDocument('apiVersion: v1\nkind: Config\npreferences: {}\n')
     : parseDocument(readFileSync(file, 'utf8'));
-  if (doc.errors.length) throw new Error(`${file} is not valid YAML: ${doc.errors[0]!.message}`);
+  if (doc.errors.length)
+    throw new KubeConfigError('InvalidKubeconfig', `${file} is not valid YAML: ${doc.errors[0]!.message}`);
   const { cluster, user } = embeddedEntries(serverUrl, creds);
   upsert(doc, 'clusters', name, { cluster });
   upsert(doc, 'users', name, { user });

@@ -5,6 +5,7 @@ import type { KubeClient } from './client.js';
 import { microTime, parseMicroTime } from './micro-time.js';
 import { KubeApiError } from './rest.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { KubeConfigError } from './errors.js';
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -73,9 +74,15 @@ export class LeaderElector {
     this.renewDeadlineMs = opts.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
     this.retryMs = opts.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
     if (this.renewDeadlineMs >= this.leaseMs)
-      throw new Error('leader election: renewDeadline must be shorter than leaseDuration');
+      throw new KubeConfigError(
+        'InvalidLeaderElection',
+        'leader election: renewDeadline must be shorter than leaseDuration',
+      );
     if (this.retryMs >= this.renewDeadlineMs)
-      throw new Error('leader election: retryPeriod must be shorter than renewDeadline');
+      throw new KubeConfigError(
+        'InvalidLeaderElection',
+        'leader election: retryPeriod must be shorter than renewDeadline',
+      );
   }
 
   isLeader(): boolean {

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { KubeConfig } from './kube-config.js';
+import { KubeConfigError } from './errors.js';
 
 export interface RestResponse {
   status: number;
@@ -83,7 +84,7 @@ export class RestClient {
     parent?: RestClient,
   ) {
     const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    if (!cluster) throw new KubeConfigError('NoCurrentCluster', 'kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
     this.basePath = this.server.pathname.replace(/\/$/, '');
     this.agent =
