@@ -11,7 +11,7 @@ import { pullFiles, resolveArtifact, type ResolvedArtifact } from '../../source/
 import { parseOciUrl, type OciReference } from '../../source/oci/reference.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { decryptionKeys } from './credentials.js';
-import { statusOf, withHistory, withReady, type SourceEvent } from './status.js';
+import { statusOf, statusAfterSync, withReady, type SourceEvent } from './status.js';
 
 export interface OciSourceDeps {
   kube: KubeClient;
@@ -188,30 +188,8 @@ function summarise(
     message: outcome.message.slice(0, 1000),
     ...(artifact.origin ? { origin: artifact.origin } : {}),
   };
-  const history = withHistory(status.history, entry);
-  if (outcome.outcome === 'Rejected') {
-    const next = { ...status, lastAttemptedRevision: revision, history };
-    return withReady(
-      next,
-      generation,
-      false,
-      'ValidationFailed',
-      `${revision}: ${outcome.message}`.slice(0, 4000),
-      true,
-    );
-  }
-  const next: FlowSourceStatus = {
-    ...status,
-    lastAttemptedRevision: revision,
-    history,
-    inventory: outcome.inventory,
-    skipped: outcome.skipped,
-  };
-  if (outcome.outcome === 'Failed')
-    return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
   const from = artifact.origin ? ` (from ${artifact.origin})` : '';
-  const message = `Applied revision ${revision}${from}: ${outcome.message}`;
-  return withReady({ ...next, lastAppliedRevision: revision }, generation, true, 'Applied', message.slice(0, 4000));
+  return statusAfterSync(status, generation, entry, outcome, `Applied revision ${revision}${from}: ${outcome.message}`);
 }
 
 /** Logs the outcome and says the Event the summary records for it. */

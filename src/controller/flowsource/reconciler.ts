@@ -25,7 +25,7 @@ import { listServerCrds } from '../../sync/server-crds.js';
 import { hasFinalizer, setFinalizer } from '../../kube/finalizer.js';
 import { decryptionKeys, sourceCredentials } from './credentials.js';
 import { OciSources } from './oci-source.js';
-import { statusOf, withHistory, withReady, writeStatus, type SourceEvent } from './status.js';
+import { statusOf, statusAfterSync, withReady, writeStatus, type SourceEvent } from './status.js';
 import { isRepeatedRefusal, refusedStatus, verifySourceRevision, withVerified } from './verification.js';
 
 export interface FlowSourceReconcilerDeps {
@@ -485,33 +485,7 @@ function summarise(
     ...(signer ? { signer } : {}),
     ...commit,
   };
-  const history = withHistory(status.history, entry);
-  if (outcome.outcome === 'Rejected') {
-    return withReady(
-      { ...status, lastAttemptedRevision: revision, history },
-      generation,
-      false,
-      'ValidationFailed',
-      `${revision}: ${outcome.message}`.slice(0, 4000),
-      true,
-    );
-  }
-  const next: FlowSourceStatus = {
-    ...status,
-    lastAttemptedRevision: revision,
-    history,
-    inventory: outcome.inventory,
-    skipped: outcome.skipped,
-  };
-  if (outcome.outcome === 'Failed')
-    return withReady(next, generation, false, 'ApplyFailed', `${revision}: ${outcome.message}`.slice(0, 4000));
-  return withReady(
-    { ...next, lastAppliedRevision: revision },
-    generation,
-    true,
-    'Applied',
-    `Applied revision ${revision}: ${outcome.message}`.slice(0, 4000),
-  );
+  return statusAfterSync(status, generation, entry, outcome, `Applied revision ${revision}: ${outcome.message}`);
 }
 
 /** A commit pinned by a rollout's rollback (src/rollout/pin-source.ts): its history entry says why. */

@@ -3,6 +3,7 @@ import { nowRfc3339, setCondition } from '../../kube/conditions.js';
 import type { KubeClient } from '../../kube/client.js';
 import type { Condition, KubeObject } from '../../kube/types.js';
 import { refOf } from '../../kube/types.js';
+import type { SyncOutcome } from '../../sync/sync-commit.js';
 
 /** An Event a reconcile records after its one status write. */
 export interface SourceEvent {
@@ -51,6 +52,41 @@ export function withHistory(
     (h, i) => !(i === 0 && h.revision === entry.revision && h.outcome === entry.outcome),
   );
   return [next, ...rest].slice(0, HISTORY_LIMIT);
+}
+
+/**
+ * The status a sync leaves, for a Git commit and an OCI artifact alike: its history entry first,
+ * then Ready from the outcome (Rejected keeps the last applied state, Failed keeps the inventory).
+ */
+export function statusAfterSync(
+  status: FlowSourceStatus,
+  generation: number,
+  entry: Omit<HistoryEntry, 'time'>,
+  outcome: SyncOutcome,
+  appliedMessage: string,
+): FlowSourceStatus {
+  const revision = entry.revision;
+  const history = withHistory(status.history, entry);
+  const why = `${revision}: ${outcome.message}`.slice(0, 4000);
+  if (outcome.outcome === 'Rejected') {
+    const rejected = { ...status, lastAttemptedRevision: revision, history };
+    return withReady(rejected, generation, false, 'ValidationFailed', why, true);
+  }
+  const next: FlowSourceStatus = {
+    ...status,
+    lastAttemptedRevision: revision,
+    history,
+    inventory: outcome.inventory,
+    skipped: outcome.skipped,
+  };
+  if (outcome.outcome === 'Failed') return withReady(next, generation, false, 'ApplyFailed', why);
+  return withReady(
+    { ...next, lastAppliedRevision: revision },
+    generation,
+    true,
+    'Applied',
+    appliedMessage.slice(0, 4000),
+  );
 }
 
 /** One status write per reconcile, through the status subresource; a merge patch replaces the lists whole. */
