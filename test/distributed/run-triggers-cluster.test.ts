@@ -143,7 +143,10 @@ describe('run triggers in cluster mode: a leader and a worker', () => {
     for (const doc of parseAllDocuments(CACHE_FLOW)) await apply(doc.toJSON() as KubeObject);
     await apply(JSON.parse(cache({ replicas: 1, shards: [1, 2], extra: false })) as KubeObject);
     const first = await waitFor(async () => (await runs())[0], { what: 'the first run recorded', timeoutMs: 30_000 });
-    expect(first.triggers).toEqual(['flow-change']);
+    // The Flow's registration runs its object; when the object's own add is seen before that run
+    // starts, the two merge into one run, as coalesced enqueues should.
+    expect(first.triggers).toContain('flow-change');
+    expect((first.triggers ?? []).every((t) => t === 'flow-change' || t === 'object-change')).toBe(true);
 
     const before = await waitFor(() => cluster.kube().get(SHARD), { what: 'shard 2 applied' });
     // The first runs settle (their own writes re-enqueue the Cache) before a child is deleted, so the
@@ -175,11 +178,14 @@ describe('run triggers in cluster mode: a leader and a worker', () => {
     await cluster.kube().patch(CACHE, { spec: { replicas: 2 } }, 'merge');
     const changed = await waitFor(
       async () => {
+        // A late run of the put-back child's own drift may come first: the change's run is the newest
+        // one that names the change.
         const now = await history();
-        return now.total > total ? now.runs[0] : undefined;
+        const fresh = now.runs.slice(0, Math.max(0, now.total - total));
+        return fresh.find((r) => r.triggers?.includes('object-change'));
       },
-      { what: 'the run after the change', timeoutMs: 30_000 },
+      { what: 'a run after the change that names it', timeoutMs: 30_000 },
     );
-    expect(changed.triggers).toEqual(['object-change']);
+    expect(changed.triggers).toContain('object-change');
   }, 120_000);
 });

