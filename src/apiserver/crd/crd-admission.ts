@@ -33,51 +33,71 @@ export class CrdAdmission implements Admission {
     need(spec.group, 'spec.group');
     need(names.plural, 'spec.names.plural');
     need(names.kind, 'spec.names.kind');
-    if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
+    // SetDefaults_CustomResourceDefinitionSpec fills singular and listKind from kind before validation,
+    // so a missing kind leaves them empty too.
+    const kind = typeof names.kind === 'string' ? names.kind : '';
+    need(names.singular ?? kind.toLowerCase(), 'spec.names.singular');
+    need(names.listKind ?? (kind ? `${kind}List` : ''), 'spec.names.listKind');
+    if (spec.scope === undefined || spec.scope === '') need(spec.scope, 'spec.scope');
+    else if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
       causes.push({
         reason: 'FieldValueNotSupported',
-        message: `Unsupported value: ${JSON.stringify(spec.scope ?? '')}: supported values: "Cluster", "Namespaced"`,
+        message: `Unsupported value: ${JSON.stringify(spec.scope)}: supported values: "Cluster", "Namespaced"`,
         field: 'spec.scope',
       });
     }
-    if (
-      typeof spec.group === 'string' &&
-      typeof names.plural === 'string' &&
-      name !== `${names.plural}.${spec.group}`
-    ) {
+    const plural = typeof names.plural === 'string' ? names.plural : '';
+    const group = typeof spec.group === 'string' ? spec.group : '';
+    if (name !== `${plural}.${group}`) {
       causes.push({
         reason: 'FieldValueInvalid',
         message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group`,
         field: 'metadata.name',
       });
     }
-    const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
-    if (!versions.length)
+    if (spec.preserveUnknownFields === true)
       causes.push({
-        reason: 'FieldValueRequired',
-        message: 'Invalid value: []: must have exactly one version marked as storage version',
-        field: 'spec.versions',
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: true: must be false',
+        field: 'spec.preserveUnknownFields',
       });
-    else if (versions.filter((v) => v.storage === true).length !== 1) {
+    if (isObject(spec.conversion) && (typeof spec.conversion.strategy !== 'string' || !spec.conversion.strategy))
+      causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.conversion.strategy' });
+    const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
+    if (versions.filter((v) => v.storage === true).length !== 1) {
       causes.push({
         reason: 'FieldValueInvalid',
         message: 'Invalid value: must have exactly one version marked as storage version',
         field: 'spec.versions',
       });
+      // The strategy's PrepareForCreate finds no storage version to record, and the stored versions
+      // are validated with the rest (ValidateCustomResourceDefinitionStoredVersions).
+      causes.push({
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: []string{}: must have at least one stored version',
+        field: 'status.storedVersions',
+      });
     }
+    // apiextensions/v1 → internal conversion hoists a schema every version shares into
+    // spec.validation, and the errors are reported at that path (v1 conversion.go).
+    const schemas = versions.map((v) => JSON.stringify(isObject(v.schema) ? v.schema.openAPIV3Schema : null));
+    const shared = schemas.length > 0 && schemas.every((x) => x === schemas[0]);
     versions.forEach((v, i) => {
       if (typeof v.name !== 'string' || !v.name)
         causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `spec.versions[${i}].name` });
-      const schema = isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
-      if (schema === undefined) {
+      if (v.deprecationWarning !== undefined && v.deprecated !== true)
         causes.push({
-          reason: 'FieldValueRequired',
-          message: 'Required value: schemas are required',
-          field: `spec.versions[${i}].schema.openAPIV3Schema`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(v.deprecationWarning)}: can only be set for deprecated versions`,
+          field: `spec.versions[${i}].deprecationWarning`,
         });
+      const schema = isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
+      const at = shared ? 'spec.validation.openAPIV3Schema' : `spec.versions[${i}].schema.openAPIV3Schema`;
+      if (shared && i > 0) return;
+      if (schema === undefined) {
+        causes.push({ reason: 'FieldValueRequired', message: 'Required value: schemas are required', field: at });
       } else {
-        for (const c of validateCrdSchema(schema))
-          causes.push({ ...c, field: `spec.versions[${i}].schema.openAPIV3Schema${c.field ? `.${c.field}` : ''}` });
+        for (const c of validateCrdSchema(schema)) causes.push({ ...c, field: `${at}${c.field ? `.${c.field}` : ''}` });
       }
     });
     if (typeof spec.group === 'string' && typeof names.plural === 'string') {

@@ -1,6 +1,6 @@
 import { isObject } from './access.js';
 import { compareGo } from './gofmt.js';
-import { forbidden, invalid, notSupported, required } from './field-errors.js';
+import { forbidden, invalid, notSupported, required, typeInvalid } from './field-errors.js';
 import type { FieldCause, JsonValue } from './types.js';
 
 /**
@@ -91,6 +91,8 @@ function checkNode(node: JsonValue, level: Level, path: string, out: FieldCause[
   }
   if (node.enum !== undefined && !Array.isArray(node.enum))
     out.push(invalid(at(path, 'enum'), node.enum, 'must be a list'));
+  checkUnsupported(node, level, path, out);
+  checkListAndMapTypes(node, path, out);
 
   checkChildren(node, level, path, embedded, preserve === true, out);
   checkJunctors(node, path, out);
@@ -107,7 +109,8 @@ function checkChildren(
   if (node.type === 'array' && node.items === undefined) out.push(required(at(path, 'items'), 'must be specified'));
   if (Array.isArray(node.items))
     out.push(forbidden(at(path, 'items'), 'items must be a schema object and not an array'));
-  else if (node.items !== undefined) checkNode(node.items, 'items', at(path, 'items'), out);
+  // A non-object, non-array `items` decodes to nothing (JSONSchemaPropsOrArray), so it is not checked.
+  else if (isObject(node.items)) checkNode(node.items, 'items', at(path, 'items'), out);
 
   const props = node.properties;
   if (props !== undefined) {
@@ -133,6 +136,48 @@ function checkChildren(
       out.push(forbidden(at(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
     }
     checkNode(ap, 'field', at(path, 'additionalProperties'), out);
+  }
+}
+
+/**
+ * JSON-Schema keywords apiextensions does not support (validation.go,
+ * ValidateCustomResourceDefinitionOpenAPISchema): `$ref`, `dependencies`, `id`, `definitions`,
+ * `patternProperties`, `additionalItems` are forbidden; `$schema` is invalid; `nullable` is
+ * forbidden at the root; a root `default` must be an object.
+ */
+function checkUnsupported(node: Record<string, JsonValue>, level: Level, path: string, out: FieldCause[]): void {
+  if (node.$ref !== undefined) out.push(forbidden(at(path, '$ref'), '$ref is not supported'));
+  if (node.dependencies !== undefined) out.push(forbidden(at(path, 'dependencies'), 'dependencies is not supported'));
+  if (node.id !== undefined && node.id !== '') out.push(forbidden(at(path, 'id'), 'id is not supported'));
+  if (node.definitions !== undefined) out.push(forbidden(at(path, 'definitions'), 'definitions is not supported'));
+  if (node.patternProperties !== undefined)
+    out.push(forbidden(at(path, 'patternProperties'), 'patternProperties is not supported'));
+  if (node.$schema !== undefined && node.$schema !== '')
+    out.push(invalid(path, node.$schema, '$schema is not supported'));
+  if (level === 'root' && node.nullable === true)
+    out.push(forbidden(at(path, 'nullable'), 'nullable cannot be true at the root'));
+  if (level === 'root' && node.default !== undefined && node.type === 'object' && !isObject(node.default))
+    out.push(typeInvalid(at(path, 'default'), node.default, 'must be of type object'));
+}
+
+const LIST_TYPES = ['atomic', 'map', 'set'];
+const MAP_TYPES = ['atomic', 'granular'];
+
+/** x-kubernetes-list-type / map-type: their values and the type they need (validation.go). */
+function checkListAndMapTypes(node: Record<string, JsonValue>, path: string, out: FieldCause[]): void {
+  const listType = node['x-kubernetes-list-type'];
+  if (listType !== undefined) {
+    if (node.type !== 'array')
+      out.push(invalid(at(path, 'type'), node.type ?? '', 'must be array if x-kubernetes-list-type is specified'));
+    if (typeof listType !== 'string' || !LIST_TYPES.includes(listType))
+      out.push(notSupported(at(path, 'x-kubernetes-list-type'), listType, LIST_TYPES));
+  }
+  const mapType = node['x-kubernetes-map-type'];
+  if (mapType !== undefined) {
+    if (node.type !== 'object')
+      out.push(invalid(at(path, 'type'), node.type ?? '', 'must be object if x-kubernetes-map-type is specified'));
+    if (typeof mapType !== 'string' || !MAP_TYPES.includes(mapType))
+      out.push(notSupported(at(path, 'x-kubernetes-map-type'), mapType, MAP_TYPES));
   }
 }
 
