@@ -17,13 +17,14 @@ export class CrdAdmission implements Admission {
   admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined, opts: WriteOptions): void {
     if (t.group !== CRD_GROUP || t.kind !== 'CustomResourceDefinition' || op === 'DELETE') return;
     const name = String(metadataOf(obj).name);
-    const causes = this.validate(obj, name);
+    undecodableSchema(obj);
+    const causes = this.validate(obj, name, old);
     if (causes.length) throw errors.invalid(t, name, causes);
     if (opts.subresource === 'status') return;
     obj.status = crdStatus(obj, old);
   }
 
-  private validate(crd: JsonObject, name: string): StatusCause[] {
+  private validate(crd: JsonObject, name: string, old: JsonObject | undefined): StatusCause[] {
     const causes: StatusCause[] = [];
     const spec = isObject(crd.spec) ? crd.spec : {};
     const names = isObject(spec.names) ? spec.names : {};
@@ -48,7 +49,21 @@ export class CrdAdmission implements Admission {
     }
     const plural = typeof names.plural === 'string' ? names.plural : '';
     const group = typeof spec.group === 'string' ? spec.group : '';
-    if (name !== `${plural}.${group}`) {
+    // ValidateCustomResourceDefinitionUpdate leaves the name alone and holds group and plural instead.
+    const oldSpec = old && isObject(old.spec) ? old.spec : undefined;
+    const oldNames = oldSpec && isObject(oldSpec.names) ? oldSpec.names : {};
+    const immutable = (now: JsonValue | undefined, was: JsonValue | undefined, field: string): void => {
+      if (JSON.stringify(now) !== JSON.stringify(was))
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(now ?? '')}: field is immutable`,
+          field,
+        });
+    };
+    if (oldSpec) {
+      immutable(spec.group, oldSpec.group, 'spec.group');
+      immutable(names.plural, oldNames.plural, 'spec.names.plural');
+    } else if (name !== `${plural}.${group}`) {
       causes.push({
         reason: 'FieldValueInvalid',
         message: `Invalid value: "${name}": must be spec.names.plural+"."+spec.group`,
@@ -71,20 +86,26 @@ export class CrdAdmission implements Admission {
         field: 'spec.versions',
       });
       // The strategy's PrepareForCreate finds no storage version to record, and the stored versions
-      // are validated with the rest (ValidateCustomResourceDefinitionStoredVersions).
-      causes.push({
-        reason: 'FieldValueInvalid',
-        message: 'Invalid value: []string{}: must have at least one stored version',
-        field: 'status.storedVersions',
-      });
+      // are validated with the rest (ValidateCustomResourceDefinitionStoredVersions); an update keeps the old ones.
+      if (!oldSpec)
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: []string{}: must have at least one stored version',
+          field: 'status.storedVersions',
+        });
     }
     // apiextensions/v1 → internal conversion hoists a schema every version shares into
     // spec.validation, and the errors are reported at that path (v1 conversion.go).
     const schemas = versions.map((v) => JSON.stringify(isObject(v.schema) ? v.schema.openAPIV3Schema : null));
-    const shared = schemas.length > 0 && schemas.every((x) => x === schemas[0]);
+    const shared = schemas.length > 0 && schemas[0] !== undefined && schemas.every((x) => x === schemas[0]);
     versions.forEach((v, i) => {
+      // An empty name fails the DNS-1035 label check (Invalid), not a Required one.
       if (typeof v.name !== 'string' || !v.name)
-        causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: `spec.versions[${i}].name` });
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+          field: `spec.versions[${i}].name`,
+        });
       if (v.deprecationWarning !== undefined && v.deprecated !== true)
         causes.push({
           reason: 'FieldValueInvalid',
@@ -114,6 +135,29 @@ export class CrdAdmission implements Admission {
     }
     return causes;
   }
+}
+
+/**
+ * additionalProperties / additionalItems decode into JSONSchemaPropsOrBool: anything but a boolean
+ * or an object fails the decode, a 400 before validation (apiextensions/v1 marshal.go).
+ */
+function undecodableSchema(crd: JsonObject): void {
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const versions = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
+  const walk = (node: JsonValue | undefined): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n);
+      return;
+    }
+    if (!isObject(node)) return;
+    for (const key of ['additionalProperties', 'additionalItems']) {
+      const v = node[key];
+      if (v !== undefined && typeof v !== 'boolean' && !isObject(v))
+        throw errors.badRequest(`json: cannot unmarshal ${typeof v} into Go struct field JSONSchemaProps.${key}`);
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== 'enum' && k !== 'default' && k !== 'example') walk(v);
+  };
+  for (const v of versions) walk(isObject(v.schema) ? v.schema.openAPIV3Schema : undefined);
 }
 
 function crdStatus(crd: JsonObject, old: JsonObject | undefined): JsonObject {
