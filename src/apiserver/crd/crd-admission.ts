@@ -4,6 +4,7 @@ import { isObject, metadataOf, nowTimestamp } from '../objects/meta.js';
 import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import { validateCrdSchema } from '../schema/index.js';
+import { crdNamesCauses } from './crd-names.js';
 
 const CRD_GROUP = 'apiextensions.k8s.io';
 
@@ -37,8 +38,11 @@ export class CrdAdmission implements Admission {
     // SetDefaults_CustomResourceDefinitionSpec fills singular and listKind from kind before validation,
     // so a missing kind leaves them empty too.
     const kind = typeof names.kind === 'string' ? names.kind : '';
-    need(names.singular ?? kind.toLowerCase(), 'spec.names.singular');
-    need(names.listKind ?? (kind ? `${kind}List` : ''), 'spec.names.listKind');
+    const singular = typeof names.singular === 'string' && names.singular ? names.singular : kind.toLowerCase();
+    const listKind = typeof names.listKind === 'string' && names.listKind ? names.listKind : kind ? `${kind}List` : '';
+    need(singular, 'spec.names.singular');
+    need(listKind, 'spec.names.listKind');
+    causes.push(...crdNamesCauses(names, { singular, listKind }));
     if (spec.scope === undefined || spec.scope === '') need(spec.scope, 'spec.scope');
     else if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
       causes.push({
@@ -94,10 +98,22 @@ export class CrdAdmission implements Admission {
           field: 'status.storedVersions',
         });
     }
+    // The stored versions an update keeps must still be listed (ValidateCustomResourceDefinitionStoredVersions).
+    const oldStored =
+      old && isObject(old.status) && Array.isArray(old.status.storedVersions) ? old.status.storedVersions : [];
+    const listed = new Set(versions.map((v) => v.name));
+    oldStored.forEach((v, i) => {
+      if (!listed.has(v))
+        causes.push({
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(v)}: must appear in spec.versions`,
+          field: `status.storedVersions[${i}]`,
+        });
+    });
     // apiextensions/v1 → internal conversion hoists a schema every version shares into
     // spec.validation, and the errors are reported at that path (v1 conversion.go).
-    const schemas = versions.map((v) => JSON.stringify(isObject(v.schema) ? v.schema.openAPIV3Schema : null));
-    const shared = schemas.length > 0 && schemas[0] !== undefined && schemas.every((x) => x === schemas[0]);
+    const schemas = versions.map((v) => JSON.stringify((isObject(v.schema) ? v.schema.openAPIV3Schema : null) ?? null));
+    const shared = schemas.length > 0 && schemas[0] !== 'null' && schemas.every((x) => x === schemas[0]);
     versions.forEach((v, i) => {
       // An empty name fails the DNS-1035 label check (Invalid), not a Required one.
       if (typeof v.name !== 'string' || !v.name)
