@@ -48,6 +48,8 @@ const CODES: Record<SourceErrorCode, ChartErrorCode> = {
   CommitNotFound: 'ChartNotFound',
   VerifyKeysInvalid: 'ChartInvalid',
   DecryptionKeysInvalid: 'ChartInvalid',
+  ArtifactUnsigned: 'ChartSignatureInvalid',
+  ArtifactSignatureInvalid: 'ChartSignatureInvalid',
 };
 
 /** Runs a registry call, turning its SourceError into the ChartError of the same meaning. */
