@@ -169,5 +169,25 @@ describeCosign('cosign-signed OCI artifacts as a FlowSource (real cosign, regist
     // Signed by the trusted key after all: applied.
     await sign(wrong, join(work, 'trusted', 'cosign.key'));
     await waitFor(async () => (await cm())?.data?.v === '3', { what: `signed-app v=3\n${logs()}`, timeoutMs: 60_000 });
+
+    // Keyless (no secretRef) cannot be checked offline: refused, saying so.
+    await cp.kubectl.ok([
+      'patch',
+      'flowsource',
+      'signed',
+      '-n',
+      'default',
+      '--type=json',
+      '-p',
+      '[{"op":"remove","path":"/spec/oci/verify/secretRef"}]',
+    ]);
+    const keyless = await waitFor(
+      async () => {
+        const r = await ready();
+        return r?.status === 'False' && r.reason === 'VerifyKeysInvalid' ? r : undefined;
+      },
+      { what: `Ready=False VerifyKeysInvalid\n${logs()}`, timeoutMs: 60_000 },
+    );
+    expect(keyless.message).toContain('keyless cosign verification');
   });
 });
