@@ -5,7 +5,8 @@ import { isVersionConstraint } from '../charts/versions.js';
  * A template step's chart from a chart repository. The fields follow what users of the other
  * tools already write: Flux's HelmRepository (url, secretRef, certSecretRef, insecure) and
  * HelmChart (chart, version), and Argo CD's Application source (repoURL, chart, targetRevision),
- * folded into one map: repository ↔ url/repoURL, name ↔ chart, version ↔ version/targetRevision.
+ * folded into one map: repository ↔ url/repoURL, name ↔ chart, version ↔ version/targetRevision;
+ * verify is Helm's own `--verify --keyring` (provenance files), with the keyring from a Secret.
  */
 const secretName = z.object({ name: z.string().min(1) }).strict();
 
@@ -43,6 +44,19 @@ export const chartRefSchema = z
     insecure: z
       .boolean()
       .describe('OCI only: talk plain HTTP to the registry (a test registry on loopback).')
+      .optional(),
+    verify: z
+      .object({
+        secretRef: secretName.describe(
+          "Secret in the watched resource's namespace whose keys ending in .asc hold the trusted armored " +
+            'OpenPGP public keys (gpg --export --armor).',
+        ),
+      })
+      .strict()
+      .describe(
+        "Require the chart's provenance file (helm package --sign; <chart>.tgz.prov over HTTP, the provenance " +
+          'layer in OCI) signed by a trusted key and vouching for the archive digest, as `helm pull --verify`.',
+      )
       .optional(),
   })
   .strict();

@@ -94,6 +94,16 @@ export const ociSourceSchema = z
       .boolean()
       .describe('Talk plain HTTP to the registry (a registry on loopback); default HTTPS.')
       .optional(),
+    verify: z
+      .object({
+        provider: z.literal('cosign').describe('cosign signatures (the <digest>.sig tag), as Flux OCIRepository.'),
+        secretRef: localRef
+          .describe('Secret in the same namespace whose keys ending in .pub hold trusted cosign public keys (PEM).')
+          .optional(),
+      })
+      .strict()
+      .describe('Apply only artifacts signed by a trusted cosign key; keyless (no secretRef) is not supported offline.')
+      .optional(),
   })
   .strict();
 

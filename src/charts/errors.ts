@@ -17,7 +17,19 @@ export type ChartErrorCode =
   // The connection failed or the repository answered with another error (5xx).
   | 'ChartFetchFailed'
   // The step names a repository or version FlowOps cannot use (a rendered version that is no range).
-  | 'ChartRefInvalid';
+  | 'ChartRefInvalid'
+  // chart.verify: no .prov beside the archive (HTTP) or no provenance layer (OCI).
+  | 'ChartProvenanceMissing'
+  // chart.verify: a .prov that is not a clear-signed Helm provenance document.
+  | 'ChartProvenanceInvalid'
+  // chart.verify: signed by a key not in the keyring.
+  | 'ChartSignerUntrusted'
+  // chart.verify: the signature does not hold, or its key is expired or revoked.
+  | 'ChartSignatureInvalid'
+  // chart.verify: the signed provenance names another digest for the archive, or not the archive.
+  | 'ChartProvenanceMismatch'
+  // chart.verify: the keyring Secret holds no usable OpenPGP public key.
+  | 'ChartVerifyKeysInvalid';
 
 export class ChartError extends Error {
   override readonly name = 'ChartError';

@@ -1,6 +1,7 @@
 import { ChartError } from './errors.js';
 import { httpGet, type BasicCredentials } from './http-get.js';
 import { parseIndex, resolveEntry } from './http-index.js';
+import { PROVENANCE_LIMIT } from './provenance.js';
 
 export const INDEX_LIMIT = 64 * 1024 * 1024;
 export const CHART_LIMIT = 64 * 1024 * 1024;
@@ -68,6 +69,37 @@ export async function resolveHttpChart(o: HttpChartOptions): Promise<ResolvedHtt
     );
   }
   return { version: entry.version, digest: entry.digest, url };
+}
+
+/**
+ * The chart's provenance file, `<chart URL>.prov` as Helm's downloader asks for it; a 404 is
+ * ChartProvenanceMissing. Returns the file name it vouches for too (the URL's last segment, the
+ * name `helm package --sign` signed).
+ */
+export async function fetchHttpProvenance(
+  o: HttpChartOptions,
+  chart: ResolvedHttpChart,
+): Promise<{ text: string; file: string }> {
+  const base = baseOf(o.repository);
+  const what = `${shownRepository(o.repository)}: ${o.name} ${chart.version}`;
+  const url = new URL(`${chart.url.toString()}.prov`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await httpGet(url, {
+      credentials: o.credentials ? { origin: base.origin, basic: o.credentials } : undefined,
+      ca: o.ca,
+      signal: o.signal,
+      limit: PROVENANCE_LIMIT,
+      what: `${what} provenance`,
+    });
+  } catch (e) {
+    if (e instanceof ChartError && e.code === 'ChartNotFound') {
+      throw new ChartError('ChartProvenanceMissing', `${what}: verification asked for, and no provenance file (.prov)`);
+    }
+    throw e;
+  }
+  const file = decodeURIComponent(chart.url.pathname.split('/').pop() ?? '');
+  return { text: new TextDecoder().decode(bytes), file };
 }
 
 /** The .tgz bytes; the caller checks them against the resolved digest. */

@@ -4,11 +4,13 @@
 
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { Key } from 'openpgp';
 import { ChartCache, defaultCacheDir, DEFAULT_CACHE_BYTES } from './cache.js';
 import { ChartError } from './errors.js';
 import type { BasicCredentials } from './http-get.js';
-import { fetchHttpChart, resolveHttpChart, shownRepository } from './http-repository.js';
-import { fetchOciChart, resolveOciChart } from './oci-repository.js';
+import { fetchHttpChart, fetchHttpProvenance, resolveHttpChart, shownRepository } from './http-repository.js';
+import { fetchOciChart, fetchOciProvenance, resolveOciChart } from './oci-repository.js';
+import { verifyProvenance } from './provenance.js';
 
 export { ChartError, type ChartErrorCode } from './errors.js';
 export type { BasicCredentials } from './http-get.js';
@@ -27,6 +29,11 @@ export interface ChartRequest {
   ca?: string | undefined;
   /** OCI only: plain HTTP to the registry. */
   insecure?: boolean | undefined;
+  /**
+   * Require a provenance file signed by one of these OpenPGP keys that vouches for the archive's
+   * digest (`helm pull --verify --keyring`); without it, no provenance is read.
+   */
+  verify?: { keys: Key[] } | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -41,6 +48,8 @@ export interface PulledChart {
   digest: string;
   /** True when the archive came from the disk cache, not the network. */
   cached: boolean;
+  /** With verify: who signed the provenance (OpenPGP fingerprint and user id). */
+  signer?: string;
 }
 
 export type RepositoryKind = 'http' | 'oci';
@@ -66,13 +75,15 @@ interface Resolution {
   version: string;
   digest: string;
   fetch: () => Promise<Uint8Array>;
+  /** The provenance text and the archive file name it must list. */
+  provenance: () => Promise<{ text: string; file: string }>;
 }
 
 const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 export class ChartPuller {
   readonly cache: ChartCache;
-  private readonly resolved: LRUCache<string, { version: string; digest: string }>;
+  private readonly resolved: LRUCache<string, { version: string; digest: string; signer: string | undefined }>;
 
   constructor(opts: ChartPullerOptions = {}) {
     this.cache = new ChartCache(opts.cacheDir ?? defaultCacheDir(), opts.maxCacheBytes ?? DEFAULT_CACHE_BYTES);
@@ -97,22 +108,33 @@ export class ChartPuller {
     const key = this.keyOf(req);
     const memo = this.resolved.get(key);
     const shown = kind === 'oci' ? req.repository : shownRepository(req.repository);
-    const out = (version: string, digest: string, path: string, cached: boolean): PulledChart => ({
+    const out = (
+      version: string,
+      digest: string,
+      path: string,
+      cached: boolean,
+      signer: string | undefined,
+    ): PulledChart => ({
       path,
       repository: shown,
       name: req.name,
       version,
       digest,
       cached,
+      ...(signer === undefined ? {} : { signer }),
     });
+    // The key holds the keyring's fingerprints: a memo says "verified with these keys".
     if (memo) {
       const hit = await this.cache.get(memo.digest);
-      if (hit) return out(memo.version, memo.digest, hit.path, true);
+      if (hit) return out(memo.version, memo.digest, hit.path, true, memo.signer);
     }
     const resolution = kind === 'oci' ? await this.resolveOci(req) : await this.resolveHttp(req);
-    this.resolved.set(key, { version: resolution.version, digest: resolution.digest });
+    // The provenance binds the digest, so it is checked before any archive is read or fetched:
+    // an archive that then hashes to that digest is the one that was signed.
+    const signer = req.verify ? await this.verified(req, resolution, shown) : undefined;
+    this.resolved.set(key, { version: resolution.version, digest: resolution.digest, signer });
     const hit = await this.cache.get(resolution.digest);
-    if (hit) return out(resolution.version, resolution.digest, hit.path, true);
+    if (hit) return out(resolution.version, resolution.digest, hit.path, true, signer);
     const bytes = await resolution.fetch();
     const actual = sha256(bytes);
     if (actual !== resolution.digest) {
@@ -122,7 +144,19 @@ export class ChartPuller {
       );
     }
     const stored = await this.cache.put(resolution.digest, bytes);
-    return out(resolution.version, resolution.digest, stored.path, false);
+    return out(resolution.version, resolution.digest, stored.path, false, signer);
+  }
+
+  private async verified(req: ChartRequest, resolution: Resolution, shown: string): Promise<string> {
+    const { text, file } = await resolution.provenance();
+    const { signer } = await verifyProvenance({
+      text,
+      file,
+      digest: resolution.digest,
+      keys: req.verify?.keys ?? [],
+      what: `${shown}: ${req.name} ${resolution.version}`,
+    });
+    return signer;
   }
 
   private async resolveHttp(req: ChartRequest): Promise<Resolution> {
@@ -135,12 +169,22 @@ export class ChartPuller {
       signal: req.signal,
     };
     const chart = await resolveHttpChart(o);
-    return { version: chart.version, digest: chart.digest, fetch: () => fetchHttpChart(o, chart) };
+    return {
+      version: chart.version,
+      digest: chart.digest,
+      fetch: () => fetchHttpChart(o, chart),
+      provenance: () => fetchHttpProvenance(o, chart),
+    };
   }
 
   private async resolveOci(req: ChartRequest): Promise<Resolution> {
     const chart = await resolveOciChart(req);
-    return { version: chart.version, digest: chart.layer.digest, fetch: () => fetchOciChart(chart) };
+    return {
+      version: chart.version,
+      digest: chart.layer.digest,
+      fetch: () => fetchOciChart(chart),
+      provenance: () => fetchOciProvenance(chart, req.name),
+    };
   }
 
   /** Credentials are part of the key: a resolution made with one Secret is not reused for a caller without it. */
@@ -148,7 +192,10 @@ export class ChartPuller {
     const who = req.credentials
       ? createHash('sha256').update(`${req.credentials.username}\0${req.credentials.password}`).digest('hex')
       : '';
-    return [req.repository, req.name, req.version, who, req.ca ?? '', req.insecure ? 'insecure' : ''].join('\0');
+    const keyring = req.verify ? `verify:${req.verify.keys.map((k) => k.getFingerprint()).sort()}` : '';
+    return [req.repository, req.name, req.version, who, req.ca ?? '', req.insecure ? 'insecure' : '', keyring].join(
+      '\0',
+    );
   }
 }
 

@@ -6,7 +6,8 @@ import { parseOciUrl, repositoryUrl } from '../source/oci/reference.js';
 import { RegistryClient } from '../source/oci/registry-client.js';
 import { ChartError, type ChartErrorCode } from './errors.js';
 import type { BasicCredentials } from './http-get.js';
-import { HELM_CONFIG, HELM_CONTENT } from './media-types.js';
+import { HELM_CONFIG, HELM_CONTENT, HELM_PROVENANCE } from './media-types.js';
+import { PROVENANCE_LIMIT } from './provenance.js';
 import { highestMatch } from './versions.js';
 
 export interface OciChartOptions {
@@ -26,8 +27,12 @@ export interface ResolvedOciChart {
   reference: string;
   version: string;
   manifestDigest: string;
-  layer: { mediaType: string; digest: string; size: number };
+  layer: Descriptor;
+  /** The provenance layer `helm push` adds when a .prov lies beside the archive. */
+  provenance: Descriptor | undefined;
 }
+
+type Descriptor = { mediaType: string; digest: string; size: number };
 
 const descriptor = z.object({ mediaType: z.string(), digest: z.string(), size: z.number().int().min(0) });
 const manifestSchema = z.object({ schemaVersion: z.literal(2), config: descriptor, layers: z.array(descriptor) });
@@ -43,6 +48,8 @@ const CODES: Record<SourceErrorCode, ChartErrorCode> = {
   CommitNotFound: 'ChartNotFound',
   VerifyKeysInvalid: 'ChartInvalid',
   DecryptionKeysInvalid: 'ChartInvalid',
+  ArtifactUnsigned: 'ChartSignatureInvalid',
+  ArtifactSignatureInvalid: 'ChartSignatureInvalid',
 };
 
 /** Runs a registry call, turning its SourceError into the ChartError of the same meaning. */
@@ -95,13 +102,17 @@ export function resolveOciChart(o: OciChartOptions): Promise<ResolvedOciChart> {
       reference,
       version,
       manifestDigest: manifest.digest,
-      layer: helmLayer(manifest.bytes, reference, version),
+      ...helmLayers(manifest.bytes, reference, version),
     };
   });
 }
 
-/** The chart layer of a Helm chart manifest; anything else at that tag is refused. */
-function helmLayer(bytes: Uint8Array, reference: string, version: string): ResolvedOciChart['layer'] {
+/** The chart layer (and provenance layer) of a Helm chart manifest; anything else at that tag is refused. */
+function helmLayers(
+  bytes: Uint8Array,
+  reference: string,
+  version: string,
+): { layer: Descriptor; provenance: Descriptor | undefined } {
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
@@ -124,10 +135,44 @@ function helmLayer(bytes: Uint8Array, reference: string, version: string): Resol
       `${reference}:${version}: expected one ${HELM_CONTENT} layer, found ${layers.length}`,
     );
   }
-  return layer;
+  const provenance = parsed.data.layers.filter((l) => l.mediaType === HELM_PROVENANCE);
+  if (provenance.length > 1) {
+    throw new ChartError(
+      'ChartInvalid',
+      `${reference}:${version}: ${provenance.length} provenance layers, expected one`,
+    );
+  }
+  return { layer, provenance: provenance[0] };
 }
 
 /** The chart layer's bytes, checked by the registry client against the layer's size and digest. */
 export function fetchOciChart(chart: ResolvedOciChart): Promise<Uint8Array> {
   return asChartError(() => chart.client.getBlob(chart.layer, `the chart layer of ${chart.version}`));
+}
+
+/**
+ * The provenance layer's text and the file name it vouches for (`<name>-<version>.tgz`, the file
+ * `helm package --sign` signed and `helm push` uploaded); a chart pushed without one is
+ * ChartProvenanceMissing.
+ */
+export async function fetchOciProvenance(
+  chart: ResolvedOciChart,
+  name: string,
+): Promise<{ text: string; file: string }> {
+  const layer = chart.provenance;
+  if (!layer) {
+    throw new ChartError(
+      'ChartProvenanceMissing',
+      `${chart.reference}:${chart.version}: verification asked for, and the manifest has no provenance layer ` +
+        `(${HELM_PROVENANCE}); push the chart with its .prov beside it`,
+    );
+  }
+  if (layer.size > PROVENANCE_LIMIT) {
+    throw new ChartError(
+      'ChartProvenanceInvalid',
+      `${chart.reference}:${chart.version}: a provenance layer of ${layer.size} bytes`,
+    );
+  }
+  const bytes = await asChartError(() => chart.client.getBlob(layer, `the provenance layer of ${chart.version}`));
+  return { text: new TextDecoder().decode(bytes), file: `${name}-${chart.version}.tgz` };
 }

@@ -2,6 +2,7 @@
 // from Secrets, the version rendered, the archive pulled and checked by src/charts/. What was
 // pulled (version, digest) becomes the step's `chart` output, so a run says what it rendered.
 
+import type { Key } from 'openpgp';
 import type { ChartRef } from '../api/chart-ref.js';
 import {
   ChartError,
@@ -11,6 +12,7 @@ import {
   type BasicCredentials,
   type PulledChart,
 } from '../charts/index.js';
+import { keyringFromSecret } from '../charts/keyring.js';
 import { SourceError } from '../source/errors.js';
 import { credentialsFor } from '../source/oci/docker-config.js';
 import { parseOciUrl } from '../source/oci/reference.js';
@@ -64,6 +66,13 @@ async function caBundle(ref: ChartRef, ctx: StepContext, field: string): Promise
   return ca;
 }
 
+/** chart.verify's keyring, read from its Secret. */
+async function verifyKeys(ref: ChartRef, ctx: StepContext, field: string): Promise<{ keys: Key[] } | undefined> {
+  if (!ref.verify) return undefined;
+  const { where, data } = await readSecretData(ref.verify.secretRef.name, ctx);
+  return { keys: await keyringFromSecret(data, `${where} (${field}.verify.secretRef)`) };
+}
+
 /** Pulls the chart the step names; its archive path is what `helm template` is given. */
 export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: string): Promise<PulledChart> {
   const version = renderText(ref.version, ctx.data, `${field}.version`).trim();
@@ -76,6 +85,7 @@ export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: stri
   try {
     const creds = await credentials(ref, ctx, field);
     const ca = await caBundle(ref, ctx, field);
+    const verify = await verifyKeys(ref, ctx, field);
     const puller = ctx.charts ?? defaultChartPuller();
     const chart = await puller.pull({
       repository: ref.repository,
@@ -84,6 +94,7 @@ export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: stri
       credentials: creds,
       ca,
       insecure: ref.insecure,
+      verify,
       signal: ctx.signal,
     });
     ctx.log.info(
@@ -94,6 +105,7 @@ export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: stri
         version: chart.version,
         digest: chart.digest,
         cached: chart.cached,
+        ...(chart.signer === undefined ? {} : { signer: chart.signer }),
       },
       'chart pulled',
     );
@@ -122,5 +134,6 @@ export async function pullStepChart(ref: ChartRef, ctx: StepContext, field: stri
 
 /** The step's `chart` output: what was rendered. */
 export function chartOutputs(chart: PulledChart): Outputs {
-  return { chart: { repository: chart.repository, name: chart.name, version: chart.version, digest: chart.digest } };
+  const { repository, name, version, digest, signer } = chart;
+  return { chart: { repository, name, version, digest, ...(signer === undefined ? {} : { signer }) } };
 }

@@ -13,7 +13,10 @@ export type SourceErrorCode =
   // OCI sources (src/source/oci/): a manifest or blob whose bytes do not hash to the digest that
   // names it, and an artifact that is not a FlowOps/Flux one or whose layer cannot be read whole.
   | 'DigestMismatch'
-  | 'ArtifactInvalid';
+  | 'ArtifactInvalid'
+  // spec.oci.verify (cosign): no signature for the digest, or none by a trusted key over it.
+  | 'ArtifactUnsigned'
+  | 'ArtifactSignatureInvalid';
 
 export class SourceError extends Error {
   override readonly name = 'SourceError';

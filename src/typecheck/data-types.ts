@@ -101,11 +101,14 @@ export function outputsOf(step: Json, registry: SchemaRegistry): ObjectTy {
     case 'template': {
       // A chart from a repository also says what was rendered (src/executors/template-chart.ts).
       const pulled = step.engine === 'helm' && isJson(step.chart);
+      // With chart.verify, who signed its provenance too.
+      const verified = pulled && isJson(step.chart) && step.chart.verify !== undefined;
       const chart = record('the pulled chart', {
         repository: present(STRING),
         name: present(STRING),
         version: present(STRING),
         digest: present(STRING),
+        ...(verified ? { signer: present(STRING) } : {}),
       });
       const fields = { applied: present(arrayOf(STRING)), ...OBJECT_OUTPUTS };
       return record(what, pulled ? { ...fields, chart: present(chart) } : fields);

@@ -38,7 +38,7 @@ describe('the generated FlowSource CRD', () => {
     // url or oci: the controller's schema says which is missing (InvalidSpec), the CRD requires neither.
     expect(schema.properties!.spec!.required).toBeUndefined();
     const oci = schema.properties!.spec!.properties!.oci!;
-    expect(Object.keys(oci.properties!)).toEqual(['url', 'ref', 'secretRef', 'insecure']);
+    expect(Object.keys(oci.properties!)).toEqual(['url', 'ref', 'secretRef', 'insecure', 'verify']);
     expect(Object.keys(schema.properties!.status!.properties!)).toEqual([
       'observedGeneration',
       'conditions',

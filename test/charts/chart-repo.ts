@@ -25,8 +25,23 @@ export async function helmCli(home: string, args: string[]): Promise<string> {
   return (await run(HELM, args, { env, timeout: 60_000 })).stdout;
 }
 
-/** Writes chart `name` at `version` (one ConfigMap naming it) and packages it into `out`; returns the .tgz. */
-export async function packageChart(work: string, out: string, name: string, version: string): Promise<string> {
+/** Who signs with `helm package --sign`: a gpg key's name and a keyring in gpg's legacy secring format. */
+export interface ChartSigner {
+  key: string;
+  keyring: string;
+}
+
+/**
+ * Writes chart `name` at `version` (one ConfigMap naming it) and packages it into `out`; returns the
+ * .tgz. With `sign`, `helm package --sign` writes the .prov beside it.
+ */
+export async function packageChart(
+  work: string,
+  out: string,
+  name: string,
+  version: string,
+  sign?: ChartSigner,
+): Promise<string> {
   const dir = join(work, `${name}-${version}`);
   mkdirSync(join(dir, 'templates'), { recursive: true });
   writeFileSync(join(dir, 'Chart.yaml'), `apiVersion: v2\nname: ${name}\nversion: ${version}\n`);
@@ -45,7 +60,8 @@ export async function packageChart(work: string, out: string, name: string, vers
     ].join('\n'),
   );
   mkdirSync(out, { recursive: true });
-  await helmCli(work, ['package', dir, '-d', out]);
+  const signing = sign ? ['--sign', '--key', sign.key, '--keyring', sign.keyring] : [];
+  await helmCli(work, ['package', dir, '-d', out, ...signing]);
   return join(out, `${name}-${version}.tgz`);
 }
 
@@ -104,4 +120,19 @@ export async function serveStatic(
         server.close(() => r());
       }),
   };
+}
+
+/** A gpg home with one RSA signing key for `uid`, made by the real gpg (no passphrase). */
+export async function gpgSigner(home: string, uid: string): Promise<ChartSigner & { armoredPublic: string }> {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const gpg = (args: string[]) => run('gpg', ['--homedir', home, '--batch', ...args], { timeout: 60_000 });
+  await gpg(['--pinentry-mode', 'loopback', '--passphrase', '', '--quick-gen-key', uid, 'rsa2048', 'sign', 'never']);
+  // Helm reads only the legacy secring format, which `--export-secret-keys` writes.
+  const keyring = join(home, 'secring.gpg');
+  writeFileSync(
+    keyring,
+    (await run('gpg', ['--homedir', home, '--batch', '--export-secret-keys'], { encoding: 'buffer' })).stdout,
+  );
+  const armoredPublic = (await gpg(['--armor', '--export'])).stdout;
+  return { key: uid, keyring, armoredPublic };
 }

@@ -10,9 +10,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readKeys } from 'openpgp';
 import { ChartPuller } from '../../src/charts/index.js';
 import type { KubeObject } from '../../src/kube/types.js';
-import { helmCli, packageChart, serveStatic, sha256File, type StaticServer } from '../charts/chart-repo.js';
+import { gpgSigner, helmCli, packageChart, serveStatic, sha256File, type StaticServer } from '../charts/chart-repo.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { HELM } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
@@ -41,6 +42,7 @@ describeRegistry('Helm charts from an OCI registry and an HTTP repository, rende
   let site: StaticServer | undefined;
   let env: FlowOpsEnv | undefined;
   const tgz: Record<string, string> = {};
+  let signerFingerprint = '';
   const savedCache = process.env.FLOWOPS_CHART_CACHE;
 
   const helmPush = (file: string, host: string) =>
@@ -73,6 +75,11 @@ describeRegistry('Helm charts from an OCI registry and an HTTP repository, rende
       env: { ...process.env, HOME: work, HELM_CONFIG_HOME: join(work, 'config'), HELM_CACHE_HOME: join(work, 'cache') },
     });
     await helmPush(tgz['1.1.0'] ?? '', secured.host);
+    // 3.0.0 signed by `helm package --sign` with a gpg key; `helm push` uploads its .prov as a layer.
+    const signer = await gpgSigner(join(work, 'gpg'), 'Chart Signer <charts@example.com>');
+    signerFingerprint = (await readKeys({ armoredKeys: signer.armoredPublic }))[0]?.getFingerprint() ?? '';
+    tgz['3.0.0'] = await packageChart(work, join(work, 'signed'), 'hello', '3.0.0', signer);
+    await helmPush(tgz['3.0.0'] ?? '', registry.host);
     env = await startFlowOps();
     await env.kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     const dockerConfig = { auths: { [secured.host]: { auth: Buffer.from(`alice:${PASSWORD}`).toString('base64') } } };
@@ -88,6 +95,12 @@ describeRegistry('Helm charts from an OCI registry and an HTTP repository, rende
       kind: 'Secret',
       metadata: { name: 'http-creds', namespace: NS },
       stringData: HTTP_AUTH,
+    });
+    await env.kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'chart-keys', namespace: NS },
+      stringData: { 'signer.asc': signer.armoredPublic },
     });
   });
   afterAll(async () => {
@@ -234,4 +247,35 @@ describeRegistry('Helm charts from an OCI registry and an HTTP repository, rende
     const watchedObj = await env?.kube.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'nocreds-app', namespace: NS });
     expect(JSON.stringify(watchedObj?.status ?? {})).not.toContain(HTTP_AUTH.password);
   });
+
+  it('helm push uploads the .prov as the provenance layer; a Flow with chart.verify renders it, not an unsigned one', async () => {
+    const manifest = await manifestOf(registry?.host ?? '', '3.0.0');
+    expect(manifest.layers.map((l) => l.mediaType).sort()).toEqual([
+      'application/vnd.cncf.helm.chart.content.v1.tar+gzip',
+      'application/vnd.cncf.helm.chart.provenance.v1.prov',
+    ]);
+    const repository = `oci://${registry?.host}/charts`;
+    const verify = { secretRef: { name: 'chart-keys' } };
+    await env?.kube.create(flow('signed', { repository, name: 'hello', version: '>=2', insecure: true, verify }));
+    await watched('signed', { greeting: 'from-signed' });
+    expect((await rendered('signed')).data).toEqual({ chartVersion: '3.0.0', greeting: 'from-signed' });
+    const ok = await lastRun('signed');
+    expect(ok).toMatchObject({ outcome: 'Succeeded' });
+
+    await env?.kube.create(flow('unsigned', { repository, name: 'hello', version: '1.0.0', insecure: true, verify }));
+    await watched('unsigned', { greeting: 'x' });
+    const refused = await lastRun('unsigned');
+    expect(refused).toMatchObject({ outcome: 'Failed', error: { step: 'render', reason: 'ChartProvenanceMissing' } });
+    expect(
+      await env?.kube.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'unsigned-app-chart', namespace: NS }),
+    ).toBeUndefined();
+    // The puller names the signer by the key's fingerprint.
+    const puller = new ChartPuller({ cacheDir: join(work, 'signed-cache') });
+    const keys = await readKeys({ armoredKeys: gpgArmored(join(work, 'gpg')) });
+    const pulled = await puller.pull({ repository, name: 'hello', version: '3.0.0', insecure: true, verify: { keys } });
+    expect(pulled.signer).toContain(signerFingerprint.toUpperCase());
+  });
 });
+
+const gpgArmored = (home: string): string =>
+  execFileSync('gpg', ['--homedir', home, '--batch', '--armor', '--export'], { encoding: 'utf8' });

@@ -5,6 +5,7 @@ import type { KubeObject } from '../../kube/types.js';
 import type { Logger } from '../../log/index.js';
 import { SourceError } from '../../source/errors.js';
 import { artifactDefinitions } from '../../source/oci/definitions.js';
+import { cosignKeysFromSecretData, verifyCosign } from '../../source/oci/cosign-verify.js';
 import { credentialsFor, type RegistryCredentials } from '../../source/oci/docker-config.js';
 import type { PackedFile } from '../../source/oci/pack.js';
 import { pullFiles, resolveArtifact, type ResolvedArtifact } from '../../source/oci/pull.js';
@@ -72,6 +73,9 @@ export class OciSources {
         credentials,
         insecure: oci.insecure,
       });
+      // Checked on every reconcile before anything is applied or re-applied: a signature removed
+      // or a key no longer trusted stops even the drift correction of the artifact.
+      if (oci.verify) await verifyArtifact(deps.kube, namespace, oci, artifact);
       const upToDate =
         status.observedGeneration === generation &&
         status.lastAttemptedRevision === artifact.revision &&
@@ -144,6 +148,28 @@ export class OciSources {
     );
     await deps.events.record(src, 'Warning', 'DriftCorrectionFailed', `${artifact.revision}: ${outcome.message}`);
   }
+}
+
+/** spec.oci.verify: the artifact's cosign signature by a key of the Secret. */
+async function verifyArtifact(
+  kube: KubeClient,
+  namespace: string,
+  oci: OciSourceSpec,
+  artifact: ResolvedArtifact,
+): Promise<void> {
+  const name = oci.url.replace(/^oci:\/\//, '');
+  if (!oci.verify?.secretRef) {
+    throw new SourceError(
+      'VerifyKeysInvalid',
+      'spec.oci.verify: keyless cosign verification (Fulcio certificates, Rekor) cannot be checked offline and ' +
+        'is not supported; name a Secret with the cosign public key in spec.oci.verify.secretRef',
+    );
+  }
+  const where = `Secret ${namespace}/${oci.verify.secretRef.name} (spec.oci.verify.secretRef)`;
+  const secret = await kube.get({ apiVersion: 'v1', kind: 'Secret', namespace, name: oci.verify.secretRef.name });
+  if (!secret) throw new SourceError('VerifyKeysInvalid', `${where} not found`);
+  const keys = cosignKeysFromSecretData(secret.data as Record<string, string> | undefined, where);
+  await verifyCosign(artifact.client, name, artifact.digest, keys);
 }
 
 /** The credentials for the registry from spec.oci.secretRef, a kubernetes.io/dockerconfigjson Secret. */

@@ -1,4 +1,13 @@
-import { createMessage, readSignature, verify, type Key } from 'openpgp';
+import {
+  createMessage,
+  readCleartextMessage,
+  readSignature,
+  verify,
+  type CleartextMessage,
+  type Key,
+  type KeyID,
+  type Signature,
+} from 'openpgp';
 import type { Verdict } from './verdict.js';
 
 /**
@@ -12,22 +21,62 @@ export async function verifyOpenPgp(
   trusted: Key[],
   now = new Date(),
 ): Promise<Verdict> {
-  let signature: Awaited<ReturnType<typeof readSignature>>;
+  let signature: Signature;
   try {
     signature = await readSignature({ armoredSignature: armored });
   } catch {
-    return {
-      ok: false,
-      code: 'BadSignature',
-      signer: 'unreadable OpenPGP signature',
-      detail: 'the signature block cannot be read',
-    };
+    return unreadable('the signature block cannot be read');
   }
+  const message = await createMessage({ binary: payload });
   const packet = signature.packets[0];
-  const issuer = packet?.issuerFingerprint
-    ? hex(packet.issuerFingerprint)
-    : signature.getSigningKeyIDs()[0]?.toHex().toUpperCase();
-  const key = trusted.find((k) => signature.getSigningKeyIDs().some((id) => k.getKeys(id).length > 0));
+  const issuer = packet?.issuerFingerprint ? hex(packet.issuerFingerprint) : undefined;
+  return checkSignature(signature.getSigningKeyIDs(), issuer, trusted, now, 'the commit', (key) =>
+    verify({ message, signature, verificationKeys: [key], expectSigned: true, format: 'binary', date: now }),
+  );
+}
+
+/** A clear-signed document (`gpg --clearsign`, a Helm provenance file) and its signed text. */
+export type ClearSigned = { verdict: Verdict; text?: string };
+
+/**
+ * A clear-signed OpenPGP document checked as a detached signature is: the same key lookup and
+ * expiry/revocation rules. The text is returned only when the signature holds, so nothing unsigned
+ * is ever read from it.
+ */
+export async function verifyOpenPgpCleartext(armored: string, trusted: Key[], now = new Date()): Promise<ClearSigned> {
+  let message: CleartextMessage;
+  try {
+    message = await readCleartextMessage({ cleartextMessage: armored });
+  } catch {
+    return { verdict: unreadable('not an OpenPGP clear-signed document') };
+  }
+  const verdict = await checkSignature(message.getSigningKeyIDs(), undefined, trusted, now, 'the signed text', (key) =>
+    verify({ message, verificationKeys: [key], expectSigned: true, date: now }),
+  );
+  return verdict.ok ? { verdict, text: message.getText() } : { verdict };
+}
+
+const unreadable = (detail: string): Verdict => ({
+  ok: false,
+  code: 'BadSignature',
+  signer: 'unreadable OpenPGP signature',
+  detail,
+});
+
+/**
+ * Which trusted key made the signature (by the key ids it names), whether that key is still valid,
+ * and whether the signature holds (`run` verifies with that one key).
+ */
+async function checkSignature(
+  keyIds: KeyID[],
+  issuerFingerprint: string | undefined,
+  trusted: Key[],
+  now: Date,
+  over: string,
+  run: (key: Key) => Promise<{ signatures: Array<{ verified: Promise<unknown> }> }>,
+): Promise<Verdict> {
+  const issuer = issuerFingerprint ?? keyIds[0]?.toHex().toUpperCase();
+  const key = trusted.find((k) => keyIds.some((id) => k.getKeys(id).length > 0));
   if (!key)
     return {
       ok: false,
@@ -43,15 +92,7 @@ export async function verifyOpenPgp(
     return { ok: false, code: 'ExpiredKey', signer, detail: `the key expired on ${expires.toISOString()}` };
   }
   try {
-    const message = await createMessage({ binary: payload });
-    const result = await verify({
-      message,
-      signature,
-      verificationKeys: [key],
-      expectSigned: true,
-      format: 'binary',
-      date: now,
-    });
+    const result = await run(key);
     for (const s of result.signatures) await s.verified;
     return { ok: true, signer };
   } catch (e) {
@@ -63,7 +104,7 @@ export async function verifyOpenPgp(
       ok: false,
       code: 'BadSignature',
       signer,
-      detail: 'the signature does not match the commit (content changed after signing?)',
+      detail: `the signature does not match ${over} (content changed after signing?)`,
     };
   }
 }
