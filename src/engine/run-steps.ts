@@ -4,6 +4,7 @@ import { StepError, type StepContext, type TemplateData } from '../executors/typ
 import { KubeApiError } from '../kube/rest.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isTerminal, maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
 
@@ -81,7 +82,12 @@ export async function runSteps(
       timer.unref();
       const onCancel = (): void => attemptAbort.abort(cancel.reason);
       if (cancel.aborted) onCancel();
-      else cancel.addEventListener('abort', onCancel, { once: true });
+      else {
+        // One listener per attempt in flight (as many as the reconciles running at once), each removed
+        // when its attempt ends: not a leak, so Node's warning past 10 listeners is off for this signal.
+        setMaxListeners(0, cancel);
+        cancel.addEventListener('abort', onCancel, { once: true });
+      }
       const signal = attemptAbort.signal;
       try {
         const result = await executorFor(step.type).run(step as never, { ...ctx, signal });
