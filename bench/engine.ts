@@ -27,6 +27,7 @@ import { KubeClient } from '../src/kube/client.js';
 import { startControllers } from '../src/runtime/controllers.js';
 import { renderManifest } from '../src/template/index.js';
 import { watchChildren } from './lib/watch-children.js';
+import { CHILD_MANIFEST, ITEM_CRD, itemFlow } from './lib/item-flow.js';
 import { callJson } from './lib/http-call.js';
 import { impersonationPhase } from './lib/impersonation-phase.js';
 import { uiStreamPhase } from './lib/ui-stream-phase.js';
@@ -72,45 +73,8 @@ async function createAll(
 const pct = (xs: number[], p: number): number =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
-const CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'items.bench.flowops.io' },
-  spec: {
-    group: 'bench.flowops.io',
-    scope: 'Namespaced',
-    names: { kind: 'Item', plural: 'items', singular: 'item' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
-
-const FLOW = {
-  apiVersion: 'flowops.io/v1',
-  kind: 'Flow',
-  metadata: { name: 'bench', namespace: 'default' },
-  spec: {
-    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' },
-    reconcile: {
-      steps: [
-        {
-          name: 'child',
-          type: 'kubectl',
-          action: 'apply',
-          manifests:
-            'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n',
-        },
-      ],
-    },
-  },
-};
+const CRD = ITEM_CRD;
+const FLOW = itemFlow('default', { clusterWide: true });
 
 const OWNER_CRD = {
   ...CRD,
@@ -139,7 +103,7 @@ const heapMiB = (): number => process.memoryUsage().heapUsed / 2 ** 20;
 
 /** The step's manifest template alone, rendered as each reconcile renders it. */
 function renderMicros(renders = 20_000): number {
-  const tpl = FLOW.spec.reconcile.steps[0]!.manifests;
+  const tpl = CHILD_MANIFEST;
   const t0 = performance.now();
   for (let i = 0; i < renders; i++)
     renderManifest(tpl, { Resource: { metadata: { name: `item-${i}` }, spec: { size: i } } });

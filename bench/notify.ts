@@ -16,6 +16,7 @@ import { Notifier } from '../src/notify/index.js';
 import { startControllers } from '../src/runtime/controllers.js';
 import { startTestServer } from '../test/helpers/apiserver.js';
 import { alternatingRounds, childCounter, itemFlow } from './lib/alternating-rounds.js';
+import { ITEM_CRD } from './lib/item-flow.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,25 +29,7 @@ const ROUNDS = arg('rounds', 4);
 const WORKERS = arg('concurrency', 16);
 const CLIENTS = 16;
 
-const CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'items.bench.flowops.io' },
-  spec: {
-    group: 'bench.flowops.io',
-    scope: 'Namespaced',
-    names: { kind: 'Item', plural: 'items', singular: 'item' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
+const CRD = ITEM_CRD;
 
 interface Received {
   at: number;

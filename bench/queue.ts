@@ -28,6 +28,7 @@ import { BullProducer } from '../src/queue/bullmq-producer.js';
 import { createRedis, redisUrl } from '../src/queue/redis-connection.js';
 import { startLeaderWork } from '../src/runtime/leader-work.js';
 import { watchChildren } from './lib/watch-children.js';
+import { ITEM_CRD, itemFlow } from './lib/item-flow.js';
 import { callJson } from './lib/http-call.js';
 
 const arg = (name: string, def: number): number => {
@@ -187,44 +188,12 @@ async function flowPath(
   );
   try {
     await kube.apply(flowCrd() as unknown as KubeObject, { fieldManager: 'bench', force: true });
-    await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'items.bench.flowops.io' },
-      spec: {
-        group: 'bench.flowops.io',
-        scope: 'Namespaced',
-        names: { kind: 'Item', plural: 'items', singular: 'item' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            subresources: { status: {} },
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    });
-    await call(`${base}/apis/flowops.io/v1/namespaces/default/flows`, 'POST', {
-      apiVersion: 'flowops.io/v1',
-      kind: 'Flow',
-      metadata: { name: 'bench', namespace: 'default' },
-      spec: {
-        watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' },
-        reconcile: {
-          steps: [
-            {
-              name: 'child',
-              type: 'kubectl',
-              action: 'apply',
-              manifests:
-                'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n',
-            },
-          ],
-        },
-      },
-    });
+    await call(`${base}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, 'POST', ITEM_CRD);
+    await call(
+      `${base}/apis/flowops.io/v1/namespaces/default/flows`,
+      'POST',
+      itemFlow('default', { clusterWide: true }),
+    );
     const leader = await startLeaderWork({ kube, log, producer }, new AbortController().signal);
     await Promise.all(workers.map(metricsOf));
     await sleep(1500);

@@ -25,6 +25,7 @@ import { redisUrl } from '../src/queue/redis-connection.js';
 import { checkRedis } from '../src/cli/cluster-flags.js';
 import { callJson } from './lib/http-call.js';
 import { watchChildren } from './lib/watch-children.js';
+import { itemFlow } from './lib/item-flow.js';
 
 const argOf = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -136,18 +137,7 @@ async function setup(replicas: number): Promise<Figures> {
         ),
       30_000,
     );
-    const manifest =
-      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\n' +
-      'data:\n  size: "{{ .Resource.spec.size }}"\n';
-    await call('/apis/flowops.io/v1/namespaces/default/flows', {
-      apiVersion: 'flowops.io/v1',
-      kind: 'Flow',
-      metadata: { name: 'bench', namespace: 'default' },
-      spec: {
-        watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item' },
-        reconcile: { steps: [{ name: 'child', type: 'kubectl', action: 'apply', manifests: manifest }] },
-      },
-    });
+    await call('/apis/flowops.io/v1/namespaces/default/flows', itemFlow('default', { clusterWide: true }));
     let next = 0;
     await Promise.all(
       Array.from({ length: 16 }, async () => {

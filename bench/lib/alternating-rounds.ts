@@ -10,26 +10,7 @@ import type { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 
 /** The one-step Flow each side runs: an Item of its namespace gets a ConfigMap child. */
-export const itemFlow = (namespace: string, serviceAccountName?: string): KubeObject => ({
-  apiVersion: 'flowops.io/v1',
-  kind: 'Flow',
-  metadata: { name: 'bench', namespace },
-  spec: {
-    watch: { apiVersion: 'bench.flowops.io/v1', kind: 'Item', namespace },
-    ...(serviceAccountName ? { serviceAccountName } : {}),
-    reconcile: {
-      steps: [
-        {
-          name: 'child',
-          type: 'kubectl',
-          action: 'apply',
-          manifests:
-            'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Resource.metadata.name }}-child\ndata:\n  size: "{{ .Resource.spec.size }}"\n',
-        },
-      ],
-    },
-  },
-});
+export { itemFlow } from './item-flow.js';
 
 /** ConfigMaps created per namespace, counted as the server stores them, in-process: no polling load on it. */
 export function childCounter(server: ApiServer): (namespace: string) => number {

@@ -65,7 +65,7 @@ export async function impersonationPhase(
       await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     for (const o of rbac('impersonating')) await kube.create(o);
     await kube.create(itemFlow('plain'));
-    await kube.create(itemFlow('impersonating', 'runner'));
+    await kube.create(itemFlow('impersonating', { serviceAccountName: 'runner' }));
     const { perSec, ratio } = await alternatingRounds({
       kube,
       sides: ['plain', 'impersonating'] as const,

@@ -37,20 +37,28 @@ async function reconciles(metrics: FlowOpsMetrics): Promise<number> {
   return (await metrics.reconcileTotal.get()).values.reduce((n, v) => n + v.value, 0);
 }
 
-/** Until the queue is empty and stayed so for `quietMs` (the Flow status debounce is 200 ms). */
-async function settle(controllers: Controllers, quietMs = 1000): Promise<void> {
+/**
+ * Until the queue is empty and stayed so for `quietMs` (the Flow status debounce is 200 ms);
+ * resolves with the last time (performance.now()) the queue was seen busy.
+ */
+export async function settle(controllers: Pick<Controllers, 'queue'>, quietMs = 1000): Promise<number> {
   let since = performance.now();
   while (performance.now() - since < quietMs) {
     if (controllers.queue.depth() > 0) since = performance.now();
     await new Promise((r) => setTimeout(r, 20));
   }
+  return since;
 }
 
 export interface WriteFigures {
   resyncRuns: number;
   resyncWrites: Map<string, number>;
+  /** Seconds from enqueueing every key to the queue's last busy moment. */
+  resyncSeconds: number;
   changedRuns: number;
   changedWrites: Map<string, number>;
+  /** Seconds from the first of the bench's patches to the queue's last busy moment. */
+  changedSeconds: number;
 }
 
 /**
@@ -68,21 +76,27 @@ export async function writePhases(
   await settle(controllers);
   const r0 = await reconciles(metrics);
   const w0 = await writeCounts(server);
-  for (const key of controllers.flows.watches.allKeys()) controllers.queue.add(key);
-  await settle(controllers);
+  const t0 = performance.now();
+  const keys = controllers.flows.watches.allKeys();
+  for (const key of keys) controllers.queue.add(key);
+  // A memo'd no-op run can finish before settle's first look: wait for the runs themselves too.
+  while ((await reconciles(metrics)) - r0 < keys.length) await new Promise((r) => setImmediate(r));
+  const ran = performance.now();
+  const resyncSeconds = (Math.max(ran, await settle(controllers)) - t0) / 1000;
   const resyncRuns = (await reconciles(metrics)) - r0;
   const resyncWrites = diff(w0, await writeCounts(server));
 
   const r1 = await reconciles(metrics);
   const w1 = await writeCounts(server);
+  const t1 = performance.now();
   await patchAll();
-  await settle(controllers);
+  const changedSeconds = (Math.max(performance.now(), await settle(controllers)) - t1) / 1000;
   const changedRuns = (await reconciles(metrics)) - r1;
   const changedWrites = diff(w1, await writeCounts(server));
   const own = changedWrites.get(ownKey) ?? 0;
   if (own <= count) changedWrites.delete(ownKey);
   else changedWrites.set(ownKey, own - count);
-  return { resyncRuns, resyncWrites, changedRuns, changedWrites };
+  return { resyncRuns, resyncWrites, resyncSeconds, changedRuns, changedWrites, changedSeconds };
 }
 
 export function printWrites(f: WriteFigures, count: number): void {

@@ -73,7 +73,7 @@ export class RunHistoryWriter {
     const { key } = this.where(obj, flow);
     const u = this.unchanged.get(key);
     if (u) u.count++;
-    else this.unchanged.set(key, { obj, flow, count: 1 });
+    else this.unchanged.set(key, { obj: identityOf(obj), flow, count: 1 });
   }
 
   /** Runs counted and not written yet, for `obj` (tests, the bench). */
@@ -251,4 +251,17 @@ export async function readRuns(kube: KubeClient, obj: KubeObject): Promise<Run[]
     .get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name: runHistoryName(obj) })
     .catch(() => undefined)) as unknown as RunHistory | undefined;
   return found && found.spec.object.uid === obj.metadata.uid ? (found.status?.runs ?? []) : [];
+}
+
+/**
+ * What a record needs of its object (kind, name, namespace, uid): a count waiting up to
+ * UNCHANGED_FLUSH_MS keeps this, not the whole object, which the watch cache has replaced by then.
+ */
+function identityOf(obj: KubeObject): KubeObject {
+  const { name, namespace, uid } = obj.metadata;
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    metadata: { ...(name ? { name } : {}), ...(namespace ? { namespace } : {}), ...(uid ? { uid } : {}) },
+  };
 }

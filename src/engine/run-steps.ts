@@ -4,6 +4,7 @@ import { StepError, type StepContext, type TemplateData } from '../executors/typ
 import { KubeApiError } from '../kube/rest.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isTerminal, maxRetries, retryDelayMs, shouldRetry, stepTimeoutMs } from './retry-policy.js';
 
@@ -69,8 +70,25 @@ export async function runSteps(
     const limit = maxRetries(step.errorHandling);
     for (let attempt = 1; ; attempt++) {
       const t0 = performance.now();
-      const timeout = AbortSignal.timeout(stepTimeoutMs(step));
-      const signal = AbortSignal.any([cancel, timeout]);
+      // A timer and a listener of this attempt's own, both gone when it ends: AbortSignal.timeout
+      // would keep a timer per run for the whole step timeout, and AbortSignal.any a dependent of
+      // the long-lived cancel signal, so memory grew with the runs of the last few minutes.
+      const attemptAbort = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attemptAbort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      }, stepTimeoutMs(step));
+      timer.unref();
+      const onCancel = (): void => attemptAbort.abort(cancel.reason);
+      if (cancel.aborted) onCancel();
+      else {
+        // One listener per attempt in flight (as many as the reconciles running at once), each removed
+        // when its attempt ends: not a leak, so Node's warning past 10 listeners is off for this signal.
+        setMaxListeners(0, cancel);
+        cancel.addEventListener('abort', onCancel, { once: true });
+      }
+      const signal = attemptAbort.signal;
       try {
         const result = await executorFor(step.type).run(step as never, { ...ctx, signal });
         ctx.data.Steps[step.name] = { Outputs: result.outputs };
@@ -78,7 +96,7 @@ export async function runSteps(
         trace?.push({ name: step.name, result: 'succeeded', attempts: attempt, ms: performance.now() - started });
         break;
       } catch (e) {
-        const err = asStepError(e, timeout.aborted && !cancel.aborted);
+        const err = asStepError(e, timedOut && !cancel.aborted);
         observer.attempt?.(step, 'failure', performance.now() - t0, err);
         if (cancel.aborted || attempt > limit || !shouldRetry(step.errorHandling, err)) {
           trace?.push({ name: step.name, result: 'failed', attempts: attempt, ms: performance.now() - started });
@@ -90,6 +108,9 @@ export async function runSteps(
         );
         // An abort ends the wait early (it rejects); the loop then sees cancel.aborted.
         await sleep(retryDelayMs(step.errorHandling, attempt), undefined, { signal: cancel }).catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
+        cancel.removeEventListener('abort', onCancel);
       }
     }
   }
