@@ -35,6 +35,7 @@ import {
   type PullRequest,
 } from './forge-api.js';
 import { previewCommit, type CommitPreviewResult } from './preview-commit.js';
+import { forgetClosed, storePreview, summaryOf as summaryEntries, type StoredPreview } from './preview-store.js';
 
 export interface PreviewerOptions {
   kube: KubeClient;
@@ -120,12 +121,38 @@ export class PullRequestPreviewer {
         const message = e instanceof Error ? e.message : String(e);
         this.opts.log.warn({ source: key, pr: pr.number, err: message }, 'pull-request preview failed; tried again');
         out.push({ pr: pr.number, sha: pr.headSha, state: 'error', description: message });
+        await this.keep(src, { ...this.stub(src, pr), state: 'error', description: message });
       }
     }
-    // Closed requests are forgotten.
+    // Closed requests are forgotten, here and in the web view's store.
     const open = new Set(listed.map((p) => p.number));
     for (const n of seen.keys()) if (!open.has(n)) seen.delete(n);
+    await forgetClosed(this.opts.kube, src, open).catch((err: unknown) =>
+      this.opts.log.debug({ source: key, err }, 'forgetting closed previews failed; tried again next pass'),
+    );
     return out;
+  }
+
+  private stub(src: KubeObject, pr: PullRequest): StoredPreview {
+    return {
+      source: { namespace: src.metadata.namespace ?? 'default', name: src.metadata.name ?? '' },
+      pr: pr.number,
+      headRef: pr.headRef,
+      sha: pr.headSha,
+      at: new Date().toISOString(),
+      state: 'pending',
+      description: '',
+      errors: [],
+      summary: [],
+      diff: '',
+    };
+  }
+
+  /** The web view's copy; a failed write is logged, never the preview's failure. */
+  private async keep(src: KubeObject, p: StoredPreview): Promise<void> {
+    await storePreview(this.opts.kube, src, p).catch((err: unknown) =>
+      this.opts.log.warn({ source: keyOf(src), pr: p.pr, err }, 'storing the preview for the web view failed'),
+    );
   }
 
   private async forgeOf(src: KubeObject, spec: FlowSourceSpec): Promise<Forge> {
@@ -193,6 +220,7 @@ export class PullRequestPreviewer {
       if (req) await send(provider.name, req, connection);
     };
     await status('pending', 'previewing: validating and diffing against live');
+    await this.keep(src, { ...this.stub(src, pr), sha, description: 'previewing' });
     const result = await previewCommit({ kube: this.opts.kube, source: src, spec, gitDir, sha });
     const body = previewComment({
       source: key,
@@ -212,6 +240,20 @@ export class PullRequestPreviewer {
     const state: CommitStateName = problem ? 'failure' : 'success';
     const description = problem ?? summaryOf(result);
     await status(state, description);
+    const changes = result.errors.length ? [] : (result.diff?.changes ?? []);
+    await this.keep(src, {
+      ...this.stub(src, pr),
+      sha,
+      state,
+      description,
+      errors: [
+        ...result.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.field}: ${e.message}`),
+        ...(result.dryRunError !== undefined ? [result.dryRunError] : []),
+      ],
+      summary: summaryEntries(changes, result.rendered),
+      diff: changes.map((c) => c.diff).join(''),
+      ...(result.rendered ? { rendered: result.rendered } : {}),
+    });
     this.opts.log.info({ source: key, pr: pr.number, sha, state }, 'pull request previewed');
     return { pr: pr.number, sha, state, commentId, description };
   }

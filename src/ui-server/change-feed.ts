@@ -11,6 +11,7 @@ import { dropManagedFields, Informer } from '../kube/informer.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
+import { PREVIEW_LABEL } from '../preview/preview-store.js';
 import { ownedKindsOf } from './owned-kinds.js';
 import type { ChangeMessage } from './types.js';
 
@@ -39,6 +40,8 @@ export class ChangeFeed {
     this.watch(FLOW_API_VERSION, FLOW_KIND, (flow) => this.followWatchedKind(flow));
     this.watch(OPERATOR_API_VERSION, OPERATOR_KIND);
     this.watch('v1', 'Event');
+    // Pull-request previews (src/preview/preview-store.ts): only the ConfigMaps that hold one.
+    this.watch('v1', 'ConfigMap', undefined, PREVIEW_LABEL);
   }
 
   /** Also watch this kind (an object page of a kind no Flow names), and the kinds its controller makes. */
@@ -80,7 +83,7 @@ export class ChangeFeed {
   }
 
   /** One informer per kind, started once; `inspect` sees every object it delivers. */
-  private watch(apiVersion: string, kind: string, inspect?: (obj: KubeObject) => void): void {
+  private watch(apiVersion: string, kind: string, inspect?: (obj: KubeObject) => void, labelSelector?: string): void {
     const id = kindId(apiVersion, kind);
     if (this.stopped || this.informers.has(id)) return;
     const seen = (obj: KubeObject): void => {
@@ -94,7 +97,7 @@ export class ChangeFeed {
     };
     const informer = new Informer(
       this.kube,
-      { apiVersion, kind, log: this.log, transform: dropManagedFields },
+      { apiVersion, kind, log: this.log, transform: dropManagedFields, ...(labelSelector ? { labelSelector } : {}) },
       {
         add: seen,
         update: seen,

@@ -12,6 +12,13 @@ import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
+import {
+  listPreviews,
+  PREVIEW_LABEL,
+  previewObjectName,
+  readStoredPreview,
+  type StoredPreview,
+} from '../preview/preview-store.js';
 import { operatorControllers, operatorSummary } from './operator-graph.js';
 import { newestFirst, recentEventOf } from './event-entries.js';
 import { overviewRows, type RowKeys } from './overview-rows.js';
@@ -45,6 +52,7 @@ import type {
   OperatorDetail,
   Overview,
   OverviewRows,
+  PreviewList,
   RecentEvent,
   RunFlow,
   SourceDetail,
@@ -164,6 +172,30 @@ export class UiReads {
       objects: sourceObjects(obj),
       flowFiles: flowFiles(obj),
     };
+  }
+
+  /** The source's pull-request previews, without their diffs (the list page). */
+  async previews(namespace: string, name: string): Promise<PreviewList | undefined> {
+    const obj = await this.kube.get({ apiVersion: FLOWSOURCE_API_VERSION, kind: FLOWSOURCE_KIND, namespace, name });
+    if (!obj) return undefined;
+    const all = await listPreviews(this.kube, namespace, name);
+    return {
+      source: { namespace, name },
+      previews: all.map(({ diff: _d, rendered: _r, summary, ...p }) => ({ ...p, objects: summary.length })),
+    };
+  }
+
+  /** One pull request's preview, whole: the summary per Flow/Operator, the diff, the rendered children. */
+  async preview(namespace: string, name: string, pr: number): Promise<StoredPreview | undefined> {
+    if (!Number.isInteger(pr) || pr <= 0) return undefined;
+    const cm = await this.kube.get({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace,
+      name: previewObjectName(name, pr),
+    });
+    const p = cm && cm.metadata.labels?.[PREVIEW_LABEL] === name ? readStoredPreview(cm) : undefined;
+    return p?.pr === pr ? p : undefined;
   }
 
   async flow(namespace: string, name: string, atCommit?: string): Promise<FlowDetail | undefined> {

@@ -354,6 +354,9 @@ function apiAnswer(reads: UiReads, parts: string[], query: URLSearchParams): Pro
   if (what === 'flows' && parts.length === 4 && parts[3] === 'objects') {
     return reads.flowObjects(namespace!, name!, query.getAll('key'));
   }
+  if (what === 'sources' && parts.length === 4 && parts[3] === 'previews') return reads.previews(namespace!, name!);
+  if (what === 'sources' && parts.length === 5 && parts[3] === 'previews')
+    return reads.preview(namespace!, name!, Number(parts[4]));
   if (what === 'operators' && parts.length === 2) return reads.operator(parts[1]!);
   if (what === 'object' && parts.length === 1) {
     const key = objectKeyOf(query);

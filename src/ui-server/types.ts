@@ -379,3 +379,20 @@ export interface CommitDetail {
   /** Its syncs, when the source synced it. */
   entry?: CommitEntry;
 }
+
+/** A FlowSource's pull-request previews (src/preview/preview-store.ts), without their diffs. */
+export interface PreviewList {
+  source: { namespace: string; name: string };
+  previews: Array<{
+    pr: number;
+    headRef: string;
+    sha: string;
+    at: string;
+    state: 'pending' | 'success' | 'failure' | 'error';
+    description: string;
+    errors: string[];
+    cut?: boolean;
+    /** How many objects the preview would change, create or prune. */
+    objects: number;
+  }>;
+}

@@ -8,6 +8,7 @@ import { FlowPage } from './pages/flow.tsx';
 import { ObjectPage } from './pages/object.tsx';
 import { OperatorPage } from './pages/operator.tsx';
 import { OverviewPage } from './pages/overview.tsx';
+import { PreviewPage, PreviewsPage } from './pages/previews.tsx';
 import { SourcePage } from './pages/source.tsx';
 import { interceptLinks, paths, useRoute, type Route } from './router.ts';
 import { applyInitialTheme } from './theme.ts';
@@ -21,6 +22,10 @@ function titleOf(r: Route): string {
       return `Source ${r.namespace}/${r.name}`;
     case 'commit':
       return `Commit ${r.commit.slice(0, 8)} of ${r.namespace}/${r.name}`;
+    case 'previews':
+      return `Previews of ${r.namespace}/${r.name}`;
+    case 'preview':
+      return `Preview #${r.pr} of ${r.namespace}/${r.name}`;
     case 'flow':
       return `Flow ${r.namespace}/${r.name}`;
     case 'object':
@@ -40,6 +45,17 @@ function Page({ route }: { route: Route }) {
       return <SourcePage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
     case 'commit':
       return <CommitPage key={route.commit} namespace={route.namespace} name={route.name} commit={route.commit} />;
+    case 'previews':
+      return <PreviewsPage key={`${route.namespace}/${route.name}`} namespace={route.namespace} name={route.name} />;
+    case 'preview':
+      return (
+        <PreviewPage
+          key={`${route.namespace}/${route.name}#${route.pr}`}
+          namespace={route.namespace}
+          name={route.name}
+          pr={route.pr}
+        />
+      );
     case 'flow':
       return (
         <FlowPage

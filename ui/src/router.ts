@@ -9,6 +9,8 @@ export type Route =
   | { page: 'overview' }
   | { page: 'source'; namespace: string; name: string; commit?: string }
   | { page: 'commit'; namespace: string; name: string; commit: string }
+  | { page: 'previews'; namespace: string; name: string }
+  | { page: 'preview'; namespace: string; name: string; pr: number }
   | { page: 'flow'; namespace: string; name: string; commit?: string }
   | { page: 'object'; key: ObjectKey }
   | { page: 'operator'; name: string }
@@ -24,6 +26,9 @@ export const paths = {
     `${BASE}sources/${seg(namespace)}/${seg(name)}${commit ? `#${commit}` : ''}`,
   commit: (namespace: string, name: string, commit: string): string =>
     `${BASE}sources/${seg(namespace)}/${seg(name)}/commits/${seg(commit)}`,
+  previews: (namespace: string, name: string): string => `${BASE}sources/${seg(namespace)}/${seg(name)}/previews`,
+  preview: (namespace: string, name: string, pr: number): string =>
+    `${BASE}sources/${seg(namespace)}/${seg(name)}/previews/${pr}`,
   /** `commit`: the file as that commit has it (a rejected one); `line`: that line, highlighted. */
   flow: (namespace: string, name: string, at: { commit?: string | undefined; line?: number } = {}): string =>
     `${BASE}flows/${seg(namespace)}/${seg(name)}${at.commit ? `?commit=${seg(at.commit)}` : ''}${at.line ? `#L${at.line}` : ''}`,
@@ -47,6 +52,10 @@ export function parseRoute(pathname: string, search = ''): Route {
   if (parts[0] === 'sources' && parts.length === 3) return { page: 'source', namespace: parts[1]!, name: parts[2]! };
   if (parts[0] === 'sources' && parts[3] === 'commits' && parts.length === 5)
     return { page: 'commit', namespace: parts[1]!, name: parts[2]!, commit: parts[4]! };
+  if (parts[0] === 'sources' && parts[3] === 'previews' && parts.length === 4)
+    return { page: 'previews', namespace: parts[1] ?? '', name: parts[2] ?? '' };
+  if (parts[0] === 'sources' && parts[3] === 'previews' && parts.length === 5 && /^[1-9]\d*$/.test(parts[4] ?? ''))
+    return { page: 'preview', namespace: parts[1] ?? '', name: parts[2] ?? '', pr: Number(parts[4]) };
   if (parts[0] === 'flows' && parts.length === 3) {
     const commit = new URLSearchParams(search).get('commit');
     return { page: 'flow', namespace: parts[1]!, name: parts[2]!, ...(commit ? { commit } : {}) };

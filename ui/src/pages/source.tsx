@@ -128,6 +128,11 @@ export function SourcePage({ namespace, name }: { namespace: string; name: strin
             <h1>
               FlowSource {d.source.namespace}/{d.source.name}
             </h1>
+            <p>
+              <a href={paths.previews(d.source.namespace, d.source.name)} data-previews-link>
+                Pull-request previews
+              </a>
+            </p>
             {d.source.pinned ? (
               <p class="notice pinned" role="status" data-pinned-notice>
                 <strong>Pinned</strong> to {d.source.ref.replace(/^pinned /, '')}: new commits on the branch are not
