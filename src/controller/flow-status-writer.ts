@@ -25,6 +25,14 @@ export interface FlowStatusSummary {
 }
 
 const DEBOUNCE_MS = 200;
+/**
+ * A write that failed (a 5xx, a timeout, a connection cut) is tried again after this, with the
+ * summary computed anew. Callers ask for a write only when what they hold changed (the rollout
+ * controller keeps what it last asked to have written), so a write dropped here would leave the
+ * Flow's status behind until something else changed: after a leader's failover under load, a
+ * rollout's last stage stayed unwritten and the Flow never showed Complete.
+ */
+const RETRY_MS = 1000;
 
 /** Writes each Flow's kstatus (Ready / Reconciling / Stalled, counts) at most every 200 ms per Flow. */
 export class FlowStatusWriter {
@@ -48,12 +56,20 @@ export class FlowStatusWriter {
       existing.summarize = summarize;
       return;
     }
+    this.writeIn(key, flow, summarize, DEBOUNCE_MS);
+  }
+
+  private writeIn(key: string, flow: KubeObject, summarize: () => FlowStatusSummary, ms: number): void {
     // A write cut short by shutdown (socket hang up) must not become an unhandled rejection.
-    const timer = setTimeout(
-      () =>
-        void this.flush(key).catch((err: unknown) => this.log.warn({ err, flow: key }, 'could not write Flow status')),
-      DEBOUNCE_MS,
-    );
+    const timer = setTimeout(() => {
+      // schedule() may have replaced the Flow and the summary since: the retry uses the newest.
+      const latest = this.pending.get(key) ?? { flow, summarize };
+      void this.flush(key).catch((err: unknown) => {
+        this.log.warn({ err, flow: key }, 'could not write Flow status; trying again');
+        // A newer schedule() since then writes the newer summary itself.
+        if (!this.stopped && !this.pending.has(key)) this.writeIn(key, latest.flow, latest.summarize, RETRY_MS);
+      });
+    }, ms);
     this.pending.set(key, { flow, summarize, timer });
   }
 
@@ -109,8 +125,12 @@ export class FlowStatusWriter {
       );
     } catch (err) {
       if (isNotFound(err)) return;
-      if (err instanceof KubeApiError) this.log.warn({ err, flow: key }, 'could not write Flow status');
-      else throw err;
+      // A refusal the server will repeat (a 4xx: the status itself is invalid) is logged, not retried.
+      if (err instanceof KubeApiError && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 429) {
+        this.log.warn({ err, flow: key }, 'could not write Flow status');
+        return;
+      }
+      throw err;
     }
   }
 }
