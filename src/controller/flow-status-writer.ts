@@ -70,6 +70,8 @@ export class FlowStatusWriter {
         if (!this.stopped && !this.pending.has(key)) this.writeIn(key, latest.flow, latest.summarize, RETRY_MS);
       });
     }, ms);
+    // A retry alone must not keep a process alive whose server has gone (a render's throwaway one).
+    if (ms === RETRY_MS) timer.unref();
     this.pending.set(key, { flow, summarize, timer });
   }
 
