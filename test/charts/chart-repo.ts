@@ -136,3 +136,31 @@ export async function gpgSigner(home: string, uid: string): Promise<ChartSigner 
   const armoredPublic = (await gpg(['--armor', '--export'])).stdout;
   return { key: uid, keyring, armoredPublic };
 }
+
+/**
+ * A Flow whose template step pulls chart `web` (with `chartExtra` inside its chart field, e.g.
+ * `, verify: {...}`) and whose next step reads `.Steps.web.Outputs.chart.<read>`: for the type check.
+ */
+export const flowReadingChartOutput = (read: string, chartExtra = ''): string =>
+  [
+    'apiVersion: flowops.io/v1',
+    'kind: Flow',
+    'metadata: {name: f}',
+    'spec:',
+    '  watch: {apiVersion: v1, kind: ConfigMap}',
+    '  reconcile:',
+    '    steps:',
+    '      - name: web',
+    '        type: template',
+    '        engine: helm',
+    `        chart: {repository: "https://c.example", name: web, version: "^1"${chartExtra}}`,
+    '      - name: note',
+    '        type: kubectl',
+    '        action: apply',
+    '        manifests: |',
+    '          apiVersion: v1',
+    '          kind: ConfigMap',
+    '          metadata: {name: note}',
+    `          data: {v: "{{ .Steps.web.Outputs.chart.${read} }}"}`,
+    '',
+  ].join('\n');

@@ -25,7 +25,14 @@ import { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { capturingLogger, failure, makeContext } from '../executors/context.js';
-import { helmCli, packageChart, serveStatic, sha256File, type StaticServer } from './chart-repo.js';
+import {
+  flowReadingChartOutput,
+  helmCli,
+  packageChart,
+  serveStatic,
+  sha256File,
+  type StaticServer,
+} from './chart-repo.js';
 
 const AUTH = { username: 'chartuser', password: 'chart-secret-pw-7731' };
 
@@ -123,29 +130,7 @@ describe('version constraints and index.yaml resolution', () => {
 
 describe('the type check of a later step reading the pulled chart', () => {
   it('knows .Steps.<name>.Outputs.chart.version and names a field it does not have', () => {
-    const flow = (read: string) =>
-      [
-        'apiVersion: flowops.io/v1',
-        'kind: Flow',
-        'metadata: {name: f}',
-        'spec:',
-        '  watch: {apiVersion: v1, kind: ConfigMap}',
-        '  reconcile:',
-        '    steps:',
-        '      - name: web',
-        '        type: template',
-        '        engine: helm',
-        '        chart: {repository: "https://c.example", name: web, version: "^1"}',
-        '      - name: note',
-        '        type: kubectl',
-        '        action: apply',
-        '        manifests: |',
-        '          apiVersion: v1',
-        '          kind: ConfigMap',
-        '          metadata: {name: note}',
-        `          data: {v: "{{ .Steps.web.Outputs.chart.${read} }}"}`,
-        '',
-      ].join('\n');
+    const flow = (read: string) => flowReadingChartOutput(read);
     expect(typecheckFiles([{ path: 'f.yaml', text: flow('version') }])).toEqual([]);
     const found = typecheckFiles([{ path: 'f.yaml', text: flow('revision') }]).map((f) => f.message);
     expect(found).toHaveLength(1);

@@ -17,7 +17,15 @@ import type { KubeObject } from '../../src/kube/types.js';
 import { typecheckFiles } from '../../src/typecheck/index.js';
 import { capturingLogger, failure, makeContext } from '../executors/context.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
-import { gpgSigner, helmCli, packageChart, serveStatic, sha256File, type StaticServer } from './chart-repo.js';
+import {
+  flowReadingChartOutput,
+  gpgSigner,
+  helmCli,
+  packageChart,
+  serveStatic,
+  sha256File,
+  type StaticServer,
+} from './chart-repo.js';
 
 describe('charts verified by their provenance files (helm package --sign, gpg)', () => {
   let work: string;
@@ -109,29 +117,7 @@ describe('charts verified by their provenance files (helm package --sign, gpg)',
   });
 
   it('the type check knows chart.signer only where chart.verify is given', () => {
-    const flow = (verify: string) =>
-      [
-        'apiVersion: flowops.io/v1',
-        'kind: Flow',
-        'metadata: {name: f}',
-        'spec:',
-        '  watch: {apiVersion: v1, kind: ConfigMap}',
-        '  reconcile:',
-        '    steps:',
-        '      - name: web',
-        '        type: template',
-        '        engine: helm',
-        `        chart: {repository: "https://c.example", name: web, version: "^1"${verify}}`,
-        '      - name: note',
-        '        type: kubectl',
-        '        action: apply',
-        '        manifests: |',
-        '          apiVersion: v1',
-        '          kind: ConfigMap',
-        '          metadata: {name: note}',
-        '          data: {v: "{{ .Steps.web.Outputs.chart.signer }}"}',
-        '',
-      ].join('\n');
+    const flow = (verify: string) => flowReadingChartOutput('signer', verify);
     expect(typecheckFiles([{ path: 'f.yaml', text: flow(', verify: {secretRef: {name: keys}}') }])).toEqual([]);
     expect(typecheckFiles([{ path: 'f.yaml', text: flow('') }]).map((f) => f.message)).toEqual([
       expect.stringContaining('signer'),
