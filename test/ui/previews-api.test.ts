@@ -14,6 +14,7 @@ import {
 import { uiRoute, type UiRoute } from '../../src/ui-server/route.js';
 import type { PreviewList } from '../../src/ui-server/types.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { applyRepoSource, samplePreview } from './preview-fixture.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The web view's API for pull-request previews, over HTTP against the embedded API server: what
@@ -25,39 +26,14 @@ let ui: UiRoute;
 let base: string;
 let source: KubeObject;
 
-const preview = (pr: number, over: Partial<StoredPreview> = {}): StoredPreview => ({
-  source: { namespace: 'default', name: 'repo' },
-  pr,
-  headRef: `refs/pull/${pr}/head`,
-  sha: 'a'.repeat(40),
-  at: '2026-12-02T12:00:00.000Z',
-  state: 'success',
-  description: 'preview: 1 changed, 0 created, 0 pruned; nothing applied',
-  errors: [],
-  summary: [
-    { object: 'Flow default/web', change: 'changed', fields: ['spec.replicas'], children: ['Deployment default/a'] },
-  ],
-  diff: '--- Flow default/web (live)\n+++ Flow default/web (commit)\n-  replicas: 1\n+  replicas: 3\n',
-  ...over,
-});
+const preview = samplePreview;
 
 beforeAll(async () => {
   env = await startFlowOps();
   ui = uiRoute({ kube: env.kube, log: pino({ level: 'silent' }), distDir: mkdtempSync(join(tmpdir(), 'ui-')) });
   env.ts.server.addRoute((req, res, url) => ui.handle(req, res, url));
   base = env.ts.server.url;
-  await env.kubectl.ok(
-    ['apply', '-f', '-'],
-    'apiVersion: flowops.io/v1\nkind: FlowSource\nmetadata: { name: repo, namespace: default }\nspec: { url: "http://127.0.0.1:9/none.git" }\n',
-  );
-  const got = await env.kube.get({
-    apiVersion: 'flowops.io/v1',
-    kind: 'FlowSource',
-    namespace: 'default',
-    name: 'repo',
-  });
-  if (!got) throw new Error('FlowSource not created');
-  source = got;
+  source = await applyRepoSource(env);
 });
 afterAll(async () => {
   await ui?.stop();

@@ -9,6 +9,7 @@ import { uiRoute, type UiRoute } from '../../src/ui-server/route.js';
 import { browserSkipReason, launchChromium } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
+import { applyRepoSource, samplePreview } from './preview-fixture.js';
 
 // The previews pages in a real browser against the web view's backend on the embedded API server:
 // the list follows what the previewer stores live, a request's page shows its summary with the
@@ -24,21 +25,8 @@ let browser: Browser;
 let page: Page;
 let source: KubeObject;
 
-const preview = (pr: number, over: Partial<StoredPreview> = {}): StoredPreview => ({
-  source: { namespace: 'default', name: 'repo' },
-  pr,
-  headRef: `refs/pull/${pr}/head`,
-  sha: `${pr}`.padStart(40, 'b'),
-  at: new Date().toISOString(),
-  state: 'success',
-  description: 'preview: 1 changed, 0 created, 0 pruned; nothing applied',
-  errors: [],
-  summary: [
-    { object: 'Flow default/web', change: 'changed', fields: ['spec.replicas'], children: ['Deployment default/a'] },
-  ],
-  diff: '--- Flow default/web (live)\n+++ Flow default/web (commit)\n-  replicas: 1\n+  replicas: 3\n',
-  ...over,
-});
+const preview = (pr: number, over: Partial<StoredPreview> = {}): StoredPreview =>
+  samplePreview(pr, { sha: `${pr}`.padStart(40, 'b'), at: new Date().toISOString(), ...over });
 
 describe.skipIf(skip !== undefined)('the pull-request previews pages', () => {
   beforeAll(async () => {
@@ -46,18 +34,7 @@ describe.skipIf(skip !== undefined)('the pull-request previews pages', () => {
     env = await startFlowOps();
     ui = uiRoute({ kube: env.kube, log: pino({ level: 'silent' }) });
     env.ts.server.addRoute((req, res, url) => ui.handle(req, res, url));
-    await env.kubectl.ok(
-      ['apply', '-f', '-'],
-      'apiVersion: flowops.io/v1\nkind: FlowSource\nmetadata: { name: repo, namespace: default }\nspec: { url: "http://127.0.0.1:9/none.git" }\n',
-    );
-    const got = await env.kube.get({
-      apiVersion: 'flowops.io/v1',
-      kind: 'FlowSource',
-      namespace: 'default',
-      name: 'repo',
-    });
-    if (!got) throw new Error('FlowSource not created');
-    source = got;
+    source = await applyRepoSource(env);
     await storePreview(env.kube, source, preview(7));
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
