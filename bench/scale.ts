@@ -33,7 +33,7 @@ import { createMetrics, type FlowOpsMetrics } from '../src/metrics/registry.js';
 import { startControllers, type Controllers } from '../src/runtime/controllers.js';
 import { callJson } from './lib/http-call.js';
 import { ITEM_CRD, item, itemFlow } from './lib/item-flow.js';
-import { describe, diff, settle, total, writeCounts, writePhases } from './lib/write-phases.js';
+import { describe, diff, settle, total, type WriteFigures, writeCounts, writePhases } from './lib/write-phases.js';
 
 const argOf = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -176,7 +176,8 @@ async function reconciles(metrics: FlowOpsMetrics): Promise<number> {
   return (await metrics.reconcileTotal.get()).values.reduce((a, v) => a + v.value, 0);
 }
 
-interface Figures {
+/** One size's figures: the write phases' (resync and changed run) and the rest. */
+interface Figures extends WriteFigures {
   n: number;
   reconcilesPerSec: number;
   /** The baseline's direct Item creates/s, same client, same process. */
@@ -185,12 +186,6 @@ interface Figures {
   baselineBytesPerObject: number;
   jsonBytes: number;
   rssDeltaPerObject: number;
-  resyncRuns: number;
-  resyncSeconds: number;
-  resyncWrites: Map<string, number>;
-  changedRuns: number;
-  changedSeconds: number;
-  changedWrites: Map<string, number>;
   startSyncedMs: number;
   startJudgedMs: number;
   startWrites: Map<string, number>;
