@@ -40,6 +40,8 @@ export class FlowStatusWriter {
     string,
     { flow: KubeObject; summarize: () => FlowStatusSummary; timer: NodeJS.Timeout }
   >();
+  /** The write in flight per Flow, which the next write of that Flow waits for. */
+  private readonly writing = new Map<string, Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -64,11 +66,23 @@ export class FlowStatusWriter {
     const timer = setTimeout(() => {
       // schedule() may have replaced the Flow and the summary since: the retry uses the newest.
       const latest = this.pending.get(key) ?? { flow, summarize };
-      void this.flush(key).catch((err: unknown) => {
-        this.log.warn({ err, flow: key }, 'could not write Flow status; trying again');
-        // A newer schedule() since then writes the newer summary itself.
-        if (!this.stopped && !this.pending.has(key)) this.writeIn(key, latest.flow, latest.summarize, RETRY_MS);
-      });
+      // One write per Flow at a time: a write that started later but landed first would be
+      // overwritten by the older summary (the status went back a rollout stage).
+      const prior = this.writing.get(key);
+      const write = (async () => {
+        await prior?.catch(() => undefined);
+        await this.flush(key);
+      })();
+      this.writing.set(key, write);
+      write
+        .catch((err: unknown) => {
+          this.log.warn({ err, flow: key }, 'could not write Flow status; trying again');
+          // A newer schedule() since then writes the newer summary itself.
+          if (!this.stopped && !this.pending.has(key)) this.writeIn(key, latest.flow, latest.summarize, RETRY_MS);
+        })
+        .finally(() => {
+          if (this.writing.get(key) === write) this.writing.delete(key);
+        });
     }, ms);
     // A retry alone must not keep a process alive whose server has gone (a render's throwaway one).
     if (ms === RETRY_MS) timer.unref();

@@ -34,6 +34,11 @@ interface Watched {
   informer: Informer | undefined;
   signature: string;
   synced: boolean;
+  /**
+   * Bumped by every restart of the informer: only the newest informer's handlers may mark the
+   * watch synced or enqueue (an informer being replaced can still finish its list).
+   */
+  generation: number;
   kindMissing: string | undefined;
   /** A Flow with pipeline + target runs as a declarative controller instead of steps. */
   pipeline: DeclarativeController | undefined;
@@ -201,6 +206,7 @@ export class WatchSet implements FlowListener {
           informer: undefined,
           signature: '',
           synced: false,
+          generation: 0,
           kindMissing: undefined,
           pipeline: undefined,
           pipelineSignature: '',
@@ -239,6 +245,7 @@ export class WatchSet implements FlowListener {
     if (spec?.pipeline === undefined) return false;
     const informer = w.informer;
     w.informer = undefined;
+    w.generation++;
     w.signature = '';
     void informer?.stop();
     return true;
@@ -271,17 +278,19 @@ export class WatchSet implements FlowListener {
     const old = w.informer;
     w.informer = undefined;
     w.synced = false;
+    const generation = ++w.generation;
     const created = Date.parse(entry.flow.metadata.creationTimestamp ?? '');
     // creationTimestamp has whole seconds: a Flow made in the second this process started is new.
     w.firstList = !old && created < this.startedAt - 1000 ? 'resync' : 'flow-change';
     await old?.stop();
     const watch = watchOf(entry.flow);
-    if (!watch?.apiVersion || !watch.kind || this.byFlow.get(entry.key) !== w) return;
+    // A later restart began while this one waited for the old informer: that one wins.
+    if (!watch?.apiVersion || !watch.kind || this.byFlow.get(entry.key) !== w || w.generation !== generation) return;
     try {
       const shard = this.deps.shard;
       const keep = shard ? (namespace: string | undefined, name: string) => shard.owns(namespace, name) : undefined;
       const spec = { ...watch, apiVersion: watch.apiVersion, kind: watch.kind };
-      w.informer = watchedInformer(this.deps.kube, this.deps.log, spec, this.handlers(entry, w), keep);
+      w.informer = watchedInformer(this.deps.kube, this.deps.log, spec, this.handlers(entry, w, generation), keep);
     } catch (err) {
       entry.invalid ??= (err as Error).message;
       return;
@@ -290,33 +299,39 @@ export class WatchSet implements FlowListener {
   }
 
   /** Watch events become queue keys, with the version seen as a cache hint. */
-  private handlers(entry: FlowEntry, w: Watched): InformerHandlers {
+  private handlers(entry: FlowEntry, w: Watched, generation: number): InformerHandlers {
+    const current = (): boolean => w.generation === generation && this.byFlow.get(entry.key) === w;
     const seen = (obj: KubeObject): void => {
       this.deps.onWatched?.(entry, obj);
       this.children.observeOwner(obj);
     };
     return {
       add: (obj) => {
+        if (!current()) return;
         seen(obj);
         // The first list's adds (a new or restarted watch, after a Flow change) are not the object's changes.
         const trigger = w.synced ? 'object-change' : (w.firstList ?? 'flow-change');
         this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', trigger);
       },
       update: (obj, old) => {
+        if (!current()) return;
         seen(obj);
         if (!updateNeedsReconcile(old, obj)) return;
         const requested = (o: KubeObject) => o.metadata.annotations?.[RECONCILE_REQUEST_ANNOTATION];
         const trigger = requested(obj) !== requested(old) ? 'manual' : 'object-change';
         this.add(keyFor(entry.key, obj), obj.metadata.resourceVersion, 'other', trigger);
       },
-      delete: (obj) => this.deps.reporter.forget(entry, obj),
+      delete: (obj) => {
+        if (current()) this.deps.reporter.forget(entry, obj);
+      },
       synced: () => {
+        if (!current()) return;
         w.synced = true;
         w.kindMissing = undefined;
         this.deps.reporter.schedule(entry);
       },
       error: (err) => {
-        if (err instanceof UnknownKindError) {
+        if (current() && err instanceof UnknownKindError) {
           w.kindMissing = err.message;
           this.deps.reporter.schedule(entry);
         }

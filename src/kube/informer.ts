@@ -77,6 +77,9 @@ export class Informer {
       try {
         if (rv === undefined) {
           rv = await this.relist();
+          // Stopped while listing (a restart replaced this informer): its list is not the cache
+          // anyone reads now, so it must not report the kind as synced.
+          if (this.stopped) break;
           if (!synced) {
             synced = true;
             this.handlers.synced?.();
@@ -104,6 +107,9 @@ export class Informer {
       ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
       ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
     });
+    // A list that returns after stop() is handed to no one: its adds would run objects under a
+    // watch that has been replaced.
+    if (this.stopped) return resourceVersion;
     const seen = new Set<string>();
     for (const obj of items) {
       if (this.opts.keep && !this.opts.keep(obj.metadata.namespace, obj.metadata.name ?? '')) continue;

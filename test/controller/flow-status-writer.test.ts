@@ -35,6 +35,41 @@ class FailingStatusPatches extends KubeClient {
   }
 }
 
+/**
+ * A client whose first status patch is answered late, as a loaded server answers: it is held
+ * until `release()` (or, as a bound, 2 s), and `overlap` records a patch that began while another
+ * was still unanswered.
+ */
+class SlowFirstStatusPatch extends KubeClient {
+  inFlight = 0;
+  overlap = false;
+  patches = 0;
+  release: () => void = () => {};
+  private readonly held = new Promise<void>((r) => {
+    this.release = r;
+    setTimeout(r, 2_000).unref();
+  });
+  constructor(base: KubeClient) {
+    super(base.config, base.rest, base.discovery);
+  }
+  override async patch(
+    ref: ObjectRef,
+    patch: unknown,
+    type: PatchType,
+    opts: { fieldManager?: string; subresource?: string; force?: boolean } = {},
+  ): Promise<KubeObject> {
+    if (opts.subresource !== 'status') return super.patch(ref, patch, type, opts);
+    if (this.inFlight > 0) this.overlap = true;
+    this.inFlight++;
+    try {
+      if (this.patches++ === 0) await this.held;
+      return await super.patch(ref, patch, type, opts);
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
 const CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -107,6 +142,30 @@ describe('FlowStatusWriter', () => {
     );
     expect(written.resources).toMatchObject({ watched: 3, ready: 3 });
     expect(failing.attempts).toBe(3);
+    await writer.stop();
+  });
+
+  it('writes one status of a Flow at a time, so an older summary never lands after a newer one', async () => {
+    const gadget = await kube.create({
+      apiVersion: 'writer.test/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g2', namespace: 'default' },
+    });
+    const slow = new SlowFirstStatusPatch(kube);
+    const writer = new FlowStatusWriter(slow, pino({ level: 'silent' }), 'test');
+    writer.schedule('default/g2', gadget, () => summary(1));
+    await waitFor(() => slow.inFlight === 1, { what: 'the first status patch sent' });
+    // The second write's summary is asked for when that write begins: if it begins while the
+    // first is unanswered, the first is let go at once and lands last (the bug); otherwise the
+    // first is answered after its bound and the second follows it.
+    writer.schedule('default/g2', gadget, () => {
+      slow.release();
+      return summary(2);
+    });
+    await waitFor(() => slow.patches === 2 && slow.inFlight === 0, { what: 'both patches answered' });
+    const g = await kube.get({ apiVersion: 'writer.test/v1', kind: 'Gadget', name: 'g2', namespace: 'default' });
+    expect(slow.overlap).toBe(false);
+    expect((g?.status as { resources?: { watched?: number } }).resources?.watched).toBe(2);
     await writer.stop();
   });
 });

@@ -41,4 +41,44 @@ describe('Informer.stop', () => {
     expect(outcome).toBe('stopped');
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
+
+  it('reports neither the objects nor synced of a list that returns after stop() (a replaced watch was judged on them)', async () => {
+    const kube = KubeClient.fromKubeconfig(server.kubeconfig);
+    await kube.apply(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed-late', namespace: 'default' } },
+      { fieldManager: 'test' },
+    );
+    // The real server answers the list; only its return to the informer waits for the gate, as a
+    // loaded server's slow answer would.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let listing = false;
+    const list = kube.list.bind(kube);
+    kube.list = async (...args: Parameters<typeof list>) => {
+      const answer = await list(...args);
+      listing = true;
+      await gate;
+      return answer;
+    };
+    const seen: string[] = [];
+    const informer = new Informer(
+      kube,
+      { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', log: pino({ level: 'silent' }) },
+      {
+        add: (o) => seen.push(`add ${o.metadata.name}`),
+        update: () => {},
+        delete: () => {},
+        synced: () => seen.push('synced'),
+      },
+    );
+    informer.start();
+    await waitFor(() => listing, { what: 'the list to be answered' });
+    const stopped = informer.stop();
+    release();
+    await stopped;
+    expect(seen).toEqual([]);
+    expect(informer.list()).toEqual([]);
+  });
 });
