@@ -35,7 +35,13 @@ import {
   type PullRequest,
 } from './forge-api.js';
 import { previewCommit, type CommitPreviewResult } from './preview-commit.js';
-import { forgetClosed, storePreview, summaryOf as summaryEntries, type StoredPreview } from './preview-store.js';
+import {
+  forgetClosed,
+  listPreviews,
+  storePreview,
+  summaryOf as summaryEntries,
+  type StoredPreview,
+} from './preview-store.js';
 
 export interface PreviewerOptions {
   kube: KubeClient;
@@ -148,6 +154,17 @@ export class PullRequestPreviewer {
     };
   }
 
+  /** Whether the web view's store holds a finished preview of the request's current head. */
+  private async stored(src: KubeObject, pr: PullRequest): Promise<boolean> {
+    const held = await listPreviews(this.opts.kube, src.metadata.namespace ?? 'default', src.metadata.name ?? '').catch(
+      // A store it cannot read (a narrowed role) is no reason to comment again on every pass.
+      () => undefined,
+    );
+    if (held === undefined) return true;
+    const p = held.find((x) => x.pr === pr.number);
+    return p?.sha.startsWith(pr.headSha) === true && p.state !== 'pending' && p.state !== 'error';
+  }
+
   /** The web view's copy; a failed write is logged, never the preview's failure. */
   private async keep(src: KubeObject, p: StoredPreview): Promise<void> {
     await storePreview(this.opts.kube, src, p).catch((err: unknown) =>
@@ -193,8 +210,10 @@ export class PullRequestPreviewer {
     const key = keyOf(src);
     const { provider, connection, type } = forge;
     const ours = await this.findComment(forge, pr.number, markerOf(key));
-    // Bitbucket lists a head by its first 12 digits; the others by all 40.
-    if (ours && previewedCommit(ours.body)?.startsWith(pr.headSha))
+    // Bitbucket lists a head by its first 12 digits; the others by all 40. A head the comment
+    // already covers is previewed again only when the web view's copy is missing or older (the
+    // store was lost, or the comment came from a FlowOps that kept none), so its page is not empty.
+    if (ours && previewedCommit(ours.body)?.startsWith(pr.headSha) && (await this.stored(src, pr)))
       return {
         pr: pr.number,
         sha: pr.headSha,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { generateIdentity, identityToRecipient } from 'age-encryption';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { listPreviews } from '../../src/preview/preview-store.js';
 import { PullRequestPreviewer } from '../../src/preview/previewer.js';
 import type { KubeObject } from '../../src/kube/types.js';
 import { runFlowops } from '../helpers/cli.js';
@@ -146,6 +147,26 @@ describe('pull-request previews (GitHub)', () => {
       { pr: 1, sha, state: 'unchanged', commentId: first.id, description: 'already previewed' },
     ]);
     expect(github.comments(1)).toHaveLength(1);
+    // The web view's copy lost (deleted by hand, or a FlowOps that kept none wrote the comment),
+    // then a restart: the same head is previewed again, into the same comment, so the request's
+    // page is not empty.
+    await env.kube.delete({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: 'default',
+      name: 'flowops-preview-flows-1',
+    });
+    const restarted = new PullRequestPreviewer({ kube: env.kube, log: captured.log, dataDir: sourcesDir() });
+    const restored = await restarted.previewSource(await source());
+    expect(restored).toMatchObject([{ pr: 1, sha, state: 'success', commentId: first.id }]);
+    expect(github.comments(1)).toHaveLength(1);
+    const copy = await waitFor(
+      () => listPreviews(env.kube, 'default', 'flows').then((l) => l.find((p) => p.pr === 1)),
+      {
+        what: 'the stored preview of request 1',
+      },
+    );
+    expect(copy).toMatchObject({ sha, state: 'success' });
   });
 
   it("renders a new Flow's children for the watched objects there, its script stubbed, Secrets masked", async () => {
