@@ -22,9 +22,10 @@ export interface GitHttpBackendOptions {
 /** Handles one request whose path starts with `prefix`; answers 404 for anything else. */
 export function serveGit(opts: GitHttpBackendOptions, req: IncomingMessage, res: ServerResponse, url: URL): void {
   const pathInfo = url.pathname.slice(opts.prefix.length);
-  // Only `<name>.git/...` below the root: no "..", no absolute escapes.
-  const m = /^\/([A-Za-z0-9._-]+)\.git(\/.*)?$/.exec(pathInfo);
-  if (!m || m[1]!.startsWith('.') || pathInfo.includes('..')) {
+  // Only `<name>.git/...` or `<owner>/<name>.git/...` (a forge's path, a fork's too) below the
+  // root: no "..", no hidden folder, no absolute escapes.
+  const m = /^\/((?:[A-Za-z0-9._-]+\/)?[A-Za-z0-9._-]+)\.git(\/.*)?$/.exec(pathInfo);
+  if (!m || m[1]!.split('/').some((part) => part.startsWith('.')) || pathInfo.includes('..')) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     return;
   }

@@ -29,7 +29,8 @@ export interface FakeForge {
   /** `METHOD template` of each valid request, in order. */
   calls: string[];
   /** Opens (or moves the head of) pull request `n` into `base`. */
-  openPull(n: number, sha: string, base?: string): void;
+  /** Bitbucket: `fork` names the repository (workspace/repo) and branch that hold the head. */
+  openPull(n: number, sha: string, base?: string, fork?: { repository: string; branch: string }): void;
   comments(n: number): Array<{ id: number; body: string }>;
   addComments(n: number, bodies: string[]): void;
   statuses(sha: string): ForgeStatus[];
@@ -144,7 +145,7 @@ export async function startFakeForge(
     }
     return v;
   };
-  const pulls = new Map<number, { sha: string; base: string }>();
+  const pulls = new Map<number, { sha: string; base: string; fork?: { repository: string; branch: string } }>();
   const comments = new Map<number, Array<{ id: number; body: string }>>();
   const statuses: ForgeStatus[] = [];
   let nextId = 1000;
@@ -152,7 +153,7 @@ export async function startFakeForge(
     url: '',
     errors: [],
     calls: [],
-    openPull: (n, sha, base = 'main') => void pulls.set(n, { sha, base }),
+    openPull: (n, sha, base = 'main', fork) => void pulls.set(n, { sha, base, ...(fork ? { fork } : {}) }),
     comments: (n) => comments.get(n) ?? [],
     addComments: () => undefined,
     statuses: (sha) => statuses.filter((s) => s.sha === sha),
@@ -186,14 +187,22 @@ export async function startFakeForge(
 
   /** What the forge answers, per operation (keyed `method template`). */
   const handlers: Record<string, (c: Call) => Reply> = {};
-  const bitbucketPull = (n: number, p: { sha: string; base: string }): Json => {
+  const bitbucketPull = (
+    n: number,
+    p: { sha: string; base: string; fork?: { repository: string; branch: string } },
+  ): Json => {
     const repository = { type: 'repository', full_name: 'acme/flows' };
+    const head = p.fork ? { type: 'repository', full_name: p.fork.repository } : repository;
     return {
       type: 'pullrequest',
       id: n,
       state: 'OPEN',
       // Bitbucket names a commit by its first 12 digits here.
-      source: { branch: { name: `pr-${n}` }, commit: { hash: p.sha.slice(0, 12) }, repository },
+      source: {
+        branch: { name: p.fork?.branch ?? `pr-${n}` },
+        commit: { hash: p.sha.slice(0, 12) },
+        repository: head,
+      },
       destination: { branch: { name: p.base }, commit: { hash: 'f'.repeat(12) }, repository },
     };
   };

@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
@@ -7,7 +9,7 @@ import { PreviewPoller, PullRequestPreviewer } from '../../src/preview/index.js'
 import { webhookReceiver } from '../../src/source/webhook-receiver.js';
 import { waitFor } from '../helpers/wait.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
-import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
+import { gitAsync, startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
 import { capturedLog, provider, secret, sourcesDir } from '../notify/fixtures.js';
 import {
@@ -136,6 +138,32 @@ describe('pull-request previews on GitLab, Gitea and Bitbucket Cloud', () => {
       expect(forge.statuses(second)[1]!.context).toBe('flowops/preview/default/flows');
       expect(captured.lines.join('')).not.toContain(TOKEN);
     });
+
+  it("bitbucket: a fork's pull request is fetched from the fork's repository on the same Git server", async () => {
+    const forge = forges.get('bitbucket')!;
+    await env.kube.patch(SOURCE, { spec: { previews: { providerRef: { name: 'bitbucket' } } } }, 'merge');
+    // The fork holds main's history and its own branch; the base repository never sees the head.
+    const fork = gitServer.repo('someone/flows-fork');
+    // gitAsync, not the sync helper: the Git server answers on this process's event loop.
+    await gitAsync(fork.work, 'fetch', '-q', repo.url, 'main');
+    fork.git('checkout', '-q', '-b', 'fix', 'FETCH_HEAD');
+    writeFileSync(join(fork.work, 'objects/web.yaml'), deploymentYaml('web', 'nginx:1.31'));
+    fork.git('commit', '-qam', 'a change from a fork');
+    await gitAsync(fork.work, 'push', '-q', 'origin', 'HEAD:refs/heads/fix');
+    const sha = fork.git('rev-parse', 'HEAD');
+    await expect(gitAsync(repo.work, 'fetch', '-q', 'origin', sha)).rejects.toThrow();
+    forge.openPull(11, sha, 'main', { repository: 'someone/flows-fork', branch: 'fix' });
+    const before = gitServer.requests.length;
+    const outcomes = await previewer.previewSource(await source(), 11);
+    expect(forge.errors).toEqual([]);
+    expect(outcomes).toMatchObject([{ pr: 11, sha, state: 'success' }]);
+    expect(gitServer.requests.slice(before).some((r) => r.startsWith('GET /someone/flows-fork.git/info/refs'))).toBe(
+      true,
+    );
+    expect(forge.comments(11)[0]?.body).toContain(
+      '| changed | Deployment default/web | `spec.template.spec.containers[0].image` |',
+    );
+  });
 
   it("runs each source's previews in the background; a merge request webhook starts a pass at once", async () => {
     const forge = forges.get('gitlab')!;
