@@ -46,6 +46,8 @@ export interface StoredPreview {
   rendered?: RenderedChildren;
   /** The text was cut to fit. */
   cut?: boolean;
+  /** The forge's id of FlowOps' comment on the request, so a look-alike is never taken for it. */
+  commentId?: number;
 }
 
 /** A DNS-1123 name of at most 253 characters; the labels find it, the name only has to be unique. */

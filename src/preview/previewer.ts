@@ -127,7 +127,15 @@ export class PullRequestPreviewer {
         const message = e instanceof Error ? e.message : String(e);
         this.opts.log.warn({ source: key, pr: pr.number, err: message }, 'pull-request preview failed; tried again');
         out.push({ pr: pr.number, sha: pr.headSha, state: 'error', description: message });
-        await this.keep(src, { ...this.stub(src, pr), state: 'error', description: message });
+        // The comment's id stays remembered through a failed pass.
+        const prior = await this.held(src, pr);
+        const commentId = prior === 'unreadable' ? undefined : prior?.commentId;
+        await this.keep(src, {
+          ...this.stub(src, pr),
+          state: 'error',
+          description: message,
+          ...(commentId !== undefined ? { commentId } : {}),
+        });
       }
     }
     // Closed requests are forgotten, here and in the web view's store.
@@ -154,17 +162,6 @@ export class PullRequestPreviewer {
     };
   }
 
-  /** Whether the web view's store holds a finished preview of the request's current head. */
-  private async stored(src: KubeObject, pr: PullRequest): Promise<boolean> {
-    const held = await listPreviews(this.opts.kube, src.metadata.namespace ?? 'default', src.metadata.name ?? '').catch(
-      // A store it cannot read (a narrowed role) is no reason to comment again on every pass.
-      () => undefined,
-    );
-    if (held === undefined) return true;
-    const p = held.find((x) => x.pr === pr.number);
-    return p?.sha.startsWith(pr.headSha) === true && p.state !== 'pending' && p.state !== 'error';
-  }
-
   /** The web view's copy; a failed write is logged, never the preview's failure. */
   private async keep(src: KubeObject, p: StoredPreview): Promise<void> {
     await storePreview(this.opts.kube, src, p).catch((err: unknown) =>
@@ -189,16 +186,36 @@ export class PullRequestPreviewer {
     return { type: type as ForgeType, provider, connection };
   }
 
-  /** Our comment, page by page (a busy request has more than one page), up to MAX_PAGES. */
-  private async findComment(forge: Forge, pr: number, marker: string): Promise<ForgeComment | undefined> {
+  /**
+   * Our comment, page by page (a busy request has more than one page), up to MAX_PAGES: the one
+   * whose id the store remembers. Anyone can post a comment that starts with the marker, and such
+   * a comment must not be taken for ours (edited, or read as "already previewed"), so with no id
+   * remembered none is ours and a new one is written. Only when the store cannot be read at all
+   * (`'first'`: a role without ConfigMap rights) is the first comment with the marker taken.
+   */
+  private async findComment(
+    forge: Forge,
+    pr: number,
+    marker: string,
+    known: number | undefined | 'first',
+  ): Promise<ForgeComment | undefined> {
+    if (known === undefined) return undefined;
     const { provider, connection, type } = forge;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const req = listCommentsRequest(type, provider, pr, page);
       const comments = readComments(type, provider.name, await send(provider.name, req, connection));
-      const found = comments.find((c) => c.body.startsWith(marker));
+      const found = comments.find((c) => c.body.startsWith(marker) && (known === 'first' || c.id === known));
       if (found || type === 'gitea' || comments.length < PAGE) return found;
     }
     return undefined;
+  }
+
+  /** The web view's copy of the request's preview; 'unreadable' when the store cannot be read. */
+  private async held(src: KubeObject, pr: PullRequest): Promise<StoredPreview | undefined | 'unreadable'> {
+    const list = await listPreviews(this.opts.kube, src.metadata.namespace ?? 'default', src.metadata.name ?? '').catch(
+      () => 'unreadable' as const,
+    );
+    return list === 'unreadable' ? list : list.find((x) => x.pr === pr.number);
   }
 
   private async previewOne(
@@ -209,11 +226,20 @@ export class PullRequestPreviewer {
   ): Promise<PreviewOutcome> {
     const key = keyOf(src);
     const { provider, connection, type } = forge;
-    const ours = await this.findComment(forge, pr.number, markerOf(key));
+    const held = await this.held(src, pr);
+    const copy = held === 'unreadable' ? undefined : held;
+    const ours = await this.findComment(
+      forge,
+      pr.number,
+      markerOf(key),
+      held === 'unreadable' ? 'first' : copy?.commentId,
+    );
     // Bitbucket lists a head by its first 12 digits; the others by all 40. A head the comment
     // already covers is previewed again only when the web view's copy is missing or older (the
-    // store was lost, or the comment came from a FlowOps that kept none), so its page is not empty.
-    if (ours && previewedCommit(ours.body)?.startsWith(pr.headSha) && (await this.stored(src, pr)))
+    // store was lost, or the comment came from a FlowOps that kept none), so its page is not empty;
+    // a store it cannot read (a narrowed role) is no reason to comment again on every pass.
+    const finished = copy?.sha.startsWith(pr.headSha) === true && copy.state !== 'pending' && copy.state !== 'error';
+    if (ours && previewedCommit(ours.body)?.startsWith(pr.headSha) && (held === 'unreadable' || finished))
       return {
         pr: pr.number,
         sha: pr.headSha,
@@ -239,7 +265,12 @@ export class PullRequestPreviewer {
       if (req) await send(provider.name, req, connection);
     };
     await status('pending', 'previewing: validating and diffing against live');
-    await this.keep(src, { ...this.stub(src, pr), sha, description: 'previewing' });
+    await this.keep(src, {
+      ...this.stub(src, pr),
+      sha,
+      description: 'previewing',
+      ...(ours ? { commentId: ours.id } : {}),
+    });
     const result = await previewCommit({ kube: this.opts.kube, source: src, spec, gitDir, sha });
     const body = previewComment({
       source: key,
@@ -269,6 +300,7 @@ export class PullRequestPreviewer {
         ...result.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.field}: ${e.message}`),
         ...(result.dryRunError !== undefined ? [result.dryRunError] : []),
       ],
+      commentId,
       summary: summaryEntries(changes, result.rendered),
       diff: changes.map((c) => c.diff).join(''),
       ...(result.rendered ? { rendered: result.rendered } : {}),

@@ -147,9 +147,9 @@ describe('pull-request previews (GitHub)', () => {
       { pr: 1, sha, state: 'unchanged', commentId: first.id, description: 'already previewed' },
     ]);
     expect(github.comments(1)).toHaveLength(1);
-    // The web view's copy lost (deleted by hand, or a FlowOps that kept none wrote the comment),
-    // then a restart: the same head is previewed again, into the same comment, so the request's
-    // page is not empty.
+    // The web view's copy lost (deleted by hand, or an older FlowOps kept none), then a restart:
+    // the comment can no longer be told from a look-alike, so the head is previewed again into a
+    // new comment, whose id the new copy remembers.
     await env.kube.delete({
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -157,16 +157,34 @@ describe('pull-request previews (GitHub)', () => {
       name: 'flowops-preview-flows-1',
     });
     const restarted = new PullRequestPreviewer({ kube: env.kube, log: captured.log, dataDir: sourcesDir() });
-    const restored = await restarted.previewSource(await source());
-    expect(restored).toMatchObject([{ pr: 1, sha, state: 'success', commentId: first.id }]);
-    expect(github.comments(1)).toHaveLength(1);
+    const [restored] = await restarted.previewSource(await source());
+    expect(restored).toMatchObject({ pr: 1, sha, state: 'success' });
+    expect(restored?.commentId).not.toBe(first.id);
+    expect(github.comments(1).map((c) => c.id)).toEqual([first.id, restored?.commentId]);
     const copy = await waitFor(
       () => listPreviews(env.kube, 'default', 'flows').then((l) => l.find((p) => p.pr === 1)),
-      {
-        what: 'the stored preview of request 1',
-      },
+      { what: 'the stored preview of request 1' },
     );
-    expect(copy).toMatchObject({ sha, state: 'success' });
+    expect(copy).toMatchObject({ sha, state: 'success', commentId: restored?.commentId });
+  });
+
+  it('never takes a look-alike comment with its marker for its own: it neither edits it nor skips the head', async () => {
+    const sha = await pushPullRequest(repo, main, 'refs/pull/21/head', {
+      'objects/web.yaml': deploymentYaml('web', 'nginx:1.27', 4),
+    });
+    // Someone else's comment, posted first, claiming this head was previewed and all is well.
+    const fake = `${MARKER}\n### FlowOps preview of \`default/flows\` at \`${sha.slice(0, 12)}\`\n\nall good`;
+    github.addComments(21, [fake]);
+    github.openPull(21, sha);
+    const [outcome] = await previewer.previewSource(await source(), 21);
+    expect(github.errors).toEqual([]);
+    expect(outcome).toMatchObject({ pr: 21, sha, state: 'success' });
+    const [theirs, ours, ...more] = github.comments(21);
+    expect(more).toEqual([]);
+    expect(theirs?.body).toBe(fake);
+    expect(ours?.id).toBe(outcome?.commentId);
+    expect(ours?.body).toContain('| changed | Deployment default/web | `spec.replicas` |');
+    expect(finalStatus(sha)).toMatchObject({ state: 'success' });
   });
 
   it("renders a new Flow's children for the watched objects there, its script stubbed, Secrets masked", async () => {
