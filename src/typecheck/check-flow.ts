@@ -10,11 +10,12 @@ import { parsedTemplate } from '../template/parse-cache.js';
 import { checkManifest, manifestKinds, type ManifestShape } from './check-manifest.js';
 import { checkExpression, checkPipeline } from './check-pipeline.js';
 import { checkTemplate, type Mode } from './check-template.js';
-import { cachedManifestShape } from './shape-cache.js';
-import { childrenTy, dataTy, outputsOf, servedObject, type DataContext } from './data-types.js';
+import { flowTypesOf, type StepData } from './flow-types.js';
+import type { TemplateFinding } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
-import { UNKNOWN, type ObjectTy } from './types.js';
+import type { ObjectTy } from './types.js';
+import { manifestShape } from './check-manifest.js';
 
 export interface TypeProblem {
   path: FieldPath;
@@ -56,45 +57,38 @@ function stepsOf(spec: Json, list: string): Json[] {
 export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[] {
   const spec = isJson(flow) && isJson(flow.spec) ? flow.spec : undefined;
   if (!spec) return [];
+  const types = flowTypesOf(registry);
   const watch = isJson(spec.watch) ? spec.watch : {};
-  const resource =
-    typeof watch.apiVersion === 'string' && typeof watch.kind === 'string'
-      ? servedObject(registry.tyOf(watch.apiVersion, watch.kind))
-      : UNKNOWN;
+  const resource = types.resource(watch.apiVersion, watch.kind);
   const out: TypeProblem[] = [];
   // A pipeline Flow is a one-controller Operator whose source is the watched kind.
   if (spec.pipeline !== undefined && typeof watch.kind === 'string')
     out.push(...checkPipeline(spec.pipeline, [{ kind: watch.kind, ty: resource }], ['spec', 'pipeline']));
-  // Each template is parsed once, each manifest's YAML shape read once, though several checks use them.
-  const trees = new Map<string, Node[] | undefined>();
-  const treeOf = (text: string): Node[] | undefined => {
-    if (!trees.has(text)) trees.set(text, parsed(text));
-    return trees.get(text);
-  };
+  // A manifest's YAML shape is read once, though the children's kinds and its check both use it.
   const shapes = new Map<string, ManifestShape | undefined>();
   const shapeOf = (text: string): ManifestShape | undefined => {
     if (!shapes.has(text)) {
-      const nodes = treeOf(text);
-      shapes.set(text, nodes && cachedManifestShape(text, nodes));
+      const nodes = parsed(text);
+      shapes.set(text, nodes && manifestShape(nodes));
     }
     return shapes.get(text);
   };
-  const outputs = new Map<Json, ObjectTy>();
-  const outputsOfStep = (step: Json): ObjectTy => {
-    let o = outputs.get(step);
-    if (!o) outputs.set(step, (o = outputsOf(step, registry)));
-    return o;
-  };
-  const check = (text: string, path: FieldPath, root: () => ObjectTy, mode: Mode): void => {
-    if (!text.includes('{{')) return;
-    const nodes = treeOf(text);
-    if (!nodes) return;
-    const result = checkTemplate(nodes, root(), mode);
+  const checkText = (text: string, root: ObjectTy, mode: Mode): readonly TemplateFinding[] => {
+    const nodes = parsed(text);
+    if (!nodes) return [];
+    const result = checkTemplate(nodes, root, mode);
     const shape = mode === 'manifest' ? shapeOf(text) : undefined;
     if (shape) checkManifest(shape, result.actionTypes, registry, result.findings);
-    if (result.findings.list.length === 0) return;
+    return result.findings.list;
+  };
+  const check = (text: string, path: FieldPath, rootOf: () => ObjectTy, mode: Mode): void => {
+    if (!text.includes('{{')) return;
+    const root = rootOf();
+    // Found once per text, mode and data type across the commit's Flows (flow-types.ts).
+    const found = types.findings(text, mode, root, () => checkText(text, root, mode));
+    if (found.length === 0) return;
     const lines = new LineIndex(text);
-    for (const f of result.findings.list)
+    for (const f of found)
       out.push({ path, inner: lines.position(f.offset), severity: f.severity, message: f.message });
   };
 
@@ -109,12 +103,12 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
     const before: Array<{ name: string; outputs: ObjectTy }> = [];
     stepsOf(spec, list).forEach((step, i) => {
       const at: FieldPath = ['spec', list, 'steps', i];
-      // The data's type is built once per step (and once more for readyWhen, which also sees .Child).
-      const ctx: DataContext = { resource, steps: [...before], error: list === 'onError' };
+      // The data's type is built once per commit (and once more for readyWhen, which also sees .Child).
+      const ctx: StepData = { resource, steps: [...before], error: list === 'onError' };
       const roots = new Map<boolean, ObjectTy>();
       const rootFor = (child: boolean) => (): ObjectTy => {
         let r = roots.get(child);
-        if (!r) roots.set(child, (r = dataTy({ ...ctx, child })));
+        if (!r) roots.set(child, (r = types.dataOf({ ...ctx, child })));
         return r;
       };
       if (step.type === 'pipeline') out.push(...checkExpression(step.expression, resource, [...at, 'expression']));
@@ -128,15 +122,15 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
         for (const [path, text] of stringLeaves(value, [...at, key]))
           check(text, path, root, VALUE_FIELDS.has(key) ? 'value' : 'text');
       }
-      if (typeof step.name === 'string') before.push({ name: step.name, outputs: outputsOfStep(step) });
+      if (typeof step.name === 'string') before.push({ name: step.name, outputs: types.outputsOf(step) });
     });
   }
 
   if (isJson(spec.status)) {
     const steps = stepsOf(spec, 'reconcile').flatMap((s) =>
-      typeof s.name === 'string' ? [{ name: s.name, outputs: outputsOfStep(s) }] : [],
+      typeof s.name === 'string' ? [{ name: s.name, outputs: types.outputsOf(s) }] : [],
     );
-    const root = dataTy({ resource, steps, children: childrenTy(kinds, registry) });
+    const root = types.dataOf({ resource, steps, children: types.childrenOf(kinds) });
     for (const [key, value] of Object.entries(spec.status))
       if (typeof value === 'string') check(value, ['spec', 'status', key], () => root, 'value');
   }
