@@ -10,7 +10,7 @@ import { parsedTemplate } from '../template/parse-cache.js';
 import { checkManifest, manifestKinds, type ManifestShape } from './check-manifest.js';
 import { checkExpression, checkPipeline } from './check-pipeline.js';
 import { checkTemplate, type Mode } from './check-template.js';
-import { flowTypesOf, type StepData } from './flow-types.js';
+import { flowTypesOf } from './flow-types.js';
 import type { TemplateFinding } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
@@ -43,10 +43,31 @@ function parsed(text: string): Node[] | undefined {
   }
 }
 
-function* stringLeaves(value: unknown, path: FieldPath): Generator<[FieldPath, string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringLeaves(v, [...path, i]);
-  else if (isJson(value)) for (const [k, v] of Object.entries(value)) yield* stringLeaves(v, [...path, k]);
+type PathItem = FieldPath[number];
+
+/** Whether any string under `value` may be a template. */
+function hasTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (Array.isArray(value)) return value.some(hasTemplate);
+  return isJson(value) && Object.values(value).some(hasTemplate);
+}
+
+/** Calls `each` with every templated string under `value`, `at` (mutated, restored) its path meanwhile. */
+function forEachTemplate(value: unknown, at: PathItem[], each: (text: string) => void): void {
+  if (typeof value === 'string') {
+    if (value.includes('{{')) each(value);
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      at.push(i);
+      forEachTemplate(v, at, each);
+      at.pop();
+    }
+  } else if (isJson(value))
+    for (const [k, v] of Object.entries(value)) {
+      at.push(k);
+      forEachTemplate(v, at, each);
+      at.pop();
+    }
 }
 
 function stepsOf(spec: Json, list: string): Json[] {
@@ -81,58 +102,51 @@ export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[
     if (shape) checkManifest(shape, result.actionTypes, registry, result.findings);
     return result.findings.list;
   };
-  const check = (text: string, path: FieldPath, rootOf: () => ObjectTy, mode: Mode): void => {
-    if (!text.includes('{{')) return;
-    const root = rootOf();
+  /** `at`: the field's path, copied only when the template has findings (most have none). */
+  const check = (text: string, at: readonly PathItem[], root: ObjectTy, mode: Mode): void => {
     // Found once per text, mode and data type across the commit's Flows (flow-types.ts).
     const found = types.findings(text, mode, root, () => checkText(text, root, mode));
     if (found.length === 0) return;
+    const path = [...at];
     const lines = new LineIndex(text);
     for (const f of found)
       out.push({ path, inner: lines.position(f.offset), severity: f.severity, message: f.message });
   };
 
   const kinds = new Map<string, string>();
-  for (const step of stepsOf(spec, 'reconcile')) {
+  const reconcile = stepsOf(spec, 'reconcile');
+  for (const step of reconcile) {
     if (step.type !== 'kubectl' || typeof step.manifests !== 'string') continue;
     const shape = shapeOf(step.manifests);
     for (const k of shape ? manifestKinds(shape) : []) kinds.set(k.kind, k.apiVersion);
   }
 
+  let all = types.noSteps;
   for (const list of LISTS) {
-    const before: Array<{ name: string; outputs: ObjectTy }> = [];
-    stepsOf(spec, list).forEach((step, i) => {
-      const at: FieldPath = ['spec', list, 'steps', i];
-      // The data's type is built once per commit (and once more for readyWhen, which also sees .Child).
-      const ctx: StepData = { resource, steps: [...before], error: list === 'onError' };
-      const roots = new Map<boolean, ObjectTy>();
-      const rootFor = (child: boolean) => (): ObjectTy => {
-        let r = roots.get(child);
-        if (!r) roots.set(child, (r = types.dataOf({ ...ctx, child })));
-        return r;
-      };
+    let before = types.noSteps;
+    const error = list === 'onError';
+    for (const [i, step] of stepsOf(spec, list).entries()) {
+      const at: PathItem[] = ['spec', list, 'steps', i];
       if (step.type === 'pipeline') out.push(...checkExpression(step.expression, resource, [...at, 'expression']));
-      for (const [key, value] of Object.entries(step)) {
-        if (NOT_TEMPLATED.has(key)) continue;
-        const root = rootFor(key === 'readyWhen');
-        if (typeof value === 'string' && RENDERED_AS_YAML.has(key)) {
-          check(value, [...at, key], root, 'manifest');
-          continue;
-        }
-        for (const [path, text] of stringLeaves(value, [...at, key]))
-          check(text, path, root, VALUE_FIELDS.has(key) ? 'value' : 'text');
+      for (const key of Object.keys(step)) {
+        const value = step[key];
+        if (NOT_TEMPLATED.has(key) || !hasTemplate(value)) continue;
+        // readyWhen also sees .Child.
+        const root = types.dataOf(resource, before, { error, child: key === 'readyWhen' });
+        at.push(key);
+        if (typeof value === 'string' && RENDERED_AS_YAML.has(key)) check(value, at, root, 'manifest');
+        else forEachTemplate(value, at, (text) => check(text, at, root, VALUE_FIELDS.has(key) ? 'value' : 'text'));
+        at.pop();
       }
-      if (typeof step.name === 'string') before.push({ name: step.name, outputs: types.outputsOf(step) });
-    });
+      if (typeof step.name === 'string') before = types.withStep(before, step.name, types.outputsOf(step));
+    }
+    if (list === 'reconcile') all = before;
   }
 
   if (isJson(spec.status)) {
-    const steps = stepsOf(spec, 'reconcile').flatMap((s) =>
-      typeof s.name === 'string' ? [{ name: s.name, outputs: types.outputsOf(s) }] : [],
-    );
-    const root = types.dataOf({ resource, steps, children: types.childrenOf(kinds) });
+    const root = types.dataOf(resource, all, { children: types.childrenOf(kinds) });
     for (const [key, value] of Object.entries(spec.status))
-      if (typeof value === 'string') check(value, ['spec', 'status', key], () => root, 'value');
+      if (typeof value === 'string' && value.includes('{{')) check(value, ['spec', 'status', key], root, 'value');
   }
   return out;
 }

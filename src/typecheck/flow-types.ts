@@ -10,13 +10,17 @@ import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
 import { UNKNOWN, type ObjectTy, type Ty } from './types.js';
 
-/** The data's type of one step (or of `status:`), as check-flow.ts describes it. */
-export interface StepData {
-  resource: Ty;
-  steps: ReadonlyArray<{ name: string; outputs: ObjectTy }>;
+/** The steps whose outputs a template sees, in order: one object per distinct list, with an id for keys. */
+export interface StepsSoFar {
+  readonly id: number;
+  readonly steps: ReadonlyArray<{ name: string; outputs: ObjectTy }>;
+}
+
+/** What else the data holds: `.Error` (onError), `.Child` (readyWhen), `.Children` (status). */
+export interface DataExtras {
   error?: boolean;
-  children?: ObjectTy;
   child?: boolean;
+  children?: ObjectTy;
 }
 
 /** By the templates' total length: findings are small, the key (the text) is most of an entry. */
@@ -41,6 +45,8 @@ export class FlowTypes {
   private readonly served = new Map<string, Ty>();
   private readonly outputs = new Map<string, ObjectTy>();
   private readonly data = new Map<string, ObjectTy>();
+  private readonly lists = new Map<string, StepsSoFar>();
+  readonly noSteps: StepsSoFar = { id: 0, steps: [] };
   private readonly children = new Map<string, ObjectTy>();
   /** By the template's text, then by its data type's id and the mode: the text itself is the large key. */
   private readonly checked = new LRUCache<string, Map<string, readonly TemplateFinding[]>>({
@@ -81,18 +87,26 @@ export class FlowTypes {
     return ty;
   }
 
-  dataOf(ctx: StepData): ObjectTy {
-    const steps = ctx.steps.map((s) => `${s.name}\u0001${this.id(s.outputs)}`).join('\u0002');
-    const children = ctx.children ? this.id(ctx.children) : 0;
-    const key = `${this.id(ctx.resource)}\u0000${steps}\u0000${ctx.error === true}\u0000${children}\u0000${ctx.child === true}`;
+  /** `steps` and then the step `name` with `outputs`. */
+  withStep(steps: StepsSoFar, name: string, outputs: ObjectTy): StepsSoFar {
+    const key = `${steps.id}\u0000${this.id(outputs)}\u0000${name}`;
+    let next = this.lists.get(key);
+    if (!next) this.lists.set(key, (next = { id: this.nextId++, steps: [...steps.steps, { name, outputs }] }));
+    return next;
+  }
+
+  /** The type of the data a template sees (data-types.ts). */
+  dataOf(resource: Ty, steps: StepsSoFar, extras: DataExtras = {}): ObjectTy {
+    const { error = false, child = false, children } = extras;
+    const key = `${this.id(resource)}\u0000${steps.id}\u0000${error}\u0000${child}\u0000${children ? this.id(children) : 0}`;
     let ty = this.data.get(key);
     if (!ty) {
       ty = dataTy({
-        resource: ctx.resource,
-        steps: ctx.steps,
-        ...(ctx.error ? { error: true } : {}),
-        ...(ctx.children ? { children: ctx.children } : {}),
-        ...(ctx.child ? { child: true } : {}),
+        resource,
+        steps: steps.steps,
+        ...(error ? { error } : {}),
+        ...(child ? { child } : {}),
+        ...(children ? { children } : {}),
       });
       this.data.set(key, ty);
     }
