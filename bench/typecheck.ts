@@ -1,5 +1,5 @@
 // Template type-check benchmark: prints figures, asserts nothing.
-//   npx tsx bench/typecheck.ts [--flows 1000] [--rounds 6]
+//   npx tsx bench/typecheck.ts [--flows 1000] [--rounds 6] [--warmup 2]
 // Validates one commit of --flows Flows (copies of the four repos-example Flows, renamed) and their
 // CRDs the way a Git sync does (planCommit, every file touched), with and without the template type
 // check, in alternating rounds whose order flips each round: a new commit each run, then one commit
@@ -16,6 +16,8 @@ const arg = (name: string, def: number): number => {
 };
 const FLOWS = arg('flows', 1000);
 const ROUNDS = arg('rounds', 6);
+/** Alternating rounds run first and not counted: the JIT's warm-up would otherwise skew the first rounds. */
+const WARMUP = arg('warmup', 2);
 
 const root = join(import.meta.dirname, '..', 'repos-example');
 const examples = ['database-operator', 'webapp-operator', 'webhook-notifier', 'config-bundle'];
@@ -95,14 +97,15 @@ for (const mode of ['cold', 'again'] as const) {
   const ratios = { wall: [] as number[], cpu: [] as number[] };
   const seen = commitFiles('seen');
   run(seen, true);
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = -WARMUP; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? [false, true] : [true, false];
     const took = new Map<boolean, Took>();
     for (const typecheck of order) {
       const t = run(mode === 'cold' ? commitFiles(`run-${fresh++}`) : seen, typecheck);
       took.set(typecheck, t);
-      times[typecheck ? 'with' : 'without'].push(t);
+      if (round >= 0) times[typecheck ? 'with' : 'without'].push(t);
     }
+    if (round < 0) continue;
     const [w, wo] = [took.get(true), took.get(false)];
     if (w && wo) {
       ratios.wall.push(w.wall / wo.wall);
@@ -111,7 +114,7 @@ for (const mode of ['cold', 'again'] as const) {
   }
   console.log(
     `${mode === 'cold' ? 'a new commit' : 'the same commit again'}: ${FLOWS} Flows + ${crds.length} CRDs ` +
-      `(planCommit), ${ROUNDS} alternating rounds, medians (wall / CPU):`,
+      `(planCommit), ${ROUNDS} alternating rounds after ${WARMUP} not counted, medians (wall / CPU):`,
   );
   const both = (xs: Took[]): string => `${ms(median(xs.map((x) => x.wall)))} / ${ms(median(xs.map((x) => x.cpu)))}`;
   const pct = (xs: number[]): string => `${((median(xs) - 1) * 100).toFixed(1)} %`;
