@@ -10,11 +10,12 @@ import { parsedTemplate } from '../template/parse-cache.js';
 import { checkManifest, manifestKinds, type ManifestShape } from './check-manifest.js';
 import { checkExpression, checkPipeline } from './check-pipeline.js';
 import { checkTemplate, type Mode } from './check-template.js';
-import { cachedManifestShape } from './shape-cache.js';
-import { childrenTy, dataTy, outputsOf, servedObject, type DataContext } from './data-types.js';
+import { flowTypesOf } from './flow-types.js';
+import type { TemplateFinding } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
-import { UNKNOWN, type ObjectTy } from './types.js';
+import type { ObjectTy } from './types.js';
+import { manifestShape } from './check-manifest.js';
 
 export interface TypeProblem {
   path: FieldPath;
@@ -42,10 +43,31 @@ function parsed(text: string): Node[] | undefined {
   }
 }
 
-function* stringLeaves(value: unknown, path: FieldPath): Generator<[FieldPath, string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* stringLeaves(v, [...path, i]);
-  else if (isJson(value)) for (const [k, v] of Object.entries(value)) yield* stringLeaves(v, [...path, k]);
+type PathItem = FieldPath[number];
+
+/** Whether any string under `value` may be a template. */
+function hasTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (Array.isArray(value)) return value.some(hasTemplate);
+  return isJson(value) && Object.values(value).some(hasTemplate);
+}
+
+/** Calls `each` with every templated string under `value`, `at` (mutated, restored) its path meanwhile. */
+function forEachTemplate(value: unknown, at: PathItem[], each: (text: string) => void): void {
+  if (typeof value === 'string') {
+    if (value.includes('{{')) each(value);
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      at.push(i);
+      forEachTemplate(v, at, each);
+      at.pop();
+    }
+  } else if (isJson(value))
+    for (const [k, v] of Object.entries(value)) {
+      at.push(k);
+      forEachTemplate(v, at, each);
+      at.pop();
+    }
 }
 
 function stepsOf(spec: Json, list: string): Json[] {
@@ -56,89 +78,75 @@ function stepsOf(spec: Json, list: string): Json[] {
 export function checkFlow(flow: unknown, registry: SchemaRegistry): TypeProblem[] {
   const spec = isJson(flow) && isJson(flow.spec) ? flow.spec : undefined;
   if (!spec) return [];
+  const types = flowTypesOf(registry);
   const watch = isJson(spec.watch) ? spec.watch : {};
-  const resource =
-    typeof watch.apiVersion === 'string' && typeof watch.kind === 'string'
-      ? servedObject(registry.tyOf(watch.apiVersion, watch.kind))
-      : UNKNOWN;
+  const resource = types.resource(watch.apiVersion, watch.kind);
   const out: TypeProblem[] = [];
   // A pipeline Flow is a one-controller Operator whose source is the watched kind.
   if (spec.pipeline !== undefined && typeof watch.kind === 'string')
     out.push(...checkPipeline(spec.pipeline, [{ kind: watch.kind, ty: resource }], ['spec', 'pipeline']));
-  // Each template is parsed once, each manifest's YAML shape read once, though several checks use them.
-  const trees = new Map<string, Node[] | undefined>();
-  const treeOf = (text: string): Node[] | undefined => {
-    if (!trees.has(text)) trees.set(text, parsed(text));
-    return trees.get(text);
-  };
+  // A manifest's YAML shape is read once, though the children's kinds and its check both use it.
   const shapes = new Map<string, ManifestShape | undefined>();
   const shapeOf = (text: string): ManifestShape | undefined => {
     if (!shapes.has(text)) {
-      const nodes = treeOf(text);
-      shapes.set(text, nodes && cachedManifestShape(text, nodes));
+      const nodes = parsed(text);
+      shapes.set(text, nodes && manifestShape(nodes));
     }
     return shapes.get(text);
   };
-  const outputs = new Map<Json, ObjectTy>();
-  const outputsOfStep = (step: Json): ObjectTy => {
-    let o = outputs.get(step);
-    if (!o) outputs.set(step, (o = outputsOf(step, registry)));
-    return o;
-  };
-  const check = (text: string, path: FieldPath, root: () => ObjectTy, mode: Mode): void => {
-    if (!text.includes('{{')) return;
-    const nodes = treeOf(text);
-    if (!nodes) return;
-    const result = checkTemplate(nodes, root(), mode);
+  const checkText = (text: string, root: ObjectTy, mode: Mode): readonly TemplateFinding[] => {
+    const nodes = parsed(text);
+    if (!nodes) return [];
+    const result = checkTemplate(nodes, root, mode);
     const shape = mode === 'manifest' ? shapeOf(text) : undefined;
     if (shape) checkManifest(shape, result.actionTypes, registry, result.findings);
-    if (result.findings.list.length === 0) return;
+    return result.findings.list;
+  };
+  /** `at`: the field's path, copied only when the template has findings (most have none). */
+  const check = (text: string, at: readonly PathItem[], root: ObjectTy, mode: Mode): void => {
+    // Found once per text, mode and data type across the commit's Flows (flow-types.ts).
+    const found = types.findings(text, mode, root, () => checkText(text, root, mode));
+    if (found.length === 0) return;
+    const path = [...at];
     const lines = new LineIndex(text);
-    for (const f of result.findings.list)
+    for (const f of found)
       out.push({ path, inner: lines.position(f.offset), severity: f.severity, message: f.message });
   };
 
   const kinds = new Map<string, string>();
-  for (const step of stepsOf(spec, 'reconcile')) {
+  const reconcile = stepsOf(spec, 'reconcile');
+  for (const step of reconcile) {
     if (step.type !== 'kubectl' || typeof step.manifests !== 'string') continue;
     const shape = shapeOf(step.manifests);
     for (const k of shape ? manifestKinds(shape) : []) kinds.set(k.kind, k.apiVersion);
   }
 
+  let all = types.noSteps;
   for (const list of LISTS) {
-    const before: Array<{ name: string; outputs: ObjectTy }> = [];
-    stepsOf(spec, list).forEach((step, i) => {
-      const at: FieldPath = ['spec', list, 'steps', i];
-      // The data's type is built once per step (and once more for readyWhen, which also sees .Child).
-      const ctx: DataContext = { resource, steps: [...before], error: list === 'onError' };
-      const roots = new Map<boolean, ObjectTy>();
-      const rootFor = (child: boolean) => (): ObjectTy => {
-        let r = roots.get(child);
-        if (!r) roots.set(child, (r = dataTy({ ...ctx, child })));
-        return r;
-      };
+    let before = types.noSteps;
+    const error = list === 'onError';
+    for (const [i, step] of stepsOf(spec, list).entries()) {
+      const at: PathItem[] = ['spec', list, 'steps', i];
       if (step.type === 'pipeline') out.push(...checkExpression(step.expression, resource, [...at, 'expression']));
-      for (const [key, value] of Object.entries(step)) {
-        if (NOT_TEMPLATED.has(key)) continue;
-        const root = rootFor(key === 'readyWhen');
-        if (typeof value === 'string' && RENDERED_AS_YAML.has(key)) {
-          check(value, [...at, key], root, 'manifest');
-          continue;
-        }
-        for (const [path, text] of stringLeaves(value, [...at, key]))
-          check(text, path, root, VALUE_FIELDS.has(key) ? 'value' : 'text');
+      for (const key of Object.keys(step)) {
+        const value = step[key];
+        if (NOT_TEMPLATED.has(key) || !hasTemplate(value)) continue;
+        // readyWhen also sees .Child.
+        const root = types.dataOf(resource, before, { error, child: key === 'readyWhen' });
+        at.push(key);
+        if (typeof value === 'string' && RENDERED_AS_YAML.has(key)) check(value, at, root, 'manifest');
+        else forEachTemplate(value, at, (text) => check(text, at, root, VALUE_FIELDS.has(key) ? 'value' : 'text'));
+        at.pop();
       }
-      if (typeof step.name === 'string') before.push({ name: step.name, outputs: outputsOfStep(step) });
-    });
+      if (typeof step.name === 'string') before = types.withStep(before, step.name, types.outputsOf(step));
+    }
+    if (list === 'reconcile') all = before;
   }
 
   if (isJson(spec.status)) {
-    const steps = stepsOf(spec, 'reconcile').flatMap((s) =>
-      typeof s.name === 'string' ? [{ name: s.name, outputs: outputsOfStep(s) }] : [],
-    );
-    const root = dataTy({ resource, steps, children: childrenTy(kinds, registry) });
+    const root = types.dataOf(resource, all, { children: types.childrenOf(kinds) });
     for (const [key, value] of Object.entries(spec.status))
-      if (typeof value === 'string') check(value, ['spec', 'status', key], () => root, 'value');
+      if (typeof value === 'string' && value.includes('{{')) check(value, ['spec', 'status', key], root, 'value');
   }
   return out;
 }

@@ -76,7 +76,7 @@ export function checkManifest(
     const k = appliedKind(doc);
     const schema = k && registry.schemaOf(k.apiVersion, k.kind);
     if (!k || !schema || doc.contents?.kind !== 'map') continue;
-    checkNode(doc.contents, schema, '', { skel: shape.skel, types, findings, kind: k.kind }, 0, doc.contents.at);
+    checkNode(doc.contents, schema, null, { skel: shape.skel, types, findings, kind: k.kind }, 0, doc.contents.at);
   }
 }
 
@@ -89,14 +89,31 @@ function at(ctx: Ctx, offset: number): number {
   return ctx.skel.sourceOffset(offset);
 }
 
-function where(ctx: Ctx, path: string): string {
-  return path ? `${ctx.kind} ${path}` : ctx.kind;
+/**
+ * Where a node is inside its object: a list from the node up to the root, written out only when a
+ * problem is reported (a path string per node walked costs more than the rest of the walk).
+ */
+interface At {
+  parent: At | null;
+  /** A field name, or an item's index. */
+  key: string | number;
+}
+
+function formatAt(path: At | null): string {
+  if (!path) return '';
+  const parent = formatAt(path.parent);
+  if (typeof path.key === 'number') return `${parent}[${path.key}]`;
+  return parent ? `${parent}.${path.key}` : path.key;
+}
+
+function where(ctx: Ctx, path: At | null): string {
+  return path ? `${ctx.kind} ${formatAt(path)}` : ctx.kind;
 }
 
 function checkNode(
   node: ShapeNode | null,
   schema: Schema,
-  path: string,
+  path: At | null,
   ctx: Ctx,
   depth: number,
   keyOffset: number,
@@ -113,14 +130,14 @@ function checkNode(
     const items = child(schema, schema.node.items);
     if (!items) return;
     node.items.forEach((item, i) => {
-      if (item && item.kind !== 'other') checkNode(item, items, `${path}[${i}]`, ctx, depth + 1, item.at);
+      if (item && item.kind !== 'other') checkNode(item, items, { parent: path, key: i }, ctx, depth + 1, item.at);
     });
     return;
   }
   if (node.kind === 'scalar') checkScalar(node, schema, expected, path, ctx);
 }
 
-function checkMap(node: ShapeMap, schema: Schema, path: string, ctx: Ctx, depth: number, keyOffset: number): void {
+function checkMap(node: ShapeMap, schema: Schema, path: At | null, ctx: Ctx, depth: number, keyOffset: number): void {
   const props = properties(schema);
   const extra = additional(schema);
   const seen = new Set<string>();
@@ -138,13 +155,13 @@ function checkMap(node: ShapeMap, schema: Schema, path: string, ctx: Ctx, depth:
       continue;
     }
     seen.add(key);
-    const sub = path ? `${path}.${key}` : key;
+    const sub: At = { parent: path, key };
     const value = pair.value;
     if (Object.hasOwn(props, key)) {
       const s = child(schema, props[key]);
       if (s) checkNode(value, s, sub, ctx, depth + 1, keyAt);
     } else if (extra === null) {
-      if (path === '' && key === 'status') continue;
+      if (path === null && key === 'status') continue;
       ctx.findings.error(at(ctx, keyAt), `${where(ctx, sub)}: unknown field${didYouMean(key, Object.keys(props))}`);
     } else if (extra !== 'any') {
       checkNode(value, extra, sub, ctx, depth + 1, keyAt);
@@ -153,10 +170,7 @@ function checkMap(node: ShapeMap, schema: Schema, path: string, ctx: Ctx, depth:
   if (open || ctx.skel.partial) return;
   for (const name of requiredOf(schema)) {
     if (!seen.has(name))
-      ctx.findings.error(
-        at(ctx, keyOffset),
-        `${where(ctx, path ? `${path}.${name}` : name)}: required field is missing`,
-      );
+      ctx.findings.error(at(ctx, keyOffset), `${where(ctx, { parent: path, key: name })}: required field is missing`);
   }
 }
 
@@ -177,13 +191,13 @@ function fits(expected: SchemaKind, got: ValueKind): boolean {
 
 const article = (k: string): string => (/^[aeiou]/.test(k) ? `an ${k}` : `a ${k}`);
 
-function mismatch(ctx: Ctx, offset: number, path: string, expected: SchemaKind, got: ValueKind, detail = ''): void {
+function mismatch(ctx: Ctx, offset: number, path: At | null, expected: SchemaKind, got: ValueKind, detail = ''): void {
   const shownGot = got === 'object' ? 'a mapping' : got === 'array' ? 'a list' : article(got);
   const shownWant = expected === 'object' ? 'a mapping' : expected === 'array' ? 'a list' : article(expected);
   ctx.findings.error(at(ctx, offset), `${where(ctx, path)}: expected ${shownWant}, got ${shownGot}${detail}`);
 }
 
-function checkScalar(node: ShapeScalar, schema: Schema, expected: SchemaKind, path: string, ctx: Ctx): void {
+function checkScalar(node: ShapeScalar, schema: Schema, expected: SchemaKind, path: At | null, ctx: Ctx): void {
   const offset = node.at;
   const source = node.source;
   const whole = node.plain ? ONLY_PLACEHOLDER.exec(source) : null;
@@ -224,16 +238,30 @@ function checkScalar(node: ShapeScalar, schema: Schema, expected: SchemaKind, pa
   }
   const pattern = schema.node.pattern;
   if (typeof pattern === 'string' && typeof value === 'string') {
-    let re: RegExp | undefined;
-    try {
-      re = new RegExp(pattern, 'u');
-    } catch {
-      re = undefined;
-    }
+    const re = patternOf(pattern);
     if (re && !re.test(value))
       ctx.findings.error(
         at(ctx, offset),
         `${where(ctx, path)}: ${JSON.stringify(value)} does not match the pattern ${pattern}`,
       );
   }
+}
+
+/** Schemas' patterns compiled once: the same few come up in every manifest of a kind. */
+const patterns = new Map<string, RegExp | null>();
+const MAX_PATTERNS = 1000;
+
+function patternOf(pattern: string): RegExp | undefined {
+  let re = patterns.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, 'u');
+    } catch {
+      // A pattern JavaScript cannot read says nothing here.
+      re = null;
+    }
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    patterns.set(pattern, re);
+  }
+  return re ?? undefined;
 }

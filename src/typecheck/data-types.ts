@@ -37,10 +37,15 @@ export function servedObject(ty: Ty): Ty {
   });
 }
 
+/** `ty` with its fields changed by `change`, each worked out once: templates read the same few fields again and again. */
 function override(ty: ObjectTy, change: (name: string, f: Field) => Field): ObjectTy {
+  const changed = new Map<string, Field | undefined>();
   return withFields(ty, (n) => {
+    if (changed.has(n)) return changed.get(n);
     const f = ty.field(n);
-    return f && change(n, f);
+    const g = f && change(n, f);
+    changed.set(n, g);
+    return g;
   });
 }
 

@@ -71,9 +71,18 @@ export function properties(s: Schema): Json {
   return isJson(s.node.properties) ? s.node.properties : {};
 }
 
+/** By schema node: every manifest of a kind asks for the same nodes' required fields. */
+const required = new WeakMap<Json, ReadonlySet<string>>();
+const NONE_REQUIRED: ReadonlySet<string> = new Set();
+
 export function requiredOf(s: Schema): ReadonlySet<string> {
-  const r = s.node.required;
-  return new Set(Array.isArray(r) ? r.filter((x): x is string => typeof x === 'string') : []);
+  let set = required.get(s.node);
+  if (!set) {
+    const r = s.node.required;
+    set = Array.isArray(r) ? new Set(r.filter((x): x is string => typeof x === 'string')) : NONE_REQUIRED;
+    required.set(s.node, set);
+  }
+  return set;
 }
 
 export function preservesUnknown(s: Schema): boolean {
