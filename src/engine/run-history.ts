@@ -110,21 +110,26 @@ export class RunHistoryWriter {
     await Promise.all(waiting.map(([key, u]) => this.enqueue(key, () => this.writeCount(key, u))));
   }
 
-  /** Writes every run recorded and waiting now, each record's in one write (the timer, a stop, the bench). */
+  /**
+   * Writes every run recorded and waiting now, each record's in one write (the timer, a stop, the
+   * bench), and resolves once those and the writes already in flight are done.
+   */
   async flush(): Promise<void> {
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     const due = [...this.batches.entries()];
     this.batches.clear();
-    await Promise.all(
-      due.map(([key, batch]) => {
+    const inFlight = [...this.writing.values()];
+    await Promise.all([
+      ...inFlight,
+      ...due.map(([key, batch]) => {
         // The runs counted unchanged meanwhile go with this write instead of waiting for the count's timer.
         const counted = this.unchanged.get(key)?.count ?? 0;
         this.unchanged.delete(key);
         batch.extra += counted;
         return this.enqueue(key, () => this.writeBatch(key, batch));
       }),
-    );
+    ]);
   }
 
   private where(obj: KubeObject, flow: FlowName): { namespace: string; name: string; key: string } {
