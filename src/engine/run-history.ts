@@ -122,13 +122,7 @@ export class RunHistoryWriter {
     const inFlight = [...this.writing.values()];
     await Promise.all([
       ...inFlight,
-      ...due.map(([key, batch]) => {
-        // The runs counted unchanged meanwhile go with this write instead of waiting for the count's timer.
-        const counted = this.unchanged.get(key)?.count ?? 0;
-        this.unchanged.delete(key);
-        batch.extra += counted;
-        return this.enqueue(key, () => this.writeBatch(key, batch));
-      }),
+      ...due.map(([key, batch]) => this.enqueue(key, () => this.writeBatch(key, batch))),
     ]);
   }
 
@@ -172,6 +166,9 @@ export class RunHistoryWriter {
       batch = { obj: identityOf(obj), flow, runs: [], extra: 0, known, seq: this.seq++, waiters: [] };
       this.batches.set(key, batch);
     }
+    // The runs counted unchanged before this one go with its write, as they did unbatched.
+    batch.extra += this.unchanged.get(key)?.count ?? 0;
+    this.unchanged.delete(key);
     addRun(batch, cut);
     const { waiters } = batch;
     const done = new Promise<void>((resolve) => waiters.push(resolve));
