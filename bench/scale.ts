@@ -266,6 +266,7 @@ async function oneSize(n: number): Promise<Figures> {
     await until('every object judged again', async () => (await reconciles(metrics)) - r0 >= n);
     const startJudgedMs = performance.now() - t1;
     await settle(again);
+    await again.flows.flushRecords();
     return {
       n,
       reconcilesPerSec,

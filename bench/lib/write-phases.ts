@@ -83,6 +83,8 @@ export async function writePhases(
   while ((await reconciles(metrics)) - r0 < keys.length) await new Promise((r) => setImmediate(r));
   const ran = performance.now();
   const resyncSeconds = (Math.max(ran, await settle(controllers)) - t0) / 1000;
+  // Run records are written in batches a second later: every one this phase made is counted in it.
+  await controllers.flows.flushRecords();
   const resyncRuns = (await reconciles(metrics)) - r0;
   const resyncWrites = diff(w0, await writeCounts(server));
 
@@ -91,6 +93,7 @@ export async function writePhases(
   const t1 = performance.now();
   await patchAll();
   const changedSeconds = (Math.max(performance.now(), await settle(controllers)) - t1) / 1000;
+  await controllers.flows.flushRecords();
   const changedRuns = (await reconciles(metrics)) - r1;
   const changedWrites = diff(w1, await writeCounts(server));
   const own = changedWrites.get(ownKey) ?? 0;

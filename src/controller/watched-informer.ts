@@ -3,7 +3,7 @@
 // controller-runtime's cached client is read.
 
 import type { KubeClient } from '../kube/client.js';
-import { Informer, type InformerHandlers } from '../kube/informer.js';
+import { dropManagedFields, Informer, type InformerHandlers } from '../kube/informer.js';
 import type { KubeObject, ObjectRef } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { labelSelectorString } from './label-selector.js';
@@ -40,6 +40,9 @@ export function watchedInformer(
       ...(selector ? { labelSelector: selector } : {}),
       ...(keep ? { keep } : {}),
       log,
+      // Nothing of a run reads them (the predicates and the memo leave them out), and they were
+      // the larger part of each watched object held here (client-go's TransformStripManagedFields).
+      transform: dropManagedFields,
     },
     handlers,
   );

@@ -444,6 +444,11 @@ export class FlowReconciler {
     return this.applied.echoes(child, release);
   }
 
+  /** The run records waiting for their batch's timer, written now. */
+  async flushRecords(): Promise<void> {
+    await this.deps.history?.flush();
+  }
+
   /** The run records still being written, done (a process stopping). */
   async drain(): Promise<void> {
     await this.deps.history?.drain();

@@ -2,9 +2,12 @@
 // RUN_HISTORY_LIMIT. Bookkeeping of FlowOps' own, like Events: written with FlowOps' identity, and
 // a failure to write it is logged, never the run's failure.
 //
-// One write per run: a create the first time, then a replace at the resourceVersion last written
-// (cached), so that another worker's run in between (runs of one object are serialised by the
-// queue, not pinned to a worker) is a conflict, read and kept rather than overwritten.
+// Runs are batched per record (run-batch.ts): a run is written within RUN_BATCH_MS with every run
+// of the same object recorded meanwhile, in one write — a create the first time, then a replace at
+// the resourceVersion last written (cached), so that another worker's run in between (runs of one
+// object are serialised by the queue, not pinned to a worker) is a conflict, read and kept rather
+// than overwritten. A write the server may take later (a 5xx, a 429, a cut connection) is tried
+// again with the runs recorded since; a stop writes what waits.
 
 import { LRUCache } from 'lru-cache';
 import { FLOW_API_VERSION, RUNHISTORY_KIND } from '../api/names.js';
@@ -14,6 +17,7 @@ import { KubeApiError } from '../kube/rest.js';
 import type { KubeObject } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import { readLastRun } from './last-run.js';
+import { addRun, type FlowName, identityOf, mergeFailed, type RunBatch } from './run-batch.js';
 
 export const RUN_HISTORY_FIELD_MANAGER = 'flowops-run-history';
 /** Messages are cut so that ten runs stay a small object. */
@@ -34,8 +38,12 @@ export function runHistoryName(obj: Pick<KubeObject, 'kind' | 'metadata'>): stri
 
 /** How long runs that changed nothing may be counted in memory only before the count is written. */
 export const UNCHANGED_FLUSH_MS = 10 * 60_000;
-
-type FlowName = { namespace: string; name: string };
+/**
+ * How long a recorded run waits for others of its object before its record is written: a burst of
+ * runs (a child coming up re-runs its owner several times a second) is one write. `flowops get run`
+ * and the web view read the record, so they show a run this much later than the object's status.
+ */
+export const RUN_BATCH_MS = 1000;
 
 interface Unchanged {
   obj: KubeObject;
@@ -43,9 +51,12 @@ interface Unchanged {
   count: number;
 }
 
+/** How a write ended: written, to be tried again (the server may take it later), or given up. */
+type WriteEnd = 'written' | 'retry' | 'dropped';
+
 export class RunHistoryWriter {
   private readonly cache = new LRUCache<string, Cached>({ max: 10_000 });
-  /** The write in flight per record: the next run's waits for it, so runs land in their order. */
+  /** The write in flight per record: the next one waits for it, so runs land in their order. */
   private readonly writing = new Map<string, Promise<void>>();
   /**
    * Runs that changed nothing, per record, not written yet: added to status.total by the record's
@@ -53,13 +64,20 @@ export class RunHistoryWriter {
    * (a count, not a run: the runs listed stay exact).
    */
   private readonly unchanged = new LRUCache<string, Unchanged>({ max: 10_000 });
+  /** Runs recorded and not written yet, per record; all written when batchTimer fires. */
+  private readonly batches = new Map<string, RunBatch>();
+  private batchTimer: NodeJS.Timeout | undefined;
+  /** Orders batches of one record: a failed one put back goes under those made after it. */
+  private seq = 0;
   private readonly timer: NodeJS.Timeout;
+  private stopped = false;
   private warned = false;
 
   constructor(
     private readonly kube: KubeClient,
     private readonly log: Logger,
     flushMs = UNCHANGED_FLUSH_MS,
+    private readonly batchMs = RUN_BATCH_MS,
   ) {
     this.timer = setInterval(() => void this.flushUnchanged(), flushMs);
     this.timer.unref();
@@ -69,15 +87,19 @@ export class RunHistoryWriter {
    * A run of `obj` whose outcome equals the last one recorded: counted, not written (a resync of
    * a thousand settled objects writes nothing). The count reaches status.total with the next write.
    */
-  countUnchanged(obj: KubeObject, flow: { namespace: string; name: string }): void {
+  countUnchanged(obj: KubeObject, flow: FlowName): void {
     const { key } = this.where(obj, flow);
+    this.addUnchanged(key, { obj: identityOf(obj), flow, count: 1 });
+  }
+
+  private addUnchanged(key: string, add: Unchanged): void {
     const u = this.unchanged.get(key);
-    if (u) u.count++;
-    else this.unchanged.set(key, { obj: identityOf(obj), flow, count: 1 });
+    if (u) u.count += add.count;
+    else this.unchanged.set(key, add);
   }
 
   /** Runs counted and not written yet, for `obj` (tests, the bench). */
-  pendingUnchanged(obj: KubeObject, flow: { namespace: string; name: string }): number {
+  pendingUnchanged(obj: KubeObject, flow: FlowName): number {
     return this.unchanged.get(this.where(obj, flow).key)?.count ?? 0;
   }
 
@@ -85,7 +107,23 @@ export class RunHistoryWriter {
   async flushUnchanged(): Promise<void> {
     const waiting = [...this.unchanged.entries()];
     this.unchanged.clear();
-    await Promise.all(waiting.map(([key, u]) => this.enqueue(key, () => this.writeCount(u))));
+    await Promise.all(waiting.map(([key, u]) => this.enqueue(key, () => this.writeCount(key, u))));
+  }
+
+  /**
+   * Writes every run recorded and waiting now, each record's in one write (the timer, a stop, the
+   * bench), and resolves once those and the writes already in flight are done.
+   */
+  async flush(): Promise<void> {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    const due = [...this.batches.entries()];
+    this.batches.clear();
+    const inFlight = [...this.writing.values()];
+    await Promise.all([
+      ...inFlight,
+      ...due.map(([key, batch]) => this.enqueue(key, () => this.writeBatch(key, batch))),
+    ]);
   }
 
   private where(obj: KubeObject, flow: FlowName): { namespace: string; name: string; key: string } {
@@ -103,52 +141,92 @@ export class RunHistoryWriter {
     return next;
   }
 
-  /**
-   * Adds `run` to the record of `obj` (a cluster-scoped object's record lives in the Flow's
-   * namespace). The reconcile need not wait for it: writes of one record are chained in order, and
-   * the promise never rejects.
-   */
-  record(obj: KubeObject, flow: { namespace: string; name: string }, run: Run): Promise<void> {
-    const { namespace, name, key } = this.where(obj, flow);
-    const skipped = this.unchanged.get(key)?.count ?? 0;
-    this.unchanged.delete(key);
-    return this.enqueue(key, () => this.write(obj, flow, run, namespace, name, key, skipped));
+  private later(ms: number): void {
+    if (this.batchTimer || this.stopped) return;
+    this.batchTimer = setTimeout(() => void this.flush(), ms);
+    // Bookkeeping does not keep a process alive; a stop writes what waits (drain).
+    this.batchTimer.unref();
   }
 
-  /** Every write in flight, done, and the counts waiting written (a process stopping). */
+  /**
+   * Adds `run` to the record of `obj` (a cluster-scoped object's record lives in the Flow's
+   * namespace), written within RUN_BATCH_MS with the object's other runs. The reconcile need not
+   * wait: the promise resolves once the run is written (or given up), and never rejects.
+   */
+  record(obj: KubeObject, flow: FlowName, run: Run): Promise<void> {
+    const { key } = this.where(obj, flow);
+    const cut: Run = run.error
+      ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } }
+      : run;
+    let batch = this.batches.get(key);
+    if (!batch) {
+      // An object that carries a last run has most likely a record already (a restarted process
+      // has no cache of it): read it first rather than have a create refused.
+      const known = readLastRun(obj) !== undefined;
+      batch = { obj: identityOf(obj), flow, runs: [], extra: 0, known, seq: this.seq++, waiters: [] };
+      this.batches.set(key, batch);
+    }
+    // The runs counted unchanged before this one go with its write, as they did unbatched.
+    batch.extra += this.unchanged.get(key)?.count ?? 0;
+    this.unchanged.delete(key);
+    addRun(batch, cut);
+    const { waiters } = batch;
+    const done = new Promise<void>((resolve) => waiters.push(resolve));
+    if (this.stopped) void this.flush();
+    else this.later(this.batchMs);
+    return done;
+  }
+
+  /** Every run and count waiting written, and every write in flight done (a process stopping). */
   async drain(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
+    await this.flush();
     await this.flushUnchanged();
     await Promise.all([...this.writing.values()]);
   }
 
-  /** The counted runs alone: the same runs listed, a larger total. */
-  private async writeCount(u: Unchanged): Promise<void> {
-    const { namespace, name, key } = this.where(u.obj, u.flow);
-    await this.write(u.obj, u.flow, undefined, namespace, name, key, u.count);
+  private async writeBatch(key: string, batch: RunBatch): Promise<void> {
+    const end = await this.write(batch.obj, batch.flow, batch.runs, key, batch.extra, batch.known);
+    if (end === 'retry' && !this.stopped) {
+      // Tried again with the runs recorded since, in one write, on the next batch's timer; read
+      // first, as a refused create may have been made all the same.
+      batch.known = true;
+      this.batches.set(key, mergeFailed(batch, this.batches.get(key)));
+      this.later(this.batchMs);
+      return;
+    }
+    for (const resolve of batch.waiters) resolve();
   }
 
+  /** The counted runs alone: the same runs listed, a larger total. */
+  private async writeCount(key: string, u: Unchanged): Promise<void> {
+    const end = await this.write(u.obj, u.flow, [], key, u.count, true);
+    if (end === 'retry' && !this.stopped) this.addUnchanged(key, u);
+  }
+
+  /**
+   * Adds `runs` (newest first) and `extra` more to status.total of the record; `known`: a record
+   * is expected, so read it before writing rather than try a create.
+   */
   private async write(
     obj: KubeObject,
     flow: FlowName,
-    run: Run | undefined,
-    namespace: string,
-    name: string,
+    added: Run[],
     key: string,
-    skipped = 0,
-  ): Promise<void> {
-    const cut: Run | undefined = run?.error
-      ? { ...run, error: { ...run.error, message: run.error.message.slice(0, MAX_MESSAGE) } }
-      : run;
+    extra: number,
+    known: boolean,
+  ): Promise<WriteEnd> {
+    const { namespace, name } = this.where(obj, flow);
     try {
       for (let attempt = 0; ; attempt++) {
-        const mustRead = attempt > 0 || !cut;
+        const mustRead = attempt > 0 || !added.length || known;
         const previous =
           this.cache.get(key) ?? (mustRead ? await this.read(namespace, name, obj.metadata.uid) : undefined);
         // A count alone needs a record to add to; without one the runs it counted are not listed either.
-        if (!cut && !previous) return;
-        const runs = [...(cut ? [cut] : []), ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);
-        const total = (previous?.total ?? 0) + (cut ? 1 : 0) + skipped;
+        if (!added.length && !previous) return 'written';
+        const runs = [...added, ...(previous?.runs ?? [])].slice(0, RUN_HISTORY_LIMIT);
+        const total = (previous?.total ?? 0) + added.length + extra;
         const record = this.recordOf(
           obj,
           flow,
@@ -166,7 +244,7 @@ export class RunHistoryWriter {
             ? await this.kube.replace(record, { fieldManager: RUN_HISTORY_FIELD_MANAGER })
             : await this.kube.create(record, { fieldManager: RUN_HISTORY_FIELD_MANAGER });
           this.cache.set(key, { resourceVersion: written.metadata.resourceVersion ?? '', runs, total });
-          return;
+          return 'written';
         } catch (err) {
           // It exists (create), or another worker wrote in between (replace): read it and add to it.
           if (!(err instanceof KubeApiError && err.statusCode === 409) || attempt >= 2) throw err;
@@ -174,6 +252,9 @@ export class RunHistoryWriter {
         }
       }
     } catch (err) {
+      this.cache.delete(key);
+      const retry =
+        !(err instanceof KubeApiError) || err.statusCode >= 500 || err.statusCode === 429 || err.statusCode === 409;
       // Once at warn (a cluster without the RunHistory CRD, or without the RBAC for it, says so on
       // every run otherwise), then at debug.
       const fields = { err, runHistory: `${namespace}/${name}` };
@@ -181,9 +262,12 @@ export class RunHistoryWriter {
       else
         this.log.warn(
           fields,
-          'could not write the run history (install the runhistories.flowops.io CRD and its RBAC from config/ or the chart); said once',
+          retry
+            ? 'could not write the run history; trying again (said once)'
+            : 'could not write the run history (install the runhistories.flowops.io CRD and its RBAC from config/ or the chart); said once',
         );
       this.warned = true;
+      return retry ? 'retry' : 'dropped';
     }
   }
 
@@ -251,17 +335,4 @@ export async function readRuns(kube: KubeClient, obj: KubeObject): Promise<Run[]
     .get({ apiVersion: FLOW_API_VERSION, kind: RUNHISTORY_KIND, namespace, name: runHistoryName(obj) })
     .catch(() => undefined)) as unknown as RunHistory | undefined;
   return found && found.spec.object.uid === obj.metadata.uid ? (found.status?.runs ?? []) : [];
-}
-
-/**
- * What a record needs of its object (kind, name, namespace, uid): a count waiting up to
- * UNCHANGED_FLUSH_MS keeps this, not the whole object, which the watch cache has replaced by then.
- */
-function identityOf(obj: KubeObject): KubeObject {
-  const { name, namespace, uid } = obj.metadata;
-  return {
-    apiVersion: obj.apiVersion,
-    kind: obj.kind,
-    metadata: { ...(name ? { name } : {}), ...(namespace ? { namespace } : {}), ...(uid ? { uid } : {}) },
-  };
 }

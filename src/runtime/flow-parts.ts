@@ -65,6 +65,8 @@ export interface FlowParts {
 export interface EmbeddedFlows extends FlowParts {
   watches: WatchSet;
   handler: ReconcileHandler;
+  /** Writes the run records waiting for their batch's timer now (a bench counting every write of a phase). */
+  flushRecords(): Promise<void>;
 }
 
 export interface LeaderFlows extends FlowParts {
@@ -221,6 +223,7 @@ export function embeddedFlows(p: FlowPartsOptions): EmbeddedFlows {
     registry,
     watches,
     handler,
+    flushRecords: () => reconciler.flushRecords(),
     synced: () => registry.isSynced && watches.allSynced(),
     start: () => {
       registry.start();
