@@ -11,6 +11,7 @@ function packageRootFrom(start: string): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'flowops')
       return dir;
+    // Invariant: this module ships inside the flowops package, so its package.json is above it.
     if (dirname(dir) === dir) throw new Error(`FlowOps cannot find its package.json above ${start}`);
   }
 }

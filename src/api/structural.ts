@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { ApiSchemaError } from './errors.js';
 
 /**
  * Turns the JSON Schema that zod generates into a Kubernetes *structural* schema, the only kind a
@@ -84,7 +85,10 @@ function isNode(v: unknown): v is Node {
 }
 
 function fail(path: string, what: string): never {
-  throw new Error(`cannot express ${what} at ${path || '<root>'} in a Kubernetes structural schema`);
+  throw new ApiSchemaError(
+    'NotStructural',
+    `cannot express ${what} at ${path || '<root>'} in a Kubernetes structural schema`,
+  );
 }
 
 export function toStructuralSchema(schema: unknown): StructuralSchema {

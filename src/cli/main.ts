@@ -3,6 +3,7 @@
 // quick commands start in about the time node itself takes.
 import { Command, Help } from 'commander';
 import { COMMANDS, type CommandEntry } from './command-table.js';
+import { ApiServerSetupError } from '../apiserver/errors.js';
 import { KubeConfigError } from '../kube/errors.js';
 import { asSetupError, SetupError } from './setup-error.js';
 
@@ -50,8 +51,8 @@ program.parseAsync(process.argv).catch(async (err: unknown) => {
   // A connection failure that reached here is the cluster not answering: say so in one line.
   const server = (await import('./kube-setup.js')).clusterInUse();
   const setup =
-    // A kubeconfig or Lease setting FlowOps cannot start with is a usage error too (exit 2).
-    err instanceof SetupError || err instanceof KubeConfigError
+    // A kubeconfig, Lease or API server setting FlowOps cannot start with is a usage error too (exit 2).
+    err instanceof SetupError || err instanceof KubeConfigError || err instanceof ApiServerSetupError
       ? err
       : asSetupError(
           err,

@@ -1,6 +1,7 @@
 import { defaultIdentity } from '../kube/leader-election.js';
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
+import { Manager, stopOnly } from '../manager/index.js';
 import type { FlowOpsMetrics } from '../metrics/registry.js';
 import type { BullProducer } from '../queue/bullmq-producer.js';
 import type { LeaderWork, ShardedWatches } from '../runtime/leader-work.js';
@@ -31,6 +32,9 @@ export interface RunShardedOptions {
 export async function runSharded(o: RunShardedOptions): Promise<void> {
   const { flags, log, metrics, producer } = o;
   const identity = defaultIdentity();
+  // The held shards' work while it runs; `restarting` covers the gap while it is swapped for another set.
+  let work: LeaderWork | undefined;
+  let restarting = false;
   const sharded = shardedRun({
     kube: o.kube,
     namespace: flags.leaseNamespace,
@@ -47,36 +51,57 @@ export async function runSharded(o: RunShardedOptions): Promise<void> {
     start: async (watches, held) => {
       const stopWork = new AbortController();
       const singletons = held.has(0);
-      const work = await o.startWork(stopWork.signal, singletons, watches);
+      restarting = true;
+      try {
+        work = await o.startWork(stopWork.signal, singletons, watches);
+      } finally {
+        restarting = false;
+      }
+      const started = work;
       metrics.leader.set({ identity }, singletons ? 1 : 0);
       return {
         stop: async () => {
           metrics.leader.set({ identity }, 0);
+          if (work === started) work = undefined;
           stopWork.abort();
-          await work.stop();
+          await started.stop();
         },
       };
     },
   });
   metrics.leader.set({ identity }, 0);
+  // The parts in the order they start; the manager stops them in the reverse one (the shards
+  // first, so every watch has ended and every Lease is back before the listeners close).
+  const manager = new Manager(log);
   const server = await serveMetrics(flags, metrics, log, {
-    ready: () => true,
+    // A replica holding no shard is ready (it serves the webhook and the view); one holding
+    // shards once their watches have listed.
+    ready: () => manager.ready(),
     beforeScrape: async () => metrics.queueDepth.set(await producer.depthNow()),
     ...(o.ui.route ? { routes: [o.ui.route] } : {}),
   });
-  log.info(
-    { identity, shards: o.shards, leases: `${flags.leaseNamespace}/${flags.leaseName}-shard-*` },
-    'competing for shards',
-  );
-  const stop = new AbortController();
-  const running = sharded.run(stop.signal);
-  onShutdown(log, async () => {
-    stop.abort();
-    await running;
-    await producer.close();
-    await o.ui.close();
-    await server.close();
-    o.kube.rest.close();
+  await manager.add(stopOnly('api-connections', () => o.kube.rest.close()));
+  await manager.add(stopOnly('metrics', () => server.close()));
+  await manager.add(stopOnly('ui', () => o.ui.close()));
+  await manager.add(stopOnly('queue', () => producer.close()));
+  let running: Promise<void> = Promise.resolve();
+  await manager.add({
+    name: 'shards',
+    // The manager aborts this signal before it stops any part: the coordinator stops the watches
+    // and gives the Leases back.
+    start: (signal) => {
+      log.info(
+        { identity, shards: o.shards, leases: `${flags.leaseNamespace}/${flags.leaseName}-shard-*` },
+        'competing for shards',
+      );
+      running = sharded.run(signal);
+    },
+    stop: async () => {
+      await running;
+    },
+    ready: () => !restarting && (work === undefined || work.flows.synced()),
   });
+  await manager.start();
+  onShutdown(log, () => manager.stop());
   await running;
 }

@@ -16,6 +16,7 @@ import { readSourceFile } from './flow-file.js';
 import { flowKeyOf } from './keys.js';
 import { watchProblem, type TenancyPolicy } from './tenancy.js';
 import { readsSourceFiles } from './source-files.js';
+import { ControllerError } from './errors.js';
 
 export interface FlowEntry {
   /** `namespace/name`. */
@@ -139,7 +140,7 @@ export class FlowRegistry {
       if (tenancy && !tenancy.crossNamespaceRefs) {
         const ns = flow.metadata.namespace ?? 'default';
         const problem = watchProblem(tenancy, ns, parsed.spec.watch.namespace);
-        if (problem) throw new Error(problem);
+        if (problem) throw new ControllerError('TenancyRefused', problem);
         // Without a namespace the Flow watches its own (the watches read the Flow's watch).
         if (!parsed.spec.watch.namespace) {
           parsed.spec.watch.namespace = ns;

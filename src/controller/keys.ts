@@ -1,4 +1,5 @@
 import type { ObjectRef } from '../kube/types.js';
+import { ControllerError } from './errors.js';
 
 /** One reconcile job: which Flow, for which watched object. Only the key travels through the queue. */
 export interface ReconcileKey {
@@ -16,7 +17,7 @@ export function encodeKey(k: ReconcileKey): string {
 
 export function decodeKey(key: string): ReconcileKey {
   const parts = key.split(SEP);
-  if (parts.length !== 6) throw new Error(`malformed reconcile key: ${JSON.stringify(key)}`);
+  if (parts.length !== 6) throw new ControllerError('MalformedKey', `malformed reconcile key: ${JSON.stringify(key)}`);
   const [flowNamespace, flowName, apiVersion, kind, namespace, name] = parts as [
     string,
     string,

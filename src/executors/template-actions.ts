@@ -3,6 +3,7 @@
 // text (scripts) or where the text around them matters (the http url origin check). Call only on
 // sources that parseTemplate accepted: malformed actions are reported there, with positions.
 
+import { ScriptTemplateError } from './errors.js';
 const KEYWORDS = new Set(['if', 'else', 'end', 'range', 'with', 'break', 'continue', 'define', 'template', 'block']);
 
 export type TemplatePart =
@@ -39,7 +40,7 @@ function actionEnd(src: string, from: number): { bodyEnd: number; next: number; 
       p++;
     }
   }
-  throw new Error('unclosed action: missing "}}"');
+  throw new ScriptTemplateError('UnclosedAction', 'unclosed action: missing "}}"');
 }
 
 /** Where a text part's characters come from: from index `from` on, `src + (index - from)`. */
@@ -83,7 +84,7 @@ export function splitActionsWithSpans(src: string): SpannedPart[] {
     const inner = open + (leftTrim ? 3 : 2);
     if (src.startsWith('/*', open + (leftTrim ? 4 : 2))) {
       const close = src.indexOf('*/', inner);
-      if (close === -1) throw new Error('unclosed comment');
+      if (close === -1) throw new ScriptTemplateError('UnclosedComment', 'unclosed comment');
       const rest = src.slice(close + 2);
       trimNext = /^\s-}}/.test(rest);
       i = close + 2 + (trimNext ? 4 : 2);

@@ -1,4 +1,4 @@
-import type { RestClient } from './rest.js';
+import { KubeApiError, type RestClient } from './rest.js';
 
 export interface ApiResource {
   group: string;
@@ -57,7 +57,8 @@ export class Discovery {
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const res = await this.rest.call('GET', path);
     if (res.status === 404) return [];
-    if (res.status >= 400) throw new Error(`discovery ${path}: HTTP ${res.status}`);
+    // The server's Status (status code, reason) travels on: a step's outcome reads a 5xx as retryable.
+    if (res.status >= 400) throw KubeApiError.from('GET', path, res);
     const list = JSON.parse(res.body) as ResourceList;
     const subs = new Map<string, string[]>();
     for (const r of list.resources) {

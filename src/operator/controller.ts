@@ -108,6 +108,7 @@ export class DeclarativeController {
     this.queue = new WriteQueue({
       write: (e) => (e.type === 'Deleted' ? writer.delete(e.object) : writer.upsert(e.object)),
       onError: (err) => this.runtimeError(err),
+      log: this.deps.log,
     });
     this.sources = runners;
     let unsynced = runners.length;

@@ -1,5 +1,7 @@
+import pino from 'pino';
+import type { Logger } from '../log/index.js';
 import type { OutputEvent } from '../pipeline/index.js';
-import { exponentialBackoff } from '../util/backoff.js';
+import { MemoryQueue } from '../queue/memory-queue.js';
 
 export interface WriteQueueOptions {
   write(event: OutputEvent): Promise<void>;
@@ -7,83 +9,65 @@ export interface WriteQueueOptions {
   /** First retry delay; doubles up to maxBackoffMs. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** Where the queue logs a retry (debug); silent without one. */
+  log?: Logger;
 }
 
 /**
- * Serialises a controller's target writes. Pending writes coalesce per target key, so a burst of
- * events for one object ends in one write of its latest state, and a failed write is retried with
- * backoff unless a newer output for the same key replaced it meanwhile.
+ * Serialises a controller's target writes on the in-process work queue (one key at a time, one
+ * worker). Pending writes coalesce per target key, so a burst of events for one object ends in one
+ * write of its latest state, and a failed write is retried with the queue's backoff unless a newer
+ * output for the same key replaced it meanwhile.
  */
 export class WriteQueue {
-  private readonly pending = new Map<string, OutputEvent>();
-  private readonly attempts = new Map<string, number>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private running: Promise<void> | undefined;
+  /** The newest output per target key, kept until it is written. */
+  private readonly latest = new Map<string, OutputEvent>();
+  private readonly queue: MemoryQueue;
   private stopped = false;
 
-  constructor(private readonly opts: WriteQueueOptions) {}
+  constructor(private readonly opts: WriteQueueOptions) {
+    this.queue = new MemoryQueue(opts.log ?? pino({ level: 'silent' }), {
+      baseMs: opts.backoffMs ?? 200,
+      maxMs: opts.maxBackoffMs ?? 30_000,
+    });
+    // One worker: a controller's writes go out one after another, as they always have.
+    this.queue.start((key) => this.writeOne(key), { concurrency: 1 });
+  }
 
   push(event: OutputEvent): void {
     if (this.stopped) return;
     const key = keyOf(event);
     // A Deleted then Upserted for one key in one batch: the later event is the state to reach.
-    this.pending.delete(key);
-    this.pending.set(key, event);
-    this.attempts.delete(key);
-    this.kick();
+    this.latest.set(key, event);
+    // A newer output supersedes a failed one: its retry is not waited for, its backoff starts over.
+    this.queue.forget(key);
+    this.queue.add(key);
   }
 
   /** Resolves when nothing is pending or in flight (tests, CLI dry runs). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.queue.whenDrained();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    this.pending.clear();
-    await this.running;
+    this.latest.clear();
+    await this.queue.stop();
   }
 
-  private kick(): void {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-      if (this.pending.size && !this.stopped) this.kick();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.stopped && this.pending.size) {
-      const [key, event] = this.pending.entries().next().value as [string, OutputEvent];
-      this.pending.delete(key);
-      try {
-        await this.opts.write(event);
-        this.attempts.delete(key);
-      } catch (err) {
-        if (this.stopped) return;
-        this.opts.onError(err, event);
-        this.retryLater(key, event);
-      }
+  private async writeOne(key: string): Promise<void> {
+    const event = this.latest.get(key);
+    // Written already by an earlier run (a retry's timer that a newer push did not cancel in time).
+    if (!event || this.stopped) return;
+    try {
+      await this.opts.write(event);
+    } catch (err) {
+      if (this.stopped) return;
+      this.opts.onError(err, event);
+      // Thrown on: the queue retries the key with its backoff, writing whatever is newest then.
+      throw err;
     }
-  }
-
-  private retryLater(key: string, event: OutputEvent): void {
-    const n = (this.attempts.get(key) ?? 0) + 1;
-    this.attempts.set(key, n);
-    const delay = exponentialBackoff(n, {
-      baseMs: this.opts.backoffMs ?? 200,
-      maxMs: this.opts.maxBackoffMs ?? 30_000,
-    });
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      // A newer output for the key supersedes the failed one.
-      if (this.stopped || this.pending.has(key) || this.attempts.get(key) !== n) return;
-      this.pending.set(key, event);
-      this.kick();
-    }, delay);
-    timer.unref();
-    this.timers.add(timer);
+    if (this.latest.get(key) === event) this.latest.delete(key);
   }
 }
 

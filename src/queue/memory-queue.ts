@@ -17,6 +17,7 @@ export class MemoryQueue implements WorkQueue {
   private concurrency = 1;
   private stopped = false;
   private idle: Array<() => void> = [];
+  private drained: Array<() => void> = [];
 
   constructor(
     private readonly log: Logger,
@@ -43,6 +44,23 @@ export class MemoryQueue implements WorkQueue {
     this.timers.set(key, t);
   }
 
+  /**
+   * client-go's Forget: the key's failures are cleared and a retry it waits for is cancelled, so
+   * its next run starts from the first backoff step (a newer version of its work replaced the failed one).
+   */
+  forget(key: string): void {
+    this.failures.delete(key);
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.delete(key);
+  }
+
+  /** Resolves once no key waits or runs; keys waiting out a backoff or a requeueAfter do not count. */
+  whenDrained(): Promise<void> {
+    if (this.isDrained()) return Promise.resolve();
+    return new Promise<void>((r) => this.drained.push(r));
+  }
+
   start(handler: ReconcileHandler, opts: { concurrency: number }): void {
     this.handler = handler;
     this.concurrency = Math.max(1, opts.concurrency);
@@ -55,6 +73,7 @@ export class MemoryQueue implements WorkQueue {
     this.timers.clear();
     this.queue.length = 0;
     if (this.running) await new Promise<void>((r) => this.idle.push(r));
+    this.notifyDrained();
   }
 
   depth(): number {
@@ -91,7 +110,16 @@ export class MemoryQueue implements WorkQueue {
       if (this.dirty.has(key) && !this.stopped) this.queue.push(key);
       if (this.running === 0 && this.stopped) for (const r of this.idle.splice(0)) r();
       this.pump();
+      this.notifyDrained();
     }
+  }
+
+  private isDrained(): boolean {
+    return this.running === 0 && (this.stopped || this.queue.length === 0);
+  }
+
+  private notifyDrained(): void {
+    if (this.drained.length && this.isDrained()) for (const r of this.drained.splice(0)) r();
   }
 
   /** An error result or a thrown error: the key's next run waits its backoff. */

@@ -19,6 +19,7 @@ import { describeRef, refOf } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { FlowFile } from '../api/template-positions.js';
 import { startControllers, type Controllers } from '../runtime/controllers.js';
+import { RenderError, RenderTimeoutError } from './errors.js';
 
 export interface RenderInputs {
   crds: readonly KubeObject[];
@@ -42,7 +43,7 @@ const POLL_MS = 50;
 const KIND_WAIT_MS = 10_000;
 const FLOW_KIND_KEY = `${FLOW_API_VERSION}/${FLOW_KIND}`;
 
-export class RenderTimeoutError extends Error {}
+export { RenderTimeoutError } from './errors.js';
 
 export async function startRenderSession(inputs: RenderInputs): Promise<RenderSession> {
   const dir = mkdtempSync(join(tmpdir(), 'flowops-render-'));
@@ -168,5 +169,5 @@ async function waitUntilSettled(
 }
 
 function missing(ref: ObjectRef): never {
-  throw new Error(`${describeRef(ref)} disappeared during the render`);
+  throw new RenderError('ObjectDisappeared', `${describeRef(ref)} disappeared during the render`);
 }

@@ -8,12 +8,13 @@ import { parseLabelSelector } from '../apiserver/selectors/index.js';
 const duration = z.string().refine(isDuration, { message: 'expected a duration such as "30s", "5m" or "1h30m"' });
 
 const selectorText = z.string().superRefine((s, ctx) => {
+  const refuse = (why: string): void =>
+    ctx.addIssue({ code: 'custom', message: `expected a label selector such as "tier=canary": ${why}` });
+  if (!s.trim()) return refuse('empty selector');
   try {
-    if (!s.trim()) throw new Error('empty selector');
     parseLabelSelector(s);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    ctx.addIssue({ code: 'custom', message: `expected a label selector such as "tier=canary": ${why}` });
+    refuse(err instanceof Error ? err.message : String(err));
   }
 });
 

@@ -1,3 +1,4 @@
+import { SimulatorError } from './errors.js';
 /** Hands out pod IPs from 10.244.0.0/16 (kind's and flannel's default pod CIDR), one per pod uid, reused after the pod goes. */
 export class PodIpAllocator {
   private readonly byUid = new Map<string, string>();
@@ -25,7 +26,7 @@ export class PodIpAllocator {
       this.byUid.set(uid, ip);
       return ip;
     }
-    throw new Error('pod CIDR 10.244.0.0/16 exhausted');
+    throw new SimulatorError('PodCidrExhausted', 'pod CIDR 10.244.0.0/16 exhausted');
   }
 
   release(uid: string): void {

@@ -12,6 +12,7 @@ import { availableInMs, controllerRef, isPodReady, podFromTemplate } from './pod
 import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
 import { podTemplateHash } from './template-hash.js';
 import type { Pod, StatefulSet } from './types.js';
+import { SimulatorError } from './errors.js';
 
 const REVISION_LABEL = 'controller-revision-hash';
 
@@ -135,7 +136,7 @@ export class StatefulSetController implements SimulatedController {
       // Ours from an earlier sync the cache has not shown yet, or an orphan left by an earlier set of this name.
       const ref = { apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name };
       if ((await resolveNameTaken(this.kube, ref, sts, sts.spec?.selector)) === 'foreign')
-        throw new Error(`pod ${name} exists and belongs to another controller`);
+        throw new SimulatorError('NameTaken', `pod ${name} exists and belongs to another controller`);
     }
   }
 

@@ -2,6 +2,7 @@
 // plays the part of Go's int64, any other number the part of float64 (JS cannot keep `1.0` apart
 // from `1` once JSON is parsed).
 
+import { UtilError } from './errors.js';
 export type Doc = Record<string, unknown>;
 
 export function isMap(v: unknown): v is Doc {
@@ -128,7 +129,7 @@ export function goJson(v: unknown): string {
 function canonGo(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => goEscapes[c] ?? c);
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new Error(`json: unsupported value: ${String(v)}`);
+    if (!Number.isFinite(v)) throw new UtilError('UnsupportedJsonValue', `json: unsupported value: ${String(v)}`);
     return JSON.stringify(v);
   }
   if (Array.isArray(v)) return `[${v.map(canonGo).join(',')}]`;

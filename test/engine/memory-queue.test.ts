@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
 import { failed, stalled, success, waiting } from '../../src/reconcile/index.js';
 import { waitFor } from '../helpers/wait.js';
@@ -77,6 +77,53 @@ describe('in-process queue contract', () => {
     q.add('x');
     await waitFor(() => calls === 3);
     await waitFor(() => q.depth() === 0);
+    await q.stop();
+  });
+
+  it('forget cancels a waiting retry: the key runs only when added again', async () => {
+    vi.useFakeTimers();
+    try {
+      const q = new MemoryQueue(log, { baseMs: 1_000, maxMs: 1_000 });
+      const runs: string[] = [];
+      q.start(
+        async (key) => {
+          runs.push(key);
+          throw new Error('boom');
+        },
+        { concurrency: 1 },
+      );
+      q.add('x');
+      q.add('y');
+      await q.whenDrained();
+      q.forget('x');
+      // A second later y's retry runs, x's was cancelled.
+      await vi.advanceTimersByTimeAsync(1_000);
+      await q.whenDrained();
+      expect(runs).toEqual(['x', 'y', 'y']);
+      q.add('x');
+      await q.whenDrained();
+      expect(runs).toEqual(['x', 'y', 'y', 'x']);
+      await q.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('whenDrained resolves once every waiting and running key has run', async () => {
+    const q = new MemoryQueue(log);
+    const h = gatedHandler();
+    q.start(h.handler, { concurrency: 1 });
+    q.add('a');
+    q.add('b');
+    let drained = false;
+    const done = q.whenDrained().then(() => (drained = true));
+    await waitFor(() => h.gates.length === 1);
+    h.releaseAll();
+    await waitFor(() => h.gates.length === 1 && h.runs.length === 2);
+    expect(drained).toBe(false);
+    h.releaseAll();
+    await done;
+    expect(h.runs).toEqual(['a', 'b']);
     await q.stop();
   });
 });

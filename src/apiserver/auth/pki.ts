@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ApiServerSetupError } from '../errors.js';
 
 const run = promisify(execFile);
 /**
@@ -153,9 +154,10 @@ async function openSsl(openssl: string, args: string[]): Promise<void> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: string };
     if (e.code === 'ENOENT')
-      throw new Error(
+      throw new ApiServerSetupError(
+        'OpensslMissing',
         'the API server serves HTTPS with certificates made by the openssl CLI, which is not installed; install openssl (or run with --no-auth on a single-user machine)',
       );
-    throw new Error(`openssl ${args[0]} failed: ${e.stderr?.trim() || e.message}`);
+    throw new ApiServerSetupError('OpensslFailed', `openssl ${args[0]} failed: ${e.stderr?.trim() || e.message}`);
   }
 }

@@ -33,11 +33,7 @@ export function ensureBootstrapObjects(
   settings: BootstrapSettings,
 ): void {
   const boot = JSON.parse(readFileSync(BOOTSTRAP_OBJECTS_FILE, 'utf8')) as BootstrapObjects;
-  const type = (group: string, plural: string): ResourceType => {
-    const t = registry.lookup(group, 'v1', plural);
-    if (!t) throw new Error(`invariant: ${group}/${plural} is a built-in`);
-    return t;
-  };
+  const type = (group: string, plural: string): ResourceType => registry.builtin(group, 'v1', plural);
   const plc = type('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations');
   for (const o of boot.priorityLevelConfigurations) createMissing(objects, plc, o, undefined);
   const fs = type('flowcontrol.apiserver.k8s.io', 'flowschemas');

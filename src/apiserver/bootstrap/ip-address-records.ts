@@ -52,9 +52,7 @@ export class IpAddressRecords {
   }
 
   private type(group: string, plural: string): ResourceType {
-    const t = this.registry.lookup(group, 'v1', plural);
-    if (!t) throw new Error(`invariant: ${plural} is a built-in`);
-    return t;
+    return this.registry.builtin(group, 'v1', plural);
   }
 
   private apply(parent: { namespace: string; name: string }, gone: string[], added: string[]): void {

@@ -24,11 +24,8 @@ export class DefaultServiceAccounts {
     registry: ResourceRegistry,
     private readonly objects: ObjectStore,
   ) {
-    const ns = registry.lookup('', 'v1', 'namespaces');
-    const sa = registry.lookup('', 'v1', 'serviceaccounts');
-    if (!ns || !sa) throw new Error('invariant: namespaces and serviceaccounts are built-in');
-    this.namespaces = ns;
-    this.accounts = sa;
+    this.namespaces = registry.builtin('', 'v1', 'namespaces');
+    this.accounts = registry.builtin('', 'v1', 'serviceaccounts');
   }
 
   backfill(): void {

@@ -1,3 +1,4 @@
+import { ApiServerSetupError } from '../errors.js';
 /**
  * An IPv4 service CIDR (`--service-cidr`, kube-apiserver's default 10.96.0.0/12) and the addresses
  * the cluster IP allocator may hand out from it: all but the network and broadcast addresses
@@ -13,12 +14,17 @@ export class ServiceCidr {
     const base = m ? parseIPv4(m[1]!) : undefined;
     const bits = m ? Number(m[2]) : NaN;
     if (base === undefined || !(bits >= 8 && bits <= 30)) {
-      throw new Error(
+      throw new ApiServerSetupError(
+        'InvalidServiceCidr',
         `--service-cidr: expected an IPv4 CIDR with a prefix of 8 to 30 bits (such as 10.96.0.0/12), got ${JSON.stringify(cidr)}`,
       );
     }
     this.size = 2 ** (32 - bits);
-    if (base % this.size !== 0) throw new Error(`--service-cidr: ${cidr} is not a network address (host bits are set)`);
+    if (base % this.size !== 0)
+      throw new ApiServerSetupError(
+        'InvalidServiceCidr',
+        `--service-cidr: ${cidr} is not a network address (host bits are set)`,
+      );
     this.base = base;
   }
 

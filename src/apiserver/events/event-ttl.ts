@@ -3,6 +3,7 @@ import type { ObjectStore, WriteListener } from '../objects/object-store.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { collectionPrefix, storageKey } from '../registry/types.js';
 import { keepGoing } from '../../log/keep-going.js';
+import { ApiServerSetupError } from '../errors.js';
 
 interface Pending {
   key: string;
@@ -33,7 +34,8 @@ export class EventExpiry {
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    if (!(ttlMs > 0)) throw new Error(`event TTL must be a positive duration, got ${ttlMs} ms`);
+    if (!(ttlMs > 0))
+      throw new ApiServerSetupError('InvalidEventTtl', `event TTL must be a positive duration, got ${ttlMs} ms`);
     this.prefix = collectionPrefix(events, undefined);
     // Fine enough that an Event outlives its TTL by at most a tenth of it (at most a second).
     this.resolutionMs = Math.max(10, Math.min(1000, Math.floor(ttlMs / 10)));

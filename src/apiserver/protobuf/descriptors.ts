@@ -117,6 +117,7 @@ function valueTypeOf(f: protobuf.Field): ValueType {
     case 'sint64':
       return scalars.int;
     default:
+      // Invariant: the descriptors are the generated k8s.io ones, which use only the types above.
       throw new Error(`protobuf descriptor: ${f.fullName} has type ${f.type}, which the codec does not handle`);
   }
 }

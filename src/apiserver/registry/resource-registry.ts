@@ -24,6 +24,14 @@ export class ResourceRegistry {
     return this.byPath.get(pathKey(group, version, plural));
   }
 
+  /** A built-in type, which is always served: the constructor adds every one, and no CRD can claim a built-in's group. */
+  builtin(group: string, version: string, plural: string): ResourceType {
+    const t = this.lookup(group, version, plural);
+    // invariant: BUILTIN_TYPES are registered above and only CRD types are ever removed.
+    if (!t) throw new Error(`invariant: ${group}/${version} ${plural} is a built-in`);
+    return t;
+  }
+
   /** Any served version of the kind, preferring `version`. */
   lookupKind(group: string, version: string, kind: string): ResourceType | undefined {
     let fallback: ResourceType | undefined;

@@ -11,6 +11,7 @@ import { startControllerParts, type ControllerParts } from './controller-parts.j
 import { isToControllers, type ControllersConfig, type FromControllers, type ToControllers } from './protocol.js';
 
 const port = parentPort;
+// Invariant: only up-command's Worker loads this module, so a parent port is always there.
 if (!port) throw new Error('invariant: src/cli/up/worker.ts is the entry of a worker thread, not a command');
 const config: ControllersConfig = workerData;
 const log = createLogger({ command: 'up', thread: 'controllers' }, config.logFormat);

@@ -71,12 +71,14 @@ interface SourceRun {
 
 /** Invariants of the sub-steps' order: the spec sub-step sets the spec, the fetch the commit. */
 function specOf(r: SourceRun): FlowSourceSpec {
-  if (!r.spec) throw new Error('flowsource sub-step ran before the spec was read');
-  return r.spec;
+  return r.spec ?? ranBefore('the spec was read');
 }
 function fetchedOf(r: SourceRun): NonNullable<SourceRun['fetched']> {
-  if (!r.fetched) throw new Error('flowsource sub-step ran before the fetch');
-  return r.fetched;
+  return r.fetched ?? ranBefore('the fetch');
+}
+function ranBefore(what: string): never {
+  // invariant: the sub-steps run in the order of their list, each only after the one that sets its input.
+  throw new Error(`flowsource sub-step ran before ${what}`);
 }
 const intervalOf = (r: SourceRun): number => r.interval ?? DEFAULT_INTERVAL_MS;
 

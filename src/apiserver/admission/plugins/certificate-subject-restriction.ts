@@ -2,6 +2,7 @@ import forge from 'node-forge';
 import { mapAt } from './lookup.js';
 import { admissionForbidden } from './forbidden.js';
 import type { BuiltinPlugin, PluginAttributes } from './types.js';
+import { ApiError } from '../../http/status.js';
 
 /**
  * CertificateSubjectRestriction (plugin/pkg/admission/certificates/subjectrestriction/admission.go):
@@ -35,7 +36,7 @@ export class CertificateSubjectRestrictionPlugin implements BuiltinPlugin {
 /** The O= values of a PEM certification request's subject. */
 function organizations(pem: string): string[] {
   const block = forge.pem.decode(pem).find((b) => b.type === 'CERTIFICATE REQUEST');
-  if (!block) throw new Error('PEM block type must be CERTIFICATE REQUEST');
+  if (!block) throw new ApiError(400, 'BadRequest', 'PEM block type must be CERTIFICATE REQUEST');
   const csr = forge.asn1.fromDer(block.body);
   const info = child(csr, 0);
   const subject = child(info, 1);
@@ -55,6 +56,6 @@ function list(node: forge.asn1.Asn1): forge.asn1.Asn1[] {
 
 function child(node: forge.asn1.Asn1, i: number): forge.asn1.Asn1 {
   const c = list(node)[i];
-  if (!c) throw new Error('malformed certification request');
+  if (!c) throw new ApiError(400, 'BadRequest', 'malformed certification request');
   return c;
 }

@@ -18,9 +18,7 @@ export class Lookup {
   ) {}
 
   type(group: string, version: string, plural: string): ResourceType {
-    const t = this.registry.lookup(group, version, plural);
-    if (!t) throw new Error(`invariant: ${group}/${version} ${plural} is a built-in`);
-    return t;
+    return this.registry.builtin(group, version, plural);
   }
 
   get(t: ResourceType, namespace: string | undefined, name: string): JsonObject | undefined {

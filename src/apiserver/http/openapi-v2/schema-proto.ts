@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../../registry/types.js';
 import type { ProtoWriter } from './proto-writer.js';
+import { ApiError } from '../status.js';
 
 // Field numbers from gnostic-models openapiv2/OpenAPIv2.proto (message Schema and its helpers).
 const S = {
@@ -96,5 +97,5 @@ const yaml = (v: JsonValue): string => `${JSON.stringify(v)}\n`;
 
 function asObject(v: JsonValue): JsonObject {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v;
-  throw new Error(`OpenAPI v2: a schema must be an object, got ${JSON.stringify(v)}`);
+  throw new ApiError(500, 'InternalError', `OpenAPI v2: a schema must be an object, got ${JSON.stringify(v)}`);
 }
