@@ -1,7 +1,7 @@
 // The schemas a webhook check reads: the cluster's CRDs (listed, kept for `maxAgeMs`) and the
 // vendored built-in kinds. The list is short-lived so that a Flow applied seconds after its CRD
 // is checked against it; a list of every CRD every few seconds costs the API server little.
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import { SchemaRegistry } from '../typecheck/index.js';
 
 export interface SchemaSource {

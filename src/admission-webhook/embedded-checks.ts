@@ -2,9 +2,9 @@
 // Operator written there is refused as kube-apiserver would refuse it after FlowOps' webhook,
 // with the schemas of the CRDs stored there. Runs after the CRD's own schema admission.
 import type { ApiServer } from '../apiserver/index.js';
-import { errors } from '../apiserver/http/status.js';
-import type { Admission, Operation, WriteOptions } from '../apiserver/objects/object-store.js';
-import type { JsonObject, ResourceType } from '../apiserver/registry/types.js';
+import { errors } from '../apiserver/index.js';
+import type { Admission, Operation, WriteOptions } from '../apiserver/index.js';
+import type { JsonObject, ResourceType } from '../apiserver/index.js';
 import { SchemaRegistry } from '../typecheck/index.js';
 import { CHECKED_KINDS, checkObject, needsCheck } from './object-checks.js';
 

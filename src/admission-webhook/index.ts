@@ -2,7 +2,7 @@
 // Flow, FlowSource and Operator writes get the checks `flowops validate` makes, with the schemas of
 // the cluster's CRDs, and a refusal names the field and the reason. The serving certificate is
 // FlowOps' own (a CA in a Secret, rotated before expiry) or read from a folder (cert-manager's).
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { readCertDir } from './cert-dir.js';
 import { ClusterSchemas } from './cluster-schemas.js';

@@ -314,3 +314,12 @@ function ensureKubernetesService(
   spec.ports = ports;
   objects.update(t, 'default', 'kubernetes', svc);
 }
+
+// faces:begin (scripts/faces.ts writes this block: what other parts import from this one)
+export { VIEW_GROUP_SUFFIX, isViewGroup } from './crd/view-groups.js';
+export { parseResourcePath } from './http/request-info.js';
+export { sendJson } from './http/respond.js';
+export { errors } from './http/status.js';
+export type { Admission, Operation, WriteOptions } from './objects/object-store.js';
+export type { JsonObject, ResourceType } from './registry/types.js';
+// faces:end

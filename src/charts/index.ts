@@ -206,3 +206,7 @@ export function defaultChartPuller(): ChartPuller {
   shared ??= new ChartPuller();
   return shared;
 }
+
+// faces:begin (scripts/faces.ts writes this block: what other parts import from this one)
+export { keyringFromSecret } from './keyring.js';
+// faces:end

@@ -1,9 +1,9 @@
 import semver from 'semver';
 import { z } from 'zod';
-import { SourceError, type SourceErrorCode } from '../source/errors.js';
-import { OCI_MANIFEST } from '../source/oci/media-types.js';
-import { parseOciUrl, repositoryUrl } from '../source/oci/reference.js';
-import { RegistryClient } from '../source/oci/registry-client.js';
+import { SourceError, type SourceErrorCode } from '../source/index.js';
+import { OCI_MANIFEST } from '../source/index.js';
+import { parseOciUrl, repositoryUrl } from '../source/index.js';
+import { RegistryClient } from '../source/index.js';
 import { ChartError, type ChartErrorCode } from './errors.js';
 import type { BasicCredentials } from './http-get.js';
 import { HELM_CONFIG, HELM_CONTENT, HELM_PROVENANCE } from './media-types.js';

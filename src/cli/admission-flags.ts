@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { durationFlag } from './cluster-flags.js';
 import { parseListen } from './listen.js';

@@ -11,7 +11,7 @@ import {
   DEFAULT_STORAGE_CACHE_OBJECTS,
 } from '../apiserver/server-defaults.js';
 import type { ApiServer } from '../apiserver/index.js';
-import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
+import type { EmbeddedCredentials } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { PolicyRule } from '../viewapi/tokens.js';
+import type { PolicyRule } from '../viewapi/index.js';
 import { summaryOf } from './command-table.js';
 import { SetupError } from './setup-error.js';
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { parseDuration } from '../api/duration.js';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { FlowOpsMetrics } from '../metrics/registry.js';
-import type { MetricsServer, MetricsServerOptions } from '../metrics/server.js';
+import type { FlowOpsMetrics } from '../metrics/index.js';
+import type { MetricsServer, MetricsServerOptions } from '../metrics/index.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';

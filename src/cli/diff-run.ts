@@ -1,17 +1,12 @@
-import {
-  FLOWSOURCE_API_VERSION,
-  FLOWSOURCE_KIND,
-  flowSourceSpecSchema,
-  type FlowSourceStatus,
-} from '../api/flowsource.js';
-import { formatValidationError } from '../api/validate.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema, type FlowSourceStatus } from '../api/index.js';
+import { formatValidationError } from '../api/index.js';
 import { sourcePathPrefix } from '../controller/flowsource/reconciler.js';
-import { definitionsFromCommit, definitionsFromDir, type LocalDefinitions } from '../diff/definition-files.js';
-import { previewSync } from '../diff/preview.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
-import { planCommit } from '../sync/plan.js';
-import { listServerCrds } from '../sync/server-crds.js';
+import { definitionsFromCommit, definitionsFromDir, type LocalDefinitions } from '../diff/index.js';
+import { previewSync } from '../diff/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { planCommit } from '../sync/index.js';
+import { listServerCrds } from '../sync/index.js';
 import { kubeFrom } from './cluster-flags.js';
 import { SetupError } from './setup-error.js';
 import { sourceRefOf } from './source-arg.js';

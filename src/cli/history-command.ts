@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { FlowSourceStatus } from '../api/flowsource.js';
+import type { FlowSourceStatus } from '../api/index.js';
 import { loadSource } from './source-arg.js';
 import { summaryOf } from './command-table.js';
 

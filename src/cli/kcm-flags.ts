@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { EmbeddedCredentials } from '../kube/kubeconfig.js';
+import type { EmbeddedCredentials } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { Runnable } from '../manager/runnable.js';
+import type { Runnable } from '../manager/index.js';
 import { SetupError } from './setup-error.js';
 
 export interface KcmFlags {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
-import type { KubeObject } from '../kube/types.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { createLogger } from '../log/index.js';
 import { PullRequestPreviewer } from '../preview/index.js';
 import { kubeFrom } from './cluster-flags.js';

@@ -1,16 +1,16 @@
-import { findCondition } from '../kube/conditions.js';
-import { parseDuration } from '../api/duration.js';
-import { parseFlow, compareValidationErrors, formatValidationError } from '../api/validate.js';
-import { crdKinds } from '../kube/crd-kinds.js';
-import type { KubeObject } from '../kube/types.js';
+import { findCondition } from '../kube/index.js';
+import { parseDuration } from '../api/index.js';
+import { parseFlow, compareValidationErrors, formatValidationError } from '../api/index.js';
+import { crdKinds } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { createLogger } from '../log/index.js';
-import { readDefinitions } from '../render/definitions.js';
-import { compareGolden, updateGolden } from '../render/golden-files.js';
-import { startRenderSession } from '../render/render-session.js';
-import { renderedObjects } from '../render/rendered-object.js';
-import { kindKey, readSampleObjects, type WatchedKind } from '../render/sample-objects.js';
-import { sourceDirOf } from '../render/source-dir.js';
-import { installStubs, missingStubs, StepStubs } from '../render/step-stubs.js';
+import { readDefinitions } from '../render/index.js';
+import { compareGolden, updateGolden } from '../render/index.js';
+import { startRenderSession } from '../render/index.js';
+import { renderedObjects } from '../render/index.js';
+import { kindKey, readSampleObjects, type WatchedKind } from '../render/index.js';
+import { sourceDirOf } from '../render/index.js';
+import { installStubs, missingStubs, StepStubs } from '../render/index.js';
 import { SetupError } from './setup-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { FlowSourceStatus } from '../api/flowsource.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { FlowSourceStatus } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import { isFullSha, shaOfRevision } from '../source/revision.js';
 import { loadSource } from './source-arg.js';
 import { summaryOf } from './command-table.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { LeaderWork, ShardedWatches } from '../runtime/leader-work.js';
+import type { LeaderWork, ShardedWatches } from '../runtime/index.js';
 import { startRunUi, type RunUiFlags } from './run-ui.js';
 import {
   addClusterFlags,

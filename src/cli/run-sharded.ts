@@ -1,10 +1,10 @@
-import { defaultIdentity } from '../kube/leader-election.js';
-import type { KubeClient } from '../kube/client.js';
+import { defaultIdentity } from '../kube/index.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { Manager, stopOnly } from '../manager/index.js';
-import type { FlowOpsMetrics } from '../metrics/registry.js';
-import type { BullProducer } from '../queue/bullmq-producer.js';
-import type { LeaderWork, ShardedWatches } from '../runtime/leader-work.js';
+import type { FlowOpsMetrics } from '../metrics/index.js';
+import type { BullProducer } from '../queue/index.js';
+import type { LeaderWork, ShardedWatches } from '../runtime/index.js';
 import { shardedRun } from '../runtime/shards/index.js';
 import { serveMetrics } from './cluster-flags.js';
 import type { RunFlags } from './run-command.js';

@@ -4,9 +4,9 @@
 
 import { createServer } from 'node:http';
 import { listenOn } from '../listen-on.js';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { UiRoute } from '../ui-server/route.js';
+import type { UiRoute } from '../ui-server/index.js';
 import { isLoopback, parseListen } from './listen.js';
 
 export interface RunUiFlags {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { quantityNanos } from '../apiserver/defaults/quantity.js';
-import type { TenancyPolicy } from '../controller/tenancy.js';
+import type { TenancyPolicy } from '../controller/index.js';
 import { DEFAULT_SCRIPT_MEMORY_LIMIT, scriptSandbox } from '../executors/script-sandbox.js';
 
 export interface TenancyFlags {

@@ -5,7 +5,7 @@ import {
   formatValidationError,
   validateParsedFlowFile,
   type ValidationError,
-} from '../api/validate.js';
+} from '../api/index.js';
 import {
   mayHoldOperator,
   schemaRegistryOf,

@@ -1,4 +1,4 @@
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 
 /**
  * Runs `run` with a client from the command's kubeconfig flags and closes it after. The cluster

@@ -12,7 +12,7 @@ import {
 import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
-import type { WorkerRuntime } from '../runtime/worker-process.js';
+import type { WorkerRuntime } from '../runtime/index.js';
 import { SetupError } from './setup-error.js';
 
 interface WorkerFlags extends ClusterFlags {

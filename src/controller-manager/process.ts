@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/index.js';
-import type { Runnable } from '../manager/runnable.js';
+import type { Runnable } from '../manager/index.js';
 import { kubeControllerManagerArgs } from './args.js';
 
 export interface KubeControllerManagerOptions {

@@ -1,7 +1,7 @@
 // The file a Flow was defined in, read from its commit's export, so that a template error can be
 // reported at the file's line instead of the line inside the field.
 
-import type { FlowFile } from '../api/template-positions.js';
+import type { FlowFile } from '../api/index.js';
 import { readExportFile } from '../source/read-export-file.js';
 
 /** A definition is a few kilobytes; a file larger than this is not kept in memory for messages. */

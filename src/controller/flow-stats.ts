@@ -1,4 +1,4 @@
-import type { ReconcileReport } from '../engine/flow-reconciler.js';
+import type { ReconcileReport } from '../engine/index.js';
 
 /** Per-Flow outcome of each watched object's last reconcile: what the Flow's status counts. */
 export class FlowStats {

@@ -1,8 +1,8 @@
-import type { KubeClient } from '../kube/client.js';
-import { isNotFound } from '../kube/client.js';
-import { KubeApiError } from '../kube/rest.js';
-import type { Condition, KubeObject } from '../kube/types.js';
-import { removeCondition, setCondition } from '../kube/conditions.js';
+import type { KubeClient } from '../kube/index.js';
+import { isNotFound } from '../kube/index.js';
+import { KubeApiError } from '../kube/index.js';
+import type { Condition, KubeObject } from '../kube/index.js';
+import { removeCondition, setCondition } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { rolloutConditions } from '../rollout/conditions.js';
 import { replacingRollout } from '../rollout/status-patch.js';

@@ -1,4 +1,4 @@
-import type { ObjectRef } from '../kube/types.js';
+import type { ObjectRef } from '../kube/index.js';
 import { ControllerError } from './errors.js';
 
 /** One reconcile job: which Flow, for which watched object. Only the key travels through the queue. */

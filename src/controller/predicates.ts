@@ -1,7 +1,7 @@
-import type { KubeObject } from '../kube/types.js';
-import { INVENTORY_ANNOTATION } from '../engine/child-inventory.js';
-import { FAILURE_ANNOTATION } from '../engine/failure-state.js';
-import { LAST_RUN_ANNOTATION } from '../engine/last-run.js';
+import type { KubeObject } from '../kube/index.js';
+import { INVENTORY_ANNOTATION } from '../engine/index.js';
+import { FAILURE_ANNOTATION } from '../engine/index.js';
+import { LAST_RUN_ANNOTATION } from '../engine/index.js';
 import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 
 /** Annotations FlowOps itself writes on watched objects after a run (inventory, failure episode, run record); their changes are not causes. */

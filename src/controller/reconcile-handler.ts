@@ -2,11 +2,11 @@
 // Flow's current definition, fetches the Flow's commit when the steps read files from it, and runs
 // the engine. It holds no watches.
 
-import type { FlowReconciler } from '../engine/flow-reconciler.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
-import type { ReconcileObserver } from '../metrics/observers.js';
-import type { ReconcileResult } from '../queue/types.js';
+import type { FlowReconciler } from '../engine/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import type { ReconcileObserver } from '../metrics/index.js';
+import type { ReconcileResult } from '../queue/index.js';
 import type { FlowRegistry } from './flow-registry.js';
 import type { OutcomeSink } from './flow-status-reporter.js';
 import { decodeKey } from './keys.js';

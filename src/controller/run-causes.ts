@@ -6,8 +6,8 @@
 // memory; across processes (leader and workers) in Redis beside the queue (queue/run-triggers.ts).
 
 import { LRUCache } from 'lru-cache';
-import type { RunTrigger } from '../api/run-history.js';
-import type { RunCause } from '../engine/flow-reconciler.js';
+import type { RunTrigger } from '../api/index.js';
+import type { RunCause } from '../engine/index.js';
 
 /** What made the run starting now. */
 export interface RunCauseTaken {

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import type { FlowSpec, Step } from '../api/flow.js';
+import type { FlowSpec, Step } from '../api/index.js';
 
 /**
  * Whether a Flow reads files of its Git source: a template step whose chart or kustomization path

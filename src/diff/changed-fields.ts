@@ -2,7 +2,7 @@
 // Computed on the comparable forms (no server noise, no status), so only what the commit changes shows.
 
 import jsonPatch from 'fast-json-patch';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { comparableObject } from './comparable.js';
 
 const unescapePointer = (s: string): string => s.replaceAll('~1', '/').replaceAll('~0', '~');

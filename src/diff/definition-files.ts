@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import type { DefinitionFile } from '../sync/plan.js';
+import type { DefinitionFile } from '../sync/index.js';
 import { findYamlFiles } from '../render/yaml-files.js';
 import { SetupError } from '../cli/setup-error.js';
 

@@ -4,17 +4,17 @@
 // would), and the answer is compared with the live object; what the source's inventory lists and
 // the definitions no longer do would be pruned, by the same rules as src/sync/prune-objects.ts.
 
-import type { InventoryEntry } from '../api/flowsource.js';
+import type { InventoryEntry } from '../api/index.js';
 import { FIELD_MANAGER } from '../executors/types.js';
-import type { KubeClient } from '../kube/client.js';
-import { UnknownKindError } from '../kube/discovery.js';
-import type { KubeObject } from '../kube/types.js';
-import { crdKinds } from '../kube/crd-kinds.js';
-import { foreignOwner, isAdopted } from '../sync/foreign.js';
-import { describeEntry, refOfEntry } from '../sync/inventory.js';
-import { phaseOf } from '../sync/order.js';
-import { entryOf, pruneCandidates, type DesiredObject } from '../sync/plan.js';
-import { provenanceOf, stamp } from '../sync/provenance.js';
+import type { KubeClient } from '../kube/index.js';
+import { UnknownKindError } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { crdKinds } from '../kube/index.js';
+import { foreignOwner, isAdopted } from '../sync/index.js';
+import { describeEntry, refOfEntry } from '../sync/index.js';
+import { phaseOf } from '../sync/index.js';
+import { entryOf, pruneCandidates, type DesiredObject } from '../sync/index.js';
+import { provenanceOf, stamp } from '../sync/index.js';
 import { unifiedDiff } from '../util/line-diff.js';
 import { changedFields } from './changed-fields.js';
 import { comparableYaml } from './comparable.js';

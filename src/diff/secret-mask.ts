@@ -1,7 +1,7 @@
 // A Secret's values never leave a preview: `flowops diff`, the pin dialog and pull-request comments
 // show its keys, and whether each value changes, but not the value (Argo CD masks the same way).
 
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 export const MASKED = '<masked>';
 export const MASKED_CHANGED = '<masked: changed>';

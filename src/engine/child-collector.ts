@@ -1,9 +1,9 @@
 // Collects the children one reconcile applies (the executors tell it of each object as the server
 // returned it) and judges them: kstatus rules, or the step's readyWhen template.
 
-import type { ChildRecorder, TemplateData } from '../executors/types.js';
+import type { ChildRecorder, TemplateData } from '../executors/index.js';
 import { healthOf, type Health } from '../kube/readiness.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { renderValue } from '../template/index.js';
 import { childId, describeChild, type ChildEntry } from './child-inventory.js';
 import { truthy } from './truthy.js';

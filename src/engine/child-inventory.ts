@@ -4,7 +4,7 @@
 // a structural status schema would prune a field it does not declare, and built-in kinds such as
 // ConfigMap have no status at all. The predicate on watched objects ignores this annotation.
 
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import { describeEntry, objectId } from '../sync/inventory.js';
 
 export const INVENTORY_ANNOTATION = 'flowops.io/inventory';

@@ -4,7 +4,7 @@
 // event, a resync, a restart).
 
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 export const FAILURE_ANNOTATION = 'flowops.io/failure';
 

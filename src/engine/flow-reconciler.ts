@@ -1,9 +1,9 @@
-import { placeTemplateErrors } from '../api/template-positions.js';
-import { parseDuration } from '../api/duration.js';
-import type { StepContext, TemplateData } from '../executors/types.js';
-import type { KubeClient } from '../kube/client.js';
-import type { EventRecorder } from '../kube/events.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import { placeTemplateErrors } from '../api/index.js';
+import { parseDuration } from '../api/index.js';
+import type { StepContext, TemplateData } from '../executors/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { EventRecorder } from '../kube/index.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { runReconcile, stalled, success, type ReconcileResult, type SubStep } from '../reconcile/index.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
@@ -15,17 +15,17 @@ import {
   staleEntries,
   type ChildEntry,
 } from './child-inventory.js';
-import { nowRfc3339 } from '../kube/conditions.js';
+import { nowRfc3339 } from '../kube/index.js';
 import { encodeFailure, FAILURE_ANNOTATION, fingerprintOf, readFailure } from './failure-state.js';
-import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/finalizer.js';
+import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/index.js';
 import { deleteChildren, type PruneScope } from './prune-children.js';
 import { writeOwnerReport, type ResourceVerdict } from './resource-status.js';
-import { AppliedCache, type LiveChild } from '../executors/applied-cache.js';
+import { AppliedCache, type LiveChild } from '../executors/index.js';
 import { memoChild, runFingerprint, RunMemos, type RunMemo } from './run-memo.js';
 import { encodeLastRun, LAST_RUN_ANNOTATION, type LastRun } from './last-run.js';
 import type { RunHistoryWriter } from './run-history.js';
-import type { Run, RunTrigger } from '../api/run-history.js';
-import { formatDuration } from '../api/duration.js';
+import type { Run, RunTrigger } from '../api/index.js';
+import { formatDuration } from '../api/index.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
 import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';

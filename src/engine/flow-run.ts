@@ -2,11 +2,11 @@
 // sub-step (engine/flow-reconciler.ts), and what the run reports: the engine's side of the result
 // set (src/reconcile/result.ts).
 
-import type { FlowSpec } from '../api/flow.js';
-import type { RunTrigger } from '../api/run-history.js';
+import type { FlowSpec } from '../api/index.js';
+import type { RunTrigger } from '../api/index.js';
 import { placeTemplateErrors, type FlowFile } from '../api/template-positions.js';
-import type { TemplateData } from '../executors/types.js';
-import type { KubeObject } from '../kube/types.js';
+import type { TemplateData } from '../executors/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { failed, stalled, type ReconcileResult } from '../reconcile/index.js';
 import type { ChildCollector, ChildVerdict } from './child-collector.js';

@@ -4,7 +4,7 @@
 // RunHistory (run-history.ts), the metrics and Events — so an unchanged run leaves the record, and
 // the object, unchanged: no write.
 
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import type { StepTrace } from './run-steps.js';
 
 export const LAST_RUN_ANNOTATION = 'flowops.io/last-run';

@@ -1,8 +1,8 @@
-import type { KubeClient } from '../kube/client.js';
-import { isNotFound } from '../kube/client.js';
-import type { Condition, KubeObject } from '../kube/types.js';
-import { refOf } from '../kube/types.js';
-import { removeCondition, setCondition } from '../kube/conditions.js';
+import type { KubeClient } from '../kube/index.js';
+import { isNotFound } from '../kube/index.js';
+import type { Condition, KubeObject } from '../kube/index.js';
+import { refOf } from '../kube/index.js';
+import { removeCondition, setCondition } from '../kube/index.js';
 import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 
 /** What one reconcile concluded about the watched object, as FlowOps writes it into `.status`. */

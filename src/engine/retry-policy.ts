@@ -1,7 +1,7 @@
-import type { ErrorHandling } from '../api/flow.js';
+import type { ErrorHandling } from '../api/index.js';
 import { parseDuration } from '../api/duration.js';
 import { exponentialBackoff } from '../util/backoff.js';
-import type { StepError } from '../executors/types.js';
+import type { StepError } from '../executors/index.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_RETRY_DELAY_MS = 1000;

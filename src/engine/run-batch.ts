@@ -3,7 +3,7 @@
 // the record, not one per run.
 
 import { RUN_HISTORY_LIMIT, type Run } from '../api/run-history.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 export type FlowName = { namespace: string; name: string };
 

@@ -8,8 +8,8 @@
 import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Outputs } from '../executors/types.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { Outputs } from '../executors/index.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import { refOf } from '../kube/types.js';
 import { INVENTORY_ANNOTATION } from './child-inventory.js';
 import { FAILURE_ANNOTATION } from './failure-state.js';

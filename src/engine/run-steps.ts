@@ -1,7 +1,7 @@
-import type { Step } from '../api/flow.js';
-import { executorFor } from '../executors/registry.js';
-import { StepError, type StepContext, type TemplateData } from '../executors/types.js';
-import { KubeApiError } from '../kube/rest.js';
+import type { Step } from '../api/index.js';
+import { executorFor } from '../executors/index.js';
+import { StepError, type StepContext, type TemplateData } from '../executors/index.js';
+import { KubeApiError } from '../kube/index.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';
 import { setMaxListeners } from 'node:events';

@@ -2,8 +2,8 @@
 // object's .status. A template that is one action keeps its value's type (a number stays a number).
 
 import { renderValue } from '../template/index.js';
-import type { TemplateData } from '../executors/types.js';
-import type { KubeObject } from '../kube/types.js';
+import type { TemplateData } from '../executors/index.js';
+import type { KubeObject } from '../kube/index.js';
 
 export interface StatusData extends TemplateData {
   /** The children this reconcile applied, as the server returned them: `.Children.<Kind>.<name>`. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { objectId } from '../sync/inventory.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import { refOf } from '../kube/types.js';
 
 /** The live object of a child as a watch cache holds it; undefined when unknown (not cached, not watched). */

@@ -1,6 +1,6 @@
 // Builds an http step's headers and body from the step and TemplateData.
 
-import type { HttpStep } from '../api/flow.js';
+import type { HttpStep } from '../api/index.js';
 import type { Masker } from './mask.js';
 import { renderDocuments, renderText, renderTree } from './render.js';
 import { readSecretValue } from './secret-values.js';

@@ -2,7 +2,7 @@
 // ≥ 400 as a StepError with that status code. Secret header values never reach logs, outputs or
 // error messages.
 
-import type { HttpStep } from '../api/flow.js';
+import type { HttpStep } from '../api/index.js';
 import { JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
 import { jsonPathOutput, toOutputValue } from './output-value.js';
 import { Masker } from './mask.js';

@@ -1,10 +1,10 @@
 // The kubectl step: apply / delete / patch / get / wait, through the Kubernetes API (no kubectl
 // binary), so that status codes reach error handling and nothing depends on a shell.
 
-import type { KubectlStep } from '../api/flow.js';
-import type { PatchType } from '../kube/client.js';
-import { UnknownKindError } from '../kube/discovery.js';
-import { describeRef, type KubeObject, type ObjectRef } from '../kube/types.js';
+import type { KubectlStep } from '../api/index.js';
+import type { PatchType } from '../kube/index.js';
+import { UnknownKindError } from '../kube/index.js';
+import { describeRef, type KubeObject, type ObjectRef } from '../kube/index.js';
 import { applyObjects, appliedOutputs, asKubeObject, objectOutputs } from './apply-objects.js';
 import { JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
 import { jsonPathOutput, toOutputValue } from './output-value.js';

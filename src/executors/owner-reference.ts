@@ -1,7 +1,7 @@
 // ownerReferences to the watched resource, so that Kubernetes' garbage collector removes what a
 // Flow created together with the resource — only where Kubernetes honours such a reference.
 
-import type { KubeObject, OwnerReference } from '../kube/types.js';
+import type { KubeObject, OwnerReference } from '../kube/index.js';
 
 export type OwnerDecision = { ref: OwnerReference } | { skip: string };
 

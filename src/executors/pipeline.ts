@@ -1,4 +1,4 @@
-import type { PipelineStep } from '../api/flow.js';
+import type { PipelineStep } from '../api/index.js';
 import { evaluate } from '../pipeline/index.js';
 import { StepError, type OutputValue, type Outputs, type StepExecutor } from './types.js';
 

@@ -1,6 +1,6 @@
 // Step type → executor.
 
-import type { Step, StepType } from '../api/flow.js';
+import type { Step, StepType } from '../api/index.js';
 import { httpExecutor } from './http.js';
 import { kubectlExecutor } from './kubectl.js';
 import { pipelineExecutor } from './pipeline.js';

@@ -1,7 +1,7 @@
 // The environment a script runs with, and the outputs file it writes.
 
 import { join } from 'node:path';
-import type { ScriptStep } from '../api/flow.js';
+import type { ScriptStep } from '../api/index.js';
 import { renderText } from './render.js';
 import { invalid } from './step-errors.js';
 import type { Outputs, StepContext } from './types.js';

@@ -2,7 +2,7 @@
 // action replaced by an environment variable reference (see bash-rewrite.ts / python-rewrite.ts)
 // plus the values of those variables.
 
-import type { ScriptStep } from '../api/flow.js';
+import type { ScriptStep } from '../api/index.js';
 import { parseTemplate, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { isArithmeticSafe } from './bash-rewrite.js';
 import { checkScript, controlMessage, type TaintedArithmetic } from './script-check.js';

@@ -4,7 +4,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import type { ScriptStep } from '../api/flow.js';
+import type { ScriptStep } from '../api/index.js';
 import { Masker } from './mask.js';
 import { tailLines } from './output-tail.js';
 import { identityProxy, scriptKubeconfig } from './identity-proxy.js';

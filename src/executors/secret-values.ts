@@ -1,7 +1,7 @@
 // Values read from Secrets for a step (http headers). The caller registers each value with its
 // Masker before using it, so the value never appears in errors, outputs or logs.
 
-import { describeRef, type KubeObject } from '../kube/types.js';
+import { describeRef, type KubeObject } from '../kube/index.js';
 import { defaultNamespace } from './namespace.js';
 import { isPlainObject, kubeError } from './step-errors.js';
 import { StepError, type StepContext } from './types.js';

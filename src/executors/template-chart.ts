@@ -3,7 +3,7 @@
 // pulled (version, digest) becomes the step's `chart` output, so a run says what it rendered.
 
 import type { Key } from 'openpgp';
-import type { ChartRef } from '../api/chart-ref.js';
+import type { ChartRef } from '../api/index.js';
 import {
   ChartError,
   defaultChartPuller,
@@ -12,10 +12,10 @@ import {
   type BasicCredentials,
   type PulledChart,
 } from '../charts/index.js';
-import { keyringFromSecret } from '../charts/keyring.js';
-import { SourceError } from '../source/errors.js';
-import { credentialsFor } from '../source/oci/docker-config.js';
-import { parseOciUrl } from '../source/oci/reference.js';
+import { keyringFromSecret } from '../charts/index.js';
+import { SourceError } from '../source/index.js';
+import { credentialsFor } from '../source/index.js';
+import { parseOciUrl } from '../source/index.js';
 import { renderText } from './render.js';
 import { readSecretData } from './secret-values.js';
 import { invalid } from './step-errors.js';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import type { TemplateStep } from '../api/flow.js';
+import type { TemplateStep } from '../api/index.js';
 import { applyObjects, appliedOutputs } from './apply-objects.js';
 import { defaultNamespace } from './namespace.js';
 import { renderDocuments, renderText, renderTree } from './render.js';

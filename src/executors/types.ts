@@ -1,9 +1,9 @@
 import type { AppliedCache, LiveChild } from './applied-cache.js';
 import type { ChartPuller } from '../charts/index.js';
 import type { Logger } from '../log/index.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
-import type { Step } from '../api/flow.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import type { Step } from '../api/index.js';
 
 export type OutputValue = string | number | boolean | null | OutputValue[] | { [k: string]: OutputValue };
 export type Outputs = Record<string, OutputValue>;

@@ -2,7 +2,7 @@
 // condition type ("Ready"), "condition=Available", "condition=Ready=False" and
 // "jsonpath={.status.phase}=Running".
 
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { evalKubectlPath, JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
 import { invalid, isPlainObject } from './step-errors.js';
 

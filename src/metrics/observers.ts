@@ -1,5 +1,5 @@
-import type { Step } from '../api/flow.js';
-import type { StepObserver } from '../engine/run-steps.js';
+import type { Step } from '../api/index.js';
+import type { StepObserver } from '../engine/index.js';
 import type { FlowOpsMetrics } from './registry.js';
 
 /** What ReconcileHandler.handle reports after each reconcile. */

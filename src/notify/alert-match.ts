@@ -1,4 +1,4 @@
-import type { AlertSpec, EventSource } from '../api/notify.js';
+import type { AlertSpec, EventSource } from '../api/index.js';
 import type { NotifyEvent } from './event.js';
 
 const matchesName = (pattern: string | undefined, value: string): boolean =>

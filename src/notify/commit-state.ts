@@ -1,8 +1,8 @@
-import type { CommitState, FlowSourceStatus, InventoryEntry } from '../api/flowsource.js';
+import type { CommitState, FlowSourceStatus, InventoryEntry } from '../api/index.js';
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/names.js';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import { healthOf } from '../kube/readiness.js';
-import type { Condition, KubeObject } from '../kube/types.js';
+import type { Condition, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { shaOfRevision } from '../source/revision.js';
 import type { NotifyEvent } from './event.js';

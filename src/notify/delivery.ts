@@ -1,6 +1,6 @@
 import { nowRfc3339, setCondition } from '../kube/conditions.js';
-import type { KubeClient } from '../kube/client.js';
-import type { Condition, KubeObject } from '../kube/types.js';
+import type { KubeClient } from '../kube/index.js';
+import type { Condition, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { backoffDelay, type BackoffOptions } from '../queue/types.js';
 import { NotifyError } from './errors.js';

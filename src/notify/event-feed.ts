@@ -1,6 +1,6 @@
 import { FLOW_API_VERSION } from '../api/names.js';
 import { findCondition } from '../kube/conditions.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { splitRevision, type NotifyEvent } from './event.js';
 
 /** The recorders whose Events are FlowOps' own (src/runtime: flowops-source, the Flow controller's flowops…). */

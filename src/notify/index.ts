@@ -4,7 +4,7 @@ export type { NotifyEvent } from './event.js';
 export type { CommitStateName, CommitTransition } from './commit-state.js';
 export { NotifyError, type NotifyErrorCode } from './errors.js';
 
-import type { LeaderRunnable } from '../runtime/leader-work.js';
+import type { LeaderRunnable } from '../runtime/index.js';
 import { Notifier, type NotifierOptions } from './notifier.js';
 
 /** The notifier as something only the leader runs (`flowops run`): one replica sends, never two. */
@@ -22,3 +22,10 @@ export function notifyRunnable(opts: NotifierOptions): LeaderRunnable {
     },
   };
 }
+
+// faces:begin (scripts/faces.ts writes this block: what other parts import from this one)
+export { send, type Connection, type OutgoingRequest } from './http-send.js';
+export type { ResolvedProvider } from './message.js';
+export { commitStatusRequest } from './providers/index.js';
+export { resolveProvider } from './resolve-provider.js';
+// faces:end

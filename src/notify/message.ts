@@ -1,4 +1,4 @@
-import type { ProviderSpec } from '../api/notify.js';
+import type { ProviderSpec } from '../api/index.js';
 import type { NotifyEvent } from './event.js';
 import { objectName } from './event.js';
 

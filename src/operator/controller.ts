@@ -1,4 +1,4 @@
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { compilePipeline, type CompiledPipeline, type InputEvent, type SourceFilter } from '../pipeline/index.js';
 import { ControllerHealth } from './health.js';

@@ -1,5 +1,5 @@
-import type { FlowSpec } from '../api/flow.js';
-import type { KubeClient } from '../kube/client.js';
+import type { FlowSpec } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { DeclarativeController } from './controller.js';
 import type { ControllerSpec, SourceSpec, TargetSpec } from './types.js';

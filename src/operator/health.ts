@@ -1,4 +1,4 @@
-import type { Condition } from '../kube/types.js';
+import type { Condition } from '../kube/index.js';
 import { setCondition } from '../kube/conditions.js';
 
 const RING = 10;

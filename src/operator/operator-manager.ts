@@ -1,6 +1,6 @@
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import { Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { DeclarativeController } from './controller.js';
 import { OperatorStatusWriter } from './status-writer.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { OperatorError } from './errors.js';
 
 /** Decides whether an update passes a source's predicate (controller-runtime's update predicates). */

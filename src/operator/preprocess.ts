@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 /**
  * What the original does to an object before the pipeline sees it (spec §2): Secrets get their

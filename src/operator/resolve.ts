@@ -1,4 +1,4 @@
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import { isViewGroup, viewGroup, VIEW_VERSION, type ResolvedResource, type ResourceSpec } from './types.js';
 import { OperatorError } from './errors.js';
 

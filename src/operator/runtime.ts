@@ -1,5 +1,5 @@
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { operatorCrd } from './operator-crd.js';
 import { OperatorManager } from './operator-manager.js';

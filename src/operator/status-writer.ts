@@ -1,4 +1,4 @@
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import { isNotFound } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
 import type { ControllerStatus } from './health.js';

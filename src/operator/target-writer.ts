@@ -1,5 +1,5 @@
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import type { ResolvedResource, TargetType } from './types.js';
 import { OperatorError } from './errors.js';
 

@@ -6,8 +6,8 @@ export const OPERATOR_GROUP = 'dcontroller.io';
 export const OPERATOR_VERSION = 'v1alpha1';
 export const OPERATOR_API_VERSION = `${OPERATOR_GROUP}/${OPERATOR_VERSION}`;
 export const OPERATOR_KIND = 'Operator';
-export { VIEW_GROUP_SUFFIX, isViewGroup } from '../apiserver/crd/view-groups.js';
-import { VIEW_GROUP_SUFFIX } from '../apiserver/crd/view-groups.js';
+export { VIEW_GROUP_SUFFIX, isViewGroup } from '../apiserver/index.js';
+import { VIEW_GROUP_SUFFIX } from '../apiserver/index.js';
 import { OperatorError } from './errors.js';
 export const VIEW_VERSION = 'v1alpha1';
 

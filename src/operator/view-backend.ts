@@ -1,6 +1,6 @@
-import type { CustomResourceDefinition } from '../api/crd.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
+import type { CustomResourceDefinition } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { VIEW_VERSION } from './types.js';
 
 /**

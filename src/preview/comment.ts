@@ -3,8 +3,8 @@
 // reviewer reads in ten seconds (a verdict line and a table of objects and fields), the full diff
 // folded below it, a hidden marker that finds the comment again, and never more than the forge takes.
 
-import type { ValidationError } from '../api/validation-error.js';
-import type { ObjectChange } from '../diff/preview.js';
+import type { ValidationError } from '../api/index.js';
+import type { ObjectChange } from '../diff/index.js';
 import type { RenderedChildren } from './render-children.js';
 
 export const MARKER_PREFIX = '<!-- flowops-preview source=';

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { GitCredentials } from '../source/auth.js';
+import type { GitCredentials } from '../source/index.js';
 import { displayUrl } from '../source/errors.js';
 import { PreviewError } from './errors.js';
 

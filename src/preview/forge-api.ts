@@ -5,8 +5,8 @@
 // published description checks these in test/preview/.
 
 import { z } from 'zod';
-import type { OutgoingRequest } from '../notify/http-send.js';
-import type { ResolvedProvider } from '../notify/message.js';
+import type { OutgoingRequest } from '../notify/index.js';
+import type { ResolvedProvider } from '../notify/index.js';
 import { bitbucketApiRoot, repoOf } from '../notify/providers/forge.js';
 import {
   BITBUCKET_PAGE,

@@ -5,7 +5,7 @@ export { PreviewPoller, type PreviewPollerOptions } from './poller.js';
 export { previewComment, type PreviewCommentInput } from './comment.js';
 export { PreviewError, type PreviewErrorCode } from './errors.js';
 
-import type { LeaderRunnable } from '../runtime/leader-work.js';
+import type { LeaderRunnable } from '../runtime/index.js';
 import { PreviewPoller, type PreviewPollerOptions } from './poller.js';
 
 /** The poller as something only the leader runs (`flowops run`): one replica comments, never two. */

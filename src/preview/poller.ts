@@ -2,9 +2,9 @@
 // 1m), one pass at a time so previews never crowd the reconciles on a small machine. A forge's
 // pull_request webhook (src/source/webhook-receiver.ts) asks for a source's pass at once.
 
-import type { KubeObject } from '../kube/types.js';
-import { parseDuration } from '../api/duration.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/flowsource.js';
+import type { KubeObject } from '../kube/index.js';
+import { parseDuration } from '../api/index.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/index.js';
 import { PullRequestPreviewer, type PreviewerOptions } from './previewer.js';
 
 const DEFAULT_INTERVAL_MS = 60_000;

@@ -2,17 +2,17 @@
 // it as a unit (file:line:column, the template type check included), then `flowops diff`'s
 // server-side dry run says what would be created, changed (which fields) and pruned.
 
-import type { FlowSourceSpec, FlowSourceStatus } from '../api/flowsource.js';
-import type { ValidationError } from '../api/validation-error.js';
-import { decryptionKeys } from '../controller/flowsource/credentials.js';
-import { sourcePathPrefix } from '../controller/flowsource/reconciler.js';
-import { definitionsFromCommit } from '../diff/definition-files.js';
-import { previewSync, type Preview } from '../diff/preview.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
-import { decryptFiles } from '../sync/decrypt-files.js';
-import { planCommit } from '../sync/plan.js';
-import { listServerCrds } from '../sync/server-crds.js';
+import type { FlowSourceSpec, FlowSourceStatus } from '../api/index.js';
+import type { ValidationError } from '../api/index.js';
+import { decryptionKeys } from '../controller/index.js';
+import { sourcePathPrefix } from '../controller/index.js';
+import { definitionsFromCommit } from '../diff/index.js';
+import { previewSync, type Preview } from '../diff/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { decryptFiles } from '../sync/index.js';
+import { planCommit } from '../sync/index.js';
+import { listServerCrds } from '../sync/index.js';
 import { renderChangedFlows, type RenderedChildren } from './render-children.js';
 import { redactValues, secretValues } from './secret-values.js';
 

@@ -7,9 +7,9 @@
 // nothing crosses the thread boundary) and by every replica of `flowops run`. Its text is what the
 // comment shows (Secrets masked by shape, their values replaced), cut to MAX_PREVIEW_CHARS.
 
-import type { ObjectChange } from '../diff/preview.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
+import type { ObjectChange } from '../diff/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { RenderedChildren } from './render-children.js';
 
 export const PREVIEW_LABEL = 'flowops.io/preview-source';

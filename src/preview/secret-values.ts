@@ -4,7 +4,7 @@
 // message, a rendered ConfigMap a template copied a password into).
 
 import { MASKED } from '../diff/secret-mask.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 const isSecret = (o: KubeObject): boolean => o.apiVersion === 'v1' && o.kind === 'Secret';
 

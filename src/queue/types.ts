@@ -30,7 +30,7 @@ export interface WorkQueue {
   depth(): number;
 }
 
-export type { BackoffOptions } from '../util/backoff.js';
+export type { BackoffOptions } from '../util/index.js';
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 5 * 60_000 };
 

@@ -4,9 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { isMap, parseAllDocuments } from 'yaml';
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
-import { validateParsedFlowFile, type ValidationError } from '../api/validate.js';
-import type { KubeObject } from '../kube/types.js';
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
+import { validateParsedFlowFile, type ValidationError } from '../api/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
 import { findYamlFiles } from './yaml-files.js';
 

@@ -4,8 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { isMap, LineCounter, parseAllDocuments } from 'yaml';
-import type { ValidationError } from '../api/validate.js';
-import type { KubeObject } from '../kube/types.js';
+import type { ValidationError } from '../api/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { findYamlFiles } from './yaml-files.js';
 
 export interface WatchedKind {

@@ -6,7 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { FlowSpec } from '../api/flow.js';
+import type { FlowSpec } from '../api/index.js';
 
 function relativeTemplatePaths(spec: FlowSpec): string[] {
   const steps = [...(spec.reconcile?.steps ?? []), ...(spec.onDelete?.steps ?? []), ...(spec.onError?.steps ?? [])];

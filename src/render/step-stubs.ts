@@ -10,11 +10,11 @@
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import type { FlowSpec, HttpStep, ScriptStep } from '../api/flow.js';
-import { httpExecutor } from '../executors/http.js';
-import { registerExecutor } from '../executors/registry.js';
-import { scriptExecutor } from '../executors/script.js';
-import { StepError, type OutputValue, type Outputs, type StepContext, type StepExecutor } from '../executors/types.js';
+import type { FlowSpec, HttpStep, ScriptStep } from '../api/index.js';
+import { httpExecutor } from '../executors/index.js';
+import { registerExecutor } from '../executors/index.js';
+import { scriptExecutor } from '../executors/index.js';
+import { StepError, type OutputValue, type Outputs, type StepContext, type StepExecutor } from '../executors/index.js';
 import { SetupError } from '../cli/setup-error.js';
 
 export type StubbedType = 'script' | 'http';

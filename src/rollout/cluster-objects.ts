@@ -3,11 +3,11 @@
 // (the singletons' holder) keeps, for each Flow with spec.rollout only, an informer on the Flow's
 // watched objects across every shard, and the rollout controller judges that Flow from it.
 
-import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/flow-registry.js';
+import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/index.js';
 import { watchedInformer, watchOf, watchSignature } from '../controller/watched-informer.js';
-import type { KubeClient } from '../kube/client.js';
-import type { Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeClient } from '../kube/index.js';
+import type { Informer } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 
 export interface ClusterObjectsDeps {

@@ -3,7 +3,7 @@
 // concludes, by it and by the rollout controller, so neither undoes the other.
 
 import { removeCondition, setCondition } from '../kube/conditions.js';
-import type { Condition } from '../kube/types.js';
+import type { Condition } from '../kube/index.js';
 import type { RolloutStatus } from './status-schema.js';
 
 export function rolloutConditions(

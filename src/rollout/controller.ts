@@ -5,12 +5,12 @@
 // conditions and Events. Everything it decides from is in the cluster, so a new leader continues.
 
 import { isDeepStrictEqual } from 'node:util';
-import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/flow-registry.js';
-import type { KubeClient } from '../kube/client.js';
-import { isNotFound } from '../kube/client.js';
-import type { EventRecorder } from '../kube/events.js';
-import type { KubeObject } from '../kube/types.js';
-import { refOf } from '../kube/types.js';
+import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/index.js';
+import type { KubeClient } from '../kube/index.js';
+import { isNotFound } from '../kube/index.js';
+import type { EventRecorder } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { refOf } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { factsOf, type ObjectFacts } from './objects.js';
 import { revisionName, ROLLOUT_TARGET_ANNOTATION } from './names.js';

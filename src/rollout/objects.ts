@@ -1,7 +1,7 @@
 // What the rollout controller reads off each watched object: the generation that last reconciled
 // it, the one it is assigned, and its readiness as FlowOps wrote it (the Ready condition).
 
-import type { Condition, KubeObject } from '../kube/types.js';
+import type { Condition, KubeObject } from '../kube/index.js';
 import { FLOW_GENERATION_ANNOTATION, generationOf, ROLLOUT_TARGET_ANNOTATION } from './names.js';
 
 export interface ObjectFacts {

@@ -3,9 +3,9 @@
 // kept, so `flowops rollback --unpin` returns to it), and say why on the source.
 
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
-import type { FlowEntry } from '../controller/flow-registry.js';
-import type { KubeClient } from '../kube/client.js';
-import type { EventRecorder } from '../kube/events.js';
+import type { FlowEntry } from '../controller/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { EventRecorder } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { shaOfRevision } from '../source/revision.js';
 import { SOURCE_ANNOTATION } from '../sync/provenance.js';

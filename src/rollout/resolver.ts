@@ -2,9 +2,9 @@
 // generation, read from its ControllerRevision (assignment.ts), or a stall naming the revision
 // when that spec can no longer be read (never a silent move to another generation).
 
-import type { FlowEntry } from '../controller/flow-registry.js';
-import type { FlowDefinition } from '../engine/flow-reconciler.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import type { FlowEntry } from '../controller/index.js';
+import type { FlowDefinition } from '../engine/index.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import { assignedGeneration, rolloutStatusOf } from './assignment.js';
 import type { RevisionStore } from './revisions.js';
 

@@ -2,12 +2,12 @@
 // (`<flow>-g<n>`), so that any process (a worker, a new leader) reconciles an object by the spec of
 // its own generation. Revisions are immutable: read ones are cached by name and uid.
 
-import { FLOW_API_VERSION } from '../api/flow.js';
-import type { FlowSpec } from '../api/flow.js';
-import { flowSpecSchema } from '../api/flow.js';
-import type { KubeClient } from '../kube/client.js';
+import { FLOW_API_VERSION } from '../api/index.js';
+import type { FlowSpec } from '../api/index.js';
+import { flowSpecSchema } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
 import { isConflict } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { REVISION_ANNOTATION } from '../sync/provenance.js';
 import { REVISION_FLOW_LABEL, revisionName } from './names.js';
 

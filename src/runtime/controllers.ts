@@ -1,21 +1,21 @@
-import { flowCrd } from '../api/crd.js';
-import { flowSourceCrd } from '../api/flowsource-crd.js';
-import type { FlowSourceController } from '../controller/flowsource/controller.js';
+import { flowCrd } from '../api/index.js';
+import { flowSourceCrd } from '../api/index.js';
+import type { FlowSourceController } from '../controller/index.js';
 import { commitDirOf, startSources, type SourcesOptions } from './sources.js';
-import { FIELD_MANAGER } from '../executors/types.js';
-import type { KubeClient } from '../kube/client.js';
-import type { TenancyPolicy } from '../controller/tenancy.js';
-import type { KubeObject } from '../kube/types.js';
+import { FIELD_MANAGER } from '../executors/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { TenancyPolicy } from '../controller/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { FlowOpsMetrics } from '../metrics/registry.js';
+import type { FlowOpsMetrics } from '../metrics/index.js';
 import { MemoryQueue } from '../queue/memory-queue.js';
-import type { BackoffOptions, WorkQueue } from '../queue/types.js';
+import type { BackoffOptions, WorkQueue } from '../queue/index.js';
 import { embeddedFlows, type EmbeddedFlows } from './flow-parts.js';
-import type { OperatorManager } from '../operator/operator-manager.js';
-import { startOperators } from '../operator/runtime.js';
-import { runHistoryCrd } from '../api/run-history-crd.js';
-import { alertCrd, providerCrd } from '../api/notify-crd.js';
-import type { FlowFile } from '../api/template-positions.js';
+import type { OperatorManager } from '../operator/index.js';
+import { startOperators } from '../operator/index.js';
+import { runHistoryCrd } from '../api/index.js';
+import { alertCrd, providerCrd } from '../api/index.js';
+import type { FlowFile } from '../api/index.js';
 
 export interface ControllersOptions {
   kube: KubeClient;

@@ -5,11 +5,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ApiServer } from '../apiserver/index.js';
-import type { FlowSourceController } from '../controller/flowsource/controller.js';
-import type { KubeClient } from '../kube/client.js';
+import type { FlowSourceController } from '../controller/index.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { serveGit } from '../source/git-http-backend.js';
-import { webhookReceiver } from '../source/webhook-receiver.js';
+import { serveGit } from '../source/index.js';
+import { webhookReceiver } from '../source/index.js';
 
 export interface EmbeddedGitOptions {
   server: ApiServer;

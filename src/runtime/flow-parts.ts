@@ -3,26 +3,26 @@
 // `flowops up`) adds the watch set and the status reporter; the process that reconciles (a
 // worker, or `flowops up`) adds the reconcile handler, and a worker a read cache of its own.
 
-import { FlowRegistry } from '../controller/flow-registry.js';
-import { FlowStatusReporter } from '../controller/flow-status-reporter.js';
-import { ReadCache } from '../controller/read-cache.js';
-import { ReconcileHandler } from '../controller/reconcile-handler.js';
-import type { TenancyPolicy } from '../controller/tenancy.js';
-import { WatchSet } from '../controller/watch-set.js';
-import { FlowReconciler } from '../engine/flow-reconciler.js';
-import { FIELD_MANAGER } from '../executors/types.js';
-import type { KubeClient } from '../kube/client.js';
-import { EventRecorder } from '../kube/events.js';
-import type { KubeObject, ObjectRef } from '../kube/types.js';
+import { FlowRegistry } from '../controller/index.js';
+import { FlowStatusReporter } from '../controller/index.js';
+import { ReadCache } from '../controller/index.js';
+import { ReconcileHandler } from '../controller/index.js';
+import type { TenancyPolicy } from '../controller/index.js';
+import { WatchSet } from '../controller/index.js';
+import { FlowReconciler } from '../engine/index.js';
+import { FIELD_MANAGER } from '../executors/index.js';
+import type { KubeClient } from '../kube/index.js';
+import { EventRecorder } from '../kube/index.js';
+import type { KubeObject, ObjectRef } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { reconcileMetrics, stepMetrics } from '../metrics/observers.js';
-import type { FlowOpsMetrics } from '../metrics/registry.js';
-import type { WorkQueue } from '../queue/types.js';
-import type { FlowFile } from '../api/template-positions.js';
-import { RunHistoryWriter } from '../engine/run-history.js';
-import type { LiveChild } from '../executors/applied-cache.js';
-import { RunCauses, type RunCauseLog } from '../controller/run-causes.js';
-import type { FlowEntry } from '../controller/flow-registry.js';
+import type { FlowOpsMetrics } from '../metrics/index.js';
+import type { WorkQueue } from '../queue/index.js';
+import type { FlowFile } from '../api/index.js';
+import { RunHistoryWriter } from '../engine/index.js';
+import type { LiveChild } from '../executors/index.js';
+import { RunCauses, type RunCauseLog } from '../controller/index.js';
+import type { FlowEntry } from '../controller/index.js';
 import { ClusterObjects, GenerationResolver, RevisionStore, RolloutController } from '../rollout/index.js';
 
 export interface FlowPartsOptions {

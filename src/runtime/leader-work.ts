@@ -1,11 +1,11 @@
-import type { KubeClient } from '../kube/client.js';
-import type { TenancyPolicy } from '../controller/tenancy.js';
+import type { KubeClient } from '../kube/index.js';
+import type { TenancyPolicy } from '../controller/index.js';
 import type { Logger } from '../log/index.js';
-import type { FlowOpsMetrics } from '../metrics/registry.js';
-import type { BullProducer } from '../queue/bullmq-producer.js';
-import { Resync } from '../queue/resync.js';
-import { QueueRunCauses } from '../queue/run-triggers.js';
-import type { WorkQueue } from '../queue/types.js';
+import type { FlowOpsMetrics } from '../metrics/index.js';
+import type { BullProducer } from '../queue/index.js';
+import { Resync } from '../queue/index.js';
+import { QueueRunCauses } from '../queue/index.js';
+import type { WorkQueue } from '../queue/index.js';
 import { leaderFlows, type LeaderFlows } from './flow-parts.js';
 import type { Runnable } from '../manager/index.js';
 

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
-import { FlowSourceController } from '../controller/flowsource/controller.js';
-import { exportsDirOf } from '../controller/flowsource/reconciler.js';
-import { FIELD_MANAGER } from '../executors/types.js';
-import type { KubeClient } from '../kube/client.js';
-import { EventRecorder } from '../kube/events.js';
-import type { KubeObject } from '../kube/types.js';
+import { FlowSourceController } from '../controller/index.js';
+import { exportsDirOf } from '../controller/index.js';
+import { FIELD_MANAGER } from '../executors/index.js';
+import type { KubeClient } from '../kube/index.js';
+import { EventRecorder } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { exportDirOf } from '../source/export.js';
-import { shaOfRevision } from '../source/revision.js';
-import { provenanceOf } from '../sync/provenance.js';
+import { exportDirOf } from '../source/index.js';
+import { shaOfRevision } from '../source/index.js';
+import { provenanceOf } from '../sync/index.js';
 
 export interface SourcesOptions {
   /** Folder for clones and per-commit exports. */

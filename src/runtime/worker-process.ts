@@ -1,11 +1,11 @@
-import type { KubeClient } from '../kube/client.js';
-import type { TenancyPolicy } from '../controller/tenancy.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeClient } from '../kube/index.js';
+import type { TenancyPolicy } from '../controller/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { FlowOpsMetrics } from '../metrics/registry.js';
-import { BullConsumer, type BullConsumerOptions } from '../queue/bullmq-consumer.js';
-import { BullProducer } from '../queue/bullmq-producer.js';
-import { QueueRunCauses } from '../queue/run-triggers.js';
+import type { FlowOpsMetrics } from '../metrics/index.js';
+import { BullConsumer, type BullConsumerOptions } from '../queue/index.js';
+import { BullProducer } from '../queue/index.js';
+import { QueueRunCauses } from '../queue/index.js';
 import { CommitExports } from './commit-exports.js';
 import { workerFlows, type WorkerFlows } from './flow-parts.js';
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../log/index.js';
 import { MemoryQueue } from '../queue/memory-queue.js';
-import type { ReconcileResult } from '../queue/types.js';
+import type { ReconcileResult } from '../queue/index.js';
 
 /** Failed writes (a conflict, the server restarting) are retried soon: a simulator should catch up quickly. */
 const BACKOFF = { baseMs: 100, maxMs: 5_000 };

@@ -1,6 +1,6 @@
-import { isConflict, type KubeClient } from '../kube/client.js';
-import { EventRecorder } from '../kube/events.js';
-import { refOf } from '../kube/types.js';
+import { isConflict, type KubeClient } from '../kube/index.js';
+import { EventRecorder } from '../kube/index.js';
+import { refOf } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { adopt, isOrphanFor, resolveNameTaken } from './adoption.js';
 import { setCondition } from './conditions.js';

@@ -1,6 +1,6 @@
 import { isConflict, isNotFound, type KubeClient } from '../kube/client.js';
 import type { Logger } from '../log/index.js';
-import type { ReconcileResult } from '../queue/types.js';
+import type { ReconcileResult } from '../queue/index.js';
 import { waiting } from '../reconcile/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import type { ObjectWriter } from './object-writer.js';

@@ -1,7 +1,7 @@
-import { isConflict, isNotFound, type KubeClient } from '../kube/client.js';
-import { microTime } from '../kube/micro-time.js';
+import { isConflict, isNotFound, type KubeClient } from '../kube/index.js';
+import { microTime } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { ReconcileResult } from '../queue/types.js';
+import type { ReconcileResult } from '../queue/index.js';
 import { waiting } from '../reconcile/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import { SIMULATOR_FIELD_MANAGER } from './object-writer.js';

@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference } from '../kube/types.js';
+import type { KubeObject, OwnerReference } from '../kube/index.js';
 import type { Pod, PodTemplate } from './types.js';
 
 /** A controller ownerReference, as the workload controllers set it on what they create. */

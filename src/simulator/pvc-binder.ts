@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import type { ObjectWriter } from './object-writer.js';

@@ -1,4 +1,4 @@
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import { DEFAULT_POD_START_MS } from './defaults.js';
 import type { Logger } from '../log/index.js';
 import type { SimulatedController } from './control-loop.js';

@@ -1,8 +1,8 @@
-import { isConflict, type KubeClient } from '../kube/client.js';
-import { EventRecorder } from '../kube/events.js';
-import type { KubeObject } from '../kube/types.js';
+import { isConflict, type KubeClient } from '../kube/index.js';
+import { EventRecorder } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { ReconcileResult } from '../queue/types.js';
+import type { ReconcileResult } from '../queue/index.js';
 import { waiting } from '../reconcile/index.js';
 import { resolveNameTaken } from './adoption.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';

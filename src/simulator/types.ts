@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 /**
  * The parts of the workload kinds the simulator reads and writes. Only what it uses is typed; the

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { verifyWebhook } from './webhook-verify.js';
 

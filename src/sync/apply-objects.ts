@@ -1,7 +1,7 @@
-import type { InventoryEntry, SkippedEntry } from '../api/flowsource.js';
-import type { KubeClient } from '../kube/client.js';
+import type { InventoryEntry, SkippedEntry } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
 import { UnknownKindError } from '../kube/discovery.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { foreignOwner, isAdopted } from './foreign.js';
 import { inPhases } from './order.js';
 import { entryOf, type DesiredObject } from './plan.js';

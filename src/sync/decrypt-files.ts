@@ -1,7 +1,7 @@
 import { parseAllDocuments, stringify } from 'yaml';
-import type { ValidationError } from '../api/validation-error.js';
+import type { ValidationError } from '../api/index.js';
 import { decryptSopsDocument, isSopsDocument, SopsError } from '../source/sops/sops-document.js';
-import type { SopsKeys } from '../source/sops/sops-keys.js';
+import type { SopsKeys } from '../source/index.js';
 
 export type DecryptOutcome =
   | { ok: true; files: Array<{ path: string; text: string }> }

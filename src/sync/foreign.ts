@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 /** Lets FlowOps take over an object another GitOps tool tracks. */
 export const ADOPT_ANNOTATION = 'flowops.io/adopt';

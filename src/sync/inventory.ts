@@ -1,5 +1,5 @@
-import type { InventoryEntry } from '../api/flowsource.js';
-import type { ObjectRef } from '../kube/types.js';
+import type { InventoryEntry } from '../api/index.js';
+import type { ObjectRef } from '../kube/index.js';
 
 /** Identity of an object across commits: group/kind/namespace/name (the version may change). */
 export function objectId(o: {

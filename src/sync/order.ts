@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 /**
  * Apply phases: CRDs and Namespaces before anything that needs them, Flows last so that the kinds

@@ -1,7 +1,7 @@
 import { isMap, parseAllDocuments } from 'yaml';
-import type { InventoryEntry } from '../api/flowsource.js';
-import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/validate.js';
-import type { KubeObject } from '../kube/types.js';
+import type { InventoryEntry } from '../api/index.js';
+import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { mayHoldOperator, schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';
 

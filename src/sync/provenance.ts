@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 /** Where an object applied from Git came from: which FlowSource, which commit, which file. */
 export const SOURCE_ANNOTATION = 'flowops.io/source';

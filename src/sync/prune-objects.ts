@@ -1,5 +1,5 @@
-import type { InventoryEntry, SkippedEntry } from '../api/flowsource.js';
-import type { KubeClient } from '../kube/client.js';
+import type { InventoryEntry, SkippedEntry } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
 import { foreignOwner, isAdopted } from './foreign.js';
 import { refOfEntry } from './inventory.js';
 import { forEachLimit } from './limit.js';

@@ -3,7 +3,7 @@
 // touched; a CRD may also come from Helm or another source). Read with FlowOps' own client, not a
 // source's ServiceAccount: reading schemas is not applying. A failed list leaves the check to the
 // commit's own CRDs and the built-in kinds, as before (a kind of unknown schema claims nothing).
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 
 export async function listServerCrds(kube: KubeClient): Promise<unknown[]> {
   try {

@@ -1,7 +1,7 @@
-import type { InventoryEntry, SkippedEntry } from '../api/flowsource.js';
-import { formatValidationError, type ValidationError } from '../api/validate.js';
-import type { KubeClient } from '../kube/client.js';
-import type { SopsKeys } from '../source/sops/sops-keys.js';
+import type { InventoryEntry, SkippedEntry } from '../api/index.js';
+import { formatValidationError, type ValidationError } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
+import type { SopsKeys } from '../source/index.js';
 import { applyObjects } from './apply-objects.js';
 import { decryptFiles } from './decrypt-files.js';
 import { describeEntry, objectId } from './inventory.js';

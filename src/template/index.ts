@@ -14,3 +14,8 @@ export {
   type CompiledTemplate,
   type TemplateOptions,
 } from './template.js';
+
+// faces:begin (scripts/faces.ts writes this block: what other parts import from this one)
+export type { Command, Expr, Node, Pipeline } from './ast.js';
+export { LineIndex } from './errors.js';
+// faces:end

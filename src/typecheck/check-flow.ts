@@ -2,11 +2,11 @@
 // steps of a list see the outputs of the steps before them, `status:` sees every reconcile step and
 // the children, onError sees `.Error`, readyWhen sees `.Child`.
 
-import type { FieldPath } from '../api/problem.js';
+import type { FieldPath } from '../api/index.js';
 import { NOT_TEMPLATED } from '../api/step-templates.js';
-import type { Node } from '../template/ast.js';
-import { LineIndex } from '../template/errors.js';
-import { parsedTemplate } from '../template/parse-cache.js';
+import type { Node } from '../template/index.js';
+import { LineIndex } from '../template/index.js';
+import { parsedTemplate } from '../template/index.js';
 import { checkManifest, manifestKinds, type ManifestShape } from './check-manifest.js';
 import { checkExpression, checkPipeline } from './check-pipeline.js';
 import { checkTemplate, type Mode } from './check-template.js';

@@ -4,7 +4,7 @@
 // from text (toYaml) is left alone: nothing is claimed about what cannot be known.
 
 import { parseAllDocuments } from 'yaml';
-import type { Node } from '../template/ast.js';
+import type { Node } from '../template/index.js';
 import type { Findings } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
 import {

@@ -3,7 +3,7 @@
 // were declared with, pipelines pass the previous type on as the last argument. What it finds is
 // what would fail (or print nonsense) at run time, found before anything runs.
 
-import type { Command, Expr, Node, Pipeline } from '../template/ast.js';
+import type { Command, Expr, Node, Pipeline } from '../template/index.js';
 import { BUILTINS } from '../template/functions.js';
 import { Findings } from './problems.js';
 import { SIGNATURES } from './signatures.js';

@@ -4,10 +4,10 @@
 // validate`, a Git commit's validation, `flowops render` and the admission webhook.
 
 import { isMap, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { formatPath } from '../api/problem.js';
-import { formatValidationError, type ValidationError } from '../api/validation-error.js';
-import type { ParsedYaml } from '../api/validate.js';
-import { YamlLocator } from '../api/yaml-positions.js';
+import { formatPath } from '../api/index.js';
+import { formatValidationError, type ValidationError } from '../api/index.js';
+import type { ParsedYaml } from '../api/index.js';
+import { YamlLocator } from '../api/index.js';
 import { checkFlow } from './check-flow.js';
 import { checkOperator } from './check-operator.js';
 import { cachedFindings } from './file-cache.js';

@@ -2,7 +2,7 @@
 // structure can be parsed and checked against the kind's schema without rendering. An `if` or
 // `with` contributes its first branch, a `range` its body once; offsets map back to the template.
 
-import type { Node, Pipeline } from '../template/ast.js';
+import type { Node, Pipeline } from '../template/index.js';
 
 export interface Slot {
   /** Offset of the action in the template. */

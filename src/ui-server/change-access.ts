@@ -4,7 +4,7 @@
 // (user, kind, namespace), so a burst of changes costs one review per kind.
 
 import { LRUCache } from 'lru-cache';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 import type { ChangeMessage } from './types.js';
 import type { UiUser } from './sessions.js';
 

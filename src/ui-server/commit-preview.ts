@@ -4,17 +4,17 @@
 // pruned.
 
 import git from 'isomorphic-git';
-import { flowSourceSpecSchema, type FlowSourceStatus } from '../api/flowsource.js';
-import { formatValidationError } from '../api/validate.js';
+import { flowSourceSpecSchema, type FlowSourceStatus } from '../api/index.js';
+import { formatValidationError } from '../api/index.js';
 import { repoDirOf, sourcePathPrefix } from '../controller/flowsource/reconciler.js';
 import { previewSync } from '../diff/preview.js';
-import type { KubeClient } from '../kube/client.js';
-import type { KubeObject } from '../kube/types.js';
-import { diffCommits } from '../source/diff.js';
-import { gitContext } from '../source/git-context.js';
-import { readBlobs } from '../source/read-blobs.js';
-import { planCommit } from '../sync/plan.js';
-import { listServerCrds } from '../sync/server-crds.js';
+import type { KubeClient } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
+import { diffCommits } from '../source/index.js';
+import { gitContext } from '../source/index.js';
+import { readBlobs } from '../source/index.js';
+import { planCommit } from '../sync/index.js';
+import { listServerCrds } from '../sync/index.js';
 import { commitDiff, type CommitDiff } from './commit-diff.js';
 import type { CommitPreview } from './types.js';
 

@@ -1,7 +1,7 @@
 // core/v1 Events as the web view lists them: newest first by their last time, with the object they
 // are about.
 
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import type { EventEntry, ObjectKey, RecentEvent } from './types.js';
 
 const eventTime = (e: KubeObject): string =>

@@ -3,7 +3,7 @@
 // the web view asks the API server which namespaces this user may list a resource in
 // (SelfSubjectRulesReview, one per namespace, made with the user's own token) and lists there.
 
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 
 /** One request's worth: a server with more namespaces than this is asked about these first ones only. */
 export const MAX_NAMESPACES = 100;

@@ -1,9 +1,9 @@
 // An Operator's controllers as graph data for the web view: sources → pipeline stages → target,
 // with each controller's Ready condition and last errors from status.controllers[].
 
-import type { ControllerStatus } from '../operator/health.js';
+import type { ControllerStatus } from '../operator/index.js';
 import { controllersOf, isViewGroup, viewGroup, type ResourceSpec } from '../operator/types.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { readinessOf } from './summaries.js';
 import type { GraphResource, OperatorController, OperatorSummary } from './types.js';
 

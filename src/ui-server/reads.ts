@@ -2,15 +2,15 @@
 // the same code serves the embedded server and a real cluster.
 
 import { stringify } from 'yaml';
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/flow.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
-import { readInventory } from '../engine/child-inventory.js';
-import { readFailure } from '../engine/failure-state.js';
-import { readLastRun } from '../engine/last-run.js';
-import { readRuns } from '../engine/run-history.js';
-import type { KubeClient } from '../kube/client.js';
-import { KubeApiError } from '../kube/rest.js';
-import type { KubeObject } from '../kube/types.js';
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
+import { readInventory } from '../engine/index.js';
+import { readFailure } from '../engine/index.js';
+import { readLastRun } from '../engine/index.js';
+import { readRuns } from '../engine/index.js';
+import type { KubeClient } from '../kube/index.js';
+import { KubeApiError } from '../kube/index.js';
+import type { KubeObject } from '../kube/index.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import {
   listPreviews,

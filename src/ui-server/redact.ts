@@ -1,7 +1,7 @@
 // What of an object the web view may show. The UI never shows a Secret's values: a Secret keeps
 // its keys, each value replaced, and the last-applied annotation (which would repeat them) goes.
 
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 export const HIDDEN = '(hidden)';

@@ -2,7 +2,7 @@
 // are `flowops rollout`'s own (api/rollout-controls.ts): the same annotations, the same refusals,
 // written with the reader's rights, so RBAC decides as it does for kubectl.
 
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/names.js';
+import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
 import {
   CONTROL_DONE,
   controlPatch,
@@ -10,11 +10,11 @@ import {
   ROLLOUT_PAUSED_ANNOTATION,
   RolloutControlError,
   type RolloutControl,
-} from '../api/rollout-controls.js';
-import type { GenerationStatus, RolloutStatus } from '../api/rollout-status.js';
-import type { KubeClient } from '../kube/client.js';
+} from '../api/index.js';
+import type { GenerationStatus, RolloutStatus } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
 import { KubeApiError } from '../kube/rest.js';
-import type { KubeObject } from '../kube/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { ActionError } from './source-actions.js';
 import type { ActionResult, FlowRolloutView } from './types.js';
 

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import { KubeApiError } from '../kube/rest.js';
-import type { KubeClient } from '../kube/client.js';
+import type { KubeClient } from '../kube/index.js';
 
 export const SESSION_COOKIE = 'flowops-ui-session';
 /** As long as a working day; the token's own expiry still applies at the API server. */

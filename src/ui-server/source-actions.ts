@@ -2,11 +2,11 @@
 // Pin, unpin, suspend and resume are spec changes, made as `flowops rollback` makes them; the
 // API server's answer (a 403 where RBAC forbids it, a 422) is passed on with its message.
 
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, type FlowSourceStatus } from '../api/flowsource.js';
-import type { KubeClient } from '../kube/client.js';
-import { RECONCILE_REQUEST_ANNOTATION } from '../api/reconcile-request.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, type FlowSourceStatus } from '../api/index.js';
+import type { KubeClient } from '../kube/index.js';
+import { RECONCILE_REQUEST_ANNOTATION } from '../api/index.js';
 import { KubeApiError } from '../kube/rest.js';
-import type { ObjectRef } from '../kube/types.js';
+import type { ObjectRef } from '../kube/index.js';
 import { shaOfRevision } from '../source/revision.js';
 import type { ActionResult, SourceAction } from './types.js';
 

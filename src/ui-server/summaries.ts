@@ -1,10 +1,10 @@
 // Pure mapping from Kubernetes objects to what the web view shows. No I/O: reads.ts fetches.
 
-import { conditionsOf } from '../kube/conditions.js';
-import type { HistoryEntry, InventoryEntry } from '../api/flowsource.js';
-import type { FlowStatus } from '../api/status.js';
-import { healthOf } from '../kube/readiness.js';
-import type { Condition, KubeObject } from '../kube/types.js';
+import { conditionsOf } from '../kube/index.js';
+import type { HistoryEntry, InventoryEntry } from '../api/index.js';
+import type { FlowStatus } from '../api/index.js';
+import { healthOf } from '../kube/index.js';
+import type { Condition, KubeObject } from '../kube/index.js';
 import type {
   ApplyEntry,
   CommitEntry,

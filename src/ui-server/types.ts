@@ -1,8 +1,8 @@
 // The JSON the web view's backend answers with. The UI (ui/) imports these types only, so the
 // browser bundle and the server agree on one shape without sharing any runtime code.
 
-import type { LastRun } from '../engine/last-run.js';
-import type { Run } from '../api/run-history.js';
+import type { LastRun } from '../engine/index.js';
+import type { Run } from '../api/index.js';
 
 export type HealthStatus = 'Current' | 'InProgress' | 'Failed' | 'Missing';
 

@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { SourceError } from '../../source/errors.js';
-import { localCredentials } from '../../source/oci/docker-config.js';
-import { readTree } from '../../source/oci/pack.js';
-import { pushArtifact } from '../../source/oci/push.js';
-import { parseOciUrl } from '../../source/oci/reference.js';
+import { SourceError } from '../../source/index.js';
+import { localCredentials } from '../../source/index.js';
+import { readTree } from '../../source/index.js';
+import { pushArtifact } from '../../source/index.js';
+import { parseOciUrl } from '../../source/index.js';
 import { gitOrigin } from './git-origin.js';
 import { CommandFailedError, SetupError } from '../setup-error.js';
 

@@ -2,9 +2,9 @@
 // the tables of stages, generations and failed objects (for one shot), and whether the rollout
 // has ended and how. Read from the Flow alone, as the engine writes it (docs/rollout.md).
 
-import type { GenerationStatus, RolloutStatus } from '../../api/rollout-status.js';
+import type { GenerationStatus, RolloutStatus } from '../../api/index.js';
 import { ROLLOUT_PAUSED_ANNOTATION } from '../../api/rollout-controls.js';
-import type { KubeObject } from '../../kube/types.js';
+import type { KubeObject } from '../../kube/index.js';
 import { renderTable } from '../history-command.js';
 
 export interface FlowRollout {

@@ -3,19 +3,19 @@
 // sync and the engine leave on the objects (provenance annotations, the inventory, the run record,
 // conditions). Rendering is render-tree.ts's job.
 
-import type { FlowSourceStatus } from '../../api/flowsource.js';
-import { FLOW_GENERATION_ANNOTATION } from '../../api/rollout-controls.js';
-import type { RolloutStatus } from '../../api/rollout-status.js';
-import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
-import { readInventory, refOfChild } from '../../engine/child-inventory.js';
+import type { FlowSourceStatus } from '../../api/index.js';
+import { FLOW_GENERATION_ANNOTATION } from '../../api/index.js';
+import type { RolloutStatus } from '../../api/index.js';
+import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/index.js';
+import { readInventory, refOfChild } from '../../engine/index.js';
 import { ownerOf } from '../../controller/child-watches.js';
-import { readLastRun, type LastRun } from '../../engine/last-run.js';
-import { readRuns } from '../../engine/run-history.js';
-import type { Run } from '../../api/run-history.js';
-import type { KubeClient } from '../../kube/client.js';
-import { findCondition } from '../../kube/conditions.js';
-import { healthOf, type HealthStatus } from '../../kube/readiness.js';
-import type { KubeObject } from '../../kube/types.js';
+import { readLastRun, type LastRun } from '../../engine/index.js';
+import { readRuns } from '../../engine/index.js';
+import type { Run } from '../../api/index.js';
+import type { KubeClient } from '../../kube/index.js';
+import { findCondition } from '../../kube/index.js';
+import { healthOf, type HealthStatus } from '../../kube/index.js';
+import type { KubeObject } from '../../kube/index.js';
 import { PATH_ANNOTATION, REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../../sync/provenance.js';
 
 export interface ReadyState {

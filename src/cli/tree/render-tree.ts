@@ -1,7 +1,7 @@
 // Draws a CausalTree as an indented tree, like `kubectl tree` or `flux tree`: one line per node,
 // health in words (and colour on a terminal), the reason where something is not ready.
 
-import type { Run } from '../../api/run-history.js';
+import type { Run } from '../../api/index.js';
 import { humanDuration } from '../../apiserver/table/human-duration.js';
 import type { CausalTree, ChildNode, FlowNode, ObjectNode, ReadyState } from './causal-tree.js';
 

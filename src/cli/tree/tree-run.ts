@@ -1,4 +1,4 @@
-import { FLOW_API_VERSION } from '../../api/names.js';
+import { FLOW_API_VERSION } from '../../api/index.js';
 import { objectRefOf, splitObjectArg } from '../object-arg.js';
 import { kubeFrom } from '../cluster-flags.js';
 import { SetupError } from '../setup-error.js';

@@ -3,9 +3,9 @@
 // the few messages on the worker's port. Everything here is structured-clone data: the two
 // threads share no object, only these messages.
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-import type { TenancyPolicy } from '../../controller/tenancy.js';
+import type { TenancyPolicy } from '../../controller/index.js';
 import type { LogFormat } from '../../log/index.js';
-import type { SourcesOptions } from '../../runtime/sources.js';
+import type { SourcesOptions } from '../../runtime/index.js';
 
 /** The controller side of `up`: what the thread (or, single-threaded, the main thread) starts. */
 export interface ControllersConfig {

@@ -5,15 +5,15 @@
 import { stringify } from 'yaml';
 import { FLOW_API_VERSION, RUNHISTORY_KIND } from '../../api/names.js';
 import { readLastRun } from '../../engine/last-run.js';
-import { resourcePath } from '../../kube/discovery.js';
-import type { KubeClient } from '../../kube/client.js';
-import type { Condition, KubeObject } from '../../kube/types.js';
-import { findCondition } from '../../kube/conditions.js';
+import { resourcePath } from '../../kube/index.js';
+import type { KubeClient } from '../../kube/index.js';
+import type { Condition, KubeObject } from '../../kube/index.js';
+import { findCondition } from '../../kube/index.js';
 import { renderTable } from '../history-command.js';
 import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
 import { kindOf, targetKind } from './targets.js';
-import type { RunHistory } from '../../api/run-history.js';
+import type { RunHistory } from '../../api/index.js';
 import { humanDuration } from '../../apiserver/table/human-duration.js';
 
 export interface GetFlags {

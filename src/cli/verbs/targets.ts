@@ -1,8 +1,8 @@
 // The two kinds the everyday verbs act on, by the words users type (`flowops suspend source flows`).
 
 import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
-import type { KubeClient } from '../../kube/client.js';
-import type { ObjectRef } from '../../kube/types.js';
+import type { KubeClient } from '../../kube/index.js';
+import type { ObjectRef } from '../../kube/index.js';
 import { contextNamespace } from '../context-namespace.js';
 import { SetupError } from '../setup-error.js';
 

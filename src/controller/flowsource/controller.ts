@@ -1,9 +1,9 @@
-import { RECONCILE_REQUEST_ANNOTATION } from '../../api/reconcile-request.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/flowsource.js';
-import { Informer } from '../../kube/informer.js';
-import type { KubeObject } from '../../kube/types.js';
+import { RECONCILE_REQUEST_ANNOTATION } from '../../api/index.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/index.js';
+import { Informer } from '../../kube/index.js';
+import type { KubeObject } from '../../kube/index.js';
 import { MemoryQueue } from '../../queue/memory-queue.js';
-import type { WorkQueue } from '../../queue/types.js';
+import type { WorkQueue } from '../../queue/index.js';
 import { FlowSourceReconciler, type FlowSourceReconcilerDeps } from './reconciler.js';
 
 export interface FlowSourceControllerOptions extends FlowSourceReconcilerDeps {

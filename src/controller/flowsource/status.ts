@@ -1,9 +1,9 @@
-import type { FlowSourceStatus, HistoryEntry } from '../../api/flowsource.js';
-import { nowRfc3339, setCondition } from '../../kube/conditions.js';
-import type { KubeClient } from '../../kube/client.js';
-import type { Condition, KubeObject } from '../../kube/types.js';
-import { refOf } from '../../kube/types.js';
-import type { SyncOutcome } from '../../sync/sync-commit.js';
+import type { FlowSourceStatus, HistoryEntry } from '../../api/index.js';
+import { nowRfc3339, setCondition } from '../../kube/index.js';
+import type { KubeClient } from '../../kube/index.js';
+import type { Condition, KubeObject } from '../../kube/index.js';
+import { refOf } from '../../kube/index.js';
+import type { SyncOutcome } from '../../sync/index.js';
 
 /** An Event a reconcile records after its one status write. */
 export interface SourceEvent {

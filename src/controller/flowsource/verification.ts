@@ -1,11 +1,11 @@
-import type { FlowSourceSpec, FlowSourceStatus } from '../../api/flowsource.js';
-import type { KubeClient } from '../../kube/client.js';
-import { setCondition } from '../../kube/conditions.js';
-import type { Condition } from '../../kube/types.js';
-import { SourceError } from '../../source/errors.js';
-import type { GitContext } from '../../source/git-context.js';
-import { trustedKeysFromSecretData } from '../../source/verify/trusted-keys.js';
-import { verifyRevision, type VerifyRevisionOutcome } from '../../source/verify/verify-revision.js';
+import type { FlowSourceSpec, FlowSourceStatus } from '../../api/index.js';
+import type { KubeClient } from '../../kube/index.js';
+import { setCondition } from '../../kube/index.js';
+import type { Condition } from '../../kube/index.js';
+import { SourceError } from '../../source/index.js';
+import type { GitContext } from '../../source/index.js';
+import { trustedKeysFromSecretData } from '../../source/index.js';
+import { verifyRevision, type VerifyRevisionOutcome } from '../../source/index.js';
 import { withHistory, withReady } from './status.js';
 
 /**

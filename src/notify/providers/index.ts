@@ -1,4 +1,4 @@
-import type { ProviderType } from '../../api/notify.js';
+import type { ProviderType } from '../../api/index.js';
 import type { OutgoingRequest } from '../http-send.js';
 import type { Message, ResolvedProvider } from '../message.js';
 import {

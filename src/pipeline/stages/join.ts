@@ -2,7 +2,7 @@
 
 import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { asBool } from '../value/coerce.js';
-import type { Doc } from '../../util/json-value.js';
+import type { Doc } from '../../util/index.js';
 import type { JoinSpec } from './spec.js';
 
 export function joinMatches(join: JoinSpec, compound: Doc, opts: EvalOptions): boolean {

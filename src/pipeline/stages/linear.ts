@@ -1,7 +1,7 @@
 // Per-document functions of the linear stages, shared by the incremental and recompute engines.
 
 import type { EvalOptions } from '../expressions/index.js';
-import type { Doc } from '../../util/json-value.js';
+import type { Doc } from '../../util/index.js';
 import { projectDoc } from './project.js';
 import { selectDoc } from './select.js';
 import type { StageSpec } from './spec.js';

@@ -2,7 +2,7 @@
 
 import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { asBool } from '../value/coerce.js';
-import type { Doc } from '../../util/json-value.js';
+import type { Doc } from '../../util/index.js';
 import type { StageSpec } from './spec.js';
 
 type Select = Extract<StageSpec, { t: 'select' }>;

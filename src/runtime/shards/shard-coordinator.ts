@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeClient } from '../../kube/client.js';
+import type { KubeClient } from '../../kube/index.js';
 import type { Logger } from '../../log/index.js';
 import { GROUP_LABEL, heldRecord, isFree, LeaseApi, releasedRecord, ROLE_LABEL, type Lease } from './lease-api.js';
 

@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import { Gauge } from 'prom-client';
 import { decodeKey } from '../../controller/keys.js';
 import type { Logger } from '../../log/index.js';
-import type { WorkQueue } from '../../queue/types.js';
+import type { WorkQueue } from '../../queue/index.js';
 import type { ShardedWatches } from '../leader-work.js';
 import { ShardCoordinator, type ShardCoordinatorOptions } from './shard-coordinator.js';
 import { filterOf, shardOf } from './shard-of.js';

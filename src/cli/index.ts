@@ -1,0 +1,2 @@
+// The face of src/cli/: no other part imports from it.
+export {};

@@ -1,0 +1,2 @@
+// The face of src/simulator/: no other part imports from it.
+export {};
