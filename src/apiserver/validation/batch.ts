@@ -3,10 +3,14 @@
 // ValidateJobSpecUpdate's immutable selector, template and completions; ValidateCronJobCreate and
 // ValidateCronJobUpdate (validateCronJobSpec, validateScheduleFormat).
 import { isObject } from '../objects/meta.js';
-import { labelValueErrors } from '../selectors/label-validation.js';
-import type { JsonObject } from '../registry/types.js';
-import { invalid, notSupported, required } from '../schema/field-errors.js';
+import type { JsonObject, JsonValue } from '../registry/types.js';
+import { forbidden, invalid, notSupported, required, tooLong, tooMany } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
+import { matchesLabels } from '../selectors/index.js';
+import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
+import { domainPrefixedPathCauses, immutable, nonNegative, str } from './checks.js';
+import { dns1123LabelErrors } from './dns.js';
+import { invalidSelector, labelMapCauses, labelSelectorCauses, selectorOf } from './label-selector.js';
 import { objectAt, podSpecCauses } from './pod-spec.js';
 import { semanticEqual } from './semantic-equal.js';
 
@@ -17,41 +21,313 @@ export function jobNameLabelCauses(name: string): FieldCause[] {
   return name ? labelValueErrors(name).map((m) => invalid('spec.template.labels', name, m)) : [];
 }
 
-/** validateJobSpec's template and numbers, the spec at `path` (`spec`, `spec.jobTemplate.spec`). */
+const INDEXED = 'Indexed';
+const NON_INDEXED = 'NonIndexed';
+const MAX_PARALLELISM_INDEXED = 100000;
+const MAX_FAILED_INDEXES = 100_000;
+const COMPLETIONS_SOFT_LIMIT = 100_000;
+const PARALLELISM_HIGH_COMPLETIONS = 10_000;
+const MAX_FAILED_INDEXES_HIGH_COMPLETIONS = 10_000;
+const MAX_MANAGED_BY = 63;
+const MAX_FAILURE_RULES = 20;
+const MAX_SUCCESS_RULES = 20;
+const ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
+const REPLACEMENT = ['Failed', 'TerminatingOrFailed'];
+const set = (v: JsonValue | undefined): boolean => v !== undefined && v !== null;
+const int = (v: JsonValue | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/** validatePodFailurePolicyRule: the action and one of onExitCodes and onPodConditions (their members unchecked). */
+function failurePolicyCauses(spec: JsonObject, path: string): FieldCause[] {
+  const policy = objectAt(spec, 'podFailurePolicy');
+  const rules = Array.isArray(policy.rules) ? policy.rules : [];
+  const causes: FieldCause[] = [];
+  if (rules.length > MAX_FAILURE_RULES) causes.push(tooMany(`${path}.rules`, rules.length, MAX_FAILURE_RULES));
+  rules.forEach((r, i) => {
+    const rule = isObject(r) ? r : {};
+    const at = `${path}.rules[${i}]`;
+    const action = str(rule.action);
+    if (action === '')
+      causes.push(required(`${at}.action`, `valid values: [${ACTIONS.map((a) => `"${a}"`).join(' ')}]`));
+    else if (action === 'FailIndex') {
+      if (!set(spec.backoffLimitPerIndex))
+        causes.push(invalid(`${at}.action`, action, 'requires the backoffLimitPerIndex to be set'));
+    } else if (!ACTIONS.includes(action)) causes.push(notSupported(`${at}.action`, action, ACTIONS));
+    const exit = set(rule.onExitCodes);
+    const conditions = Array.isArray(rule.onPodConditions) && rule.onPodConditions.length > 0;
+    if (exit && conditions)
+      causes.push(invalidOmitted(at, 'specifying both OnExitCodes and OnPodConditions is not supported'));
+    if (!exit && !conditions)
+      causes.push(invalidOmitted(at, 'specifying one of OnExitCodes and OnPodConditions is required'));
+  });
+  return causes;
+}
+
+/** field.Invalid with field.OmitValueType: the message has no value. */
+const invalidOmitted = (field: string, detail: string): FieldCause => ({
+  reason: 'FieldValueInvalid',
+  field,
+  message: `Invalid value: ${detail}`,
+});
+
+/** validateSuccessPolicy: rules, each with a count or indexes (the indexes' format unchecked). */
+function successPolicyCauses(spec: JsonObject, path: string): FieldCause[] {
+  const rules = Array.isArray(objectAt(spec, 'successPolicy').rules)
+    ? (objectAt(spec, 'successPolicy').rules as JsonValue[])
+    : [];
+  const causes: FieldCause[] = [];
+  if (!rules.length)
+    causes.push(required(`${path}.rules`, 'at least one rules must be specified when the successPolicy is specified'));
+  if (rules.length > MAX_SUCCESS_RULES) causes.push(tooMany(`${path}.rules`, rules.length, MAX_SUCCESS_RULES));
+  const completions = int(spec.completions) ?? 0;
+  rules.forEach((r, i) => {
+    const rule = isObject(r) ? r : {};
+    const at = `${path}.rules[${i}]`;
+    if (!set(rule.succeededCount) && !set(rule.succeededIndexes))
+      causes.push(required(at, 'at least one of succeededCount or succeededIndexes must be specified'));
+    const count = int(rule.succeededCount);
+    if (count === undefined) return;
+    if (count < 0) causes.push(invalid(`${at}.succeededCount`, count, NONNEGATIVE));
+    if (count > completions) {
+      const detail = `must be less than or equal to ${completions} (the number of specified completions)`;
+      causes.push(invalid(`${at}.succeededCount`, count, detail));
+    }
+  });
+  return causes;
+}
+
+/** validateJobSpec: the numbers, the modes and policies, the pod template and its restartPolicy. */
 function jobSpecCauses(spec: JsonObject, path: string): FieldCause[] {
-  const pod = objectAt(objectAt(spec, 'template'), 'spec');
-  const causes = podSpecCauses(pod, `${path}.template.spec`);
-  const rp = typeof pod.restartPolicy === 'string' ? pod.restartPolicy : '';
-  // A value outside the three is the pod spec's NotSupported; Always (the pod default) or none is this.
-  if (rp === '' || rp === 'Always') {
-    causes.push(required(`${path}.template.spec.restartPolicy`, 'valid values: "OnFailure", "Never"'));
+  const causes = nonNegative(spec, ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit'], path);
+  causes.push(...nonNegative(spec, ['ttlSecondsAfterFinished', 'backoffLimitPerIndex'], path));
+  const parallelism = int(spec.parallelism);
+  const completions = int(spec.completions);
+  const maxFailed = int(spec.maxFailedIndexes);
+  if (set(spec.maxFailedIndexes)) {
+    causes.push(...nonNegative(spec, ['maxFailedIndexes'], path));
+    if (!set(spec.backoffLimitPerIndex))
+      causes.push(required(`${path}.backoffLimitPerIndex`, 'when maxFailedIndexes is specified'));
   }
-  for (const f of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished']) {
-    const v = spec[f];
-    if (typeof v === 'number' && v < 0) causes.push(invalid(`${path}.${f}`, v, NONNEGATIVE));
+  if (set(spec.managedBy)) {
+    const managedBy = str(spec.managedBy);
+    causes.push(...domainPrefixedPathCauses(managedBy, `${path}.managedBy`));
+    if (managedBy.length > MAX_MANAGED_BY) causes.push(tooLong(`${path}.managedBy`, MAX_MANAGED_BY));
+  }
+  const mode = spec.completionMode;
+  if (set(mode)) {
+    if (mode !== NON_INDEXED && mode !== INDEXED)
+      causes.push(notSupported(`${path}.completionMode`, mode, [NON_INDEXED, INDEXED]));
+    if (mode === INDEXED) {
+      if (completions === undefined) causes.push(required(`${path}.completions`, 'when completion mode is Indexed'));
+      if (parallelism !== undefined && parallelism > MAX_PARALLELISM_INDEXED) {
+        const detail = `must be less than or equal to ${MAX_PARALLELISM_INDEXED} when completion mode is Indexed`;
+        causes.push(invalid(`${path}.parallelism`, parallelism, detail));
+      }
+      if (completions !== undefined && maxFailed !== undefined && maxFailed > completions)
+        causes.push(invalid(`${path}.maxFailedIndexes`, maxFailed, 'must be less than or equal to completions'));
+      if (maxFailed !== undefined && maxFailed > MAX_FAILED_INDEXES) {
+        const detail = `must be less than or equal to ${MAX_FAILED_INDEXES}`;
+        causes.push(invalid(`${path}.maxFailedIndexes`, maxFailed, detail));
+      }
+      if (completions !== undefined && completions > COMPLETIONS_SOFT_LIMIT && set(spec.backoffLimitPerIndex)) {
+        const above = `when completions are above ${COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index`;
+        if (maxFailed === undefined) {
+          const detail = `must be specified when completions is above ${COMPLETIONS_SOFT_LIMIT}`;
+          causes.push(required(`${path}.maxFailedIndexes`, detail));
+        }
+        if (parallelism !== undefined && parallelism > PARALLELISM_HIGH_COMPLETIONS) {
+          const detail = `must be less than or equal to ${PARALLELISM_HIGH_COMPLETIONS} ${above}`;
+          causes.push(invalid(`${path}.parallelism`, parallelism, detail));
+        }
+        if (maxFailed !== undefined && maxFailed > MAX_FAILED_INDEXES_HIGH_COMPLETIONS) {
+          const detail = `must be less than or equal to ${MAX_FAILED_INDEXES_HIGH_COMPLETIONS} ${above}`;
+          causes.push(invalid(`${path}.maxFailedIndexes`, maxFailed, detail));
+        }
+      }
+    }
+  }
+  if (!set(mode) || mode === NON_INDEXED) {
+    if (set(spec.backoffLimitPerIndex))
+      causes.push(
+        invalid(`${path}.backoffLimitPerIndex`, spec.backoffLimitPerIndex ?? null, 'requires indexed completion mode'),
+      );
+    if (set(spec.maxFailedIndexes))
+      causes.push(
+        invalid(`${path}.maxFailedIndexes`, spec.maxFailedIndexes ?? null, 'requires indexed completion mode'),
+      );
+  }
+  const failurePolicy = set(spec.podFailurePolicy);
+  if (failurePolicy) causes.push(...failurePolicyCauses(spec, `${path}.podFailurePolicy`));
+  if (set(spec.successPolicy)) {
+    if (mode !== INDEXED)
+      causes.push(invalid(`${path}.successPolicy`, spec.successPolicy ?? null, 'requires indexed completion mode'));
+    else causes.push(...successPolicyCauses(spec, `${path}.successPolicy`));
+  }
+  const replacement = spec.podReplacementPolicy;
+  if (set(replacement)) {
+    if (failurePolicy) {
+      if (replacement !== 'Failed') causes.push(notSupported(`${path}.podReplacementPolicy`, replacement, ['Failed']));
+    } else if (typeof replacement !== 'string' || !REPLACEMENT.includes(replacement))
+      causes.push(notSupported(`${path}.podReplacementPolicy`, replacement, REPLACEMENT));
+  }
+  const template = objectAt(spec, 'template');
+  const pod = objectAt(template, 'spec');
+  causes.push(...podTemplateCauses(template, `${path}.template`));
+  const rp = typeof pod.restartPolicy === 'string' ? pod.restartPolicy : '';
+  const rpPath = `${path}.template.spec.restartPolicy`;
+  if (rp === '' || rp === 'Always') causes.push(required(rpPath, 'valid values: "OnFailure", "Never"'));
+  else if (rp !== 'OnFailure' && rp !== 'Never') causes.push(notSupported(rpPath, rp, ['OnFailure', 'Never']));
+  else if (failurePolicy && rp !== 'Never')
+    causes.push(invalid(rpPath, rp, 'only "Never" is supported when podFailurePolicy is specified'));
+  return causes;
+}
+
+/** ValidatePodTemplateSpec: the template's labels and annotations, its pod spec, no ephemeral containers. */
+function podTemplateCauses(template: JsonObject, path: string): FieldCause[] {
+  const meta = objectAt(template, 'metadata');
+  const causes = labelMapCauses(meta.labels, `${path}.labels`);
+  if (isObject(meta.annotations))
+    for (const k of Object.keys(meta.annotations))
+      for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push(invalid(`${path}.annotations`, k, m));
+  const pod = objectAt(template, 'spec');
+  causes.push(...podSpecCauses(pod, `${path}.spec`));
+  if (Array.isArray(pod.ephemeralContainers) && pod.ephemeralContainers.length)
+    causes.push(forbidden(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
+  return causes;
+}
+
+const LEGACY_UID = 'controller-uid';
+const LEGACY_NAME = 'job-name';
+const UID = 'batch.kubernetes.io/controller-uid';
+const NAME = 'batch.kubernetes.io/job-name';
+
+/**
+ * The template labels and selector jobStrategy.PrepareForCreate (generateSelector) gives a Job without a manual
+ * selector. This server generates them after validation (defaults/batch-v1.ts prepareNewJob), so a create is
+ * checked against what they will be; a client's own value of one of the labels is kept, as upstream keeps it.
+ */
+function generated(obj: JsonObject, spec: JsonObject): { labels: Record<string, string>; selector: JsonValue } {
+  const meta = objectAt(obj, 'metadata');
+  const uid = str(meta.uid);
+  const name = str(meta.name);
+  const own = objectAt(objectAt(objectAt(spec, 'template'), 'metadata'), 'labels');
+  const labels: Record<string, string> = {};
+  for (const [k, v] of Object.entries(own)) labels[k] = typeof v === 'string' ? v : '';
+  for (const [k, v] of [
+    [LEGACY_NAME, name],
+    [NAME, name],
+    [LEGACY_UID, uid],
+    [UID, uid],
+  ] as const)
+    labels[k] ??= v;
+  const sel = isObject(spec.selector) ? spec.selector : {};
+  const matchLabels = isObject(sel.matchLabels) ? { ...sel.matchLabels } : {};
+  matchLabels[UID] ??= uid;
+  return { labels, selector: { ...sel, matchLabels } };
+}
+
+/** validateGeneratedSelector, on the generated labels: each as generated, and the selector one that selects them. */
+function generatedSelectorCauses(obj: JsonObject, labels: Record<string, string>, selector: JsonValue): FieldCause[] {
+  const meta = objectAt(obj, 'metadata');
+  const expected: Record<string, string> = {
+    [LEGACY_UID]: str(meta.uid),
+    [LEGACY_NAME]: str(meta.name),
+    [UID]: str(meta.uid),
+    [NAME]: str(meta.name),
+  };
+  const causes: FieldCause[] = [];
+  for (const key of [LEGACY_UID, LEGACY_NAME, UID, NAME]) {
+    const want = expected[key] ?? '';
+    // The uid is given after validation here: a client's value of a uid label is all that can be wrong.
+    if (want === '' && (key === LEGACY_UID || key === UID)) continue;
+    if (labels[key] !== want)
+      causes.push(invalid(`spec.template.metadata.labels[${key}]`, labels, `must be '${want}'`));
+  }
+  const parsed = selectorOf(selector);
+  if (parsed && str(meta.uid) !== '' && !matchesLabels(parsed, expected))
+    causes.push(invalidSelector('spec.selector', selector, '`selector` not auto-generated'));
+  return causes;
+}
+
+/** ValidateJobSpec: validateJobSpec, then the selector: required, well formed, and selecting the template. */
+function jobSpecWithSelectorCauses(
+  spec: JsonObject,
+  selector: JsonValue | undefined,
+  labels: Record<string, string>,
+): FieldCause[] {
+  const causes = jobSpecCauses(spec, 'spec');
+  if (!set(selector)) causes.push(required('spec.selector'));
+  else causes.push(...labelSelectorCauses(selector, 'spec.selector'));
+  // A nil selector is labels.Nothing(), which selects no pods.
+  const parsed = set(selector) ? selectorOf(selector) : undefined;
+  if (!set(selector) || (parsed && !matchesLabels(parsed, labels))) {
+    const templateLabels = objectAt(objectAt(spec, 'template'), 'metadata').labels;
+    causes.push(
+      invalid(
+        'spec.template.metadata.labels',
+        isObject(templateLabels) ? templateLabels : null,
+        '`selector` does not match template `labels`',
+      ),
+    );
   }
   return causes;
 }
 
+/** ValidateJob, and on update ValidateJobUpdate after it (the strategy appends both, so spec errors come twice). */
 export function jobCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const spec = objectAt(obj, 'spec');
-  const causes = jobSpecCauses(spec, 'spec');
   const name = isObject(obj.metadata) && typeof obj.metadata.name === 'string' ? obj.metadata.name : '';
+  const manual = spec.manualSelector === true;
+  const own = objectAt(objectAt(objectAt(spec, 'template'), 'metadata'), 'labels');
+  const ownLabels: Record<string, string> = {};
+  for (const [k, v] of Object.entries(own)) ownLabels[k] = typeof v === 'string' ? v : '';
+  const { labels, selector } = !old && !manual ? generated(obj, spec) : { labels: ownLabels, selector: spec.selector };
+  const causes: FieldCause[] = [];
+  if (!manual && set(selector)) causes.push(...generatedSelectorCauses(obj, labels, selector ?? null));
+  causes.push(...jobSpecWithSelectorCauses(spec, selector, labels));
   if (!old) causes.push(...jobNameLabelCauses(name));
+  const completions = int(spec.completions);
+  if (spec.completionMode === INDEXED && completions !== undefined && completions > 0) {
+    const hostname = `${name}-${completions - 1}`;
+    if (dns1123LabelErrors(hostname).length)
+      causes.push(invalid('metadata.name', name, `will not able to create pod with invalid DNS label: ${hostname}`));
+  }
   if (!old) return causes;
   const before = objectAt(old, 'spec');
-  for (const f of [
-    'selector',
-    'template',
-    'completionMode',
-    'podFailurePolicy',
-    'backoffLimitPerIndex',
-    'successPolicy',
-  ]) {
-    if (spec[f] !== undefined && before[f] !== undefined && !semanticEqual(spec[f], before[f]))
-      causes.push(invalid(`spec.${f}`, spec[f], 'field is immutable'));
-  }
+  causes.push(...jobSpecWithSelectorCauses(spec, spec.selector, ownLabels));
+  causes.push(...immutable(spec.completions, before.completions, 'spec.completions'));
+  causes.push(...immutable(spec.selector, before.selector, 'spec.selector'));
+  causes.push(...templateUpdateCauses(spec, before, objectAt(old, 'status')));
+  for (const f of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'])
+    causes.push(...immutable(spec[f], before[f], `spec.${f}`));
   return causes;
+}
+
+/**
+ * validatePodTemplateUpdate: the template is fixed, but for a Job suspended and never started
+ * (AllowMutableSchedulingDirectives), whose node affinity, node selector, tolerations, labels, annotations
+ * and scheduling gates may change.
+ */
+function templateUpdateCauses(spec: JsonObject, before: JsonObject, oldStatus: JsonObject): FieldCause[] {
+  const template = objectAt(spec, 'template');
+  let oldTemplate = objectAt(before, 'template');
+  if (before.suspend === true && !set(oldStatus.startTime)) {
+    const now = objectAt(template, 'spec');
+    const was: JsonObject = { ...objectAt(oldTemplate, 'spec') };
+    const affinity = isObject(now.affinity) ? now.affinity : undefined;
+    const oldAffinity = isObject(was.affinity) ? { ...was.affinity } : undefined;
+    if (oldAffinity) {
+      if (affinity) oldAffinity.nodeAffinity = affinity.nodeAffinity ?? null;
+      else delete oldAffinity.nodeAffinity;
+      was.affinity = !affinity && semanticEqual(oldAffinity, {}) ? null : oldAffinity;
+    } else if (affinity) was.affinity = { nodeAffinity: affinity.nodeAffinity ?? null };
+    for (const f of ['nodeSelector', 'tolerations', 'schedulingGates']) was[f] = now[f] ?? null;
+    const meta = { ...objectAt(oldTemplate, 'metadata') };
+    const nowMeta = objectAt(template, 'metadata');
+    meta.labels = nowMeta.labels ?? null;
+    meta.annotations = nowMeta.annotations ?? null;
+    oldTemplate = { ...oldTemplate, metadata: meta, spec: was };
+  }
+  return immutable(template, oldTemplate, 'spec.template');
 }
 
 const CRON_FIELD = /^(\*|\?|\d+(-\d+)?|[A-Za-z]{3}(-[A-Za-z]{3})?)(\/\d+)?$/;

@@ -7,8 +7,10 @@ import { apiServiceCauses } from './apiservice.js';
 import { hpaCauses } from './autoscaling.js';
 import { certificateCauses, csrCauses } from './certificates.js';
 import { endpointsCauses } from './endpoints.js';
+import { endpointSliceCauses } from './endpoint-slices.js';
 import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-claims.js';
-import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
+import { persistentVolumeCauses } from './volumes.js';
+import { persistentVolumeClaimCauses } from './persistent-volume-claims.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
 import { admissionPolicyCauses } from './admission-policy.js';
@@ -65,6 +67,8 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return persistentVolumeClaimCauses(obj, old);
     case '/Endpoints':
       return endpointsCauses(obj);
+    case 'discovery.k8s.io/EndpointSlice':
+      return endpointSliceCauses(obj, old);
     case 'autoscaling/HorizontalPodAutoscaler':
       return hpaCauses(obj);
     case 'apps/ControllerRevision':
