@@ -212,4 +212,49 @@ describe('Job (ValidateJob, ValidateJobUpdate)', () => {
     const scaled = await call('PUT', `${jobs}/j4`, { ...created.body, spec: { ...spec, parallelism: 3 } });
     expect(scaled.status).toBe(200);
   });
+
+  it('refuses a container restartPolicy and, on update, a template without its generated labels', async () => {
+    const bad = await call('POST', jobs, {
+      ...job('j5', {}),
+      spec: {
+        template: {
+          spec: { containers: [{ name: 'c', image: 'i', restartPolicy: 'Always' }], restartPolicy: 'Never' },
+        },
+      },
+    });
+    expect(causes(bad)).toEqual([
+      'spec.template.spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers',
+    ]);
+    const created = await call('POST', jobs, job('j6', {}));
+    const spec = created.body.spec as { template: Record<string, unknown> };
+    const moved = await call('PUT', `${jobs}/j6`, {
+      ...created.body,
+      spec: { ...spec, template: { ...spec.template, metadata: {} } },
+    });
+    const uid = (created.body.metadata as { uid: string }).uid;
+    expect(causes(moved).slice(0, 4)).toEqual([
+      `spec.template.metadata.labels[controller-uid]: Required value: must be '${uid}'`,
+      "spec.template.metadata.labels[job-name]: Required value: must be 'j6'",
+      `spec.template.metadata.labels[batch.kubernetes.io/controller-uid]: Required value: must be '${uid}'`,
+      "spec.template.metadata.labels[batch.kubernetes.io/job-name]: Required value: must be 'j6'",
+    ]);
+    expect(kinds(moved).slice(4)).toEqual([
+      'spec.template.metadata.labels FieldValueInvalid',
+      'spec.template.metadata.labels FieldValueInvalid',
+      'spec.template FieldValueInvalid',
+    ]);
+  });
+
+  it('refuses status writes a Job controller would not make: more ready than active, indexes of a non-indexed Job', async () => {
+    const created = await call('POST', jobs, job('j7', {}));
+    const status = (s: object) => call('PUT', `${jobs}/j7/status`, { ...created.body, status: s });
+    expect(causes(await status({ ready: 2 }))).toEqual([
+      'status.ready: Invalid value: 2: cannot set more ready pods than active',
+    ]);
+    expect(causes(await status({ completedIndexes: 'x' }))).toEqual([
+      'status.completedIndexes: Invalid value: "x": error parsing completedIndexes: cannot convert string to integer for index: "x"',
+      'status.completedIndexes: Invalid value: "x": cannot set non-empty completedIndexes when non-indexed completion mode',
+    ]);
+    expect((await status({ active: 2, ready: 1 })).status).toBe(200);
+  });
 });

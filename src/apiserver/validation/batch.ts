@@ -4,7 +4,7 @@
 // ValidateCronJobUpdate (validateCronJobSpec, validateScheduleFormat).
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { forbidden, invalid, notSupported, required, tooLong, tooMany } from '../schema/field-errors.js';
+import { duplicate, forbidden, invalid, notSupported, required, tooLong, tooMany } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { matchesLabels } from '../selectors/index.js';
 import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
@@ -225,27 +225,53 @@ function generated(obj: JsonObject, spec: JsonObject): { labels: Record<string, 
   return { labels, selector: { ...sel, matchLabels } };
 }
 
-/** validateGeneratedSelector, on the generated labels: each as generated, and the selector one that selects them. */
-function generatedSelectorCauses(obj: JsonObject, labels: Record<string, string>, selector: JsonValue): FieldCause[] {
+/**
+ * validateGeneratedSelector, on the generated labels: each as generated (the prefixed ones when
+ * RequirePrefixedLabels), and a selector that selects them.
+ */
+function generatedSelectorCauses(
+  obj: JsonObject,
+  labels: Record<string, string>,
+  selector: JsonValue,
+  prefixed: boolean,
+): FieldCause[] {
   const meta = objectAt(obj, 'metadata');
-  const expected: Record<string, string> = {
-    [LEGACY_UID]: str(meta.uid),
-    [LEGACY_NAME]: str(meta.name),
-    [UID]: str(meta.uid),
-    [NAME]: str(meta.name),
-  };
+  const uid = str(meta.uid);
+  const name = str(meta.name);
   const causes: FieldCause[] = [];
-  for (const key of [LEGACY_UID, LEGACY_NAME, UID, NAME]) {
-    const want = expected[key] ?? '';
-    // The uid is given after validation here: a client's value of a uid label is all that can be wrong.
-    if (want === '' && (key === LEGACY_UID || key === UID)) continue;
-    if (labels[key] !== want)
-      causes.push(invalid(`spec.template.metadata.labels[${key}]`, labels, `must be '${want}'`));
+  const has = (key: string, want: string): void => {
+    const at = `spec.template.metadata.labels[${key}]`;
+    if (!(key in labels)) causes.push(required(at, `must be '${want}'`));
+    else if (labels[key] !== want) causes.push(invalid(at, labels, `must be '${want}'`));
+  };
+  const expected: Record<string, string> = {};
+  const pairs: Array<[string, string]> = [
+    [LEGACY_UID, uid],
+    [LEGACY_NAME, name],
+  ];
+  if (prefixed) pairs.push([UID, uid], [NAME, name]);
+  for (const [key, want] of pairs) {
+    has(key, want);
+    expected[key] = want;
   }
   const parsed = selectorOf(selector);
-  if (parsed && str(meta.uid) !== '' && !matchesLabels(parsed, expected))
+  if (parsed && !matchesLabels(parsed, expected))
     causes.push(invalidSelector('spec.selector', selector, '`selector` not auto-generated'));
   return causes;
+}
+
+/**
+ * validateCompletions (ElasticIndexedJob, GA): completions are fixed, but an Indexed Job's may change together
+ * with its parallelism.
+ */
+function completionsCauses(spec: JsonObject, before: JsonObject): FieldCause[] {
+  if (spec.completionMode !== INDEXED) return immutable(spec.completions, before.completions, 'spec.completions');
+  if (semanticEqual(spec.completions, before.completions) || !set(spec.completions)) return [];
+  if (spec.completions !== spec.parallelism)
+    return [
+      invalid('spec.completions', spec.completions ?? null, 'can only be modified in tandem with spec.parallelism'),
+    ];
+  return [];
 }
 
 /** ValidateJobSpec: validateJobSpec, then the selector: required, well formed, and selecting the template. */
@@ -282,7 +308,11 @@ export function jobCauses(obj: JsonObject, old: JsonObject | undefined): FieldCa
   for (const [k, v] of Object.entries(own)) ownLabels[k] = typeof v === 'string' ? v : '';
   const { labels, selector } = !old && !manual ? generated(obj, spec) : { labels: ownLabels, selector: spec.selector };
   const causes: FieldCause[] = [];
-  if (!manual && set(selector)) causes.push(...generatedSelectorCauses(obj, labels, selector ?? null));
+  const before = old ? objectAt(old, 'spec') : undefined;
+  // RequirePrefixedLabels: always on create; on update only for a Job that already has both prefixed labels.
+  const oldLabels = objectAt(objectAt(objectAt(before ?? {}, 'template'), 'metadata'), 'labels');
+  const prefixed = !before || (NAME in oldLabels && UID in oldLabels);
+  if (!manual && set(selector)) causes.push(...generatedSelectorCauses(obj, labels, selector ?? null, prefixed));
   causes.push(...jobSpecWithSelectorCauses(spec, selector, labels));
   if (!old) causes.push(...jobNameLabelCauses(name));
   const completions = int(spec.completions);
@@ -291,10 +321,9 @@ export function jobCauses(obj: JsonObject, old: JsonObject | undefined): FieldCa
     if (dns1123LabelErrors(hostname).length)
       causes.push(invalid('metadata.name', name, `will not able to create pod with invalid DNS label: ${hostname}`));
   }
-  if (!old) return causes;
-  const before = objectAt(old, 'spec');
+  if (!old || !before) return causes;
   causes.push(...jobSpecWithSelectorCauses(spec, spec.selector, ownLabels));
-  causes.push(...immutable(spec.completions, before.completions, 'spec.completions'));
+  causes.push(...completionsCauses(spec, before));
   causes.push(...immutable(spec.selector, before.selector, 'spec.selector'));
   causes.push(...templateUpdateCauses(spec, before, objectAt(old, 'status')));
   for (const f of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'])
@@ -377,5 +406,120 @@ export function cronJobCauses(obj: JsonObject, old: JsonObject | undefined): Fie
   // ValidateJobTemplateSpec: a CronJob's Jobs get generated selectors.
   if (jobSpec.manualSelector === true)
     causes.push(notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
+  return causes;
+}
+
+const conditionTrue = (status: JsonObject, type: string): boolean =>
+  (Array.isArray(status.conditions) ? status.conditions : []).some(
+    (c) => isObject(c) && c.type === type && c.status === 'True',
+  );
+
+/** validateIndexesFormat: `1,3-5` below completions, increasing; the error text or undefined. */
+function indexesError(text: string, completions: number): string | undefined {
+  if (text === '') return undefined;
+  let last: number | undefined;
+  const atoi = (s: string): number | undefined => (/^[+-]?\d+$/.test(s) ? Number(s) : undefined);
+  for (const interval of text.split(',')) {
+    const limits = interval.split('-');
+    if (limits.length > 2)
+      return `the fragment "${interval}" violates the requirement that an index interval can have at most two parts separated by '-'`;
+    const [from = '', to] = limits;
+    const x = atoi(from);
+    if (x === undefined) return `cannot convert string to integer for index: "${from}"`;
+    if (x >= completions) return `too large index: "${from}"`;
+    if (last !== undefined && last >= x) return `non-increasing order, previous: ${last}, current: ${x}`;
+    if (to === undefined) {
+      last = x;
+      continue;
+    }
+    const y = atoi(to);
+    if (y === undefined) return `cannot convert string to integer for index: "${to}"`;
+    if (y >= completions) return `too large index: "${to}"`;
+    if (x >= y) return `non-increasing order, previous: ${x}, current: ${y}`;
+    last = y;
+  }
+  return undefined;
+}
+
+/**
+ * ValidateJobUpdateStatus (validateJobStatus, ValidateJobStatusUpdate) with the options jobStatusStrategy gives
+ * under JobManagedBy (on in v1.34): most rules apply only when a field they read changed. The rules on
+ * SuccessCriteriaMet, FailureTarget and the overlap of failed and completed indexes are not checked here.
+ */
+export function jobStatusCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  const status = objectAt(obj, 'status');
+  const was = objectAt(old ?? {}, 'status');
+  const spec = objectAt(obj, 'spec');
+  const causes = nonNegative(status, ['active', 'succeeded', 'failed', 'ready', 'terminating'], 'status');
+  const uncounted = objectAt(status, 'uncountedTerminatedPods');
+  const seen = new Set<string>();
+  for (const kind of ['succeeded', 'failed']) {
+    (Array.isArray(uncounted[kind]) ? (uncounted[kind] as JsonValue[]) : []).forEach((u, i) => {
+      const at = `status.uncountedTerminatedPods.${kind}[${i}]`;
+      const uid = str(u);
+      if (uid === '') causes.push(invalid(at, uid, 'must not be empty'));
+      else if (seen.has(uid)) causes.push(duplicate(at, uid));
+      else seen.add(uid);
+    });
+  }
+  const changed = (f: string): boolean => !semanticEqual(status[f], was[f]);
+  const complete = conditionTrue(status, 'Complete');
+  const failed = conditionTrue(status, 'Failed');
+  const finished = complete || failed;
+  const finishedChanged = finished !== (conditionTrue(was, 'Complete') || conditionTrue(was, 'Failed'));
+  const completeChanged = complete !== conditionTrue(was, 'Complete');
+  const completionTimeChanged = changed('completionTime');
+  const active = int(status.active) ?? 0;
+  if ((completeChanged || failed !== conditionTrue(was, 'Failed')) && complete && failed)
+    causes.push(invalidOmitted('status.conditions', 'cannot set Complete=True and Failed=true conditions'));
+  if ((completeChanged || completionTimeChanged) && set(status.completionTime) && !complete) {
+    const detail = 'cannot set completionTime when there is no Complete=True condition';
+    causes.push(invalid('status.completionTime', status.completionTime ?? null, detail));
+  }
+  if ((completeChanged || completionTimeChanged) && !set(status.completionTime) && complete)
+    causes.push(required('status.completionTime', 'completionTime is required for Complete jobs'));
+  if ((finishedChanged || changed('active')) && active > 0 && finished)
+    causes.push(invalid('status.active', active, 'active>0 is invalid for finished job'));
+  const zeroSuspended = spec.suspend === true && spec.completions === 0;
+  if ((finishedChanged || changed('startTime')) && !zeroSuspended && !set(status.startTime) && finished)
+    causes.push(required('status.startTime', 'startTime is required for finished job'));
+  const completions = int(spec.completions);
+  const completed = str(status.completedIndexes);
+  if (changed('completedIndexes')) {
+    const err = completions !== undefined ? indexesError(completed, completions) : undefined;
+    if (err) causes.push(invalid('status.completedIndexes', completed, `error parsing completedIndexes: ${err}`));
+    if (completed !== '' && spec.completionMode !== INDEXED) {
+      const detail = 'cannot set non-empty completedIndexes when non-indexed completion mode';
+      causes.push(invalid('status.completedIndexes', completed, detail));
+    }
+  }
+  if (changed('failedIndexes') && set(status.failedIndexes)) {
+    const failedIndexes = str(status.failedIndexes);
+    if (completions !== undefined && set(spec.backoffLimitPerIndex)) {
+      const err = indexesError(failedIndexes, completions);
+      if (err) causes.push(invalid('status.failedIndexes', failedIndexes, `error parsing failedIndexes: ${err}`));
+    }
+    if (!set(spec.backoffLimitPerIndex)) {
+      const detail = 'cannot set non-null failedIndexes when backoffLimitPerIndex is null';
+      causes.push(invalid('status.failedIndexes', failedIndexes, detail));
+    }
+  }
+  const ready = int(status.ready);
+  if ((changed('ready') || changed('active')) && ready !== undefined && ready > active)
+    causes.push(invalid('status.ready', ready, 'cannot set more ready pods than active'));
+  if (!old) return causes;
+  for (const type of ['Failed', 'Complete', 'FailureTarget']) {
+    if (conditionTrue(was, type) && !conditionTrue(status, type))
+      causes.push(invalidOmitted('status.conditions', `cannot disable the terminal ${type}=True condition`));
+  }
+  if ((int(status.failed) ?? 0) < (int(was.failed) ?? 0))
+    causes.push(invalid('status.failed', int(status.failed) ?? 0, 'cannot decrease the failed counter'));
+  const scalable = spec.completionMode === INDEXED && semanticEqual(spec.completions, spec.parallelism);
+  if (!scalable && (int(status.succeeded) ?? 0) < (int(was.succeeded) ?? 0))
+    causes.push(invalid('status.succeeded', int(status.succeeded) ?? 0, 'cannot decrease the succeeded counter'));
+  if (set(status.completionTime) && set(was.completionTime) && status.completionTime !== was.completionTime)
+    causes.push(invalid('status.completionTime', status.completionTime ?? null, 'completionTime cannot be mutated'));
+  if (set(was.startTime) && was.startTime !== status.startTime && spec.suspend !== true)
+    causes.push(required('status.startTime', 'startTime cannot be removed for unsuspended job'));
   return causes;
 }

@@ -16,7 +16,7 @@ import { policyBindingCauses } from './policy-binding.js';
 import { admissionPolicyCauses } from './admission-policy.js';
 import { webhookConfigurationCauses } from './webhook-configurations.js';
 import { podDisruptionBudgetCauses } from './policy.js';
-import { cronJobCauses, jobCauses } from './batch.js';
+import { cronJobCauses, jobCauses, jobStatusCauses } from './batch.js';
 import { priorityClassCauses, runtimeClassCauses } from './classes.js';
 import { podTemplateCauses, replicationControllerCauses, replicationControllerStatusCauses } from './core-templates.js';
 import { ingressCauses, ingressClassCauses, ipAddressCauses, serviceCidrCauses } from './networking.js';
@@ -129,7 +129,8 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 }
 
 /** A write to the status subresource: ValidateXStatusUpdate, where this server has it. */
-export function statusValidationCauses(t: ResourceType, obj: JsonObject): FieldCause[] {
+export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  if (t.group === 'batch' && t.kind === 'Job') return jobStatusCauses(obj, old);
   if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
     return deploymentStatusCauses(objectAt(obj, 'status'));
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);

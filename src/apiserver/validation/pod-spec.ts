@@ -2,11 +2,11 @@
 // ValidatePodSpec, validateContainers, validateContainerCommon, validateContainerPorts, validateProbe,
 // validateRestartPolicy, validateDNSPolicy), on the defaulted spec, with upstream's paths and texts:
 // containers (required, DNS-1123 names, duplicates, image, pull and termination-message policies,
-// ports, probes), restartPolicy, dnsPolicy, a template's preemptionPolicy, os.name, activeDeadlineSeconds.
+// ports, probes, no restartPolicy), restartPolicy, dnsPolicy, a template's preemptionPolicy, os.name, activeDeadlineSeconds.
 // Other PodSpec fields are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { duplicate, invalid, notSupported, required } from '../schema/field-errors.js';
+import { duplicate, forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { dns1123LabelErrors, isValidPort, PORT_RANGE, portNameErrors } from './dns.js';
 
@@ -68,6 +68,9 @@ function containerCauses(containers: JsonValue | undefined, path: string): Field
     if (str(c.image) === '') causes.push(required(`${at}.image`));
     causes.push(...portCauses(c.ports, `${at}.ports`));
     causes.push(...probeCauses(c, at));
+    // validateContainers: a regular container has no restartPolicy (ContainerRestartRules is off in v1.34).
+    if (c.restartPolicy !== undefined && c.restartPolicy !== null)
+      causes.push(forbidden(`${at}.restartPolicy`, 'may not be set for non-init containers'));
     if (c.imagePullPolicy !== undefined)
       causes.push(...enumCause(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
     if (c.terminationMessagePolicy !== undefined) {
