@@ -153,6 +153,27 @@ describe('PersistentVolumeClaim (ValidatePersistentVolumeClaim, ValidatePersiste
     });
     expect(classed.status).toBe(200);
   });
+
+  it('refuses a status with an allocated resource other than storage and a resize status outside the set', async () => {
+    const created = await call(
+      'POST',
+      claims,
+      claim('c4', { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } }),
+    );
+    const a = await call('PUT', `${claims}/c4/status`, {
+      ...created.body,
+      status: { allocatedResources: { cpu: '1' }, allocatedResourceStatuses: { storage: 'Resizing' } },
+    });
+    expect(causes(a)).toEqual([
+      'status.allocatedResourceStatus: Unsupported value: "storage": supported values: "ControllerResizeFailed", "ControllerResizeInProgress", "NodeResizeFailed", "NodeResizeInProgress", "NodeResizePending"',
+      'status.allocatedResources: Unsupported value: "cpu": supported values: "storage"',
+    ]);
+    const bound = await call('PUT', `${claims}/c4/status`, {
+      ...created.body,
+      status: { phase: 'Bound', capacity: { storage: '1Gi' } },
+    });
+    expect(bound.status).toBe(200);
+  });
 });
 
 describe('Job (ValidateJob, ValidateJobUpdate)', () => {

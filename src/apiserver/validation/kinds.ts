@@ -10,7 +10,7 @@ import { endpointsCauses } from './endpoints.js';
 import { endpointSliceCauses } from './endpoint-slices.js';
 import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-claims.js';
 import { persistentVolumeCauses } from './volumes.js';
-import { persistentVolumeClaimCauses } from './persistent-volume-claims.js';
+import { persistentVolumeClaimCauses, persistentVolumeClaimStatusCauses } from './persistent-volume-claims.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
 import { admissionPolicyCauses } from './admission-policy.js';
@@ -131,6 +131,7 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 /** A write to the status subresource: ValidateXStatusUpdate, where this server has it. */
 export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   if (t.group === 'batch' && t.kind === 'Job') return jobStatusCauses(obj, old);
+  if (t.group === '' && t.kind === 'PersistentVolumeClaim') return persistentVolumeClaimStatusCauses(obj);
   if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
     return deploymentStatusCauses(objectAt(obj, 'status'));
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);

@@ -11,6 +11,7 @@ import type { FieldCause } from '../schema/types.js';
 import { quantityNanos } from '../defaults/quantity.js';
 import { IMMUTABLE, str, subdomainErrors } from './checks.js';
 import { labelSelectorCauses } from './label-selector.js';
+import { qualifiedNameErrors } from '../selectors/label-validation.js';
 import { objectAt } from './pod-spec.js';
 import { semanticEqual } from './semantic-equal.js';
 
@@ -135,7 +136,11 @@ export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | u
     const nowBeta = str(newAnn[BETA_CLASS]);
     if (nowBeta !== str(oldBeta)) causes.push(invalid(`metadata.annotations.${BETA_CLASS}`, nowBeta, IMMUTABLE));
     // validateStorageClassUpgradeFromNil: a claim without a class may be given one (RetroactiveDefaultStorageClass).
-    if (oldBeta === undefined && !set(before.storageClassName) && str(spec.storageClassName) !== '')
+    if (
+      set(spec.storageClassName) &&
+      !set(before.storageClassName) &&
+      (oldBeta === undefined || spec.storageClassName === oldBeta)
+    )
       newClone.storageClassName = before.storageClassName ?? null;
   }
   // The status is the stored one (PrepareForUpdate): a bound claim may change its requested size.
@@ -172,6 +177,59 @@ export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | u
       causes.push(
         forbidden('spec.volumeAttributesClassName', 'update from non-nil value to an empty string is forbidden'),
       );
+  }
+  return causes;
+}
+
+const RESIZE_STATUSES = [
+  'ControllerResizeFailed',
+  'ControllerResizeInProgress',
+  'NodeResizeFailed',
+  'NodeResizeInProgress',
+  'NodeResizePending',
+];
+
+/** validatePersistentVolumeClaimResourceKey: a qualified name, and `storage` if it is a native resource name. */
+function resourceKeyCauses(key: string, path: string): FieldCause[] {
+  const errs = qualifiedNameErrors(key).map((m) => invalid(path, key, m));
+  if (errs.length) return errs;
+  const native = !key.includes('/') || key.startsWith('kubernetes.io/');
+  return native && key !== 'storage' ? [notSupported(path, key, ['storage'])] : [];
+}
+
+/** validateBasicResource: the quantity's Value() (rounded up to an integer) is not negative. */
+function basicResourceCauses(qty: JsonValue | undefined, path: string): FieldCause[] {
+  const nanos = quantityNanos(String(qty ?? '0'));
+  if (nanos === undefined || nanos >= 0n) return [];
+  const value = -(-nanos / 1_000_000_000n);
+  return [invalid(path, Number(value), 'must be a valid resource quantity')];
+}
+
+/** ValidatePersistentVolumeClaimStatusUpdate (RecoverVolumeExpansionFailure on). */
+export function persistentVolumeClaimStatusCauses(obj: JsonObject): FieldCause[] {
+  const causes: FieldCause[] = [];
+  const spec = objectAt(obj, 'spec');
+  if (!Array.isArray(spec.accessModes) || !spec.accessModes.length) causes.push(required('Spec.accessModes'));
+  const status = objectAt(obj, 'status');
+  for (const [r, q] of Object.entries(objectAt(status, 'capacity')))
+    causes.push(...basicResourceCauses(q, `status.capacity[${r}]`));
+  if (isObject(status.allocatedResourceStatuses)) {
+    for (const [k, v] of Object.entries(status.allocatedResourceStatuses)) {
+      causes.push(...resourceKeyCauses(k, 'status.allocatedResourceStatus'));
+      if (typeof v !== 'string' || !RESIZE_STATUSES.includes(v))
+        causes.push(notSupported('status.allocatedResourceStatus', k, RESIZE_STATUSES));
+    }
+  }
+  for (const [r, q] of Object.entries(objectAt(status, 'allocatedResources'))) {
+    const keyErrs = resourceKeyCauses(r, 'status.allocatedResources');
+    if (keyErrs.length) {
+      causes.push(...keyErrs);
+      continue;
+    }
+    const basic = basicResourceCauses(q, `status.allocatedResources[${r}]`);
+    if (basic.length) causes.push(...basic);
+    else if ((quantityNanos(String(q ?? '0')) ?? 0n) < 0n)
+      causes.push(invalid(`status.allocatedResources[${r}]`, String(q), 'must be greater than or equal to 0'));
   }
   return causes;
 }
