@@ -111,10 +111,13 @@ export function claimSpecCauses(spec: JsonObject): FieldCause[] {
 
 const annotationsOf = (o: JsonObject): JsonObject => objectAt(objectAt(o, 'metadata'), 'annotations');
 
+/** persistentvolumeclaimStrategy.Validate, or ValidateUpdate: ValidatePersistentVolumeClaim, then the update's. */
 export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const spec = objectAt(obj, 'spec');
   const causes = claimSpecCauses(spec);
   if (!old) return causes;
+  // The strategy's ValidateUpdate runs ValidatePersistentVolumeClaim, then the update's own checks, which run it again.
+  causes.push(...claimSpecCauses(spec));
   const before = objectAt(old, 'spec');
   const newClone: JsonObject = { ...spec };
   const oldClone: JsonObject = { ...before };
