@@ -278,4 +278,27 @@ describe('Job (ValidateJob, ValidateJobUpdate)', () => {
     ]);
     expect((await status({ active: 2, ready: 1 })).status).toBe(200);
   });
+
+  it("refuses bad names in the template's pod spec: hostname, an empty runtime class, node selector values", async () => {
+    const a = await call('POST', jobs, {
+      ...job('j8', {}),
+      spec: {
+        template: {
+          spec: {
+            containers: [{ name: 'c', image: 'i' }],
+            restartPolicy: 'Never',
+            hostname: 'Bad_Host',
+            runtimeClassName: '',
+            nodeSelector: { zone: 'bad value' },
+          },
+        },
+      },
+    });
+    expect(kinds(a)).toEqual([
+      'spec.template.spec.nodeSelector FieldValueInvalid',
+      'spec.template.spec.hostname FieldValueInvalid',
+      'spec.template.spec.runtimeClassName FieldValueInvalid',
+    ]);
+    expect(causes(a)[1]).toBe(`spec.template.spec.hostname: Invalid value: "Bad_Host": ${LABEL}`);
+  });
 });
