@@ -2,12 +2,12 @@
 // ValidatePodSpec, validateContainers, validateContainerCommon, validateContainerPorts, validateProbe,
 // validateRestartPolicy, validateDNSPolicy), on the defaulted spec, with upstream's paths and texts:
 // containers (required, DNS-1123 names, duplicates, image, pull and termination-message policies,
-// ports, probes, no restartPolicy), restartPolicy, dnsPolicy, nodeSelector, the names it holds (service account, node,
+// ports, probes), restartPolicy, dnsPolicy, nodeSelector, the names it holds (service account, node,
 // hostname, subdomain, priority and runtime classes), a template's preemptionPolicy, os.name, activeDeadlineSeconds.
 // Other PodSpec fields are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { duplicate, forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
+import { duplicate, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { subdomainErrors } from './checks.js';
 import { dns1123LabelErrors, isValidPort, PORT_RANGE, portNameErrors } from './dns.js';
@@ -71,9 +71,6 @@ function containerCauses(containers: JsonValue | undefined, path: string): Field
     if (str(c.image) === '') causes.push(required(`${at}.image`));
     causes.push(...portCauses(c.ports, `${at}.ports`));
     causes.push(...probeCauses(c, at));
-    // validateContainers: a regular container has no restartPolicy (ContainerRestartRules is off in v1.34).
-    if (c.restartPolicy !== undefined && c.restartPolicy !== null)
-      causes.push(forbidden(`${at}.restartPolicy`, 'may not be set for non-init containers'));
     if (c.imagePullPolicy !== undefined)
       causes.push(...enumCause(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
     if (c.terminationMessagePolicy !== undefined) {
