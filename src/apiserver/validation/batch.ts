@@ -1,198 +1,26 @@
 // Part of kube-apiserver's batch validation (kubernetes/kubernetes pkg/apis/batch/validation/validation.go):
-// ValidateJobSpec's template (its pod spec, restartPolicy OnFailure or Never, the job-name labels) and numbers, and
-// ValidateJobSpecUpdate's immutable selector, template and completions; ValidateCronJobCreate and
-// ValidateCronJobUpdate (validateCronJobSpec, validateScheduleFormat).
+// ValidateJob (validateGeneratedSelector against the selector jobStrategy generates, ValidateJobSpec's selector,
+// the Indexed hostname check), ValidateJobUpdate (validateCompletions, the fixed selector, template and policies,
+// validatePodTemplateUpdate), ValidateCronJobCreate and ValidateCronJobUpdate (validateCronJobSpec,
+// validateScheduleFormat). validateJobSpec itself is job-spec.ts; status writes are job-status.ts.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { duplicate, forbidden, invalid, notSupported, required, tooLong, tooMany } from '../schema/field-errors.js';
+import { invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { matchesLabels } from '../selectors/index.js';
-import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
-import { domainPrefixedPathCauses, immutable, nonNegative, str } from './checks.js';
+import { labelValueErrors } from '../selectors/label-validation.js';
+import { immutable, str } from './checks.js';
 import { dns1123LabelErrors } from './dns.js';
-import { invalidSelector, labelMapCauses, labelSelectorCauses, selectorOf } from './label-selector.js';
-import { objectAt, podSpecCauses } from './pod-spec.js';
+import { invalidSelector, labelSelectorCauses, selectorOf } from './label-selector.js';
+import { objectAt } from './pod-spec.js';
 import { semanticEqual } from './semantic-equal.js';
+import { INDEXED, int, jobSpecCauses, set } from './job-spec.js';
 
 const NONNEGATIVE = 'must be greater than or equal to 0';
 
 /** The Job's name becomes the value of its template's job-name labels (batch's PrepareForCreate). */
 export function jobNameLabelCauses(name: string): FieldCause[] {
   return name ? labelValueErrors(name).map((m) => invalid('spec.template.labels', name, m)) : [];
-}
-
-const INDEXED = 'Indexed';
-const NON_INDEXED = 'NonIndexed';
-const MAX_PARALLELISM_INDEXED = 100000;
-const MAX_FAILED_INDEXES = 100_000;
-const COMPLETIONS_SOFT_LIMIT = 100_000;
-const PARALLELISM_HIGH_COMPLETIONS = 10_000;
-const MAX_FAILED_INDEXES_HIGH_COMPLETIONS = 10_000;
-const MAX_MANAGED_BY = 63;
-const MAX_FAILURE_RULES = 20;
-const MAX_SUCCESS_RULES = 20;
-const ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
-const REPLACEMENT = ['Failed', 'TerminatingOrFailed'];
-const set = (v: JsonValue | undefined): boolean => v !== undefined && v !== null;
-const int = (v: JsonValue | undefined): number | undefined => (typeof v === 'number' ? v : undefined);
-
-/** validatePodFailurePolicyRule: the action and one of onExitCodes and onPodConditions (their members unchecked). */
-function failurePolicyCauses(spec: JsonObject, path: string): FieldCause[] {
-  const policy = objectAt(spec, 'podFailurePolicy');
-  const rules = Array.isArray(policy.rules) ? policy.rules : [];
-  const causes: FieldCause[] = [];
-  if (rules.length > MAX_FAILURE_RULES) causes.push(tooMany(`${path}.rules`, rules.length, MAX_FAILURE_RULES));
-  rules.forEach((r, i) => {
-    const rule = isObject(r) ? r : {};
-    const at = `${path}.rules[${i}]`;
-    const action = str(rule.action);
-    if (action === '')
-      causes.push(required(`${at}.action`, `valid values: [${ACTIONS.map((a) => `"${a}"`).join(' ')}]`));
-    else if (action === 'FailIndex') {
-      if (!set(spec.backoffLimitPerIndex))
-        causes.push(invalid(`${at}.action`, action, 'requires the backoffLimitPerIndex to be set'));
-    } else if (!ACTIONS.includes(action)) causes.push(notSupported(`${at}.action`, action, ACTIONS));
-    const exit = set(rule.onExitCodes);
-    const conditions = Array.isArray(rule.onPodConditions) && rule.onPodConditions.length > 0;
-    if (exit && conditions)
-      causes.push(invalidOmitted(at, 'specifying both OnExitCodes and OnPodConditions is not supported'));
-    if (!exit && !conditions)
-      causes.push(invalidOmitted(at, 'specifying one of OnExitCodes and OnPodConditions is required'));
-  });
-  return causes;
-}
-
-/** field.Invalid with field.OmitValueType: the message has no value. */
-const invalidOmitted = (field: string, detail: string): FieldCause => ({
-  reason: 'FieldValueInvalid',
-  field,
-  message: `Invalid value: ${detail}`,
-});
-
-/** validateSuccessPolicy: rules, each with a count or indexes (the indexes' format unchecked). */
-function successPolicyCauses(spec: JsonObject, path: string): FieldCause[] {
-  const rules = Array.isArray(objectAt(spec, 'successPolicy').rules)
-    ? (objectAt(spec, 'successPolicy').rules as JsonValue[])
-    : [];
-  const causes: FieldCause[] = [];
-  if (!rules.length)
-    causes.push(required(`${path}.rules`, 'at least one rules must be specified when the successPolicy is specified'));
-  if (rules.length > MAX_SUCCESS_RULES) causes.push(tooMany(`${path}.rules`, rules.length, MAX_SUCCESS_RULES));
-  const completions = int(spec.completions) ?? 0;
-  rules.forEach((r, i) => {
-    const rule = isObject(r) ? r : {};
-    const at = `${path}.rules[${i}]`;
-    if (!set(rule.succeededCount) && !set(rule.succeededIndexes))
-      causes.push(required(at, 'at least one of succeededCount or succeededIndexes must be specified'));
-    const count = int(rule.succeededCount);
-    if (count === undefined) return;
-    if (count < 0) causes.push(invalid(`${at}.succeededCount`, count, NONNEGATIVE));
-    if (count > completions) {
-      const detail = `must be less than or equal to ${completions} (the number of specified completions)`;
-      causes.push(invalid(`${at}.succeededCount`, count, detail));
-    }
-  });
-  return causes;
-}
-
-/** validateJobSpec: the numbers, the modes and policies, the pod template and its restartPolicy. */
-function jobSpecCauses(spec: JsonObject, path: string): FieldCause[] {
-  const causes = nonNegative(spec, ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit'], path);
-  causes.push(...nonNegative(spec, ['ttlSecondsAfterFinished', 'backoffLimitPerIndex'], path));
-  const parallelism = int(spec.parallelism);
-  const completions = int(spec.completions);
-  const maxFailed = int(spec.maxFailedIndexes);
-  if (set(spec.maxFailedIndexes)) {
-    causes.push(...nonNegative(spec, ['maxFailedIndexes'], path));
-    if (!set(spec.backoffLimitPerIndex))
-      causes.push(required(`${path}.backoffLimitPerIndex`, 'when maxFailedIndexes is specified'));
-  }
-  if (set(spec.managedBy)) {
-    const managedBy = str(spec.managedBy);
-    causes.push(...domainPrefixedPathCauses(managedBy, `${path}.managedBy`));
-    if (managedBy.length > MAX_MANAGED_BY) causes.push(tooLong(`${path}.managedBy`, MAX_MANAGED_BY));
-  }
-  const mode = spec.completionMode;
-  if (set(mode)) {
-    if (mode !== NON_INDEXED && mode !== INDEXED)
-      causes.push(notSupported(`${path}.completionMode`, mode, [NON_INDEXED, INDEXED]));
-    if (mode === INDEXED) {
-      if (completions === undefined) causes.push(required(`${path}.completions`, 'when completion mode is Indexed'));
-      if (parallelism !== undefined && parallelism > MAX_PARALLELISM_INDEXED) {
-        const detail = `must be less than or equal to ${MAX_PARALLELISM_INDEXED} when completion mode is Indexed`;
-        causes.push(invalid(`${path}.parallelism`, parallelism, detail));
-      }
-      if (completions !== undefined && maxFailed !== undefined && maxFailed > completions)
-        causes.push(invalid(`${path}.maxFailedIndexes`, maxFailed, 'must be less than or equal to completions'));
-      if (maxFailed !== undefined && maxFailed > MAX_FAILED_INDEXES) {
-        const detail = `must be less than or equal to ${MAX_FAILED_INDEXES}`;
-        causes.push(invalid(`${path}.maxFailedIndexes`, maxFailed, detail));
-      }
-      if (completions !== undefined && completions > COMPLETIONS_SOFT_LIMIT && set(spec.backoffLimitPerIndex)) {
-        const above = `when completions are above ${COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index`;
-        if (maxFailed === undefined) {
-          const detail = `must be specified when completions is above ${COMPLETIONS_SOFT_LIMIT}`;
-          causes.push(required(`${path}.maxFailedIndexes`, detail));
-        }
-        if (parallelism !== undefined && parallelism > PARALLELISM_HIGH_COMPLETIONS) {
-          const detail = `must be less than or equal to ${PARALLELISM_HIGH_COMPLETIONS} ${above}`;
-          causes.push(invalid(`${path}.parallelism`, parallelism, detail));
-        }
-        if (maxFailed !== undefined && maxFailed > MAX_FAILED_INDEXES_HIGH_COMPLETIONS) {
-          const detail = `must be less than or equal to ${MAX_FAILED_INDEXES_HIGH_COMPLETIONS} ${above}`;
-          causes.push(invalid(`${path}.maxFailedIndexes`, maxFailed, detail));
-        }
-      }
-    }
-  }
-  if (!set(mode) || mode === NON_INDEXED) {
-    if (set(spec.backoffLimitPerIndex))
-      causes.push(
-        invalid(`${path}.backoffLimitPerIndex`, spec.backoffLimitPerIndex ?? null, 'requires indexed completion mode'),
-      );
-    if (set(spec.maxFailedIndexes))
-      causes.push(
-        invalid(`${path}.maxFailedIndexes`, spec.maxFailedIndexes ?? null, 'requires indexed completion mode'),
-      );
-  }
-  const failurePolicy = set(spec.podFailurePolicy);
-  if (failurePolicy) causes.push(...failurePolicyCauses(spec, `${path}.podFailurePolicy`));
-  if (set(spec.successPolicy)) {
-    if (mode !== INDEXED)
-      causes.push(invalid(`${path}.successPolicy`, spec.successPolicy ?? null, 'requires indexed completion mode'));
-    else causes.push(...successPolicyCauses(spec, `${path}.successPolicy`));
-  }
-  const replacement = spec.podReplacementPolicy;
-  if (set(replacement)) {
-    if (failurePolicy) {
-      if (replacement !== 'Failed') causes.push(notSupported(`${path}.podReplacementPolicy`, replacement, ['Failed']));
-    } else if (typeof replacement !== 'string' || !REPLACEMENT.includes(replacement))
-      causes.push(notSupported(`${path}.podReplacementPolicy`, replacement, REPLACEMENT));
-  }
-  const template = objectAt(spec, 'template');
-  const pod = objectAt(template, 'spec');
-  causes.push(...podTemplateCauses(template, `${path}.template`));
-  const rp = typeof pod.restartPolicy === 'string' ? pod.restartPolicy : '';
-  const rpPath = `${path}.template.spec.restartPolicy`;
-  if (rp === '' || rp === 'Always') causes.push(required(rpPath, 'valid values: "OnFailure", "Never"'));
-  else if (rp !== 'OnFailure' && rp !== 'Never') causes.push(notSupported(rpPath, rp, ['OnFailure', 'Never']));
-  else if (failurePolicy && rp !== 'Never')
-    causes.push(invalid(rpPath, rp, 'only "Never" is supported when podFailurePolicy is specified'));
-  return causes;
-}
-
-/** ValidatePodTemplateSpec: the template's labels and annotations, its pod spec, no ephemeral containers. */
-function podTemplateCauses(template: JsonObject, path: string): FieldCause[] {
-  const meta = objectAt(template, 'metadata');
-  const causes = labelMapCauses(meta.labels, `${path}.labels`);
-  if (isObject(meta.annotations))
-    for (const k of Object.keys(meta.annotations))
-      for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push(invalid(`${path}.annotations`, k, m));
-  const pod = objectAt(template, 'spec');
-  causes.push(...podSpecCauses(pod, `${path}.spec`));
-  if (Array.isArray(pod.ephemeralContainers) && pod.ephemeralContainers.length)
-    causes.push(forbidden(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
-  return causes;
 }
 
 const LEGACY_UID = 'controller-uid';
@@ -406,120 +234,5 @@ export function cronJobCauses(obj: JsonObject, old: JsonObject | undefined): Fie
   // ValidateJobTemplateSpec: a CronJob's Jobs get generated selectors.
   if (jobSpec.manualSelector === true)
     causes.push(notSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
-  return causes;
-}
-
-const conditionTrue = (status: JsonObject, type: string): boolean =>
-  (Array.isArray(status.conditions) ? status.conditions : []).some(
-    (c) => isObject(c) && c.type === type && c.status === 'True',
-  );
-
-/** validateIndexesFormat: `1,3-5` below completions, increasing; the error text or undefined. */
-function indexesError(text: string, completions: number): string | undefined {
-  if (text === '') return undefined;
-  let last: number | undefined;
-  const atoi = (s: string): number | undefined => (/^[+-]?\d+$/.test(s) ? Number(s) : undefined);
-  for (const interval of text.split(',')) {
-    const limits = interval.split('-');
-    if (limits.length > 2)
-      return `the fragment "${interval}" violates the requirement that an index interval can have at most two parts separated by '-'`;
-    const [from = '', to] = limits;
-    const x = atoi(from);
-    if (x === undefined) return `cannot convert string to integer for index: "${from}"`;
-    if (x >= completions) return `too large index: "${from}"`;
-    if (last !== undefined && last >= x) return `non-increasing order, previous: ${last}, current: ${x}`;
-    if (to === undefined) {
-      last = x;
-      continue;
-    }
-    const y = atoi(to);
-    if (y === undefined) return `cannot convert string to integer for index: "${to}"`;
-    if (y >= completions) return `too large index: "${to}"`;
-    if (x >= y) return `non-increasing order, previous: ${x}, current: ${y}`;
-    last = y;
-  }
-  return undefined;
-}
-
-/**
- * ValidateJobUpdateStatus (validateJobStatus, ValidateJobStatusUpdate) with the options jobStatusStrategy gives
- * under JobManagedBy (on in v1.34): most rules apply only when a field they read changed. The rules on
- * SuccessCriteriaMet, FailureTarget and the overlap of failed and completed indexes are not checked here.
- */
-export function jobStatusCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
-  const status = objectAt(obj, 'status');
-  const was = objectAt(old ?? {}, 'status');
-  const spec = objectAt(obj, 'spec');
-  const causes = nonNegative(status, ['active', 'succeeded', 'failed', 'ready', 'terminating'], 'status');
-  const uncounted = objectAt(status, 'uncountedTerminatedPods');
-  const seen = new Set<string>();
-  for (const kind of ['succeeded', 'failed']) {
-    (Array.isArray(uncounted[kind]) ? (uncounted[kind] as JsonValue[]) : []).forEach((u, i) => {
-      const at = `status.uncountedTerminatedPods.${kind}[${i}]`;
-      const uid = str(u);
-      if (uid === '') causes.push(invalid(at, uid, 'must not be empty'));
-      else if (seen.has(uid)) causes.push(duplicate(at, uid));
-      else seen.add(uid);
-    });
-  }
-  const changed = (f: string): boolean => !semanticEqual(status[f], was[f]);
-  const complete = conditionTrue(status, 'Complete');
-  const failed = conditionTrue(status, 'Failed');
-  const finished = complete || failed;
-  const finishedChanged = finished !== (conditionTrue(was, 'Complete') || conditionTrue(was, 'Failed'));
-  const completeChanged = complete !== conditionTrue(was, 'Complete');
-  const completionTimeChanged = changed('completionTime');
-  const active = int(status.active) ?? 0;
-  if ((completeChanged || failed !== conditionTrue(was, 'Failed')) && complete && failed)
-    causes.push(invalidOmitted('status.conditions', 'cannot set Complete=True and Failed=true conditions'));
-  if ((completeChanged || completionTimeChanged) && set(status.completionTime) && !complete) {
-    const detail = 'cannot set completionTime when there is no Complete=True condition';
-    causes.push(invalid('status.completionTime', status.completionTime ?? null, detail));
-  }
-  if ((completeChanged || completionTimeChanged) && !set(status.completionTime) && complete)
-    causes.push(required('status.completionTime', 'completionTime is required for Complete jobs'));
-  if ((finishedChanged || changed('active')) && active > 0 && finished)
-    causes.push(invalid('status.active', active, 'active>0 is invalid for finished job'));
-  const zeroSuspended = spec.suspend === true && spec.completions === 0;
-  if ((finishedChanged || changed('startTime')) && !zeroSuspended && !set(status.startTime) && finished)
-    causes.push(required('status.startTime', 'startTime is required for finished job'));
-  const completions = int(spec.completions);
-  const completed = str(status.completedIndexes);
-  if (changed('completedIndexes')) {
-    const err = completions !== undefined ? indexesError(completed, completions) : undefined;
-    if (err) causes.push(invalid('status.completedIndexes', completed, `error parsing completedIndexes: ${err}`));
-    if (completed !== '' && spec.completionMode !== INDEXED) {
-      const detail = 'cannot set non-empty completedIndexes when non-indexed completion mode';
-      causes.push(invalid('status.completedIndexes', completed, detail));
-    }
-  }
-  if (changed('failedIndexes') && set(status.failedIndexes)) {
-    const failedIndexes = str(status.failedIndexes);
-    if (completions !== undefined && set(spec.backoffLimitPerIndex)) {
-      const err = indexesError(failedIndexes, completions);
-      if (err) causes.push(invalid('status.failedIndexes', failedIndexes, `error parsing failedIndexes: ${err}`));
-    }
-    if (!set(spec.backoffLimitPerIndex)) {
-      const detail = 'cannot set non-null failedIndexes when backoffLimitPerIndex is null';
-      causes.push(invalid('status.failedIndexes', failedIndexes, detail));
-    }
-  }
-  const ready = int(status.ready);
-  if ((changed('ready') || changed('active')) && ready !== undefined && ready > active)
-    causes.push(invalid('status.ready', ready, 'cannot set more ready pods than active'));
-  if (!old) return causes;
-  for (const type of ['Failed', 'Complete', 'FailureTarget']) {
-    if (conditionTrue(was, type) && !conditionTrue(status, type))
-      causes.push(invalidOmitted('status.conditions', `cannot disable the terminal ${type}=True condition`));
-  }
-  if ((int(status.failed) ?? 0) < (int(was.failed) ?? 0))
-    causes.push(invalid('status.failed', int(status.failed) ?? 0, 'cannot decrease the failed counter'));
-  const scalable = spec.completionMode === INDEXED && semanticEqual(spec.completions, spec.parallelism);
-  if (!scalable && (int(status.succeeded) ?? 0) < (int(was.succeeded) ?? 0))
-    causes.push(invalid('status.succeeded', int(status.succeeded) ?? 0, 'cannot decrease the succeeded counter'));
-  if (set(status.completionTime) && set(was.completionTime) && status.completionTime !== was.completionTime)
-    causes.push(invalid('status.completionTime', status.completionTime ?? null, 'completionTime cannot be mutated'));
-  if (set(was.startTime) && was.startTime !== status.startTime && spec.suspend !== true)
-    causes.push(required('status.startTime', 'startTime cannot be removed for unsuspended job'));
   return causes;
 }
