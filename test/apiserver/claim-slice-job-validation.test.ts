@@ -290,4 +290,22 @@ describe('Job (ValidateJob, ValidateJobUpdate)', () => {
     ]);
     expect(causes(a)[1]).toBe(`spec.template.spec.hostname: Invalid value: "Bad_Host": ${LABEL}`);
   });
+
+  it('refuses a PUT of the body it was created from: no selector and no generated labels, each listed twice', async () => {
+    const created = await call('POST', jobs, job('j9', {}));
+    const meta = created.body.metadata as { resourceVersion: string };
+    const body = job('j9', {});
+    const a = await call('PUT', `${jobs}/j9`, {
+      ...body,
+      metadata: { name: 'j9', resourceVersion: meta.resourceVersion },
+    });
+    expect(kinds(a)).toEqual([
+      'spec.selector FieldValueRequired',
+      'spec.template.metadata.labels FieldValueInvalid',
+      'spec.selector FieldValueRequired',
+      'spec.template.metadata.labels FieldValueInvalid',
+      'spec.selector FieldValueInvalid',
+      'spec.template FieldValueInvalid',
+    ]);
+  });
 });
