@@ -57,10 +57,9 @@ describe('EndpointSlice (ValidateEndpointSlice, ValidateEndpointSliceUpdate)', (
     expect(a.status).toBe(422);
     expect(causes(a)).toEqual([
       'endpoints[0].addresses: Required value: must contain at least 1 address',
-      'endpoints[1].addresses[0]: Invalid value: "10.0.0.1x": must be a valid IPv4 address',
-      'endpoints[1].addresses[0]: Invalid value: "10.0.0.1x": must be a valid IP address',
+      'endpoints[1].addresses[0]: Invalid value: "10.0.0.1x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
       'endpoints[1].addresses[1]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
-      'endpoints[1].addresses[2]: Invalid value: "::1": must be a valid IPv4 address',
+      'endpoints[1].addresses: Invalid value: "::1": must be an IPv4 address',
       'endpoints[1].addresses[2]: Invalid value: "::1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
       `endpoints[1].hostname: Invalid value: "Bad_Host": ${LABEL}`,
       'ports[1].name: Duplicate value: ""',

@@ -1,6 +1,8 @@
 // validation/go-ip.ts reads addresses as Go's net.ParseIP via ParseIPSloppy does, which Node's net.isIP does not.
 import { describe, expect, it } from 'vitest';
 import {
+  hasLeadingZeros,
+  ipString,
   isLinkLocalMulticast,
   isLinkLocalUnicast,
   isLoopback,
@@ -44,5 +46,19 @@ describe('parseIPSloppy and the net.IP predicates', () => {
     expect(kinds('224.0.0.5')).toEqual(['v4', 'link-local multicast']);
     expect(kinds('ff02::1')).toEqual(['link-local multicast']);
     expect(kinds('2001:db8::1')).toEqual([]);
+  });
+
+  it('prints an address as net.IP.String does, the form IsValidIP requires', () => {
+    const str = (s: string): string => {
+      const ip = parseIPSloppy(s);
+      return ip ? ipString(ip) : 'nil';
+    };
+    expect(str('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
+    expect(str('1:0:0:2:0:0:0:3')).toBe('1:0:0:2::3');
+    expect(str('1:0:0:2:0:0:3:4')).toBe('1::2:0:0:3:4');
+    expect(str('1:0:2:3:4:5:6:7')).toBe('1:0:2:3:4:5:6:7');
+    expect(str('::ffff:1.2.3.4')).toBe('1.2.3.4');
+    expect(hasLeadingZeros('010.0.0.1')).toBe(true);
+    expect(hasLeadingZeros('10.0.0.1')).toBe(false);
   });
 });

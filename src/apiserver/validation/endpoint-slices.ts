@@ -1,7 +1,7 @@
 // kube-apiserver's EndpointSlice validation (kubernetes/kubernetes pkg/apis/discovery/validation/validation.go):
 // ValidateEndpointSlice (validateAddressType, validateEndpoints, validatePorts, validateHints) and
-// ValidateEndpointSliceUpdate's fixed addressType, with the IP checks of apimachinery's IsValidIPv4Address,
-// IsValidIPv6Address and IsFullyQualifiedDomainName and core's ValidateEndpointIP. A port's number is not
+// ValidateEndpointSliceUpdate's fixed addressType, as in v1.34, with apimachinery's IsValidIPForLegacyField, IsValidIP
+// and IsFullyQualifiedDomainName and core's ValidateEndpointIP. A port's number is not
 // checked upstream either.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
@@ -10,7 +10,16 @@ import type { FieldCause } from '../schema/types.js';
 import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
 import { immutable, str, subdomainErrors } from './checks.js';
 import { dns1123LabelErrors } from './dns.js';
-import { isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, isV4, parseIPSloppy } from './go-ip.js';
+import {
+  hasLeadingZeros,
+  ipString,
+  isLinkLocalMulticast,
+  isLinkLocalUnicast,
+  isLoopback,
+  isUnspecified,
+  isV4,
+  parseIPSloppy,
+} from './go-ip.js';
 import { labelMapCauses } from './label-selector.js';
 
 const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
@@ -56,20 +65,40 @@ function fqdnCauses(value: string, path: string): FieldCause[] {
   return [];
 }
 
-function addressCauses(address: JsonValue, type: string, path: string): FieldCause[] {
+/** IsValidIPForLegacyField while StrictIPCIDRValidation is off: ParseIPSloppy reads it. */
+const IP_EXAMPLE = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+
+/** IsValidIP: strict (no leading 0s, no IPv4-mapped IPv6) and canonical. */
+function strictIPCauses(a: string, path: string): FieldCause[] {
+  const ip = parseIPSloppy(a);
+  if (!ip) return [invalid(path, a, IP_EXAMPLE)];
+  const causes: FieldCause[] = [];
+  if (hasLeadingZeros(a)) causes.push(invalid(path, a, 'must not have leading 0s'));
+  if (a.includes(':') && isV4(ip)) causes.push(invalid(path, a, 'must not be an IPv4-mapped IPv6 address'));
+  if (causes.length) return causes;
+  const canonical = ipString(ip);
+  return a === canonical ? [] : [invalid(path, a, `must be in canonical form ("${canonical}")`)];
+}
+
+/**
+ * validateEndpoints' address checks in v1.34: a parse error alone, else the family (named at the addresses'
+ * path, not the address's) and ValidateEndpointIP.
+ */
+function addressCauses(address: JsonValue, type: string, path: string, listPath: string): FieldCause[] {
   const a = typeof address === 'string' ? address : '';
   const ip = parseIPSloppy(a);
   switch (type) {
-    case 'IPv4':
-      return [
-        ...(ip && isV4(ip) ? [] : [invalid(path, a, 'must be a valid IPv4 address')]),
-        ...endpointIPCauses(a, path),
-      ];
-    case 'IPv6':
-      return [
-        ...(ip && !isV4(ip) ? [] : [invalid(path, a, 'must be a valid IPv6 address')]),
-        ...endpointIPCauses(a, path),
-      ];
+    case 'IPv4': {
+      if (!ip) return [invalid(path, a, IP_EXAMPLE)];
+      const family = isV4(ip) ? [] : [invalid(listPath, a, 'must be an IPv4 address')];
+      return [...family, ...endpointIPCauses(a, path)];
+    }
+    case 'IPv6': {
+      const errs = strictIPCauses(a, path);
+      if (errs.length || !ip) return errs;
+      const family = isV4(ip) ? [invalid(listPath, a, 'must be an IPv6 address')] : [];
+      return [...family, ...endpointIPCauses(a, path)];
+    }
     case 'FQDN':
       return fqdnCauses(a, path);
     default:
@@ -113,7 +142,7 @@ function endpointCauses(endpoints: JsonValue | undefined, type: string): FieldCa
     if (!addresses.length) causes.push(required(`${at}.addresses`, 'must contain at least 1 address'));
     else if (addresses.length > MAX_ADDRESSES) causes.push(tooMany(`${at}.addresses`, addresses.length, MAX_ADDRESSES));
     addresses.forEach((a, j) => {
-      causes.push(...addressCauses(a, type, `${at}.addresses[${j}]`));
+      causes.push(...addressCauses(a, type, `${at}.addresses[${j}]`, `${at}.addresses`));
     });
     if (set(ep.nodeName)) {
       const node = str(ep.nodeName);

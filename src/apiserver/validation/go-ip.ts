@@ -82,3 +82,24 @@ export const isLinkLocalMulticast = (ip: GoIP): boolean =>
   isV4(ip)
     ? v4Byte(ip, 0) === 224 && v4Byte(ip, 1) === 0 && v4Byte(ip, 2) === 0
     : ip[0] === 0xff && ((ip[1] ?? 0) & 0x0f) === 0x02;
+
+/** net.IP.String(): dotted IPv4, else RFC 5952 IPv6 (the longest run of two or more zero groups as `::`). */
+export function ipString(ip: GoIP): string {
+  if (isV4(ip)) return [0, 1, 2, 3].map((i) => v4Byte(ip, i)).join('.');
+  const groups = Array.from({ length: 8 }, (_, i) => ((ip[2 * i] ?? 0) << 8) | (ip[2 * i + 1] ?? 0));
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j > i ? j : i + 1;
+  }
+  const hex = (g: number[]): string => g.map((n) => n.toString(16)).join(':');
+  if (best < 0) return hex(groups);
+  return `${hex(groups.slice(0, best))}::${hex(groups.slice(best + bestLen))}`;
+}
+
+/** What netip.ParseAddr refuses that ParseIPSloppy reads: an IPv4 part with a leading 0. */
+export const hasLeadingZeros = (s: string): boolean =>
+  (s.split(':').at(-1) ?? '').split('.').some((p) => s.includes('.') && p.length > 1 && p.startsWith('0'));
