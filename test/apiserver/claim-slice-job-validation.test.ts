@@ -101,7 +101,7 @@ describe('PersistentVolumeClaim (ValidatePersistentVolumeClaim, ValidatePersiste
         accessModes: [],
         resources: { requests: { storage: '0' } },
         volumeMode: 'Bogus',
-        dataSource: { kind: 'Snapshot', name: 's' },
+        dataSourceRef: { kind: 'Snapshot', name: 's' },
         volumeAttributesClassName: 'Bad_Class',
       }),
     );
@@ -164,7 +164,7 @@ describe('PersistentVolumeClaim (ValidatePersistentVolumeClaim, ValidatePersiste
       status: { allocatedResources: { cpu: '1' }, allocatedResourceStatuses: { storage: 'Resizing' } },
     });
     expect(causes(a)).toEqual([
-      'status.allocatedResourceStatus: Unsupported value: "storage": supported values: "ControllerResizeFailed", "ControllerResizeInProgress", "NodeResizeFailed", "NodeResizeInProgress", "NodeResizePending"',
+      'status.allocatedResourceStatuses: Unsupported value: "storage": supported values: "ControllerResizeFailed", "ControllerResizeInProgress", "NodeResizeFailed", "NodeResizeInProgress", "NodeResizePending"',
       'status.allocatedResources: Unsupported value: "cpu": supported values: "storage"',
     ]);
     const bound = await call('PUT', `${claims}/c4/status`, {

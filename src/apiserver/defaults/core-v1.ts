@@ -113,6 +113,16 @@ function normalizeDataSources(spec: JsonObject): void {
     if (from.apiGroup !== undefined && from.apiGroup !== null) out.apiGroup = from.apiGroup ?? null;
     return out;
   };
+  // EnforceDataSourceBackwardsCompatibility: without a dataSourceRef, a dataSource that is neither a claim nor a
+  // VolumeSnapshot is dropped, as it always was.
+  const group = source?.apiGroup ?? '';
+  const kept =
+    (group === '' && source?.kind === 'PersistentVolumeClaim') ||
+    (group === 'snapshot.storage.k8s.io' && source?.kind === 'VolumeSnapshot');
+  if (source && !ref && !kept) {
+    delete spec.dataSource;
+    return;
+  }
   if (source && !ref) spec.dataSourceRef = copy(source);
   else if (ref && !source && (typeof ref.namespace !== 'string' || ref.namespace === '')) spec.dataSource = copy(ref);
 }

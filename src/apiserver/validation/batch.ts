@@ -9,7 +9,7 @@ import { invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { matchesLabels } from '../selectors/index.js';
 import { labelValueErrors } from '../selectors/label-validation.js';
-import { immutable, str } from './checks.js';
+import { IMMUTABLE, immutable, str } from './checks.js';
 import { dns1123LabelErrors } from './dns.js';
 import { invalidSelector, labelSelectorCauses, selectorOf } from './label-selector.js';
 import { objectAt } from './pod-spec.js';
@@ -184,7 +184,32 @@ function templateUpdateCauses(spec: JsonObject, before: JsonObject, oldStatus: J
     meta.annotations = nowMeta.annotations ?? null;
     oldTemplate = { ...oldTemplate, metadata: meta, spec: was };
   }
-  return immutable(template, oldTemplate, 'spec.template');
+  const moved = pointerMoved(objectAt(template, 'spec'), objectAt(oldTemplate, 'spec'));
+  return moved ? [invalid('spec.template', template, IMMUTABLE)] : immutable(template, oldTemplate, 'spec.template');
+}
+
+/** The PodSpec and Container fields Go holds as pointers: set to a zero value is not left out. */
+const POD_POINTERS = [
+  'setHostnameAsFQDN',
+  'shareProcessNamespace',
+  'enableServiceLinks',
+  'hostUsers',
+  'resources',
+  'os',
+  'automountServiceAccountToken',
+  'runtimeClassName',
+  'dnsConfig',
+  'affinity',
+];
+const CONTAINER_POINTERS = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe', 'securityContext'];
+
+function pointerMoved(now: JsonObject, was: JsonObject): boolean {
+  const moved = (a: JsonObject, b: JsonObject, keys: string[]): boolean => keys.some((k) => set(a[k]) !== set(b[k]));
+  if (moved(now, was, POD_POINTERS)) return true;
+  const list = (o: JsonObject): JsonObject[] =>
+    Array.isArray(o.containers) ? o.containers.map((c) => (isObject(c) ? c : {})) : [];
+  const before = list(was);
+  return list(now).some((c, i) => moved(c, before[i] ?? {}, CONTAINER_POINTERS));
 }
 
 const CRON_FIELD = /^(\*|\?|\d+(-\d+)?|[A-Za-z]{3}(-[A-Za-z]{3})?)(\/\d+)?$/;

@@ -156,8 +156,10 @@ export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | u
     else requests.storage = oldStorage;
     newClone.resources = { ...resources, requests };
   }
-  newClone.volumeAttributesClassName = oldClone.volumeAttributesClassName ?? null;
-  if (!semanticEqual(newClone, oldClone)) {
+  if (bound) newClone.volumeAttributesClassName = oldClone.volumeAttributesClassName ?? null;
+  // The selector is a pointer: an empty one is not one left out.
+  const selectorMoved = set(newClone.selector) !== set(oldClone.selector);
+  if (selectorMoved || !semanticEqual(newClone, oldClone)) {
     const detail =
       'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
     causes.push(forbidden('spec', detail));
@@ -218,9 +220,9 @@ export function persistentVolumeClaimStatusCauses(obj: JsonObject): FieldCause[]
     causes.push(...basicResourceCauses(q, `status.capacity[${r}]`));
   if (isObject(status.allocatedResourceStatuses)) {
     for (const [k, v] of Object.entries(status.allocatedResourceStatuses)) {
-      causes.push(...resourceKeyCauses(k, 'status.allocatedResourceStatus'));
+      causes.push(...resourceKeyCauses(k, 'status.allocatedResourceStatuses'));
       if (typeof v !== 'string' || !RESIZE_STATUSES.includes(v))
-        causes.push(notSupported('status.allocatedResourceStatus', k, RESIZE_STATUSES));
+        causes.push(notSupported('status.allocatedResourceStatuses', k, RESIZE_STATUSES));
     }
   }
   for (const [r, q] of Object.entries(objectAt(status, 'allocatedResources'))) {
