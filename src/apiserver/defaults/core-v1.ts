@@ -51,6 +51,7 @@ function jsonType(v: JsonValue): string {
 /** SetDefaults_PersistentVolumeClaim(Spec): volumeMode Filesystem, and phase Pending until bound. */
 export function defaultPersistentVolumeClaim(obj: JsonObject): void {
   applyRows(objectAt(obj, 'spec'), PVC_SPEC);
+  normalizeDataSources(objectAt(obj, 'spec'));
   const status = objectAt(obj, 'status');
   if (!status.phase) status.phase = 'Pending';
 }
@@ -97,4 +98,31 @@ export function defaultReplicationController(obj: JsonObject): void {
 /** A PodTemplate: its template's PodSpec defaults. */
 export function defaultPodTemplate(obj: JsonObject): void {
   defaultTemplateOf(obj);
+}
+
+/**
+ * persistentvolumeclaimStrategy's PrepareForCreate and PrepareForUpdate (pvcutil.NormalizeDataSources, with
+ * AnyVolumeDataSource GA): a claim that names one of dataSource and dataSourceRef gets the other as its copy,
+ * unless the reference is to another namespace.
+ */
+function normalizeDataSources(spec: JsonObject): void {
+  const source = isObject(spec.dataSource) ? spec.dataSource : undefined;
+  const ref = isObject(spec.dataSourceRef) ? spec.dataSourceRef : undefined;
+  const copy = (from: JsonObject): JsonObject => {
+    const out: JsonObject = { kind: from.kind ?? '', name: from.name ?? '' };
+    if (from.apiGroup !== undefined && from.apiGroup !== null) out.apiGroup = from.apiGroup ?? null;
+    return out;
+  };
+  // EnforceDataSourceBackwardsCompatibility: without a dataSourceRef, a dataSource that is neither a claim nor a
+  // VolumeSnapshot is dropped, as it always was.
+  const group = source?.apiGroup ?? '';
+  const kept =
+    (group === '' && source?.kind === 'PersistentVolumeClaim') ||
+    (group === 'snapshot.storage.k8s.io' && source?.kind === 'VolumeSnapshot');
+  if (source && !ref && !kept) {
+    delete spec.dataSource;
+    return;
+  }
+  if (source && !ref) spec.dataSourceRef = copy(source);
+  else if (ref && !source && (typeof ref.namespace !== 'string' || ref.namespace === '')) spec.dataSource = copy(ref);
 }

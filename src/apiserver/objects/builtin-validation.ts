@@ -104,7 +104,7 @@ function kindCauses(
   old: JsonObject | undefined,
   subresource: string | undefined,
 ): FieldCause[] {
-  if (subresource === 'status') return statusValidationCauses(t, obj);
+  if (subresource === 'status') return statusValidationCauses(t, obj, old);
   // pods/binding (BindingREST) only sets spec.nodeName, which no Pod update may change.
   if (subresource === 'binding') return [];
   const selectorCauses = [...selectorKindCauses(t, obj), ...kindValidationCauses(t, obj, old)];

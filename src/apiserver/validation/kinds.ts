@@ -7,14 +7,17 @@ import { apiServiceCauses } from './apiservice.js';
 import { hpaCauses } from './autoscaling.js';
 import { certificateCauses, csrCauses } from './certificates.js';
 import { endpointsCauses } from './endpoints.js';
+import { endpointSliceCauses } from './endpoint-slices.js';
 import { resourceClaimCauses, resourceClaimTemplateCauses } from './resource-claims.js';
-import { persistentVolumeCauses, persistentVolumeClaimCauses } from './volumes.js';
+import { persistentVolumeCauses } from './volumes.js';
+import { persistentVolumeClaimCauses, persistentVolumeClaimStatusCauses } from './persistent-volume-claims.js';
 import { flowSchemaCauses, priorityLevelCauses } from './flowcontrol.js';
 import { policyBindingCauses } from './policy-binding.js';
 import { admissionPolicyCauses } from './admission-policy.js';
 import { webhookConfigurationCauses } from './webhook-configurations.js';
 import { podDisruptionBudgetCauses } from './policy.js';
 import { cronJobCauses, jobCauses } from './batch.js';
+import { jobStatusCauses } from './job-status.js';
 import { priorityClassCauses, runtimeClassCauses } from './classes.js';
 import { podTemplateCauses, replicationControllerCauses, replicationControllerStatusCauses } from './core-templates.js';
 import { ingressCauses, ingressClassCauses, ipAddressCauses, serviceCidrCauses } from './networking.js';
@@ -65,6 +68,8 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return persistentVolumeClaimCauses(obj, old);
     case '/Endpoints':
       return endpointsCauses(obj);
+    case 'discovery.k8s.io/EndpointSlice':
+      return endpointSliceCauses(obj, old);
     case 'autoscaling/HorizontalPodAutoscaler':
       return hpaCauses(obj);
     case 'apps/ControllerRevision':
@@ -125,7 +130,9 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 }
 
 /** A write to the status subresource: ValidateXStatusUpdate, where this server has it. */
-export function statusValidationCauses(t: ResourceType, obj: JsonObject): FieldCause[] {
+export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
+  if (t.group === 'batch' && t.kind === 'Job') return jobStatusCauses(obj, old);
+  if (t.group === '' && t.kind === 'PersistentVolumeClaim') return persistentVolumeClaimStatusCauses(obj);
   if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
     return deploymentStatusCauses(objectAt(obj, 'status'));
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);

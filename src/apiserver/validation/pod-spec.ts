@@ -2,13 +2,16 @@
 // ValidatePodSpec, validateContainers, validateContainerCommon, validateContainerPorts, validateProbe,
 // validateRestartPolicy, validateDNSPolicy), on the defaulted spec, with upstream's paths and texts:
 // containers (required, DNS-1123 names, duplicates, image, pull and termination-message policies,
-// ports, probes), restartPolicy, dnsPolicy, a template's preemptionPolicy, os.name, activeDeadlineSeconds.
+// ports, probes), restartPolicy, dnsPolicy, nodeSelector, the names it holds (service account, node,
+// hostname, subdomain, priority and runtime classes), a template's preemptionPolicy, os.name, activeDeadlineSeconds.
 // Other PodSpec fields are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { duplicate, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
+import { subdomainErrors } from './checks.js';
 import { dns1123LabelErrors, isValidPort, PORT_RANGE, portNameErrors } from './dns.js';
+import { labelMapCauses } from './label-selector.js';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -86,18 +89,32 @@ function containerCauses(containers: JsonValue | undefined, path: string): Field
  */
 export function podSpecCauses(spec: JsonObject, path: string): FieldCause[] {
   const causes = containerCauses(spec.containers, `${path}.containers`);
-  if (path !== 'spec' && spec.preemptionPolicy !== undefined) {
-    causes.push(...enumCause(`${path}.preemptionPolicy`, spec.preemptionPolicy, ['Never', 'PreemptLowerPriority']));
-  }
   if (spec.restartPolicy !== undefined)
     causes.push(...enumCause(`${path}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
   if (spec.dnsPolicy !== undefined) causes.push(...enumCause(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
-  const os = spec.os;
-  if (isObject(os)) causes.push(...enumCause(`${path}.os.name`, os.name, ['linux', 'windows']));
+  causes.push(...labelMapCauses(spec.nodeSelector, `${path}.nodeSelector`));
+  const named = (field: string, check: (v: string) => string[]): void => {
+    const v = str(spec[field]);
+    if (v) for (const m of check(v)) causes.push(invalid(`${path}.${field}`, v, m));
+  };
+  named('serviceAccountName', subdomainErrors);
+  named('nodeName', subdomainErrors);
   const ads = spec.activeDeadlineSeconds;
   if (typeof ads === 'number' && (ads < 1 || ads > MAX_INT32)) {
     causes.push(invalid(`${path}.activeDeadlineSeconds`, ads, `must be between 1 and ${MAX_INT32}, inclusive`));
   }
+  named('hostname', dns1123LabelErrors);
+  named('subdomain', dns1123LabelErrors);
+  named('priorityClassName', subdomainErrors);
+  // ValidateRuntimeClassName checks a set name even when it is empty.
+  if (typeof spec.runtimeClassName === 'string')
+    for (const m of subdomainErrors(spec.runtimeClassName))
+      causes.push(invalid(`${path}.runtimeClassName`, spec.runtimeClassName, m));
+  if (path !== 'spec' && spec.preemptionPolicy !== undefined) {
+    causes.push(...enumCause(`${path}.preemptionPolicy`, spec.preemptionPolicy, ['Never', 'PreemptLowerPriority']));
+  }
+  const os = spec.os;
+  if (isObject(os)) causes.push(...enumCause(`${path}.os.name`, os.name, ['linux', 'windows']));
   return causes;
 }
 

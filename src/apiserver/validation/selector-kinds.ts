@@ -21,8 +21,8 @@ export function selectorKindCauses(t: ResourceType, obj: JsonObject): FieldCause
     case 'apps/DaemonSet':
       return daemonSetCauses(spec);
     case 'batch/Job':
-      // The selector is generated after admission (a storage step); only what the client wrote is checked here.
-      return [...labelSelectorCauses(spec.selector, 'spec.selector'), ...templateSelectorCauses(spec, 'spec.template')];
+      // The Job's own selector is validation/batch.ts's, against the one its create will generate.
+      return templateSelectorCauses(spec, 'spec.template');
     case 'batch/CronJob': {
       const jobSpec = objectAt(objectAt(spec, 'jobTemplate'), 'spec');
       const template = templateSelectorCauses(jobSpec, 'spec.jobTemplate.spec.template');
@@ -39,7 +39,6 @@ export function selectorKindCauses(t: ResourceType, obj: JsonObject): FieldCause
     case '/ReplicationController':
       return templateSelectorCauses(spec, 'spec.template');
     case 'policy/PodDisruptionBudget':
-    case '/PersistentVolumeClaim':
       return labelSelectorCauses(spec.selector, 'spec.selector');
     case 'networking.k8s.io/NetworkPolicy':
       return networkPolicyCauses(spec);

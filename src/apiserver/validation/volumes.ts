@@ -1,9 +1,8 @@
 // Part of kube-apiserver's core volume validation (kubernetes/kubernetes pkg/apis/core/validation/validation.go):
 // ValidatePersistentVolumeSpec (access modes, capacity only `storage`, exactly one volume source, reclaim policy,
-// volume mode, volumeAttributesClassName, node affinity's selector), ValidatePersistentVolumeUpdate's fixed source
-// and volume mode, ValidatePersistentVolumeClaimSpec (access modes, requests.storage, storage class, volume mode)
-// and ValidatePersistentVolumeClaimUpdate's fixed spec (volumeName may be set once). The source's own fields, a
-// node affinity's update rule and data sources are stored unchecked.
+// volume mode, volumeAttributesClassName, node affinity's selector) and ValidatePersistentVolumeUpdate's fixed
+// source and volume mode (claims are persistent-volume-claims.ts). The source's own fields and a node affinity's
+// update rule are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
@@ -103,32 +102,5 @@ function attributesClassCauses(spec: JsonObject): FieldCause[] {
     ? subdomainErrors(name).map((m) => invalid('spec.volumeAttributesClassName', name, m))
     : [required('spec.volumeAttributesClassName', 'an empty string is disallowed')];
   if (!set(spec.csi)) causes.push(required('spec.csi', 'has to be specified when using volumeAttributesClassName'));
-  return causes;
-}
-
-export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
-  const spec = objectAt(obj, 'spec');
-  const causes = accessModeCauses(spec.accessModes, 'spec.accessModes', 'at least 1 access mode is required');
-  const requests = objectAt(objectAt(spec, 'resources'), 'requests');
-  if (!set(requests.storage)) causes.push(required('spec.resources[storage]'));
-  const sc = str(spec.storageClassName);
-  if (sc) causes.push(...subdomainErrors(sc).map((m) => invalid('spec.storageClassName', sc, m)));
-  causes.push(...volumeModeCauses(spec, 'spec.volumeMode'));
-  if (!old) return causes;
-  const before = { ...objectAt(old, 'spec') };
-  if (!str(before.volumeName) && spec.volumeName !== undefined) before.volumeName = spec.volumeName;
-  // A bound claim may grow and change its VolumeAttributesClass.
-  if (objectAt(obj, 'status').phase === 'Bound') {
-    for (const f of ['resources', 'volumeAttributesClassName']) {
-      const v = spec[f];
-      if (v === undefined) delete before[f];
-      else before[f] = v;
-    }
-  }
-  if (!semanticEqual(spec, before)) {
-    const detail =
-      'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
-    causes.push(forbidden('spec', detail));
-  }
   return causes;
 }
