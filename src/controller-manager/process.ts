@@ -2,7 +2,7 @@
 // start, its output appended to a log file, SIGTERM on stop (SIGKILL if it has not exited after a grace
 // period), so that it goes before the API server it talks to, as on a cluster.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/index.js';
 import type { Runnable } from '../manager/index.js';
@@ -30,7 +30,8 @@ export class KubeControllerManager implements Runnable {
     const { binary, kubeconfig, logFile, log } = this.opts;
     mkdirSync(dirname(logFile), { recursive: true });
     const out = openSync(logFile, 'a');
-    const child = spawn(binary, kubeControllerManagerArgs(kubeconfig), { stdio: ['ignore', out, out] });
+    const [command, ...args] = [...dieWithParent(), binary, ...kubeControllerManagerArgs(kubeconfig)];
+    const child = spawn(command ?? binary, args, { stdio: ['ignore', out, out] });
     closeSync(out);
     this.child = child;
     this.exited = new Promise((resolve) => {
@@ -62,4 +63,16 @@ export class KubeControllerManager implements Runnable {
     await this.exited;
     clearTimeout(grace);
   }
+}
+
+/**
+ * util-linux's setpriv, when there is one, asks the kernel to SIGKILL the controller manager when
+ * `up` dies (PR_SET_PDEATHSIG), so a `kill -9` of `up` does not leave it running against a server
+ * that is gone, holding its port and log. setpriv execs the binary: the pid stays the same. `up`
+ * spawns it from its main thread, which lives as long as the process.
+ */
+function dieWithParent(): string[] {
+  if (process.platform !== 'linux') return [];
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+  return setpriv ? [setpriv, '--pdeathsig', 'KILL', '--'] : [];
 }

@@ -240,6 +240,50 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
   });
 });
 
+describe.skipIf(!haveKcm)('flowops up --kube-controller-manager, killed with SIGKILL', () => {
+  it('takes kube-controller-manager with it (no controller left running against a server that is gone)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-kill-'));
+    const up = runFlowops([
+      'up',
+      '--listen',
+      '127.0.0.1:0',
+      '--data',
+      join(dir, 'data'),
+      '--kubeconfig',
+      join(dir, 'kubeconfig'),
+      '--kube-controller-manager',
+    ]);
+    const started = await waitFor(
+      () =>
+        up.child.exitCode !== null
+          ? 'exited'
+          : up
+              .stderr()
+              .split('\n')
+              .find((l) => l.includes('"msg":"kube-controller-manager started"')),
+      { timeoutMs: 120_000, what: `kube-controller-manager started\n${up.stderr().slice(-2000)}` },
+    );
+    const { pid } = JSON.parse(started === 'exited' ? '{}' : started) as { pid?: number };
+    expect(pid, up.stderr().slice(-2000)).toBeGreaterThan(0);
+    expect(() => process.kill(pid ?? 0, 0)).not.toThrow();
+    up.child.kill('SIGKILL');
+    await up.exited;
+    await waitFor(
+      () => {
+        try {
+          process.kill(pid ?? 0, 0);
+        } catch {
+          return true;
+        }
+        // Killed but not reaped yet (a container's pid 1 may never reap it): a zombie is gone too.
+        const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+        return / Z /.test(stat.slice(stat.lastIndexOf(')') + 1, stat.lastIndexOf(')') + 4));
+      },
+      { timeoutMs: 15_000, what: `kube-controller-manager (pid ${pid}) gone after up was killed` },
+    );
+  }, 180_000);
+});
+
 describe('flowops up --kube-controller-manager=PATH', () => {
   it('refuses a path that is no file, naming the flag, before anything starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-bad-'));
