@@ -3,7 +3,7 @@
 // the child kinds in the inventories of watched objects, and the kinds those kinds' controllers
 // make (a StatefulSet's Pods).
 
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
+import { FLOW_API_VERSION, FLOW_KIND, RUNHISTORY_KIND } from '../api/index.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
 import { readInventory } from '../engine/child-inventory.js';
 import type { KubeClient } from '../kube/index.js';
@@ -42,6 +42,18 @@ export class ChangeFeed {
     this.watch('v1', 'Event');
     // Pull-request previews (src/preview/preview-store.ts): only the ConfigMaps that hold one.
     this.watch('v1', 'ConfigMap', undefined, PREVIEW_LABEL);
+    // A RunHistory is written a moment after its run (its runs are batched, src/engine/run-batch.ts):
+    // its change is told as a change of the object it records, whose page shows the run's times.
+    this.watch(FLOW_API_VERSION, RUNHISTORY_KIND, undefined, undefined, (history) => {
+      const object = (history.spec as { object?: Partial<ChangeMessage> } | undefined)?.object;
+      if (!object?.apiVersion || !object.kind || !object.name) return undefined;
+      return {
+        apiVersion: object.apiVersion,
+        kind: object.kind,
+        name: object.name,
+        ...(object.namespace ? { namespace: object.namespace } : {}),
+      };
+    });
   }
 
   /** Also watch this kind (an object page of a kind no Flow names), and the kinds its controller makes. */
@@ -83,17 +95,27 @@ export class ChangeFeed {
   }
 
   /** One informer per kind, started once; `inspect` sees every object it delivers. */
-  private watch(apiVersion: string, kind: string, inspect?: (obj: KubeObject) => void, labelSelector?: string): void {
+  private watch(
+    apiVersion: string,
+    kind: string,
+    inspect?: (obj: KubeObject) => void,
+    labelSelector?: string,
+    /** What a change of such an object is told as (default: the object itself; undefined: nothing). */
+    told?: (obj: KubeObject) => ChangeMessage | undefined,
+  ): void {
     const id = kindId(apiVersion, kind);
     if (this.stopped || this.informers.has(id)) return;
     const seen = (obj: KubeObject): void => {
       inspect?.(obj);
-      this.queue({
-        apiVersion: obj.apiVersion,
-        kind: obj.kind,
-        name: obj.metadata.name ?? '',
-        ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
-      });
+      const change = told
+        ? told(obj)
+        : {
+            apiVersion: obj.apiVersion,
+            kind: obj.kind,
+            name: obj.metadata.name ?? '',
+            ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+          };
+      if (change) this.queue(change);
     };
     const informer = new Informer(
       this.kube,
