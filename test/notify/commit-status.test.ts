@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../src/kube/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Notifier } from '../../src/notify/index.js';
+import type { Notifier } from '../../src/notify/index.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { startGitServer, type GitServer, type TestRepo } from '../helpers/git-server.js';
 import { runFlowops } from '../helpers/cli.js';
@@ -9,6 +9,7 @@ import { attempted, flowSource } from '../gitops/fixtures.js';
 import {
   alert,
   capturedLog,
+  testNotifier,
   configMapFlow,
   configMapYaml,
   githubOpenApi,
@@ -54,14 +55,7 @@ describe('commit status on the forge (GitHub)', () => {
     env = await startFlowOps({ sources: { dataDir: sourcesDir() } });
     gitServer = await startGitServer();
     repo = gitServer.repo('flows');
-    notifier = new Notifier({
-      kube: env.kube,
-      log: captured.log,
-      viewUrl: VIEW,
-      commitCheckEveryMs: 200,
-      commitDeadlineMs: 60_000,
-      backoff: { baseMs: 100, maxMs: 400 },
-    });
+    notifier = testNotifier(env.kube, captured.log, VIEW);
     notifier.start();
     await env.kube.create(secret('github-token', { token: TOKEN }));
     // GitHub Enterprise's form (https://host/owner/repo → https://host/api/v3/…), pointed at the receiver.

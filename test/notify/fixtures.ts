@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import type { KubeClient } from '../../src/kube/client.js';
 import type { KubeObject } from '../../src/kube/types.js';
+import { Notifier } from '../../src/notify/index.js';
 import type { OpenApiDocument } from './openapi-receiver.js';
 
 /** A Flow over the ConfigMaps labelled `app: <app>`; each gets a child ConfigMap named by `child`. */
@@ -80,4 +82,16 @@ export function githubOpenApi(): OpenApiDocument {
   return JSON.parse(
     readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8'),
   ) as OpenApiDocument;
+}
+
+/** A Notifier quick enough for a test: commits checked every 200 ms, a 60 s deadline, short backoff. */
+export function testNotifier(kube: KubeClient, log: Logger, viewUrl: string): Notifier {
+  return new Notifier({
+    kube,
+    log,
+    viewUrl,
+    commitCheckEveryMs: 200,
+    commitDeadlineMs: 60_000,
+    backoff: { baseMs: 100, maxMs: 400 },
+  });
 }

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/kube/types.js';
-import { Notifier } from '../../src/notify/index.js';
+import type { Notifier } from '../../src/notify/index.js';
 import { PullRequestPreviewer } from '../../src/preview/index.js';
 import { startFlowOps, type FlowOpsEnv } from '../helpers/flowops.js';
 import { git, gitAsync } from '../helpers/git-server.js';
 import { waitFor } from '../helpers/wait.js';
 import { attempted, flowSource } from '../gitops/fixtures.js';
-import { alert, capturedLog, configMapFlow, provider, secret, sourcesDir } from '../notify/fixtures.js';
+import { alert, capturedLog, configMapFlow, provider, secret, sourcesDir, testNotifier } from '../notify/fixtures.js';
 import { giteaSkipReason, startGitea, type Gitea } from './gitea.js';
 
 // Every commit answers back on a real forge: the real Gitea (built from the Go module proxy by
@@ -83,14 +83,7 @@ describe.skipIf(giteaSkipReason !== '')('commit status and pull-request previews
     await gitAsync(work, 'push', '-q', 'origin', 'HEAD:refs/heads/main');
     const dataDir = sourcesDir();
     env = await startFlowOps({ sources: { dataDir } });
-    notifier = new Notifier({
-      kube: env.kube,
-      log: captured.log,
-      viewUrl: VIEW,
-      commitCheckEveryMs: 200,
-      commitDeadlineMs: 60_000,
-      backoff: { baseMs: 100, maxMs: 400 },
-    });
+    notifier = testNotifier(env.kube, captured.log, VIEW);
     notifier.start();
     previewer = new PullRequestPreviewer({ kube: env.kube, log: captured.log, dataDir, viewUrl: VIEW });
     await env.kube.create(secret('gitea-token', { token: gitea.token }));

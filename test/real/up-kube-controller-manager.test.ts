@@ -22,6 +22,19 @@ if (!haveKcm) {
   );
 }
 
+/** `flowops up` in DIR on a free port with the given --kube-controller-manager flag. */
+const upWithKcm = (dir: string, flag = '--kube-controller-manager'): CliProcess =>
+  runFlowops([
+    'up',
+    '--listen',
+    '127.0.0.1:0',
+    '--data',
+    join(dir, 'data'),
+    '--kubeconfig',
+    join(dir, 'kubeconfig'),
+    flag,
+  ]);
+
 interface Obj {
   metadata: {
     name: string;
@@ -56,16 +69,7 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    up = runFlowops([
-      'up',
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir, 'data'),
-      '--kubeconfig',
-      kubeconfig,
-      '--kube-controller-manager',
-    ]);
+    up = upWithKcm(dir);
     // Its last line once every part has started (the seed synced too), which takes a while on a busy machine.
     await waitFor(() => up.stdout().includes('FlowOps is up.') || up.child.exitCode !== null, {
       timeoutMs: 120_000,
@@ -243,16 +247,7 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
 describe.skipIf(!haveKcm)('flowops up --kube-controller-manager, killed with SIGKILL', () => {
   it('takes kube-controller-manager with it (no controller left running against a server that is gone)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-kill-'));
-    const up = runFlowops([
-      'up',
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir, 'data'),
-      '--kubeconfig',
-      join(dir, 'kubeconfig'),
-      '--kube-controller-manager',
-    ]);
+    const up = upWithKcm(dir);
     const started = await waitFor(
       () =>
         up.child.exitCode !== null
@@ -287,16 +282,7 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager, killed with SIG
 describe('flowops up --kube-controller-manager=PATH', () => {
   it('refuses a path that is no file, naming the flag, before anything starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-bad-'));
-    const up = runFlowops([
-      'up',
-      '--listen',
-      '127.0.0.1:0',
-      '--data',
-      join(dir, 'data'),
-      '--kubeconfig',
-      join(dir, 'kubeconfig'),
-      `--kube-controller-manager=${join(dir, 'missing')}`,
-    ]);
+    const up = upWithKcm(dir, `--kube-controller-manager=${join(dir, 'missing')}`);
     expect(await up.exited).toEqual({ code: 2, signal: null });
     expect(up.stderr()).toContain(`--kube-controller-manager=${join(dir, 'missing')}: no such file`);
     expect(existsSync(join(dir, 'kubeconfig'))).toBe(false);
