@@ -46,12 +46,17 @@ describe('everyday verbs', () => {
     expect((await flowops('get', 'sources', '-A')).stdout).toMatch(
       /^default\s+flows\s+http:\S+\s+main@sha1:[0-9a-f]{40}\s+True/m,
     );
-    const runs = await flowops('get', 'runs');
-    expect(runs.stdout).toMatch(/^FLOW\s+OBJECT\s+RUN\s+DURATION\s+RAN\s+READY\s+REASON\s+REVISION$/m);
-    // DURATION and RAN come from the object's RunHistory.
-    expect(runs.stdout).toMatch(
-      /^default\/alpha\s+Widget\/default\/w1\s+Succeeded\s+\d+(\.\d+)?m?s\s+\d+[smh]\S*\s+True\s+Reconciled\s+main@sha1:[0-9a-f]{8}$/m,
+    // DURATION and RAN come from the object's RunHistory, written a moment after the run (batched).
+    const row =
+      /^default\/alpha\s+Widget\/default\/w1\s+Succeeded\s+\d+(\.\d+)?m?s\s+\d+[smh]\S*\s+True\s+Reconciled\s+main@sha1:[0-9a-f]{8}$/m;
+    const runs = await waitFor(
+      async () => {
+        const r = await flowops('get', 'runs');
+        return row.test(r.stdout) ? r : undefined;
+      },
+      { what: 'get runs showing the run with its duration' },
     );
+    expect(runs.stdout).toMatch(/^FLOW\s+OBJECT\s+RUN\s+DURATION\s+RAN\s+READY\s+REASON\s+REVISION$/m);
     const yaml = await flowops('get', 'flows', '-o', 'json');
     expect(JSON.parse(yaml.stdout).items.map((f: { metadata: { name: string } }) => f.metadata.name)).toEqual([
       'alpha',
