@@ -39,13 +39,20 @@ async function tree(...args: string[]): Promise<{ code: number | null; stdout: s
 
 describe('flowops tree', () => {
   it('shows the Flow, the object, its last run and its children with the reason one is not ready', async () => {
-    const r = await tree('cache/fast');
+    // The durations and the start come from the object's RunHistory, which may land a moment
+    // after the object's status: the tree is asked again until it has them.
+    const r = await waitFor(
+      async () => {
+        const t = await tree('cache/fast');
+        return /last run: Succeeded in /.test(t.stdout) ? t : undefined;
+      },
+      { what: 'flowops tree showing the last run with its duration' },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Flow default/cache-operator  Ready=True');
     expect(r.stdout).toContain(
       'Cache default/fast  Ready=False ChildrenNotReady: StatefulSet fast: 0/3 replicas ready',
     );
-    // The durations and the start come from the object's RunHistory.
     expect(r.stdout).toMatch(
       / {3}├─ last run: Succeeded in \d+(\.\d+)?m?s, \d+[smh]\S* ago \(Flow generation 1\)\n {3}│ {2}├─ step workload {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}├─ step shards {2}succeeded \d+(\.\d+)?m?s\n {3}│ {2}└─ step extra {2}skipped\n/,
     );
