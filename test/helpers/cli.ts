@@ -26,6 +26,20 @@ export function runFlowops(args: string[], env: Record<string, string> = {}, cwd
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
+/** `flowops up` on a free port of 127.0.0.1 with its data and kubeconfig in `dir`, and `flags` besides. */
+export function runUpIn(dir: string, ...flags: string[]): CliProcess {
+  return runFlowops([
+    'up',
+    '--listen',
+    '127.0.0.1:0',
+    '--data',
+    join(dir, 'data'),
+    '--kubeconfig',
+    join(dir, 'kubeconfig'),
+    ...flags,
+  ]);
+}
+
 /** Waits for the "listening on http://…" line the apiserver/up commands print and returns the URL. */
 export async function serverUrlOf(p: CliProcess): Promise<string> {
   const m = await waitFor(() => /(http:\/\/[\d.]+:\d+)/.exec(p.stdout()), {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runFlowops, serverUrlOf, type CliProcess } from './cli.js';
+import { runUpIn, serverUrlOf, type CliProcess } from './cli.js';
 import { kubectlFor, type Kubectl } from './kubectl.js';
 import { waitFor } from './wait.js';
 
@@ -17,17 +17,7 @@ export interface SeededUp {
  */
 export async function startSeededUp(dir: string): Promise<SeededUp> {
   const kubeconfig = join(dir, 'kubeconfig');
-  const up = runFlowops([
-    'up',
-    '--listen',
-    '127.0.0.1:0',
-    '--data',
-    join(dir, 'data'),
-    '--kubeconfig',
-    kubeconfig,
-    '--pod-ready-delay',
-    '200',
-  ]);
+  const up = runUpIn(dir, '--pod-ready-delay', '200');
   const url = await serverUrlOf(up);
   const kubectl = kubectlFor(kubeconfig, mkdtempSync(join(tmpdir(), 'kubectl-cache-')));
   await waitFor(

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFlowops, type CliProcess } from '../helpers/cli.js';
+import { runUpIn, type CliProcess } from '../helpers/cli.js';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { waitFor } from '../helpers/wait.js';
 import { cachedBinDir } from './control-plane-paths.js';
@@ -21,19 +21,6 @@ if (!haveKcm) {
       '(scripts/control-plane/build.sh)',
   );
 }
-
-/** `flowops up` in DIR on a free port with the given --kube-controller-manager flag. */
-const upWithKcm = (dir: string, flag = '--kube-controller-manager'): CliProcess =>
-  runFlowops([
-    'up',
-    '--listen',
-    '127.0.0.1:0',
-    '--data',
-    join(dir, 'data'),
-    '--kubeconfig',
-    join(dir, 'kubeconfig'),
-    flag,
-  ]);
 
 interface Obj {
   metadata: {
@@ -69,7 +56,7 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    up = upWithKcm(dir);
+    up = runUpIn(dir, '--kube-controller-manager');
     // Its last line once every part has started (the seed synced too), which takes a while on a busy machine.
     await waitFor(() => up.stdout().includes('FlowOps is up.') || up.child.exitCode !== null, {
       timeoutMs: 120_000,
@@ -247,7 +234,7 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager', () => {
 describe.skipIf(!haveKcm)('flowops up --kube-controller-manager, killed with SIGKILL', () => {
   it('takes kube-controller-manager with it (no controller left running against a server that is gone)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-kill-'));
-    const up = upWithKcm(dir);
+    const up = runUpIn(dir, '--kube-controller-manager');
     const started = await waitFor(
       () =>
         up.child.exitCode !== null
@@ -282,7 +269,7 @@ describe.skipIf(!haveKcm)('flowops up --kube-controller-manager, killed with SIG
 describe('flowops up --kube-controller-manager=PATH', () => {
   it('refuses a path that is no file, naming the flag, before anything starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowops-up-kcm-bad-'));
-    const up = upWithKcm(dir, `--kube-controller-manager=${join(dir, 'missing')}`);
+    const up = runUpIn(dir, `--kube-controller-manager=${join(dir, 'missing')}`);
     expect(await up.exited).toEqual({ code: 2, signal: null });
     expect(up.stderr()).toContain(`--kube-controller-manager=${join(dir, 'missing')}: no such file`);
     expect(existsSync(join(dir, 'kubeconfig'))).toBe(false);
