@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { CommitState, FlowSourceStatus, InventoryEntry } from '../api/index.js';
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/names.js';
 import type { KubeClient } from '../kube/index.js';
@@ -43,6 +44,25 @@ const isFlow = (e: { apiVersion: string; kind: string }): boolean =>
 const nameOf = (e: { kind: string; namespace?: string | undefined; name: string }): string =>
   `${e.kind}/${e.namespace ? `${e.namespace}/` : ''}${e.name}`;
 
+/** Enough for every object one commit touches to stall at once, and bounded for a long-running process. */
+const STALLS_KEPT = 10_000;
+
+const objectKey = (e: NotifyEvent['involved']): string => `${e.kind}/${e.namespace}/${e.name}`;
+
+const stalledText = (e: NotifyEvent): string => `${nameOf(e.involved)} stalled: ${e.message}`;
+
+/** The stall is of an object the commit touched, or of one the commit's Flow reconciles. */
+function stallHits(p: { inventory: InventoryEntry[] }, e: NotifyEvent): boolean {
+  const flow = /^Flow ([^:\s]+):/.exec(e.message)?.[1];
+  return p.inventory.some(
+    (i) =>
+      (i.kind === e.involved.kind &&
+        i.name === e.involved.name &&
+        (i.namespace ?? e.involved.namespace) === e.involved.namespace) ||
+      (flow !== undefined && isFlow(i) && i.name === flow),
+  );
+}
+
 const firstLine = (message: string): string => message.split('\n')[0] ?? message;
 
 /**
@@ -60,6 +80,16 @@ export class CommitTracker {
   private readonly pending = new Map<string, Pending>();
   /** The last history entry handled per source, so a status write that changed nothing else is not a new commit. */
   private readonly seen = new Map<string, string>();
+  /**
+   * The objects whose latest FlowOps Event is a stall, with when it came. A commit's objects are
+   * reconciled as soon as they are applied, before the FlowSource's status says the commit was
+   * applied: a stall can come first, and is matched when the commit becomes pending.
+   */
+  private readonly stalls = new LRUCache<string, { event: NotifyEvent; at: number }>({ max: STALLS_KEPT });
+  /** When each source's last history entry was handled: a stall older than that belongs to an earlier commit. */
+  private readonly seenAt = new Map<string, number>();
+  /** Orders stalls and history entries as they came (two can come in one millisecond). */
+  private tick = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: CommitTrackerOptions) {}
@@ -83,6 +113,8 @@ export class CommitTracker {
     const mark = `${last.revision}|${last.outcome}|${last.time}`;
     if (this.seen.get(key) === mark) return;
     this.seen.set(key, mark);
+    const since = this.seenAt.get(key) ?? 0;
+    this.seenAt.set(key, ++this.tick);
     const sha = shaOfRevision(last.revision);
     if (!sha) return;
     const known = status.commits?.find((c) => c.revision === last.revision);
@@ -94,17 +126,20 @@ export class CommitTracker {
     if (last.outcome === 'Failed')
       return this.finish(base, 'failure', `apply failed: ${firstLine(last.message ?? '')}`);
     const inventory = status.inventory ?? [];
-    this.pending.set(key, {
+    const p: Pending = {
       ...base,
       inventory,
       deadline: Date.now() + (this.opts.deadlineMs ?? 5 * 60_000),
       checking: false,
-    });
+    };
+    this.pending.set(key, p);
     this.opts.onTransition({
       ...base,
       state: 'pending',
       description: `applied; waiting for ${inventory.length} object(s) to be Ready`,
     });
+    const early = [...this.stalls.values()].find((s) => s.at >= since && stallHits(p, s.event));
+    if (early) return this.finish(p, 'failure', stalledText(early.event));
     void this.check(key);
   }
 
@@ -112,6 +147,7 @@ export class CommitTracker {
     const key = `${src.metadata.namespace ?? 'default'}/${src.metadata.name}`;
     this.pending.delete(key);
     this.seen.delete(key);
+    this.seenAt.delete(key);
   }
 
   /**
@@ -119,18 +155,14 @@ export class CommitTracker {
    * holds it, or the Flow that reconciles it, failed, naming it.
    */
   onEvent(e: NotifyEvent): void {
-    if (e.reason !== 'ReconcileStalled') return;
-    const flow = /^Flow ([^:\s]+):/.exec(e.message)?.[1];
-    for (const p of this.pending.values()) {
-      const hit = p.inventory.some(
-        (i) =>
-          (i.kind === e.involved.kind &&
-            i.name === e.involved.name &&
-            (i.namespace ?? e.involved.namespace) === e.involved.namespace) ||
-          (flow !== undefined && isFlow(i) && i.name === flow),
-      );
-      if (hit) this.finish(p, 'failure', `${nameOf(e.involved)} stalled: ${e.message}`);
+    const object = objectKey(e.involved);
+    if (e.reason !== 'ReconcileStalled') {
+      // A later Event of the same object (Reconciled, a retry's failure) says it is stalled no more.
+      this.stalls.delete(object);
+      return;
     }
+    this.stalls.set(object, { event: e, at: ++this.tick });
+    for (const p of this.pending.values()) if (stallHits(p, e)) this.finish(p, 'failure', stalledText(e));
   }
 
   private finish(

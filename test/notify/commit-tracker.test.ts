@@ -92,4 +92,60 @@ describe('commit tracker deadline', () => {
       tracker.stop();
     }
   });
+
+  /** A Flow reconciles a commit's objects as soon as they are applied, before the FlowSource says so. */
+  describe('a stall that comes before the commit is pending', () => {
+    const web = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web', path: 'web.yaml' };
+    const stall = (reason = 'ReconcileStalled') => ({
+      involved: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' },
+      severity: 'error' as const,
+      reason,
+      message: 'Flow web-flow: the API server refused the child',
+      time: '2026-12-01T21:00:00Z',
+    });
+    const tracked = (): { tracker: CommitTracker; seen: CommitTransition[] } => {
+      const seen: CommitTransition[] = [];
+      const tracker = new CommitTracker({
+        kube,
+        log: pino({ level: 'silent' }),
+        onTransition: (t) => seen.push(t),
+        checkEveryMs: 50,
+      });
+      return { tracker, seen };
+    };
+
+    it('fails the commit at once, naming the object', () => {
+      const { tracker, seen } = tracked();
+      tracker.onEvent(stall());
+      tracker.onSource(appliedSource([web]));
+      expect(seen.map((t) => t.state)).toEqual(['pending', 'failure']);
+      expect(seen[1]!.description).toBe(
+        'Deployment/default/web stalled: Flow web-flow: the API server refused the child',
+      );
+      tracker.stop();
+    });
+
+    it('is forgotten once a later Event of the object says otherwise', () => {
+      const { tracker, seen } = tracked();
+      tracker.onEvent(stall());
+      tracker.onEvent(stall('Reconciled'));
+      tracker.onSource(appliedSource([web]));
+      expect(seen.map((t) => t.state)).toEqual(['pending']);
+      tracker.stop();
+    });
+
+    it('is not taken for the next commit once a commit was seen after it', () => {
+      const { tracker, seen } = tracked();
+      tracker.onEvent(stall());
+      tracker.onSource(appliedSource([]));
+      const next = appliedSource([web]);
+      const sha = 'd'.repeat(40);
+      (next.status as { history: Array<Record<string, string>> }).history = [
+        { revision: `main@sha1:${sha}`, outcome: 'Applied', time: '2026-12-01T21:01:00Z' },
+      ];
+      tracker.onSource(next);
+      expect(seen.filter((t) => t.sha === sha).map((t) => t.state)).toEqual(['pending']);
+      tracker.stop();
+    });
+  });
 });
