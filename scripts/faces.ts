@@ -38,6 +38,7 @@ import {
   readGraph,
   runtimeClosure,
 } from './faces/graph.js';
+import { mergeImports } from './faces/merge-imports.js';
 
 const BEGIN = '// faces:begin (scripts/faces.ts writes this block: what other parts import from this one)';
 const END = '// faces:end';
@@ -149,7 +150,13 @@ function main(): boolean {
       const spec = faceSpecifier(x.from, partOf(x.to as string) as string);
       text = text.slice(0, x.specifierAt) + spec + text.slice(x.specifierAt + x.specifier.length);
     }
-    files.set(file, text);
+    files.set(file, mergeImports(text));
+  }
+  // Imports routed through a face in an earlier pass, or written by hand, that repeat a module.
+  for (const [file, info] of finalGraph.modules) {
+    if (files.has(file) || !file.startsWith('src/')) continue;
+    const merged = mergeImports(info.text);
+    if (merged !== info.text) files.set(file, merged);
   }
   const allowlist: Allowlist = {
     layers,

@@ -1,10 +1,15 @@
 // The webhook's checks inside the embedded API server (`flowops up`): a Flow, FlowSource or
 // Operator written there is refused as kube-apiserver would refuse it after FlowOps' webhook,
 // with the schemas of the CRDs stored there. Runs after the CRD's own schema admission.
-import type { ApiServer } from '../apiserver/index.js';
-import { errors } from '../apiserver/index.js';
-import type { Admission, Operation, WriteOptions } from '../apiserver/index.js';
-import type { JsonObject, ResourceType } from '../apiserver/index.js';
+import {
+  type ApiServer,
+  errors,
+  type Admission,
+  type Operation,
+  type WriteOptions,
+  type JsonObject,
+  type ResourceType,
+} from '../apiserver/index.js';
 import { SchemaRegistry } from '../typecheck/index.js';
 import { CHECKED_KINDS, checkObject, needsCheck } from './object-checks.js';
 

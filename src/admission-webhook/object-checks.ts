@@ -1,10 +1,7 @@
 // The checks `flowops validate` runs, on one object as the API server hands it over: a Flow's
 // structure and its templates' types, a FlowSource's spec, an Operator's controllers and their
 // pipelines' expressions.
-import { flowSourceSpecSchema } from '../api/index.js';
-import { formatPath } from '../api/index.js';
-import { validateParsedFlowFile } from '../api/index.js';
-import { zodProblems } from '../api/index.js';
+import { flowSourceSpecSchema, formatPath, validateParsedFlowFile, zodProblems } from '../api/index.js';
 import { objectYaml } from '../kube/object-yaml.js';
 import { checkController, controllersOf } from '../operator/types.js';
 import { checkOperator, typecheckFile, type SchemaRegistry } from '../typecheck/index.js';

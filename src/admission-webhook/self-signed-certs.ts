@@ -4,9 +4,7 @@
 // certificate until the API server has had the new bundle for `propagationMs`, and the old CA
 // stays in the bundle until the next rotation.
 import { createHash } from 'node:crypto';
-import { isConflict, type KubeClient } from '../kube/index.js';
-import { KubeApiError } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { isConflict, type KubeClient, KubeApiError, type KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { generateServingPki, notAfterOf, splitPemBundle, type KeyPairPem } from './certs.js';
 import { WebhookError } from './errors.js';

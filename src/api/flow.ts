@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { chartRefSchema } from './chart-ref.js';
 import { isDuration } from './duration.js';
 import { flowStatusSchema } from './status.js';
-import { rolloutSchema } from '../rollout/schema.js';
+import { rolloutSchema } from './rollout-spec.js';
 
 /**
  * The Flow resource (flowops.io/v1). This zod schema is the one source of truth: the TypeScript

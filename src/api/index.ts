@@ -50,14 +50,22 @@ export { formatPath, type FieldPath } from './problem.js';
 export { RECONCILE_REQUEST_ANNOTATION } from './reconcile-request.js';
 export {
   CONTROL_DONE,
-  FLOW_GENERATION_ANNOTATION,
   ROLLOUT_CONTROLS,
   ROLLOUT_PAUSED_ANNOTATION,
   RolloutControlError,
   controlPatch,
   type RolloutControl,
 } from './rollout-controls.js';
-export type { GenerationStatus, RolloutStatus } from './rollout-status.js';
+export {
+  FLOW_GENERATION_ANNOTATION,
+  PINNED_BY_ANNOTATION,
+  PIN_REASON_ANNOTATION,
+  REVISION_FLOW_LABEL,
+  ROLLOUT_TARGET_ANNOTATION,
+  revisionName,
+} from './rollout-names.js';
+export type { RolloutSpec, RolloutStage } from './rollout-spec.js';
+export type { GenerationStatus, RolloutStatus, StageStatus } from './rollout-status.js';
 export { runHistoryCrd } from './run-history-crd.js';
 export { RUN_HISTORY_LIMIT, type Run, type RunHistory, type RunTrigger } from './run-history.js';
 export type { FlowStatus } from './status.js';

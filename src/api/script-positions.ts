@@ -1,5 +1,4 @@
-import { unsafeScriptPositions } from '../executors/script-check.js';
-import { findInterpreter } from '../executors/script-interpreter.js';
+import { unsafeScriptPositions, findInterpreter } from '../script-safety/index.js';
 import { parseTemplate, TemplateParseError } from '../template/index.js';
 import type { FieldPath, FieldProblem } from './problem.js';
 import { isRaw, type Raw } from './step-rules.js';

@@ -1,9 +1,13 @@
 import semver from 'semver';
 import { z } from 'zod';
-import { SourceError, type SourceErrorCode } from '../source/index.js';
-import { OCI_MANIFEST } from '../source/index.js';
-import { parseOciUrl, repositoryUrl } from '../source/index.js';
-import { RegistryClient } from '../source/index.js';
+import {
+  SourceError,
+  type SourceErrorCode,
+  OCI_MANIFEST,
+  parseOciUrl,
+  repositoryUrl,
+  RegistryClient,
+} from '../source/index.js';
 import { ChartError, type ChartErrorCode } from './errors.js';
 import type { BasicCredentials } from './http-get.js';
 import { HELM_CONFIG, HELM_CONTENT, HELM_PROVENANCE } from './media-types.js';

@@ -3,7 +3,7 @@ import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { durationFlag } from './cluster-flags.js';
 import { parseListen } from './listen.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 /** `flowops run`'s admission webhook flags (docs/admission-webhook.md). */
 export interface AdmissionFlags {

@@ -1,4 +1,4 @@
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../api/duration.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { PolicyRule } from '../viewapi/index.js';
 import { summaryOf } from './command-table.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
 

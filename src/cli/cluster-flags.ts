@@ -2,8 +2,7 @@ import type { Command } from 'commander';
 import { parseDuration } from '../api/duration.js';
 import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { FlowOpsMetrics } from '../metrics/index.js';
-import type { MetricsServer, MetricsServerOptions } from '../metrics/index.js';
+import type { FlowOpsMetrics, MetricsServer, MetricsServerOptions } from '../metrics/index.js';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME, redisUrl } from '../queue/names.js';
 import { parseListen } from './listen.js';
 import { addLogFlags, type LogFlags } from './log-format.js';
@@ -83,7 +82,7 @@ export async function checkRedis(url: string): Promise<void> {
     await client.ping();
   } catch (thrown) {
     const err = socketError ?? thrown;
-    const { asSetupError, SetupError } = await import('./setup-error.js');
+    const { asSetupError, SetupError } = await import('../util/setup-error.js');
     throw (
       asSetupError(
         err,

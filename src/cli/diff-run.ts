@@ -1,14 +1,16 @@
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema, type FlowSourceStatus } from '../api/index.js';
-import { formatValidationError } from '../api/index.js';
+import {
+  FLOWSOURCE_API_VERSION,
+  FLOWSOURCE_KIND,
+  flowSourceSpecSchema,
+  type FlowSourceStatus,
+  formatValidationError,
+} from '../api/index.js';
 import { sourcePathPrefix } from '../controller/flowsource/reconciler.js';
-import { definitionsFromCommit, definitionsFromDir, type LocalDefinitions } from '../diff/index.js';
-import { previewSync } from '../diff/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
-import { planCommit } from '../sync/index.js';
-import { listServerCrds } from '../sync/index.js';
+import { definitionsFromCommit, definitionsFromDir, type LocalDefinitions, previewSync } from '../diff/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
+import { planCommit, listServerCrds } from '../sync/index.js';
 import { kubeFrom } from './cluster-flags.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/index.js';
 import { sourceRefOf } from './source-arg.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { EmbeddedCredentials } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { Runnable } from '../manager/index.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 export interface KcmFlags {
   /** commander's optional value: true for the bare flag (the cached build), a path, or absent. */

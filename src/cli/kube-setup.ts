@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { KubeClient } from '../kube/index.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 let serverInUse: string | undefined;
 

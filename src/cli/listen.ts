@@ -1,4 +1,4 @@
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 /** Parses `--listen HOST:PORT` (IPv6 as `[::1]:PORT`); port 0 picks a free one. */
 export function parseListen(value: string): { host: string; port: number } {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { LogFormat } from '../log/index.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 export interface LogFlags {
   logFormat?: LogFormat;

@@ -5,7 +5,7 @@ import { Command, Help } from 'commander';
 import { COMMANDS, type CommandEntry } from './command-table.js';
 import { ApiServerSetupError } from '../apiserver/errors.js';
 import { KubeConfigError } from '../kube/errors.js';
-import { asSetupError, SetupError } from './setup-error.js';
+import { asSetupError, SetupError } from '../util/setup-error.js';
 
 // A reader that goes away (`flowops get runs | head`) closes the pipe under us: stop quietly, as cat
 // does, instead of dying on an unhandled EPIPE with a stack trace. Other write errors stay loud.

@@ -1,10 +1,9 @@
 // `KIND/NAME` as kubectl takes it (`database/my-postgres`, `sts/web`, `flow/database-operator`),
 // resolved through discovery; every way it can be wrong is a one-line SetupError.
 
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, ObjectRef } from '../kube/index.js';
 import { resolveKind, UnknownResourceError } from '../kube/kind-resolver.js';
-import type { ObjectRef } from '../kube/index.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 export function splitObjectArg(arg: string): { kind: string; name: string } {
   const slash = arg.indexOf('/');

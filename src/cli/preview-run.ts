@@ -6,7 +6,7 @@ import type { KubeObject } from '../kube/index.js';
 import { createLogger } from '../log/index.js';
 import { PullRequestPreviewer } from '../preview/index.js';
 import { kubeFrom } from './cluster-flags.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/index.js';
 import { sourceRefOf } from './source-arg.js';
 
 /**

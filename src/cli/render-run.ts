@@ -1,17 +1,21 @@
-import { findCondition } from '../kube/index.js';
-import { parseDuration } from '../api/index.js';
-import { parseFlow, compareValidationErrors, formatValidationError } from '../api/index.js';
-import { crdKinds } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { findCondition, crdKinds, type KubeObject } from '../kube/index.js';
+import { parseDuration, parseFlow, compareValidationErrors, formatValidationError } from '../api/index.js';
 import { createLogger } from '../log/index.js';
-import { readDefinitions } from '../render/index.js';
-import { compareGolden, updateGolden } from '../render/index.js';
-import { startRenderSession } from '../render/index.js';
-import { renderedObjects } from '../render/index.js';
-import { kindKey, readSampleObjects, type WatchedKind } from '../render/index.js';
-import { sourceDirOf } from '../render/index.js';
-import { installStubs, missingStubs, StepStubs } from '../render/index.js';
-import { SetupError } from './setup-error.js';
+import {
+  readDefinitions,
+  compareGolden,
+  updateGolden,
+  startRenderSession,
+  renderedObjects,
+  kindKey,
+  readSampleObjects,
+  type WatchedKind,
+  sourceDirOf,
+  installStubs,
+  missingStubs,
+  StepStubs,
+} from '../render/index.js';
+import { SetupError } from '../util/setup-error.js';
 
 /**
  * `flowops render PATH... --objects DIR|FILE`: the Flows under PATH run against sample objects on

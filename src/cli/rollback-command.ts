@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import type { FlowSourceStatus } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../kube/index.js';
 import { isFullSha, shaOfRevision } from '../source/revision.js';
 import { loadSource } from './source-arg.js';
 import { summaryOf } from './command-table.js';
-import { CommandFailedError, NotFoundError, SetupError } from './setup-error.js';
+import { CommandFailedError, NotFoundError, SetupError } from '../util/setup-error.js';
 
 /**
  * A short sha is expanded against the commits the source has synced; anything else must be a

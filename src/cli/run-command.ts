@@ -14,7 +14,7 @@ import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
 import { parseShardCount } from '../runtime/shards/shard-count.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 import { addAdmissionFlags, startAdmissionFromFlags, type AdmissionFlags } from './admission-flags.js';
 
 export interface RunFlags extends ClusterFlags, RunUiFlags, AdmissionFlags {

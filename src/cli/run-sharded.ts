@@ -1,5 +1,4 @@
-import { defaultIdentity } from '../kube/index.js';
-import type { KubeClient } from '../kube/index.js';
+import { defaultIdentity, type KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { Manager, stopOnly } from '../manager/index.js';
 import type { FlowOpsMetrics } from '../metrics/index.js';

@@ -1,9 +1,8 @@
-import { NotFoundError, SetupError } from './setup-error.js';
+import { NotFoundError, SetupError } from '../util/setup-error.js';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/names.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../kube/index.js';
 import { kubeFrom } from './cluster-flags.js';
 import { contextNamespace } from './context-namespace.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
 
 /** `[namespace/]name` of a FlowSource; the namespace defaults to the kubeconfig context's, else "default". */
 export function sourceRefOf(arg: string, kube: KubeClient): ObjectRef {

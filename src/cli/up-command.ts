@@ -7,9 +7,8 @@ import { addTenancyFlags, isolateScripts, tenancyOf, type TenancyFlags } from '.
 import { addSimulateFlags, type SimulateFlags } from './simulate-flags.js';
 import type { ControllersConfig } from './up/protocol.js';
 import type { Logger } from '../log/index.js';
-import type { MergeResult } from '../kube/index.js';
+import type { MergeResult, EmbeddedCredentials } from '../kube/index.js';
 import { isLoopback } from './listen.js';
-import type { EmbeddedCredentials } from '../kube/index.js';
 import { summaryOf } from './command-table.js';
 import { addVerifyFlags, embeddedVerifyOf, type VerifyFlags } from './verify-flags.js';
 import { addKcmFlags, kubeControllerManagerOf, kubeControllerManagerPart, type KcmFlags } from './kcm-flags.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ALLOWED_SIGNERS_KEY, trustedKeysFromSecretData } from '../source/verify/trusted-keys.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 export interface VerifyFlags {
   verifyKeys: string[];

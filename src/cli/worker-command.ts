@@ -13,7 +13,7 @@ import { onShutdown } from './shutdown.js';
 import { isolateScripts, tenancyOf } from './tenancy-flags.js';
 import { summaryOf } from './command-table.js';
 import type { WorkerRuntime } from '../runtime/index.js';
-import { SetupError } from './setup-error.js';
+import { SetupError } from '../util/setup-error.js';
 
 interface WorkerFlags extends ClusterFlags {
   concurrency: string;

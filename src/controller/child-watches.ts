@@ -5,8 +5,7 @@
 
 import { FLOW_ANNOTATION, FLOW_LABEL, OWNER_ANNOTATION } from '../executors/types.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { inventoryKinds, readInventory } from '../engine/child-inventory.js';
 

@@ -2,16 +2,12 @@
 // definition. The parts that act on Flows (the watches on the leader, the read cache and the
 // reconcile handler on workers) subscribe to it instead of watching Flows themselves.
 
-import { FLOW_API_VERSION } from '../api/index.js';
-import { parseFlow } from '../api/index.js';
+import { FLOW_API_VERSION, parseFlow, RECONCILE_REQUEST_ANNOTATION, type FlowFile } from '../api/index.js';
 import type { FlowDefinition } from '../engine/index.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { RECONCILE_REQUEST_ANNOTATION } from '../api/index.js';
 import { PATH_ANNOTATION, REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';
-import type { FlowFile } from '../api/index.js';
 import { readSourceFile } from './flow-file.js';
 import { flowKeyOf } from './keys.js';
 import { watchProblem, type TenancyPolicy } from './tenancy.js';

@@ -3,10 +3,8 @@
 // watches run; the outcomes come from the reconcile handler in the same process (`flowops up`)
 // or from the Ready conditions workers write on the watched objects (the leader).
 
-import { findCondition } from '../kube/index.js';
+import { findCondition, type KubeClient, type KubeObject } from '../kube/index.js';
 import type { ReconcileReport } from '../engine/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { DeclarativeController } from '../operator/index.js';
 import type { FlowEntry } from './flow-registry.js';

@@ -1,12 +1,16 @@
-import type { KubeClient } from '../kube/index.js';
-import { isNotFound } from '../kube/index.js';
-import { KubeApiError } from '../kube/index.js';
-import type { Condition, KubeObject } from '../kube/index.js';
-import { removeCondition, setCondition } from '../kube/index.js';
+import {
+  type KubeClient,
+  isNotFound,
+  KubeApiError,
+  type Condition,
+  type KubeObject,
+  removeCondition,
+  setCondition,
+} from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { rolloutConditions } from '../rollout/conditions.js';
-import { replacingRollout } from '../rollout/status-patch.js';
-import type { GenerationStatus, RolloutStatus } from '../rollout/status-schema.js';
+import { rolloutConditions } from './rollout-conditions.js';
+import { replacingRollout } from './rollout-status-patch.js';
+import type { GenerationStatus, RolloutStatus } from '../api/index.js';
 
 export interface FlowStatusSummary {
   generation: number;

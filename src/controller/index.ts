@@ -5,6 +5,8 @@ export { FlowStatusReporter } from './flow-status-reporter.js';
 export { FlowSourceController } from './flowsource/controller.js';
 export { decryptionKeys, sourceCredentials } from './flowsource/credentials.js';
 export { exportsDirOf, repoDirOf, sourcePathPrefix } from './flowsource/reconciler.js';
+export type { GenerationChoice, GenerationChooser } from './generation-choice.js';
+export { QueueRunCauses } from './queue-run-causes.js';
 export { ReadCache } from './read-cache.js';
 export { ReconcileHandler } from './reconcile-handler.js';
 export { RunCauses, type RunCauseLog } from './run-causes.js';

@@ -1,8 +1,6 @@
 import type { KubeObject } from '../kube/index.js';
-import { INVENTORY_ANNOTATION } from '../engine/index.js';
-import { FAILURE_ANNOTATION } from '../engine/index.js';
-import { LAST_RUN_ANNOTATION } from '../engine/index.js';
-import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
+import { INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION } from '../engine/index.js';
+import { FLOW_GENERATION_ANNOTATION } from '../api/index.js';
 
 /** Annotations FlowOps itself writes on watched objects after a run (inventory, failure episode, run record); their changes are not causes. */
 const OWN_ANNOTATIONS = [INVENTORY_ANNOTATION, FAILURE_ANNOTATION, LAST_RUN_ANNOTATION, FLOW_GENERATION_ANNOTATION];

@@ -2,8 +2,7 @@
 // informer per Flow's watched kind that enqueues nothing (the leader's watches do), so most
 // reconciles read their object without a GET.
 
-import type { KubeClient } from '../kube/index.js';
-import type { Informer } from '../kube/index.js';
+import type { KubeClient, Informer } from '../kube/index.js';
 import { refOf, type KubeObject, type ObjectRef } from '../kube/types.js';
 import type { Logger } from '../log/index.js';
 import type { WorkQueue } from '../queue/index.js';

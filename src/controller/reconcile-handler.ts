@@ -3,8 +3,7 @@
 // the engine. It holds no watches.
 
 import type { FlowReconciler } from '../engine/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { ReconcileObserver } from '../metrics/index.js';
 import type { ReconcileResult } from '../queue/index.js';
 import type { FlowRegistry } from './flow-registry.js';
@@ -12,7 +11,7 @@ import type { OutcomeSink } from './flow-status-reporter.js';
 import { decodeKey } from './keys.js';
 import { readsSourceFiles } from './source-files.js';
 import type { RunCauseLog } from './run-causes.js';
-import type { GenerationResolver } from '../rollout/resolver.js';
+import type { GenerationChooser } from './generation-choice.js';
 
 export interface ReconcileHandlerDeps {
   kube: KubeClient;
@@ -30,7 +29,7 @@ export interface ReconcileHandlerDeps {
   /** Why each key was enqueued (the watches tell it, here or through Redis); absent: every run is a full run. */
   causes?: RunCauseLog;
   /** Picks the generation of the Flow each object is reconciled by (spec.rollout); absent: the newest. */
-  generations?: GenerationResolver;
+  generations?: GenerationChooser;
 }
 
 export class ReconcileHandler {

@@ -3,7 +3,7 @@
 // steps; one enqueue for any other cause makes it a full run. Keys enqueued by no watch (a resync's
 // requeue, a retry) have no entry and run in full. Each enqueue's trigger is kept too, for the
 // run's record (RunHistory's triggers). In one process (`flowops up`) they are kept here, in
-// memory; across processes (leader and workers) in Redis beside the queue (queue/run-triggers.ts).
+// memory; across processes (leader and workers) in Redis beside the queue (controller/queue-run-causes.ts).
 
 import { LRUCache } from 'lru-cache';
 import type { RunTrigger } from '../api/index.js';

@@ -3,27 +3,33 @@
 // CRD informer that retries kinds not served yet, pipeline Flows as declarative controllers, and
 // the Flow cleanup finalizer. No reconcile runs here.
 
-import type { ObjectRef, KubeObject } from '../kube/index.js';
-import type { RunCause } from '../engine/index.js';
-import { refOf } from '../kube/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { UnknownKindError } from '../kube/index.js';
-import { hasFinalizer, setFinalizer } from '../kube/index.js';
-import { Informer, type InformerHandlers } from '../kube/index.js';
+import {
+  type ObjectRef,
+  type KubeObject,
+  refOf,
+  type KubeClient,
+  UnknownKindError,
+  hasFinalizer,
+  setFinalizer,
+  Informer,
+  type InformerHandlers,
+} from '../kube/index.js';
+import { type RunCause, childId, readInventory } from '../engine/index.js';
 import type { Logger } from '../log/index.js';
-import type { DeclarativeController } from '../operator/index.js';
-import { flowPipelineController } from '../operator/index.js';
-import { crdViewBackend, type ViewBackend } from '../operator/index.js';
+import {
+  type DeclarativeController,
+  flowPipelineController,
+  crdViewBackend,
+  type ViewBackend,
+} from '../operator/index.js';
 import type { WorkQueue } from '../queue/index.js';
-import { childId, readInventory } from '../engine/index.js';
 import { ChildWatches, type ChildOwner } from './child-watches.js';
 import type { FlowEntry, FlowListener, FlowRegistry } from './flow-registry.js';
 import type { FlowStatusReporter, WatchFacts } from './flow-status-reporter.js';
 import { encodeKey } from './keys.js';
 import { updateNeedsReconcile } from './predicates.js';
 import type { RunCauseLog } from './run-causes.js';
-import { RECONCILE_REQUEST_ANNOTATION } from '../api/index.js';
-import type { RunTrigger } from '../api/index.js';
+import { RECONCILE_REQUEST_ANNOTATION, type RunTrigger } from '../api/index.js';
 import { cachedObject, watchedInformer, watchesKindOf, watchOf, watchSignature } from './watched-informer.js';
 
 /** On a Flow with onDelete: lets FlowOps release the watched objects' finalizers before the Flow goes. */

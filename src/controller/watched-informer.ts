@@ -2,9 +2,8 @@
 // worker's read cache (which only caches): built from the Flow's `watch`, and read the way
 // controller-runtime's cached client is read.
 
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../kube/index.js';
 import { dropManagedFields, Informer, type InformerHandlers } from '../kube/informer.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { labelSelectorString } from './label-selector.js';
 

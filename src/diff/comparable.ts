@@ -3,9 +3,7 @@
 // annotation, which every commit changes on every object and would bury the real changes.
 
 import { REVISION_ANNOTATION } from '../sync/provenance.js';
-import { objectYaml } from '../kube/index.js';
-import { withoutServerNoise } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { objectYaml, withoutServerNoise, type KubeObject } from '../kube/index.js';
 
 export function comparableYaml(obj: KubeObject | undefined): string {
   return obj ? objectYaml(comparableObject(obj)) : '';

@@ -9,8 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { DefinitionFile } from '../sync/index.js';
-import { findYamlFiles } from '../render/yaml-files.js';
-import { SetupError } from '../cli/setup-error.js';
+import { findYamlFiles, SetupError } from '../util/index.js';
 
 export interface LocalDefinitions {
   files: DefinitionFile[];

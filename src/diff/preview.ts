@@ -6,15 +6,19 @@
 
 import type { InventoryEntry } from '../api/index.js';
 import { FIELD_MANAGER } from '../executors/types.js';
-import type { KubeClient } from '../kube/index.js';
-import { UnknownKindError } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
-import { crdKinds } from '../kube/index.js';
-import { foreignOwner, isAdopted } from '../sync/index.js';
-import { describeEntry, refOfEntry } from '../sync/index.js';
-import { phaseOf } from '../sync/index.js';
-import { entryOf, pruneCandidates, type DesiredObject } from '../sync/index.js';
-import { provenanceOf, stamp } from '../sync/index.js';
+import { type KubeClient, UnknownKindError, type KubeObject, crdKinds } from '../kube/index.js';
+import {
+  foreignOwner,
+  isAdopted,
+  describeEntry,
+  refOfEntry,
+  phaseOf,
+  entryOf,
+  pruneCandidates,
+  type DesiredObject,
+  provenanceOf,
+  stamp,
+} from '../sync/index.js';
 import { unifiedDiff } from '../util/line-diff.js';
 import { changedFields } from './changed-fields.js';
 import { comparableYaml } from './comparable.js';

@@ -1,9 +1,22 @@
-import { placeTemplateErrors } from '../api/index.js';
-import { parseDuration } from '../api/index.js';
-import type { StepContext, TemplateData } from '../executors/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { EventRecorder } from '../kube/index.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
+import {
+  placeTemplateErrors,
+  parseDuration,
+  type Run,
+  type RunTrigger,
+  formatDuration,
+  FLOW_GENERATION_ANNOTATION,
+} from '../api/index.js';
+import { type StepContext, type TemplateData, AppliedCache, type LiveChild } from '../executors/index.js';
+import {
+  type KubeClient,
+  type EventRecorder,
+  type KubeObject,
+  type ObjectRef,
+  nowRfc3339,
+  FLOW_FINALIZER,
+  hasFinalizer,
+  setFinalizer,
+} from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { runReconcile, stalled, success, type ReconcileResult, type SubStep } from '../reconcile/index.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
@@ -15,22 +28,23 @@ import {
   staleEntries,
   type ChildEntry,
 } from './child-inventory.js';
-import { nowRfc3339 } from '../kube/index.js';
 import { encodeFailure, FAILURE_ANNOTATION, fingerprintOf, readFailure } from './failure-state.js';
-import { FLOW_FINALIZER, hasFinalizer, setFinalizer } from '../kube/index.js';
 import { deleteChildren, type PruneScope } from './prune-children.js';
 import { writeOwnerReport, type ResourceVerdict } from './resource-status.js';
-import { AppliedCache, type LiveChild } from '../executors/index.js';
 import { memoChild, runFingerprint, RunMemos, type RunMemo } from './run-memo.js';
 import { encodeLastRun, LAST_RUN_ANNOTATION, type LastRun } from './last-run.js';
 import type { RunHistoryWriter } from './run-history.js';
-import type { Run, RunTrigger } from '../api/index.js';
-import { formatDuration } from '../api/index.js';
 import { runSteps, type StepFailure, type StepObserver, type StepTrace } from './run-steps.js';
 import { projectStatus } from './status-projection.js';
-import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
-import { failedReport, failedRun, runErrorMessage } from './flow-run.js';
-import type { FlowDefinition, FlowRun, ReconcileReport, RunStart } from './flow-run.js';
+import {
+  failedReport,
+  failedRun,
+  runErrorMessage,
+  type FlowDefinition,
+  type FlowRun,
+  type ReconcileReport,
+  type RunStart,
+} from './flow-run.js';
 
 export type { FlowDefinition, ReconcileOutcome, ReconcileReport } from './flow-run.js';
 

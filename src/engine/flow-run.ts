@@ -2,8 +2,7 @@
 // sub-step (engine/flow-reconciler.ts), and what the run reports: the engine's side of the result
 // set (src/reconcile/result.ts).
 
-import type { FlowSpec } from '../api/index.js';
-import type { RunTrigger } from '../api/index.js';
+import type { FlowSpec, RunTrigger } from '../api/index.js';
 import { placeTemplateErrors, type FlowFile } from '../api/template-positions.js';
 import type { TemplateData } from '../executors/index.js';
 import type { KubeObject } from '../kube/index.js';

@@ -3,10 +3,8 @@
 // another namespace). An object is deleted only while its annotations still name this Flow and
 // this owner: objects the Flow never made, or that someone took over, are never touched.
 
-import { FLOW_ANNOTATION, OWNER_ANNOTATION } from '../executors/index.js';
-import { ownerAnnotationOf } from '../executors/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { FLOW_ANNOTATION, OWNER_ANNOTATION, ownerAnnotationOf } from '../executors/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { describeChild, refOfChild, type ChildEntry } from './child-inventory.js';
 
 export interface PruneResult {

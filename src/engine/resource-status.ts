@@ -1,9 +1,13 @@
-import type { KubeClient } from '../kube/index.js';
-import { isNotFound } from '../kube/index.js';
-import type { Condition, KubeObject } from '../kube/index.js';
-import { refOf } from '../kube/index.js';
-import { removeCondition, setCondition } from '../kube/index.js';
-import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
+import {
+  type KubeClient,
+  isNotFound,
+  type Condition,
+  type KubeObject,
+  refOf,
+  removeCondition,
+  setCondition,
+} from '../kube/index.js';
+import { FLOW_GENERATION_ANNOTATION } from '../api/rollout-names.js';
 
 /** What one reconcile concluded about the watched object, as FlowOps writes it into `.status`. */
 export interface ResourceVerdict {

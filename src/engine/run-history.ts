@@ -10,11 +10,9 @@
 // again with the runs recorded since; a stop writes what waits.
 
 import { LRUCache } from 'lru-cache';
-import { FLOW_API_VERSION, RUNHISTORY_KIND } from '../api/index.js';
-import { RUN_HISTORY_LIMIT, type Run, type RunHistory } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
+import { FLOW_API_VERSION, RUNHISTORY_KIND, RUN_HISTORY_LIMIT, type Run, type RunHistory } from '../api/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { KubeApiError } from '../kube/rest.js';
-import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { readLastRun } from './last-run.js';
 import { addRun, type FlowName, identityOf, mergeFailed, type RunBatch } from './run-batch.js';

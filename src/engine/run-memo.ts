@@ -5,7 +5,7 @@
 // Flow (uid, generation, revision), a child's version (deleted, or changed outside its status),
 // or the resync came due.
 
-import { FLOW_GENERATION_ANNOTATION } from '../rollout/names.js';
+import { FLOW_GENERATION_ANNOTATION } from '../api/rollout-names.js';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Outputs } from '../executors/index.js';

@@ -1,6 +1,5 @@
 import type { Step } from '../api/index.js';
-import { executorFor } from '../executors/index.js';
-import { StepError, type StepContext, type TemplateData } from '../executors/index.js';
+import { executorFor, StepError, type StepContext, type TemplateData } from '../executors/index.js';
 import { KubeApiError } from '../kube/index.js';
 import { renderValue, TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { truthy } from './truthy.js';

@@ -2,8 +2,7 @@
 // template step: namespace defaulting, the flow label, the ownerReference to the watched
 // resource, field manager `flowops` with force (FlowOps owns the fields it writes).
 
-import type { ApiResource } from '../kube/index.js';
-import { describeRef, refOf, type KubeObject } from '../kube/index.js';
+import { type ApiResource, describeRef, refOf, type KubeObject } from '../kube/index.js';
 import { mergeOwnerReference, ownerReferenceFor } from './owner-reference.js';
 import { invalid, isPlainObject, kubeError, abortError } from './step-errors.js';
 import { REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../sync/provenance.js';

@@ -2,9 +2,7 @@
 // binary), so that status codes reach error handling and nothing depends on a shell.
 
 import type { KubectlStep } from '../api/index.js';
-import type { PatchType } from '../kube/index.js';
-import { UnknownKindError } from '../kube/index.js';
-import { describeRef, type KubeObject, type ObjectRef } from '../kube/index.js';
+import { type PatchType, UnknownKindError, describeRef, type KubeObject, type ObjectRef } from '../kube/index.js';
 import { applyObjects, appliedOutputs, asKubeObject, objectOutputs } from './apply-objects.js';
 import { JsonPathError, parseKubectlPath } from '../jsonpath/index.js';
 import { jsonPathOutput, toOutputValue } from './output-value.js';

@@ -4,15 +4,22 @@
 
 import type { ScriptStep } from '../api/index.js';
 import { parseTemplate, TemplateParseError, TemplateRenderError } from '../template/index.js';
-import { isArithmeticSafe } from './bash-rewrite.js';
-import { checkScript, controlMessage, type TaintedArithmetic } from './script-check.js';
+import {
+  isArithmeticSafe,
+  checkScript,
+  controlMessage,
+  type TaintedArithmetic,
+  findInterpreter,
+  type Interpreter,
+  positionOf,
+  splitActionsWithSpans,
+  type TemplatePart,
+} from '../script-safety/index.js';
 import { Masker } from './mask.js';
-import { findInterpreter, type Interpreter } from './script-interpreter.js';
 import { invalid, templated } from './step-errors.js';
-import { positionOf, splitActionsWithSpans, type TemplatePart } from './template-actions.js';
 import { StepError, type TemplateData } from './types.js';
 
-export type { Interpreter } from './script-interpreter.js';
+export type { Interpreter } from '../script-safety/index.js';
 
 export function interpreterFor(step: ScriptStep): Interpreter {
   const found = findInterpreter(step);

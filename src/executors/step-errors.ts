@@ -2,8 +2,7 @@
 // engine's error handling can match on: statusCode for API/HTTP answers, `permanent` for failures
 // that no retry can fix.
 
-import { UnknownKindError } from '../kube/index.js';
-import { KubeApiError } from '../kube/index.js';
+import { UnknownKindError, KubeApiError } from '../kube/index.js';
 import { TemplateParseError, TemplateRenderError } from '../template/index.js';
 import { StepError } from './types.js';
 

@@ -1,8 +1,7 @@
 // The object a kubectl patch/get/wait/delete step acts on, rendered and placed in a namespace.
 
 import type { KubectlStep } from '../api/index.js';
-import type { ApiResource } from '../kube/index.js';
-import type { ObjectRef } from '../kube/index.js';
+import type { ApiResource, ObjectRef } from '../kube/index.js';
 import { defaultNamespace } from './namespace.js';
 import { renderText } from './render.js';
 import { invalid, kubeError } from './step-errors.js';

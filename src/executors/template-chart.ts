@@ -11,11 +11,9 @@ import {
   repositoryKind,
   type BasicCredentials,
   type PulledChart,
+  keyringFromSecret,
 } from '../charts/index.js';
-import { keyringFromSecret } from '../charts/index.js';
-import { SourceError } from '../source/index.js';
-import { credentialsFor } from '../source/index.js';
-import { parseOciUrl } from '../source/index.js';
+import { SourceError, credentialsFor, parseOciUrl } from '../source/index.js';
 import { renderText } from './render.js';
 import { readSecretData } from './secret-values.js';
 import { invalid } from './step-errors.js';

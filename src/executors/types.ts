@@ -1,8 +1,7 @@
 import type { AppliedCache, LiveChild } from './applied-cache.js';
 import type { ChartPuller } from '../charts/index.js';
 import type { Logger } from '../log/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { Step } from '../api/index.js';
 
 export type OutputValue = string | number | boolean | null | OutputValue[] | { [k: string]: OutputValue };

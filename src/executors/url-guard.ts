@@ -4,7 +4,7 @@
 // host itself (`https://{{ .Resource.spec.endpoint }}/`), any host is the author's intent.
 
 import { invalid } from './step-errors.js';
-import { splitActions, type TemplatePart } from './template-actions.js';
+import { splitActions, type TemplatePart } from '../script-safety/template-actions.js';
 
 interface Expected {
   protocol: string;

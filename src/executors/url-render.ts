@@ -7,7 +7,7 @@
 
 import { render } from '../template/index.js';
 import { invalid, templated } from './step-errors.js';
-import { splitActions, type TemplatePart } from './template-actions.js';
+import { splitActions, type TemplatePart } from '../script-safety/template-actions.js';
 import type { TemplateData } from './types.js';
 
 type Position = 'raw' | 'path' | 'component';

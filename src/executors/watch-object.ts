@@ -3,8 +3,7 @@
 // itself instead of a polling interval. The step's signal ends the wait.
 
 import type { IncomingMessage } from 'node:http';
-import { resourcePath } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { resourcePath, type KubeObject } from '../kube/index.js';
 import { abortError, kubeError } from './step-errors.js';
 import type { ResolvedTarget } from './target.js';
 import type { StepContext } from './types.js';

@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { KubeClient } from './client.js';
-import { isNotFound } from './client.js';
+import { type KubeClient, isNotFound } from './client.js';
 import { KubeApiError } from './rest.js';
 import type { KubeObject } from './types.js';
 

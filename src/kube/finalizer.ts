@@ -1,7 +1,5 @@
-import type { KubeClient } from './client.js';
-import { isNotFound } from './client.js';
-import type { KubeObject } from './types.js';
-import { refOf } from './types.js';
+import { type KubeClient, isNotFound } from './client.js';
+import { type KubeObject, refOf } from './types.js';
 
 export const FLOW_FINALIZER = 'flowops.io/finalizer';
 

@@ -1,9 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { CommitState, FlowSourceStatus, InventoryEntry } from '../api/index.js';
 import { FLOW_API_VERSION, FLOW_KIND } from '../api/names.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, Condition, KubeObject } from '../kube/index.js';
 import { healthOf } from '../kube/readiness.js';
-import type { Condition, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { shaOfRevision } from '../source/revision.js';
 import type { NotifyEvent } from './event.js';

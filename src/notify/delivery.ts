@@ -1,6 +1,5 @@
 import { nowRfc3339, setCondition } from '../kube/conditions.js';
-import type { KubeClient } from '../kube/index.js';
-import type { Condition, KubeObject } from '../kube/index.js';
+import type { KubeClient, Condition, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { backoffDelay, type BackoffOptions } from '../queue/types.js';
 import { NotifyError } from './errors.js';

@@ -1,5 +1,4 @@
-import type { NotifyEvent } from './event.js';
-import { objectName } from './event.js';
+import { type NotifyEvent, objectName } from './event.js';
 
 export interface GroupKey {
   /** namespace/name of the Alert. */

@@ -1,6 +1,5 @@
 import type { ProviderSpec } from '../api/index.js';
-import type { NotifyEvent } from './event.js';
-import { objectName } from './event.js';
+import { type NotifyEvent, objectName } from './event.js';
 
 /** One grouped notification: the events of one commit (or of no commit) within an Alert's window. */
 export interface Message {

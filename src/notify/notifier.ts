@@ -1,12 +1,25 @@
 import type { Registry } from 'prom-client';
-import type { CommitState, FlowSourceStatus } from '../api/index.js';
-import { ALERT_KIND, FLOW_API_VERSION, FLOW_KIND, FLOWSOURCE_KIND, PROVIDER_KIND } from '../api/index.js';
-import { alertSpecSchema, COMMIT_STATUS_TYPES, type ProviderType } from '../api/index.js';
-import { parseDuration } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { dropManagedFields, Informer } from '../kube/index.js';
-import type { Condition, KubeObject } from '../kube/index.js';
-import { setCondition } from '../kube/index.js';
+import {
+  type CommitState,
+  type FlowSourceStatus,
+  ALERT_KIND,
+  FLOW_API_VERSION,
+  FLOW_KIND,
+  FLOWSOURCE_KIND,
+  PROVIDER_KIND,
+  alertSpecSchema,
+  COMMIT_STATUS_TYPES,
+  type ProviderType,
+  parseDuration,
+} from '../api/index.js';
+import {
+  type KubeClient,
+  dropManagedFields,
+  Informer,
+  type Condition,
+  type KubeObject,
+  setCondition,
+} from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { processMetrics } from '../metrics/registry.js';
 import type { BackoffOptions } from '../queue/index.js';

@@ -1,7 +1,5 @@
-import { parseDuration } from '../api/index.js';
-import { providerSpecSchema } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { parseDuration, providerSpecSchema } from '../api/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { NotifyError } from './errors.js';
 import type { Connection } from './http-send.js';
 import type { ResolvedProvider } from './message.js';

@@ -1,5 +1,4 @@
-import type { CustomResourceDefinition } from '../api/index.js';
-import type { StructuralSchema } from '../api/index.js';
+import type { CustomResourceDefinition, StructuralSchema } from '../api/index.js';
 import { OPERATOR_GROUP, OPERATOR_KIND, OPERATOR_VERSION } from './types.js';
 
 const OPEN: StructuralSchema = { 'x-kubernetes-preserve-unknown-fields': true };

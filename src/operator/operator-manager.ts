@@ -1,6 +1,5 @@
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { DeclarativeController } from './controller.js';
 import { OperatorStatusWriter } from './status-writer.js';

@@ -1,5 +1,4 @@
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { operatorCrd } from './operator-crd.js';
 import { OperatorManager } from './operator-manager.js';

@@ -1,7 +1,6 @@
 import { parseDuration } from '../api/duration.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { InputEvent } from '../pipeline/index.js';
 import { compilePredicate, type UpdatePredicate } from './predicates.js';

@@ -1,5 +1,4 @@
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../kube/index.js';
 import type { ResolvedResource, TargetType } from './types.js';
 import { OperatorError } from './errors.js';
 

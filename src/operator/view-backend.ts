@@ -1,6 +1,5 @@
 import type { CustomResourceDefinition } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { VIEW_VERSION } from './types.js';
 
 /**

@@ -5,8 +5,7 @@
 // published description checks these in test/preview/.
 
 import { z } from 'zod';
-import type { OutgoingRequest } from '../notify/index.js';
-import type { ResolvedProvider } from '../notify/index.js';
+import type { OutgoingRequest, ResolvedProvider } from '../notify/index.js';
 import { bitbucketApiRoot, repoOf } from '../notify/providers/forge.js';
 import {
   BITBUCKET_PAGE,

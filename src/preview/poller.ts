@@ -3,8 +3,7 @@
 // pull_request webhook (src/source/webhook-receiver.ts) asks for a source's pass at once.
 
 import type { KubeObject } from '../kube/index.js';
-import { parseDuration } from '../api/index.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/index.js';
+import { parseDuration, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/index.js';
 import { PullRequestPreviewer, type PreviewerOptions } from './previewer.js';
 
 const DEFAULT_INTERVAL_MS = 60_000;

@@ -2,17 +2,11 @@
 // it as a unit (file:line:column, the template type check included), then `flowops diff`'s
 // server-side dry run says what would be created, changed (which fields) and pruned.
 
-import type { FlowSourceSpec, FlowSourceStatus } from '../api/index.js';
-import type { ValidationError } from '../api/index.js';
-import { decryptionKeys } from '../controller/index.js';
-import { sourcePathPrefix } from '../controller/index.js';
-import { definitionsFromCommit } from '../diff/index.js';
-import { previewSync, type Preview } from '../diff/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
-import { decryptFiles } from '../sync/index.js';
-import { planCommit } from '../sync/index.js';
-import { listServerCrds } from '../sync/index.js';
+import type { FlowSourceSpec, FlowSourceStatus, ValidationError } from '../api/index.js';
+import { decryptionKeys, sourcePathPrefix } from '../controller/index.js';
+import { definitionsFromCommit, previewSync, type Preview } from '../diff/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
+import { decryptFiles, planCommit, listServerCrds } from '../sync/index.js';
 import { renderChangedFlows, type RenderedChildren } from './render-children.js';
 import { redactValues, secretValues } from './secret-values.js';
 

@@ -8,8 +8,7 @@
 // comment shows (Secrets masked by shape, their values replaced), cut to MAX_PREVIEW_CHARS.
 
 import type { ObjectChange } from '../diff/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { RenderedChildren } from './render-children.js';
 
 export const PREVIEW_LABEL = 'flowops.io/preview-source';

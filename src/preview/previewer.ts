@@ -5,17 +5,18 @@
 // request's Flows runs: the dry run only asks the API server what it would store.
 
 import { join } from 'node:path';
-import { flowSourceSpecSchema, type FlowSourceSpec } from '../api/index.js';
-import { FLOW_API_VERSION, PROVIDER_KIND } from '../api/index.js';
+import { flowSourceSpecSchema, type FlowSourceSpec, FLOW_API_VERSION, PROVIDER_KIND } from '../api/index.js';
 import { sourceCredentials } from '../controller/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { send, type Connection } from '../notify/index.js';
-import type { ResolvedProvider } from '../notify/index.js';
-import { commitStatusRequest } from '../notify/index.js';
-import { resolveProvider } from '../notify/index.js';
-import type { CommitStateName } from '../notify/index.js';
+import {
+  send,
+  type Connection,
+  type ResolvedProvider,
+  commitStatusRequest,
+  resolveProvider,
+  type CommitStateName,
+} from '../notify/index.js';
 import { markerOf, previewComment, previewedCommit } from './comment.js';
 import { PreviewError } from './errors.js';
 import { fetchHead } from './fetch-head.js';

@@ -15,13 +15,9 @@ import type { PreviewRender } from '../api/index.js';
 import { labelSelectorString } from '../controller/label-selector.js';
 import type { ObjectChange } from '../diff/index.js';
 import { maskSecrets } from '../diff/secret-mask.js';
-import type { KubeClient } from '../kube/index.js';
-import { objectYaml } from '../kube/index.js';
-import { withoutServerNoise } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { type KubeClient, objectYaml, withoutServerNoise, type KubeObject } from '../kube/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-import { describeEntry } from '../sync/index.js';
-import { entryOf, type DesiredObject } from '../sync/index.js';
+import { describeEntry, entryOf, type DesiredObject } from '../sync/index.js';
 import { redactValues, secretValues } from './secret-values.js';
 
 const run = promisify(execFile);

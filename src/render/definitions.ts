@@ -4,11 +4,10 @@
 
 import { readFileSync } from 'node:fs';
 import { isMap, parseAllDocuments } from 'yaml';
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
-import { validateParsedFlowFile, type ValidationError } from '../api/index.js';
+import { FLOW_API_VERSION, FLOW_KIND, validateParsedFlowFile, type ValidationError } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { typecheckFiles, type SourceFile } from '../typecheck/index.js';
-import { findYamlFiles } from './yaml-files.js';
+import { findYamlFiles } from '../util/yaml-files.js';
 
 export interface FlowFile {
   flow: KubeObject;

@@ -3,21 +3,24 @@
 // workloads: a render shows what the Flows decide, not what a kubelet would report later), the
 // CRDs, Flows and sample objects applied, and a wait until every sample has been reconciled.
 
-import { findCondition } from '../kube/index.js';
+import {
+  findCondition,
+  crdKinds,
+  KubeClient,
+  UnknownKindError,
+  writeKubeconfig,
+  type KubeObject,
+  type ObjectRef,
+  describeRef,
+  refOf,
+} from '../kube/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../apiserver/index.js';
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
+import { FLOW_API_VERSION, FLOW_KIND, type FlowFile } from '../api/index.js';
 import { FIELD_MANAGER } from '../executors/index.js';
-import { crdKinds } from '../kube/index.js';
-import { KubeClient } from '../kube/index.js';
-import { UnknownKindError } from '../kube/index.js';
-import { writeKubeconfig } from '../kube/index.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
-import { describeRef, refOf } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import type { FlowFile } from '../api/index.js';
 import { startControllers, type Controllers } from '../runtime/controllers.js';
 import { RenderError, RenderTimeoutError } from './errors.js';
 

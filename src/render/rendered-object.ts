@@ -5,10 +5,13 @@
 // copied into an annotation) is written as `<uid of Kind namespace/name>`.
 
 import { readInventory, refOfChild } from '../engine/child-inventory.js';
-import type { KubeClient } from '../kube/index.js';
-import { objectYaml } from '../kube/index.js';
-import { withoutServerNoise, withoutTransitionTimes } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import {
+  type KubeClient,
+  objectYaml,
+  withoutServerNoise,
+  withoutTransitionTimes,
+  type KubeObject,
+} from '../kube/index.js';
 
 export interface RenderedObject {
   /** `<Kind>-<namespace>-<name>` (cluster-scoped: `<Kind>-<name>`): the golden file's name without .yaml. */

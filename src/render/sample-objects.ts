@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, LineCounter, parseAllDocuments } from 'yaml';
 import type { ValidationError } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
-import { findYamlFiles } from './yaml-files.js';
+import { findYamlFiles } from '../util/yaml-files.js';
 
 export interface WatchedKind {
   apiVersion: string;

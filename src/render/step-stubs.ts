@@ -11,11 +11,17 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { FlowSpec, HttpStep, ScriptStep } from '../api/index.js';
-import { httpExecutor } from '../executors/index.js';
-import { registerExecutor } from '../executors/index.js';
-import { scriptExecutor } from '../executors/index.js';
-import { StepError, type OutputValue, type Outputs, type StepContext, type StepExecutor } from '../executors/index.js';
-import { SetupError } from '../cli/setup-error.js';
+import {
+  httpExecutor,
+  registerExecutor,
+  scriptExecutor,
+  StepError,
+  type OutputValue,
+  type Outputs,
+  type StepContext,
+  type StepExecutor,
+} from '../executors/index.js';
+import { SetupError } from '../util/setup-error.js';
 
 export type StubbedType = 'script' | 'http';
 

@@ -2,10 +2,9 @@
 // the newest spec has a rollout; then the one the rollout controller assigned (rollout-target),
 // else the one that last reconciled it, else (a new object) the newest that has passed a stage.
 
-import type { FlowSpec } from '../api/index.js';
+import type { FlowSpec, RolloutStatus } from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
-import { FLOW_GENERATION_ANNOTATION, generationOf, ROLLOUT_TARGET_ANNOTATION } from './names.js';
-import type { RolloutStatus } from './status-schema.js';
+import { FLOW_GENERATION_ANNOTATION, generationOf, ROLLOUT_TARGET_ANNOTATION } from '../api/rollout-names.js';
 
 export interface FlowFacts {
   generation: number;

@@ -5,9 +5,7 @@
 
 import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/index.js';
 import { watchedInformer, watchOf, watchSignature } from '../controller/watched-informer.js';
-import type { KubeClient } from '../kube/index.js';
-import type { Informer } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, Informer, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 
 export interface ClusterObjectsDeps {

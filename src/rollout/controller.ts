@@ -6,21 +6,16 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import type { FlowEntry, FlowListener, FlowRegistry } from '../controller/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { isNotFound } from '../kube/index.js';
-import type { EventRecorder } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
-import { refOf } from '../kube/index.js';
+import { type KubeClient, isNotFound, type EventRecorder, type KubeObject, refOf } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { factsOf, type ObjectFacts } from './objects.js';
-import { revisionName, ROLLOUT_TARGET_ANNOTATION } from './names.js';
+import { revisionName, ROLLOUT_TARGET_ANNOTATION, type GenerationStatus, type RolloutStatus } from '../api/index.js';
 import { plan, type PlanOutput } from './plan.js';
 import type { FlowIdentity, RevisionStore } from './revisions.js';
-import type { GenerationStatus, RolloutStatus } from './status-schema.js';
 import { rolloutStatusOf } from './assignment.js';
 import { pinSourceForRollback } from './pin-source.js';
 import { REVISION_ANNOTATION } from '../sync/provenance.js';
-import { replacingRollout } from './status-patch.js';
+import { replacingRollout } from '../controller/rollout-status-patch.js';
 
 export interface RolloutControllerDeps {
   kube: KubeClient;

@@ -2,7 +2,7 @@
 // it, the one it is assigned, and its readiness as FlowOps wrote it (the Ready condition).
 
 import type { Condition, KubeObject } from '../kube/index.js';
-import { FLOW_GENERATION_ANNOTATION, generationOf, ROLLOUT_TARGET_ANNOTATION } from './names.js';
+import { FLOW_GENERATION_ANNOTATION, generationOf, ROLLOUT_TARGET_ANNOTATION } from '../api/rollout-names.js';
 
 export interface ObjectFacts {
   /** `namespace/name`. */

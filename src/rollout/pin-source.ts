@@ -2,18 +2,13 @@
 // previous generation came from, as `flowops rollback --to` does (spec.ref.commit; the branch is
 // kept, so `flowops rollback --unpin` returns to it), and say why on the source.
 
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/flowsource.js';
+import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, PIN_REASON_ANNOTATION, PINNED_BY_ANNOTATION } from '../api/index.js';
 import type { FlowEntry } from '../controller/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { EventRecorder } from '../kube/index.js';
+import type { KubeClient, EventRecorder } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { shaOfRevision } from '../source/revision.js';
 import { SOURCE_ANNOTATION } from '../sync/provenance.js';
 import type { RevisionStore } from './revisions.js';
-
-/** On a FlowSource pinned by a rollback: who pinned it, and why (the FlowSource's history entry says the same). */
-export const PINNED_BY_ANNOTATION = 'flowops.io/pinned-by';
-export const PIN_REASON_ANNOTATION = 'flowops.io/pin-reason';
 
 export interface PinDeps {
   kube: KubeClient;

@@ -5,8 +5,7 @@
 import { parseDuration } from '../api/duration.js';
 import { matchesLabels, parseLabelSelector } from '../apiserver/selectors/index.js';
 import { onGeneration, readyOn, type ObjectFacts } from './objects.js';
-import type { RolloutSpec, RolloutStage } from './schema.js';
-import type { RolloutStatus, StageStatus } from './status-schema.js';
+import type { RolloutSpec, RolloutStage, RolloutStatus, StageStatus } from '../api/index.js';
 
 export interface PlanInput {
   spec: RolloutSpec;

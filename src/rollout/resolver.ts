@@ -2,13 +2,13 @@
 // generation, read from its ControllerRevision (assignment.ts), or a stall naming the revision
 // when that spec can no longer be read (never a silent move to another generation).
 
-import type { FlowEntry } from '../controller/index.js';
+import type { FlowEntry, GenerationChoice, GenerationChooser } from '../controller/index.js';
 import type { FlowDefinition } from '../engine/index.js';
 import type { KubeObject, ObjectRef } from '../kube/index.js';
 import { assignedGeneration, rolloutStatusOf } from './assignment.js';
 import type { RevisionStore } from './revisions.js';
 
-export type Resolved = { def: FlowDefinition } | { stalled: { reason: string; message: string }; def: FlowDefinition };
+export type Resolved = GenerationChoice;
 
 export interface GenerationResolverDeps {
   revisions: RevisionStore;
@@ -16,7 +16,7 @@ export interface GenerationResolverDeps {
   read: (ref: ObjectRef, seen?: string) => Promise<KubeObject | undefined>;
 }
 
-export class GenerationResolver {
+export class GenerationResolver implements GenerationChooser {
   constructor(private readonly deps: GenerationResolverDeps) {}
 
   async definitionFor(entry: FlowEntry, newest: FlowDefinition, ref: ObjectRef, seen?: string): Promise<Resolved> {

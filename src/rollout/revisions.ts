@@ -2,14 +2,10 @@
 // (`<flow>-g<n>`), so that any process (a worker, a new leader) reconciles an object by the spec of
 // its own generation. Revisions are immutable: read ones are cached by name and uid.
 
-import { FLOW_API_VERSION } from '../api/index.js';
-import type { FlowSpec } from '../api/index.js';
-import { flowSpecSchema } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
+import { FLOW_API_VERSION, type FlowSpec, flowSpecSchema, REVISION_FLOW_LABEL, revisionName } from '../api/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { isConflict } from '../kube/client.js';
-import type { KubeObject } from '../kube/index.js';
 import { REVISION_ANNOTATION } from '../sync/provenance.js';
-import { REVISION_FLOW_LABEL, revisionName } from './names.js';
 
 export const REVISION_API_VERSION = 'apps/v1';
 export const REVISION_KIND = 'ControllerRevision';

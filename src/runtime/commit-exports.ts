@@ -1,17 +1,19 @@
 import { mkdirSync, utimesSync } from 'node:fs';
 import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, flowSourceSpecSchema } from '../api/index.js';
-import { sourceCredentials } from '../controller/index.js';
-import { exportsDirOf, repoDirOf, sourcePathPrefix } from '../controller/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { sourceCredentials, exportsDirOf, repoDirOf, sourcePathPrefix } from '../controller/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { timeGitFetch } from '../metrics/registry.js';
-import { diffCommits } from '../source/index.js';
-import { exportCommit, exportDirOf } from '../source/index.js';
-import { fetchSource } from '../source/index.js';
-import { gitContext, type GitContext } from '../source/index.js';
-import { readBlobs } from '../source/index.js';
-import { shaOfRevision } from '../source/index.js';
+import {
+  diffCommits,
+  exportCommit,
+  exportDirOf,
+  fetchSource,
+  gitContext,
+  type GitContext,
+  readBlobs,
+  shaOfRevision,
+} from '../source/index.js';
 import { provenanceOf } from '../sync/index.js';
 
 /** Why a worker could not materialise the commit a Flow came from; the reconcile is retried. */

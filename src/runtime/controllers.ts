@@ -1,21 +1,13 @@
-import { flowCrd } from '../api/index.js';
-import { flowSourceCrd } from '../api/index.js';
-import type { FlowSourceController } from '../controller/index.js';
+import { flowCrd, flowSourceCrd, runHistoryCrd, alertCrd, providerCrd, type FlowFile } from '../api/index.js';
+import type { FlowSourceController, TenancyPolicy } from '../controller/index.js';
 import { commitDirOf, startSources, type SourcesOptions } from './sources.js';
 import { FIELD_MANAGER } from '../executors/index.js';
-import type { KubeClient } from '../kube/index.js';
-import type { TenancyPolicy } from '../controller/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/index.js';
-import { MemoryQueue } from '../queue/memory-queue.js';
-import type { BackoffOptions, WorkQueue } from '../queue/index.js';
+import { MemoryQueue, type BackoffOptions, type WorkQueue } from '../queue/index.js';
 import { embeddedFlows, type EmbeddedFlows } from './flow-parts.js';
-import type { OperatorManager } from '../operator/index.js';
-import { startOperators } from '../operator/index.js';
-import { runHistoryCrd } from '../api/index.js';
-import { alertCrd, providerCrd } from '../api/index.js';
-import type { FlowFile } from '../api/index.js';
+import { type OperatorManager, startOperators } from '../operator/index.js';
 
 export interface ControllersOptions {
   kube: KubeClient;

@@ -8,8 +8,7 @@ import type { ApiServer } from '../apiserver/index.js';
 import type { FlowSourceController } from '../controller/index.js';
 import type { KubeClient } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { serveGit } from '../source/index.js';
-import { webhookReceiver } from '../source/index.js';
+import { serveGit, webhookReceiver } from '../source/index.js';
 
 export interface EmbeddedGitOptions {
   server: ApiServer;

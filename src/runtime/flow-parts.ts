@@ -3,26 +3,25 @@
 // `flowops up`) adds the watch set and the status reporter; the process that reconciles (a
 // worker, or `flowops up`) adds the reconcile handler, and a worker a read cache of its own.
 
-import { FlowRegistry } from '../controller/index.js';
-import { FlowStatusReporter } from '../controller/index.js';
-import { ReadCache } from '../controller/index.js';
-import { ReconcileHandler } from '../controller/index.js';
-import type { TenancyPolicy } from '../controller/index.js';
-import { WatchSet } from '../controller/index.js';
-import { FlowReconciler } from '../engine/index.js';
-import { FIELD_MANAGER } from '../executors/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { EventRecorder } from '../kube/index.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
+import {
+  FlowRegistry,
+  FlowStatusReporter,
+  ReadCache,
+  ReconcileHandler,
+  type TenancyPolicy,
+  WatchSet,
+  RunCauses,
+  type RunCauseLog,
+  type FlowEntry,
+} from '../controller/index.js';
+import { FlowReconciler, RunHistoryWriter } from '../engine/index.js';
+import { FIELD_MANAGER, type LiveChild } from '../executors/index.js';
+import { type KubeClient, EventRecorder, type KubeObject, type ObjectRef } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { reconcileMetrics, stepMetrics } from '../metrics/observers.js';
 import type { FlowOpsMetrics } from '../metrics/index.js';
 import type { WorkQueue } from '../queue/index.js';
 import type { FlowFile } from '../api/index.js';
-import { RunHistoryWriter } from '../engine/index.js';
-import type { LiveChild } from '../executors/index.js';
-import { RunCauses, type RunCauseLog } from '../controller/index.js';
-import type { FlowEntry } from '../controller/index.js';
 import { ClusterObjects, GenerationResolver, RevisionStore, RolloutController } from '../rollout/index.js';
 
 export interface FlowPartsOptions {
@@ -48,7 +47,7 @@ export interface FlowPartsOptions {
   singleton?: boolean;
   /**
    * Leader and workers: where the leader's watches mark why each key is enqueued and a worker's
-   * run takes it (queue/run-triggers.ts). `flowops up` keeps its own in memory.
+   * run takes it (controller/queue-run-causes.ts). `flowops up` keeps its own in memory.
    */
   causes?: RunCauseLog;
 }

@@ -1,11 +1,8 @@
 import type { KubeClient } from '../kube/index.js';
-import type { TenancyPolicy } from '../controller/index.js';
+import { type TenancyPolicy, QueueRunCauses } from '../controller/index.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/index.js';
-import type { BullProducer } from '../queue/index.js';
-import { Resync } from '../queue/index.js';
-import { QueueRunCauses } from '../queue/index.js';
-import type { WorkQueue } from '../queue/index.js';
+import { type BullProducer, Resync, type WorkQueue } from '../queue/index.js';
 import { leaderFlows, type LeaderFlows } from './flow-parts.js';
 import type { Runnable } from '../manager/index.js';
 

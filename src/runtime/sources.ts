@@ -1,13 +1,9 @@
 import { existsSync } from 'node:fs';
-import { FlowSourceController } from '../controller/index.js';
-import { exportsDirOf } from '../controller/index.js';
+import { FlowSourceController, exportsDirOf } from '../controller/index.js';
 import { FIELD_MANAGER } from '../executors/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { EventRecorder } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { type KubeClient, EventRecorder, type KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { exportDirOf } from '../source/index.js';
-import { shaOfRevision } from '../source/index.js';
+import { exportDirOf, shaOfRevision } from '../source/index.js';
 import { provenanceOf } from '../sync/index.js';
 
 export interface SourcesOptions {

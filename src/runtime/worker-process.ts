@@ -1,11 +1,8 @@
-import type { KubeClient } from '../kube/index.js';
-import type { TenancyPolicy } from '../controller/index.js';
-import type { KubeObject } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
+import { type TenancyPolicy, QueueRunCauses } from '../controller/index.js';
 import type { Logger } from '../log/index.js';
 import type { FlowOpsMetrics } from '../metrics/index.js';
-import { BullConsumer, type BullConsumerOptions } from '../queue/index.js';
-import { BullProducer } from '../queue/index.js';
-import { QueueRunCauses } from '../queue/index.js';
+import { BullConsumer, type BullConsumerOptions, BullProducer } from '../queue/index.js';
 import { CommitExports } from './commit-exports.js';
 import { workerFlows, type WorkerFlows } from './flow-parts.js';
 

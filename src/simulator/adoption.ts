@@ -1,5 +1,4 @@
-import type { KubeClient } from '../kube/index.js';
-import { refOf, type KubeObject, type ObjectRef } from '../kube/index.js';
+import { type KubeClient, refOf, type KubeObject, type ObjectRef } from '../kube/index.js';
 import { SIMULATOR_FIELD_MANAGER } from './object-writer.js';
 import { controllerRef, labelsMatch } from './pods.js';
 import { controllerOf } from './shared-informers.js';

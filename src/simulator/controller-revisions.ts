@@ -1,5 +1,4 @@
-import { isConflict, type KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { isConflict, type KubeClient, type KubeObject } from '../kube/index.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';
 import { controllerRef } from './pods.js';
 import type { SharedInformer } from './shared-informers.js';

@@ -1,6 +1,4 @@
-import { isConflict, type KubeClient } from '../kube/index.js';
-import { EventRecorder } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { isConflict, type KubeClient, EventRecorder, type KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/index.js';
 import { waiting } from '../reconcile/index.js';

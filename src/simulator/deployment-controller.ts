@@ -1,6 +1,4 @@
-import { isConflict, type KubeClient } from '../kube/index.js';
-import { EventRecorder } from '../kube/index.js';
-import { refOf } from '../kube/index.js';
+import { isConflict, type KubeClient, EventRecorder, refOf } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { adopt, isOrphanFor, resolveNameTaken } from './adoption.js';
 import { setCondition } from './conditions.js';

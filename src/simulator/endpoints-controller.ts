@@ -1,5 +1,4 @@
-import { isConflict, type KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { isConflict, type KubeClient, type KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import { SIMULATOR_FIELD_MANAGER, type ObjectWriter } from './object-writer.js';

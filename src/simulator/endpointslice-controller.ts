@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isConflict, type KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { isConflict, type KubeClient, type KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import {

@@ -1,5 +1,4 @@
-import { isConflict, type KubeClient } from '../kube/index.js';
-import { EventRecorder } from '../kube/index.js';
+import { isConflict, type KubeClient, EventRecorder } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { setCondition } from './conditions.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';

@@ -1,5 +1,4 @@
-import { isConflict, isNotFound, type KubeClient } from '../kube/index.js';
-import { microTime } from '../kube/index.js';
+import { isConflict, isNotFound, type KubeClient, microTime } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/index.js';
 import { waiting } from '../reconcile/index.js';

@@ -1,5 +1,4 @@
-import { isNotFound, type KubeClient } from '../kube/index.js';
-import { refOf, type KubeObject } from '../kube/index.js';
+import { isNotFound, type KubeClient, refOf, type KubeObject } from '../kube/index.js';
 import { mergePatchFrom } from './json.js';
 
 export const SIMULATOR_FIELD_MANAGER = 'flowops-simulator';

@@ -1,12 +1,10 @@
-import { isConflict, type KubeClient } from '../kube/index.js';
-import { EventRecorder } from '../kube/index.js';
+import { isConflict, type KubeClient, EventRecorder } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import type { ReconcileResult } from '../queue/index.js';
 import { waiting } from '../reconcile/index.js';
 import { ControlLoop, type SimulatedController } from './control-loop.js';
 import { Expectations } from './expectations.js';
-import type { ObjectWriter } from './object-writer.js';
-import { SIMULATOR_FIELD_MANAGER } from './object-writer.js';
+import { type ObjectWriter, SIMULATOR_FIELD_MANAGER } from './object-writer.js';
 import { availableInMs, isActive, isPodReady, labelsMatch, podFromTemplate } from './pods.js';
 import { keyOf, ownerKeyOf, splitKey, type SharedInformer } from './shared-informers.js';
 import { slowStartBatch } from './slow-start.js';

@@ -1,6 +1,5 @@
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject, OwnerReference } from '../kube/index.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
-import type { KubeObject, OwnerReference } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { keepGoing, logLoopFault, type LoopFault } from '../log/keep-going.js';
 

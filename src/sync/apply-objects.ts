@@ -1,7 +1,6 @@
 import type { InventoryEntry, SkippedEntry } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { UnknownKindError } from '../kube/discovery.js';
-import type { KubeObject } from '../kube/index.js';
 import { foreignOwner, isAdopted } from './foreign.js';
 import { inPhases } from './order.js';
 import { entryOf, type DesiredObject } from './plan.js';

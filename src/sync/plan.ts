@@ -1,6 +1,10 @@
 import { isMap, parseAllDocuments } from 'yaml';
-import type { InventoryEntry } from '../api/index.js';
-import { compareValidationErrors, validateParsedFlowFile, type ValidationError } from '../api/index.js';
+import {
+  type InventoryEntry,
+  compareValidationErrors,
+  validateParsedFlowFile,
+  type ValidationError,
+} from '../api/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { mayHoldOperator, schemaRegistryOf, typecheckFile } from '../typecheck/index.js';
 import { describeEntry, objectId } from './inventory.js';

@@ -1,5 +1,4 @@
-import type { InventoryEntry, SkippedEntry } from '../api/index.js';
-import { formatValidationError, type ValidationError } from '../api/index.js';
+import { type InventoryEntry, type SkippedEntry, formatValidationError, type ValidationError } from '../api/index.js';
 import type { KubeClient } from '../kube/index.js';
 import type { SopsKeys } from '../source/index.js';
 import { applyObjects } from './apply-objects.js';

@@ -4,10 +4,8 @@
 
 import type { FieldPath } from '../api/index.js';
 import { NOT_TEMPLATED } from '../api/step-templates.js';
-import type { Node } from '../template/index.js';
-import { LineIndex } from '../template/index.js';
-import { parsedTemplate } from '../template/index.js';
-import { checkManifest, manifestKinds, type ManifestShape } from './check-manifest.js';
+import { type Node, LineIndex, parsedTemplate } from '../template/index.js';
+import { checkManifest, manifestKinds, type ManifestShape, manifestShape } from './check-manifest.js';
 import { checkExpression, checkPipeline } from './check-pipeline.js';
 import { checkTemplate, type Mode } from './check-template.js';
 import { flowTypesOf } from './flow-types.js';
@@ -15,7 +13,6 @@ import type { TemplateFinding } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
 import { isJson, type Json } from './schema.js';
 import type { ObjectTy } from './types.js';
-import { manifestShape } from './check-manifest.js';
 
 export interface TypeProblem {
   path: FieldPath;

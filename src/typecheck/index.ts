@@ -4,10 +4,7 @@
 // validate`, a Git commit's validation, `flowops render` and the admission webhook.
 
 import { isMap, LineCounter, parseAllDocuments, type Document } from 'yaml';
-import { formatPath } from '../api/index.js';
-import { formatValidationError, type ValidationError } from '../api/index.js';
-import type { ParsedYaml } from '../api/index.js';
-import { YamlLocator } from '../api/index.js';
+import { formatPath, formatValidationError, type ValidationError, type ParsedYaml, YamlLocator } from '../api/index.js';
 import { checkFlow } from './check-flow.js';
 import { checkOperator } from './check-operator.js';
 import { cachedFindings } from './file-cache.js';

@@ -3,12 +3,10 @@
 // the child kinds in the inventories of watched objects, and the kinds those kinds' controllers
 // make (a StatefulSet's Pods).
 
-import { FLOW_API_VERSION, FLOW_KIND, RUNHISTORY_KIND } from '../api/index.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
+import { FLOW_API_VERSION, FLOW_KIND, RUNHISTORY_KIND, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
 import { readInventory } from '../engine/child-inventory.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { dropManagedFields, Informer } from '../kube/informer.js';
-import type { KubeObject } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { PREVIEW_LABEL } from '../preview/preview-store.js';

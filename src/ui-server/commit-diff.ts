@@ -3,9 +3,7 @@
 // files lists the first hundred, a file past 64 KB is named but not diffed, and the page says so.
 
 import git from 'isomorphic-git';
-import { readCommitInfo } from '../source/index.js';
-import { diffCommits } from '../source/index.js';
-import type { GitContext } from '../source/index.js';
+import { readCommitInfo, diffCommits, type GitContext } from '../source/index.js';
 import { unifiedDiff } from '../util/line-diff.js';
 import type { CommitFileDiff } from './types.js';
 

@@ -4,17 +4,12 @@
 // pruned.
 
 import git from 'isomorphic-git';
-import { flowSourceSpecSchema, type FlowSourceStatus } from '../api/index.js';
-import { formatValidationError } from '../api/index.js';
+import { flowSourceSpecSchema, type FlowSourceStatus, formatValidationError } from '../api/index.js';
 import { repoDirOf, sourcePathPrefix } from '../controller/flowsource/reconciler.js';
 import { previewSync } from '../diff/preview.js';
-import type { KubeClient } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
-import { diffCommits } from '../source/index.js';
-import { gitContext } from '../source/index.js';
-import { readBlobs } from '../source/index.js';
-import { planCommit } from '../sync/index.js';
-import { listServerCrds } from '../sync/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
+import { diffCommits, gitContext, readBlobs } from '../source/index.js';
+import { planCommit, listServerCrds } from '../sync/index.js';
 import { commitDiff, type CommitDiff } from './commit-diff.js';
 import type { CommitPreview } from './types.js';
 

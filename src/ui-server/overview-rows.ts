@@ -2,11 +2,8 @@
 // rows that changed instead of reading every source, Flow, Operator and Event again (the Flow
 // page does the same for its objects, watched-objects.ts). Keys come from the change stream.
 
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { UnknownKindError } from '../kube/index.js';
-import type { KubeObject, ObjectRef } from '../kube/index.js';
+import { FLOW_API_VERSION, FLOW_KIND, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
+import { type KubeClient, UnknownKindError, type KubeObject, type ObjectRef } from '../kube/index.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import { recentEventOf } from './event-entries.js';
 import { operatorSummary } from './operator-graph.js';

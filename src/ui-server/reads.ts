@@ -2,15 +2,9 @@
 // the same code serves the embedded server and a real cluster.
 
 import { stringify } from 'yaml';
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
-import { readInventory } from '../engine/index.js';
-import { readFailure } from '../engine/index.js';
-import { readLastRun } from '../engine/index.js';
-import { readRuns } from '../engine/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { KubeApiError } from '../kube/index.js';
-import type { KubeObject } from '../kube/index.js';
+import { FLOW_API_VERSION, FLOW_KIND, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../api/index.js';
+import { readInventory, readFailure, readLastRun, readRuns } from '../engine/index.js';
+import { type KubeClient, KubeApiError, type KubeObject } from '../kube/index.js';
 import { OPERATOR_API_VERSION, OPERATOR_KIND } from '../operator/types.js';
 import {
   listPreviews,

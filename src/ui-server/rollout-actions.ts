@@ -2,19 +2,20 @@
 // are `flowops rollout`'s own (api/rollout-controls.ts): the same annotations, the same refusals,
 // written with the reader's rights, so RBAC decides as it does for kubectl.
 
-import { FLOW_API_VERSION, FLOW_KIND } from '../api/index.js';
 import {
+  FLOW_API_VERSION,
+  FLOW_KIND,
   CONTROL_DONE,
   controlPatch,
   ROLLOUT_CONTROLS,
   ROLLOUT_PAUSED_ANNOTATION,
   RolloutControlError,
   type RolloutControl,
+  type GenerationStatus,
+  type RolloutStatus,
 } from '../api/index.js';
-import type { GenerationStatus, RolloutStatus } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
+import type { KubeClient, KubeObject } from '../kube/index.js';
 import { KubeApiError } from '../kube/rest.js';
-import type { KubeObject } from '../kube/index.js';
 import { ActionError } from './source-actions.js';
 import type { ActionResult, FlowRolloutView } from './types.js';
 

@@ -4,9 +4,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
-import type { KubeClient } from '../kube/index.js';
+import { type KubeClient, KubeApiError } from '../kube/index.js';
 import type { Logger } from '../log/index.js';
-import { KubeApiError } from '../kube/index.js';
 import { ChangeAccess } from './change-access.js';
 import { ChangeFeed } from './change-feed.js';
 import { UiReads, type CommitFileReader } from './reads.js';

@@ -2,11 +2,14 @@
 // Pin, unpin, suspend and resume are spec changes, made as `flowops rollback` makes them; the
 // API server's answer (a 403 where RBAC forbids it, a 422) is passed on with its message.
 
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND, type FlowSourceStatus } from '../api/index.js';
-import type { KubeClient } from '../kube/index.js';
-import { RECONCILE_REQUEST_ANNOTATION } from '../api/index.js';
+import {
+  FLOWSOURCE_API_VERSION,
+  FLOWSOURCE_KIND,
+  type FlowSourceStatus,
+  RECONCILE_REQUEST_ANNOTATION,
+} from '../api/index.js';
+import type { KubeClient, ObjectRef } from '../kube/index.js';
 import { KubeApiError } from '../kube/rest.js';
-import type { ObjectRef } from '../kube/index.js';
 import { shaOfRevision } from '../source/revision.js';
 import type { ActionResult, SourceAction } from './types.js';
 

@@ -1,10 +1,7 @@
 // Pure mapping from Kubernetes objects to what the web view shows. No I/O: reads.ts fetches.
 
-import { conditionsOf } from '../kube/index.js';
-import type { HistoryEntry, InventoryEntry } from '../api/index.js';
-import type { FlowStatus } from '../api/index.js';
-import { healthOf } from '../kube/index.js';
-import type { Condition, KubeObject } from '../kube/index.js';
+import { conditionsOf, healthOf, type Condition, type KubeObject } from '../kube/index.js';
+import type { HistoryEntry, InventoryEntry, FlowStatus } from '../api/index.js';
 import type {
   ApplyEntry,
   CommitEntry,

@@ -3,8 +3,7 @@
 
 import { matchesLabels, parseLabelSelector } from '../apiserver/selectors/index.js';
 import { labelSelectorString } from '../controller/label-selector.js';
-import { readInventory } from '../engine/index.js';
-import { readFailure } from '../engine/index.js';
+import { readInventory, readFailure } from '../engine/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { keyOf, readyOf } from './summaries.js';
 import type { ObjectKey, WatchedObject } from './types.js';

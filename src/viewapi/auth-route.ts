@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ExtraRoute } from '../apiserver/index.js';
-import { parseResourcePath } from '../apiserver/index.js';
-import { sendJson } from '../apiserver/index.js';
+import { type ExtraRoute, parseResourcePath, sendJson } from '../apiserver/index.js';
 import { authorize, type RequestAttributes } from './authorize.js';
 import { verifyToken, type ViewClaims } from './tokens.js';
 

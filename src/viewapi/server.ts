@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { KubeConfig } from '../kube/index.js';
-import { startApiServer, type ApiServer } from '../apiserver/index.js';
-import type { JsonObject } from '../apiserver/index.js';
-import { KubeClient } from '../kube/index.js';
-import { isViewGroup } from '../operator/index.js';
-import { viewCrd, type ViewBackend } from '../operator/index.js';
+import { KubeConfig, KubeClient } from '../kube/index.js';
+import { startApiServer, type ApiServer, type JsonObject } from '../apiserver/index.js';
+import { isViewGroup, viewCrd, type ViewBackend } from '../operator/index.js';
 import { authRoute, requestAttributes } from './auth-route.js';
 import { viewKubeconfig } from './kubeconfig.js';
 import { issueToken } from './tokens.js';

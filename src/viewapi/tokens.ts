@@ -1,6 +1,5 @@
-import { createPublicKey, X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate, createPrivateKey } from 'node:crypto';
 import { importPKCS8, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { createPrivateKey } from 'node:crypto';
 import { InvalidViewTokenError } from './errors.js';
 
 /** A Kubernetes RBAC PolicyRule, as the view API server's tokens carry them (spec §6). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kubeControllerManagerOf } from '../../src/cli/kcm-flags.js';
-import { SetupError } from '../../src/cli/setup-error.js';
+import { SetupError } from '../../src/util/setup-error.js';
 
 // Which kube-controller-manager `up --kube-controller-manager` runs: a given path, or the control-plane cache's
 // build of the version the embedded server reports (FLOWOPS_CACHE points at a cache laid out as lib.sh lays it).

@@ -10,7 +10,7 @@ import type { KubeObject, ObjectRef } from '../../src/kube/types.js';
 import { Queue } from 'bullmq';
 import { BullQueue, DEFAULT_PREFIX } from '../../src/queue/bullmq-queue.js';
 import { redisUrl } from '../../src/queue/redis-connection.js';
-import { QueueRunCauses } from '../../src/queue/run-triggers.js';
+import { QueueRunCauses } from '../../src/controller/queue-run-causes.js';
 import { CACHE_CRD, CACHE_FLOW, cache } from '../fixtures/cache-operator.js';
 import { ROOT } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';

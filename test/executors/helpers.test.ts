@@ -4,7 +4,7 @@ import { executorFor, registerExecutor, supportedStepTypes } from '../../src/exe
 import { evalKubectlPath as evalJsonPath } from '../../src/jsonpath/index.js';
 import { jsonPathOutput } from '../../src/executors/output-value.js';
 import { Masker } from '../../src/executors/mask.js';
-import { splitActions } from '../../src/executors/template-actions.js';
+import { splitActions } from '../../src/script-safety/template-actions.js';
 import { fixedDestination } from '../../src/executors/url-guard.js';
 import { parseOutputsFile } from '../../src/executors/script-env.js';
 import { StepError } from '../../src/executors/types.js';

@@ -1,8 +1,7 @@
 import type { ObjectStore } from '../objects/object-store.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
-import type { JsonObject, JsonValue } from '../registry/types.js';
+import { type JsonObject, type JsonValue, qualifiedResource } from '../registry/types.js';
 import { ApiError } from '../http/status.js';
-import { qualifiedResource } from '../registry/types.js';
 import type { AdmissionAttributes } from './attributes.js';
 import { celString, evaluate, toCel, typedToCel } from './cel.js';
 import type { CelInput } from '@bufbuild/cel';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonObject, JsonValue, ResourceType } from '../registry/types.js';
-import { apiVersionOf } from '../registry/types.js';
+import { type JsonObject, type JsonValue, type ResourceType, apiVersionOf } from '../registry/types.js';
 import type { AdmissionAttributes } from './attributes.js';
 
 /**

@@ -1,8 +1,7 @@
 import type { ObjectStore } from '../objects/object-store.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import type { WebhookTarget } from './webhook-client.js';
-import { WebhookCallError } from './webhook-client.js';
+import { type WebhookTarget, WebhookCallError } from './webhook-client.js';
 
 /**
  * Where a webhook's clientConfig points: its url, or its service resolved through the Service's

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { ServiceAccountTokens } from './service-account-tokens.js';
-import { looksLikeJwt } from './service-account-tokens.js';
+import { type ServiceAccountTokens, looksLikeJwt } from './service-account-tokens.js';
 import { anonymousUser, withAuthenticated, type UserInfo } from './user-info.js';
 
 export interface Authenticators {

@@ -1,7 +1,6 @@
 import { createHash, createPublicKey, randomUUID } from 'node:crypto';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-import type { UserInfo } from './user-info.js';
-import { serviceAccountGroups, serviceAccountUsername } from './user-info.js';
+import { type UserInfo, serviceAccountGroups, serviceAccountUsername } from './user-info.js';
 
 /** The `kubernetes.io` claim of a bound ServiceAccount token (pkg/serviceaccount/claims.go). */
 interface KubernetesClaim {

@@ -3,8 +3,13 @@ import { errors } from '../http/status.js';
 import type { Admission, Operation, WriteOptions } from '../objects/object-store.js';
 import { metadataOf } from '../objects/meta.js';
 import type { JsonObject, ResourceType } from '../registry/types.js';
-import { applyDefaults, findUnknownFields, pruneUnknownFields, validateObject } from '../schema/index.js';
-import type { JsonSchemaProps } from '../schema/index.js';
+import {
+  applyDefaults,
+  findUnknownFields,
+  pruneUnknownFields,
+  validateObject,
+  type JsonSchemaProps,
+} from '../schema/index.js';
 import type { FieldCause } from '../schema/types.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { Admission, Operation } from '../objects/object-store.js';
-import type { JsonObject, ResourceType } from '../registry/types.js';
-import { storageKey } from '../registry/types.js';
+import { type JsonObject, type ResourceType, storageKey } from '../registry/types.js';
 import { defaultDaemonSet, defaultDeployment, defaultReplicaSet, defaultStatefulSet } from './apps-v1.js';
 import { defaultCronJob, defaultJob } from './batch-v1.js';
 import {
@@ -21,8 +20,8 @@ import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
 
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
-import { defaultHorizontalPodAutoscalerV1 } from './other-groups.js';
 import {
+  defaultHorizontalPodAutoscalerV1,
   defaultCustomResourceDefinition,
   defaultHorizontalPodAutoscaler,
   defaultLimitRange,

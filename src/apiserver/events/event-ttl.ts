@@ -1,7 +1,6 @@
 import { ApiError } from '../http/status.js';
 import type { ObjectStore, WriteListener } from '../objects/object-store.js';
-import type { JsonObject, ResourceType } from '../registry/types.js';
-import { collectionPrefix, storageKey } from '../registry/types.js';
+import { type JsonObject, type ResourceType, collectionPrefix, storageKey } from '../registry/types.js';
 import { keepGoing } from '../../log/keep-going.js';
 import { ApiServerSetupError } from '../errors.js';
 

@@ -8,8 +8,7 @@ import {
 } from '../objects/object-store.js';
 import { metadataOf, stringField } from '../objects/meta.js';
 import type { ResourceRegistry } from '../registry/resource-registry.js';
-import type { JsonObject, ResourceType } from '../registry/types.js';
-import { apiVersionOf } from '../registry/types.js';
+import { type JsonObject, type ResourceType, apiVersionOf } from '../registry/types.js';
 import { decodeObject, mediaType, readBody } from './body.js';
 import { deleteAnswer } from './delete-answer.js';
 import { readDeleteOptions } from './delete-options.js';

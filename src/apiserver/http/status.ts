@@ -1,5 +1,4 @@
-import type { ResourceType } from '../registry/types.js';
-import { qualifiedKind, qualifiedResource } from '../registry/types.js';
+import { type ResourceType, qualifiedKind, qualifiedResource } from '../registry/types.js';
 
 export interface StatusCause {
   type?: string;

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonObject, ResourceType } from '../registry/types.js';
-import { apiVersionOf, collectionPrefix } from '../registry/types.js';
+import { type JsonObject, type ResourceType, apiVersionOf, collectionPrefix } from '../registry/types.js';
 import { CompactedError, type StoreEvent } from '../storage/index.js';
 import { booleanParam, selectorFilter } from './query.js';
 import type { ResourceContext } from './resource-handlers.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../http/status.js';
-import type { JsonObject, ResourceType } from '../registry/types.js';
-import { apiVersionOf } from '../registry/types.js';
+import { type JsonObject, type ResourceType, apiVersionOf } from '../registry/types.js';
 import {
   deepEqual,
   dropEmptyMetadataFields,

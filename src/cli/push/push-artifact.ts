@@ -1,11 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { SourceError } from '../../source/index.js';
-import { localCredentials } from '../../source/index.js';
-import { readTree } from '../../source/index.js';
-import { pushArtifact } from '../../source/index.js';
-import { parseOciUrl } from '../../source/index.js';
+import { SourceError, localCredentials, readTree, pushArtifact, parseOciUrl } from '../../source/index.js';
 import { gitOrigin } from './git-origin.js';
-import { CommandFailedError, SetupError } from '../setup-error.js';
+import { CommandFailedError, SetupError } from '../../util/setup-error.js';
 
 /** Credentials come from the docker config ($DOCKER_CONFIG/config.json or ~/.docker/config.json). */
 export async function runPushArtifact(

@@ -5,10 +5,9 @@
 import pino from 'pino';
 import { CONTROL_DONE, controlPatch, RolloutControlError, type RolloutControl } from '../../api/rollout-controls.js';
 import type { RolloutStatus } from '../../api/index.js';
-import type { KubeClient } from '../../kube/index.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../../kube/index.js';
 import { Informer } from '../../kube/informer.js';
-import type { KubeObject, ObjectRef } from '../../kube/index.js';
-import { SetupError } from '../setup-error.js';
+import { SetupError } from '../../util/setup-error.js';
 import { targetKind, targetRef } from '../verbs/targets.js';
 import { describeRollout, flowRollout, progressLine, verdictOf } from './rollout-view.js';
 

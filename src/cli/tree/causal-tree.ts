@@ -3,19 +3,18 @@
 // sync and the engine leave on the objects (provenance annotations, the inventory, the run record,
 // conditions). Rendering is render-tree.ts's job.
 
-import type { FlowSourceStatus } from '../../api/index.js';
-import { FLOW_GENERATION_ANNOTATION } from '../../api/index.js';
-import type { RolloutStatus } from '../../api/index.js';
-import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/index.js';
-import { readInventory, refOfChild } from '../../engine/index.js';
+import {
+  type FlowSourceStatus,
+  FLOW_GENERATION_ANNOTATION,
+  type RolloutStatus,
+  FLOW_API_VERSION,
+  FLOWSOURCE_API_VERSION,
+  FLOWSOURCE_KIND,
+  type Run,
+} from '../../api/index.js';
+import { readInventory, refOfChild, readLastRun, type LastRun, readRuns } from '../../engine/index.js';
 import { ownerOf } from '../../controller/child-watches.js';
-import { readLastRun, type LastRun } from '../../engine/index.js';
-import { readRuns } from '../../engine/index.js';
-import type { Run } from '../../api/index.js';
-import type { KubeClient } from '../../kube/index.js';
-import { findCondition } from '../../kube/index.js';
-import { healthOf, type HealthStatus } from '../../kube/index.js';
-import type { KubeObject } from '../../kube/index.js';
+import { type KubeClient, findCondition, healthOf, type HealthStatus, type KubeObject } from '../../kube/index.js';
 import { PATH_ANNOTATION, REVISION_ANNOTATION, SOURCE_ANNOTATION } from '../../sync/provenance.js';
 
 export interface ReadyState {

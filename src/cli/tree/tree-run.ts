@@ -1,7 +1,7 @@
 import { FLOW_API_VERSION } from '../../api/index.js';
 import { objectRefOf, splitObjectArg } from '../object-arg.js';
 import { kubeFrom } from '../cluster-flags.js';
-import { SetupError } from '../setup-error.js';
+import { SetupError } from '../../util/setup-error.js';
 import { ownerOfChild, treeOfFlow, treeOfObject, type CausalTree } from './causal-tree.js';
 import { colours, plain, renderTrees } from './render-tree.js';
 

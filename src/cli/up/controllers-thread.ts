@@ -14,8 +14,13 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { Logger } from '../../log/index.js';
 import type { ControllerSide } from './controller-side.js';
 import { ControllersThreadError } from './errors.js';
-import { isFromControllers, type ControllersConfig, type FromControllers, type ScrapedMetrics } from './protocol.js';
-import type { ToControllers } from './protocol.js';
+import {
+  isFromControllers,
+  type ControllersConfig,
+  type FromControllers,
+  type ScrapedMetrics,
+  type ToControllers,
+} from './protocol.js';
 import { controllersWorkerEntry, type WorkerEntry } from './worker-entry.js';
 
 export interface ControllersThreadOptions {

@@ -2,9 +2,8 @@
 // FlowSource, as Flux's CLI does (an annotation to run now, spec.suspend to stop and go on).
 
 import { RECONCILE_REQUEST_ANNOTATION } from '../../api/reconcile-request.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { Condition, KubeObject, ObjectRef } from '../../kube/index.js';
-import { SetupError } from '../setup-error.js';
+import type { KubeClient, Condition, KubeObject, ObjectRef } from '../../kube/index.js';
+import { SetupError } from '../../util/setup-error.js';
 import { targetKind, targetRef, type TargetKind } from './targets.js';
 
 async function existing(kube: KubeClient, ref: ObjectRef): Promise<KubeObject> {

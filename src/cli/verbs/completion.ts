@@ -2,7 +2,7 @@
 // options commander knows, so they never drift from the CLI.
 
 import type { Command } from 'commander';
-import { SetupError } from '../setup-error.js';
+import { SetupError } from '../../util/setup-error.js';
 
 interface CommandInfo {
   name: string;

@@ -1,8 +1,7 @@
 // `flowops events KIND/NAME`: the object's core/v1 Events, oldest first, as `kubectl events --for` shows them.
 
 import { objectRefOf } from '../object-arg.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { KubeObject } from '../../kube/index.js';
+import type { KubeClient, KubeObject } from '../../kube/index.js';
 import { renderTable } from '../history-command.js';
 
 interface EventObject extends KubeObject {

@@ -5,13 +5,10 @@
 import { stringify } from 'yaml';
 import { FLOW_API_VERSION, RUNHISTORY_KIND } from '../../api/names.js';
 import { readLastRun } from '../../engine/last-run.js';
-import { resourcePath } from '../../kube/index.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { Condition, KubeObject } from '../../kube/index.js';
-import { findCondition } from '../../kube/index.js';
+import { resourcePath, type KubeClient, type Condition, type KubeObject, findCondition } from '../../kube/index.js';
 import { renderTable } from '../history-command.js';
 import { contextNamespace } from '../context-namespace.js';
-import { SetupError } from '../setup-error.js';
+import { SetupError } from '../../util/setup-error.js';
 import { kindOf, targetKind } from './targets.js';
 import type { RunHistory } from '../../api/index.js';
 import { humanDuration } from '../../apiserver/table/human-duration.js';

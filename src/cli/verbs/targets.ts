@@ -1,10 +1,9 @@
 // The two kinds the everyday verbs act on, by the words users type (`flowops suspend source flows`).
 
 import { FLOW_API_VERSION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/names.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { ObjectRef } from '../../kube/index.js';
+import type { KubeClient, ObjectRef } from '../../kube/index.js';
 import { contextNamespace } from '../context-namespace.js';
-import { SetupError } from '../setup-error.js';
+import { SetupError } from '../../util/setup-error.js';
 
 export type TargetKind = 'flow' | 'source';
 

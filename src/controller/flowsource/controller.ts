@@ -1,7 +1,5 @@
-import { RECONCILE_REQUEST_ANNOTATION } from '../../api/index.js';
-import { FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/index.js';
-import { Informer } from '../../kube/index.js';
-import type { KubeObject } from '../../kube/index.js';
+import { RECONCILE_REQUEST_ANNOTATION, FLOWSOURCE_API_VERSION, FLOWSOURCE_KIND } from '../../api/index.js';
+import { Informer, type KubeObject } from '../../kube/index.js';
 import { MemoryQueue } from '../../queue/memory-queue.js';
 import type { WorkQueue } from '../../queue/index.js';
 import { FlowSourceReconciler, type FlowSourceReconcilerDeps } from './reconciler.js';

@@ -1,8 +1,12 @@
 import type { FlowSourceSpec } from '../../api/index.js';
 import type { KubeClient } from '../../kube/index.js';
-import { credentialsFromSecretData, type GitCredentials } from '../../source/index.js';
-import { SourceError } from '../../source/index.js';
-import { sopsKeysFromSecretData, type SopsKeys } from '../../source/index.js';
+import {
+  credentialsFromSecretData,
+  type GitCredentials,
+  SourceError,
+  sopsKeysFromSecretData,
+  type SopsKeys,
+} from '../../source/index.js';
 
 /** The Git credentials a FlowSource names in spec.secretRef (a Secret in its own namespace). */
 export async function sourceCredentials(

@@ -1,15 +1,20 @@
 import type { FlowSourceSpec, FlowSourceStatus, OciSourceSpec } from '../../api/index.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { EventRecorder } from '../../kube/index.js';
-import type { KubeObject } from '../../kube/index.js';
+import type { KubeClient, EventRecorder, KubeObject } from '../../kube/index.js';
 import type { Logger } from '../../log/index.js';
-import { SourceError } from '../../source/index.js';
-import { artifactDefinitions } from '../../source/index.js';
-import { cosignKeysFromSecretData, verifyCosign } from '../../source/index.js';
-import { credentialsFor, type RegistryCredentials } from '../../source/index.js';
-import type { PackedFile } from '../../source/index.js';
-import { pullFiles, resolveArtifact, type ResolvedArtifact } from '../../source/index.js';
-import { parseOciUrl, type OciReference } from '../../source/index.js';
+import {
+  SourceError,
+  artifactDefinitions,
+  cosignKeysFromSecretData,
+  verifyCosign,
+  credentialsFor,
+  type RegistryCredentials,
+  type PackedFile,
+  pullFiles,
+  resolveArtifact,
+  type ResolvedArtifact,
+  parseOciUrl,
+  type OciReference,
+} from '../../source/index.js';
 import { syncCommit, type SyncOutcome } from '../../sync/sync-commit.js';
 import { decryptionKeys } from './credentials.js';
 import { statusOf, statusAfterSync, withReady, type SourceEvent } from './status.js';

@@ -1,28 +1,49 @@
-import { PIN_REASON_ANNOTATION } from '../../rollout/pin-source.js';
-import { RECONCILE_REQUEST_ANNOTATION } from '../../api/index.js';
+import {
+  PIN_REASON_ANNOTATION,
+  RECONCILE_REQUEST_ANNOTATION,
+  parseDuration,
+  flowSourceSpecSchema,
+  type FlowSourceSpec,
+  type FlowSourceStatus,
+} from '../../api/index.js';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDuration } from '../../api/index.js';
-import { flowSourceSpecSchema, type FlowSourceSpec, type FlowSourceStatus } from '../../api/index.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { EventRecorder } from '../../kube/index.js';
-import { refOf, type KubeObject } from '../../kube/index.js';
+import {
+  type KubeClient,
+  type EventRecorder,
+  refOf,
+  type KubeObject,
+  hasFinalizer,
+  setFinalizer,
+} from '../../kube/index.js';
 import type { Logger } from '../../log/index.js';
-import { failed, runReconcile, stalled, success, UNEXPECTED, waiting } from '../../reconcile/index.js';
-import type { ReconcileResult, SubStep } from '../../reconcile/index.js';
-import { diffCommits, type FileChange } from '../../source/index.js';
-import { SourceError } from '../../source/index.js';
-import { exportCommit, exportDirOf } from '../../source/index.js';
-import { fetchSource } from '../../source/index.js';
+import {
+  failed,
+  runReconcile,
+  stalled,
+  success,
+  UNEXPECTED,
+  waiting,
+  type ReconcileResult,
+  type SubStep,
+} from '../../reconcile/index.js';
+import {
+  diffCommits,
+  type FileChange,
+  SourceError,
+  exportCommit,
+  exportDirOf,
+  fetchSource,
+  readCommitInfo,
+  type CommitInfo,
+  gitContext,
+  type GitContext,
+  readBlobs,
+  formatRevision,
+  shaOfRevision,
+} from '../../source/index.js';
 import { timeGitFetch } from '../../metrics/registry.js';
-import { readCommitInfo, type CommitInfo } from '../../source/index.js';
-import { gitContext, type GitContext } from '../../source/index.js';
-import { readBlobs } from '../../source/index.js';
-import { formatRevision, shaOfRevision } from '../../source/index.js';
-import { syncCommit, type SyncOutcome } from '../../sync/index.js';
-import { pruneObjects } from '../../sync/index.js';
-import { listServerCrds } from '../../sync/index.js';
-import { hasFinalizer, setFinalizer } from '../../kube/index.js';
+import { syncCommit, type SyncOutcome, pruneObjects, listServerCrds } from '../../sync/index.js';
 import { decryptionKeys, sourceCredentials } from './credentials.js';
 import { OciSources } from './oci-source.js';
 import { statusOf, statusAfterSync, withReady, writeStatus, type SourceEvent } from './status.js';

@@ -1,8 +1,5 @@
 import type { FlowSourceStatus, HistoryEntry } from '../../api/index.js';
-import { nowRfc3339, setCondition } from '../../kube/index.js';
-import type { KubeClient } from '../../kube/index.js';
-import type { Condition, KubeObject } from '../../kube/index.js';
-import { refOf } from '../../kube/index.js';
+import { nowRfc3339, setCondition, type KubeClient, type Condition, type KubeObject, refOf } from '../../kube/index.js';
 import type { SyncOutcome } from '../../sync/index.js';
 
 /** An Event a reconcile records after its one status write. */

@@ -1,11 +1,12 @@
 import type { FlowSourceSpec, FlowSourceStatus } from '../../api/index.js';
-import type { KubeClient } from '../../kube/index.js';
-import { setCondition } from '../../kube/index.js';
-import type { Condition } from '../../kube/index.js';
-import { SourceError } from '../../source/index.js';
-import type { GitContext } from '../../source/index.js';
-import { trustedKeysFromSecretData } from '../../source/index.js';
-import { verifyRevision, type VerifyRevisionOutcome } from '../../source/index.js';
+import { type KubeClient, setCondition, type Condition } from '../../kube/index.js';
+import {
+  SourceError,
+  type GitContext,
+  trustedKeysFromSecretData,
+  verifyRevision,
+  type VerifyRevisionOutcome,
+} from '../../source/index.js';
 import { withHistory, withReady } from './status.js';
 
 /**

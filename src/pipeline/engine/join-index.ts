@@ -11,8 +11,7 @@
 // would raise for it in a nested loop is not raised. Only a first-side list of length != 2 can
 // raise inside the leading run.)
 
-import type { Expr } from '../expressions/index.js';
-import { evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
+import { type Expr, evaluate, rootCtx, type EvalOptions } from '../expressions/index.js';
 import { joinMatches } from '../stages/join.js';
 import type { JoinSpec } from '../stages/spec.js';
 import { canon, isNil, type Doc } from '../../util/json-value.js';

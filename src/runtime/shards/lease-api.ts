@@ -1,9 +1,7 @@
 // Reads and writes of coordination.k8s.io/v1 Leases for the shard coordinator: each call bounded
 // by a timeout (one slow request must not cost a lease), writes conditional on resourceVersion.
 
-import type { KubeClient } from '../../kube/index.js';
-import { microTime, parseMicroTime } from '../../kube/index.js';
-import { KubeApiError } from '../../kube/index.js';
+import { type KubeClient, microTime, parseMicroTime, KubeApiError } from '../../kube/index.js';
 
 export interface LeaseSpec {
   holderIdentity?: string;

@@ -1,5 +1,4 @@
-import type { Registry } from 'prom-client';
-import { Gauge } from 'prom-client';
+import { type Registry, Gauge } from 'prom-client';
 import { decodeKey } from '../../controller/keys.js';
 import type { Logger } from '../../log/index.js';
 import type { WorkQueue } from '../../queue/index.js';

@@ -1,8 +1,7 @@
 import { ApiError } from '../../http/status.js';
 import { metadataOf } from '../../objects/meta.js';
 import type { Admission, Operation, WriteOptions } from '../../objects/object-store.js';
-import type { JsonObject, ResourceType } from '../../registry/types.js';
-import { qualifiedResource } from '../../registry/types.js';
+import { type JsonObject, type ResourceType, qualifiedResource } from '../../registry/types.js';
 import { MASTERS, type UserInfo } from '../user-info.js';
 import type { RbacAuthorizer } from './authorizer.js';
 import { RBAC_GROUP } from './policy-index.js';

@@ -1,8 +1,7 @@
 import type { ObjectStore } from '../../objects/object-store.js';
 import type { ResourceRegistry } from '../../registry/resource-registry.js';
 import type { JsonObject, ResourceType } from '../../registry/types.js';
-import type { UserInfo } from '../user-info.js';
-import { parseServiceAccountUsername } from '../user-info.js';
+import { type UserInfo, parseServiceAccountUsername } from '../user-info.js';
 import { rulesOf, type PolicyRule } from './rules.js';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';

@@ -25,3 +25,7 @@ export function generationOf(value: string | undefined): number | undefined {
   if (value === undefined || !/^[1-9]\d*$/.test(value)) return undefined;
   return Number(value);
 }
+
+/** On a FlowSource pinned by a rollback: who pinned it, and why (the FlowSource's history entry says the same). */
+export const PINNED_BY_ANNOTATION = 'flowops.io/pinned-by';
+export const PIN_REASON_ANNOTATION = 'flowops.io/pin-reason';

@@ -2,7 +2,7 @@
 // Bad input is refused here, so `flowops validate` and a FlowSource commit name its file:line.
 
 import { z } from 'zod';
-import { isDuration, parseDuration } from '../api/duration.js';
+import { isDuration, parseDuration } from './duration.js';
 import { parseLabelSelector } from '../apiserver/selectors/index.js';
 
 const duration = z.string().refine(isDuration, { message: 'expected a duration such as "30s", "5m" or "1h30m"' });

@@ -7,12 +7,16 @@
 // the one the dedup keeps.
 
 import { RUN_TRIGGERS, type RunTrigger } from '../api/run-history.js';
-import { causeOf, triggerOf, UNMARKED, type RunCauseLog, type RunCauseTaken } from '../controller/run-causes.js';
-import type { RunCause } from '../engine/flow-reconciler.js';
+import { causeOf, triggerOf, UNMARKED, type RunCauseLog, type RunCauseTaken } from './run-causes.js';
+import type { RunCause } from '../engine/index.js';
 import type { Logger } from '../log/index.js';
-import type { BullProducer } from './bullmq-producer.js';
-import { DEFAULT_PREFIX, DEFAULT_QUEUE_NAME } from './names.js';
-import { queuePrefix, type RedisClient } from './redis-connection.js';
+import {
+  type BullProducer,
+  DEFAULT_PREFIX,
+  DEFAULT_QUEUE_NAME,
+  queuePrefix,
+  type RedisClient,
+} from '../queue/index.js';
 
 /** A key marked and never run (its Flow deleted first) must not stay for ever. */
 const TTL_SECONDS = 24 * 3600;

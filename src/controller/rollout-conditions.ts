@@ -4,7 +4,7 @@
 
 import { removeCondition, setCondition } from '../kube/conditions.js';
 import type { Condition } from '../kube/index.js';
-import type { RolloutStatus } from './status-schema.js';
+import type { RolloutStatus } from '../api/index.js';
 
 export function rolloutConditions(
   conditions: Condition[] | undefined,

@@ -1,4 +1,4 @@
-import type { RolloutStatus } from './status-schema.js';
+import type { RolloutStatus } from '../api/index.js';
 
 /**
  * status.rollout as a merge patch sends it: merged key by key, so each optional field the new
