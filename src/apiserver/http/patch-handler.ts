@@ -8,7 +8,8 @@ import { type JsonObject, type ResourceType, apiVersionOf } from '../registry/ty
 import { parseJsonBody, parseYamlBody } from './body.js';
 import { checkJsonNesting, type DecodeSite } from './nesting.js';
 import { booleanParam } from './query.js';
-import { checkNamespaceOpen, type ResourceContext } from './resource-handlers.js';
+import { checkNamespaceOpen } from './namespace-open.js';
+import type { ResourceContext } from './resource-handlers.js';
 import { ApiError, errors } from './status.js';
 import { listTypeFor } from '../objects/list-types.js';
 

@@ -28,6 +28,7 @@ import { includeObjectParam, toTable, wantsTable } from '../table/table.js';
 import { userOf } from '../auth/gate.js';
 import { admitDelete, type AdmissionChain } from '../admission/index.js';
 import { createAdmitted, patchAdmitted, updateAdmitted } from './admitted-writes.js';
+import { checkNamespaceOpen } from './namespace-open.js';
 import { admissionOptions } from '../admission/options.js';
 import type { CsrSigner } from '../auth/csr-signing.js';
 
@@ -316,38 +317,7 @@ function withoutTypeMeta(text: string, t: ResourceType): string {
   return JSON.stringify(obj);
 }
 
-const NAMESPACE_TYPE = { group: '', version: 'v1', plural: 'namespaces' };
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
-
-export function checkNamespaceOpen(
-  ctx: ResourceContext,
-  t: ResourceType,
-  namespace: string | undefined,
-  obj: JsonObject,
-): void {
-  if (!t.namespaced || !namespace) return;
-  const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural)!;
-  const ns = ctx.objects.getStored(nsType, undefined, namespace);
-  if (!ns) throw errors.notFound(nsType, namespace);
-  // Most namespaces are not terminating; parse only when the text says one might be.
-  if (!ns.value.includes('"deletionTimestamp"')) return;
-  const nsObj = JSON.parse(ns.value) as JsonObject;
-  if (metadataOf(nsObj).deletionTimestamp !== undefined) {
-    const e = errors.forbidden(
-      t,
-      String(metadataOf(obj).name ?? ''),
-      `unable to create new content in namespace ${namespace} because it is being terminated`,
-    );
-    e.details!.causes = [
-      {
-        reason: 'NamespaceTerminating',
-        message: `namespace ${namespace} is being terminated`,
-        field: 'metadata.namespace',
-      },
-    ];
-    throw e;
-  }
-}
 
 /**
  * The kinds whose REST strategy answers AllowCreateOnUpdate true (kubernetes/kubernetes
