@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubeconfigCall } from '../helpers/kube-http.js';
-import { runConfigCase } from '../admission/config-cases.js';
-import type { ApiCall } from '../admission/webhook-cases.js';
+import { runConfigCase } from './admission/config-cases.js';
+import type { ApiCall } from './admission/webhook-cases.js';
 
 // Webhook configurations are defaulted and validated as kube-apiserver stores them (the texts
 // are the real server's; test/real/admission-side-by-side compares all of CONFIG_CASES).

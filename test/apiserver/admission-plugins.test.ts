@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubeconfigCall } from '../helpers/kube-http.js';
-import type { ApiCall } from '../admission/webhook-cases.js';
-import { PLUGIN_CASES, runPluginCase, type StepOutcome } from '../admission/plugin-cases.js';
+import type { ApiCall } from './admission/webhook-cases.js';
+import { PLUGIN_CASES, runPluginCase, type StepOutcome } from './admission/plugin-cases.js';
 
 // The built-in admission plugins on the embedded server, over HTTP: the answers kube-apiserver
 // 1.34.4 gives to the same cases (test/real/admission-plugins.test.ts compares them side by side).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
-import { installPolicies, POLICY_CASES, runPolicyCase } from '../admission/policy-cases.js';
-import type { ApiCall, CaseOutcome } from '../admission/webhook-cases.js';
+import { installPolicies, POLICY_CASES, runPolicyCase } from './admission/policy-cases.js';
+import type { ApiCall, CaseOutcome } from './admission/webhook-cases.js';
 
 // ValidatingAdmissionPolicy + bindings on the embedded server, their CEL evaluated by @bufbuild/cel;
 // the texts are kube-apiserver 1.34's (test/real/admission-side-by-side compares them case by case).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubeconfigCall } from '../helpers/kube-http.js';
-import type { ApiCall } from '../admission/webhook-cases.js';
+import type { ApiCall } from './admission/webhook-cases.js';
 
 // The ServiceAccount admission plugin on Pods created over HTTP: the projected kube-api-access-<5> volume
 // and a read-only mount in every container unless the Pod or its ServiceAccount opts out, the account's

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhook-server.js';
-import { CASES, caseKey, installCases, runCase, type ApiCall, type CaseOutcome } from '../admission/webhook-cases.js';
+import { CASES, caseKey, installCases, runCase, type ApiCall, type CaseOutcome } from './admission/webhook-cases.js';
 
 // Admission webhooks called by the embedded server over real HTTPS: a node:https webhook with a
 // CA of its own, configured by MutatingWebhookConfiguration and ValidatingWebhookConfiguration

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
-import { bool, envelope, msg, str } from '../unit/helpers/pb-encoder.js';
+import { bool, envelope, msg, str } from './helpers/pb-encoder.js';
 
 /** DeleteOptions on DELETE and DELETE-collection: from a JSON or protobuf body, or from the query. */
 let ts: TestServer;

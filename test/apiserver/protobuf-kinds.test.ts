@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { binaryVersion, KUBECTL, kubectlFor, type Kubectl } from '../helpers/kubectl.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from '../helpers/recording-proxy.js';
 import { richCronJob } from '../fixtures/rich-cronjob.js';
-import { envelope, int, objectMeta } from '../unit/helpers/pb-encoder.js';
+import { envelope, int, objectMeta } from './helpers/pb-encoder.js';
 
 /**
  * Every `kubectl create` generator that sends protobuf, against the embedded server through a proxy

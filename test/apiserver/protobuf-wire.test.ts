@@ -8,7 +8,7 @@ import { BUILTIN_TYPES } from '../../src/apiserver/registry/builtins.js';
 import { apiVersionOf, type JsonObject, type ResourceType } from '../../src/apiserver/registry/types.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { waitFor } from '../helpers/wait.js';
-import { envelope, int, msg, objectMeta, str } from '../unit/helpers/pb-encoder.js';
+import { envelope, int, msg, objectMeta, str } from './helpers/pb-encoder.js';
 import { CSR_REQUEST_B64 } from '../fixtures/csr-request.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { parse } from 'yaml';
-import type { ApiCall } from '../admission/webhook-cases.js';
+import type { ApiCall } from '../apiserver/admission/webhook-cases.js';
 
 interface Kubeconfig {
   clusters: Array<{ cluster: { server: string; 'certificate-authority-data'?: string } }>;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubeconfigCall } from '../helpers/kube-http.js';
-import type { ApiCall } from '../admission/webhook-cases.js';
-import { PLUGIN_CASES, runPluginCase } from '../admission/plugin-cases.js';
+import type { ApiCall } from '../apiserver/admission/webhook-cases.js';
+import { PLUGIN_CASES, runPluginCase } from '../apiserver/admission/plugin-cases.js';
 import { describeReal, realControlPlane } from './control-plane.js';
 
 // kube-apiserver 1.34.4's default admission plugins (LimitRanger, ResourceQuota, Priority,

@@ -6,10 +6,10 @@ import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 import { kubeconfigCall } from '../helpers/kube-http.js';
 import { waitFor } from '../helpers/wait.js';
 import { startWebhookServer, type WebhookServer } from '../helpers/webhook-server.js';
-import { CASES, caseKey, installCases, runCase, type ApiCall } from '../admission/webhook-cases.js';
-import { installPolicies, POLICY_CASES, runPolicyCase } from '../admission/policy-cases.js';
+import { CASES, caseKey, installCases, runCase, type ApiCall } from '../apiserver/admission/webhook-cases.js';
+import { installPolicies, POLICY_CASES, runPolicyCase } from '../apiserver/admission/policy-cases.js';
 import { describeReal, realControlPlane } from './control-plane.js';
-import { CONFIG_CASES, runConfigCase } from '../admission/config-cases.js';
+import { CONFIG_CASES, runConfigCase } from '../apiserver/admission/config-cases.js';
 
 // The same webhook configurations and ValidatingAdmissionPolicies on the real kube-apiserver 1.34.4
 // and on the embedded server, one real HTTPS webhook (node:https, a CA of its own) called by both

@@ -17,7 +17,9 @@ export function checkNamespaceOpen(
   obj: JsonObject,
 ): void {
   if (!t.namespaced || !namespace) return;
-  const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural)!;
+  const nsType = ctx.registry.lookup(NAMESPACE_TYPE.group, NAMESPACE_TYPE.version, NAMESPACE_TYPE.plural);
+  // Invariant: the core group's namespaces are registered before any request is served.
+  if (!nsType) throw errors.internal('the namespaces resource is not registered');
   const ns = ctx.objects.getStored(nsType, undefined, namespace);
   if (!ns) throw errors.notFound(nsType, namespace);
   // Most namespaces are not terminating; parse only when the text says one might be.
@@ -29,13 +31,14 @@ export function checkNamespaceOpen(
       String(metadataOf(obj).name ?? ''),
       `unable to create new content in namespace ${namespace} because it is being terminated`,
     );
-    e.details!.causes = [
-      {
-        reason: 'NamespaceTerminating',
-        message: `namespace ${namespace} is being terminated`,
-        field: 'metadata.namespace',
-      },
-    ];
+    if (e.details)
+      e.details.causes = [
+        {
+          reason: 'NamespaceTerminating',
+          message: `namespace ${namespace} is being terminated`,
+          field: 'metadata.namespace',
+        },
+      ];
     throw e;
   }
 }

@@ -33,7 +33,7 @@ export function builtinColumns(group: string, kind: string): Column[] | undefine
   const cells = BUILTIN_CELLS[key] ?? GROUP_CELLS[key] ?? {};
   return defs.map((d) => {
     const cell = cells[d.name] ?? (d.format === 'name' ? nameCell : undefined);
-    // Invariant: every generated column has a cell (test/unit/table-columns.test.ts reads them all).
+    // Invariant: every generated column has a cell (test/apiserver/table-columns.test.ts reads them all).
     if (!cell) throw new Error(`table column "${d.name}" of ${key} has no cell in builtin-cells.ts`);
     return { ...d, cell };
   });

@@ -1,4 +1,4 @@
-import type { WebhookServer } from '../helpers/webhook-server.js';
+import type { WebhookServer } from '../../helpers/webhook-server.js';
 
 /**
  * One table of admission webhook cases, sent to the embedded server by

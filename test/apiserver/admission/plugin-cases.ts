@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor } from '../../helpers/wait.js';
 import type { ApiAnswer, ApiCall } from './webhook-cases.js';
 
 /**
