@@ -3,7 +3,6 @@
 // `.Resource`, `.Steps.<name>.Outputs` and `.Children` types come up thousands of times. One type
 // object per distinct type also lets a template's findings be kept by its text and the identity of
 // its data's type (`findings`): identical templates across the Flows are checked once.
-import { LRUCache } from 'lru-cache';
 import { childrenTy, dataTy, outputsOf, servedObject } from './data-types.js';
 import type { TemplateFinding } from './problems.js';
 import type { SchemaRegistry } from './registry.js';
@@ -48,11 +47,13 @@ export class FlowTypes {
   private readonly lists = new Map<string, StepsSoFar>();
   readonly noSteps: StepsSoFar = { id: 0, steps: [] };
   private readonly children = new Map<string, ObjectTy>();
-  /** By the template's text, then by its data type's id and the mode: the text itself is the large key. */
-  private readonly checked = new LRUCache<string, Map<string, readonly TemplateFinding[]>>({
-    maxSize: MAX_CHARS,
-    sizeCalculation: (_found, text) => text.length + 200,
-  });
+  /**
+   * By the template's text, then by its data type's id and the mode. One commit's types live as
+   * long as its registry, so a plain Map with a budget of text does: nothing is evicted within a
+   * commit, and past the budget a template is checked each time.
+   */
+  private readonly checked = new Map<string, Map<string, readonly TemplateFinding[]>>();
+  private checkedChars = 0;
 
   constructor(private readonly registry: SchemaRegistry) {}
 
@@ -128,8 +129,10 @@ export class FlowTypes {
     let found = byType?.get(key);
     if (!found) {
       found = check();
-      // A template longer than an eighth of the cache is checked each time rather than evicting many.
-      if (!byType && text.length < MAX_CHARS / 8) this.checked.set(text, (byType = new Map()));
+      if (!byType && this.checkedChars + text.length <= MAX_CHARS) {
+        this.checkedChars += text.length;
+        this.checked.set(text, (byType = new Map()));
+      }
       byType?.set(key, found);
     }
     return found;
