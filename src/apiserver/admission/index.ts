@@ -88,6 +88,9 @@ export async function admittedWrite(
       options: w.options,
     };
     const warnings: string[] = [];
+    // The dry run's uid is the object's: the commit keeps it (see WriteOptions.uid).
+    const uid = created ? stringMeta(first.object, 'uid') : undefined;
+    const stamped = (wo: WriteOptions): WriteOptions => (uid ? { ...wo, uid } : wo);
     const mutated = (await chain.mutate(a, warnings)) ?? first.object;
     const guarded = (o: JsonObject): JsonObject => {
       const copy = structuredClone(o);
@@ -100,10 +103,10 @@ export async function admittedWrite(
     };
     // What the webhooks changed is defaulted and validated again before the validating ones see it.
     const final =
-      mutated === first.object ? first.object : w.commit(guarded(mutated), { ...dry, warnings: [] }, created);
+      mutated === first.object ? first.object : w.commit(guarded(mutated), stamped({ ...dry, warnings: [] }), created);
     await chain.validate({ ...a, object: final }, warnings);
     try {
-      const object = w.commit(guarded(mutated), w.opts, created);
+      const object = w.commit(guarded(mutated), stamped(w.opts), created);
       w.opts.warnings?.push(...warnings);
       return { code: first.code, object };
     } catch (e) {

@@ -18,6 +18,7 @@ import { defaultIngressClass } from './networking-v1.js';
 import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
+import { dropDisabledPodFields } from './disabled-pod-fields.js';
 
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
 import {
@@ -91,6 +92,7 @@ export class BuiltinDefaulting implements Admission {
   admit(t: ResourceType, op: Operation, obj: JsonObject, old?: JsonObject): void {
     if (t.custom || op === 'DELETE') return;
     fillZeroValues(t, obj);
+    dropDisabledPodFields(t, obj, old);
     defaulterFor(t)?.(obj, op);
     if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
   }

@@ -23,6 +23,12 @@ export interface WriteOptions {
   managedFieldsSet?: boolean;
   /** Who asks for the write, when the server authenticates (RBAC escalation checks); absent for the server's own writes. */
   requester?: UserInfo;
+  /**
+   * A create's uid, given when admission's dry run already stamped the object with it: what that
+   * run generated from the uid (a Job's selector and pod labels) stays true of the stored object,
+   * as kube-apiserver stamps a uid once.
+   */
+  uid?: string;
 }
 
 export interface DeleteOptions {
@@ -153,7 +159,7 @@ export class ObjectStore {
   }
 
   create(t: ResourceType, namespace: string | undefined, obj: JsonObject, opts: WriteOptions = {}): JsonObject {
-    prepareForCreate(t, namespace, obj);
+    prepareForCreate(t, namespace, obj, opts.uid);
     const meta = metadataOf(obj);
     const name = String(meta.name);
     const ns = t.namespaced ? String(meta.namespace) : undefined;

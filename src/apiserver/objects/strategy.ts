@@ -50,7 +50,12 @@ export function checkTypeMeta(t: ResourceType, obj: JsonObject): void {
 }
 
 /** Applies create-time rules (names, server-owned metadata, status reset) in place. */
-export function prepareForCreate(t: ResourceType, namespace: string | undefined, obj: JsonObject): void {
+export function prepareForCreate(
+  t: ResourceType,
+  namespace: string | undefined,
+  obj: JsonObject,
+  uid: string = randomUUID(),
+): void {
   checkTypeMeta(t, obj);
   const meta = metadataOf(obj);
   let name = stringField(meta, 'name');
@@ -74,7 +79,7 @@ export function prepareForCreate(t: ResourceType, namespace: string | undefined,
   validateName(t, name);
   for (const f of SERVER_OWNED) delete meta[f];
   dropEmptyMetadataFields(meta);
-  meta.uid = randomUUID();
+  meta.uid = uid;
   meta.creationTimestamp = nowTimestamp();
   if (t.tracksGeneration || t.custom) meta.generation = 1;
   if (splitsStatus(t)) delete obj.status;

@@ -1,6 +1,7 @@
 import type { Writer } from 'protobufjs';
 import type { JsonValue } from '../schema/types.js';
 import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
+import { QUANTITY_FORMAT, QUANTITY_FORMAT_ERROR } from '../schema/quantity-format.js';
 import { timeOf, timestampOf } from './meta.js';
 import { boolOf, bytesOf, int64Of, messageOf, stringOf } from './reader.js';
 import type { ValueType } from './schema.js';
@@ -123,11 +124,16 @@ export const intOrString: ValueType = {
 export const quantity: ValueType = {
   label: 'Quantity',
   decode(f) {
-    let s = '';
+    let s: string | undefined;
     for (const e of messageOf(f, 'Quantity')) {
       if (e.number === 1) s = stringOf(e, 'Quantity');
     }
-    return s === '' ? '0' : s;
+    if (s === undefined) return '0';
+    // Unmarshal parses the text as it is (ParseQuantity; only UnmarshalJSON trims it first), so a
+    // body with a bad quantity is refused at decoding.
+    if (!QUANTITY_FORMAT.test(s))
+      throw new ProtobufDecodeError(`Quantity: ${QUANTITY_FORMAT_ERROR}`, QUANTITY_FORMAT_ERROR);
+    return s;
   },
   zero: '0',
   isEmpty: () => false,

@@ -15,6 +15,7 @@ import { invalidSelector, labelSelectorCauses, selectorOf } from './label-select
 import { objectAt } from './pod-spec.js';
 import { semanticEqual } from './semantic-equal.js';
 import { INDEXED, int, jobSpecCauses, set } from './job-spec.js';
+import { GO_ZONE_NAMES } from './go-zone-names.js';
 
 const NONNEGATIVE = 'must be greater than or equal to 0';
 
@@ -226,6 +227,28 @@ function scheduleError(schedule: string): string | undefined {
   return `failed to parse int from ${bad}: strconv.Atoi: parsing "${bad}": invalid syntax`;
 }
 
+/** A time zone name's parts as IANA names them, with the legacy names' digits and "+" (validTimeZoneCharacters). */
+const ZONE_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;
+
+/**
+ * validateTimeZone: a name time.LoadLocation finds (kube-apiserver links Go's tzdata in: the
+ * names are go-zone-names.ts), never "Local". LoadLocation takes "UTC" without looking.
+ */
+function timeZoneCauses(zone: JsonValue | undefined): FieldCause[] {
+  if (typeof zone !== 'string') return [];
+  if (zone === '') return [invalid('spec.timeZone', zone, 'timeZone must be nil or non-empty string')];
+  const badPart = zone.split('/').some((p) => p === '.' || p === '..' || p.startsWith('-') || !ZONE_PART.test(p));
+  if (badPart) return [invalid('spec.timeZone', zone, `unknown time zone ${zone}`)];
+  const causes: FieldCause[] = [];
+  if (zone.toLowerCase() === 'local') {
+    const detail = 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones';
+    causes.push(invalid('spec.timeZone', zone, detail));
+  }
+  if (zone !== 'UTC' && zone !== 'Local' && !GO_ZONE_NAMES.has(zone))
+    causes.push(invalid('spec.timeZone', zone, `unknown time zone ${zone}`));
+  return causes;
+}
+
 /**
  * ValidateCronJobCreate / ValidateCronJobUpdate (validateCronJobSpec): the schedule, the deadlines and
  * history limits, concurrencyPolicy, and the job template's spec as a Job's.
@@ -239,12 +262,21 @@ export function cronJobCauses(obj: JsonObject, old: JsonObject | undefined): Fie
     const err = scheduleError(schedule);
     if (err) causes.push(invalid('spec.schedule', schedule, err));
     const oldSchedule = old ? objectAt(old, 'spec').schedule : undefined;
-    if (schedule.includes('TZ') && !(typeof oldSchedule === 'string' && oldSchedule.includes('TZ'))) {
+    const allowTZ = typeof oldSchedule === 'string' && oldSchedule.includes('TZ');
+    if (allowTZ && schedule.includes('TZ') && spec.timeZone !== undefined && spec.timeZone !== null) {
+      const detail = 'cannot use both timeZone field and TZ or CRON_TZ in schedule';
+      causes.push(invalid('spec.schedule', schedule, detail));
+    } else if (!allowTZ && schedule.includes('TZ')) {
       const detail = 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead';
       causes.push(invalid('spec.schedule', schedule, detail));
     }
   }
-  for (const f of ['startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) {
+  const deadline = spec.startingDeadlineSeconds;
+  if (typeof deadline === 'number' && deadline < 0)
+    causes.push(invalid('spec.startingDeadlineSeconds', deadline, NONNEGATIVE));
+  const oldZone = old ? objectAt(old, 'spec').timeZone : undefined;
+  if (!old || (oldZone ?? null) !== (spec.timeZone ?? null)) causes.push(...timeZoneCauses(spec.timeZone));
+  for (const f of ['successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) {
     const v = spec[f];
     if (typeof v === 'number' && v < 0) causes.push(invalid(`spec.${f}`, v, NONNEGATIVE));
   }

@@ -2,6 +2,7 @@ import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { base64Error } from './go-base64.js';
 import { goTimeError } from './go-time.js';
+import { QUANTITY_FORMAT_ERROR, quantityFormatError } from '../schema/quantity-format.js';
 
 /**
  * What kube-apiserver's decoding of a JSON body into a built-in kind's Go types refuses before any
@@ -89,12 +90,10 @@ function jsonKind(v: JsonValue): string {
 
 const INT32 = 2 ** 31;
 
-/** resource.Quantity's UnmarshalJSON: a number, or a string ParseQuantity takes (its regular expression). */
-const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
-
+/** resource.Quantity's UnmarshalJSON: a number, or a string ParseQuantity takes. */
 function quantityError(v: JsonValue): string | undefined {
-  if (typeof v === 'number' || (typeof v === 'string' && QUANTITY.test(v.trim()))) return undefined;
-  return `quantities must match the regular expression '${QUANTITY.source}'`;
+  if (typeof v === 'number') return undefined;
+  return typeof v === 'string' ? quantityFormatError(v) : QUANTITY_FORMAT_ERROR;
 }
 
 function walk(ctx: Ctx, v: JsonValue, at: Typed, struct: string, path: string[]): string | undefined {

@@ -157,9 +157,9 @@ export function persistentVolumeClaimCauses(obj: JsonObject, old: JsonObject | u
     newClone.resources = { ...resources, requests };
   }
   if (bound) newClone.volumeAttributesClassName = oldClone.volumeAttributesClassName ?? null;
-  // The selector is a pointer: an empty one is not one left out.
-  const selectorMoved = set(newClone.selector) !== set(oldClone.selector);
-  if (selectorMoved || !semanticEqual(newClone, oldClone)) {
+  // The selector and the data sources are pointers: an empty one is not one left out.
+  const pointerMoved = ['selector', 'dataSource', 'dataSourceRef'].some((f) => set(newClone[f]) !== set(oldClone[f]));
+  if (pointerMoved || !semanticEqual(newClone, oldClone)) {
     const detail =
       'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
     causes.push(forbidden('spec', detail));

@@ -3,6 +3,7 @@ import { CRUD_SCENARIOS } from './crud.js';
 import { DELETE_SCENARIOS } from './deletes.js';
 import { DISCOVERY_SCENARIOS } from './discovery.js';
 import { ERROR_SCENARIOS } from './errors.js';
+import { FUZZ_FOUND_SCENARIOS } from './fuzz-found.js';
 import { MISC_SCENARIOS } from './misc.js';
 import { QUERY_SCENARIOS } from './queries.js';
 import { SELECTOR_SCENARIOS } from './selectors.js';
@@ -18,6 +19,7 @@ export const SCENARIOS: Scenario[] = [
   ...DELETE_SCENARIOS,
   ...MISC_SCENARIOS,
   ...DISCOVERY_SCENARIOS,
+  ...FUZZ_FOUND_SCENARIOS,
 ];
 
 const seen = new Set<string>();
