@@ -4,6 +4,7 @@ import type { ResourceType } from '../registry/types.js';
 import { jobNameLabelCauses } from '../validation/batch.js';
 import { ipAddressNameErrors } from '../validation/networking.js';
 import { invalid } from '../schema/field-errors.js';
+import { labelValueErrors } from '../selectors/label-validation.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -67,11 +68,15 @@ export function validateName(t: ResourceType, name: string): void {
     field: 'metadata.name',
   }));
   // ValidateJob goes on past a bad name: the name is also the value of the template's job-name labels.
-  throw errors.invalid(
-    t,
-    name,
-    t.group === 'batch' && t.kind === 'Job' ? [...causes, ...jobNameLabelCauses(name)] : causes,
-  );
+  // A Namespace's name is the value of its kubernetes.io/metadata.name label (namespaceStrategy's
+  // PrepareForCreate sets it before ValidateObjectMeta checks the name, then the labels).
+  const also =
+    t.group === 'batch' && t.kind === 'Job'
+      ? jobNameLabelCauses(name)
+      : !t.group && t.kind === 'Namespace'
+        ? labelValueErrors(name).map((m) => invalid('metadata.labels', name, m))
+        : [];
+  throw errors.invalid(t, name, [...causes, ...also]);
 }
 
 /**

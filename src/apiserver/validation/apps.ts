@@ -81,6 +81,8 @@ export function appsCauses(kind: string, obj: JsonObject, old: JsonObject | unde
   const parses = kind === 'DaemonSet' || selectorOf(spec.selector) !== undefined;
   const causes = parses ? templateCauses(spec, templateKind) : [];
   if (kind === 'Deployment') causes.push(...deploymentSpecCauses(spec));
+  // ValidateDaemonSetSpec, after the template (updateStrategy's checks are not written here).
+  if (kind === 'DaemonSet') causes.push(...nonNegative(spec, ['minReadySeconds', 'revisionHistoryLimit'], 'spec'));
   const oldSelector: JsonValue | undefined = old ? objectAt(old, 'spec').selector : undefined;
   if (old && !semanticEqual(spec.selector, oldSelector))
     causes.push(invalid('spec.selector', spec.selector ?? null, 'field is immutable'));

@@ -1,6 +1,7 @@
 // Which per-kind validation (each file cites its upstream ValidateX / ValidateXUpdate) a built-in
 // kind's write passes, beside ObjectMeta's and the selectors' (objects/builtin-validation.ts).
 import type { JsonObject, ResourceType } from '../registry/types.js';
+import { invalid } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { appsCauses, controllerRevisionCauses, deploymentStatusCauses } from './apps.js';
 import { apiServiceCauses } from './apiservice.js';
@@ -137,5 +138,18 @@ export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: Js
     return deploymentStatusCauses(objectAt(obj, 'status'));
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);
   if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') return certificateCauses(obj);
+  if (t.group === '' && t.kind === 'Namespace') return namespaceStatusCauses(obj);
+  return [];
+}
+
+/** ValidateNamespaceStatusUpdate: the phase follows the deletion timestamp (the path's capital P is upstream's). */
+function namespaceStatusCauses(obj: JsonObject): FieldCause[] {
+  const phase = objectAt(obj, 'status').phase;
+  const shown = typeof phase === 'string' ? phase : '';
+  const deleting = objectAt(obj, 'metadata').deletionTimestamp != null;
+  if (!deleting && shown !== 'Active')
+    return [invalid('status.Phase', shown, "may only be 'Active' if `deletionTimestamp` is empty")];
+  if (deleting && shown !== 'Terminating')
+    return [invalid('status.Phase', shown, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
   return [];
 }

@@ -68,10 +68,11 @@ function replicatedCauses(spec: JsonObject, kindWord: string, unparsable: string
 /** ValidateDaemonSetSpec: the selector, the match (only for one that parses), then emptiness, then the template. */
 function daemonSetCauses(spec: JsonObject): FieldCause[] {
   const sel = spec.selector;
-  const causes: FieldCause[] = isObject(sel) ? labelSelectorCauses(sel, 'spec.selector') : [required('spec.selector')];
+  // No Required: LabelSelectorAsSelector(nil) is labels.Nothing(), which matches no template's labels.
+  const causes: FieldCause[] = isObject(sel) ? labelSelectorCauses(sel, 'spec.selector') : [];
   const selector = selectorOf(sel);
   const labels = templateLabels(spec);
-  if (selector && !matchesLabels(selector, labels ?? {})) causes.push(mismatch(labels));
+  if (!isObject(sel) || (selector && !matchesLabels(selector, labels ?? {}))) causes.push(mismatch(labels));
   if (isEmptySelector(sel))
     causes.push(invalidSelector('spec.selector', sel, 'empty selector is invalid for daemonset'));
   return causes;

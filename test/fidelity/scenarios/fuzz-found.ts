@@ -1,4 +1,4 @@
-import { get, post, put, setup, type Scenario } from '../scenario.js';
+import { del, get, post, put, setup, type Scenario } from '../scenario.js';
 
 // What the differential fuzzer (bench/fuzz, `npx tsx bench/fidelity.ts --fuzz N`) found different,
 // kept as scenarios so that every run of test/real/fidelity.test.ts compares them again: CronJob's
@@ -68,7 +68,39 @@ const claim = {
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
 };
 
+const daemonSet = {
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name: 'no-selector' },
+  spec: {
+    minReadySeconds: -1,
+    template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+  },
+};
+
 export const FUZZ_FOUND_SCENARIOS: Scenario[] = [
+  {
+    name: "fuzz-found: a Namespace's bad name is also its metadata.name label's",
+    steps: [post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'Bad_Name' } })],
+    noNamespace: true,
+  },
+  {
+    name: "fuzz-found: a Namespace's status phase while it is not being deleted",
+    steps: [
+      setup(post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: '{ns}-phase' } })),
+      put('/api/v1/namespaces/{ns}-phase/status', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: '{ns}-phase' },
+        status: { phase: 'Terminating' },
+      }),
+      setup(del('/api/v1/namespaces/{ns}-phase')),
+    ],
+  },
+  {
+    name: 'fuzz-found: a DaemonSet without a selector, and a negative minReadySeconds',
+    steps: [post('/apis/apps/v1/namespaces/{ns}/daemonsets', daemonSet)],
+  },
   ...zones.map(
     ([what, zone], i): Scenario => ({
       name: `fuzz-found: CronJob spec.timeZone, ${what}`,
