@@ -104,20 +104,20 @@ describe('ValidatingAdmissionPolicy', () => {
   });
 
   it('a missing params object is denied with parameterNotFoundAction Deny', async () => {
-    const r = await call(
-      'PUT',
-      '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/params-binding',
-      {
-        apiVersion: 'admissionregistration.k8s.io/v1',
-        kind: 'ValidatingAdmissionPolicyBinding',
-        metadata: { name: 'params-binding' },
-        spec: {
-          policyName: 'params',
-          validationActions: ['Deny'],
-          paramRef: { name: 'absent', namespace: 'default', parameterNotFoundAction: 'Deny' },
-        },
+    // A binding's update must name the resourceVersion it read (AllowUnconditionalUpdate is false).
+    const path = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/params-binding';
+    const read = await call('GET', path);
+    const resourceVersion = (read.body.metadata as { resourceVersion: string }).resourceVersion;
+    const r = await call('PUT', path, {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'params-binding', resourceVersion },
+      spec: {
+        policyName: 'params',
+        validationActions: ['Deny'],
+        paramRef: { name: 'absent', namespace: 'default', parameterNotFoundAction: 'Deny' },
       },
-    );
+    });
     expect(r.status).toBe(200);
     const body = {
       apiVersion: 'v1',

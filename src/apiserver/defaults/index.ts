@@ -11,7 +11,12 @@ import {
   defaultReplicationController,
   defaultSecret,
 } from './core-v1.js';
-import { defaultEndpointSlice, defaultStorageClass } from './discovery-storage-v1.js';
+import {
+  defaultCSIDriver,
+  defaultEndpointSlice,
+  defaultStorageClass,
+  dropDisabledCSIDriverFields,
+} from './discovery-storage-v1.js';
 import { defaultPod } from './pod.js';
 import { defaultRoleBinding } from './rbac-v1.js';
 import { defaultIngressClass } from './networking-v1.js';
@@ -58,6 +63,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
+  'storage.k8s.io/v1/CSIDriver': defaultCSIDriver,
   'networking.k8s.io/v1/IngressClass': defaultIngressClass,
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultRoleBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultRoleBinding,
@@ -93,6 +99,7 @@ export class BuiltinDefaulting implements Admission {
     if (t.custom || op === 'DELETE') return;
     fillZeroValues(t, obj);
     dropDisabledPodFields(t, obj, old);
+    if (t.group === 'storage.k8s.io' && t.kind === 'CSIDriver') dropDisabledCSIDriverFields(obj, old);
     defaulterFor(t)?.(obj, op);
     if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
   }

@@ -12,6 +12,31 @@ import { keepGoing, stderrLoopFault, type LoopFault } from '../../log/keep-going
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
+/**
+ * The built-in kinds whose REST strategy answers AllowUnconditionalUpdate false (kubernetes/kubernetes
+ * pkg/registry/…/strategy.go): a PUT must carry the resourceVersion it read.
+ */
+const NO_UNCONDITIONAL_UPDATE = new Set([
+  'admissionregistration.k8s.io/MutatingAdmissionPolicy',
+  'admissionregistration.k8s.io/MutatingAdmissionPolicyBinding',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'certificates.k8s.io/ClusterTrustBundle',
+  'certificates.k8s.io/PodCertificateRequest',
+  'coordination.k8s.io/Lease',
+  'coordination.k8s.io/LeaseCandidate',
+  'internal.apiserver.k8s.io/StorageVersion',
+  'node.k8s.io/RuntimeClass',
+  'policy/PodDisruptionBudget',
+  'storage.k8s.io/CSIDriver',
+  'storage.k8s.io/CSINode',
+  'storage.k8s.io/CSIStorageCapacity',
+  'storage.k8s.io/VolumeAttachment',
+  'storagemigration.k8s.io/StorageVersionMigration',
+]);
+
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
@@ -195,6 +220,16 @@ export class ObjectStore {
         {
           reason: 'FieldValueInvalid',
           message: 'Invalid value: 0x0: must be specified for an update',
+          field: 'metadata.resourceVersion',
+        },
+      ]);
+    }
+    if (!rv && opts.subresource !== 'status' && NO_UNCONDITIONAL_UPDATE.has(`${t.group}/${t.kind}`)) {
+      // The generic registry's error names the resource, not the kind (qualifiedResourceFromContext).
+      throw errors.invalid({ group: t.group, kind: t.plural }, name, [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 0: must be specified for an update',
           field: 'metadata.resourceVersion',
         },
       ]);

@@ -127,8 +127,9 @@ function auditAnnotationCauses(policyName: string, a: JsonObject, env: string[],
 export function admissionPolicyCauses(obj: JsonObject): FieldCause[] {
   const spec = objectAt(obj, 'spec');
   const causes: FieldCause[] = [];
-  if (!isSet(spec.failurePolicy)) causes.push(required('spec.failurePolicy'));
-  else if (!FAILURE_POLICIES.includes(str(spec.failurePolicy))) {
+  // A spec left out is Go's zero struct, which SetDefaults_ValidatingAdmissionPolicySpec gives
+  // failurePolicy Fail like any other: it is never missing by the time it is validated.
+  if (isSet(spec.failurePolicy) && !FAILURE_POLICIES.includes(str(spec.failurePolicy))) {
     causes.push(notSupported('spec.failurePolicy', spec.failurePolicy, FAILURE_POLICIES));
   }
   if (isSet(spec.paramKind)) causes.push(...paramKindCauses(objectAt(spec, 'paramKind'), 'spec.paramKind'));

@@ -30,6 +30,7 @@ import {
   volumeAttributesClassCauses,
 } from './storage.js';
 import { leaseCauses } from './lease.js';
+import { csiDriverCauses, csiNodeCauses } from './csi.js';
 import { resourceSliceCauses } from './resource-slices.js';
 import { eventCauses } from './events.js';
 import { objectAt } from './pod-spec.js';
@@ -109,6 +110,10 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return storageClassCauses(obj, old);
     case 'storage.k8s.io/VolumeAttachment':
       return volumeAttachmentCauses(obj, old);
+    case 'storage.k8s.io/CSIDriver':
+      return csiDriverCauses(obj, old);
+    case 'storage.k8s.io/CSINode':
+      return csiNodeCauses(obj, old);
     case 'storage.k8s.io/CSIStorageCapacity':
       return csiStorageCapacityCauses(obj, old);
     case 'storage.k8s.io/VolumeAttributesClass':
