@@ -22,7 +22,7 @@ export interface KnownDifference {
 }
 
 const VALIDATION =
-  'kube-apiserver validates every field of a built-in kind (pkg/apis/*/validation); the embedded server validates names, ObjectMeta, ConfigMap and Secret keys and immutability, selectors, Pods and pod templates (containers, ports, probes, enums), Services, Deployments, Jobs and Leases (src/apiserver/validation), and otherwise stores what it is given';
+  'kube-apiserver validates every field of a built-in kind (pkg/apis/*/validation); the embedded server validates names, ObjectMeta, ConfigMap and Secret keys and immutability, selectors, Pods and pod templates (containers, ports, env, resources, probes, enums), LimitRanges, ResourceQuotas, HPAs, Services, Deployments, Jobs and Leases (src/apiserver/validation), and otherwise stores what it is given';
 const GO_TEXT =
   "the text is Go's encoding/json error for this input, with the body echoed; the embedded server answers the same code and reason in its own words";
 const NOT_SERVED =

@@ -128,11 +128,15 @@ function captureVars(step: Step, answer: Answer, side: Side): void {
 
 function comparable(step: Step, answer: Answer, target: Target): Seen {
   let body = normalise(parse(answer, step.watchEvents !== undefined), { address: new URL(target.url).host });
-  if (step.select) body = pick(body, step.select) ?? null;
+  // A refusal is compared whole: `select` picks from the object a write answers with.
+  if (step.select && !isStatus(body)) body = pick(body, step.select) ?? null;
   for (const path of step.ignore ?? []) omit(body, path);
   if (step.shape) body = shapeOf(body, 2);
   return { status: answer.status, headers: normaliseHeaders(answer.headers), body };
 }
+
+const isStatus = (body: Json): boolean =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) && body.kind === 'Status';
 
 /** Keys and value types only, `depth` levels deep. */
 function shapeOf(value: Json, depth: number): Json {

@@ -30,6 +30,7 @@ import {
   defaultHorizontalPodAutoscalerV1,
   defaultCustomResourceDefinition,
   defaultHorizontalPodAutoscaler,
+  dropDisabledHpaFields,
   defaultLimitRange,
   defaultNetworkPolicy,
   defaultPriorityClass,
@@ -101,6 +102,7 @@ export class BuiltinDefaulting implements Admission {
     dropDisabledPodFields(t, obj, old);
     if (t.group === 'storage.k8s.io' && t.kind === 'CSIDriver') dropDisabledCSIDriverFields(obj, old);
     defaulterFor(t)?.(obj, op);
+    if (t.group === 'autoscaling' && t.kind === 'HorizontalPodAutoscaler') dropDisabledHpaFields(obj, old);
     if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
   }
 }

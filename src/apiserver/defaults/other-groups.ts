@@ -13,7 +13,53 @@ export function defaultHorizontalPodAutoscaler(obj: JsonObject): void {
       { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
     ];
   }
+  defaultHpaBehavior(spec);
 }
+
+/**
+ * SetDefaults_HorizontalPodAutoscalerBehavior: a given behavior gets both rules, each field it leaves
+ * unset from the defaults (GenerateHPAScaleUpRules, GenerateHPAScaleDownRules). A policies list given
+ * empty is kept (copyHPAScalingRules copies a non-nil slice), and validation refuses it.
+ */
+function defaultHpaBehavior(spec: JsonObject): void {
+  const behavior = spec.behavior;
+  if (!behavior || typeof behavior !== 'object' || Array.isArray(behavior)) return;
+  const rules = (key: string, defaults: JsonObject): void => {
+    const given = behavior[key];
+    const from = given && typeof given === 'object' && !Array.isArray(given) ? given : {};
+    const to: JsonObject = { ...defaults };
+    for (const f of ['selectPolicy', 'stabilizationWindowSeconds', 'policies', 'tolerance'])
+      if (from[f] !== undefined && from[f] !== null) to[f] = from[f];
+    behavior[key] = to;
+  };
+  rules('scaleUp', {
+    stabilizationWindowSeconds: 0,
+    selectPolicy: 'Max',
+    policies: [
+      { type: 'Pods', value: 4, periodSeconds: 15 },
+      { type: 'Percent', value: 100, periodSeconds: 15 },
+    ],
+  });
+  rules('scaleDown', { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
+}
+
+/**
+ * The HPA strategy's dropDisabledFields: a scaling rule's tolerance belongs to HPAConfigurableTolerance,
+ * off by default in v1.34, and is dropped unless the stored HPA has one. After defaulting, as upstream
+ * decodes (and defaults) before the strategy prepares the object.
+ */
+export function dropDisabledHpaFields(obj: JsonObject, old: JsonObject | undefined): void {
+  // Read without objectAt, which would make the objects it looks into.
+  const rulesOf = (o: JsonObject | undefined): JsonObject[] => {
+    const spec = o?.spec;
+    const behavior = isRecord(spec) ? spec.behavior : undefined;
+    return isRecord(behavior) ? ['scaleUp', 'scaleDown'].map((k) => behavior[k]).filter(isRecord) : [];
+  };
+  if (rulesOf(old).some((r) => r.tolerance != null)) return;
+  for (const r of rulesOf(obj)) delete r.tolerance;
+}
+
+const isRecord = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** autoscaling/v1 SetDefaults_HorizontalPodAutoscaler: one replica at least (no CPU target is defaulted in v1). */
 export function defaultHorizontalPodAutoscalerV1(obj: JsonObject): void {

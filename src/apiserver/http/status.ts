@@ -76,7 +76,8 @@ export const errors = {
       t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind },
     ),
   invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
-    const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
+    // The causes are listed as found; the message once per text, as ErrorList.ToAggregate writes it.
+    const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)))];
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
     const details: StatusDetails = { name, group: t.group, kind: t.kind, causes };
     if (!t.group) delete details.group;

@@ -6,6 +6,7 @@ import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-valida
 import type { Admission, Operation, WriteOptions } from './object-store.js';
 import { selectorKindCauses } from '../validation/selector-kinds.js';
 import { kindValidationCauses, statusValidationCauses } from '../validation/kinds.js';
+import { configKeyErrors } from '../validation/checks.js';
 import { deepEqual, isObject, metadataOf } from './meta.js';
 
 /**
@@ -41,23 +42,6 @@ export function objectMetaCauses(meta: JsonObject): FieldCause[] {
     for (const k of Object.keys(annotations))
       for (const m of qualifiedNameErrors(k.toLowerCase())) causes.push(invalid('metadata.annotations', k, m));
   return causes;
-}
-
-const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-
-/** IsConfigMapKey, which Secret keys share. */
-function configKeyErrors(key: string): string[] {
-  const errs: string[] = [];
-  if (key.length > 253) errs.push('must be no more than 253 characters');
-  if (!CONFIG_KEY.test(key)) {
-    errs.push(
-      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
-    );
-  }
-  if (key === '.') errs.push("must not be '.'");
-  else if (key === '..') errs.push("must not be '..'");
-  else if (key.startsWith('..')) errs.push("must not start with '..'");
-  return errs;
 }
 
 function keyCauses(obj: JsonObject, fields: string[]): FieldCause[] {

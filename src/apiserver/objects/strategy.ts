@@ -59,6 +59,12 @@ export function prepareForCreate(
   checkTypeMeta(t, obj);
   const meta = metadataOf(obj);
   let name = stringField(meta, 'name');
+  // limitrangeStrategy.PrepareForCreate names a nameless LimitRange with a UUID, before BeforeCreate
+  // looks at generateName.
+  if (!name && !t.group && t.kind === 'LimitRange') {
+    name = randomUUID();
+    meta.name = name;
+  }
   const generateName = stringField(meta, 'generateName');
   if (!name && generateName) {
     name =

@@ -104,3 +104,20 @@ export function nonNegative(obj: JsonObject, fields: string[], path: string): Fi
   }
   return causes;
 }
+
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/** IsConfigMapKey, which Secret keys share. */
+export function configKeyErrors(key: string): string[] {
+  const errs: string[] = [];
+  if (key.length > 253) errs.push('must be no more than 253 characters');
+  if (!CONFIG_KEY.test(key)) {
+    errs.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
+  }
+  if (key === '.') errs.push("must not be '.'");
+  else if (key === '..') errs.push("must not be '..'");
+  else if (key.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}

@@ -30,6 +30,8 @@ import {
   volumeAttributesClassCauses,
 } from './storage.js';
 import { leaseCauses } from './lease.js';
+import { limitRangeCauses } from './limit-range.js';
+import { resourceQuotaCauses, resourceQuotaStatusCauses } from './resource-quota.js';
 import { csiDriverCauses, csiNodeCauses } from './csi.js';
 import { resourceSliceCauses } from './resource-slices.js';
 import { eventCauses } from './events.js';
@@ -43,6 +45,10 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return podCauses(obj, old);
     case '/Service':
       return serviceCauses(obj, old);
+    case '/LimitRange':
+      return limitRangeCauses(obj);
+    case '/ResourceQuota':
+      return resourceQuotaCauses(obj, old);
     case 'apps/Deployment':
     case 'apps/ReplicaSet':
     case 'apps/StatefulSet':
@@ -144,6 +150,7 @@ export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: Js
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);
   if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') return certificateCauses(obj);
   if (t.group === '' && t.kind === 'Namespace') return namespaceStatusCauses(obj);
+  if (t.group === '' && t.kind === 'ResourceQuota') return resourceQuotaStatusCauses(obj);
   return [];
 }
 

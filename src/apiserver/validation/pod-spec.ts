@@ -2,7 +2,7 @@
 // ValidatePodSpec, validateContainers, validateContainerCommon, validateContainerPorts, validateProbe,
 // validateRestartPolicy, validateDNSPolicy), on the defaulted spec, with upstream's paths and texts:
 // containers (required, DNS-1123 names, duplicates, image, pull and termination-message policies,
-// ports, probes), restartPolicy, dnsPolicy, nodeSelector, the names it holds (service account, node,
+// ports, env and envFrom (container-env.ts), resources (container-resources.ts), probes), restartPolicy, dnsPolicy, nodeSelector, the names it holds (service account, node,
 // hostname, subdomain, priority and runtime classes), a template's preemptionPolicy, os.name, activeDeadlineSeconds.
 // Other PodSpec fields are stored unchecked.
 import { isObject } from '../objects/meta.js';
@@ -11,6 +11,8 @@ import { duplicate, invalid, notSupported, required } from '../schema/field-erro
 import type { FieldCause } from '../schema/types.js';
 import { subdomainErrors } from './checks.js';
 import { dns1123LabelErrors, isValidPort, PORT_RANGE, portNameErrors } from './dns.js';
+import { envCauses, envFromCauses } from './container-env.js';
+import { containerResourcesCauses } from './container-resources.js';
 import { labelMapCauses } from './label-selector.js';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -70,6 +72,8 @@ function containerCauses(containers: JsonValue | undefined, path: string): Field
     else for (const m of dns1123LabelErrors(name)) causes.push(invalid(`${at}.name`, name, m));
     if (str(c.image) === '') causes.push(required(`${at}.image`));
     causes.push(...portCauses(c.ports, `${at}.ports`));
+    causes.push(...envCauses(c.env, `${at}.env`), ...envFromCauses(c.envFrom, `${at}.envFrom`));
+    causes.push(...containerResourcesCauses(c.resources, `${at}.resources`));
     causes.push(...probeCauses(c, at));
     if (c.imagePullPolicy !== undefined)
       causes.push(...enumCause(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));

@@ -6,6 +6,7 @@ import { ERROR_SCENARIOS } from './errors.js';
 import { FUZZ_FOUND_SCENARIOS } from './fuzz-found.js';
 import { MISC_SCENARIOS } from './misc.js';
 import { QUERY_SCENARIOS } from './queries.js';
+import { RESOURCE_SCENARIOS } from './resources.js';
 import { SELECTOR_SCENARIOS } from './selectors.js';
 import { SUBRESOURCE_SCENARIOS } from './subresources.js';
 
@@ -20,6 +21,7 @@ export const SCENARIOS: Scenario[] = [
   ...MISC_SCENARIOS,
   ...DISCOVERY_SCENARIOS,
   ...FUZZ_FOUND_SCENARIOS,
+  ...RESOURCE_SCENARIOS,
 ];
 
 const seen = new Set<string>();

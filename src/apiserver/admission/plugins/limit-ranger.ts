@@ -3,7 +3,7 @@ import type { JsonObject } from '../../registry/types.js';
 import { admissionForbidden } from './forbidden.js';
 import { isMap, maps, mapAt, type Lookup } from './lookup.js';
 import { containerResources, podResources, resourceList, type Resources } from './pod-resources.js';
-import { canonicalQuantity, quantityString, type Quantity } from './quantity.js';
+import { canonicalQuantity, quantityString, type Quantity } from '../../defaults/quantity-string.js';
 import type { BuiltinPlugin, PluginAttributes } from './types.js';
 
 /**

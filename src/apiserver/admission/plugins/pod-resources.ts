@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../registry/types.js';
 import { isMap, maps, mapAt } from './lookup.js';
-import { parseQuantity, type Quantity } from './quantity.js';
+import { parseQuantity, type Quantity } from '../../defaults/quantity-string.js';
 
 /** A ResourceList read into quantities (invalid entries are left to validation). */
 export type Resources = Map<string, Quantity>;

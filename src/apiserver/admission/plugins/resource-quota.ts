@@ -4,7 +4,7 @@ import type { JsonObject } from '../../registry/types.js';
 import { admissionForbidden } from './forbidden.js';
 import { isMap, maps, mapAt, type Lookup } from './lookup.js';
 import { resourceList, type Resources } from './pod-resources.js';
-import { quantityString, type Quantity } from './quantity.js';
+import { quantityString, type Quantity } from '../../defaults/quantity-string.js';
 import {
   containerUsageNames,
   handles,

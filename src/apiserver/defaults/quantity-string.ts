@@ -1,4 +1,4 @@
-import { quantityNanos } from '../../defaults/quantity.js';
+import { quantityNanos } from './quantity.js';
 
 /**
  * resource.Quantity's String() (k8s.io/apimachinery/pkg/api/resource/quantity.go,
