@@ -132,7 +132,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   objects.addAdmission(new AdmissionConfigStorage());
   const plugins = new BuiltinAdmissionPlugins(objects, registry);
   objects.addAdmission(plugins.before);
-  objects.addAdmission(new BuiltinValidation());
+  const namespaces = registry.builtin('', 'v1', 'namespaces');
+  objects.addAdmission(
+    new BuiltinValidation((name) => {
+      const ns = objects.getStored(namespaces, undefined, name) ? objects.get(namespaces, undefined, name) : undefined;
+      const labels = ns?.metadata;
+      return labels && typeof labels === 'object' && !Array.isArray(labels) && typeof labels.labels === 'object'
+        ? (labels.labels as JsonObject)
+        : undefined;
+    }),
+  );
   objects.addAdmission(new ReplicasValidation());
   objects.addStorageStep(new DefaultAdmissionPlugins());
   objects.addStorageStep(new ServiceAccountToken(objects, registry));

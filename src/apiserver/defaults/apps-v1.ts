@@ -88,3 +88,20 @@ export function defaultReplicaSet(obj: JsonObject): void {
   applyRows(spec, REPLICAS);
   defaultTemplateOf(spec);
 }
+
+/**
+ * statefulSetStrategy's dropStatefulSetDisabledFields: a rolling update's maxUnavailable belongs to
+ * MaxUnavailableStatefulSet, off by default in v1.34, and is dropped unless the stored set has one.
+ */
+export function dropDisabledStatefulSetFields(obj: JsonObject, old: JsonObject | undefined): void {
+  const rollingOf = (o: JsonObject | undefined): JsonObject | undefined => {
+    const spec = o?.spec;
+    const strategy = spec && typeof spec === 'object' && !Array.isArray(spec) ? spec.updateStrategy : undefined;
+    const ru =
+      strategy && typeof strategy === 'object' && !Array.isArray(strategy) ? strategy.rollingUpdate : undefined;
+    return ru && typeof ru === 'object' && !Array.isArray(ru) ? ru : undefined;
+  };
+  if (rollingOf(old)?.maxUnavailable != null) return;
+  const rolling = rollingOf(obj);
+  if (rolling) delete rolling.maxUnavailable;
+}

@@ -1,6 +1,12 @@
 import type { Admission, Operation } from '../objects/object-store.js';
 import { type JsonObject, type ResourceType, storageKey } from '../registry/types.js';
-import { defaultDaemonSet, defaultDeployment, defaultReplicaSet, defaultStatefulSet } from './apps-v1.js';
+import {
+  defaultDaemonSet,
+  defaultDeployment,
+  defaultReplicaSet,
+  defaultStatefulSet,
+  dropDisabledStatefulSetFields,
+} from './apps-v1.js';
 import { defaultCronJob, defaultJob } from './batch-v1.js';
 import {
   defaultEndpoints,
@@ -24,6 +30,7 @@ import { defaultService } from './service.js';
 import type { ServiceAllocator } from './service-allocator.js';
 import { fillZeroValues } from './zero-values.js';
 import { dropDisabledPodFields } from './disabled-pod-fields.js';
+import { defaultNode, syncPodIPs } from './core-v1-conversion.js';
 
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
 import {
@@ -34,6 +41,8 @@ import {
   defaultLimitRange,
   defaultNetworkPolicy,
   defaultPriorityClass,
+  defaultResourceClaim,
+  defaultResourceClaimTemplate,
 } from './other-groups.js';
 
 /** Defaults one kind's object in place; pure: the same object in, the same object out. */
@@ -63,6 +72,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
+  'resource.k8s.io/v1/ResourceClaim': defaultResourceClaim,
+  'resource.k8s.io/v1/ResourceClaimTemplate': defaultResourceClaimTemplate,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
   'storage.k8s.io/v1/CSIDriver': defaultCSIDriver,
   'networking.k8s.io/v1/IngressClass': defaultIngressClass,
@@ -100,9 +111,12 @@ export class BuiltinDefaulting implements Admission {
     if (t.custom || op === 'DELETE') return;
     fillZeroValues(t, obj);
     dropDisabledPodFields(t, obj, old);
+    if (!t.group && t.kind === 'Node') defaultNode(obj);
+    if (!t.group && t.kind === 'Pod') syncPodIPs(obj);
     if (t.group === 'storage.k8s.io' && t.kind === 'CSIDriver') dropDisabledCSIDriverFields(obj, old);
     defaulterFor(t)?.(obj, op);
     if (t.group === 'autoscaling' && t.kind === 'HorizontalPodAutoscaler') dropDisabledHpaFields(obj, old);
+    if (t.group === 'apps' && t.kind === 'StatefulSet') dropDisabledStatefulSetFields(obj, old);
     if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
   }
 }

@@ -112,3 +112,28 @@ export function defaultCustomResourceDefinition(obj: JsonObject): void {
     if (!names.listKind) names.listKind = `${names.kind}List`;
   }
 }
+
+/**
+ * resource.k8s.io/v1 SetDefaults_ExactDeviceRequest and SetDefaults_DeviceSubRequest: ExactCount, and
+ * one device for it, for a claim's requests and a claim template's.
+ */
+export function defaultResourceClaim(obj: JsonObject): void {
+  defaultDeviceRequests(objectAt(obj, 'spec'));
+}
+
+export function defaultResourceClaimTemplate(obj: JsonObject): void {
+  defaultDeviceRequests(objectAt(objectAt(obj, 'spec'), 'spec'));
+}
+
+function defaultDeviceRequests(claimSpec: JsonObject): void {
+  const devices = claimSpec.devices;
+  if (!isRecord(devices) || !Array.isArray(devices.requests)) return;
+  const exact = (r: JsonObject): void => {
+    if (!r.allocationMode) r.allocationMode = 'ExactCount';
+    if (r.allocationMode === 'ExactCount' && !r.count) r.count = 1;
+  };
+  for (const request of devices.requests.filter(isRecord)) {
+    if (isRecord(request.exactly)) exact(request.exactly);
+    if (Array.isArray(request.firstAvailable)) for (const sub of request.firstAvailable.filter(isRecord)) exact(sub);
+  }
+}

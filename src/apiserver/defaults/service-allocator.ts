@@ -264,12 +264,27 @@ export class ServiceAllocator {
 }
 
 /** patchAllocatedValues: an update that leaves out the cluster IP keeps the stored one. */
+/**
+ * The Service REST storage's update (pkg/registry/core/service/storage/storage.go): patchAllocatedValues
+ * keeps the allocated clusterIP and clusterIPs a client left out, then normalizeClusterIPs reads what an
+ * old client meant by the singular field: a changed clusterIP with clusterIPs as they were becomes
+ * clusterIPs of that one IP, which validation then refuses as a change of clusterIPs[0].
+ */
 function keepClusterIPs(spec: JsonObject, oldSpec: JsonObject): void {
-  const given = typeof spec.clusterIP === 'string' ? spec.clusterIP : '';
-  const list = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
-  if (given || list.length) return;
-  if (typeof oldSpec.clusterIP === 'string' && oldSpec.clusterIP) spec.clusterIP = oldSpec.clusterIP;
-  if (Array.isArray(oldSpec.clusterIPs)) spec.clusterIPs = [...oldSpec.clusterIPs];
+  const strings = (v: JsonValue | undefined): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const oldIP = typeof oldSpec.clusterIP === 'string' ? oldSpec.clusterIP : '';
+  const oldIPs = strings(oldSpec.clusterIPs);
+  if (!spec.clusterIP && oldIP) spec.clusterIP = oldIP;
+  if (strings(spec.clusterIPs).length === 0 && oldIPs.length > 0) spec.clusterIPs = [...oldIPs];
+  const ip = typeof spec.clusterIP === 'string' ? spec.clusterIP : '';
+  const same = (): boolean => {
+    const now = strings(spec.clusterIPs);
+    return now.length === oldIPs.length && now.every((x, i) => x === oldIPs[i]);
+  };
+  if (oldIP === ip) return;
+  if (oldIP && !ip && same()) delete spec.clusterIPs;
+  if (same()) spec.clusterIPs = [ip];
 }
 
 /** patchAllocatedValues: a port left without a nodePort keeps the one its (port, protocol) had. */

@@ -16,6 +16,7 @@ const LOAD_BALANCER_STATUS = { loadBalancer: {} };
 
 const ZERO_VALUES: Record<string, JsonObject> = {
   '/v1/Namespace': { spec: {}, status: {} },
+  'resource.k8s.io/v1/ResourceClaim': { spec: { devices: {} }, status: {} },
   '/v1/Service': { spec: {}, status: LOAD_BALANCER_STATUS },
   '/v1/Pod': { spec: { containers: [] }, status: {} },
   '/v1/Event': {

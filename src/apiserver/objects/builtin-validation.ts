@@ -7,6 +7,7 @@ import type { Admission, Operation, WriteOptions } from './object-store.js';
 import { selectorKindCauses } from '../validation/selector-kinds.js';
 import { kindValidationCauses, statusValidationCauses } from '../validation/kinds.js';
 import { configKeyErrors } from '../validation/checks.js';
+import { adminAccessCauses } from '../validation/resource-claims.js';
 import { deepEqual, isObject, metadataOf } from './meta.js';
 
 /**
@@ -19,10 +20,19 @@ import { deepEqual, isObject, metadataOf } from './meta.js';
  * (docs/embedded-apiserver.md); bench/fidelity.ts --fuzz measures the difference per kind.
  */
 export class BuiltinValidation implements Admission {
+  /** `namespaceLabels` reads a namespace's labels, for the checks that consult them (undefined: no such namespace). */
+  constructor(private readonly namespaceLabels: (name: string) => JsonObject | undefined = () => undefined) {}
+
   admit(t: ResourceType, op: Operation, obj: JsonObject, old: JsonObject | undefined, opts: WriteOptions): void {
     if (op === 'DELETE') return;
     const own = t.custom ? [] : kindCauses(t, obj, op === 'UPDATE' ? old : undefined, opts.subresource);
-    const causes = [...objectMetaCauses(metadataOf(obj)), ...own];
+    // The DRA strategies' AuthorizedForAdmin comes before their validation (a create's spec only:
+    // the spec is immutable).
+    const admin =
+      op === 'CREATE' && opts.subresource === undefined
+        ? adminAccessCauses(t, obj, (ns) => this.namespaceLabels(ns))
+        : [];
+    const causes = [...objectMetaCauses(metadataOf(obj)), ...admin, ...own];
     if (causes.length) throw errors.invalid(t, String(metadataOf(obj).name ?? ''), causes);
   }
 }

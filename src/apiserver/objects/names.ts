@@ -48,13 +48,16 @@ export function validateName(t: ResourceType, name: string): void {
     return;
   }
   // Go's IsDNS1123Label/Subdomain: the length and the pattern are separate errors, each a cause.
-  const label = !t.group && LABEL_NAMED.has(t.kind);
+  // ValidateStatefulSetName: a StatefulSet's pods are named after it, and pod hostnames are labels.
+  const label = (!t.group && LABEL_NAMED.has(t.kind)) || (t.group === 'apps' && t.kind === 'StatefulSet');
   const max = label ? 63 : 253;
   const messages: string[] = [];
   if (name.length > max) messages.push(`must be no more than ${max} characters`);
   if (label && !DNS1123_LABEL.test(name)) {
     messages.push(
-      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      DNS1123_SUBDOMAIN.test(name)
+        ? 'must not contain dots'
+        : "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
     );
   } else if (!label && !DNS1123_SUBDOMAIN.test(name)) {
     messages.push(

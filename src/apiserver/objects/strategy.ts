@@ -5,6 +5,7 @@ import {
   deepEqual,
   dropEmptyMetadataFields,
   finalizersOf,
+  isObject,
   metadataOf,
   nowTimestamp,
   pendingFinalizers,
@@ -88,7 +89,8 @@ export function prepareForCreate(
   meta.uid = uid;
   meta.creationTimestamp = nowTimestamp();
   if (t.tracksGeneration || t.custom) meta.generation = 1;
-  if (splitsStatus(t)) delete obj.status;
+  // nodeStrategy.PrepareForCreate keeps the status: a Node may be created with all of it.
+  if (splitsStatus(t) && !(!t.group && t.kind === 'Node')) delete obj.status;
   // The `kubernetes` finalizer is added after the field manager (admission-plugins.ts).
   if (!t.group && t.kind === 'Namespace') obj.status = { phase: 'Active' };
 }
@@ -129,6 +131,7 @@ export function prepareForUpdate(
     const nextMeta = metadataOf(next);
     if (next.status !== undefined) object.status = next.status;
     else delete object.status;
+    if (!t.group && t.kind === 'Pod') keepPodStatusFields(object, old);
     if (nextMeta.managedFields !== undefined) metadataOf(object).managedFields = nextMeta.managedFields;
   } else {
     object = next;
@@ -218,4 +221,33 @@ export function isNoopUpdate(old: JsonObject, next: JsonObject): boolean {
 function withoutTimes(v: JsonObject[keyof JsonObject] | undefined): JsonObject[keyof JsonObject] | undefined {
   if (!Array.isArray(v)) return v;
   return v.map((e) => (e && typeof e === 'object' && !Array.isArray(e) ? { ...e, time: null } : e));
+}
+
+/**
+ * podStatusStrategy.PrepareForUpdate: the QoS class, set at creation, is backfilled when a status write
+ * leaves it out, and observedGeneration (the status's and each condition's, matched by type in order)
+ * is kept when the write leaves it 0 (preserveOldObservedGeneration).
+ */
+function keepPodStatusFields(pod: JsonObject, old: JsonObject): void {
+  const status = pod.status;
+  const before = old.status;
+  if (!isObject(status) || !isObject(before)) return;
+  if (!status.qosClass && before.qosClass !== undefined) status.qosClass = before.qosClass;
+  if (!status.observedGeneration && typeof before.observedGeneration === 'number' && before.observedGeneration !== 0)
+    status.observedGeneration = before.observedGeneration;
+  const generations = new Map<string, number[]>();
+  for (const c of Array.isArray(before.conditions) ? before.conditions : []) {
+    if (!isObject(c)) continue;
+    const type = String(c.type ?? '');
+    generations.set(type, [
+      ...(generations.get(type) ?? []),
+      typeof c.observedGeneration === 'number' ? c.observedGeneration : 0,
+    ]);
+  }
+  for (const c of Array.isArray(status.conditions) ? status.conditions : []) {
+    if (!isObject(c)) continue;
+    const left = generations.get(String(c.type ?? '')) ?? [];
+    const was = left.shift() ?? 0;
+    if (!c.observedGeneration && was !== 0) c.observedGeneration = was;
+  }
 }

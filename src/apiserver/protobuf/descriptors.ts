@@ -47,14 +47,15 @@ const SCHEMA_UNIONS: Record<string, (props: ValueType) => ValueType> = {
   [`${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`]: schemaOrStringArray,
 };
 
-interface Loaded {
+export interface Loaded {
   root: protobuf.Root;
   goFields: Record<string, GoField[]>;
 }
 
 let loaded: Loaded | undefined;
 
-function load(): Loaded {
+/** The vendored descriptor and Go struct facts, read once (go-semantic-equal.ts reads them too). */
+export function load(): Loaded {
   loaded ??= {
     root: protobuf.Root.fromJSON(
       JSON.parse(readFileSync(join(VENDOR_DIR, DESCRIPTOR_FILE), 'utf8')) as protobuf.INamespace,

@@ -7,6 +7,7 @@ import { bytesOf, messageOf, readMessage, stringOf, type Field } from './reader.
 import type { MessageType } from './schema.js';
 
 export { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
+export { goSemanticEqual } from './go-semantic-equal.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 

@@ -52,7 +52,8 @@ export type FieldCauseReason =
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
   | 'FieldValueDuplicate'
-  | 'FieldValueForbidden';
+  | 'FieldValueForbidden'
+  | 'InternalError';
 
 /** One metav1.StatusCause of a 422 Invalid answer; `message` is the field error without its field. */
 export interface FieldCause {

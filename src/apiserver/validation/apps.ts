@@ -9,6 +9,7 @@ import type { FieldCause } from '../schema/types.js';
 import { selectorOf } from './label-selector.js';
 import { objectAt, podSpecCauses } from './pod-spec.js';
 import { semanticEqual } from './semantic-equal.js';
+import { statefulSetCauses } from './statefulset.js';
 
 const NONNEGATIVE = 'must be greater than or equal to 0';
 
@@ -83,6 +84,8 @@ export function appsCauses(kind: string, obj: JsonObject, old: JsonObject | unde
   if (kind === 'Deployment') causes.push(...deploymentSpecCauses(spec));
   // ValidateDaemonSetSpec, after the template (updateStrategy's checks are not written here).
   if (kind === 'DaemonSet') causes.push(...nonNegative(spec, ['minReadySeconds', 'revisionHistoryLimit'], 'spec'));
+  // A StatefulSet's selector is one of the spec fields its update may not move (statefulset.ts).
+  if (kind === 'StatefulSet') return [...causes, ...statefulSetCauses(obj, old)];
   const oldSelector: JsonValue | undefined = old ? objectAt(old, 'spec').selector : undefined;
   if (old && !semanticEqual(spec.selector, oldSelector))
     causes.push(invalid('spec.selector', spec.selector ?? null, 'field is immutable'));

@@ -1,6 +1,7 @@
 // k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsValidPortName, IsValidPortNum): the
 // texts kube-apiserver's field errors carry for names and ports.
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " +
   "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is " +
@@ -9,7 +10,9 @@ const DNS1123_LABEL_MSG =
 export function dns1123LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1123_LABEL.test(value)) errs.push(DNS1123_LABEL_MSG);
+  // A valid subdomain that is no label has dots: upstream says so instead of the pattern.
+  if (!DNS1123_LABEL.test(value))
+    errs.push(DNS1123_SUBDOMAIN.test(value) ? 'must not contain dots' : DNS1123_LABEL_MSG);
   return errs;
 }
 

@@ -31,12 +31,15 @@ import {
 } from './storage.js';
 import { leaseCauses } from './lease.js';
 import { limitRangeCauses } from './limit-range.js';
+import { statefulSetStatusCauses } from './statefulset.js';
+import { nodeCauses, nodeUpdateCauses } from './node.js';
 import { resourceQuotaCauses, resourceQuotaStatusCauses } from './resource-quota.js';
 import { csiDriverCauses, csiNodeCauses } from './csi.js';
 import { resourceSliceCauses } from './resource-slices.js';
 import { eventCauses } from './events.js';
 import { objectAt } from './pod-spec.js';
 import { podCauses } from './pod.js';
+import { podStatusCauses } from './pod-status.js';
 import { serviceCauses } from './service.js';
 
 export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
@@ -47,6 +50,8 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
       return serviceCauses(obj, old);
     case '/LimitRange':
       return limitRangeCauses(obj);
+    case '/Node':
+      return nodeCauses(obj, old);
     case '/ResourceQuota':
       return resourceQuotaCauses(obj, old);
     case 'apps/Deployment':
@@ -151,6 +156,9 @@ export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: Js
   if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') return certificateCauses(obj);
   if (t.group === '' && t.kind === 'Namespace') return namespaceStatusCauses(obj);
   if (t.group === '' && t.kind === 'ResourceQuota') return resourceQuotaStatusCauses(obj);
+  if (t.group === 'apps' && t.kind === 'StatefulSet') return statefulSetStatusCauses(obj, old);
+  if (t.group === '' && t.kind === 'Pod') return podStatusCauses(obj, old);
+  if (t.group === '' && t.kind === 'Node' && old) return nodeUpdateCauses(obj, old);
   return [];
 }
 

@@ -5,9 +5,11 @@
 // them (allocationMode ExactCount, count 1). Selectors, constraints, config and ResourceSlices are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject } from '../registry/types.js';
-import { invalid, notSupported, required } from '../schema/field-errors.js';
+import { forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
-import { immutable, str, subdomainErrors } from './checks.js';
+import { goSemanticEqual } from '../protobuf/index.js';
+import { IMMUTABLE, str, subdomainErrors } from './checks.js';
+import { semanticEqual } from './semantic-equal.js';
 import { dns1123LabelErrors } from './dns.js';
 import { objectAt } from './pod-spec.js';
 
@@ -48,12 +50,52 @@ function claimSpecCauses(spec: JsonObject, path: string): FieldCause[] {
   return list.flatMap((r, i) => (isObject(r) ? requestCauses(r, `${path}.devices.requests[${i}]`) : []));
 }
 
+/** ValidateImmutableField over a spec of Go type `message`, whose pointer fields count when set to a zero value. */
+function immutableSpec(message: string, obj: JsonObject, old: JsonObject): FieldCause[] {
+  return goSemanticEqual(`k8s.io.api.resource.v1.${message}`, obj.spec, old.spec, semanticEqual)
+    ? []
+    : [invalid('spec', obj.spec ?? null, IMMUTABLE)];
+}
+
 export function resourceClaimCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const causes = claimSpecCauses(objectAt(obj, 'spec'), 'spec');
-  return old ? [...immutable(obj.spec, old.spec, 'spec'), ...causes] : causes;
+  return old ? [...immutableSpec('ResourceClaimSpec', obj, old), ...causes] : causes;
 }
 
 export function resourceClaimTemplateCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const causes = claimSpecCauses(objectAt(objectAt(obj, 'spec'), 'spec'), 'spec.spec');
-  return old ? [...immutable(obj.spec, old.spec, 'spec'), ...causes] : causes;
+  return old ? [...immutableSpec('ResourceClaimTemplateSpec', obj, old), ...causes] : causes;
+}
+
+const ADMIN_LABEL = 'resource.kubernetes.io/admin-access';
+
+/**
+ * resourceutils.AuthorizedForAdmin (pkg/registry/resource/utils.go): a claim's or a claim template's
+ * first request with adminAccess true needs its namespace labelled for admin access (DRAAdminAccess is
+ * on in v1.34). The path is the claim's, for a template too.
+ */
+export function adminAccessCauses(
+  t: { group: string; kind: string },
+  obj: JsonObject,
+  namespaceLabels: (name: string) => JsonObject | undefined,
+): FieldCause[] {
+  if (t.group !== 'resource.k8s.io') return [];
+  const spec = objectAt(obj, 'spec');
+  const claimSpec =
+    t.kind === 'ResourceClaim' ? spec : t.kind === 'ResourceClaimTemplate' ? objectAt(spec, 'spec') : undefined;
+  if (!claimSpec) return [];
+  const requests = objectAt(claimSpec, 'devices').requests;
+  const i = (Array.isArray(requests) ? requests : []).findIndex(
+    (r) => isObject(r) && isObject(r.exactly) && r.exactly.adminAccess === true,
+  );
+  if (i < 0) return [];
+  const namespace = objectAt(obj, 'metadata').namespace;
+  const labels = namespaceLabels(typeof namespace === 'string' ? namespace : '');
+  if (labels?.[ADMIN_LABEL] === 'true') return [];
+  return [
+    forbidden(
+      `spec.devices.requests[${i}].adminAccess`,
+      `admin access to devices requires the \`${ADMIN_LABEL}: true\` label on the containing namespace`,
+    ),
+  ];
 }

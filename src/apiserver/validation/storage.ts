@@ -4,7 +4,8 @@
 // validateVolumeAttachmentSource, validateNodeName) and ValidateVolumeAttachmentUpdate's fixed spec,
 // ValidateCSIStorageCapacity and its update, ValidateVolumeAttributesClass and its update.
 import { isObject } from '../objects/meta.js';
-import type { JsonObject } from '../registry/types.js';
+import { goSemanticEqual } from '../protobuf/index.js';
+import type { JsonObject, JsonValue } from '../registry/types.js';
 import { forbidden, invalid, notSupported, required, tooLong } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { qualifiedNameErrors } from '../selectors/label-validation.js';
@@ -72,8 +73,18 @@ export function volumeAttachmentCauses(obj: JsonObject, old: JsonObject | undefi
     causes.push(required('spec.source.persistentVolumeName', 'must specify non empty persistentVolumeName'));
   const node = str(spec.nodeName);
   for (const m of subdomainErrors(node)) causes.push(invalid('spec.nodeName', node, m));
-  if (old && !semanticEqual(obj.spec, old.spec)) causes.push(invalid('spec', obj.spec ?? null, 'field is immutable'));
+  if (!old) return causes;
+  // The source's fields are pointers: one that appears, even empty, is a change of the spec.
+  if (!goSemanticEqual('k8s.io.api.storage.v1.VolumeAttachmentSpec', obj.spec, old.spec, semanticEqual))
+    causes.push(invalid('spec', obj.spec ?? null, 'field is immutable'));
   return causes;
+}
+
+/** Semantic.DeepEqual of a *LabelSelector: a nil pointer is not an empty selector. */
+function pointerImmutable(now: JsonValue | undefined, before: JsonValue | undefined, path: string): FieldCause[] {
+  const set = (v: JsonValue | undefined): boolean => v !== undefined && v !== null;
+  if (set(now) !== set(before)) return [invalid(path, now ?? null, 'field is immutable')];
+  return immutable(now, before, path);
 }
 
 export function csiStorageCapacityCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
@@ -85,7 +96,7 @@ export function csiStorageCapacityCauses(obj: JsonObject, old: JsonObject | unde
   if (!old) return causes;
   return [
     ...causes,
-    ...immutable(obj.nodeTopology, old.nodeTopology, 'nodeTopology'),
+    ...pointerImmutable(obj.nodeTopology, old.nodeTopology, 'nodeTopology'),
     ...immutable(obj.storageClassName, old.storageClassName, 'storageClassName'),
   ];
 }

@@ -5,9 +5,12 @@ import { DISCOVERY_SCENARIOS } from './discovery.js';
 import { ERROR_SCENARIOS } from './errors.js';
 import { FUZZ_FOUND_SCENARIOS } from './fuzz-found.js';
 import { MISC_SCENARIOS } from './misc.js';
+import { NODE_SCENARIOS } from './nodes.js';
+import { POINTER_SCENARIOS } from './pointers.js';
 import { QUERY_SCENARIOS } from './queries.js';
 import { RESOURCE_SCENARIOS } from './resources.js';
 import { SELECTOR_SCENARIOS } from './selectors.js';
+import { POD_STATUS_SCENARIOS, STATEFULSET_SCENARIOS } from './statefulsets.js';
 import { SUBRESOURCE_SCENARIOS } from './subresources.js';
 
 /** Every fidelity scenario, in a stable order (the index names each scenario's namespace). */
@@ -22,6 +25,10 @@ export const SCENARIOS: Scenario[] = [
   ...DISCOVERY_SCENARIOS,
   ...FUZZ_FOUND_SCENARIOS,
   ...RESOURCE_SCENARIOS,
+  ...NODE_SCENARIOS,
+  ...STATEFULSET_SCENARIOS,
+  ...POD_STATUS_SCENARIOS,
+  ...POINTER_SCENARIOS,
 ];
 
 const seen = new Set<string>();
