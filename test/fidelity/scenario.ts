@@ -71,3 +71,13 @@ export const patch = (
 ): Step => ({ method: 'PATCH', path, headers, body, ...more });
 /** A setup step: only its status code is compared. */
 export const setup = (step: Step): Step => ({ ...step, compare: 'status' });
+
+/**
+ * A setup step that makes the ServiceAccount `name` in the scenario's namespace: the real side runs
+ * without kube-controller-manager, so no `default` one exists, and ServiceAccount admission refuses a
+ * Pod whose account is missing.
+ */
+export const serviceAccountStep = (name = 'sa'): Step =>
+  setup(
+    post('/api/v1/namespaces/{ns}/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } }),
+  );

@@ -37,6 +37,7 @@ import {
   defaultHorizontalPodAutoscalerV1,
   defaultCustomResourceDefinition,
   defaultHorizontalPodAutoscaler,
+  dropDisabledClaimFields,
   dropDisabledHpaFields,
   defaultLimitRange,
   defaultNetworkPolicy,
@@ -117,6 +118,8 @@ export class BuiltinDefaulting implements Admission {
     defaulterFor(t)?.(obj, op);
     if (t.group === 'autoscaling' && t.kind === 'HorizontalPodAutoscaler') dropDisabledHpaFields(obj, old);
     if (t.group === 'apps' && t.kind === 'StatefulSet') dropDisabledStatefulSetFields(obj, old);
+    if (t.group === 'resource.k8s.io' && (t.kind === 'ResourceClaim' || t.kind === 'ResourceClaimTemplate'))
+      dropDisabledClaimFields(t.kind, obj, old);
     if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
   }
 }

@@ -137,3 +137,23 @@ function defaultDeviceRequests(claimSpec: JsonObject): void {
     if (Array.isArray(request.firstAvailable)) for (const sub of request.firstAvailable.filter(isRecord)) exact(sub);
   }
 }
+
+/**
+ * The DRA claim strategies' dropDisabledDRAResourceClaimConsumableCapacityFields: a request's capacity
+ * belongs to DRAConsumableCapacity, off by default in v1.34, and is dropped unless the stored claim (or
+ * claim template) uses it. After defaulting, as upstream decodes before the strategy prepares.
+ */
+export function dropDisabledClaimFields(kind: string, obj: JsonObject, old: JsonObject | undefined): void {
+  const requestsOf = (o: JsonObject | undefined): JsonObject[] => {
+    let spec = o?.spec;
+    if (kind === 'ResourceClaimTemplate') spec = isRecord(spec) ? spec.spec : undefined;
+    const devices = isRecord(spec) ? spec.devices : undefined;
+    const requests = isRecord(devices) && Array.isArray(devices.requests) ? devices.requests.filter(isRecord) : [];
+    return requests.flatMap((r) => [
+      ...(isRecord(r.exactly) ? [r.exactly] : []),
+      ...(Array.isArray(r.firstAvailable) ? r.firstAvailable.filter(isRecord) : []),
+    ]);
+  };
+  if (requestsOf(old).some((r) => r.capacity != null)) return;
+  for (const r of requestsOf(obj)) delete r.capacity;
+}

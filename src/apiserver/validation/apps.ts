@@ -67,6 +67,28 @@ export function deploymentStatusCauses(status: JsonObject): FieldCause[] {
   return causes;
 }
 
+/** ValidateReplicaSetStatus: as a Deployment's, with fullyLabeledReplicas, and its own wording of one message. */
+export function replicaSetStatusCauses(status: JsonObject): FieldCause[] {
+  const causes = nonNegative(
+    status,
+    [
+      'replicas',
+      'fullyLabeledReplicas',
+      'readyReplicas',
+      'availableReplicas',
+      'observedGeneration',
+      'terminatingReplicas',
+    ],
+    'status',
+  );
+  const n = (f: string): number => (typeof status[f] === 'number' ? (status[f] as number) : 0);
+  for (const f of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'])
+    if (n(f) > n('replicas')) causes.push(invalid(`status.${f}`, n(f), 'cannot be greater than status.replicas'));
+  if (n('availableReplicas') > n('readyReplicas'))
+    causes.push(invalid('status.availableReplicas', n('availableReplicas'), 'cannot be greater than readyReplicas'));
+  return causes;
+}
+
 const TEMPLATE_KIND: Record<string, string> = {
   Deployment: 'ReplicaSet',
   ReplicaSet: 'ReplicaSet',
@@ -82,6 +104,8 @@ export function appsCauses(kind: string, obj: JsonObject, old: JsonObject | unde
   const parses = kind === 'DaemonSet' || selectorOf(spec.selector) !== undefined;
   const causes = parses ? templateCauses(spec, templateKind) : [];
   if (kind === 'Deployment') causes.push(...deploymentSpecCauses(spec));
+  // ValidateReplicaSetSpec's numbers (replicas are ReplicasValidation's).
+  if (kind === 'ReplicaSet') causes.push(...nonNegative(spec, ['minReadySeconds'], 'spec'));
   // ValidateDaemonSetSpec, after the template (updateStrategy's checks are not written here).
   if (kind === 'DaemonSet') causes.push(...nonNegative(spec, ['minReadySeconds', 'revisionHistoryLimit'], 'spec'));
   // A StatefulSet's selector is one of the spec fields its update may not move (statefulset.ts).

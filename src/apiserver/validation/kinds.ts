@@ -3,7 +3,7 @@
 import type { JsonObject, ResourceType } from '../registry/types.js';
 import { invalid } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
-import { appsCauses, controllerRevisionCauses, deploymentStatusCauses } from './apps.js';
+import { appsCauses, controllerRevisionCauses, deploymentStatusCauses, replicaSetStatusCauses } from './apps.js';
 import { apiServiceCauses } from './apiservice.js';
 import { hpaCauses } from './autoscaling.js';
 import { certificateCauses, csrCauses } from './certificates.js';
@@ -150,8 +150,8 @@ export function kindValidationCauses(t: ResourceType, obj: JsonObject, old: Json
 export function statusValidationCauses(t: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   if (t.group === 'batch' && t.kind === 'Job') return jobStatusCauses(obj, old);
   if (t.group === '' && t.kind === 'PersistentVolumeClaim') return persistentVolumeClaimStatusCauses(obj);
-  if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet'))
-    return deploymentStatusCauses(objectAt(obj, 'status'));
+  if (t.group === 'apps' && t.kind === 'Deployment') return deploymentStatusCauses(objectAt(obj, 'status'));
+  if (t.group === 'apps' && t.kind === 'ReplicaSet') return replicaSetStatusCauses(objectAt(obj, 'status'));
   if (t.group === '' && t.kind === 'ReplicationController') return replicationControllerStatusCauses(obj);
   if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') return certificateCauses(obj);
   if (t.group === '' && t.kind === 'Namespace') return namespaceStatusCauses(obj);

@@ -2,6 +2,7 @@
 // pkg/apis/core/validation/validation.go), the part this server does: the spec (pod-spec.ts) on
 // create and on update, and on update a spec that changed anywhere but the mutable fields.
 import { isObject } from '../objects/meta.js';
+import { goSemanticEqual } from '../protobuf/index.js';
 import { semanticEqual } from './semantic-equal.js';
 import type { JsonObject } from '../registry/types.js';
 import { forbidden } from '../schema/field-errors.js';
@@ -44,7 +45,9 @@ function munged(spec: JsonObject, from: JsonObject): JsonObject {
 export function podCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const spec = objectAt(obj, 'spec');
   const causes = podSpecCauses(spec, 'spec');
-  if (old && !semanticEqual(munged(spec, objectAt(old, 'spec')), objectAt(old, 'spec')))
+  // Compared as PodSpec: a pointer field (affinity, a securityContext) that appears, even empty, is a change.
+  const before = objectAt(old ?? {}, 'spec');
+  if (old && !goSemanticEqual('k8s.io.api.core.v1.PodSpec', munged(spec, before), before, semanticEqual))
     causes.push(forbidden('spec', IMMUTABLE_SPEC));
   return causes;
 }

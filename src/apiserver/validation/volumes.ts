@@ -1,8 +1,8 @@
 // Part of kube-apiserver's core volume validation (kubernetes/kubernetes pkg/apis/core/validation/validation.go):
 // ValidatePersistentVolumeSpec (access modes, capacity only `storage`, exactly one volume source, reclaim policy,
 // volume mode, volumeAttributesClassName, node affinity's selector) and ValidatePersistentVolumeUpdate's fixed
-// source and volume mode (claims are persistent-volume-claims.ts). The source's own fields and a node affinity's
-// update rule are stored unchecked.
+// source and volume mode (claims are persistent-volume-claims.ts), and a hostPath source's own fields. The other
+// sources' own fields and a node affinity's update rule are stored unchecked.
 import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { forbidden, invalid, notSupported, required } from '../schema/field-errors.js';
@@ -49,6 +49,33 @@ function volumeModeCauses(spec: JsonObject, path: string): FieldCause[] {
 const sourceOf = (spec: JsonObject): JsonObject =>
   Object.fromEntries(SOURCES.filter(([k]) => set(spec[k])).map(([k]) => [k, spec[k] ?? null]));
 
+const HOST_PATH_TYPES = [
+  '',
+  'BlockDevice',
+  'CharDevice',
+  'Directory',
+  'DirectoryOrCreate',
+  'File',
+  'FileOrCreate',
+  'Socket',
+];
+
+/** validateHostPathVolumeSource: a path without `..` steps, a known type. */
+export function hostPathCauses(hostPath: JsonObject, path: string): FieldCause[] {
+  const p = str(hostPath.path);
+  if (!p) return [required(`${path}.path`)];
+  const causes: FieldCause[] = [];
+  if (p.split('/').includes('..')) causes.push(invalid(`${path}.path`, p, "must not contain '..'"));
+  const type = hostPath.type;
+  if (set(type) && (typeof type !== 'string' || !HOST_PATH_TYPES.includes(type)))
+    causes.push(notSupported(`${path}.type`, type, HOST_PATH_TYPES));
+  return causes;
+}
+
+/** Go's path.Clean, as far as telling whether a path is the root. */
+const cleanPath = (p: string): string =>
+  p.startsWith('/') && p.split('/').every((s) => s === '' || s === '.') ? '/' : p;
+
 export function persistentVolumeCauses(obj: JsonObject, old: JsonObject | undefined): FieldCause[] {
   const spec = objectAt(obj, 'spec');
   const causes = accessModeCauses(spec.accessModes, 'spec.accessModes', '');
@@ -71,6 +98,10 @@ export function persistentVolumeCauses(obj: JsonObject, old: JsonObject | undefi
     sources++;
   }
   if (!sources) causes.push(required('spec', 'must specify a volume type'));
+  // hostPath is the first source upstream looks at, so it is validated whenever it is set.
+  if (set(spec.hostPath)) causes.push(...hostPathCauses(objectAt(spec, 'hostPath'), 'spec.hostPath'));
+  if (set(spec.hostPath) && cleanPath(str(objectAt(spec, 'hostPath').path)) === '/' && rp === 'Recycle')
+    causes.push(forbidden('spec.persistentVolumeReclaimPolicy', "may not be 'recycle' for a hostPath mount of '/'"));
   causes.push(...volumeModeCauses(spec, 'spec.volumeMode'));
   causes.push(...attributesClassCauses(spec));
   if (!old) return causes;

@@ -1,4 +1,4 @@
-import { get, post, put, setup, type Scenario } from '../scenario.js';
+import { get, post, put, serviceAccountStep, setup, type Scenario } from '../scenario.js';
 
 // A StatefulSet's spec, update and status (ValidateStatefulSet, ValidateStatefulSetUpdate,
 // ValidateStatefulSetStatusUpdate), each case one mistake, so that the whole Status is compared.
@@ -104,13 +104,7 @@ export const POD_STATUS_SCENARIOS: Scenario[] = [
     ([what, status]): Scenario => ({
       name: `pod status: ${what}`,
       steps: [
-        setup(
-          post('/api/v1/namespaces/{ns}/serviceaccounts', {
-            apiVersion: 'v1',
-            kind: 'ServiceAccount',
-            metadata: { name: 'sa' },
-          }),
-        ),
+        serviceAccountStep(),
         setup(post(PODS, pod)),
         setup(get(`${PODS}/p`, { capture: { rv: 'metadata.resourceVersion' } })),
         put(
