@@ -2,6 +2,7 @@
 // endpoint-slices.ts, batch.ts) over HTTP, with the paths, reasons, texts and order of upstream's
 // ValidatePersistentVolumeClaim(Update), ValidateEndpointSlice(Update) and ValidateJob(Update).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, apiCalls } from '../helpers/api-call.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 
 let ts: TestServer;
@@ -10,25 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-interface Cause {
-  field: string;
-  reason: string;
-  message: string;
-}
-interface Answer {
-  status: number;
-  body: { details?: { causes?: Cause[] } } & Record<string, unknown>;
-}
-
-async function call(method: string, path: string, body: object): Promise<Answer> {
-  const r = await fetch(`${ts.server.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as Answer['body'] };
-}
-const causes = (a: Answer): string[] => (a.body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+const { call, causes } = apiCalls(() => ts);
 const kinds = (a: Answer): string[] => (a.body.details?.causes ?? []).map((c) => `${c.field} ${c.reason}`);
 const LABEL =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";

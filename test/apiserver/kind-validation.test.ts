@@ -1,6 +1,7 @@
 // Per-kind validation and update rules (src/apiserver/validation/*), over HTTP, with the paths,
 // reasons and texts kube-apiserver v1.34.4 answered to the same bodies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCalls } from '../helpers/api-call.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 
 let ts: TestServer;
@@ -9,28 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-interface Cause {
-  field: string;
-  reason: string;
-  message: string;
-}
-interface Answer {
-  status: number;
-  body: { message?: string; details?: { causes?: Cause[] }; metadata?: { resourceVersion?: string } } & Record<
-    string,
-    unknown
-  >;
-}
-
-async function call(method: string, path: string, body: object): Promise<Answer> {
-  const r = await fetch(`${ts.server.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as Answer['body'] };
-}
-const causes = (a: Answer): string[] => (a.body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+const { call, causes } = apiCalls(() => ts);
 const ns = '/api/v1/namespaces/default';
 const RFC1123 =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";

@@ -1,6 +1,7 @@
 // A Node's create and update as kube-apiserver v1.34 validates them (ValidateNode, ValidateNodeUpdate);
 // test/fidelity/scenarios/nodes.ts compares the same with the real server in test:real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCalls } from '../helpers/api-call.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 
 let ts: TestServer;
@@ -9,25 +10,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-interface Answer {
-  status: number;
-  body: {
-    metadata?: { resourceVersion?: string };
-    spec?: Record<string, unknown>;
-    status?: Record<string, unknown>;
-    details?: { causes?: Array<{ field: string; message: string }> };
-  };
+interface Body {
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
 }
 
-async function call(method: string, path: string, body: object): Promise<Answer> {
-  const r = await fetch(`${ts.server.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as Answer['body'] };
-}
-const causes = (a: Answer): string[] => (a.body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+const { call, causes } = apiCalls<Body>(() => ts);
 let n = 0;
 const node = (spec: Record<string, unknown>, status?: Record<string, unknown>) => ({
   apiVersion: 'v1',

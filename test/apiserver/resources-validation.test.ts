@@ -2,6 +2,7 @@
 // (ValidateLimitRange, validateResourceRequirements, ValidateEnv); test/fidelity/scenarios/resources.ts
 // compares the same cases with the real server in test:real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCalls } from '../helpers/api-call.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 
 let ts: TestServer;
@@ -10,23 +11,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-interface Answer {
-  status: number;
-  body: {
-    spec?: { limits?: unknown[]; behavior?: unknown };
-    details?: { causes?: Array<{ field: string; message: string }> };
-  };
+interface Body {
+  spec?: { limits?: unknown[]; behavior?: unknown };
 }
 
-async function create(path: string, body: object): Promise<Answer> {
-  const r = await fetch(`${ts.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as Answer['body'] };
-}
-const causes = (a: Answer): string[] => (a.body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+const { call, causes } = apiCalls<Body>(() => ts);
+const create = (path: string, body: object) => call('POST', path, body);
 
 let n = 0;
 const limitRange = (limits: unknown[]) =>

@@ -2,6 +2,7 @@
 // validates them; test/fidelity/scenarios/{statefulsets,pointers}.ts compare the same with the real
 // server in test:real.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCalls } from '../helpers/api-call.js';
 import { startTestServer, type TestServer } from '../helpers/apiserver.js';
 
 let ts: TestServer;
@@ -10,41 +11,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ts?.stop());
 
-interface Answer {
-  status: number;
-  body: {
-    metadata?: { resourceVersion?: string };
-    spec?: Record<string, unknown>;
-    status?: Record<string, unknown>;
-    details?: { causes?: Array<{ field: string; message: string }> };
-  };
+interface Body {
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
 }
 
-async function call(method: string, path: string, body: object): Promise<Answer> {
-  const r = await fetch(`${ts.server.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as Answer['body'] };
-}
-const causes = (a: Answer): string[] => (a.body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
-
-/** Creates `obj` at `path`, then PUTs `edit` of it (at `sub`, e.g. `/status`) with the stored resourceVersion. */
-async function createThenPut(
-  path: string,
-  obj: { metadata: { name: string } },
-  edit: object,
-  sub = '',
-): Promise<Answer> {
-  const first = await call('POST', path, obj);
-  expect(first.status).toBe(201);
-  return call('PUT', `${path}/${obj.metadata.name}${sub}`, {
-    ...obj,
-    ...edit,
-    metadata: { name: obj.metadata.name, resourceVersion: first.body.metadata?.resourceVersion },
-  });
-}
+const { call, causes, createThenPut } = apiCalls<Body>(() => ts);
 
 const SETS = '/apis/apps/v1/namespaces/default/statefulsets';
 const set = (name: string, spec: Record<string, unknown> = {}) => ({

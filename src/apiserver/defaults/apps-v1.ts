@@ -1,6 +1,6 @@
 import type { Operation } from '../objects/object-store.js';
 import type { JsonObject } from '../registry/types.js';
-import { applyRows, existingObject, objectAt, objectsIn, type DefaultRow } from './fields.js';
+import { applyRows, existingAt, existingObject, objectAt, objectsIn, type DefaultRow } from './fields.js';
 import { defaultTemplateOf, PVC_SPEC } from './pod-spec.js';
 
 /** apps/v1 defaulting: pkg/apis/apps/v1/defaults.go, plus the pod template's PodSpec defaults. */
@@ -94,14 +94,7 @@ export function defaultReplicaSet(obj: JsonObject): void {
  * MaxUnavailableStatefulSet, off by default in v1.34, and is dropped unless the stored set has one.
  */
 export function dropDisabledStatefulSetFields(obj: JsonObject, old: JsonObject | undefined): void {
-  const rollingOf = (o: JsonObject | undefined): JsonObject | undefined => {
-    const spec = o?.spec;
-    const strategy = spec && typeof spec === 'object' && !Array.isArray(spec) ? spec.updateStrategy : undefined;
-    const ru =
-      strategy && typeof strategy === 'object' && !Array.isArray(strategy) ? strategy.rollingUpdate : undefined;
-    return ru && typeof ru === 'object' && !Array.isArray(ru) ? ru : undefined;
-  };
-  if (rollingOf(old)?.maxUnavailable != null) return;
-  const rolling = rollingOf(obj);
+  if (existingAt(old, 'spec', 'updateStrategy', 'rollingUpdate')?.maxUnavailable != null) return;
+  const rolling = existingAt(obj, 'spec', 'updateStrategy', 'rollingUpdate');
   if (rolling) delete rolling.maxUnavailable;
 }

@@ -45,6 +45,13 @@ export function existingObject(obj: JsonObject, key: string): JsonObject | undef
   return isObject(v) ? v : undefined;
 }
 
+/** The object at the end of `keys` when every step exists: a read that makes nothing (objectAt would). */
+export function existingAt(obj: JsonObject | undefined, ...keys: string[]): JsonObject | undefined {
+  let at: JsonObject | undefined = obj;
+  for (const k of keys) at = at ? existingObject(at, k) : undefined;
+  return at;
+}
+
 /** The objects in the list at `obj[key]` (non-objects are left to validation). */
 export function objectsIn(obj: JsonObject, key: string): JsonObject[] {
   const v = obj[key];

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../registry/types.js';
-import { applyRows, objectAt, objectsIn } from './fields.js';
+import { applyRows, existingAt, existingObject, objectAt, objectsIn } from './fields.js';
 
 // SetDefaults_* of the served kinds outside core/apps/batch, and LimitRange's (k8s.io/kubernetes
 // pkg/apis/*/v*/defaults.go, v1.34).
@@ -22,11 +22,10 @@ export function defaultHorizontalPodAutoscaler(obj: JsonObject): void {
  * empty is kept (copyHPAScalingRules copies a non-nil slice), and validation refuses it.
  */
 function defaultHpaBehavior(spec: JsonObject): void {
-  const behavior = spec.behavior;
-  if (!behavior || typeof behavior !== 'object' || Array.isArray(behavior)) return;
+  const behavior = existingObject(spec, 'behavior');
+  if (!behavior) return;
   const rules = (key: string, defaults: JsonObject): void => {
-    const given = behavior[key];
-    const from = given && typeof given === 'object' && !Array.isArray(given) ? given : {};
+    const from = existingObject(behavior, key) ?? {};
     const to: JsonObject = { ...defaults };
     for (const f of ['selectPolicy', 'stabilizationWindowSeconds', 'policies', 'tolerance'])
       if (from[f] !== undefined && from[f] !== null) to[f] = from[f];
@@ -49,17 +48,11 @@ function defaultHpaBehavior(spec: JsonObject): void {
  * decodes (and defaults) before the strategy prepares the object.
  */
 export function dropDisabledHpaFields(obj: JsonObject, old: JsonObject | undefined): void {
-  // Read without objectAt, which would make the objects it looks into.
-  const rulesOf = (o: JsonObject | undefined): JsonObject[] => {
-    const spec = o?.spec;
-    const behavior = isRecord(spec) ? spec.behavior : undefined;
-    return isRecord(behavior) ? ['scaleUp', 'scaleDown'].map((k) => behavior[k]).filter(isRecord) : [];
-  };
+  const rulesOf = (o: JsonObject | undefined): JsonObject[] =>
+    ['scaleUp', 'scaleDown'].map((k) => existingAt(o, 'spec', 'behavior', k)).filter((r) => r !== undefined);
   if (rulesOf(old).some((r) => r.tolerance != null)) return;
   for (const r of rulesOf(obj)) delete r.tolerance;
 }
-
-const isRecord = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** autoscaling/v1 SetDefaults_HorizontalPodAutoscaler: one replica at least (no CPU target is defaulted in v1). */
 export function defaultHorizontalPodAutoscalerV1(obj: JsonObject): void {
@@ -126,16 +119,18 @@ export function defaultResourceClaimTemplate(obj: JsonObject): void {
 }
 
 function defaultDeviceRequests(claimSpec: JsonObject): void {
-  const devices = claimSpec.devices;
-  if (!isRecord(devices) || !Array.isArray(devices.requests)) return;
-  const exact = (r: JsonObject): void => {
+  for (const r of deviceRequests(existingObject(claimSpec, 'devices'))) {
     if (!r.allocationMode) r.allocationMode = 'ExactCount';
     if (r.allocationMode === 'ExactCount' && !r.count) r.count = 1;
-  };
-  for (const request of devices.requests.filter(isRecord)) {
-    if (isRecord(request.exactly)) exact(request.exactly);
-    if (Array.isArray(request.firstAvailable)) for (const sub of request.firstAvailable.filter(isRecord)) exact(sub);
   }
+}
+
+/** A claim's exact requests and first-available subrequests: the two shapes a device is asked for in. */
+function deviceRequests(devices: JsonObject | undefined): JsonObject[] {
+  return (devices ? objectsIn(devices, 'requests') : []).flatMap((r) => [
+    ...[existingObject(r, 'exactly')].filter((e) => e !== undefined),
+    ...objectsIn(r, 'firstAvailable'),
+  ]);
 }
 
 /**
@@ -144,16 +139,8 @@ function defaultDeviceRequests(claimSpec: JsonObject): void {
  * claim template) uses it. After defaulting, as upstream decodes before the strategy prepares.
  */
 export function dropDisabledClaimFields(kind: string, obj: JsonObject, old: JsonObject | undefined): void {
-  const requestsOf = (o: JsonObject | undefined): JsonObject[] => {
-    let spec = o?.spec;
-    if (kind === 'ResourceClaimTemplate') spec = isRecord(spec) ? spec.spec : undefined;
-    const devices = isRecord(spec) ? spec.devices : undefined;
-    const requests = isRecord(devices) && Array.isArray(devices.requests) ? devices.requests.filter(isRecord) : [];
-    return requests.flatMap((r) => [
-      ...(isRecord(r.exactly) ? [r.exactly] : []),
-      ...(Array.isArray(r.firstAvailable) ? r.firstAvailable.filter(isRecord) : []),
-    ]);
-  };
+  const path = kind === 'ResourceClaimTemplate' ? ['spec', 'spec', 'devices'] : ['spec', 'devices'];
+  const requestsOf = (o: JsonObject | undefined): JsonObject[] => deviceRequests(existingAt(o, ...path));
   if (requestsOf(old).some((r) => r.capacity != null)) return;
   for (const r of requestsOf(obj)) delete r.capacity;
 }

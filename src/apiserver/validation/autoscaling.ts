@@ -15,11 +15,23 @@ import { dns1123LabelErrors } from './dns.js';
 import { objectAt } from './pod-spec.js';
 import { containerResourceNameCauses, quantityOf } from './resource-names.js';
 
-function apiVersionError(v: string): string | undefined {
-  if (v === '' || v === 'v1') return 'apiVersion must specify API group';
+/** ValidateAPIVersion: a malformed version always; an empty group unless `emptyGroup` allows it. */
+function apiVersionError(v: string, emptyGroup: boolean): string | undefined {
   const parts = v.split('/');
   if (parts.length > 2) return `unexpected GroupVersion string: ${v}`;
-  return parts.length === 1 ? 'apiVersion must specify API group' : undefined;
+  return !emptyGroup && parts.length === 1 ? 'apiVersion must specify API group' : undefined;
+}
+
+/** ValidateCrossVersionObjectReference: kind and name path segments, the apiVersion as `emptyGroup` says. */
+function crossVersionRefCauses(ref: JsonObject, path: string, emptyGroup: boolean): FieldCause[] {
+  const causes = [
+    ...requiredString(ref, 'kind', `${path}.kind`, pathSegmentErrors),
+    ...requiredString(ref, 'name', `${path}.name`, pathSegmentErrors),
+  ];
+  const av = str(ref.apiVersion);
+  const err = apiVersionError(av, emptyGroup);
+  if (err) causes.push(invalid(`${path}.apiVersion`, av, err));
+  return causes;
 }
 
 export function hpaCauses(obj: JsonObject): FieldCause[] {
@@ -31,13 +43,8 @@ export function hpaCauses(obj: JsonObject): FieldCause[] {
   if (max < 1) causes.push(invalid('spec.maxReplicas', max, 'must be greater than 0'));
   if (min !== undefined && max < min)
     causes.push(invalid('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
-  const ref = objectAt(spec, 'scaleTargetRef');
   const path = 'spec.scaleTargetRef';
-  causes.push(...requiredString(ref, 'kind', `${path}.kind`, pathSegmentErrors));
-  causes.push(...requiredString(ref, 'name', `${path}.name`, pathSegmentErrors));
-  const av = str(ref.apiVersion);
-  const err = apiVersionError(av);
-  if (err) causes.push(invalid(`${path}.apiVersion`, av, err));
+  causes.push(...crossVersionRefCauses(objectAt(spec, 'scaleTargetRef'), path, false));
   if (!causes.length && spec.scaleTargetRef === undefined) causes.push(required(path));
   causes.push(...metricsCauses(spec), ...behaviorCauses(spec));
   // A v1 CPU target is the internal form's first metric (Convert_v1_HorizontalPodAutoscaler_To_autoscaling_…).
@@ -93,14 +100,8 @@ function sourceCauses(field: string, source: JsonObject, path: string): FieldCau
   };
   switch (field) {
     case 'object': {
-      const ref = objectAt(source, 'describedObject');
-      const at = `${path}.describedObject`;
-      causes.push(...requiredString(ref, 'kind', `${at}.kind`, pathSegmentErrors));
-      causes.push(...requiredString(ref, 'name', `${at}.name`, pathSegmentErrors));
-      // ObjectMetricsValidationOptions: an empty group is allowed, a malformed version is not.
-      const av = str(ref.apiVersion);
-      if (av.split('/').length > 2)
-        causes.push(invalid(`${at}.apiVersion`, av, `unexpected GroupVersion string: ${av}`));
+      // ObjectMetricsValidationOptions: an empty group is allowed.
+      causes.push(...crossVersionRefCauses(objectAt(source, 'describedObject'), `${path}.describedObject`, true));
       causes.push(...identifierCauses(source, path), ...targetCauses(target, t));
       if (!isSet(target.value) && !isSet(target.averageValue))
         causes.push(required(`${t}.averageValue`, 'must set either a target value or averageValue'));

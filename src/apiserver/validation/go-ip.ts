@@ -103,3 +103,31 @@ export function ipString(ip: GoIP): string {
 /** What netip.ParseAddr refuses that ParseIPSloppy reads: an IPv4 part with a leading 0. */
 export const hasLeadingZeros = (s: string): boolean =>
   (s.split(':').at(-1) ?? '').split('.').some((p) => s.includes('.') && p.length > 1 && p.startsWith('0'));
+
+/** The family of an IP ParseIPSloppy reads, told by its text. */
+export function ipFamily(s: string): 4 | 6 | undefined {
+  if (!parseIPSloppy(s)) return undefined;
+  return s.includes(':') ? 6 : 4;
+}
+
+/** The family of a CIDR ParseCIDRSloppy reads (a prefix length within its address's width), or undefined. */
+export function cidrFamily(s: string): 4 | 6 | undefined {
+  const slash = s.indexOf('/');
+  if (slash < 0) return undefined;
+  const addr = s.slice(0, slash);
+  const mask = s.slice(slash + 1);
+  const v4 = addr.includes('.') && !addr.includes(':');
+  if (!parseIPSloppy(addr) || !/^\d+$/.test(mask)) return undefined;
+  return Number(mask) <= (v4 ? 32 : 128) ? (v4 ? 4 : 6) : undefined;
+}
+
+/**
+ * netutils.IsDualStackIPStrings / IsDualStackCIDRStrings with the bound of two that ValidateNode and
+ * validatePodIPs add: the index of the first entry it cannot parse (-1 for none, upstream's error), and
+ * whether the list holds at most one entry of each family.
+ */
+export function familyCheck(families: Array<4 | 6 | undefined>): { unparsed: number; oneOfEach: boolean } {
+  const unparsed = families.indexOf(undefined);
+  const dualStack = unparsed < 0 && families.includes(4) && families.includes(6);
+  return { unparsed, oneOfEach: dualStack && families.length <= 2 };
+}

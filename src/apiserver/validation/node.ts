@@ -11,7 +11,7 @@ import { goJson } from '../schema/gofmt.js';
 import type { FieldCause } from '../schema/types.js';
 import { labelValueErrors, qualifiedNameErrors } from '../selectors/label-validation.js';
 import { str } from './checks.js';
-import { parseIPSloppy } from './go-ip.js';
+import { cidrFamily, familyCheck } from './go-ip.js';
 import { quantityOf, quantityValueCauses } from './resource-names.js';
 
 const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -20,17 +20,6 @@ const CIDR_FIXED = 'node updates may not change podCIDR except from "" to valid'
 
 const objectOf = (v: JsonValue | undefined): JsonObject => (isObject(v) ? v : {});
 const stringsOf = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.map((s) => str(s)) : []);
-
-/** netutils.ParseCIDRSloppy: the family of a CIDR it reads, or undefined. */
-function cidrFamily(v: string): 4 | 6 | undefined {
-  const slash = v.indexOf('/');
-  if (slash < 0) return undefined;
-  const addr = v.slice(0, slash);
-  const mask = v.slice(slash + 1);
-  const v4 = addr.includes('.') && !addr.includes(':');
-  if (!parseIPSloppy(addr) || !/^\d+$/.test(mask)) return undefined;
-  return Number(mask) <= (v4 ? 32 : 128) ? (v4 ? 4 : 6) : undefined;
-}
 
 function taintCauses(taints: JsonValue | undefined): FieldCause[] {
   if (!Array.isArray(taints)) return [];
@@ -82,15 +71,14 @@ function podCidrCauses(cidrs: string[]): FieldCause[] {
     if (f === undefined) causes.push(invalid(`spec.podCIDRs[${i}]`, cidrs[i], CIDR_EXAMPLE));
   });
   if (cidrs.length > 1) {
-    const bad = families.indexOf(undefined);
-    if (bad >= 0)
+    const { unparsed, oneOfEach } = familyCheck(families);
+    if (unparsed >= 0)
       causes.push({
         reason: 'InternalError',
         field: 'spec.podCIDRs',
-        message: `Internal error: invalid PodCIDRs. failed to check with dual stack with error:invalid CIDR address: ${cidrs[bad]}`,
+        message: `Internal error: invalid PodCIDRs. failed to check with dual stack with error:invalid CIDR address: ${cidrs[unparsed]}`,
       });
-    const dualStack = bad < 0 && families.includes(4) && families.includes(6);
-    if (!dualStack || cidrs.length > 2)
+    if (!oneOfEach)
       causes.push(invalid('spec.podCIDRs', cidrs, 'may specify no more than one CIDR for each IP family'));
   }
   return causes;

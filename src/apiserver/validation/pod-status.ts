@@ -9,17 +9,12 @@ import { invalid } from '../schema/field-errors.js';
 import { goJson } from '../schema/gofmt.js';
 import type { FieldCause } from '../schema/types.js';
 import { str, subdomainErrors } from './checks.js';
-import { parseIPSloppy } from './go-ip.js';
+import { familyCheck, ipFamily, parseIPSloppy } from './go-ip.js';
 
 const IP_EXAMPLE = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 
 const objectOf = (v: JsonValue | undefined): JsonObject => (isObject(v) ? v : {});
 const ipsOf = (v: JsonValue | undefined): string[] => (Array.isArray(v) ? v.map((x) => str(objectOf(x).ip)) : []);
-
-function family(ip: string): 4 | 6 | undefined {
-  if (!parseIPSloppy(ip)) return undefined;
-  return ip.includes(':') ? 6 : 4;
-}
 
 function ipListCauses(ips: string[], kept: string[], path: string): FieldCause[] {
   const causes: FieldCause[] = [];
@@ -27,16 +22,14 @@ function ipListCauses(ips: string[], kept: string[], path: string): FieldCause[]
     if (!kept.includes(ip) && !parseIPSloppy(ip)) causes.push(invalid(`${path}[${i}]`, ip, IP_EXAMPLE));
   });
   if (ips.length > 1) {
-    const families = ips.map(family);
-    const bad = families.indexOf(undefined);
-    if (bad >= 0)
+    const { unparsed, oneOfEach } = familyCheck(ips.map(ipFamily));
+    if (unparsed >= 0)
       causes.push({
         reason: 'InternalError',
         field: path,
-        message: `Internal error: failed to check for dual stack with error:invalid IP address: ${ips[bad]}`,
+        message: `Internal error: failed to check for dual stack with error:invalid IP address: ${ips[unparsed]}`,
       });
-    const dualStack = bad < 0 && families.includes(4) && families.includes(6);
-    if (!dualStack || ips.length > 2) {
+    if (!oneOfEach) {
       // The value shown is the internal []PodIP (or []HostIP), which has no JSON tags.
       const shown = `[${ips.map((ip) => `{"IP":${goJson(ip)}}`).join(',')}]`;
       causes.push({

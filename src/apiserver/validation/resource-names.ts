@@ -12,32 +12,9 @@ const REQUESTS_HUGE_PAGES = 'requests.hugepages-';
 const REQUESTS = 'requests.';
 const NATIVE_PREFIX = 'kubernetes.io/';
 
-/** helper.standardResources. */
-const STANDARD = new Set([
-  'cpu',
-  'memory',
-  'ephemeral-storage',
-  'requests.cpu',
-  'requests.memory',
-  'requests.ephemeral-storage',
-  'limits.cpu',
-  'limits.memory',
-  'limits.ephemeral-storage',
-  'pods',
-  'quotas',
-  'services',
-  'replicationcontrollers',
-  'secrets',
-  'configmaps',
-  'persistentvolumeclaims',
-  'storage',
-  'requests.storage',
-  'services.nodeports',
-  'services.loadbalancers',
-]);
-/** helper.standardQuotaResources: the standard names but storage. */
-const STANDARD_QUOTA = new Set([...STANDARD].filter((n) => n !== 'storage'));
+/** helper.standardContainerResources. */
 const STANDARD_CONTAINER = new Set(['cpu', 'memory', 'ephemeral-storage']);
+/** helper.integerResources: the object counts. */
 const INTEGER = new Set([
   'pods',
   'quotas',
@@ -49,6 +26,14 @@ const INTEGER = new Set([
   'services.nodeports',
   'services.loadbalancers',
 ]);
+/** helper.standardQuotaResources: the container resources, their requests. and limits. forms, the counts, requests.storage. */
+const STANDARD_QUOTA = new Set([
+  ...[...STANDARD_CONTAINER].flatMap((r) => [r, `requests.${r}`, `limits.${r}`]),
+  ...INTEGER,
+  'requests.storage',
+]);
+/** helper.standardResources: the quota resources and storage. */
+const STANDARD = new Set([...STANDARD_QUOTA, 'storage']);
 
 export const isHugePages = (name: string): boolean => name.startsWith(HUGE_PAGES);
 const isQuotaHugePages = (name: string): boolean => name.startsWith(HUGE_PAGES) || name.startsWith(REQUESTS_HUGE_PAGES);

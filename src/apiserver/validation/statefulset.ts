@@ -33,12 +33,13 @@ function nonNegative(v: JsonValue | undefined, path: string): FieldCause[] {
   return typeof v === 'number' && v < 0 ? [invalid(path, v, NONNEGATIVE)] : [];
 }
 
-/** The internal StatefulSetUpdateStrategy as Go's JSON shows it: no tags, its fields in order. */
+/** The internal RollingUpdateStatefulSetStrategy as Go's JSON shows it: no tags, its fields in order. */
+const internalRollingUpdate = (ru: JsonObject): string =>
+  `{"Partition":${num(ru.partition)},"MaxUnavailable":${goJson(ru.maxUnavailable ?? null)}}`;
+
+/** The internal StatefulSetUpdateStrategy, likewise. */
 function internalStrategy(s: JsonObject): string {
-  const ru = s.rollingUpdate;
-  const rolling = isObject(ru)
-    ? `{"Partition":${num(ru.partition)},"MaxUnavailable":${goJson(ru.maxUnavailable ?? null)}}`
-    : 'null';
+  const rolling = isObject(s.rollingUpdate) ? internalRollingUpdate(s.rollingUpdate) : 'null';
   return `{"Type":${goJson(str(s.type))},"RollingUpdate":${rolling}}`;
 }
 
@@ -49,7 +50,7 @@ function strategyCauses(spec: JsonObject): FieldCause[] {
   if (type === '') return [required('spec.updateStrategy')];
   if (type === 'OnDelete') {
     if (!isObject(rolling)) return [];
-    const shown = `{"Partition":${num(rolling.partition)},"MaxUnavailable":${goJson(rolling.maxUnavailable ?? null)}}`;
+    const shown = internalRollingUpdate(rolling);
     return [
       {
         ...invalid('spec.updateStrategy.rollingUpdate', '', ''),
