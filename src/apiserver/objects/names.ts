@@ -3,14 +3,16 @@ import { isViewGroup } from '../crd/view-groups.js';
 import type { ResourceType } from '../registry/types.js';
 import { jobNameLabelCauses } from '../validation/batch.js';
 import { ipAddressNameErrors } from '../validation/networking.js';
+import { subdomainErrors } from '../validation/checks.js';
+import { DNS1123_SUBDOMAIN, dns1123LabelErrors } from '../validation/dns.js';
 import { invalid } from '../schema/field-errors.js';
 import { labelValueErrors } from '../selectors/label-validation.js';
 
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/** Kinds whose names are path segments of other things and so must be DNS labels. */
-const LABEL_NAMED = new Set(['Namespace', 'Service']);
+/**
+ * Kinds whose names are path segments of other things and so must be DNS labels (a StatefulSet's,
+ * ValidateStatefulSetName: its pods are named after it, and pod hostnames are labels).
+ */
+const LABEL_NAMED = new Set(['/Namespace', '/Service', 'apps/StatefulSet']);
 
 /**
  * Names that are path segments, nothing more: kube-apiserver only forbids '/', '%' and '.'/'..' for RBAC
@@ -48,22 +50,7 @@ export function validateName(t: ResourceType, name: string): void {
     return;
   }
   // Go's IsDNS1123Label/Subdomain: the length and the pattern are separate errors, each a cause.
-  // ValidateStatefulSetName: a StatefulSet's pods are named after it, and pod hostnames are labels.
-  const label = (!t.group && LABEL_NAMED.has(t.kind)) || (t.group === 'apps' && t.kind === 'StatefulSet');
-  const max = label ? 63 : 253;
-  const messages: string[] = [];
-  if (name.length > max) messages.push(`must be no more than ${max} characters`);
-  if (label && !DNS1123_LABEL.test(name)) {
-    messages.push(
-      DNS1123_SUBDOMAIN.test(name)
-        ? 'must not contain dots'
-        : "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-    );
-  } else if (!label && !DNS1123_SUBDOMAIN.test(name)) {
-    messages.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-    );
-  }
+  const messages = LABEL_NAMED.has(`${t.group}/${t.kind}`) ? dns1123LabelErrors(name) : subdomainErrors(name);
   if (!messages.length) return;
   const causes = messages.map((m) => ({
     reason: 'FieldValueInvalid',

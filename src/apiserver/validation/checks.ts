@@ -7,10 +7,10 @@ import { isObject } from '../objects/meta.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
 import { invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
+import { DNS1123_SUBDOMAIN } from './dns.js';
 import { semanticEqual } from './semantic-equal.js';
 
 export const IMMUTABLE = 'field is immutable';
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start " +
   "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is " +

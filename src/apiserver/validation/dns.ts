@@ -1,7 +1,8 @@
 // k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsValidPortName, IsValidPortNum): the
 // texts kube-apiserver's field errors carry for names and ports.
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** IsDNS1123Subdomain's pattern. */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " +
   "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is " +
