@@ -147,10 +147,15 @@ describe.skipIf(!!skipReason)('Flux with leader election on, on the embedded API
       { timeoutMs: 120_000, what: `GitRepository fleet with an artifact\n${logs()}` },
     );
     expect(source?.status?.artifact?.revision).toBe(`main@sha1:${firstSha}`);
-    const k = await waitFor(async () => (ready(await kustomization()) ? kustomization() : undefined), {
-      timeoutMs: 120_000,
-      what: `Kustomization fleet Ready\n${logs()}`,
-    });
+    // kustomize-controller's patch helper writes the conditions first and the rest of the status
+    // after, so Ready=True can be read before lastAppliedRevision is there: wait for both in one read.
+    const k = await waitFor(
+      async () => {
+        const now = await kustomization();
+        return ready(now) && now?.status?.lastAppliedRevision ? now : undefined;
+      },
+      { timeoutMs: 120_000, what: `Kustomization fleet Ready with a lastAppliedRevision\n${logs()}` },
+    );
     expect(k?.status?.lastAppliedRevision).toBe(`main@sha1:${firstSha}`);
     expect((await delivered())?.data?.value).toBe('first');
   }, 240_000);
