@@ -57,9 +57,12 @@ function fuzzKind(t: ResourceType): FuzzKind {
 /** FUZZ_KINDS=<substring> keeps the kinds whose label contains it (for working on one group). */
 const only = process.env.FUZZ_KINDS;
 
-export const FUZZ_KINDS: FuzzKind[] = BUILTIN_TYPES.filter(storedKind)
-  .map(fuzzKind)
-  .filter((k) => !only || only.split(',').some((o) => k.label.includes(o)));
+/** Every stored built-in kind with its seed, whatever FUZZ_KINDS says (the scenario suite's per-kind verbs use it too). */
+export const STORED_KINDS: FuzzKind[] = BUILTIN_TYPES.filter(storedKind).map(fuzzKind);
+
+export const FUZZ_KINDS: FuzzKind[] = STORED_KINDS.filter(
+  (k) => !only || only.split(',').some((o) => k.label.includes(o)),
+);
 
 export const apiVersionOfKind = (k: FuzzKind): string => (k.group ? `${k.group}/${k.version}` : k.version);
 

@@ -28,7 +28,7 @@ describe('flowops render', () => {
     const r = await render([EXAMPLES, ...allSamples, '--stub', join(FIXTURES, 'stubs.yaml'), '--expect', GOLDEN]);
     expect(r.stderr).toContain('4 object(s) match');
     expect(r.stdout).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     // What the golden files hold: the Helm chart's Deployment, the kustomize base, the stubbed outputs, the status projection.
     expect(readFileSync(join(GOLDEN, 'WebApp-default-shop.yaml'), 'utf8')).toContain('image: nginx:1.27');
     expect(readFileSync(join(GOLDEN, 'WebApp-default-shop.yaml'), 'utf8')).toContain(
@@ -53,7 +53,7 @@ describe('flowops render', () => {
       GOLDEN,
     ]);
     expect(r.stderr).toContain('4 object(s) match');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
   });
 
   it('prints the rendered objects as YAML without --expect, minus server-set fields', async () => {
@@ -62,7 +62,7 @@ describe('flowops render', () => {
       '--objects',
       join(EXAMPLES, 'samples/my-postgres.yaml'),
     ]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(readFileSync(join(GOLDEN, 'Database-default-my-postgres.yaml'), 'utf8'));
     expect(r.stdout).not.toMatch(/uid:|resourceVersion|creationTimestamp|managedFields|lastTransitionTime/);
   });
@@ -83,7 +83,7 @@ describe('flowops render', () => {
       '--expect',
       GOLDEN,
     ]);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('1 of 4 object(s) differ');
     expect(r.stdout).toContain(`--- a/${join(GOLDEN, 'WebApp-default-shop.yaml')}`);
     expect(r.stdout).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/m);
@@ -102,7 +102,7 @@ describe('flowops render', () => {
       ),
     );
     const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${flow}:13: spec.reconcile.steps[0].type: unknown step type "kubectll"`);
     expect(r.stdout).toBe('');
   });
@@ -113,7 +113,7 @@ describe('flowops render', () => {
     const flow = join(dir, 'flow.yaml');
     writeFileSync(flow, readFileSync(flow, 'utf8').replace('apiVersion: apps/v1', 'apiVersion: nope.example.com/v1'));
     const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('children: []');
     expect(r.stdout).toContain('reason: UnknownKind');
     expect(r.stderr).toContain(
@@ -146,7 +146,7 @@ describe('flowops render', () => {
     // Far below the block's first line: a position inside the block would be a much smaller number.
     expect(line).toBeGreaterThan(30);
     const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const at = `template "create-statefulset.manifests": spec.version is required (${flow}:${line}:${column})`;
     expect(r.stderr).toContain(at);
     expect(r.stdout).toContain(`${flow}:${line}:${column}`);
@@ -158,7 +158,7 @@ describe('flowops render', () => {
       '--objects',
       join(EXAMPLES, 'samples/my-postgres.yaml'),
     ]);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(
       `${join(EXAMPLES, 'samples/my-postgres.yaml')}:1: kind: Database (example.com/v1) is not watched by any Flow; the Flows watch: Alert (example.com/v1)`,
     );
@@ -197,7 +197,7 @@ describe('flowops render', () => {
       readFileSync(flow, 'utf8').replace('    kind: Database\n', '    kind: Database\n    namespace: databases\n'),
     );
     const r = await render([dir, '--objects', join(EXAMPLES, 'samples/my-postgres.yaml')]);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(
       'metadata.namespace: "default" is not watched: the Flows watching Database (example.com/v1) watch only namespace databases',
     );
@@ -209,7 +209,7 @@ describe('flowops render', () => {
       '--objects',
       join(EXAMPLES, 'samples/my-postgres.yaml'),
     ]);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(
       'Database/default/my-postgres: no matches for kind "Database" in version "example.com/v1"; is its CustomResourceDefinition under the paths given?',
     );
@@ -217,7 +217,7 @@ describe('flowops render', () => {
 
   it('names the Flow and step of a script or http step without a stub', async () => {
     const r = await render([join(EXAMPLES, 'webhook-notifier'), '--objects', join(FIXTURES, 'alert.yaml')]);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('Flow webhook-notifier: step "classify" (script) has no stub');
     expect(r.stderr).toContain('Flow webhook-notifier: step "notify" (http) has no stub');
     expect(r.stderr).toContain('--allow-http');

@@ -9,7 +9,11 @@ type Slice = {
     ownerReferences: Array<{ kind: string; name: string; controller: boolean }>;
   };
   addressType: string;
-  endpoints: Array<{ addresses: string[]; conditions: { ready: boolean }; targetRef: { kind: string; name: string } }>;
+  endpoints: Array<{
+    addresses: string[];
+    conditions: { ready: boolean };
+    targetRef: { kind: string; name: string };
+  }> | null;
   ports?: Array<{ name: string; port: number; protocol: string }>;
 };
 
@@ -31,12 +35,14 @@ describe('simulated EndpointSlices (discovery.k8s.io/v1)', () => {
     const [slice] = await waitFor(
       async () => {
         const s = await slices();
-        return s.length === 1 && s[0]!.endpoints.filter((e) => e.conditions.ready).length === 2 ? s : undefined;
+        return s.length === 1 && (s[0]!.endpoints ?? []).filter((e) => e.conditions.ready).length === 2 ? s : undefined;
       },
       { what: 'one slice with 2 ready endpoints', timeoutMs: 30_000 },
     );
     const { items: pods } = await c.getJson<{ items: PodJson[] }>('pods', '-l', 'app=slices');
-    expect(slice!.endpoints.map((e) => e.addresses[0]).sort()).toEqual(pods.map((p) => p.status!.podIP!).sort());
+    expect((slice!.endpoints ?? []).map((e) => e.addresses[0]).sort()).toEqual(
+      pods.map((p) => p.status!.podIP!).sort(),
+    );
     expect(slice!.addressType).toBe('IPv4');
     expect(slice!.ports).toEqual([{ name: '', port: 8080, protocol: 'TCP' }]);
     expect(slice!.metadata.labels['endpointslice.kubernetes.io/managed-by']).toBe('endpointslice-controller.k8s.io');
@@ -44,16 +50,17 @@ describe('simulated EndpointSlices (discovery.k8s.io/v1)', () => {
       expect.objectContaining({ kind: 'Service', name: 'slices', controller: true }),
     ]);
     await c.kubectl.ok(['scale', 'deployment', 'slices', '--replicas=3']);
-    await waitFor(async () => (await slices())[0]?.endpoints.filter((e) => e.conditions.ready).length === 3, {
+    await waitFor(async () => ((await slices())[0]?.endpoints ?? []).filter((e) => e.conditions.ready).length === 3, {
       what: '3 ready endpoints',
       timeoutMs: 30_000,
     });
     await c.kubectl.ok(['scale', 'deployment', 'slices', '--replicas=0']);
-    // The real controller keeps one empty slice for a Service that selects nothing.
+    // The real controller keeps one empty slice for a Service that selects nothing (its lists empty,
+    // or null as a nil Go slice without omitempty is written).
     await waitFor(
       async () => {
         const s = await slices();
-        return s.length === 1 && s[0]!.endpoints.length === 0 && s[0]!.ports === undefined;
+        return s.length === 1 && (s[0]!.endpoints ?? []).length === 0 && (s[0]!.ports ?? []).length === 0;
       },
       { what: 'the empty placeholder slice', timeoutMs: 30_000 },
     );

@@ -99,9 +99,13 @@ describe.skipIf(skip !== undefined)('the Flow page of many watched objects', () 
     await page.locator(`tr[data-object="${itemName(8)}"][data-ready-row="False"]`).waitFor({ timeout: 10_000 });
     await waitFor(() => readsSince(from).length > 0, { what: 'the update read recorded' });
     const update = reads.slice(from);
-    const key = encodeURIComponent(`${namespaceOf(8)}/${itemName(8)}`);
-    expect(update.map((r) => r.url)).toEqual([`${FLOW_API}/objects?key=${key}`]);
-    expect(update[0]?.bytes).toBeLessThan(1_000);
+    const key = `key=${encodeURIComponent(`${namespaceOf(8)}/${itemName(8)}`)}`;
+    // Only keyed reads of changed objects: a late second event of item 5 (a loaded machine) may share
+    // the batch with item 8, but the list is never read again.
+    expect(fullReads(from)).toEqual([]);
+    for (const r of update) expect(r.url.startsWith(`${FLOW_API}/objects?key=`), r.url).toBe(true);
+    expect(update.some((r) => r.url.split(/[?&]/).includes(key))).toBe(true);
+    for (const r of update) expect(r.bytes).toBeLessThan(1_000 * r.url.split('key=').slice(1).length);
     await page.screenshot({ path: join(SHOTS, 'flow-page-live.png'), fullPage: false });
   }, 60_000);
 

@@ -88,9 +88,11 @@ export async function admittedWrite(
       options: w.options,
     };
     const warnings: string[] = [];
-    // The dry run's uid is the object's: the commit keeps it (see WriteOptions.uid).
+    // The dry run's uid is the object's: the commit keeps it (see WriteOptions.uid). So are its
+    // managedFields: kube-apiserver's field manager sees the request before admission, so what the
+    // built-in plugins and the webhooks add (a protection finalizer) is owned by no one.
     const uid = created ? stringMeta(first.object, 'uid') : undefined;
-    const stamped = (wo: WriteOptions): WriteOptions => (uid ? { ...wo, uid } : wo);
+    const stamped = (wo: WriteOptions): WriteOptions => ({ ...wo, ...(uid ? { uid } : {}), managedFieldsSet: true });
     const mutated = (await chain.mutate(a, warnings)) ?? first.object;
     const guarded = (o: JsonObject): JsonObject => {
       const copy = structuredClone(o);

@@ -4,14 +4,14 @@
 // Missing names are reported as Required by the caller.
 import type { StatusCause } from '../http/status.js';
 import type { JsonObject, JsonValue } from '../registry/types.js';
-import { dns1035Errors } from '../validation/admission-rules.js';
+import { dns1035LabelErrors } from '../validation/dns.js';
 
 const text = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
 
 export function crdNamesCauses(names: JsonObject, defaulted: { singular: string; listKind: string }): StatusCause[] {
   const causes: StatusCause[] = [];
   const label = (value: string, checked: string, field: string, prefix = ''): void => {
-    const errs = dns1035Errors(checked);
+    const errs = dns1035LabelErrors(checked);
     if (value && errs.length)
       causes.push({
         reason: 'FieldValueInvalid',

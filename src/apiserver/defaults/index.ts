@@ -1,5 +1,7 @@
 import type { Admission, Operation } from '../objects/object-store.js';
 import { type JsonObject, type ResourceType, storageKey } from '../registry/types.js';
+import { deepEqual } from '../objects/meta.js';
+import { existingAt, existingObject } from './fields.js';
 import {
   defaultDaemonSet,
   defaultDeployment,
@@ -35,6 +37,8 @@ import { defaultNode, syncPodIPs } from './core-v1-conversion.js';
 export { DefaultAdmissionPlugins } from './admission-plugins.js';
 import {
   defaultHorizontalPodAutoscalerV1,
+  defaultFlowSchema,
+  defaultPriorityLevelConfiguration,
   defaultCustomResourceDefinition,
   defaultHorizontalPodAutoscaler,
   dropDisabledClaimFields,
@@ -69,6 +73,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   '/v1/LimitRange': defaultLimitRange,
   'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
   'autoscaling/v1/HorizontalPodAutoscaler': defaultHorizontalPodAutoscalerV1,
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': defaultFlowSchema,
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': defaultPriorityLevelConfiguration,
   'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': defaultCustomResourceDefinition,
@@ -83,16 +89,21 @@ const DEFAULTERS: Record<string, Defaulter> = {
 };
 
 /**
- * daemonSetStrategy.PrepareForUpdate: an update keeps the template generation annotation (a
- * template change would bump it with the generation; not done here).
+ * daemonSetStrategy.PrepareForUpdate: an update may not set spec.templateGeneration (apps/v1's
+ * deprecated.daemonset.template.generation annotation), which is the stored one, one more when the
+ * template changes; the v1 conversion writes it back only when it is not zero.
  */
-function keepTemplateGeneration(obj: JsonObject, old: JsonObject): void {
+function nextTemplateGeneration(obj: JsonObject, old: JsonObject): void {
   const key = 'deprecated.daemonset.template.generation';
-  const was = ((old.metadata as JsonObject | undefined)?.annotations as JsonObject | undefined)?.[key];
-  if (was === undefined) return;
+  const was = Number.parseInt(String(existingAt(old, 'metadata', 'annotations')?.[key] ?? '0'), 10) || 0;
+  const changed = !deepEqual(existingAt(obj, 'spec', 'template'), existingAt(old, 'spec', 'template'));
+  const generation = changed ? was + 1 : was;
   const meta = obj.metadata as JsonObject;
-  const annotations = (meta.annotations ??= {}) as JsonObject;
-  annotations[key] ??= was;
+  const annotations = existingObject(meta, 'annotations') ?? {};
+  if (generation) annotations[key] = String(generation);
+  else delete annotations[key];
+  if (Object.keys(annotations).length) meta.annotations = annotations;
+  else delete meta.annotations;
 }
 
 export function defaulterFor(t: Pick<ResourceType, 'group' | 'version' | 'kind'>): Defaulter | undefined {
@@ -120,7 +131,7 @@ export class BuiltinDefaulting implements Admission {
     if (t.group === 'apps' && t.kind === 'StatefulSet') dropDisabledStatefulSetFields(obj, old);
     if (t.group === 'resource.k8s.io' && (t.kind === 'ResourceClaim' || t.kind === 'ResourceClaimTemplate'))
       dropDisabledClaimFields(t.kind, obj, old);
-    if (old && t.group === 'apps' && t.kind === 'DaemonSet') keepTemplateGeneration(obj, old);
+    if (old && t.group === 'apps' && t.kind === 'DaemonSet') nextTemplateGeneration(obj, old);
   }
 }
 

@@ -58,6 +58,41 @@ export function dropDisabledHpaFields(obj: JsonObject, old: JsonObject | undefin
 export function defaultHorizontalPodAutoscalerV1(obj: JsonObject): void {
   const spec = objectAt(obj, 'spec');
   if (spec.minReplicas == null) spec.minReplicas = 1;
+  // Stored as autoscaling/v2, whose SetDefaults_HorizontalPodAutoscaler gives an HPA without metrics a
+  // CPU utilization target of 80 %: a v1 object reads back with it unless its metrics annotation
+  // carries others.
+  const metrics = existingAt(obj, 'metadata', 'annotations')?.['autoscaling.alpha.kubernetes.io/metrics'];
+  if (spec.targetCPUUtilizationPercentage == null && metrics == null) spec.targetCPUUtilizationPercentage = 80;
+}
+
+/** flowcontrol/v1 SetDefaults_FlowSchemaSpec. */
+export function defaultFlowSchema(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  if (!spec.matchingPrecedence) spec.matchingPrecedence = 1000;
+}
+
+/**
+ * flowcontrol/v1 SetDefaults_{Limited,Exempt}PriorityLevelConfiguration and
+ * SetDefaults_QueuingConfiguration.
+ */
+export function defaultPriorityLevelConfiguration(obj: JsonObject): void {
+  const spec = objectAt(obj, 'spec');
+  const limited = existingObject(spec, 'limited');
+  if (limited) {
+    limited.nominalConcurrencyShares ??= 30;
+    limited.lendablePercent ??= 0;
+    const queuing = existingAt(limited, 'limitResponse', 'queuing');
+    if (queuing) {
+      if (!queuing.handSize) queuing.handSize = 8;
+      if (!queuing.queues) queuing.queues = 64;
+      if (!queuing.queueLengthLimit) queuing.queueLengthLimit = 50;
+    }
+  }
+  const exempt = existingObject(spec, 'exempt');
+  if (exempt) {
+    exempt.nominalConcurrencyShares ??= 0;
+    exempt.lendablePercent ??= 0;
+  }
 }
 
 /** networking/v1 SetDefaults_NetworkPolicy: Ingress always, Egress when egress rules are given. */

@@ -162,12 +162,19 @@ export class GarbageCollector {
       }
     }
     if (remaining) return;
-    this.objects.patch(t, undefined, name, (cur) => {
-      const spec = isObject(cur.spec) ? cur.spec : {};
-      const rest = (Array.isArray(spec.finalizers) ? spec.finalizers : []).filter((f) => f !== NAMESPACE_FINALIZER);
-      cur.spec = { ...spec, finalizers: rest };
-      return cur;
-    });
+    // Through namespaces/finalize: a write to the Namespace itself keeps its finalizers.
+    this.objects.patch(
+      t,
+      undefined,
+      name,
+      (cur) => {
+        const spec = isObject(cur.spec) ? cur.spec : {};
+        const rest = (Array.isArray(spec.finalizers) ? spec.finalizers : []).filter((f) => f !== NAMESPACE_FINALIZER);
+        cur.spec = { ...spec, finalizers: rest };
+        return cur;
+      },
+      { subresource: 'finalize' },
+    );
   }
 
   private recheckNamespace(namespace: string): void {

@@ -1,4 +1,5 @@
-import type { JsonObject } from '../registry/types.js';
+import { partialObjectMetadata } from '../objects/meta.js';
+import type { JsonObject, ResourceType } from '../registry/types.js';
 
 /** `Accept: …;as=PartialObjectMetadata(List);g=meta.k8s.io;v=v1`: only the objects' metadata (metadata informers). */
 export function wantsMetadataOnly(accept: string | undefined): boolean {
@@ -9,16 +10,15 @@ export function wantsMetadataOnly(accept: string | undefined): boolean {
   );
 }
 
-export function partialMetadata(text: string): JsonObject {
-  const obj = JSON.parse(text) as JsonObject;
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+export function partialMetadata(t: ResourceType, text: string): JsonObject {
+  return partialObjectMetadata(t, JSON.parse(text) as JsonObject);
 }
 
-export function partialMetadataList(meta: Record<string, unknown>, items: string[]): unknown {
+export function partialMetadataList(t: ResourceType, meta: Record<string, unknown>, items: string[]): unknown {
   return {
     kind: 'PartialObjectMetadataList',
     apiVersion: 'meta.k8s.io/v1',
     metadata: meta,
-    items: items.map(partialMetadata),
+    items: items.map((i) => partialMetadata(t, i)),
   };
 }

@@ -1,4 +1,5 @@
 import { metadataOf } from '../objects/meta.js';
+import { resetRootsOf } from '../objects/strategy.js';
 import type { WriteOptions } from '../objects/object-store.js';
 import { jsonPatch } from '../patch/json-patch.js';
 import { mergePatch } from '../patch/merge-patch.js';
@@ -131,6 +132,7 @@ function apply(
         listType: listTypeFor(t),
         ignoreStatus: t.statusSubresource && opts.subresource !== 'status',
         ...(opts.subresource ? { subresource: opts.subresource } : {}),
+        ...resetRootsOf(t),
       });
       metadataOf(result.object).managedFields = result.managedFields as unknown as JsonObject[];
       return result.object;

@@ -104,7 +104,7 @@ async function answer(
       // The stored text as it is: no parse and re-serialise per read.
       const stored = ctx.objects.getStored(t, namespace, name!);
       if (!stored) throw errors.notFound(t, name!);
-      if (metadataOnly && !subresource) return { code: 200, body: partialMetadata(presented(t, stored.value)) };
+      if (metadataOnly && !subresource) return { code: 200, body: partialMetadata(t, presented(t, stored.value)) };
       return { code: 200, body: presented(t, stored.value) };
     }
     const obj = ctx.objects.get(t, namespace, name!);
@@ -244,10 +244,12 @@ function list(
       ...(page.remainingItemCount !== undefined ? { remainingItemCount: page.remainingItemCount } : {}),
     });
   }
-  const meta: Record<string, unknown> = listMeta(t, page.resourceVersion, page.continueToken);
+  // A PartialObjectMetadataList is typed even for custom resources: no empty `continue`.
+  const meta: Record<string, unknown> = listMeta(t, page.resourceVersion, page.continueToken, !metadataOnly);
   if (page.remainingItemCount !== undefined) meta.remainingItemCount = page.remainingItemCount;
   if (metadataOnly)
     return partialMetadataList(
+      t,
       meta,
       page.items.map((i) => presented(t, i)),
     );
@@ -262,10 +264,11 @@ function listMeta(
   t: ResourceType,
   resourceVersion: string,
   continueToken: string | undefined,
+  unstructured: boolean,
 ): Record<string, unknown> {
   const meta: Record<string, unknown> = { resourceVersion };
   if (continueToken) meta.continue = continueToken;
-  else if (t.custom) meta.continue = '';
+  else if (t.custom && unstructured) meta.continue = '';
   return meta;
 }
 
@@ -291,17 +294,17 @@ function deleteCollection(
 ): JsonParts {
   const filter = selectorFilter(t, q);
   const page = ctx.objects.list(t, namespace, filter ? { filter } : {});
-  const deleted: string[] = [];
+  const listed = String(ctx.objects.store.currentRevision());
+  // The registry's DeleteCollection answers with the list it read, not with what each delete left
+  // (an object a finalizer keeps shows no deletionTimestamp there), each in the version asked for.
+  const read: string[] = [];
   for (const text of page.items) {
-    const obj = JSON.parse(text) as JsonObject;
-    const meta = metadataOf(obj);
-    deleted.push(JSON.stringify(ctx.objects.delete(t, stringField(meta, 'namespace'), String(meta.name), opts)));
+    const meta = metadataOf(JSON.parse(text) as JsonObject);
+    const ns = stringField(meta, 'namespace');
+    read.push(JSON.stringify(ctx.objects.get(t, ns, String(meta.name))));
+    ctx.objects.delete(t, ns, String(meta.name), opts);
   }
-  return listBody(
-    t,
-    listMeta(t, String(ctx.objects.store.currentRevision()), undefined),
-    t.custom ? deleted : deleted.map((i) => withoutTypeMeta(i, t)),
-  );
+  return listBody(t, listMeta(t, listed, undefined, true), t.custom ? read : read.map((i) => withoutTypeMeta(i, t)));
 }
 
 /**

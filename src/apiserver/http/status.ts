@@ -45,6 +45,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The group and kind an error that names the kind gives: the internal type's. events.k8s.io/v1 Events
+ * are stored by the core group's event registry (pkg/registry/core/event), so they are core Events.
+ */
+function internalKind<T extends Pick<ResourceType, 'group' | 'kind'>>(t: T): Pick<ResourceType, 'group' | 'kind'> {
+  return t.group === 'events.k8s.io' && t.kind === 'Event' ? { group: '', kind: 'Event' } : t;
+}
+
 function resourceDetails(t: ResourceType, name: string): StatusDetails {
   return t.group ? { name, group: t.group, kind: t.plural } : { name, kind: t.plural };
 }
@@ -68,14 +76,17 @@ export const errors = {
       ...(causes ? { causes } : {}),
     }),
   /** A DELETE precondition that does not hold: named by kind, as the generic registry's NewConflict does. */
-  preconditionFailed: (t: ResourceType, name: string, why: string) =>
-    new ApiError(
+  preconditionFailed: (resource: ResourceType, name: string, why: string) => {
+    const t = internalKind(resource);
+    return new ApiError(
       409,
       'Conflict',
       `Operation cannot be fulfilled on ${qualifiedKind(t)} "${name}": ${why}`,
       t.group ? { name, group: t.group, kind: t.kind } : { name, kind: t.kind },
-    ),
-  invalid: (t: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
+    );
+  },
+  invalid: (kindOf: Pick<ResourceType, 'group' | 'kind'>, name: string, causes: StatusCause[]) => {
+    const t = internalKind(kindOf);
     // The causes are listed as found; the message once per text, as ErrorList.ToAggregate writes it.
     const parts = [...new Set(causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)))];
     const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;

@@ -275,7 +275,13 @@ async function finalizeNamespace(
   const spec: JsonObject = { ...((old.spec ?? {}) as JsonObject) };
   if (finalizers !== undefined) spec.finalizers = finalizers;
   else delete spec.finalizers;
-  return ctx.objects.update(t, undefined, name, { ...old, spec }, { fieldManager: managerOf(req) });
+  return ctx.objects.update(
+    t,
+    undefined,
+    name,
+    { ...old, spec },
+    { fieldManager: managerOf(req), subresource: 'finalize' },
+  );
 }
 
 function managerOf(req: IncomingMessage): string {

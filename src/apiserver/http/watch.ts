@@ -104,7 +104,7 @@ export function serveWatch(
       table && type !== 'BOOKMARK' && type !== 'ERROR'
         ? asTable(objectJson)
         : metadataOnly && type !== 'ERROR'
-          ? JSON.stringify(partialMetadata(objectJson))
+          ? JSON.stringify(partialMetadata(t, objectJson))
           : objectJson;
     // An object event's text is the stored object's: its protobuf message is encoded once for every watcher.
     const isObject = body === objectJson && type !== 'ERROR' && type !== 'BOOKMARK';

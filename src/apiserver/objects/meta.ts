@@ -93,3 +93,22 @@ export function dropEmptyMetadataFields(meta: JsonValue | undefined): void {
     if ((Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0)) delete meta[k];
   }
 }
+
+/**
+ * An object as meta.k8s.io/v1 PartialObjectMetadata (metadata-only reads and watches, Table rows):
+ * kube-apiserver takes it from the internal object, whose metadata lacks what only the versioned
+ * conversion adds — a DaemonSet's deprecated.daemonset.template.generation annotation (its
+ * spec.templateGeneration inside).
+ */
+export function partialObjectMetadata(t: { group: string; kind: string }, obj: JsonObject): JsonObject {
+  let metadata = isObject(obj.metadata) ? obj.metadata : {};
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : undefined;
+  if (t.group === 'apps' && t.kind === 'DaemonSet' && annotations?.[DAEMONSET_TEMPLATE_GENERATION] !== undefined) {
+    const { [DAEMONSET_TEMPLATE_GENERATION]: _, ...rest } = annotations;
+    metadata = { ...metadata, annotations: rest };
+    if (!Object.keys(rest).length) delete metadata.annotations;
+  }
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata };
+}
+
+const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';

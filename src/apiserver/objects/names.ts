@@ -4,15 +4,16 @@ import type { ResourceType } from '../registry/types.js';
 import { jobNameLabelCauses } from '../validation/batch.js';
 import { ipAddressNameErrors } from '../validation/networking.js';
 import { subdomainErrors } from '../validation/checks.js';
-import { DNS1123_SUBDOMAIN, dns1123LabelErrors } from '../validation/dns.js';
+import { DNS1123_SUBDOMAIN, dns1035LabelErrors, dns1123LabelErrors } from '../validation/dns.js';
 import { invalid } from '../schema/field-errors.js';
 import { labelValueErrors } from '../selectors/label-validation.js';
 
 /**
  * Kinds whose names are path segments of other things and so must be DNS labels (a StatefulSet's,
- * ValidateStatefulSetName: its pods are named after it, and pod hostnames are labels).
+ * ValidateStatefulSetName: its pods are named after it, and pod hostnames are labels). A Service's
+ * must be a DNS-1035 label (ValidateServiceName): no leading digit either.
  */
-const LABEL_NAMED = new Set(['/Namespace', '/Service', 'apps/StatefulSet']);
+const LABEL_NAMED = new Set(['/Namespace', 'apps/StatefulSet']);
 
 /**
  * Names that are path segments, nothing more: kube-apiserver only forbids '/', '%' and '.'/'..' for RBAC
@@ -50,7 +51,13 @@ export function validateName(t: ResourceType, name: string): void {
     return;
   }
   // Go's IsDNS1123Label/Subdomain: the length and the pattern are separate errors, each a cause.
-  const messages = LABEL_NAMED.has(`${t.group}/${t.kind}`) ? dns1123LabelErrors(name) : subdomainErrors(name);
+  const key = `${t.group}/${t.kind}`;
+  const messages =
+    key === '/Service'
+      ? dns1035LabelErrors(name)
+      : LABEL_NAMED.has(key)
+        ? dns1123LabelErrors(name)
+        : subdomainErrors(name);
   if (!messages.length) return;
   const causes = messages.map((m) => ({
     reason: 'FieldValueInvalid',

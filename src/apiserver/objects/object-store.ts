@@ -6,7 +6,14 @@ import { type JsonObject, type ResourceType, apiVersionOf, collectionPrefix, sto
 import { trackUpdate } from '../patch/apply/index.js';
 import { listTypeFor } from './list-types.js';
 import { finalizersOf, metadataOf, nowTimestamp, pendingFinalizers, stringField } from './meta.js';
-import { bumpGeneration, isNoopUpdate, prepareForCreate, prepareForUpdate } from './strategy.js';
+import {
+  bumpGeneration,
+  isNoopUpdate,
+  prepareForCreate,
+  prepareForUpdate,
+  resetRootsOf,
+  trackedView,
+} from './strategy.js';
 import { decodeContinue, encodeContinue, latestContinue } from './continue-token.js';
 import { keepGoing, stderrLoopFault, type LoopFault } from '../../log/keep-going.js';
 
@@ -184,7 +191,7 @@ export class ObjectStore {
   }
 
   create(t: ResourceType, namespace: string | undefined, obj: JsonObject, opts: WriteOptions = {}): JsonObject {
-    prepareForCreate(t, namespace, obj, opts.uid);
+    prepareForCreate(t, namespace, obj, opts.uid, opts.requester);
     const meta = metadataOf(obj);
     const name = String(meta.name);
     const ns = t.namespaced ? String(meta.namespace) : undefined;
@@ -215,16 +222,7 @@ export class ObjectStore {
     const current = this.getStored(t, namespace, name);
     if (!current) throw errors.notFound(t, name);
     const rv = stringField(metadataOf(next), 'resourceVersion');
-    if (!rv && t.custom && opts.subresource !== 'status') {
-      throw errors.invalid(t, name, [
-        {
-          reason: 'FieldValueInvalid',
-          message: 'Invalid value: 0x0: must be specified for an update',
-          field: 'metadata.resourceVersion',
-        },
-      ]);
-    }
-    if (!rv && opts.subresource !== 'status' && NO_UNCONDITIONAL_UPDATE.has(`${t.group}/${t.kind}`)) {
+    if (!rv && opts.subresource !== 'status' && (t.custom || NO_UNCONDITIONAL_UPDATE.has(`${t.group}/${t.kind}`))) {
       // The generic registry's error names the resource, not the kind (qualifiedResourceFromContext).
       throw errors.invalid({ group: t.group, kind: t.plural }, name, [
         {
@@ -269,7 +267,9 @@ export class ObjectStore {
     const { object, finalize } = prepareForUpdate(t, old, next, opts.subresource);
     for (const a of this.admissions) a.admit(t, 'UPDATE', object, old, opts);
     bumpGeneration(t, old, object);
-    this.trackManager(t, old, object, opts);
+    const tracked = trackedView(t, object, next, opts.subresource);
+    this.trackManager(t, old, tracked, opts);
+    if (tracked !== object) copyManagedFields(tracked, object);
     for (const a of this.storageSteps) a.admit(t, 'UPDATE', object, old, opts);
     if (finalize) return this.remove(t, current, object, opts.dryRun ?? false);
     if (isNoopUpdate(old, object)) return old;
@@ -289,6 +289,21 @@ export class ObjectStore {
     const obj = fromStorage(t, current.value);
     const meta = metadataOf(obj);
     const pre = opts.preconditions ?? {};
+    // The namespace REST's Delete checks the preconditions itself, in its own words (by resource).
+    if (!t.group && t.kind === 'Namespace') {
+      if (pre.uid && pre.uid !== meta.uid)
+        throw errors.conflictWith(
+          t,
+          name,
+          `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
+        );
+      if (pre.resourceVersion && pre.resourceVersion !== String(current.modRevision))
+        throw errors.conflictWith(
+          t,
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.modRevision}`,
+        );
+    }
     if (pre.uid && pre.uid !== meta.uid) {
       throw errors.preconditionFailed(
         t,
@@ -303,8 +318,11 @@ export class ObjectStore {
         `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.modRevision}). The object might have been modified`,
       );
     }
-    // batch/v1 Jobs orphan their Pods unless told otherwise (jobStrategy.DefaultGarbageCollectionPolicy).
-    const policy = opts.propagationPolicy ?? (t.group === 'batch' && t.kind === 'Job' ? 'Orphan' : undefined);
+    // batch/v1 Jobs and v1 ReplicationControllers orphan their Pods unless told otherwise (their
+    // strategies' DefaultGarbageCollectionPolicy).
+    const orphansByDefault =
+      (t.group === 'batch' && t.kind === 'Job') || (!t.group && t.kind === 'ReplicationController');
+    const policy = opts.propagationPolicy ?? (orphansByDefault ? 'Orphan' : undefined);
     const extra = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const finalizers = finalizersOf(obj);
     const addsFinalizer = extra !== undefined && !finalizers.includes(extra);
@@ -343,6 +361,7 @@ export class ObjectStore {
       listType: listTypeFor(t),
       statusSubresource: t.statusSubresource,
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
+      ...resetRootsOf(t),
     });
     if (managedFields.length) metadataOf(after).managedFields = managedFields as unknown as JsonObject[];
     else delete metadataOf(after).managedFields;
@@ -509,3 +528,9 @@ const INCONSISTENT_CONTINUE =
   'the continue parameter, or use the continue token in this response to retrieve the remainder of the results. ' +
   'Continuing with the provided token results in an inconsistent list - objects that were created, modified, or ' +
   'deleted between the time the first chunk was returned and now may show up in the list.';
+
+function copyManagedFields(from: JsonObject, to: JsonObject): void {
+  const managedFields = metadataOf(from).managedFields;
+  if (managedFields !== undefined) metadataOf(to).managedFields = managedFields;
+  else delete metadataOf(to).managedFields;
+}

@@ -1,3 +1,4 @@
+import { anonymousUser, type UserInfo } from '../auth/user-info.js';
 import { randomUUID } from 'node:crypto';
 import { errors } from '../http/status.js';
 import { type JsonObject, type ResourceType, apiVersionOf } from '../registry/types.js';
@@ -50,12 +51,74 @@ export function checkTypeMeta(t: ResourceType, obj: JsonObject): void {
   obj.kind = t.kind;
 }
 
+/**
+ * Status strategies that keep the whole stored ObjectMeta (ResetObjectMetaForStatus, or `ObjectMeta =
+ * old.ObjectMeta`) in k8s.io/kubernetes v1.34 pkg/registry; custom resources' statusStrategy does too.
+ */
+const STATUS_KEEPS_OLD_META = new Set([
+  'networking.k8s.io/ServiceCIDR',
+  'resource.k8s.io/ResourceClaim',
+  'storage.k8s.io/VolumeAttachment',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'flowcontrol.apiserver.k8s.io/FlowSchema',
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration',
+]);
+/** Of those, the ones whose status strategy's GetResetFields names metadata: no manager owns what was asked. */
+const STATUS_RESETS_META = new Set([
+  'storage.k8s.io/VolumeAttachment',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+  'flowcontrol.apiserver.k8s.io/FlowSchema',
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration',
+]);
+const STATUS_WRITABLE_META = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+function statusKeepsOldMeta(t: ResourceType): boolean {
+  return !!t.custom || STATUS_KEEPS_OLD_META.has(`${t.group}/${t.kind}`);
+}
+
+/**
+ * What the field manager sees of a write: kube-apiserver's runs on the request's object before the
+ * strategy, so a status write to a kind that keeps the stored metadata still records the labels and
+ * annotations it asked for (their values reset, their ownership kept, as ResetFieldsStrategy leaves it).
+ */
+export function trackedView(
+  t: ResourceType,
+  object: JsonObject,
+  next: JsonObject,
+  subresource: string | undefined,
+): JsonObject {
+  if (subresource !== 'status' || !statusKeepsOldMeta(t) || STATUS_RESETS_META.has(`${t.group}/${t.kind}`))
+    return object;
+  const meta = { ...metadataOf(object) };
+  const nextMeta = metadataOf(next);
+  for (const k of STATUS_WRITABLE_META) {
+    if (nextMeta[k] !== undefined) meta[k] = nextMeta[k]!;
+    else delete meta[k];
+  }
+  return { ...object, metadata: meta };
+}
+
+/**
+ * What of the metadata a status write may change: most built-in status strategies copy only the spec
+ * from the stored object (`newX.Spec = oldX.Spec`), so labels, annotations, finalizers and owner
+ * references come from the request; the kinds above keep all of the old; a Deployment's keeps its labels.
+ */
+function keepStatusWriteMetadata(t: ResourceType, meta: JsonObject, nextMeta: JsonObject): void {
+  if (statusKeepsOldMeta(t)) return;
+  for (const k of STATUS_WRITABLE_META) {
+    if (k === 'labels' && t.group === 'apps' && t.kind === 'Deployment') continue;
+    if (nextMeta[k] !== undefined) meta[k] = nextMeta[k]!;
+    else delete meta[k];
+  }
+}
+
 /** Applies create-time rules (names, server-owned metadata, status reset) in place. */
 export function prepareForCreate(
   t: ResourceType,
   namespace: string | undefined,
   obj: JsonObject,
   uid: string = randomUUID(),
+  requester?: UserInfo,
 ): void {
   checkTypeMeta(t, obj);
   const meta = metadataOf(obj);
@@ -93,6 +156,20 @@ export function prepareForCreate(
   if (splitsStatus(t) && !(!t.group && t.kind === 'Node')) delete obj.status;
   // The `kubernetes` finalizer is added after the field manager (admission-plugins.ts).
   if (!t.group && t.kind === 'Namespace') obj.status = { phase: 'Active' };
+  if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest') stampRequester(obj, requester);
+}
+
+/**
+ * csrStrategy.PrepareForCreate: what a CertificateSigningRequest says of who asks is the request's user,
+ * never what the body claims (anonymous in open mode, which authenticates no one).
+ */
+function stampRequester(obj: JsonObject, requester: UserInfo = anonymousUser()): void {
+  const spec = isObject(obj.spec) ? obj.spec : (obj.spec = {});
+  for (const k of ['username', 'uid', 'groups', 'extra']) delete spec[k];
+  spec.username = requester.username;
+  if (requester.uid) spec.uid = requester.uid;
+  if (requester.groups.length) spec.groups = [...requester.groups];
+  if (requester.extra && Object.keys(requester.extra).length) spec.extra = structuredClone(requester.extra);
 }
 
 export function checkNamespace(t: ResourceType, namespace: string | undefined, meta: JsonObject): void {
@@ -132,6 +209,7 @@ export function prepareForUpdate(
     if (next.status !== undefined) object.status = next.status;
     else delete object.status;
     if (!t.group && t.kind === 'Pod') keepPodStatusFields(object, old);
+    keepStatusWriteMetadata(t, metadataOf(object), nextMeta);
     if (nextMeta.managedFields !== undefined) metadataOf(object).managedFields = nextMeta.managedFields;
   } else {
     object = next;
@@ -139,6 +217,8 @@ export function prepareForUpdate(
       if (old.status !== undefined) object.status = old.status;
       else delete object.status;
     }
+    // namespaceStrategy.PrepareForUpdate: a Namespace's finalizers change only through /finalize.
+    if (!t.group && t.kind === 'Namespace' && subresource === undefined) keepNamespaceFinalizers(object, old);
     // csrStrategy.PrepareForUpdate: a CertificateSigningRequest's spec is what was created.
     if (t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest' && subresource === undefined) {
       if (old.spec !== undefined) object.spec = old.spec;
@@ -180,7 +260,12 @@ export function bumpGeneration(t: ResourceType, old: JsonObject, object: JsonObj
     t.group === 'apps' &&
     t.kind === 'Deployment' &&
     !deepEqual(metadataOf(old).annotations ?? {}, metadataOf(object).annotations ?? {});
-  if (!annotationsMove && !specSideChanged(t, old, object)) return;
+  // endpointSliceStrategy.PrepareForUpdate: a slice's labels (its Service, its managing controller) count.
+  const labelsMove =
+    t.group === 'discovery.k8s.io' &&
+    t.kind === 'EndpointSlice' &&
+    !deepEqual(metadataOf(old).labels ?? {}, metadataOf(object).labels ?? {});
+  if (!annotationsMove && !labelsMove && !specSideChanged(t, old, object)) return;
   const oldGeneration = metadataOf(old).generation;
   metadataOf(object).generation = (typeof oldGeneration === 'number' ? oldGeneration : 0) + 1;
 }
@@ -250,4 +335,20 @@ function keepPodStatusFields(pod: JsonObject, old: JsonObject): void {
     const was = left.shift() ?? 0;
     if (!c.observedGeneration && was !== 0) c.observedGeneration = was;
   }
+}
+
+/**
+ * Top-level fields besides status a kind's strategy resets on every write (its GetResetFields), which
+ * no manager owns: csrStrategy's (and its status and approval strategies') spec, the server's once
+ * created, the requester stamped into it. As options for the field manager (trackUpdate, serverSideApply).
+ */
+export function resetRootsOf(t: Pick<ResourceType, 'group' | 'kind'>): { resetRoots?: readonly string[] } {
+  return t.group === 'certificates.k8s.io' && t.kind === 'CertificateSigningRequest' ? { resetRoots: ['spec'] } : {};
+}
+
+function keepNamespaceFinalizers(object: JsonObject, old: JsonObject): void {
+  const finalizers = isObject(old.spec) ? old.spec.finalizers : undefined;
+  const spec = isObject(object.spec) ? object.spec : (object.spec = {});
+  if (finalizers !== undefined) spec.finalizers = finalizers;
+  else delete spec.finalizers;
 }

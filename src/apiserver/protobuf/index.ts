@@ -8,6 +8,7 @@ import type { MessageType } from './schema.js';
 
 export { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 export { goSemanticEqual } from './go-semantic-equal.js';
+export { fillGoZeroValues, goZeroValue } from './go-zero-values.js';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 

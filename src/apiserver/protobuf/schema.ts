@@ -168,6 +168,39 @@ export class MessageType implements ValueType {
     return this.decodeFields([], '');
   }
 
+  /**
+   * Adds to `v` (this message's JSON form), in place and at every depth, what encoding/json writes for a
+   * field the object lacks: the zero of a non-pointer field without omitempty (`{}` for a struct, `0`,
+   * `""`), and null for a nil pointer, slice or map without omitempty (a zero metav1.Time, which only
+   * ObjectMeta's creationTimestamp leaves out by omitzero, is null too). Nothing is removed. A message
+   * `inside` refuses is given as `{}` and not walked into (ObjectMeta, which the metadata rules own).
+   */
+  fillAbsent(v: JsonObject, inside: (t: MessageType) => boolean): void {
+    for (const s of this.fields().specs) {
+      const t = s.type instanceof MessageType && inside(s.type) ? s.type : undefined;
+      if (s.presence === 'inline') {
+        t?.fillAbsent(v, inside);
+        continue;
+      }
+      const have = v[s.json];
+      if (have === undefined) {
+        if (s.presence === 'required') v[s.json] = absentZero(s.type, t, inside);
+        else if (s.presence === 'nullPointer' || s.presence === 'nullList' || s.presence === 'nullMap')
+          v[s.json] = null;
+      } else if (t) {
+        const nested =
+          s.presence === 'list' || s.presence === 'nullList'
+            ? Array.isArray(have)
+              ? have
+              : []
+            : (s.presence === 'map' || s.presence === 'nullMap') && isObject(have)
+              ? Object.values(have)
+              : [have];
+        for (const e of nested) if (isObject(e)) t.fillAbsent(e, inside);
+      }
+    }
+  }
+
   isEmpty(): boolean {
     return false;
   }
@@ -264,6 +297,18 @@ export class MessageType implements ValueType {
     return out;
   }
 }
+
+function absentZero(type: ValueType, walked: MessageType | undefined, inside: (t: MessageType) => boolean): JsonValue {
+  if (type instanceof MessageType) {
+    const z: JsonObject = {};
+    walked?.fillAbsent(z, inside);
+    return z;
+  }
+  return type.zero === undefined ? null : structuredClone(type.zero);
+}
+
+const isObject = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const message = (label: string, rows: () => readonly Row[]): MessageType => new MessageType(label, rows);
 

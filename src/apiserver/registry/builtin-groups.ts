@@ -122,7 +122,14 @@ const rows: Row[] = [
     plural: 'resourceclaimtemplates',
     namespaced: true,
   },
-  { group: 'resource.k8s.io', version: 'v1', kind: 'ResourceSlice', plural: 'resourceslices', namespaced: false },
+  {
+    group: 'resource.k8s.io',
+    version: 'v1',
+    kind: 'ResourceSlice',
+    plural: 'resourceslices',
+    namespaced: false,
+    generation: true,
+  },
   {
     group: 'flowcontrol.apiserver.k8s.io',
     version: 'v1',

@@ -233,6 +233,12 @@ const bindingCells: Record<string, Cell> = {
 /** HPA's Targets for what is stored: `<resource>: <current>/<target>`, current `<unknown>` until measured. */
 function hpaTargets(o: JsonObject): string {
   const metrics = list(get(o, 'spec', 'metrics'));
+  // autoscaling/v1 keeps one CPU target, which the printer sees as the internal type's resource metric.
+  const cpuTarget = get(o, 'spec', 'targetCPUUtilizationPercentage');
+  if (!metrics.length && cpuTarget !== undefined) {
+    const current = get(o, 'status', 'currentCPUUtilizationPercentage');
+    return `cpu: ${current === undefined ? '<unknown>' : `${text(current)}%`}/${text(cpuTarget)}%`;
+  }
   if (!metrics.length) return '<none>';
   return metrics
     .map((m) => {
@@ -334,7 +340,7 @@ export const BUILTIN_CELLS: Record<string, Record<string, Cell>> = {
     Provisioner: (o) => text(o.provisioner),
     ReclaimPolicy: (o) => text(o.reclaimPolicy ?? 'Delete'),
     VolumeBindingMode: (o) => text(o.volumeBindingMode ?? 'Immediate'),
-    AllowVolumeExpansion: (o) => String(o.allowVolumeExpansion === true),
+    AllowVolumeExpansion: (o) => o.allowVolumeExpansion === true,
     Age: age,
   },
   'events.k8s.io/Event': Object.fromEntries(

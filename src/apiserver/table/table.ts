@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue, PrinterColumn, ResourceType } from '../registry/types.js';
 import { builtinColumns, nameColumn, type Column } from './builtin-columns.js';
 import { ageOf } from './human-duration.js';
+import { partialObjectMetadata } from '../objects/meta.js';
 import { evalKubectlPath } from '../../jsonpath/index.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -65,7 +66,7 @@ export function toTable(t: ResourceType, objects: JsonObject[], opts: TableOptio
     const row: JsonObject = { cells: cols.map((c) => c.cell(o) ?? null) };
     if (opts.includeObject === 'None') row.object = null;
     else if (opts.includeObject === 'Object') row.object = o;
-    else row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+    else row.object = partialObjectMetadata(t, o);
     return row;
   });
   const metadata: JsonObject = {};

@@ -8,14 +8,8 @@ import { qualifiedNameErrors } from '../selectors/label-validation.js';
 import { duplicate, invalid, notSupported, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { str, subdomainErrors } from './checks.js';
-import {
-  CEL_BASE,
-  dns1035Errors,
-  FAILURE_POLICIES,
-  maps,
-  matchConditionsCauses,
-  matchResourcesCauses,
-} from './admission-rules.js';
+import { dns1035LabelErrors } from './dns.js';
+import { CEL_BASE, FAILURE_POLICIES, maps, matchConditionsCauses, matchResourcesCauses } from './admission-rules.js';
 import { celCompileCauses } from './cel-compile.js';
 import { objectAt } from './pod-spec.js';
 
@@ -62,14 +56,14 @@ function paramKindCauses(pk: JsonObject, path: string): FieldCause[] {
     if (groupErrs.length) causes.push(invalid(`${path}.apiVersion`, group, groupErrs.join(',')));
     if (!version) causes.push(invalid(`${path}.apiVersion`, av, 'version must be specified'));
     else {
-      const errs = dns1035Errors(version);
+      const errs = dns1035LabelErrors(version);
       if (errs.length) causes.push(invalid(`${path}.apiVersion`, version, errs.join(',')));
     }
   } else causes.push(invalid(`${path}.apiVersion`, av, 'version must be specified'));
   const kind = str(pk.kind);
   if (!kind) causes.push(required(`${path}.kind`));
   else {
-    const errs = dns1035Errors(kind.toLowerCase());
+    const errs = dns1035LabelErrors(kind.toLowerCase());
     if (errs.length) {
       causes.push(invalid(`${path}.kind`, kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
     }

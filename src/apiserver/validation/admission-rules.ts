@@ -10,6 +10,7 @@ import { duplicate, invalid, notSupported, required, tooMany } from '../schema/f
 import type { FieldCause } from '../schema/types.js';
 import { pathSegmentErrors, str } from './checks.js';
 import { celCompileCauses } from './cel-compile.js';
+import { dns1035LabelErrors } from './dns.js';
 import { labelSelectorCauses } from './label-selector.js';
 
 export const FAILURE_POLICIES = ['Fail', 'Ignore'];
@@ -17,20 +18,6 @@ export const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
-
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MSG =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic " +
-  "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for " +
-  "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
-/** IsDNS1035Label. */
-export function dns1035Errors(v: string): string[] {
-  const errs: string[] = [];
-  if (v.length > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1035.test(v)) errs.push(DNS1035_MSG);
-  return errs;
-}
 
 export const strings = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 export const maps = (v: JsonValue | undefined): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -184,7 +171,7 @@ export function reviewVersionsCauses(v: JsonValue | undefined, requireKnown: boo
       return;
     }
     seen.add(s);
-    for (const e of dns1035Errors(s)) causes.push(invalid(`${path}[${i}]`, s, e));
+    for (const e of dns1035LabelErrors(s)) causes.push(invalid(`${path}[${i}]`, s, e));
     if (REVIEW_VERSIONS.includes(s)) known = true;
   });
   if (requireKnown && !known) {

@@ -6,14 +6,8 @@ import type { JsonObject } from '../registry/types.js';
 import { invalid, required } from '../schema/field-errors.js';
 import type { FieldCause } from '../schema/types.js';
 import { str, subdomainErrors } from './checks.js';
-import { isValidPort, PORT_RANGE } from './dns.js';
+import { dns1035LabelErrors, isValidPort, PORT_RANGE } from './dns.js';
 import { objectAt } from './pod-spec.js';
-
-const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MSG =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic " +
-  "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation " +
-  "is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 export function apiServiceCauses(obj: JsonObject): FieldCause[] {
   const spec = objectAt(obj, 'spec');
@@ -27,8 +21,7 @@ export function apiServiceCauses(obj: JsonObject): FieldCause[] {
   if (!group && version !== 'v1')
     causes.push(required('spec.group', 'only v1 may have an empty group and it better be legacy kube'));
   if (group) causes.push(...subdomainErrors(group).map((m) => invalid('spec.group', group, m)));
-  if (version.length > 63) causes.push(invalid('spec.version', version, 'must be no more than 63 characters'));
-  if (!DNS1035.test(version)) causes.push(invalid('spec.version', version, DNS1035_MSG));
+  causes.push(...dns1035LabelErrors(version).map((m) => invalid('spec.version', version, m)));
   const gpm = typeof spec.groupPriorityMinimum === 'number' ? spec.groupPriorityMinimum : 0;
   if (gpm <= 0 || gpm > 20000)
     causes.push(invalid('spec.groupPriorityMinimum', gpm, 'must be positive and less than 20000'));

@@ -17,6 +17,20 @@ export function dns1123LabelErrors(value: string): string[] {
   return errs;
 }
 
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic " +
+  "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for " +
+  "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/** IsDNS1035Label: a Service's name (ValidateServiceName), which becomes a DNS name that may not start with a digit. */
+export function dns1035LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!DNS1035_LABEL.test(value)) errs.push(DNS1035_LABEL_MSG);
+  return errs;
+}
+
 /** IsValidPortName: an IANA_SVC_NAME. */
 export function portNameErrors(port: string): string[] {
   const errs: string[] = [];

@@ -10,6 +10,7 @@ import { POINTER_SCENARIOS } from './pointers.js';
 import { QUERY_SCENARIOS } from './queries.js';
 import { RESOURCE_SCENARIOS } from './resources.js';
 import { SELECTOR_SCENARIOS } from './selectors.js';
+import { DAEMONSET_SCENARIOS } from './daemonsets.js';
 import { POD_STATUS_SCENARIOS, STATEFULSET_SCENARIOS } from './statefulsets.js';
 import { SUBRESOURCE_SCENARIOS } from './subresources.js';
 
@@ -27,6 +28,7 @@ export const SCENARIOS: Scenario[] = [
   ...RESOURCE_SCENARIOS,
   ...NODE_SCENARIOS,
   ...STATEFULSET_SCENARIOS,
+  ...DAEMONSET_SCENARIOS,
   ...POD_STATUS_SCENARIOS,
   ...POINTER_SCENARIOS,
 ];

@@ -11,6 +11,8 @@ export interface KindSpec {
   minimal: Record<string, unknown>;
   /** Steps before each scenario of this kind (objects it needs). */
   prelude?: Step[];
+  /** How scenario names call the kind when its name alone is taken (`events.k8s.io/v1 Event`); the kind otherwise. */
+  label?: string;
   /** Strategic merge patch is refused (415) for custom resources. */
   custom?: boolean;
 }

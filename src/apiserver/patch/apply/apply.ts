@@ -34,6 +34,8 @@ export interface ServerSideApplyOptions {
   ignoreStatus?: boolean;
   /** `status` for an apply through /status, which only touches status. */
   subresource?: string;
+  /** Top-level fields the strategy resets (CSR's spec): merged as sent, owned by no one. */
+  resetRoots?: readonly string[];
 }
 
 export interface ServerSideApplyResult {
@@ -60,7 +62,8 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
   const config = configInScope(withoutNulls(cloneJson(opts.applied)) as JsonObject, scope);
   const liveObject = live ? withoutManagedFields(cloneJson(live)) : undefined;
 
-  const newSet = withoutUntrackedRoots(appliedFieldSet(trackedPart(config, scope)!, listType));
+  const tracked: Scope = opts.resetRoots ? { ...scope, resetRoots: opts.resetRoots } : scope;
+  const newSet = withoutUntrackedRoots(appliedFieldSet(trackedPart(config, tracked)!, listType));
   const managers = decodeLenient(live && isJsonObject(live.metadata) ? live.metadata.managedFields : undefined);
   const self = { manager, operation: 'Apply' as const, subresource };
   const previous = managers.find((m) => sameIdentity(m, self));
@@ -70,7 +73,7 @@ export function serverSideApply(opts: ServerSideApplyOptions): ServerSideApplyRe
   const kept = others.reduce((acc, m) => acc.union(m.set), newSet);
   const pruned = previous ? (prune(merged, previous.set, kept, [], listType) as JsonObject) : merged;
 
-  const diff = compareObjects(trackedPart(liveObject, scope), trackedPart(pruned, scope), listType);
+  const diff = compareObjects(trackedPart(liveObject, tracked), trackedPart(pruned, tracked), listType);
   const changed = diff.modified.union(diff.added);
   if (!opts.force) {
     const allowed = manager === KUBECTL_MANAGER ? lastAppliedFields(live, scope, listType) : undefined;

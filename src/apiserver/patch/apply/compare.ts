@@ -37,6 +37,10 @@ function walk(
   resolver: ListTypeResolver,
 ): void {
   if (l === undefined && r === undefined) return;
+  // A null list or map is an empty one to structured-merge-diff's typed values, and present: a zero
+  // value's nil containers (null) beside a create's list make each element "added", not the list.
+  if (l === null && isContainer(r)) l = Array.isArray(r) ? [] : {};
+  else if (r === null && isContainer(l)) r = Array.isArray(l) ? [] : {};
   const lMap = l === undefined || isJsonObject(l);
   const rMap = r === undefined || isJsonObject(r);
   if (lMap && rMap) {
@@ -65,6 +69,8 @@ function walk(
 
   leaf(l, r, path, c);
 }
+
+const isContainer = (v: JsonValue | undefined): boolean => typeof v === 'object' && v !== null;
 
 function leaf(l: JsonValue | undefined, r: JsonValue | undefined, path: Token[], c: Comparison): void {
   if (path.length === 0) return;

@@ -34,6 +34,7 @@ export function isMapList(t: ListType): t is MapListType {
 
 function fromFieldSchema(node: FieldSchema | undefined): ListType {
   if (!node) return 'atomic';
+  if (node.applyList) return node.applyList;
   const mapKeys = node.mapKeys ?? (node.mergeKey ? [node.mergeKey] : undefined);
   if (mapKeys) return node.keyDefaults ? { mapKeys, keyDefaults: node.keyDefaults } : { mapKeys };
   return node.mergeScalars ? 'set' : 'atomic';

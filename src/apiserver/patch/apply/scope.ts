@@ -24,6 +24,8 @@ export interface Scope {
   readonly ignoreStatus: boolean;
   /** Write through the /status subresource: only status is. */
   readonly statusOnly: boolean;
+  /** Other top-level fields the kind's strategy resets on this write (its GetResetFields): never owned. */
+  readonly resetRoots?: readonly string[];
 }
 
 /** An apply configuration with server-owned metadata (and out-of-scope parts) removed. */
@@ -53,6 +55,11 @@ export function trackedPart(obj: JsonObject | undefined, scope: Scope): JsonObje
 }
 
 function restrict(obj: JsonObject, scope: Scope): JsonObject {
+  if (scope.resetRoots?.length) {
+    const out: JsonObject = { ...obj };
+    for (const k of scope.resetRoots) delete out[k];
+    return restrict(out, { ...scope, resetRoots: [] });
+  }
   if (scope.statusOnly) {
     const { status } = obj;
     return status === undefined ? {} : { status };

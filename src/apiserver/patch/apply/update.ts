@@ -26,6 +26,8 @@ export interface TrackUpdateOptions {
    * and the real field manager drops such reset fields from what the writer owns.
    */
   statusSubresource?: boolean;
+  /** Top-level fields besides status the strategy resets on this write (CSR's spec), owned by no one. */
+  resetRoots?: readonly string[];
 }
 
 /**
@@ -43,6 +45,7 @@ export function trackUpdate(opts: TrackUpdateOptions): ManagedFieldsEntry[] {
   const scope: Scope = {
     ignoreStatus: opts.statusSubresource === true && subresource === undefined,
     statusOnly: false,
+    ...(opts.resetRoots ? { resetRoots: opts.resetRoots } : {}),
   };
   const managers = startingManagers(opts.before, opts.after, subresource);
 

@@ -1,4 +1,5 @@
 import type { JsonPrimitive } from './json.js';
+import { openApiPatchSchema } from './openapi-patch-schema.js';
 
 /**
  * Patch metadata of one field of a built-in kind: the `patchStrategy` /
@@ -18,6 +19,11 @@ export interface FieldSchema {
   readonly mapKeys?: readonly string[];
   /** Defaults the real server fills into missing key fields before SSA sees them. */
   readonly keyDefaults?: Readonly<Record<string, JsonPrimitive>>;
+  /**
+   * SSA's `+listType` when it is not a map: `set` or `atomic` (a list without a marker is atomic). When
+   * absent (the hand-written ObjectMeta rules), mapKeys, mergeKey and mergeScalars decide.
+   */
+  readonly applyList?: 'set' | 'atomic';
   /** `+structType=atomic` / `+mapType=atomic`: SSA owns the whole object as one leaf. */
   readonly atomicMap?: true;
   /** Fields of this object, or of each element when this is a list of objects. */
@@ -30,131 +36,14 @@ export interface GroupVersionKind {
   readonly kind: string;
 }
 
-const byKey = (
-  key: string,
-  fields?: Record<string, FieldSchema>,
-  extra?: Omit<FieldSchema, 'mergeKey' | 'fields'>,
-): FieldSchema => ({
-  mergeKey: key,
-  ...(fields ? { fields } : {}),
-  ...extra,
-});
-
-const conditions = byKey('type');
-const labelSelector: FieldSchema = { atomicMap: true };
-
+/**
+ * Every object's metadata, built-in or custom, follows ObjectMeta's tags (finalizers a set, owner
+ * references keyed by uid), whatever a CRD's schema says about it.
+ */
 const objectMeta: FieldSchema = {
   fields: {
     finalizers: { mergeScalars: true },
-    ownerReferences: byKey('uid'),
-  },
-};
-
-const containerFields: Record<string, FieldSchema> = {
-  // SSA keys ports by (containerPort, protocol); protocol defaults to TCP.
-  ports: byKey('containerPort', undefined, {
-    mapKeys: ['containerPort', 'protocol'],
-    keyDefaults: { protocol: 'TCP' },
-  }),
-  env: byKey('name'),
-  volumeMounts: byKey('mountPath'),
-  volumeDevices: byKey('devicePath'),
-  resources: { fields: { claims: { mapKeys: ['name'] } } },
-};
-
-// `tolerations`, `readinessGates`, `args`, `command`, `envFrom` carry no patch
-// strategy in k8s.io/api, so both engines replace them wholesale.
-const podSpec: FieldSchema = {
-  fields: {
-    containers: byKey('name', containerFields),
-    initContainers: byKey('name', containerFields),
-    ephemeralContainers: byKey('name', containerFields),
-    volumes: byKey('name'),
-    imagePullSecrets: byKey('name'),
-    hostAliases: byKey('ip'),
-    topologySpreadConstraints: byKey('topologyKey', undefined, { mapKeys: ['topologyKey', 'whenUnsatisfiable'] }),
-    resourceClaims: byKey('name'),
-    schedulingGates: byKey('name'),
-  },
-};
-
-const podStatus: FieldSchema = {
-  fields: {
-    conditions,
-    podIPs: byKey('ip'),
-    hostIPs: byKey('ip'),
-    resourceClaimStatuses: byKey('name'),
-  },
-};
-
-const podTemplateSpec: FieldSchema = { fields: { metadata: objectMeta, spec: podSpec } };
-const conditionsOnly: FieldSchema = { fields: { conditions } };
-
-const workload: FieldSchema = {
-  fields: {
-    spec: { fields: { selector: labelSelector, template: podTemplateSpec } },
-    status: conditionsOnly,
-  },
-};
-
-const jobSpec: FieldSchema = { fields: { selector: labelSelector, template: podTemplateSpec } };
-
-const webhook: FieldSchema = byKey('name', { matchConditions: byKey('name') });
-
-/** Keyed by `group/Kind`; versions of one kind share their patch metadata. */
-const KINDS: Readonly<Record<string, FieldSchema>> = {
-  '/Pod': { fields: { spec: podSpec, status: podStatus } },
-  '/PodTemplate': { fields: { template: podTemplateSpec } },
-  '/ReplicationController': { fields: { spec: { fields: { template: podTemplateSpec } }, status: conditionsOnly } },
-  '/Service': {
-    fields: {
-      spec: {
-        fields: {
-          ports: byKey('port', undefined, { mapKeys: ['port', 'protocol'], keyDefaults: { protocol: 'TCP' } }),
-          selector: { atomicMap: true },
-        },
-      },
-      status: conditionsOnly,
-    },
-  },
-  '/Node': {
-    fields: {
-      spec: { fields: { podCIDRs: { mergeScalars: true } } },
-      status: { fields: { conditions, addresses: byKey('type') } },
-    },
-  },
-  '/ServiceAccount': { fields: { secrets: byKey('name') } },
-  '/Namespace': { fields: { status: conditionsOnly } },
-  // ObjectReference is `+structType=atomic`.
-  '/Event': { fields: { involvedObject: { atomicMap: true }, related: { atomicMap: true } } },
-  // A ControllerRevision's data is a RawExtension: one opaque value.
-  'apps/ControllerRevision': { fields: { data: { atomicMap: true } } },
-  // RoleRef is `+structType=atomic`.
-  'rbac.authorization.k8s.io/RoleBinding': { fields: { roleRef: { atomicMap: true } } },
-  'rbac.authorization.k8s.io/ClusterRoleBinding': { fields: { roleRef: { atomicMap: true } } },
-  // ServiceBackendPort is `+structType=atomic`.
-  'networking.k8s.io/Ingress': {
-    fields: {
-      spec: { fields: { defaultBackend: { fields: { service: { fields: { port: { atomicMap: true } } } } } } },
-    },
-  },
-  '/PersistentVolumeClaim': { fields: { status: conditionsOnly } },
-  'apps/Deployment': workload,
-  'apps/ReplicaSet': workload,
-  'apps/StatefulSet': workload,
-  'apps/DaemonSet': workload,
-  'batch/Job': { fields: { spec: jobSpec, status: conditionsOnly } },
-  'batch/CronJob': {
-    fields: { spec: { fields: { jobTemplate: { fields: { metadata: objectMeta, spec: jobSpec } } } } },
-  },
-  'autoscaling/HorizontalPodAutoscaler': { fields: { status: conditionsOnly } },
-  'policy/PodDisruptionBudget': {
-    fields: { spec: { fields: { selector: { replaceMap: true, atomicMap: true } } }, status: conditionsOnly },
-  },
-  'admissionregistration.k8s.io/MutatingWebhookConfiguration': { fields: { webhooks: webhook } },
-  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': { fields: { webhooks: webhook } },
-  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': {
-    fields: { spec: { fields: { variables: byKey('name'), matchConditions: byKey('name') } } },
+    ownerReferences: { mergeKey: 'uid' },
   },
 };
 
@@ -198,14 +87,19 @@ export function supportsStrategicMerge(gvk: GroupVersionKind): boolean {
 /** Every object's metadata, built-in or custom, follows ObjectMeta's tags. */
 export const OBJECT_META_SCHEMA: FieldSchema = objectMeta;
 
+const roots = new Map<string, FieldSchema>();
+
 /**
- * Root patch metadata for a built-in kind, or undefined for custom resources.
- * Built-in kinds not in the table still get ObjectMeta's finalizers/ownerReferences.
+ * Root patch metadata for a built-in kind (openapi-patch-schema.ts, from its vendored OpenAPI), or
+ * undefined for custom resources. A built-in kind without a vendored schema still gets ObjectMeta's
+ * finalizers/ownerReferences.
  */
 export function builtinSchema(gvk: GroupVersionKind): FieldSchema | undefined {
   if (!supportsStrategicMerge(gvk)) return undefined;
-  const known = KINDS[`${gvk.group}/${gvk.kind}`];
-  return { fields: { ...known?.fields, metadata: objectMeta } };
+  const key = `${gvk.group}/${gvk.version}/${gvk.kind}`;
+  let root = roots.get(key);
+  if (!root) roots.set(key, (root = { fields: { ...openApiPatchSchema(gvk)?.fields, metadata: objectMeta } }));
+  return root;
 }
 
 /** Walks the schema by field names; list elements share their list's node. */
